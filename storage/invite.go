@@ -1,0 +1,70 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// CreateInviteLink stores a new invite link.
+func (s *Store) CreateInviteLink(ctx context.Context, link *InviteLink) error {
+	if link.ID == "" {
+		link.ID = NewID()
+	}
+	if _, err := s.db.NewInsert().Model(link).Exec(ctx); err != nil {
+		return fmt.Errorf("create invite link: %w", translate(err))
+	}
+	return nil
+}
+
+// FindInviteLinks lists an organization's invite links, newest first. Errors: ErrInvalidCursor.
+func (s *Store) FindInviteLinks(ctx context.Context, orgID string, page Page) (List[*InviteLink], error) {
+	key := sortKey{name: "inviteLinks", column: "il.created_at", idCol: "il.id", desc: true, isTime: true}
+	filter := func(q *bun.SelectQuery) *bun.SelectQuery { return q.Where("il.organization_id = ?", orgID) }
+	return paginate(ctx, s.db, key, page, filter, func(l *InviteLink) (time.Time, string, string) {
+		return l.CreatedAt, "", l.ID
+	})
+}
+
+// FindInviteLink returns one of an organization's invite links. Errors: ErrNotFound.
+func (s *Store) FindInviteLink(ctx context.Context, orgID, id string) (*InviteLink, error) {
+	l := new(InviteLink)
+	if err := s.db.NewSelect().Model(l).Where("il.organization_id = ? AND il.id = ?", orgID, id).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return l, nil
+}
+
+// DeleteInviteLink removes an invite link; it reports whether there was one.
+func (s *Store) DeleteInviteLink(ctx context.Context, orgID, id string) (bool, error) {
+	res, err := s.db.NewDelete().Model((*InviteLink)(nil)).Where("organization_id = ? AND id = ?", orgID, id).Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("delete invite link: %w", translate(err))
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+// FindAgentInstructions returns an organization's agent instructions. Errors: ErrNotFound when
+// none were ever written.
+func (s *Store) FindAgentInstructions(ctx context.Context, orgID string) (*AgentInstructions, error) {
+	a := new(AgentInstructions)
+	if err := s.db.NewSelect().Model(a).Where("ai.organization_id = ?", orgID).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return a, nil
+}
+
+// SaveAgentInstructions creates or replaces an organization's agent instructions.
+func (s *Store) SaveAgentInstructions(ctx context.Context, a *AgentInstructions) error {
+	_, err := s.db.NewInsert().Model(a).
+		On("CONFLICT (organization_id) DO UPDATE").
+		Set("instructions = EXCLUDED.instructions, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at").
+		Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("save agent instructions: %w", translate(err))
+	}
+	return nil
+}

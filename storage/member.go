@@ -1,0 +1,255 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// MemberFilter narrows and orders an organization's member list.
+type MemberFilter struct {
+	Role      *string // a role name, or "guest" for members without one
+	Search    string  // case-insensitive substring of display name or e-mail
+	LastSeen  bool    // sort by last-seen time (and list only members seen at least once)
+	Ascending bool
+}
+
+// FindMembers lists an organization's members with their users: two statements per page.
+// Errors: ErrInvalidCursor.
+func (s *Store) FindMembers(ctx context.Context, orgID string, f MemberFilter, page Page) (List[*Member], error) {
+	key := sortKey{name: "members.joinedAt", column: "m.joined_at", idCol: "m.user_id", desc: !f.Ascending, isTime: true}
+	if f.LastSeen {
+		key.name, key.column = "members.lastSeenAt", "m.last_seen_at"
+	}
+	if f.Ascending {
+		key.name += ".asc"
+	}
+	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
+		q = q.Relation("User").Where("m.organization_id = ?", orgID)
+		switch {
+		case f.Role == nil:
+		case *f.Role == "guest":
+			q = q.Where("m.role IS NULL")
+		default:
+			q = q.Where("m.role = ?", *f.Role)
+		}
+		if f.Search != "" {
+			pattern := "%" + likeEscaper.Replace(strings.ToLower(f.Search)) + "%"
+			q = q.Where(`(LOWER("user"."display_name") LIKE ? ESCAPE '\' OR LOWER("user"."email") LIKE ? ESCAPE '\')`, pattern, pattern)
+		}
+		if f.LastSeen {
+			q = q.Where("m.last_seen_at IS NOT NULL")
+		}
+		return q
+	}
+	return paginate(ctx, s.db, key, page, filter, func(m *Member) (time.Time, string, string) {
+		if f.LastSeen && m.LastSeenAt != nil {
+			return *m.LastSeenAt, "", m.UserID
+		}
+		return m.JoinedAt, "", m.UserID
+	})
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// FindMembership returns userID's membership of orgID with its user and organization: one
+// statement, and the check that decides whether the organization exists for that user.
+// Errors: ErrNotFound.
+func (s *Store) FindMembership(ctx context.Context, orgID, userID string) (*Member, error) {
+	m := new(Member)
+	err := s.db.NewSelect().Model(m).Relation("User").Relation("Organization").
+		Where("m.organization_id = ? AND m.user_id = ?", orgID, userID).Scan(ctx)
+	if err != nil {
+		return nil, translate(err)
+	}
+	return m, nil
+}
+
+// FindMemberships lists the organizations userID belongs to, oldest organization first.
+// Errors: ErrInvalidCursor.
+func (s *Store) FindMemberships(ctx context.Context, userID string, page Page) (List[*Member], error) {
+	key := sortKey{name: "organizations", column: `"organization"."created_at"`, idCol: "m.organization_id", isTime: true}
+	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
+		return q.Relation("User").Relation("Organization").Where("m.user_id = ?", userID)
+	}
+	return paginate(ctx, s.db, key, page, filter, func(m *Member) (time.Time, string, string) {
+		return m.Organization.CreatedAt, "", m.OrganizationID
+	})
+}
+
+// MembershipsOf returns userID's memberships of the given organizations, keyed by organization id.
+func (s *Store) MembershipsOf(ctx context.Context, userID string, orgIDs []string) (map[string]*Member, error) {
+	var members []*Member
+	if len(orgIDs) > 0 {
+		err := s.db.NewSelect().Model(&members).Where("m.user_id = ? AND m.organization_id IN (?)", userID, bun.In(orgIDs)).Scan(ctx)
+		if err != nil {
+			return nil, translate(err)
+		}
+	}
+	out := make(map[string]*Member, len(members))
+	for _, m := range members {
+		out[m.OrganizationID] = m
+	}
+	return out, nil
+}
+
+// AddMember makes userID a member of orgID with role, unless they already are. It reports whether
+// a membership was created.
+func (s *Store) AddMember(ctx context.Context, orgID, userID string, role *string, now time.Time) (bool, error) {
+	m := &Member{OrganizationID: orgID, UserID: userID, Role: role, JoinedAt: now}
+	res, err := s.db.NewInsert().Model(m).On("CONFLICT DO NOTHING").Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("add member: %w", translate(err))
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+// SetMemberRole changes a member's role (nil: guest). Errors: ErrNotFound, ErrLastAdmin.
+func (s *Store) SetMemberRole(ctx context.Context, orgID, userID string, role *string) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if role == nil || *role != "admin" {
+			if err := s.keepAnAdmin(ctx, tx, orgID, userID); err != nil {
+				return err
+			}
+		}
+		res, err := tx.NewUpdate().Model((*Member)(nil)).Set("role = ?", role).
+			Where("organization_id = ? AND user_id = ?", orgID, userID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("set member role: %w", translate(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+}
+
+// RemoveMember deletes a membership; it reports whether there was one. Errors: ErrLastAdmin.
+func (s *Store) RemoveMember(ctx context.Context, orgID, userID string) (bool, error) {
+	var removed bool
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.keepAnAdmin(ctx, tx, orgID, userID); err != nil {
+			return err
+		}
+		res, err := tx.NewDelete().Model((*Member)(nil)).Where("organization_id = ? AND user_id = ?", orgID, userID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("remove member: %w", translate(err))
+		}
+		n, _ := res.RowsAffected()
+		removed = n > 0
+		return nil
+	})
+	return removed, err
+}
+
+// keepAnAdmin fails with ErrLastAdmin when userID is the organization's only admin. On Postgres
+// it locks the organization row first, so two admins demoting each other cannot both succeed;
+// SQLite transactions already hold the write lock from BEGIN IMMEDIATE.
+func (s *Store) keepAnAdmin(ctx context.Context, tx bun.Tx, orgID, userID string) error {
+	if s.dialect == Postgres {
+		if _, err := tx.NewSelect().Model((*Organization)(nil)).Column("o.id").Where("o.id = ?", orgID).For("UPDATE").Exec(ctx); err != nil {
+			return translate(err)
+		}
+	}
+	others, err := tx.NewSelect().Model((*Member)(nil)).
+		Where("m.organization_id = ? AND m.role = 'admin' AND m.user_id <> ?", orgID, userID).Count(ctx)
+	if err != nil {
+		return translate(err)
+	}
+	if others > 0 {
+		return nil
+	}
+	isAdmin, err := tx.NewSelect().Model((*Member)(nil)).
+		Where("m.organization_id = ? AND m.role = 'admin' AND m.user_id = ?", orgID, userID).Exists(ctx)
+	if err != nil {
+		return translate(err)
+	}
+	if isAdmin {
+		return ErrLastAdmin
+	}
+	return nil
+}
+
+// TouchMember records that a member was just seen. Errors: ErrNotFound.
+func (s *Store) TouchMember(ctx context.Context, orgID, userID string, now time.Time) error {
+	return s.updateMember(ctx, orgID, userID, "last_seen_at = ?", now)
+}
+
+// SetMemberSSO marks a member as signing in through the organization's SSO. Errors: ErrNotFound.
+func (s *Store) SetMemberSSO(ctx context.Context, orgID, userID string) error {
+	return s.updateMember(ctx, orgID, userID, "sso = ?", true)
+}
+
+func (s *Store) updateMember(ctx context.Context, orgID, userID, set string, arg any) error {
+	res, err := s.db.NewUpdate().Model((*Member)(nil)).Set(set, arg).
+		Where("organization_id = ? AND user_id = ?", orgID, userID).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("update member: %w", translate(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// Invitation invites one e-mail address with a role (nil: guest).
+type Invitation struct {
+	Email string
+	Role  *string
+}
+
+// InviteUsers makes each invited address a member of orgID, creating unverified users for
+// addresses that have none. Existing members keep their role. It returns the invited users' ids
+// in input order and how many memberships were created. A fixed number of statements whatever
+// the number of addresses.
+func (s *Store) InviteUsers(ctx context.Context, orgID string, invites []Invitation, sso bool, now time.Time) ([]string, int, error) {
+	var (
+		ids     []string
+		invited int
+	)
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		emails := make([]string, len(invites))
+		for i, in := range invites {
+			emails[i] = strings.ToLower(in.Email)
+		}
+		var existing []*User
+		if err := tx.NewSelect().Model(&existing).Where("u.email IN (?)", bun.In(emails)).Scan(ctx); err != nil {
+			return translate(err)
+		}
+		byEmail := make(map[string]string, len(emails))
+		for _, u := range existing {
+			byEmail[u.Email] = u.ID
+		}
+		var fresh []*User
+		for _, e := range emails {
+			if _, ok := byEmail[e]; !ok {
+				u := &User{ID: NewID(), DisplayName: e[:strings.IndexByte(e, '@')], Email: e, CreatedAt: now}
+				byEmail[e] = u.ID
+				fresh = append(fresh, u)
+			}
+		}
+		if len(fresh) > 0 {
+			if _, err := tx.NewInsert().Model(&fresh).Exec(ctx); err != nil {
+				return fmt.Errorf("create invited users: %w", translate(err))
+			}
+		}
+		members := make([]*Member, len(invites))
+		ids = make([]string, len(invites))
+		for i, in := range invites {
+			ids[i] = byEmail[emails[i]]
+			members[i] = &Member{OrganizationID: orgID, UserID: ids[i], Role: in.Role, SSO: sso, JoinedAt: now}
+		}
+		res, err := tx.NewInsert().Model(&members).On("CONFLICT DO NOTHING").Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("add invited members: %w", translate(err))
+		}
+		n, _ := res.RowsAffected()
+		invited = int(n)
+		return nil
+	})
+	return ids, invited, err
+}

@@ -1,0 +1,69 @@
+package storage
+
+import (
+	"context"
+	"embed"
+	"fmt"
+
+	"github.com/uptrace/bun/migrate"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// migrationTemplate is the data the SQL migrations are rendered with, one set of files for both
+// dialects.
+type migrationTemplate struct {
+	Dialect   Dialect
+	Timestamp string
+}
+
+func (s *Store) migrator() (*migrate.Migrator, error) {
+	migrations := migrate.NewMigrations()
+	if err := migrations.Discover(migrationFiles); err != nil {
+		return nil, fmt.Errorf("discover migrations: %w", err)
+	}
+	return migrate.NewMigrator(s.db, migrations,
+		migrate.WithTemplateData(migrationTemplate{Dialect: s.dialect, Timestamp: s.dialect.timestampType()}),
+		migrate.WithMarkAppliedOnSuccess(true),
+	), nil
+}
+
+// Migrate applies every pending migration under the migration lock.
+func (s *Store) Migrate(ctx context.Context) error {
+	m, err := s.migrator()
+	if err != nil {
+		return err
+	}
+	if err := m.Init(ctx); err != nil {
+		return fmt.Errorf("init migrations: %w", err)
+	}
+	if err := m.Lock(ctx); err != nil {
+		return fmt.Errorf("lock migrations: %w", err)
+	}
+	defer m.Unlock(ctx) //nolint:errcheck // the migration result matters more than the unlock
+	if _, err := m.Migrate(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// PendingMigrations lists the names of migrations not yet applied.
+func (s *Store) PendingMigrations(ctx context.Context) ([]string, error) {
+	m, err := s.migrator()
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Init(ctx); err != nil {
+		return nil, fmt.Errorf("init migrations: %w", err)
+	}
+	all, err := m.MigrationsWithStatus(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("migration status: %w", err)
+	}
+	var names []string
+	for _, mig := range all.Unapplied() {
+		names = append(names, mig.Name)
+	}
+	return names, nil
+}

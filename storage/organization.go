@@ -1,0 +1,103 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// ErrLastAdmin refuses a change that would leave an organization without an admin.
+var ErrLastAdmin = errors.New("an organization must keep at least one admin")
+
+// CreateOrganization inserts an organization with ownerID as its first admin, in one transaction.
+func (s *Store) CreateOrganization(ctx context.Context, org *Organization, ownerID string) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		return createOrganization(ctx, tx, org, ownerID)
+	})
+}
+
+func createOrganization(ctx context.Context, db bun.IDB, org *Organization, ownerID string) error {
+	if org.ID == "" {
+		org.ID = NewID()
+	}
+	if org.EmailDomains == nil {
+		org.EmailDomains = []string{}
+	}
+	if _, err := db.NewInsert().Model(org).Exec(ctx); err != nil {
+		return fmt.Errorf("create organization: %w", translate(err))
+	}
+	admin := "admin"
+	m := &Member{OrganizationID: org.ID, UserID: ownerID, Role: &admin, JoinedAt: org.CreatedAt}
+	if _, err := db.NewInsert().Model(m).Exec(ctx); err != nil {
+		return fmt.Errorf("add organization owner: %w", translate(err))
+	}
+	return nil
+}
+
+// Bootstrap creates a user, an organization they administer and an API token for them, all or
+// nothing. It returns the token in clear.
+func (s *Store) Bootstrap(ctx context.Context, org *Organization, user NewUser, now time.Time) (*User, string, error) {
+	var (
+		u     *User
+		token string
+	)
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		u = &User{ID: NewID(), DisplayName: user.DisplayName, Email: strings.ToLower(user.Email), EmailVerified: user.EmailVerified, CreatedAt: now}
+		if _, err := tx.NewInsert().Model(u).Exec(ctx); err != nil {
+			return fmt.Errorf("create user: %w", translate(err))
+		}
+		if err := createOrganization(ctx, tx, org, u.ID); err != nil {
+			return err
+		}
+		token = TokenPrefix + randomString(40)
+		t := &APIToken{ID: NewID(), UserID: u.ID, TokenHash: hashToken(token), CreatedAt: now}
+		if _, err := tx.NewInsert().Model(t).Exec(ctx); err != nil {
+			return fmt.Errorf("create token: %w", translate(err))
+		}
+		return nil
+	})
+	return u, token, err
+}
+
+// FindOrganizationByID returns an organization whoever asks. Only for flows that decide
+// visibility themselves (joining by domain or invite); everything else goes through
+// FindMembership. Errors: ErrNotFound.
+func (s *Store) FindOrganizationByID(ctx context.Context, id string) (*Organization, error) {
+	org := new(Organization)
+	if err := s.db.NewSelect().Model(org).Where("o.id = ?", id).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return org, nil
+}
+
+// FindOrganizationsByEmailDomain returns the organizations that allow sign-ups from domain.
+func (s *Store) FindOrganizationsByEmailDomain(ctx context.Context, domain string) ([]*Organization, error) {
+	var orgs []*Organization
+	// email_domains is a JSON array of validated domains ([a-z0-9.-]), so an exact quoted match
+	// needs no escaping.
+	err := s.db.NewSelect().Model(&orgs).
+		Where("o.email_domains LIKE ?", `%"`+strings.ToLower(domain)+`"%`).
+		OrderExpr("o.created_at ASC, o.id ASC").
+		Scan(ctx)
+	return orgs, translate(err)
+}
+
+// UpdateOrganization writes the named columns of org. Errors: ErrNotFound, ErrConflict (hostname
+// taken).
+func (s *Store) UpdateOrganization(ctx context.Context, org *Organization, columns []string) error {
+	if len(columns) == 0 {
+		return nil
+	}
+	res, err := s.db.NewUpdate().Model(org).Column(append(columns, "updated_at")...).WherePK().Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("update organization %s: %w", org.ID, translate(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}

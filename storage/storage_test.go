@@ -1,0 +1,152 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/bindery/bindery/storage"
+	"github.com/bindery/bindery/storage/storagetest"
+)
+
+func TestMain(m *testing.M) { storagetest.Main(m) }
+
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 123456000, time.UTC)
+
+func TestMigrationsApplyOnBothDialects(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		pending, err := s.PendingMigrations(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pending) != 0 {
+			t.Errorf("pending migrations after Migrate: %v", pending)
+		}
+		// Migrating again is a no-op.
+		if err := s.Migrate(context.Background()); err != nil {
+			t.Fatalf("second Migrate: %v", err)
+		}
+	})
+}
+
+func newOrg(t *testing.T, s *storage.Store, ownerEmail string) (*storage.Organization, *storage.User) {
+	t.Helper()
+	ctx := context.Background()
+	org := &storage.Organization{Title: "Acme", Type: "business", Plan: "enterprise_2024", MergeRules: `{"type":"none"}`, InviteLinks: true, CreatedAt: t0, UpdatedAt: t0}
+	u, _, err := s.Bootstrap(ctx, org, storage.NewUser{DisplayName: "Owner", Email: ownerEmail, EmailVerified: true}, t0)
+	if err != nil {
+		t.Fatalf("Bootstrap: %v", err)
+	}
+	return org, u
+}
+
+func TestTokensAuthenticateUntilExpiry(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		_, u := newOrg(t, s, "Owner@Example.com")
+		exp := t0.Add(time.Hour)
+		token, err := s.CreateToken(ctx, u.ID, t0, &exp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.FindUserByToken(ctx, token, t0.Add(time.Minute))
+		if err != nil || got.ID != u.ID {
+			t.Fatalf("FindUserByToken = %v, %v; want user %s", got, err, u.ID)
+		}
+		if got.Email != "owner@example.com" {
+			t.Errorf("Email = %q, want it lower-cased", got.Email)
+		}
+		if _, err := s.FindUserByToken(ctx, token, t0.Add(2*time.Hour)); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("expired token: err = %v, want ErrNotFound", err)
+		}
+		if _, err := s.FindUserByToken(ctx, token+"x", t0); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("unknown token: err = %v, want ErrNotFound", err)
+		}
+	})
+}
+
+func TestMembersPaginateWithStableCursorsAndFixedStatements(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@example.com")
+		read := "read"
+		for i := range 25 {
+			u, err := s.CreateUser(ctx, storage.NewUser{DisplayName: fmt.Sprintf("User %02d", i), Email: fmt.Sprintf("u%02d@example.com", i)}, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.AddMember(ctx, org.ID, u.ID, &read, t0.Add(time.Duration(i+1)*time.Second)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var seen []string
+		page := storage.Page{Limit: 10}
+		for {
+			var n atomic.Int64
+			list, err := s.FindMembers(storage.WithQueryCounter(ctx, &n), org.ID, storage.MemberFilter{}, page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n.Load() != 2 {
+				t.Errorf("statements per page = %d, want 2", n.Load())
+			}
+			if list.Total != 26 {
+				t.Errorf("Total = %d, want 26", list.Total)
+			}
+			for _, m := range list.Items {
+				if m.User == nil {
+					t.Fatalf("member %s has no user loaded", m.UserID)
+				}
+				seen = append(seen, m.User.DisplayName)
+			}
+			if !list.HasMore {
+				break
+			}
+			page.After = list.Cursors[len(list.Cursors)-1]
+		}
+		if len(seen) != 26 || seen[0] != "User 24" || seen[25] != "Owner" {
+			t.Errorf("joinedAt desc order = %v", seen)
+		}
+		guest := "guest"
+		list, err := s.FindMembers(ctx, org.ID, storage.MemberFilter{Role: &guest}, storage.Page{Limit: 10})
+		if err != nil || list.Total != 0 {
+			t.Errorf("guest filter = %d, %v; want 0", list.Total, err)
+		}
+		found, err := s.FindMembers(ctx, org.ID, storage.MemberFilter{Search: "USER 1"}, storage.Page{Limit: 100})
+		if err != nil || found.Total != 10 {
+			t.Errorf("search 'USER 1' = %d, %v; want 10", found.Total, err)
+		}
+		if _, err := s.FindMembers(ctx, org.ID, storage.MemberFilter{Ascending: true}, storage.Page{Limit: 1, After: page.After}); !errors.Is(err, storage.ErrInvalidCursor) {
+			t.Errorf("cursor of another order: err = %v, want ErrInvalidCursor", err)
+		}
+	})
+}
+
+func TestLastAdminCannotLeaveOrBeDemoted(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, owner := newOrg(t, s, "owner@example.com")
+		if err := s.SetMemberRole(ctx, org.ID, owner.ID, nil); !errors.Is(err, storage.ErrLastAdmin) {
+			t.Errorf("demote last admin: err = %v, want ErrLastAdmin", err)
+		}
+		if _, err := s.RemoveMember(ctx, org.ID, owner.ID); !errors.Is(err, storage.ErrLastAdmin) {
+			t.Errorf("remove last admin: err = %v, want ErrLastAdmin", err)
+		}
+		ids, invited, err := s.InviteUsers(ctx, org.ID, []storage.Invitation{{Email: "second@example.com", Role: ptr("admin")}, {Email: "owner@example.com"}}, false, t0)
+		if err != nil || invited != 1 || len(ids) != 2 || ids[1] != owner.ID {
+			t.Fatalf("InviteUsers = %v, %d, %v; want 2 ids, 1 invited", ids, invited, err)
+		}
+		if err := s.SetMemberRole(ctx, org.ID, owner.ID, ptr("read")); err != nil {
+			t.Errorf("demote with another admin present: %v", err)
+		}
+		m, err := s.FindMembership(ctx, org.ID, owner.ID)
+		if err != nil || m.Role == nil || *m.Role != "read" {
+			t.Errorf("role after demotion = %v, %v", m, err)
+		}
+	})
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,161 @@
+// Package storagetest gives tests real, migrated databases: SQLite always, and PostgreSQL whenever
+// one is reachable (BINDERY_TEST_POSTGRES, default postgres://postgres@127.0.0.1:5432/postgres).
+// Under CI=true an unreachable PostgreSQL fails the test instead of skipping it.
+//
+// Every PostgreSQL test gets its own database, cloned from a template migrated once per test
+// binary; call Main from TestMain so the template is dropped when the package's tests end.
+package storagetest
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bindery/bindery/storage"
+	"github.com/google/uuid"
+)
+
+// DefaultPostgres is used when BINDERY_TEST_POSTGRES is unset.
+const DefaultPostgres = "postgres://postgres@127.0.0.1:5432/postgres"
+
+// Dialects lists the databases every storage and API test runs on.
+var Dialects = []storage.Dialect{storage.SQLite, storage.Postgres}
+
+// Main runs the package's tests and then drops the PostgreSQL template database, if one was made.
+func Main(m *testing.M) {
+	code := m.Run()
+	pg.dropTemplate()
+	os.Exit(code)
+}
+
+// Each runs fn as a subtest per dialect ("sqlite", "postgres"), each with a fresh database.
+func Each(t *testing.T, fn func(t *testing.T, s *storage.Store)) {
+	t.Helper()
+	for _, d := range Dialects {
+		t.Run(string(d), func(t *testing.T) { fn(t, Open(t, d)) })
+	}
+}
+
+// Open returns a fresh, migrated database of dialect d, closed (and dropped) when t ends.
+func Open(t testing.TB, d storage.Dialect) *storage.Store {
+	t.Helper()
+	dsn := filepath.Join(t.TempDir(), "bindery.db")
+	if d == storage.Postgres {
+		dsn = pg.newDatabase(t)
+	}
+	s, err := storage.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatalf("open %s: %v", d, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if d == storage.SQLite {
+		if err := s.Migrate(context.Background()); err != nil {
+			t.Fatalf("migrate sqlite: %v", err)
+		}
+	}
+	return s
+}
+
+// PostgresURL is the admin URL of the test server.
+func PostgresURL() string {
+	if u := os.Getenv("BINDERY_TEST_POSTGRES"); u != "" {
+		return u
+	}
+	return DefaultPostgres
+}
+
+type postgresHarness struct {
+	mu       sync.Mutex
+	once     sync.Once
+	admin    *sql.DB
+	template string
+	err      error
+}
+
+var pg postgresHarness
+
+// setup connects to the server and builds the migrated template database, once per binary.
+func (h *postgresHarness) setup() error {
+	h.once.Do(func() {
+		admin, err := sql.Open("pgx", PostgresURL())
+		if err == nil {
+			err = admin.Ping()
+		}
+		if err != nil {
+			h.err = fmt.Errorf("PostgreSQL at %s is not reachable: %w", redact(PostgresURL()), err)
+			return
+		}
+		h.admin = admin
+		name := "bindery_tmpl_" + strings.ReplaceAll(uuid.NewString(), "-", "")
+		if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+			h.err = fmt.Errorf("create template database: %w", err)
+			return
+		}
+		h.template = name
+		s, err := storage.Open(context.Background(), withDatabase(PostgresURL(), name))
+		if err != nil {
+			h.err = err
+			return
+		}
+		defer s.Close()
+		h.err = s.Migrate(context.Background())
+	})
+	return h.err
+}
+
+func (h *postgresHarness) newDatabase(t testing.TB) string {
+	t.Helper()
+	if err := h.setup(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI requires PostgreSQL tests: %v", err)
+		}
+		t.Skipf("skipping PostgreSQL: %v", err)
+	}
+	name := "bindery_t_" + strings.ReplaceAll(uuid.NewString(), "-", "")
+	// CREATE DATABASE … TEMPLATE refuses to run while another clone of the template is in progress.
+	h.mu.Lock()
+	_, err := h.admin.Exec("CREATE DATABASE " + name + " TEMPLATE " + h.template)
+	h.mu.Unlock()
+	if err != nil {
+		t.Fatalf("create test database: %v", err)
+	}
+	t.Cleanup(func() {
+		if _, err := h.admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
+			t.Errorf("drop test database %s: %v", name, err)
+		}
+	})
+	return withDatabase(PostgresURL(), name)
+}
+
+func (h *postgresHarness) dropTemplate() {
+	if h.admin == nil {
+		return
+	}
+	if h.template != "" {
+		h.admin.Exec("DROP DATABASE IF EXISTS " + h.template + " WITH (FORCE)") //nolint:errcheck // best effort at exit
+	}
+	h.admin.Close()
+}
+
+func withDatabase(dsn, name string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return dsn
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+func redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "(unparseable URL)"
+	}
+	return u.Redacted()
+}

@@ -1,0 +1,97 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// TokenPrefix starts every API token, so that a leaked one is easy to recognise and to scan for.
+const TokenPrefix = "bdy_"
+
+// NewUser describes a user to create.
+type NewUser struct {
+	DisplayName   string
+	Email         string
+	EmailVerified bool
+}
+
+// CreateUser inserts a user. Errors: ErrConflict when the e-mail is taken.
+func (s *Store) CreateUser(ctx context.Context, in NewUser, now time.Time) (*User, error) {
+	u := &User{ID: NewID(), DisplayName: in.DisplayName, Email: strings.ToLower(in.Email), EmailVerified: in.EmailVerified, CreatedAt: now}
+	if _, err := s.db.NewInsert().Model(u).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("create user: %w", translate(err))
+	}
+	return u, nil
+}
+
+// FindUserByID returns a user. Errors: ErrNotFound.
+func (s *Store) FindUserByID(ctx context.Context, id string) (*User, error) {
+	u := new(User)
+	if err := s.db.NewSelect().Model(u).Where("u.id = ?", id).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return u, nil
+}
+
+// FindUserByEmail returns the user with that e-mail (case-insensitive). Errors: ErrNotFound.
+func (s *Store) FindUserByEmail(ctx context.Context, email string) (*User, error) {
+	u := new(User)
+	if err := s.db.NewSelect().Model(u).Where("u.email = ?", strings.ToLower(email)).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return u, nil
+}
+
+// UsersByIDs returns the users with those ids that share an organization with viewerID (or are
+// the viewer), keyed by id: one statement for any number of ids.
+func (s *Store) UsersByIDs(ctx context.Context, viewerID string, ids []string) (map[string]*User, error) {
+	var users []*User
+	err := s.db.NewSelect().Model(&users).
+		Where("u.id IN (?)", bun.In(ids)).
+		Where("(u.id = ? OR EXISTS (SELECT 1 FROM organization_members mu JOIN organization_members mv ON mv.organization_id = mu.organization_id WHERE mu.user_id = u.id AND mv.user_id = ?))", viewerID, viewerID).
+		Scan(ctx)
+	if err != nil {
+		return nil, translate(err)
+	}
+	out := make(map[string]*User, len(users))
+	for _, u := range users {
+		out[u.ID] = u
+	}
+	return out, nil
+}
+
+// CreateToken issues a new API token for a user and returns it in clear, the only time it exists
+// outside the caller. expiresAt nil means it never expires.
+func (s *Store) CreateToken(ctx context.Context, userID string, now time.Time, expiresAt *time.Time) (string, error) {
+	token := TokenPrefix + randomString(40)
+	t := &APIToken{ID: NewID(), UserID: userID, TokenHash: hashToken(token), CreatedAt: now, ExpiresAt: expiresAt}
+	if _, err := s.db.NewInsert().Model(t).Exec(ctx); err != nil {
+		return "", fmt.Errorf("create token: %w", translate(err))
+	}
+	return token, nil
+}
+
+// FindUserByToken authenticates a bearer token: one statement. Errors: ErrNotFound when the
+// token is unknown or expired.
+func (s *Store) FindUserByToken(ctx context.Context, token string, now time.Time) (*User, error) {
+	u := new(User)
+	err := s.db.NewSelect().Model(u).
+		Join("JOIN api_tokens AS t ON t.user_id = u.id").
+		Where("t.token_hash = ?", hashToken(token)).
+		Where("(t.expires_at IS NULL OR t.expires_at > ?)", now).
+		Scan(ctx)
+	if err != nil {
+		return nil, translate(err)
+	}
+	return u, nil
+}
+
+// CountUsers reports how many users exist; the server bootstraps an empty database.
+func (s *Store) CountUsers(ctx context.Context) (int, error) {
+	n, err := s.db.NewSelect().Model((*User)(nil)).Count(ctx)
+	return int(n), translate(err)
+}
