@@ -1,0 +1,93 @@
+// Package authz knows who is asking and what they may do. Middleware only authenticates; every
+// resolver asks this package before it reads or writes.
+package authz
+
+import (
+	"context"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/model"
+)
+
+// Actor is the authenticated caller.
+type Actor struct {
+	UserID        string
+	Email         string
+	EmailVerified bool
+}
+
+type actorKey struct{}
+
+// WithActor returns ctx carrying the authenticated caller.
+func WithActor(ctx context.Context, a *Actor) context.Context {
+	return context.WithValue(ctx, actorKey{}, a)
+}
+
+// ActorFrom returns the caller, or nil when the request is not authenticated.
+func ActorFrom(ctx context.Context) *Actor {
+	a, _ := ctx.Value(actorKey{}).(*Actor)
+	return a
+}
+
+// RequireActor returns the caller. Errors: Unauthenticated.
+func RequireActor(ctx context.Context) (*Actor, error) {
+	if a := ActorFrom(ctx); a != nil {
+		return a, nil
+	}
+	return nil, apperr.ErrUnauthenticated
+}
+
+// rank orders roles: a higher rank may do everything a lower one may. Guests (nil) rank 0.
+var rank = map[model.MemberRole]int{
+	model.MemberRoleRead:    1,
+	model.MemberRoleComment: 2,
+	model.MemberRoleReview:  3,
+	model.MemberRoleEdit:    4,
+	model.MemberRoleCreate:  5,
+	model.MemberRoleAdmin:   6,
+}
+
+// AtLeast reports whether role (nil: guest) grants at least min.
+func AtLeast(role *model.MemberRole, min model.MemberRole) bool {
+	return role != nil && rank[*role] >= rank[min]
+}
+
+// OrganizationPermissions computes what a caller with that membership may do in an organization.
+// member is false for someone who only sees the organization (e.g. by e-mail domain).
+func OrganizationPermissions(member bool, role *model.MemberRole) model.OrganizationPermissions {
+	admin := member && AtLeast(role, model.MemberRoleAdmin)
+	creator := member && AtLeast(role, model.MemberRoleCreate)
+	insider := member && role != nil // guests see only what they were invited to
+	return model.OrganizationPermissions{
+		View:               member,
+		Admin:              admin,
+		OwnTeam:            creator,
+		CreateContent:      creator,
+		CreateOpenAPISpec:  creator,
+		IngestConversations: admin,
+		ViewBilling:        admin,
+		ListMembers:        insider,
+		ListTeams:          insider,
+		ListIntegrations:   insider,
+		ListInstallations:  admin,
+		InstallIntegration: admin,
+	}
+}
+
+// Organization actions, each answered from the caller's organization permissions.
+
+// CanListMembers guards reading an organization's member list. Errors: Forbidden.
+func CanListMembers(org *model.Organization) error {
+	if !org.Permissions.ListMembers {
+		return apperr.Forbiddenf("your role in this organization cannot list its members")
+	}
+	return nil
+}
+
+// CanAdminister guards changing an organization, its members and its invites. Errors: Forbidden.
+func CanAdminister(org *model.Organization) error {
+	if !org.Permissions.Admin {
+		return apperr.Forbiddenf("only an admin of this organization can do this")
+	}
+	return nil
+}

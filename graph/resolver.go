@@ -1,0 +1,28 @@
+// Package graph is Bindery's application layer: every validation rule, authorization check and
+// state change sits behind a resolver method, which both doors call.
+package graph
+
+//go:generate go tool gqlgen generate
+
+import (
+	"time"
+
+	"github.com/bindery/bindery/storage"
+)
+
+// Settings holds what resolvers need to know about where the server is reached.
+type Settings struct {
+	// PublicURL is the API's base URL (without /v1), used in urls.location.
+	PublicURL string
+	// AppURL is the web app's base URL, used in urls.app.
+	AppURL string
+	// Version and Build describe the running binary.
+	Version, Build string
+}
+
+// Resolver is the dependency-injection root shared by GraphQL and REST.
+type Resolver struct {
+	Store  *storage.Store
+	Settings Settings
+	Now    func() time.Time
+}
