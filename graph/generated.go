@@ -1343,9 +1343,9 @@ type InviteLink {
 }
 
 type InviteUsersResult {
-  "Ids of the invited users, in the order of the addresses."
+  "Ids of the users who became members, in the order of the addresses."
   users: [ID!]!
-  "How many of them became members (the others already were)."
+  "How many users became members (addresses of existing members are skipped)."
   invited: Int!
 }
 

@@ -7,114 +7,113 @@ package graph
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/bindery/bindery/graph/model"
 )
 
 // UpdateOrganization is the resolver for the updateOrganization field.
 func (r *mutationResolver) UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*model.Organization, error) {
-	panic(fmt.Errorf("not implemented: UpdateOrganization - updateOrganization"))
+	return r.updateOrganization(ctx, id, input)
 }
 
 // JoinOrganization is the resolver for the joinOrganization field.
 func (r *mutationResolver) JoinOrganization(ctx context.Context, id string) (*model.Member, error) {
-	panic(fmt.Errorf("not implemented: JoinOrganization - joinOrganization"))
+	return r.join(ctx, id)
 }
 
 // JoinOrganizationWithInvite is the resolver for the joinOrganizationWithInvite field.
 func (r *mutationResolver) JoinOrganizationWithInvite(ctx context.Context, organizationID string, inviteID string) (*model.Member, error) {
-	panic(fmt.Errorf("not implemented: JoinOrganizationWithInvite - joinOrganizationWithInvite"))
+	return r.joinWithInvite(ctx, organizationID, inviteID)
 }
 
 // UpdateMember is the resolver for the updateMember field.
 func (r *mutationResolver) UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*model.Member, error) {
-	panic(fmt.Errorf("not implemented: UpdateMember - updateMember"))
+	return r.updateMember(ctx, organizationID, userID, input)
 }
 
 // RemoveMember is the resolver for the removeMember field.
 func (r *mutationResolver) RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error) {
-	panic(fmt.Errorf("not implemented: RemoveMember - removeMember"))
+	return r.removeMember(ctx, organizationID, userID)
 }
 
 // SetMemberSso is the resolver for the setMemberSSO field.
 func (r *mutationResolver) SetMemberSso(ctx context.Context, organizationID string, userID string) (*model.Member, error) {
-	panic(fmt.Errorf("not implemented: SetMemberSso - setMemberSSO"))
+	return r.setMemberSSO(ctx, organizationID, userID)
 }
 
 // PingOrganization is the resolver for the pingOrganization field.
 func (r *mutationResolver) PingOrganization(ctx context.Context, organizationID string) (*model.PingResult, error) {
-	panic(fmt.Errorf("not implemented: PingOrganization - pingOrganization"))
+	return r.ping(ctx, organizationID)
 }
 
 // InviteUsersToOrganization is the resolver for the inviteUsersToOrganization field.
 func (r *mutationResolver) InviteUsersToOrganization(ctx context.Context, organizationID string, input model.InviteUsersInput) (*model.InviteUsersResult, error) {
-	panic(fmt.Errorf("not implemented: InviteUsersToOrganization - inviteUsersToOrganization"))
+	return r.inviteUsers(ctx, organizationID, input)
 }
 
 // CreateInviteLink is the resolver for the createInviteLink field.
 func (r *mutationResolver) CreateInviteLink(ctx context.Context, organizationID string, input model.CreateInviteLinkInput) (*model.InviteLink, error) {
-	panic(fmt.Errorf("not implemented: CreateInviteLink - createInviteLink"))
+	return r.createInviteLink(ctx, organizationID, input)
 }
 
 // DeleteInviteLink is the resolver for the deleteInviteLink field.
 func (r *mutationResolver) DeleteInviteLink(ctx context.Context, organizationID string, inviteID string) (bool, error) {
-	panic(fmt.Errorf("not implemented: DeleteInviteLink - deleteInviteLink"))
+	return r.deleteInviteLink(ctx, organizationID, inviteID)
 }
 
 // UpdateAgentInstructions is the resolver for the updateAgentInstructions field.
 func (r *mutationResolver) UpdateAgentInstructions(ctx context.Context, organizationID string, input model.UpdateAgentInstructionsInput) (*model.AgentInstructions, error) {
-	panic(fmt.Errorf("not implemented: UpdateAgentInstructions - updateAgentInstructions"))
+	return r.updateAgentInstructions(ctx, organizationID, input)
 }
 
 // Members is the resolver for the members field.
 func (r *organizationResolver) Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error) {
-	panic(fmt.Errorf("not implemented: Members - members"))
+	return r.members(ctx, obj, first, after, order, role, search, sort)
 }
 
 // Member is the resolver for the member field.
 func (r *organizationResolver) Member(ctx context.Context, obj *model.Organization, userID string) (*model.Member, error) {
-	panic(fmt.Errorf("not implemented: Member - member"))
+	return r.member(ctx, obj, userID)
 }
 
 // InviteLinkList is the resolver for the inviteLinkList field.
 func (r *organizationResolver) InviteLinkList(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.InviteLink], error) {
-	panic(fmt.Errorf("not implemented: InviteLinkList - inviteLinkList"))
+	return r.inviteLinks(ctx, obj, first, after)
 }
 
 // AgentInstructions is the resolver for the agentInstructions field.
 func (r *organizationResolver) AgentInstructions(ctx context.Context, obj *model.Organization) (*model.AgentInstructions, error) {
-	panic(fmt.Errorf("not implemented: AgentInstructions - agentInstructions"))
+	return r.agentInstructions(ctx, obj)
 }
 
 // APIInformation is the resolver for the apiInformation field.
 func (r *queryResolver) APIInformation(ctx context.Context) (*model.ApiInformation, error) {
-	panic(fmt.Errorf("not implemented: APIInformation - apiInformation"))
+	return &model.ApiInformation{Version: r.Settings.Version, Build: r.Settings.Build}, nil
 }
 
 // Viewer is the resolver for the viewer field.
 func (r *queryResolver) Viewer(ctx context.Context) (*model.User, error) {
-	panic(fmt.Errorf("not implemented: Viewer - viewer"))
+	return r.viewer(ctx)
 }
 
 // User is the resolver for the user field.
 func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {
-	panic(fmt.Errorf("not implemented: User - user"))
+	return r.user(ctx, id)
 }
 
 // Organizations is the resolver for the organizations field.
 func (r *queryResolver) Organizations(ctx context.Context, first *int, after *string) (*model.Connection[*model.Organization], error) {
-	panic(fmt.Errorf("not implemented: Organizations - organizations"))
+	return r.organizations(ctx, first, after)
 }
 
 // Organization is the resolver for the organization field.
 func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Organization, error) {
-	panic(fmt.Errorf("not implemented: Organization - organization"))
+	return r.organization(ctx, id)
 }
 
 // OrganizationsForEmailDomain is the resolver for the organizationsForEmailDomain field.
 func (r *queryResolver) OrganizationsForEmailDomain(ctx context.Context, emailDomain string) ([]*model.Organization, error) {
-	panic(fmt.Errorf("not implemented: OrganizationsForEmailDomain - organizationsForEmailDomain"))
+	return r.organizationsForEmailDomain(ctx, emailDomain)
 }
 
 // Mutation returns MutationResolver implementation.

@@ -22,16 +22,24 @@ func (s *Store) CreateInviteLink(ctx context.Context, link *InviteLink) error {
 // FindInviteLinks lists an organization's invite links, newest first. Errors: ErrInvalidCursor.
 func (s *Store) FindInviteLinks(ctx context.Context, orgID string, page Page) (List[*InviteLink], error) {
 	key := sortKey{name: "inviteLinks", column: "il.created_at", idCol: "il.id", desc: true, isTime: true}
-	filter := func(q *bun.SelectQuery) *bun.SelectQuery { return q.Where("il.organization_id = ?", orgID) }
+	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
+		return withRedundant(q).Where("il.organization_id = ?", orgID)
+	}
 	return paginate(ctx, s.db, key, page, filter, func(l *InviteLink) (time.Time, string, string) {
 		return l.CreatedAt, "", l.ID
 	})
 }
 
+func withRedundant(q *bun.SelectQuery) *bun.SelectQuery {
+	return q.ColumnExpr("il.*").ColumnExpr(`EXISTS (SELECT 1 FROM organization_invite_links AS older
+		WHERE older.organization_id = il.organization_id AND older.role IS NOT DISTINCT FROM il.role
+		AND (older.created_at, older.id) < (il.created_at, il.id)) AS redundant`)
+}
+
 // FindInviteLink returns one of an organization's invite links. Errors: ErrNotFound.
 func (s *Store) FindInviteLink(ctx context.Context, orgID, id string) (*InviteLink, error) {
 	l := new(InviteLink)
-	if err := s.db.NewSelect().Model(l).Where("il.organization_id = ? AND il.id = ?", orgID, id).Scan(ctx); err != nil {
+	if err := withRedundant(s.db.NewSelect().Model(l)).Where("il.organization_id = ? AND il.id = ?", orgID, id).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return l, nil

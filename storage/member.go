@@ -80,11 +80,13 @@ func (s *Store) FindMemberships(ctx context.Context, userID string, page Page) (
 	})
 }
 
-// MembershipsOf returns userID's memberships of the given organizations, keyed by organization id.
-func (s *Store) MembershipsOf(ctx context.Context, userID string, orgIDs []string) (map[string]*Member, error) {
+// MembershipsIn returns userID's memberships of the given organizations, with user and
+// organization, keyed by organization id: one statement for any number of organizations.
+func (s *Store) MembershipsIn(ctx context.Context, userID string, orgIDs []string) (map[string]*Member, error) {
 	var members []*Member
 	if len(orgIDs) > 0 {
-		err := s.db.NewSelect().Model(&members).Where("m.user_id = ? AND m.organization_id IN (?)", userID, bun.In(orgIDs)).Scan(ctx)
+		err := s.db.NewSelect().Model(&members).Relation("User").Relation("Organization").
+			Where("m.user_id = ? AND m.organization_id IN (?)", userID, bun.In(orgIDs)).Scan(ctx)
 		if err != nil {
 			return nil, translate(err)
 		}
@@ -203,14 +205,10 @@ type Invitation struct {
 }
 
 // InviteUsers makes each invited address a member of orgID, creating unverified users for
-// addresses that have none. Existing members keep their role. It returns the invited users' ids
-// in input order and how many memberships were created. A fixed number of statements whatever
-// the number of addresses.
-func (s *Store) InviteUsers(ctx context.Context, orgID string, invites []Invitation, sso bool, now time.Time) ([]string, int, error) {
-	var (
-		ids     []string
-		invited int
-	)
+// addresses that have none. Existing members keep their role. It returns the ids of the users who
+// became members, in input order. A fixed number of statements whatever the number of addresses.
+func (s *Store) InviteUsers(ctx context.Context, orgID string, invites []Invitation, sso bool, now time.Time) ([]string, error) {
+	added := []string{}
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		emails := make([]string, len(invites))
 		for i, in := range invites {
@@ -237,19 +235,51 @@ func (s *Store) InviteUsers(ctx context.Context, orgID string, invites []Invitat
 				return fmt.Errorf("create invited users: %w", translate(err))
 			}
 		}
-		members := make([]*Member, len(invites))
-		ids = make([]string, len(invites))
-		for i, in := range invites {
-			ids[i] = byEmail[emails[i]]
-			members[i] = &Member{OrganizationID: orgID, UserID: ids[i], Role: in.Role, SSO: sso, JoinedAt: now}
+		ids := make([]string, len(emails))
+		for i, e := range emails {
+			ids[i] = byEmail[e]
 		}
-		res, err := tx.NewInsert().Model(&members).On("CONFLICT DO NOTHING").Exec(ctx)
+		already, err := memberIDsIn(ctx, tx, orgID, ids)
 		if err != nil {
+			return err
+		}
+		var members []*Member
+		for i, in := range invites {
+			if !already[ids[i]] {
+				members = append(members, &Member{OrganizationID: orgID, UserID: ids[i], Role: in.Role, SSO: sso, JoinedAt: now})
+				added = append(added, ids[i])
+			}
+		}
+		if len(members) == 0 {
+			return nil
+		}
+		// DO NOTHING: a concurrent join of the same user is not an error.
+		if _, err := tx.NewInsert().Model(&members).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
 			return fmt.Errorf("add invited members: %w", translate(err))
 		}
-		n, _ := res.RowsAffected()
-		invited = int(n)
 		return nil
 	})
-	return ids, invited, err
+	return added, err
+}
+
+// MemberIDsIn reports which of userIDs are members of orgID: one statement.
+func (s *Store) MemberIDsIn(ctx context.Context, orgID string, userIDs []string) (map[string]bool, error) {
+	return memberIDsIn(ctx, s.db, orgID, userIDs)
+}
+
+func memberIDsIn(ctx context.Context, db bun.IDB, orgID string, userIDs []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(userIDs) == 0 {
+		return out, nil
+	}
+	var ids []string
+	err := db.NewSelect().Model((*Member)(nil)).Column("m.user_id").
+		Where("m.organization_id = ? AND m.user_id IN (?)", orgID, bun.In(userIDs)).Scan(ctx, &ids)
+	if err != nil {
+		return nil, translate(err)
+	}
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out, nil
 }

@@ -77,6 +77,8 @@ type InviteLink struct {
 	Role           *string
 	CreatedBy      string
 	CreatedAt      time.Time
+	// Redundant: an older link of the same organization grants the same role.
+	Redundant bool `bun:",scanonly"`
 }
 
 // AgentInstructions are an organization's instructions for AI agents, a rich-text document kept

@@ -110,3 +110,6 @@ func paginate[T any](ctx context.Context, db bun.IDB, key sortKey, page Page, fi
 	}
 	return out, nil
 }
+
+// MaxBatch bounds how many keys one batched lookup sends in a single IN list.
+const MaxBatch = 1000

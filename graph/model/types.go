@@ -151,7 +151,7 @@ type InviteLink struct {
 	CreatedAt time.Time   `json:"-"`
 }
 
-// InviteUsersResult reports an invitation by e-mail.
+// InviteUsersResult reports an invitation by e-mail: the users who became members.
 type InviteUsersResult struct {
 	Users   []string `json:"users"`
 	Invited int      `json:"invited"`

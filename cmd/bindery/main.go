@@ -1,0 +1,266 @@
+// Command bindery runs the Bindery server and its operator commands. It wires configuration to
+// storage, resolvers and HTTP; the behaviour lives in those packages.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/rest"
+	"github.com/bindery/bindery/storage"
+	"github.com/urfave/cli/v3"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	slog.SetDefault(slog.New(rest.LogHandler{Handler: slog.NewJSONHandler(os.Stderr, nil)}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := app().Run(ctx, os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "bindery:", err)
+		os.Exit(1)
+	}
+}
+
+func databaseFlag() cli.Flag {
+	return &cli.StringFlag{Name: "database", Value: "bindery.db", Sources: cli.EnvVars("BINDERY_DATABASE"),
+		Usage: "a postgres:// URL, or a SQLite file path"}
+}
+
+func app() *cli.Command {
+	return &cli.Command{
+		Name:           "bindery",
+		Usage:          "a self-hostable documentation-publishing backend",
+		DefaultCommand: "serve",
+		Commands: []*cli.Command{
+			{
+				Name:  "serve",
+				Usage: "run the HTTP server (applies migrations first)",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Sources: cli.EnvVars("BINDERY_ADDR"), Usage: "listen address"},
+					databaseFlag(),
+					&cli.StringFlag{Name: "public-url", Sources: cli.EnvVars("BINDERY_PUBLIC_URL"), Usage: "the API's external base URL (default http://ADDR)"},
+					&cli.StringFlag{Name: "app-url", Sources: cli.EnvVars("BINDERY_APP_URL"), Usage: "the web app's base URL (default: the public URL)"},
+				},
+				Action: serve,
+			},
+			{
+				Name:   "migrate",
+				Usage:  "apply pending database migrations",
+				Flags:  []cli.Flag{databaseFlag()},
+				Action: migrate,
+			},
+			{
+				Name:  "admin",
+				Usage: "operator commands that act on the database directly",
+				Commands: []*cli.Command{
+					{
+						Name:  "bootstrap",
+						Usage: "create an organization, its admin user and an API token",
+						Flags: []cli.Flag{
+							databaseFlag(),
+							&cli.StringFlag{Name: "org-title", Required: true, Sources: cli.EnvVars("BINDERY_ORG_TITLE")},
+							&cli.StringFlag{Name: "email", Required: true, Sources: cli.EnvVars("BINDERY_EMAIL")},
+							&cli.StringFlag{Name: "name", Sources: cli.EnvVars("BINDERY_NAME")},
+							&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+						},
+						Action: bootstrap,
+					},
+					{
+						Name:  "user",
+						Usage: "manage users",
+						Commands: []*cli.Command{{
+							Name:  "create",
+							Usage: "create a user with an API token, optionally as a member of an organization",
+							Flags: []cli.Flag{
+								databaseFlag(),
+								&cli.StringFlag{Name: "email", Required: true, Sources: cli.EnvVars("BINDERY_EMAIL")},
+								&cli.StringFlag{Name: "name", Sources: cli.EnvVars("BINDERY_NAME")},
+								&cli.StringFlag{Name: "org", Sources: cli.EnvVars("BINDERY_ORG"), Usage: "organization id to join"},
+								&cli.StringFlag{Name: "role", Value: "read", Sources: cli.EnvVars("BINDERY_ROLE"), Usage: "role in --org (admin, create, edit, review, comment, read, guest)"},
+								&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+							},
+							Action: createUser,
+						}},
+					},
+					{
+						Name:  "token",
+						Usage: "manage API tokens",
+						Commands: []*cli.Command{{
+							Name:  "create",
+							Usage: "issue an API token for a user",
+							Flags: []cli.Flag{
+								databaseFlag(),
+								&cli.StringFlag{Name: "email", Required: true, Sources: cli.EnvVars("BINDERY_EMAIL")},
+								&cli.DurationFlag{Name: "expires", Sources: cli.EnvVars("BINDERY_TOKEN_EXPIRES"), Usage: "lifetime, e.g. 720h (default: never expires)"},
+								&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+							},
+							Action: createToken,
+						}},
+					},
+				},
+			},
+		},
+	}
+}
+
+// open connects to the database and applies migrations.
+func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error) {
+	store, err := storage.Open(ctx, cmd.String("database"))
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := store.Migrate(ctx); err != nil {
+		store.Close()
+		return nil, nil, err
+	}
+	res := &graph.Resolver{Store: store, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
+		Settings: graph.Settings{Version: version, Build: buildInfo()}}
+	return res, func() { store.Close() }, nil
+}
+
+func serve(ctx context.Context, cmd *cli.Command) error {
+	res, closeStore, err := open(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	addr := cmd.String("addr")
+	res.Settings.PublicURL = strings.TrimRight(firstOf(cmd.String("public-url"), "http://"+addr), "/")
+	res.Settings.AppURL = strings.TrimRight(firstOf(cmd.String("app-url"), res.Settings.PublicURL), "/")
+
+	creds, err := res.BootstrapIfEmpty(ctx, graph.BootstrapInput{OrgTitle: "My Organization", Email: "admin@bindery.local", Name: "Admin"})
+	if err != nil {
+		return fmt.Errorf("bootstrap empty database: %w", err)
+	}
+	if creds != nil {
+		printFirstStart(res.Settings.PublicURL, creds)
+	}
+
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: rest.NewServer(res), ReadHeaderTimeout: 10 * time.Second}
+	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	slog.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func printFirstStart(publicURL string, c *graph.Credentials) {
+	fmt.Printf(`
+First start: created organization %s with admin user admin@bindery.local.
+API token (shown only this once; store it now):
+
+    %s
+
+Try it:
+
+    curl -H "Authorization: Bearer %s" %s/v1/orgs
+
+`, c.OrganizationID, c.Token, c.Token, publicURL)
+}
+
+func migrate(ctx context.Context, cmd *cli.Command) error {
+	_, closeStore, err := open(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	closeStore()
+	fmt.Println("migrations applied")
+	return nil
+}
+
+func bootstrap(ctx context.Context, cmd *cli.Command) error {
+	res, closeStore, err := open(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	c, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: cmd.String("org-title"), Email: cmd.String("email"), Name: cmd.String("name")})
+	if err != nil {
+		return err
+	}
+	return printCredentials(cmd, map[string]any{"organization": map[string]string{"id": c.OrganizationID}, "user": map[string]string{"id": c.UserID}, "token": c.Token}, c)
+}
+
+func createUser(ctx context.Context, cmd *cli.Command) error {
+	res, closeStore, err := open(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	c, err := res.CreateUser(ctx, graph.CreateUserInput{Email: cmd.String("email"), Name: cmd.String("name"), OrganizationID: cmd.String("org"), Role: cmd.String("role")})
+	if err != nil {
+		return err
+	}
+	return printCredentials(cmd, map[string]any{"user": map[string]string{"id": c.UserID}, "token": c.Token}, c)
+}
+
+func createToken(ctx context.Context, cmd *cli.Command) error {
+	res, closeStore, err := open(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	c, err := res.CreateToken(ctx, cmd.String("email"), cmd.Duration("expires"))
+	if err != nil {
+		return err
+	}
+	return printCredentials(cmd, map[string]any{"user": map[string]string{"id": c.UserID}, "token": c.Token}, c)
+}
+
+func printCredentials(cmd *cli.Command, asJSON any, c *graph.Credentials) error {
+	if cmd.Bool("json") {
+		return json.NewEncoder(os.Stdout).Encode(asJSON)
+	}
+	if c.OrganizationID != "" {
+		fmt.Println("organization:", c.OrganizationID)
+	}
+	fmt.Println("user:", c.UserID)
+	fmt.Println("token:", c.Token)
+	return nil
+}
+
+func firstOf(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func storeKind(res *graph.Resolver) string { return string(res.Store.Dialect()) }
+
+// buildInfo names the toolchain the binary was built with.
+func buildInfo() string { return runtime.Version() }

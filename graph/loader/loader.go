@@ -1,0 +1,92 @@
+// Package loader batches the reads a request makes into one statement per relation and level.
+// Loaders live for one request: v7's cache is unbounded and must never be shared.
+package loader
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/storage"
+	"github.com/graph-gophers/dataloader/v7"
+)
+
+// Loaders are one request's dataloaders. Batch functions do not authorize beyond the viewer
+// scoping storage applies; resolvers apply policy.
+type Loaders struct {
+	// Membership loads the viewer's membership of an organization (with its organization and user).
+	Membership *dataloader.Loader[string, *storage.Member]
+	// User loads a user the viewer may see.
+	User *dataloader.Loader[string, *storage.User]
+}
+
+type loadersKey struct{}
+
+// batchWait is the fallback wait before a partial batch is sent. Resolvers of one level ask for
+// their keys together, so batches normally fill before it elapses.
+const batchWait = 2 * time.Millisecond
+
+// New builds fresh loaders for one request; the viewer comes from each load's context.
+func New(store *storage.Store) *Loaders {
+	return &Loaders{
+		Membership: dataloader.NewBatchedLoader(byKey(func(ctx context.Context, orgIDs []string) (map[string]*storage.Member, error) {
+			return store.MembershipsIn(ctx, viewerID(ctx), orgIDs)
+		}), options[*storage.Member]()...),
+		User: dataloader.NewBatchedLoader(byKey(func(ctx context.Context, ids []string) (map[string]*storage.User, error) {
+			return store.UsersByIDs(ctx, viewerID(ctx), ids)
+		}), options[*storage.User]()...),
+	}
+}
+
+func options[V any]() []dataloader.Option[string, V] {
+	return []dataloader.Option[string, V]{
+		dataloader.WithWait[string, V](batchWait),
+		dataloader.WithBatchCapacity[string, V](storage.MaxBatch),
+	}
+}
+
+func viewerID(ctx context.Context) string {
+	if a := authz.ActorFrom(ctx); a != nil {
+		return a.UserID
+	}
+	return ""
+}
+
+// Middleware gives every request its own loaders; mount it before both /graphql and /v1.
+func Middleware(store *storage.Store) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), loadersKey{}, New(store))))
+		})
+	}
+}
+
+// For returns the request's loaders, building throwaway ones when a caller (a CLI, a test) has
+// none in its context.
+func For(ctx context.Context, store *storage.Store) *Loaders {
+	if l, ok := ctx.Value(loadersKey{}).(*Loaders); ok {
+		return l
+	}
+	return New(store)
+}
+
+// byKey adapts a map-returning storage batch to dataloader's one-result-per-key contract.
+func byKey[K comparable, V any](fetch func(context.Context, []K) (map[K]V, error)) dataloader.BatchFunc[K, V] {
+	return func(ctx context.Context, keys []K) []*dataloader.Result[V] {
+		found, err := fetch(ctx, keys)
+		out := make([]*dataloader.Result[V], len(keys))
+		for i, k := range keys {
+			v, ok := found[k]
+			switch {
+			case err != nil:
+				out[i] = &dataloader.Result[V]{Error: err}
+			case !ok:
+				out[i] = &dataloader.Result[V]{Error: storage.ErrNotFound}
+			default:
+				out[i] = &dataloader.Result[V]{Data: v}
+			}
+		}
+		return out
+	}
+}

@@ -1,0 +1,134 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/model"
+)
+
+// maxBodyBytes bounds a request body.
+const maxBodyBytes = 1 << 20
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // API clients read JSON, not HTML: keep <, > and & as they are
+	b := buf.Bytes()
+	if err := enc.Encode(v); err != nil {
+		slog.Error("encode response", "err", err)
+		status, b = http.StatusInternalServerError, []byte(`{"error":{"code":500,"message":"Internal error"}}`)
+	} else {
+		b = buf.Bytes()
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(b) //nolint:errcheck // the client went away; nothing to do
+}
+
+// decodeBody reads a JSON object into dst. Malformed JSON, a wrong type or an unknown shape
+// answer Invalid naming the field, before anything is written.
+func decodeBody(w http.ResponseWriter, r *http.Request, dst any) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return apperr.Invalidf("body", "larger than %d bytes", maxBodyBytes)
+		}
+		return apperr.Invalidf("body", "could not be read")
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return apperr.Invalidf("body", "a JSON object is required")
+	}
+	if err := json.Unmarshal(body, dst); err != nil {
+		return jsonError(err)
+	}
+	return nil
+}
+
+func jsonError(err error) error {
+	var (
+		syntax *json.SyntaxError
+		typ    *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &syntax):
+		return apperr.Invalidf("body", "malformed JSON at offset %d", syntax.Offset)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "body"
+		}
+		return apperr.Invalidf(field, "must be %s, not %s", jsonTypeName(typ.Type.Kind().String()), typ.Value)
+	}
+	return apperr.Invalidf("body", "invalid JSON: %s", err.Error())
+}
+
+func jsonTypeName(kind string) string {
+	switch kind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "slice", "array":
+		return "an array"
+	case "struct", "map", "ptr":
+		return "an object"
+	case "int", "int64", "int32", "float64", "float32":
+		return "a number"
+	}
+	return "of another type"
+}
+
+// listArgs reads the paging query parameters every list takes: limit (0..1000) and page.
+func listArgs(r *http.Request) (first *int, after *string, err error) {
+	q := r.URL.Query()
+	if v := q.Get("limit"); v != "" {
+		n, convErr := strconv.ParseFloat(v, 64)
+		if convErr != nil || n < 0 || n > model.MaxPageSize || n != float64(int(n)) {
+			return nil, nil, apperr.Invalidf("limit", "must be a whole number from 0 to %d", model.MaxPageSize)
+		}
+		i := int(n)
+		first = &i
+	}
+	if v, ok := q["page"]; ok {
+		after = &v[0]
+	}
+	return first, after, nil
+}
+
+// optionalQuery returns the query parameter as a pointer, nil when absent.
+func optionalQuery[T ~string](r *http.Request, name string) *T {
+	if v, ok := r.URL.Query()[name]; ok {
+		t := T(v[0])
+		return &t
+	}
+	return nil
+}
+
+// listEnvelope is the contract's list shape: items, the total count, and next.page when another
+// page exists.
+type listEnvelope[T any] struct {
+	Items []T       `json:"items"`
+	Count int       `json:"count"`
+	Next  *nextPage `json:"next,omitempty"`
+}
+
+type nextPage struct {
+	Page string `json:"page"`
+}
+
+func envelope[T any](c *model.Connection[T]) listEnvelope[T] {
+	out := listEnvelope[T]{Items: c.Nodes, Count: c.TotalCount}
+	if c.PageInfo.HasNextPage && c.PageInfo.EndCursor != nil {
+		out.Next = &nextPage{Page: *c.PageInfo.EndCursor}
+	}
+	return out
+}

@@ -1,0 +1,81 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/go-chi/chi/v5"
+)
+
+// api holds the /v1 handlers: each decodes, calls resolvers, encodes.
+type api struct {
+	res *graph.Resolver
+}
+
+func (a *api) getAPIInformation(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.res.Query().APIInformation(r.Context()))
+}
+
+func (a *api) getAuthenticatedUser(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.res.Query().Viewer(r.Context()))
+}
+
+func (a *api) getUserByID(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.res.Query().User(r.Context(), chi.URLParam(r, "userId")))
+}
+
+func (a *api) listOrganizations(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	first, after, err := listArgs(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := a.res.Query().Organizations(r.Context(), first, after)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(envelope(c), nil)
+}
+
+func (a *api) organization(r *http.Request) (*model.Organization, error) {
+	return a.res.Query().Organization(r.Context(), chi.URLParam(r, "organizationId"))
+}
+
+func (a *api) getOrganization(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.organization(r))
+}
+
+func (a *api) updateOrganization(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.UpdateOrganizationInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.Mutation().UpdateOrganization(r.Context(), chi.URLParam(r, "organizationId"), in))
+}
+
+func (a *api) joinOrganization(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return noContent(a.res.Mutation().JoinOrganization(r.Context(), chi.URLParam(r, "organizationId")))
+}
+
+func (a *api) getOrganizationsForEmailDomain(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	orgs, err := a.res.Query().OrganizationsForEmailDomain(r.Context(), chi.URLParam(r, "emailDomain"))
+	return ok(struct {
+		Organizations []*model.Organization `json:"organizations"`
+	}{orgs}, err)
+}
+
+func (a *api) getAgentInstructions(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	org, err := a.organization(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.Organization().AgentInstructions(r.Context(), org))
+}
+
+func (a *api) updateAgentInstructions(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.UpdateAgentInstructionsInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.Mutation().UpdateAgentInstructions(r.Context(), chi.URLParam(r, "organizationId"), in))
+}

@@ -1,0 +1,74 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+)
+
+// routes lists every /v1 route in one table: method, path, handler. Paths and statuses are
+// GitBook's management API (see ../shared/contract).
+func (a *api) routes(r chi.Router) {
+	for _, rt := range []struct {
+		method, path string
+		h            handlerFunc
+	}{
+		{"GET", "/", a.getAPIInformation},
+		{"GET", "/user", a.getAuthenticatedUser},
+		{"GET", "/users/{userId}", a.getUserByID},
+
+		{"GET", "/orgs", a.listOrganizations},
+		{"GET", "/orgs/{organizationId}", a.getOrganization},
+		{"PATCH", "/orgs/{organizationId}", a.updateOrganization},
+		{"POST", "/orgs/{organizationId}/join", a.joinOrganization},
+		{"GET", "/email-domains/{emailDomain}/orgs", a.getOrganizationsForEmailDomain},
+		{"GET", "/orgs/{organizationId}/agent-instructions", a.getAgentInstructions},
+		{"PUT", "/orgs/{organizationId}/agent-instructions", a.updateAgentInstructions},
+
+		{"GET", "/orgs/{organizationId}/members", a.listMembers},
+		{"GET", "/orgs/{organizationId}/members/{userId}", a.getMember},
+		{"PATCH", "/orgs/{organizationId}/members/{userId}", a.updateMember},
+		{"DELETE", "/orgs/{organizationId}/members/{userId}", a.removeMember},
+		{"POST", "/orgs/{organizationId}/members/{userId}/sso", a.setMemberSSO},
+		{"POST", "/orgs/{organizationId}/ping", a.ping},
+
+		{"POST", "/orgs/{organizationId}/invites", a.inviteUsers},
+		{"POST", "/orgs/{organizationId}/invites/{inviteId}", a.joinWithInvite},
+		{"GET", "/orgs/{organizationId}/link-invites", a.listInviteLinks},
+		{"POST", "/orgs/{organizationId}/link-invites", a.createInviteLink},
+		{"DELETE", "/orgs/{organizationId}/link-invites/{inviteId}", a.deleteInviteLink},
+	} {
+		r.Method(rt.method, rt.path, rt.h)
+	}
+}
+
+// handlerFunc is a /v1 handler: it returns the status and the body to encode (nil: no body), or
+// an error that errors.go turns into the contract's error body.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) (int, any, error)
+
+func (h handlerFunc) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	status, body, err := h(w, r)
+	switch {
+	case err != nil:
+		writeError(w, r, err)
+	case body == nil:
+		w.WriteHeader(status)
+	default:
+		writeJSON(w, status, body)
+	}
+}
+
+func ok(body any, err error) (int, any, error) {
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, body, nil
+}
+
+// noContent answers 204 once the action succeeded, whatever it reported: DELETE is idempotent.
+func noContent[T any](_ T, err error) (int, any, error) {
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusNoContent, nil, nil
+}

@@ -1,0 +1,147 @@
+// Package rest is Bindery's HTTP front: the /v1 facade that speaks GitBook's management API, the
+// /graphql endpoint, health probes and the middleware they share. It holds no business rule:
+// handlers decode, call resolvers, and encode.
+package rest
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/loader"
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+)
+
+// NewServer builds the whole HTTP handler over one resolver.
+func NewServer(res *graph.Resolver) http.Handler {
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID, logRequests, recoverPanics)
+	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
+		writeErrorStatus(w, http.StatusNotFound, "No such endpoint")
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, _ *http.Request) {
+		writeErrorStatus(w, http.StatusMethodNotAllowed, "Method not allowed on this endpoint")
+	})
+
+	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	r.Get("/readyz", func(w http.ResponseWriter, req *http.Request) {
+		ctx, cancel := context.WithTimeout(req.Context(), 2*time.Second)
+		defer cancel()
+		if err := res.Ready(ctx); err != nil {
+			slog.ErrorContext(ctx, "database not ready", "err", err)
+			writeErrorStatus(w, http.StatusServiceUnavailable, "database unreachable")
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	})
+
+	gql := graph.NewHandler(res)
+	r.With(authenticate(res, graphqlUnauthorized, isExplorerPage), loader.Middleware(res.Store)).
+		Handle("/graphql", gql)
+
+	r.Route("/v1", func(v1 chi.Router) {
+		v1.Use(authenticate(res, restUnauthorized, nil), loader.Middleware(res.Store))
+		(&api{res: res}).routes(v1)
+	})
+	return r
+}
+
+// authenticate resolves the bearer token to an actor. Requests without a valid one are refused,
+// except those public(r) lets through anonymously.
+func authenticate(res *graph.Resolver, refuse func(http.ResponseWriter, error), public func(*http.Request) bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if public != nil && public(r) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			token, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !found || token == "" {
+				refuse(w, apperr.ErrUnauthenticated)
+				return
+			}
+			actor, err := res.Authenticate(r.Context(), strings.TrimSpace(token))
+			if err != nil {
+				if apperr.KindOf(err) == apperr.Internal {
+					writeError(w, r, err)
+					return
+				}
+				refuse(w, err)
+				return
+			}
+			next.ServeHTTP(w, r.WithContext(authz.WithActor(r.Context(), actor)))
+		})
+	}
+}
+
+func restUnauthorized(w http.ResponseWriter, err error) {
+	writeErrorStatus(w, http.StatusUnauthorized, apperr.Message(err))
+}
+
+// graphqlUnauthorized answers in GraphQL's error shape, with the code the error presenter uses.
+func graphqlUnauthorized(w http.ResponseWriter, err error) {
+	writeJSON(w, http.StatusUnauthorized, map[string]any{
+		"errors": []map[string]any{{"message": apperr.Message(err), "extensions": map[string]any{"code": apperr.Unauthenticated}}},
+	})
+}
+
+// isExplorerPage lets browsers load the GraphQL explorer; its queries still need a token.
+func isExplorerPage(r *http.Request) bool {
+	return r.Method == http.MethodGet && r.URL.RawQuery == "" && strings.Contains(r.Header.Get("Accept"), "text/html")
+}
+
+// recoverPanics turns a panic into a logged 500 with the contract's error body.
+func recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				slog.ErrorContext(r.Context(), "panic serving request", "panic", p, "stack", string(debug.Stack()))
+				writeErrorStatus(w, http.StatusInternalServerError, "Internal error")
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// logRequests writes one line per request, with its request id, status and duration.
+func logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		next.ServeHTTP(ww, r)
+		slog.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path,
+			"status", ww.Status(), "bytes", ww.BytesWritten(), "duration", time.Since(start))
+	})
+}
+
+// LogHandler adds the request id to every log line written with a request's context.
+type LogHandler struct{ slog.Handler }
+
+// Handle implements slog.Handler.
+func (h LogHandler) Handle(ctx context.Context, rec slog.Record) error {
+	if id := middleware.GetReqID(ctx); id != "" {
+		rec.AddAttrs(slog.String("request_id", id))
+	}
+	return h.Handler.Handle(ctx, rec)
+}
+
+// WithAttrs implements slog.Handler.
+func (h LogHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return LogHandler{h.Handler.WithAttrs(attrs)}
+}
+
+// WithGroup implements slog.Handler.
+func (h LogHandler) WithGroup(name string) slog.Handler { return LogHandler{h.Handler.WithGroup(name)} }
+
