@@ -22,7 +22,7 @@ type Settings struct {
 
 // Resolver is the dependency-injection root shared by GraphQL and REST.
 type Resolver struct {
-	Store  *storage.Store
+	Store    *storage.Store
 	Settings Settings
-	Now    func() time.Time
+	Now      func() time.Time
 }

@@ -59,18 +59,18 @@ func OrganizationPermissions(member bool, role *model.MemberRole) model.Organiza
 	creator := member && AtLeast(role, model.MemberRoleCreate)
 	insider := member && role != nil // guests see only what they were invited to
 	return model.OrganizationPermissions{
-		View:               member,
-		Admin:              admin,
-		OwnTeam:            creator,
-		CreateContent:      creator,
-		CreateOpenAPISpec:  creator,
+		View:                member,
+		Admin:               admin,
+		OwnTeam:             creator,
+		CreateContent:       creator,
+		CreateOpenAPISpec:   creator,
 		IngestConversations: admin,
-		ViewBilling:        admin,
-		ListMembers:        insider,
-		ListTeams:          insider,
-		ListIntegrations:   insider,
-		ListInstallations:  admin,
-		InstallIntegration: admin,
+		ViewBilling:         admin,
+		ListMembers:         insider,
+		ListTeams:           insider,
+		ListIntegrations:    insider,
+		ListInstallations:   admin,
+		InstallIntegration:  admin,
 	}
 }
 
