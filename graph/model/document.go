@@ -38,7 +38,7 @@ func (d Document) MarshalGQL(w io.Writer) {
 
 // UnmarshalGQL accepts a GraphQL input value (an object) and keeps it as JSON.
 func (d *Document) UnmarshalGQL(v any) error {
-	b, err := json.Marshal(v)
+	b, err := json.Marshal(emptyListsKept(v))
 	if err != nil {
 		return fmt.Errorf("document must be a JSON object")
 	}
@@ -80,4 +80,23 @@ func (d Document) Validate(field string) error {
 		}
 	}
 	return nil
+}
+
+// emptyListsKept replaces the nil slices GraphQL literals decode to ("nodes: []") with empty ones,
+// so they encode as [] rather than null.
+func emptyListsKept(v any) any {
+	switch x := v.(type) {
+	case []any:
+		if x == nil {
+			return []any{}
+		}
+		for i := range x {
+			x[i] = emptyListsKept(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = emptyListsKept(x[k])
+		}
+	}
+	return v
 }

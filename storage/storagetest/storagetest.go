@@ -28,10 +28,13 @@ const DefaultPostgres = "postgres://postgres@127.0.0.1:5432/postgres"
 var Dialects = []storage.Dialect{storage.SQLite, storage.Postgres}
 
 // Main runs the package's tests and then drops the PostgreSQL template database, if one was made.
-func Main(m *testing.M) {
+func Main(m *testing.M) { os.Exit(Run(m)) }
+
+// Run is Main without the exit, for a TestMain that reports something after the tests.
+func Run(m *testing.M) int {
 	code := m.Run()
 	pg.dropTemplate()
-	os.Exit(code)
+	return code
 }
 
 // Each runs fn as a subtest per dialect ("sqlite", "postgres"), each with a fresh database.
