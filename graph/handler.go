@@ -22,7 +22,7 @@ import (
 // Limits that reject abusive queries before they run.
 const (
 	MaxDepth      = 12
-	MaxComplexity = 5000
+	MaxComplexity = 200_000
 )
 
 // NewHandler serves GraphQL over GET and POST, with introspection, depth and complexity limits,

@@ -1,0 +1,246 @@
+package rest_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestInviteUsersByEmail(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Acme", "admin@acme.test")
+		editor := e.member(orgID, "editor@acme.test", "edit")
+		path := "/orgs/" + orgID + "/invites"
+
+		var got struct {
+			Users   []string
+			Invited int
+		}
+		e.call(admin.Token, "POST", path, `{"emails":["new1@acme.test",{"email":"new2@acme.test","role":"edit"},"editor@acme.test"],"role":"comment"}`).
+			want(http.StatusOK).decode(&got)
+		if got.Invited != 2 || len(got.Users) != 2 {
+			t.Fatalf("invite = %+v, want the 2 new addresses", got)
+		}
+		roles := map[string]any{}
+		var list memberList
+		e.call(admin.Token, "GET", "/orgs/"+orgID+"/members", nil).decode(&list)
+		for _, m := range list.Items {
+			roles[m.User.Email] = m.Role
+			if m.Role != nil {
+				roles[m.User.Email] = *m.Role
+			}
+		}
+		if roles["new1@acme.test"] != "comment" || roles["new2@acme.test"] != "edit" || roles["editor@acme.test"] != "edit" {
+			t.Errorf("roles after invite = %v", roles)
+		}
+		// Inviting again adds nobody; null role invites a guest.
+		e.call(admin.Token, "POST", path, `{"emails":["new1@acme.test"]}`).want(http.StatusOK).decode(&got)
+		if got.Invited != 0 || len(got.Users) != 0 {
+			t.Errorf("re-invite = %+v", got)
+		}
+		e.call(admin.Token, "POST", path, `{"emails":["guest@acme.test"],"role":null}`).want(http.StatusOK)
+		if m := e.call(admin.Token, "GET", "/orgs/"+orgID+"/members?role=guest", nil).object(); m["count"] != float64(1) {
+			t.Errorf("guests after null-role invite = %v", m["count"])
+		}
+
+		for body, field := range map[string]string{
+			`{}`:                            "emails",
+			`{"emails":[]}`:                 "emails",
+			`{"emails":["not-an-address"]}`: "emails[0]",
+			`{"emails":["a@acme.test","A@acme.test"]}`:           "emails[1]",
+			`{"emails":["a@acme.test"],"role":"x"}`:              "role",
+			`{"emails":[{"email":"a@acme.test","role":"boss"}]}`: "emails[0].role",
+			`{"emails":"a@acme.test"}`:                           "emails",
+		} {
+			if msg := e.call(admin.Token, "POST", path, body).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, field) {
+				t.Errorf("%s: message %q does not name %s", body, msg, field)
+			}
+		}
+		e.call(editor.Token, "POST", path, `{"emails":["x@acme.test"]}`).wantError(http.StatusForbidden)
+
+		var data struct{ InviteUsersToOrganization struct{ Invited int } }
+		e.gql(admin.Token, `mutation($o: ID!) { inviteUsersToOrganization(organizationId: $o, input: {emails: [{email: "gql@acme.test", role: READ}]}) { invited users } }`,
+			map[string]any{"o": orgID}).ok(&data)
+		if data.InviteUsersToOrganization.Invited != 1 {
+			t.Errorf("GraphQL invite = %+v", data)
+		}
+		// An invited user gets a token from the operator and is a member.
+		c, err := e.res.CreateToken(t.Context(), "gql@acme.test", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.call(c.Token, "GET", "/orgs/"+orgID, nil).want(http.StatusOK).object()["permissions"].(map[string]any); got["listMembers"] != true {
+			t.Errorf("invited reader permissions = %v", got)
+		}
+	})
+}
+
+func TestInviteLinks(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Acme", "admin@acme.test")
+		editor := e.member(orgID, "editor@acme.test", "edit")
+		joiner := e.member("", "joiner@else.test", "")
+		links := "/orgs/" + orgID + "/link-invites"
+
+		first := e.call(admin.Token, "POST", links, `{"role":"edit"}`).want(http.StatusCreated).object()
+		second := e.call(admin.Token, "POST", links, `{"role":"edit"}`).want(http.StatusCreated).object()
+		guestLink := e.call(admin.Token, "POST", links, `{"role":null}`).want(http.StatusCreated).object()
+		if first["redundant"] != false || second["redundant"] != true || guestLink["role"] != nil || guestLink["object"] != "invite" {
+			t.Errorf("links = %v / %v / %v", first, second, guestLink)
+		}
+		golden(t, "invite_link", e.call(admin.Token, "POST", links, `{}`).want(http.StatusCreated).Body)
+
+		var page struct {
+			Items []map[string]any
+			Count int
+		}
+		e.call(admin.Token, "GET", links, nil).want(http.StatusOK).decode(&page)
+		if page.Count != 4 || page.Items[3]["id"] != first["id"] {
+			t.Errorf("link list = %+v", page)
+		}
+		e.call(editor.Token, "GET", links, nil).wantError(http.StatusForbidden)
+		e.call(editor.Token, "POST", links, `{"role":"admin"}`).wantError(http.StatusForbidden)
+		for _, body := range []string{`{"role":"boss"}`, `{"space":"s1","level":"read"}`, `{"collection":"c1","level":"read"}`, `[]`} {
+			e.call(admin.Token, "POST", links, body).wantError(http.StatusBadRequest)
+		}
+
+		// Holding the link is the permission to join with its role.
+		joined := e.call(joiner.Token, "POST", "/orgs/"+orgID+"/invites/"+first["id"].(string), nil).want(http.StatusOK).object()
+		if joined["role"] != "edit" || joined["id"] != joiner.ID {
+			t.Errorf("joined member = %v", joined)
+		}
+		e.call(joiner.Token, "GET", "/orgs/"+orgID, nil).want(http.StatusOK)
+		// A current member keeps their role.
+		e.call(editor.Token, "POST", "/orgs/"+orgID+"/invites/"+guestLink["id"].(string), nil).want(http.StatusOK)
+		if r := e.call(admin.Token, "GET", "/orgs/"+orgID+"/members/"+editor.ID, nil).object()["role"]; r != "edit" {
+			t.Errorf("editor's role after joining again = %v", r)
+		}
+		e.call(joiner.Token, "POST", "/orgs/"+orgID+"/invites/unknown", nil).wantError(http.StatusNotFound)
+
+		// Deleting is idempotent and the link stops working.
+		del := links + "/" + second["id"].(string)
+		e.call(editor.Token, "DELETE", del, nil).wantError(http.StatusForbidden)
+		e.call(admin.Token, "DELETE", del, nil).want(http.StatusNoContent)
+		e.call(admin.Token, "DELETE", del, nil).want(http.StatusNoContent)
+		late := e.member("", "late@else.test", "")
+		e.call(late.Token, "POST", "/orgs/"+orgID+"/invites/"+second["id"].(string), nil).wantError(http.StatusNotFound)
+
+		// Turning invite links off stops both creating and using them.
+		e.call(admin.Token, "PATCH", "/orgs/"+orgID, `{"inviteLinks":false}`).want(http.StatusOK)
+		e.call(admin.Token, "POST", links, `{"role":"read"}`).wantError(http.StatusBadRequest)
+		e.call(late.Token, "POST", "/orgs/"+orgID+"/invites/"+first["id"].(string), nil).wantError(http.StatusBadRequest)
+		e.call(admin.Token, "PATCH", "/orgs/"+orgID, `{"inviteLinks":true}`).want(http.StatusOK)
+
+		var data struct {
+			CreateInviteLink struct {
+				ID   string
+				Role *string
+			}
+		}
+		e.gql(admin.Token, `mutation($o: ID!) { createInviteLink(organizationId: $o, input: {role: READ}) { id role } }`, map[string]any{"o": orgID}).ok(&data)
+		var listed struct {
+			Organization struct{ InviteLinkList struct{ TotalCount int } }
+		}
+		e.gql(admin.Token, `query($o: ID!) { organization(id: $o) { inviteLinkList { totalCount } } }`, map[string]any{"o": orgID}).ok(&listed)
+		if listed.Organization.InviteLinkList.TotalCount != 4 {
+			t.Errorf("GraphQL link count = %d, want 4", listed.Organization.InviteLinkList.TotalCount)
+		}
+		var joinedGQL struct{ JoinOrganizationWithInvite struct{ Role *string } }
+		e.gql(late.Token, `mutation($o: ID!, $i: ID!) { joinOrganizationWithInvite(organizationId: $o, inviteId: $i) { role } }`, map[string]any{"o": orgID, "i": data.CreateInviteLink.ID}).ok(&joinedGQL)
+		if joinedGQL.JoinOrganizationWithInvite.Role == nil || *joinedGQL.JoinOrganizationWithInvite.Role != "READ" {
+			t.Errorf("GraphQL join = %+v", joinedGQL)
+		}
+		var deleted struct{ DeleteInviteLink bool }
+		e.gql(admin.Token, `mutation($o: ID!, $i: ID!) { deleteInviteLink(organizationId: $o, inviteId: $i) }`, map[string]any{"o": orgID, "i": data.CreateInviteLink.ID}).ok(&deleted)
+		if !deleted.DeleteInviteLink {
+			t.Error("GraphQL deleteInviteLink = false")
+		}
+	})
+}
+
+func TestJoinByEmailDomain(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Acme", "admin@acme.test")
+		e.call(admin.Token, "PATCH", "/orgs/"+orgID, `{"emailDomains":["acme.test"],"defaultRole":"comment"}`).want(http.StatusOK)
+		colleague := e.member("", "colleague@acme.test", "")
+		stranger := e.member("", "someone@else.test", "")
+
+		// Someone whose domain is not allowed cannot tell the organization exists.
+		e.call(stranger.Token, "POST", "/orgs/"+orgID+"/join", nil).wantError(http.StatusNotFound)
+		e.call(stranger.Token, "POST", "/orgs/nope/join", nil).wantError(http.StatusNotFound)
+
+		e.call(colleague.Token, "POST", "/orgs/"+orgID+"/join", nil).want(http.StatusNoContent)
+		if r := e.call(admin.Token, "GET", "/orgs/"+orgID+"/members/"+colleague.ID, nil).want(http.StatusOK).object()["role"]; r != "comment" {
+			t.Errorf("joined with role %v, want the default role comment", r)
+		}
+		e.call(colleague.Token, "POST", "/orgs/"+orgID+"/join", nil).want(http.StatusNoContent) // already a member
+
+		// Invited addresses are unverified: their domain alone does not let them join.
+		otherID, otherAdmin := e.org("Other", "boss@other.test")
+		e.call(otherAdmin.Token, "POST", "/orgs/"+otherID+"/invites", `{"emails":["pending@acme.test"]}`).want(http.StatusOK)
+		c, err := e.res.CreateToken(t.Context(), "pending@acme.test", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := e.call(c.Token, "POST", "/orgs/"+orgID+"/join", nil).wantError(http.StatusBadRequest); !strings.Contains(msg, "verified") {
+			t.Errorf("unverified join message = %q", msg)
+		}
+
+		var data struct{ JoinOrganization struct{ Role *string } }
+		late := e.member("", "late@acme.test", "")
+		e.gql(late.Token, `mutation($o: ID!) { joinOrganization(id: $o) { role } }`, map[string]any{"o": orgID}).ok(&data)
+		if data.JoinOrganization.Role == nil || *data.JoinOrganization.Role != "COMMENT" {
+			t.Errorf("GraphQL join = %+v", data)
+		}
+		if c := e.gql(stranger.Token, `mutation($o: ID!) { joinOrganization(id: $o) { role } }`, map[string]any{"o": orgID}).code(); c != "NOT_FOUND" {
+			t.Errorf("GraphQL stranger join code = %q", c)
+		}
+	})
+}
+
+func TestOrganizationsForEmailDomain(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		acmeID, acmeAdmin := e.org("Acme", "admin@acme.test")
+		e.call(acmeAdmin.Token, "PATCH", "/orgs/"+acmeID, `{"emailDomains":["acme.test"]}`).want(http.StatusOK)
+		otherID, otherAdmin := e.org("Other", "admin@other.test")
+		e.call(otherAdmin.Token, "PATCH", "/orgs/"+otherID, `{"emailDomains":["acme.test","other.test"]}`).want(http.StatusOK)
+		e.org("Unlisted", "admin@unlisted.test")
+
+		titles := func(token, domain string) string {
+			t.Helper()
+			var body struct{ Organizations []struct{ Title string } }
+			e.call(token, "GET", "/email-domains/"+domain+"/orgs", nil).want(http.StatusOK).decode(&body)
+			var out []string
+			for _, o := range body.Organizations {
+				out = append(out, o.Title)
+			}
+			return strings.Join(out, ",")
+		}
+		colleague := e.member("", "new@acme.test", "")
+		outsider := e.member("", "x@elsewhere.test", "")
+		if got := titles(colleague.Token, "acme.test"); got != "Acme,Other" {
+			t.Errorf("own domain = %q, want both organizations allowing it", got)
+		}
+		if got := titles(outsider.Token, "acme.test"); got != "" {
+			t.Errorf("someone else's domain = %q, want nothing", got)
+		}
+		if got := titles(otherAdmin.Token, "acme.test"); got != "Other" {
+			t.Errorf("member asking about another domain = %q, want only their own organization", got)
+		}
+		if got := titles(colleague.Token, "unlisted.test"); got != "" {
+			t.Errorf("unlisted = %q", got)
+		}
+		e.call(colleague.Token, "GET", "/email-domains/not%20a%20domain/orgs", nil).wantError(http.StatusBadRequest)
+
+		var data struct {
+			OrganizationsForEmailDomain []struct {
+				Title       string
+				Permissions struct{ View bool }
+			}
+		}
+		e.gql(colleague.Token, `{ organizationsForEmailDomain(emailDomain: "ACME.test") { title permissions { view } } }`, nil).ok(&data)
+		if len(data.OrganizationsForEmailDomain) != 2 || data.OrganizationsForEmailDomain[0].Permissions.View {
+			t.Errorf("GraphQL = %+v (a non-member may not view)", data)
+		}
+	})
+}
