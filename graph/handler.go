@@ -27,12 +27,14 @@ const (
 
 // NewHandler serves GraphQL over GET and POST, with introspection, depth and complexity limits,
 // and errors carrying extensions.code. Browsers asking for HTML get the GraphiQL explorer.
-func NewHandler(r *Resolver) http.Handler {
+func NewHandler(r *Resolver) http.Handler { return newHandler(r, MaxDepth) }
+
+func newHandler(r *Resolver, maxDepth int) http.Handler {
 	srv := handler.New(NewExecutableSchema(Config{Resolvers: r, Complexity: complexity()}))
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
-	srv.Use(depthLimit{max: MaxDepth})
+	srv.Use(depthLimit{max: maxDepth})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {

@@ -45,14 +45,20 @@ func Each(t *testing.T, fn func(t *testing.T, s *storage.Store)) {
 	}
 }
 
+// DSN returns the address of a fresh database of dialect d, dropped when t ends: an empty SQLite
+// file path, or a migrated PostgreSQL database.
+func DSN(t testing.TB, d storage.Dialect) string {
+	t.Helper()
+	if d == storage.Postgres {
+		return pg.newDatabase(t)
+	}
+	return filepath.Join(t.TempDir(), "bindery.db")
+}
+
 // Open returns a fresh, migrated database of dialect d, closed (and dropped) when t ends.
 func Open(t testing.TB, d storage.Dialect) *storage.Store {
 	t.Helper()
-	dsn := filepath.Join(t.TempDir(), "bindery.db")
-	if d == storage.Postgres {
-		dsn = pg.newDatabase(t)
-	}
-	s, err := storage.Open(context.Background(), dsn)
+	s, err := storage.Open(context.Background(), DSN(t, d))
 	if err != nil {
 		t.Fatalf("open %s: %v", d, err)
 	}
