@@ -6,13 +6,25 @@ import (
 	"github.com/go-chi/chi/v5"
 )
 
-// routes lists every /v1 route in one table: method, path, handler. Paths and statuses are
-// GitBook's management API (see ../shared/contract).
+// Route is one /v1 endpoint.
+type Route struct {
+	Method, Path string
+	h            handlerFunc
+}
+
+// Routes lists every /v1 endpoint, for documentation and for tests that must cover them all.
+func Routes() []Route { return (*api)(nil).table() }
+
 func (a *api) routes(r chi.Router) {
-	for _, rt := range []struct {
-		method, path string
-		h            handlerFunc
-	}{
+	for _, rt := range a.table() {
+		r.Method(rt.Method, rt.Path, rt.h)
+	}
+}
+
+// table lists every /v1 route in one place: method, path, handler. Paths and statuses are
+// GitBook's management API (see ../shared/contract).
+func (a *api) table() []Route {
+	return []Route{
 		{"GET", "/", a.getAPIInformation},
 		{"GET", "/user", a.getAuthenticatedUser},
 		{"GET", "/users/{userId}", a.getUserByID},
@@ -37,8 +49,6 @@ func (a *api) routes(r chi.Router) {
 		{"GET", "/orgs/{organizationId}/link-invites", a.listInviteLinks},
 		{"POST", "/orgs/{organizationId}/link-invites", a.createInviteLink},
 		{"DELETE", "/orgs/{organizationId}/link-invites/{inviteId}", a.deleteInviteLink},
-	} {
-		r.Method(rt.method, rt.path, rt.h)
 	}
 }
 
