@@ -1,0 +1,64 @@
+package rest_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/bindery/bindery/storage"
+	"github.com/bindery/bindery/storage/storagetest"
+)
+
+// Benchmarks of the hot read paths, per database: go test -bench . -run '^$' ./rest/
+// The figures and the machine they were taken on are in docs/performance.md.
+
+func benchEnv(b *testing.B, d storage.Dialect, members int) (*env, string, account) {
+	t := &testing.T{}
+	e := newEnv(t, storagetest.Open(b, d))
+	e.t = t
+	orgID, admin := e.org("Bench", "admin@bench.test")
+	for i := range members {
+		e.member(orgID, fmt.Sprintf("m%03d@bench.test", i), "read")
+	}
+	return e, orgID, admin
+}
+
+func BenchmarkListMembersREST(b *testing.B) {
+	for _, d := range storagetest.Dialects {
+		b.Run(string(d), func(b *testing.B) {
+			e, orgID, admin := benchEnv(b, d, 100)
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest("GET", "/v1/orgs/"+orgID+"/members?limit=100", nil)
+				req.Header.Set("Authorization", "Bearer "+admin.Token)
+				rec := httptest.NewRecorder()
+				e.h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("status %d", rec.Code)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkListMembersGraphQL(b *testing.B) {
+	const query = `{"query":"{ organizations { nodes { members(first: 100) { totalCount nodes { id role joinedAt user { id displayName email } } } } } }"}`
+	for _, d := range storagetest.Dialects {
+		b.Run(string(d), func(b *testing.B) {
+			e, _, admin := benchEnv(b, d, 100)
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest("POST", "/graphql", strings.NewReader(query))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Authorization", "Bearer "+admin.Token)
+				rec := httptest.NewRecorder()
+				e.h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK || strings.Contains(rec.Body.String(), `"errors"`) {
+					b.Fatalf("answer %d %s", rec.Code, rec.Body)
+				}
+			}
+		})
+	}
+}
