@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
@@ -164,22 +165,13 @@ func (r *Resolver) join(ctx context.Context, orgID string) (*model.Member, error
 	if err != nil {
 		return nil, notFound(err, "organization")
 	}
-	if !containsDomain(row.EmailDomains, emailDomain(actor.Email)) {
+	if !slices.Contains(row.EmailDomains, emailDomain(actor.Email)) {
 		return nil, apperr.NotFoundf("organization not found")
 	}
 	if !actor.EmailVerified {
 		return nil, apperr.Invalidf("", "your e-mail address %s is not verified, so its domain cannot be used to join", actor.Email)
 	}
 	return r.addMember(ctx, orgID, actor.UserID, row.DefaultRole)
-}
-
-func containsDomain(domains []string, d string) bool {
-	for _, x := range domains {
-		if x == d {
-			return true
-		}
-	}
-	return false
 }
 
 // addMember adds the caller (keeping an existing membership as it is) and returns the membership.

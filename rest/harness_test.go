@@ -171,6 +171,14 @@ func (e *env) callCounted(token, method, path string, body any, statements *atom
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	req, rec := e.serve(req, token, statements)
+	res := response{t: e.t, Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
+	contracttest.Validate(e.t, req, res.Status, res.Header, res.Body)
+	return res
+}
+
+// serve runs req as token, counting its SQL statements into statements when that is not nil.
+func (e *env) serve(req *http.Request, token string, statements *atomic.Int64) (*http.Request, *httptest.ResponseRecorder) {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -179,9 +187,7 @@ func (e *env) callCounted(token, method, path string, body any, statements *atom
 	}
 	rec := httptest.NewRecorder()
 	e.h.ServeHTTP(rec, req)
-	res := response{t: e.t, Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
-	contracttest.Validate(e.t, req, res.Status, res.Header, res.Body)
-	return res
+	return req, rec
 }
 
 // gqlResult is one GraphQL answer.
@@ -230,14 +236,7 @@ func (e *env) gqlCounted(token, query string, vars map[string]any, statements *a
 	raw, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
 	req := httptest.NewRequest("POST", "/graphql", bytes.NewReader(raw))
 	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	if statements != nil {
-		req = req.WithContext(storage.WithQueryCounter(req.Context(), statements))
-	}
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
+	_, rec := e.serve(req, token, statements)
 	out := gqlResult{t: e.t, Status: rec.Code}
 	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
 		e.t.Fatalf("GraphQL answer %d is not JSON: %s", rec.Code, rec.Body)

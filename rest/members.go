@@ -8,11 +8,7 @@ import (
 )
 
 func (a *api) listMembers(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	first, after, err := listArgs(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	org, err := a.organization(r)
+	org, first, after, err := a.organizationList(r)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -68,11 +64,7 @@ func (a *api) joinWithInvite(w http.ResponseWriter, r *http.Request) (int, any, 
 }
 
 func (a *api) listInviteLinks(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	first, after, err := listArgs(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	org, err := a.organization(r)
+	org, first, after, err := a.organizationList(r)
 	if err != nil {
 		return 0, nil, err
 	}
