@@ -8,7 +8,8 @@ import (
 	"github.com/bindery/bindery/storage"
 )
 
-var invalidPageSize = apperr.Invalidf("limit", "must be a number from 0 to %d (0 means the default, %d)", model.MaxPageSize, model.DefaultPageSize)
+// invalidPageSize names GraphQL's argument: REST checks its own "limit" before calling resolvers.
+var invalidPageSize = apperr.Invalidf("first", "must be a number from 0 to %d (0 means the default, %d)", model.MaxPageSize, model.DefaultPageSize)
 
 // notFound turns storage's not-found into a message that names what is missing, and passes other
 // errors through.

@@ -1170,7 +1170,7 @@ directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on 
 
 "An RFC 3339 date-time."
 scalar Time
-"A rich-text document: {object: \"document\", data: {...}, nodes: [...]} (see docs/document-format.md)."
+"A rich-text document: {object: \"document\", data: {...}, nodes: [block nodes with object \"block\" and a type]}."
 scalar Document
 
 type Query {

@@ -39,7 +39,7 @@ func newHandler(r *Resolver, maxDepth int) http.Handler {
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		slog.ErrorContext(ctx, "graphql resolver panicked", "panic", fmt.Sprint(p))
-		return errors.New("internal error")
+		return errors.New("Internal error")
 	})
 	explorer := playground.Handler("Bindery GraphQL", "/graphql")
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -83,7 +83,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr.Message = apperr.Message(err)
 	default:
 		slog.ErrorContext(ctx, "resolver failed", "path", gqlErr.Path.String(), "err", err)
-		gqlErr.Message = "internal error"
+		gqlErr.Message = apperr.Message(err)
 	}
 	if gqlErr.Extensions == nil {
 		gqlErr.Extensions = map[string]any{}
