@@ -49,7 +49,8 @@ func (r *Resolver) members(ctx context.Context, org *model.Organization, first *
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf(list, r.toMember), nil
+	c := connectionOf(list, r.toMember)
+	return c, r.fillMemberCounts(ctx, org.ID, c.Nodes)
 }
 
 // member returns one member: any member may see themself, others need to list members.
@@ -64,7 +65,8 @@ func (r *Resolver) member(ctx context.Context, org *model.Organization, userID s
 	if err != nil {
 		return nil, notFound(err, "member")
 	}
-	return r.toMember(m), nil
+	out := r.toMember(m)
+	return out, r.fillMemberCounts(ctx, org.ID, []*model.Member{out})
 }
 
 // adminOf loads an organization and requires the caller to administer it.
@@ -183,5 +185,6 @@ func (r *Resolver) addMember(ctx context.Context, orgID, userID string, role *st
 	if err != nil {
 		return nil, err
 	}
-	return r.toMember(m), nil
+	out := r.toMember(m)
+	return out, r.fillMemberCounts(ctx, orgID, []*model.Member{out})
 }

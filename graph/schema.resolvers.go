@@ -9,7 +9,33 @@ import (
 	"context"
 
 	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
 )
+
+// Spaces is the resolver for the spaces field.
+func (r *collectionResolver) Spaces(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.Space], error) {
+	return r.collectionSpaces(ctx, obj, first, after)
+}
+
+// TeamPermissions is the resolver for the teamPermissions field.
+func (r *collectionResolver) TeamPermissions(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.TeamGrant], error) {
+	return r.teamGrants(ctx, storage.TargetCollection, obj.ID, obj.Organization, first, after)
+}
+
+// UserPermissions is the resolver for the userPermissions field.
+func (r *collectionResolver) UserPermissions(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.UserGrant], error) {
+	return r.userGrants(ctx, storage.TargetCollection, obj.ID, first, after)
+}
+
+// TeamMemberships is the resolver for the teamMemberships field.
+func (r *memberResolver) TeamMemberships(ctx context.Context, obj *model.Member, first *int, after *string, title *string) (*model.Connection[*model.MemberTeam], error) {
+	return r.memberTeams(ctx, obj, first, after, title)
+}
+
+// AccessibleSpaces is the resolver for the accessibleSpaces field.
+func (r *memberResolver) AccessibleSpaces(ctx context.Context, obj *model.Member, first *int, after *string, order *model.ListOrder) (*model.Connection[*model.MemberSpace], error) {
+	return r.memberSpaces(ctx, obj, first, after, order)
+}
 
 // UpdateOrganization is the resolver for the updateOrganization field.
 func (r *mutationResolver) UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*model.Organization, error) {
@@ -66,6 +92,127 @@ func (r *mutationResolver) UpdateAgentInstructions(ctx context.Context, organiza
 	return r.updateAgentInstructions(ctx, organizationID, input)
 }
 
+// CreateSpace is the resolver for the createSpace field.
+func (r *mutationResolver) CreateSpace(ctx context.Context, organizationID string, input model.CreateSpaceInput) (*model.Space, error) {
+	return r.createSpace(ctx, organizationID, input)
+}
+
+// UpdateSpace is the resolver for the updateSpace field.
+func (r *mutationResolver) UpdateSpace(ctx context.Context, id string, input model.UpdateSpaceInput) (*model.Space, error) {
+	return r.updateSpace(ctx, id, input)
+}
+
+// DeleteSpace is the resolver for the deleteSpace field.
+func (r *mutationResolver) DeleteSpace(ctx context.Context, id string) (bool, error) {
+	return r.deleteSpace(ctx, id)
+}
+
+// RestoreSpace is the resolver for the restoreSpace field.
+func (r *mutationResolver) RestoreSpace(ctx context.Context, id string) (*model.Space, error) {
+	return r.restoreSpace(ctx, id)
+}
+
+// CreateCollection is the resolver for the createCollection field.
+func (r *mutationResolver) CreateCollection(ctx context.Context, organizationID string, input model.CreateCollectionInput) (*model.Collection, error) {
+	return r.createCollection(ctx, organizationID, input)
+}
+
+// UpdateCollection is the resolver for the updateCollection field.
+func (r *mutationResolver) UpdateCollection(ctx context.Context, id string, input model.UpdateCollectionInput) (*model.Collection, error) {
+	return r.updateCollection(ctx, id, input)
+}
+
+// DeleteCollection is the resolver for the deleteCollection field.
+func (r *mutationResolver) DeleteCollection(ctx context.Context, id string) (bool, error) {
+	return r.deleteCollection(ctx, id)
+}
+
+// CreateTeam is the resolver for the createTeam field.
+func (r *mutationResolver) CreateTeam(ctx context.Context, organizationID string, input model.CreateTeamInput) (*model.Team, error) {
+	return r.createTeam(ctx, organizationID, input)
+}
+
+// UpdateTeam is the resolver for the updateTeam field.
+func (r *mutationResolver) UpdateTeam(ctx context.Context, organizationID string, teamID string, input model.UpdateTeamInput) (*model.Team, error) {
+	return r.updateTeam(ctx, organizationID, teamID, input)
+}
+
+// DeleteTeam is the resolver for the deleteTeam field.
+func (r *mutationResolver) DeleteTeam(ctx context.Context, organizationID string, teamID string) (bool, error) {
+	return r.deleteTeam(ctx, organizationID, teamID)
+}
+
+// UpdateTeamMembers is the resolver for the updateTeamMembers field.
+func (r *mutationResolver) UpdateTeamMembers(ctx context.Context, organizationID string, teamID string, input model.UpdateTeamMembersInput) (*model.Team, error) {
+	return r.updateTeamMembers(ctx, organizationID, teamID, input)
+}
+
+// SetTeamMember is the resolver for the setTeamMember field.
+func (r *mutationResolver) SetTeamMember(ctx context.Context, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) (*model.Team, error) {
+	return r.setTeamMember(ctx, organizationID, teamID, userID, input)
+}
+
+// RemoveTeamMember is the resolver for the removeTeamMember field.
+func (r *mutationResolver) RemoveTeamMember(ctx context.Context, organizationID string, teamID string, userID string) (bool, error) {
+	return r.removeTeamMember(ctx, organizationID, teamID, userID)
+}
+
+// GrantSpaceAccess is the resolver for the grantSpaceAccess field.
+func (r *mutationResolver) GrantSpaceAccess(ctx context.Context, spaceID string, input model.GrantAccessInput) (*model.Space, error) {
+	if err := r.grantAccess(ctx, storage.TargetSpace, spaceID, input); err != nil {
+		return nil, err
+	}
+	return r.space(ctx, spaceID)
+}
+
+// UpdateSpaceUserPermission is the resolver for the updateSpaceUserPermission field.
+func (r *mutationResolver) UpdateSpaceUserPermission(ctx context.Context, spaceID string, userID string, input model.UpdateGrantInput) (bool, error) {
+	return r.updateGrant(ctx, storage.TargetSpace, spaceID, storage.PrincipalUser, userID, input)
+}
+
+// RemoveSpaceUserPermission is the resolver for the removeSpaceUserPermission field.
+func (r *mutationResolver) RemoveSpaceUserPermission(ctx context.Context, spaceID string, userID string) (bool, error) {
+	return r.removeGrant(ctx, storage.TargetSpace, spaceID, storage.PrincipalUser, userID)
+}
+
+// UpdateSpaceTeamPermission is the resolver for the updateSpaceTeamPermission field.
+func (r *mutationResolver) UpdateSpaceTeamPermission(ctx context.Context, spaceID string, teamID string, input model.UpdateGrantInput) (bool, error) {
+	return r.updateGrant(ctx, storage.TargetSpace, spaceID, storage.PrincipalTeam, teamID, input)
+}
+
+// RemoveSpaceTeamPermission is the resolver for the removeSpaceTeamPermission field.
+func (r *mutationResolver) RemoveSpaceTeamPermission(ctx context.Context, spaceID string, teamID string) (bool, error) {
+	return r.removeGrant(ctx, storage.TargetSpace, spaceID, storage.PrincipalTeam, teamID)
+}
+
+// GrantCollectionAccess is the resolver for the grantCollectionAccess field.
+func (r *mutationResolver) GrantCollectionAccess(ctx context.Context, collectionID string, input model.GrantAccessInput) (*model.Collection, error) {
+	if err := r.grantAccess(ctx, storage.TargetCollection, collectionID, input); err != nil {
+		return nil, err
+	}
+	return r.collection(ctx, collectionID)
+}
+
+// UpdateCollectionUserPermission is the resolver for the updateCollectionUserPermission field.
+func (r *mutationResolver) UpdateCollectionUserPermission(ctx context.Context, collectionID string, userID string, input model.UpdateGrantInput) (bool, error) {
+	return r.updateGrant(ctx, storage.TargetCollection, collectionID, storage.PrincipalUser, userID, input)
+}
+
+// RemoveCollectionUserPermission is the resolver for the removeCollectionUserPermission field.
+func (r *mutationResolver) RemoveCollectionUserPermission(ctx context.Context, collectionID string, userID string) (bool, error) {
+	return r.removeGrant(ctx, storage.TargetCollection, collectionID, storage.PrincipalUser, userID)
+}
+
+// UpdateCollectionTeamPermission is the resolver for the updateCollectionTeamPermission field.
+func (r *mutationResolver) UpdateCollectionTeamPermission(ctx context.Context, collectionID string, teamID string, input model.UpdateGrantInput) (bool, error) {
+	return r.updateGrant(ctx, storage.TargetCollection, collectionID, storage.PrincipalTeam, teamID, input)
+}
+
+// RemoveCollectionTeamPermission is the resolver for the removeCollectionTeamPermission field.
+func (r *mutationResolver) RemoveCollectionTeamPermission(ctx context.Context, collectionID string, teamID string) (bool, error) {
+	return r.removeGrant(ctx, storage.TargetCollection, collectionID, storage.PrincipalTeam, teamID)
+}
+
 // Members is the resolver for the members field.
 func (r *organizationResolver) Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error) {
 	return r.members(ctx, obj, first, after, order, role, search, sort)
@@ -84,6 +231,26 @@ func (r *organizationResolver) InviteLinkList(ctx context.Context, obj *model.Or
 // AgentInstructions is the resolver for the agentInstructions field.
 func (r *organizationResolver) AgentInstructions(ctx context.Context, obj *model.Organization) (*model.AgentInstructions, error) {
 	return r.agentInstructions(ctx, obj)
+}
+
+// Spaces is the resolver for the spaces field.
+func (r *organizationResolver) Spaces(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.Space], error) {
+	return r.organizationSpaces(ctx, obj, first, after)
+}
+
+// Collections is the resolver for the collections field.
+func (r *organizationResolver) Collections(ctx context.Context, obj *model.Organization, first *int, after *string, nested *bool) (*model.Connection[*model.Collection], error) {
+	return r.organizationCollections(ctx, obj, first, after, nested)
+}
+
+// Teams is the resolver for the teams field.
+func (r *organizationResolver) Teams(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, owner *string) (*model.Connection[*model.Team], error) {
+	return r.teams(ctx, obj, first, after, title, owner)
+}
+
+// Team is the resolver for the team field.
+func (r *organizationResolver) Team(ctx context.Context, obj *model.Organization, id string) (*model.Team, error) {
+	return r.team(ctx, obj.ID, id)
 }
 
 // APIInformation is the resolver for the apiInformation field.
@@ -116,6 +283,37 @@ func (r *queryResolver) OrganizationsForEmailDomain(ctx context.Context, emailDo
 	return r.organizationsForEmailDomain(ctx, emailDomain)
 }
 
+// Space is the resolver for the space field.
+func (r *queryResolver) Space(ctx context.Context, id string) (*model.Space, error) {
+	return r.space(ctx, id)
+}
+
+// Collection is the resolver for the collection field.
+func (r *queryResolver) Collection(ctx context.Context, id string) (*model.Collection, error) {
+	return r.collection(ctx, id)
+}
+
+// TeamPermissions is the resolver for the teamPermissions field.
+func (r *spaceResolver) TeamPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.TeamGrant], error) {
+	return r.teamGrants(ctx, storage.TargetSpace, obj.ID, obj.Organization, first, after)
+}
+
+// UserPermissions is the resolver for the userPermissions field.
+func (r *spaceResolver) UserPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.UserGrant], error) {
+	return r.userGrants(ctx, storage.TargetSpace, obj.ID, first, after)
+}
+
+// MemberList is the resolver for the memberList field.
+func (r *teamResolver) MemberList(ctx context.Context, obj *model.Team, first *int, after *string) (*model.Connection[*model.TeamMember], error) {
+	return r.teamMembers(ctx, obj, first, after)
+}
+
+// Collection returns CollectionResolver implementation.
+func (r *Resolver) Collection() CollectionResolver { return &collectionResolver{r} }
+
+// Member returns MemberResolver implementation.
+func (r *Resolver) Member() MemberResolver { return &memberResolver{r} }
+
 // Mutation returns MutationResolver implementation.
 func (r *Resolver) Mutation() MutationResolver { return &mutationResolver{r} }
 
@@ -125,8 +323,18 @@ func (r *Resolver) Organization() OrganizationResolver { return &organizationRes
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
+// Space returns SpaceResolver implementation.
+func (r *Resolver) Space() SpaceResolver { return &spaceResolver{r} }
+
+// Team returns TeamResolver implementation.
+func (r *Resolver) Team() TeamResolver { return &teamResolver{r} }
+
 type (
+	collectionResolver   struct{ *Resolver }
+	memberResolver       struct{ *Resolver }
 	mutationResolver     struct{ *Resolver }
 	organizationResolver struct{ *Resolver }
 	queryResolver        struct{ *Resolver }
+	spaceResolver        struct{ *Resolver }
+	teamResolver         struct{ *Resolver }
 )

@@ -141,6 +141,13 @@ func (s *Store) RemoveMember(ctx context.Context, orgID, userID string) (bool, e
 		if err != nil {
 			return fmt.Errorf("remove member: %w", translate(err))
 		}
+		// What the membership brought goes with it: team places and direct grants.
+		if _, err := tx.NewDelete().Model((*TeamMember)(nil)).Where("organization_id = ? AND user_id = ?", orgID, userID).Exec(ctx); err != nil {
+			return translate(err)
+		}
+		if _, err := tx.NewDelete().Model((*Grant)(nil)).Where("organization_id = ? AND principal_kind = ? AND principal_id = ?", orgID, PrincipalUser, userID).Exec(ctx); err != nil {
+			return translate(err)
+		}
 		n, _ := res.RowsAffected()
 		removed = n > 0
 		return nil
@@ -280,6 +287,38 @@ func memberIDsIn(ctx context.Context, db bun.IDB, orgID string, userIDs []string
 	}
 	for _, id := range ids {
 		out[id] = true
+	}
+	return out, nil
+}
+
+// ResolveMembers maps user ids and e-mail addresses to the ids of the organization's members they
+// name; names that match no member are absent. One statement.
+func (s *Store) ResolveMembers(ctx context.Context, orgID string, idsOrEmails []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(idsOrEmails) == 0 {
+		return out, nil
+	}
+	lower := make([]string, len(idsOrEmails))
+	for i, v := range idsOrEmails {
+		lower[i] = strings.ToLower(v)
+	}
+	var rows []struct {
+		ID    string `bun:"id"`
+		Email string `bun:"email"`
+	}
+	err := s.db.NewSelect().Table("users").ColumnExpr("users.id, users.email").
+		Join("JOIN organization_members AS om ON om.user_id = users.id AND om.organization_id = ?", orgID).
+		Where("users.id IN (?) OR users.email IN (?)", bun.In(idsOrEmails), bun.In(lower)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, translate(err)
+	}
+	for _, r := range rows {
+		out[r.ID], out[r.Email] = r.ID, r.ID
+	}
+	for i, v := range idsOrEmails {
+		if id, ok := out[lower[i]]; ok {
+			out[v] = id
+		}
 	}
 	return out, nil
 }

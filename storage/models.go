@@ -91,3 +91,95 @@ type AgentInstructions struct {
 	UpdatedBy      string
 	UpdatedAt      time.Time
 }
+
+// Collection groups spaces (and other collections) and passes its access down to them.
+type Collection struct {
+	bun.BaseModel `bun:"table:collections,alias:c"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	ParentID       *string
+	Title          string
+	Description    *string
+	DefaultLevel   *string // "inherit", a role, or nil: no access beyond grants
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// Space is a unit of content with its own history and access.
+type Space struct {
+	bun.BaseModel `bun:"table:spaces,alias:s"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	CollectionID   *string
+	Title          string
+	Emoji          string
+	IconURL        *string
+	EditMode       string
+	Language       *string
+	DefaultLevel   *string // "inherit", a role, or nil: no access beyond grants
+	MergeRules     string  // JSON, owned by the API layer
+	RevisionID     string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	DeletedAt      *time.Time `bun:",nullzero"`
+}
+
+// Revision is an immutable snapshot of a space's content.
+type Revision struct {
+	bun.BaseModel `bun:"table:revisions,alias:r"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	SpaceID        string
+	CreatedAt      time.Time
+}
+
+// Team is a named group of members that can be granted access together.
+type Team struct {
+	bun.BaseModel `bun:"table:teams,alias:tm"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	Title          string
+	CreatedAt      time.Time
+	// Members and Spaces are counted by the queries that list teams.
+	Members int `bun:",scanonly"`
+	Spaces  int `bun:",scanonly"`
+}
+
+// TeamMember is a user's membership of a team, as owner or member.
+type TeamMember struct {
+	bun.BaseModel `bun:"table:team_members,alias:tmm"`
+
+	TeamID         string `bun:"team_id,pk"`
+	OrganizationID string
+	UserID         string `bun:"user_id,pk"`
+	Role           string
+	CreatedAt      time.Time
+
+	Team   *Team   `bun:"rel:belongs-to,join:team_id=id"`
+	Member *Member `bun:"rel:belongs-to,join:organization_id=organization_id,join:user_id=user_id"`
+}
+
+// Grant gives a user or a team a role on a space or a collection.
+type Grant struct {
+	bun.BaseModel `bun:"table:content_grants,alias:g"`
+
+	OrganizationID string
+	TargetKind     string `bun:"target_kind,pk"` // "space" or "collection"
+	TargetID       string `bun:"target_id,pk"`
+	PrincipalKind  string `bun:"principal_kind,pk"` // "user" or "team"
+	PrincipalID    string `bun:"principal_id,pk"`
+	Role           string
+	CreatedAt      time.Time
+}
+
+// The kinds of grant targets and principals.
+const (
+	TargetSpace      = "space"
+	TargetCollection = "collection"
+	PrincipalUser    = "user"
+	PrincipalTeam    = "team"
+)

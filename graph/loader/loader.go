@@ -5,6 +5,7 @@ package loader
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/bindery/bindery/graph/authz"
@@ -19,6 +20,8 @@ type Loaders struct {
 	Membership *dataloader.Loader[string, *storage.Member]
 	// User loads a user the viewer may see.
 	User *dataloader.Loader[string, *storage.User]
+	// Access keeps, per organization, what decides the viewer's roles there (graph builds it).
+	Access Memo[any]
 }
 
 type loadersKey struct{}
@@ -89,4 +92,33 @@ func byKey[K comparable, V any](fetch func(context.Context, []K) (map[K]V, error
 		}
 		return out
 	}
+}
+
+// Memo computes a value once per key for the life of a request, even when resolvers running in
+// parallel ask for it together.
+type Memo[V any] struct {
+	mu      sync.Mutex
+	entries map[string]*memoEntry[V]
+}
+
+type memoEntry[V any] struct {
+	once sync.Once
+	v    V
+	err  error
+}
+
+// Get returns the value for key, computing it with load the first time.
+func (m *Memo[V]) Get(key string, load func() (V, error)) (V, error) {
+	m.mu.Lock()
+	if m.entries == nil {
+		m.entries = map[string]*memoEntry[V]{}
+	}
+	e, ok := m.entries[key]
+	if !ok {
+		e = &memoEntry[V]{}
+		m.entries[key] = e
+	}
+	m.mu.Unlock()
+	e.once.Do(func() { e.v, e.err = load() })
+	return e.v, e.err
 }

@@ -1,0 +1,108 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+)
+
+// orgAccess is what decides one user's roles in one organization, with the rows it was built
+// from that lists reuse (the collection tree, the user's team roles).
+type orgAccess struct {
+	*authz.Access
+	collections []*storage.Collection
+	teamRoles   map[string]string // team id → "owner" or "member"
+}
+
+// viewerAccess loads the caller's access to an organization once per request: their membership,
+// grants, teams and the collection tree, in a fixed number of statements. A non-member gets an
+// access that grants nothing.
+func (r *Resolver) viewerAccess(ctx context.Context, orgID string) (*orgAccess, error) {
+	actor, err := authz.RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, err := loader.For(ctx, r.Store).Access.Get(orgID, func() (any, error) {
+		m, err := loader.For(ctx, r.Store).Membership.Load(ctx, orgID)()
+		if err != nil && apperr.KindOf(err) != apperr.NotFound {
+			return nil, err
+		}
+		return r.accessOf(ctx, orgID, actor.UserID, m)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*orgAccess), nil
+}
+
+// accessOf builds userID's access to an organization from their membership (nil: not a member).
+func (r *Resolver) accessOf(ctx context.Context, orgID, userID string, m *storage.Member) (*orgAccess, error) {
+	a := &orgAccess{Access: &authz.Access{UserID: userID, Teams: map[string]bool{}, Collections: map[string]*authz.Node{}}, teamRoles: map[string]string{}}
+	if m == nil {
+		return a, nil
+	}
+	a.Member, a.OrgRole = true, (*model.MemberRole)(m.Role)
+	collections, err := r.Store.CollectionsIn(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	a.collections = collections
+	for _, c := range collections {
+		n := collectionNode(c)
+		a.Collections[c.ID] = &n
+	}
+	teams, err := r.Store.TeamMembershipsIn(ctx, orgID, []string{userID})
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range teams {
+		a.Teams[t.TeamID], a.teamRoles[t.TeamID] = true, t.Role
+	}
+	if authz.AtLeast(a.OrgRole, model.MemberRoleAdmin) {
+		return a, nil // admins are admins everywhere: their grants cannot change anything
+	}
+	grants, err := r.Store.GrantsIn(ctx, orgID, []string{userID})
+	if err != nil {
+		return nil, err
+	}
+	a.Grants = toGrants(grants)
+	return a, nil
+}
+
+func toGrants(rows []*storage.Grant) []authz.Grant {
+	out := make([]authz.Grant, len(rows))
+	for i, g := range rows {
+		out[i] = authz.Grant{TargetKind: g.TargetKind, TargetID: g.TargetID, PrincipalKind: g.PrincipalKind, PrincipalID: g.PrincipalID, Role: model.MemberRole(g.Role)}
+	}
+	return out
+}
+
+func spaceNode(s *storage.Space) authz.Node {
+	return authz.Node{ID: s.ID, Parent: deref(s.CollectionID), DefaultLevel: (*model.DefaultLevel)(s.DefaultLevel)}
+}
+
+func collectionNode(c *storage.Collection) authz.Node {
+	return authz.Node{ID: c.ID, Parent: deref(c.ParentID), DefaultLevel: (*model.DefaultLevel)(c.DefaultLevel)}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// canRead reports whether a role lets its holder see content.
+func canRead(role *model.MemberRole) bool { return authz.AtLeast(role, model.MemberRoleRead) }
+
+// require fails with Forbidden unless role is at least min.
+func require(role *model.MemberRole, min model.MemberRole, what string) error {
+	if !authz.AtLeast(role, min) {
+		return apperr.Forbiddenf("you need the %s role on this %s", min, what)
+	}
+	return nil
+}

@@ -1,0 +1,161 @@
+package graph
+
+import (
+	"context"
+	"time"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+)
+
+func (r *Resolver) toCollection(c *storage.Collection, role *model.MemberRole) *model.Collection {
+	return &model.Collection{
+		Object: "collection", ID: c.ID, Title: c.Title, Description: c.Description, Organization: c.OrganizationID,
+		Parent: c.ParentID, DefaultLevel: (*model.DefaultLevel)(c.DefaultLevel),
+		URLs:        model.LocationAppURLs{Location: r.apiURL("/collections/%s", c.ID), App: r.Settings.AppURL + "/c/" + c.ID + "/"},
+		Permissions: authz.CollectionPermissions(role), ViewerRole: role, CreatedAt: c.CreatedAt,
+	}
+}
+
+// collection returns a collection the caller can read. Errors: Unauthenticated, NotFound.
+func (r *Resolver) collection(ctx context.Context, id string) (*model.Collection, error) {
+	c, _, err := r.readableCollection(ctx, id)
+	return c, err
+}
+
+func (r *Resolver) readableCollection(ctx context.Context, id string) (*model.Collection, *storage.Collection, error) {
+	if _, err := authz.RequireActor(ctx); err != nil {
+		return nil, nil, err
+	}
+	row, err := r.Store.FindCollectionByID(ctx, id)
+	if err != nil {
+		return nil, nil, notFound(err, "collection")
+	}
+	acc, err := r.viewerAccess(ctx, row.OrganizationID)
+	if err != nil {
+		return nil, nil, err
+	}
+	role := acc.CollectionRole(collectionNode(row))
+	if !canRead(role) {
+		return nil, nil, apperr.NotFoundf("collection not found")
+	}
+	return r.toCollection(row, role), row, nil
+}
+
+// organizationCollections lists the collections the caller can read, newest first; nested
+// false keeps only top-level ones. No statement beyond loading the caller's access.
+func (r *Resolver) organizationCollections(ctx context.Context, org *model.Organization, first *int, after *string, nested *bool) (*model.CollectionConnection, error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := r.viewerAccess(ctx, org.ID)
+	if err != nil {
+		return nil, err
+	}
+	var visible []*model.Collection
+	for _, c := range acc.collections {
+		if nested != nil && !*nested && c.ParentID != nil {
+			continue
+		}
+		if role := acc.CollectionRole(collectionNode(c)); canRead(role) {
+			visible = append(visible, r.toCollection(c, role))
+		}
+	}
+	list, err := storage.PageInMemory("collections", visible, func(c *model.Collection) (time.Time, string) { return c.CreatedAt, c.ID }, true, page)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf(list, func(c *model.Collection) *model.Collection { return c }), nil
+}
+
+// collectionSpaces lists the spaces directly in a collection that the caller can read.
+func (r *Resolver) collectionSpaces(ctx context.Context, c *model.Collection, first *int, after *string) (*model.SpaceConnection, error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := r.viewerAccess(ctx, c.Organization)
+	if err != nil {
+		return nil, err
+	}
+	in := func(s *storage.Space) bool { return s.CollectionID != nil && *s.CollectionID == c.ID }
+	return r.readableSpaces(ctx, c.Organization, acc, in, page, false)
+}
+
+// createCollection creates a collection; its creator becomes its admin.
+// Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) createCollection(ctx context.Context, orgID string, in model.CreateCollectionInput) (*model.Collection, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	org, err := r.organization(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := r.viewerAccess(ctx, org.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.canCreateIn(acc, in.Parent); err != nil {
+		return nil, err
+	}
+	now := r.Now()
+	inherit := string(model.DefaultLevelInherit)
+	row := &storage.Collection{OrganizationID: org.ID, ParentID: in.Parent, Title: "Untitled", DefaultLevel: &inherit, CreatedAt: now, UpdatedAt: now}
+	if in.Title != nil && *in.Title != "" {
+		row.Title = *in.Title
+	}
+	if err := r.Store.CreateCollection(ctx, row, creatorGrant(acc)); err != nil {
+		return nil, err
+	}
+	role := model.MemberRoleAdmin
+	return r.toCollection(row, &role), nil
+}
+
+// updateCollection changes a collection. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) updateCollection(ctx context.Context, id string, in model.UpdateCollectionInput) (*model.Collection, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	c, row, err := r.readableCollection(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := require(c.ViewerRole, model.MemberRoleAdmin, "collection"); err != nil {
+		return nil, err
+	}
+	var cols []string
+	if v, ok := in.Title.ValueOK(); ok {
+		row.Title, cols = *v, append(cols, "title")
+	}
+	if v, ok := in.Description.ValueOK(); ok {
+		row.Description, cols = v, append(cols, "description")
+	}
+	if v, ok := in.DefaultLevel.ValueOK(); ok {
+		row.DefaultLevel, cols = (*string)(v), append(cols, "default_level")
+	}
+	row.UpdatedAt = r.Now()
+	if err := r.Store.UpdateCollection(ctx, row, cols); err != nil {
+		return nil, err
+	}
+	return r.toCollection(row, c.ViewerRole), nil
+}
+
+// deleteCollection deletes a collection; its content moves up. Missing or invisible collections
+// report false. Errors: Forbidden.
+func (r *Resolver) deleteCollection(ctx context.Context, id string) (bool, error) {
+	c, row, err := r.readableCollection(ctx, id)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := require(c.ViewerRole, model.MemberRoleAdmin, "collection"); err != nil {
+		return false, err
+	}
+	return r.Store.DeleteCollection(ctx, row)
+}

@@ -1,0 +1,192 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+)
+
+// content is a space or collection as the grant resolvers see it.
+type content struct {
+	kind, id, orgID string
+	role            *model.MemberRole
+}
+
+// readableContent loads a space or collection the caller can read. Errors: NotFound.
+func (r *Resolver) readableContent(ctx context.Context, kind, id string) (*content, error) {
+	if kind == storage.TargetSpace {
+		s, _, err := r.readableSpace(ctx, id, false)
+		if err != nil {
+			return nil, err
+		}
+		return &content{kind, s.ID, s.Organization, s.ViewerRole}, nil
+	}
+	c, _, err := r.readableCollection(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &content{kind, c.ID, c.Organization, c.ViewerRole}, nil
+}
+
+// administeredContent loads a space or collection the caller administers.
+// Errors: NotFound, Forbidden.
+func (r *Resolver) administeredContent(ctx context.Context, kind, id string) (*content, error) {
+	c, err := r.readableContent(ctx, kind, id)
+	if err != nil {
+		return nil, err
+	}
+	return c, require(c.role, model.MemberRoleAdmin, kind)
+}
+
+// teamGrants lists the teams with a role on a space or collection, oldest grant first.
+func (r *Resolver) teamGrants(ctx context.Context, kind, id, orgID string, first *int, after *string) (*model.TeamGrantConnection, error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.Store.FindGrants(ctx, kind, id, storage.PrincipalTeam, page)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(list.Items))
+	for i, g := range list.Items {
+		ids[i] = g.PrincipalID
+	}
+	teams, err := r.Store.TeamsByIDs(ctx, orgID, ids)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := r.viewerAccess(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf(list, func(g *storage.Grant) *model.TeamGrant {
+		return &model.TeamGrant{Permission: model.MemberRole(g.Role), Team: r.toTeam(teams[g.PrincipalID], acc)}
+	}), nil
+}
+
+// userGrants lists the users with a role of their own on a space or collection.
+func (r *Resolver) userGrants(ctx context.Context, kind, id string, first *int, after *string) (*model.UserGrantConnection, error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.Store.FindGrants(ctx, kind, id, storage.PrincipalUser, page)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(list.Items))
+	for i, g := range list.Items {
+		ids[i] = g.PrincipalID
+	}
+	users, err := r.Store.UsersByIDs(ctx, authz.ActorFrom(ctx).UserID, ids)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf(list, func(g *storage.Grant) *model.UserGrant {
+		return &model.UserGrant{Permission: model.MemberRole(g.Role), User: r.toUser(users[g.PrincipalID])}
+	}), nil
+}
+
+// grantAccess gives users and teams a role on content, or (null role) takes it away.
+// Errors: Invalid, NotFound (content, or a user or team that is not in the organization),
+// Forbidden.
+func (r *Resolver) grantAccess(ctx context.Context, kind, id string, in model.GrantAccessInput) error {
+	if err := in.Validate(); err != nil {
+		return err
+	}
+	c, err := r.administeredContent(ctx, kind, id)
+	if err != nil {
+		return err
+	}
+	if err := r.checkPrincipals(ctx, c.orgID, in.Users, in.Teams); err != nil {
+		return err
+	}
+	role := in.Role.Value()
+	for _, p := range []struct {
+		kind string
+		ids  []string
+	}{{storage.PrincipalUser, in.Users}, {storage.PrincipalTeam, in.Teams}} {
+		if role == nil {
+			for _, pid := range p.ids {
+				if _, err := r.Store.RemoveGrant(ctx, kind, id, p.kind, pid); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if err := r.Store.SetGrants(ctx, c.orgID, kind, id, p.kind, p.ids, string(*role), r.Now()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkPrincipals requires every user to be a member and every team to be a team of the
+// organization. Errors: NotFound naming the first unknown one.
+func (r *Resolver) checkPrincipals(ctx context.Context, orgID string, users, teams []string) error {
+	members, err := r.Store.MemberIDsIn(ctx, orgID, users)
+	if err != nil {
+		return err
+	}
+	for _, u := range users {
+		if !members[u] {
+			return apperr.NotFoundf("user %q not found in this organization", u)
+		}
+	}
+	found, err := r.Store.TeamsByIDs(ctx, orgID, teams)
+	if err != nil {
+		return err
+	}
+	for _, t := range teams {
+		if found[t] == nil {
+			return apperr.NotFoundf("team %q not found in this organization", t)
+		}
+	}
+	return nil
+}
+
+// updateGrant sets or (null) removes one user's or team's role on content.
+// Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) updateGrant(ctx context.Context, kind, id, principalKind, principalID string, in model.UpdateGrantInput) (bool, error) {
+	if err := in.Validate(); err != nil {
+		return false, err
+	}
+	c, err := r.administeredContent(ctx, kind, id)
+	if err != nil {
+		return false, err
+	}
+	users, teams := principalLists(principalKind, principalID)
+	if err := r.checkPrincipals(ctx, c.orgID, users, teams); err != nil {
+		return false, err
+	}
+	role := in.Role.Value()
+	if role == nil {
+		return r.Store.RemoveGrant(ctx, kind, id, principalKind, principalID)
+	}
+	return true, r.Store.SetGrants(ctx, c.orgID, kind, id, principalKind, []string{principalID}, string(*role), r.Now())
+}
+
+func principalLists(kind, id string) (users, teams []string) {
+	if kind == storage.PrincipalUser {
+		return []string{id}, nil
+	}
+	return nil, []string{id}
+}
+
+// removeGrant removes one user's or team's role on content and reports whether there was one.
+// A team without access to a space is an error, as the contract describes. Errors: Invalid,
+// NotFound, Forbidden.
+func (r *Resolver) removeGrant(ctx context.Context, kind, id, principalKind, principalID string) (bool, error) {
+	if _, err := r.administeredContent(ctx, kind, id); err != nil {
+		return false, err
+	}
+	removed, err := r.Store.RemoveGrant(ctx, kind, id, principalKind, principalID)
+	if err == nil && !removed && kind == storage.TargetSpace && principalKind == storage.PrincipalTeam {
+		return false, apperr.Invalidf("teamId", "team %q has no access to this space", principalID)
+	}
+	return removed, err
+}

@@ -1,0 +1,141 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+)
+
+// fillMemberCounts sets each member's team and space counts: a fixed number of statements for
+// any number of members, the space count decided by the same engine as every access check.
+func (r *Resolver) fillMemberCounts(ctx context.Context, orgID string, members []*model.Member) error {
+	if len(members) == 0 {
+		return nil
+	}
+	viewer, err := r.viewerAccess(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(members))
+	for i, m := range members {
+		ids[i] = m.ID
+	}
+	teams, err := r.Store.TeamMembershipsIn(ctx, orgID, ids)
+	if err != nil {
+		return err
+	}
+	grants, err := r.Store.GrantsIn(ctx, orgID, ids)
+	if err != nil {
+		return err
+	}
+	spaces, err := r.Store.SpacesIn(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	teamsOf := map[string]map[string]bool{}
+	for _, t := range teams {
+		if teamsOf[t.UserID] == nil {
+			teamsOf[t.UserID] = map[string]bool{}
+		}
+		teamsOf[t.UserID][t.TeamID] = true
+	}
+	shared := toGrants(grants)
+	for _, m := range members {
+		acc := &authz.Access{UserID: m.ID, Member: true, OrgRole: m.Role, Teams: teamsOf[m.ID], Grants: shared, Collections: viewer.Collections}
+		m.Teams, m.Spaces = len(teamsOf[m.ID]), 0
+		for _, s := range spaces {
+			if canRead(acc.SpaceRole(spaceNode(s))) {
+				m.Spaces++
+			}
+		}
+	}
+	return nil
+}
+
+// canSeeMember lets members read their own views and insiders read anyone's. Errors: Forbidden.
+func canSeeMember(org *model.Organization, userID string) error {
+	if org.Viewer != nil && org.Viewer.ID == userID {
+		return nil
+	}
+	return authz.CanListMembers(org)
+}
+
+// memberTeams lists a member's teams with their role in each. Errors: Invalid, NotFound,
+// Forbidden.
+func (r *Resolver) memberTeams(ctx context.Context, m *model.Member, first *int, after *string, title *string) (*model.MemberTeamConnection, error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	org, err := r.organization(ctx, m.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	if err := canSeeMember(org, m.ID); err != nil {
+		return nil, err
+	}
+	acc, err := r.viewerAccess(ctx, org.ID)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.Store.FindTeamsOfMember(ctx, org.ID, m.ID, deref(title), page)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf(list, func(tm *storage.TeamMember) *model.MemberTeam {
+		return &model.MemberTeam{Team: r.toTeam(tm.Team, acc), Member: model.TeamRole{Role: model.TeamMemberRole(tm.Role)}}
+	}), nil
+}
+
+// memberSpaces lists the spaces a member can access that the caller can read too, with the
+// member's role. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) memberSpaces(ctx context.Context, m *model.Member, first *int, after *string, order *model.ListOrder) (*model.MemberSpaceConnection, error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	if order != nil && !order.IsValid() {
+		return nil, apperr.Invalidf("order", `must be "asc" or "desc"`)
+	}
+	org, err := r.organization(ctx, m.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	if err := canSeeMember(org, m.ID); err != nil {
+		return nil, err
+	}
+	viewer, err := r.viewerAccess(ctx, org.ID)
+	if err != nil {
+		return nil, err
+	}
+	target := viewer
+	if m.ID != viewer.UserID {
+		row, err := r.Store.FindMembership(ctx, org.ID, m.ID)
+		if err != nil {
+			return nil, notFound(err, "member")
+		}
+		if target, err = r.accessOf(ctx, org.ID, m.ID, row); err != nil {
+			return nil, err
+		}
+	}
+	targetRoles := map[string]*model.MemberRole{}
+	keep := func(s *storage.Space) bool {
+		role := target.SpaceRole(spaceNode(s))
+		targetRoles[s.ID] = role
+		return canRead(role)
+	}
+	spaces, err := r.readableSpaces(ctx, org.ID, viewer, keep, page, order != nil && *order == model.ListOrderAsc)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]*model.MemberSpace, len(spaces.Nodes))
+	cursors := make([]string, len(spaces.Edges))
+	for i, s := range spaces.Nodes {
+		items[i], cursors[i] = &model.MemberSpace{Permission: *targetRoles[s.ID], Space: s}, spaces.Edges[i].Cursor
+	}
+	return model.NewConnection(items, cursors, spaces.TotalCount, spaces.PageInfo.HasNextPage), nil
+}
+

@@ -1,0 +1,268 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+)
+
+func (r *Resolver) toSpace(s *storage.Space, role *model.MemberRole) *model.Space {
+	out := &model.Space{
+		Object: "space", ID: s.ID, Title: s.Title, Emoji: s.Emoji, Visibility: "private",
+		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, DeletedAt: s.DeletedAt,
+		EditMode: model.SpaceEditMode(s.EditMode), Organization: s.OrganizationID, Parent: s.CollectionID,
+		Language: (*model.Language)(s.Language), Revision: s.RevisionID, DefaultLevel: (*model.DefaultLevel)(s.DefaultLevel),
+		URLs:        model.SpaceURLs{Location: r.apiURL("/spaces/%s", s.ID), App: r.Settings.AppURL + "/s/" + s.ID + "/", Icon: s.IconURL},
+		Permissions: authz.SpacePermissions(role),
+		ViewerRole:  role,
+	}
+	if s.CollectionID != nil {
+		out.Visibility = "in-collection"
+	}
+	if err := json.Unmarshal([]byte(s.MergeRules), &out.MergeRules); err != nil || out.MergeRules.Type == "" {
+		out.MergeRules = model.MergeRules{Type: model.MergeRulesInherit}
+	}
+	return out
+}
+
+// space returns a live space the caller can read. Errors: Unauthenticated, NotFound.
+func (r *Resolver) space(ctx context.Context, id string) (*model.Space, error) {
+	s, _, err := r.readableSpace(ctx, id, false)
+	return s, err
+}
+
+// readableSpace loads a space (deleted ones too when trash) and the caller's role on it.
+func (r *Resolver) readableSpace(ctx context.Context, id string, trash bool) (*model.Space, *storage.Space, error) {
+	if _, err := authz.RequireActor(ctx); err != nil {
+		return nil, nil, err
+	}
+	row, err := r.Store.FindSpaceByID(ctx, id, trash)
+	if err != nil {
+		return nil, nil, notFound(err, "space")
+	}
+	acc, err := r.viewerAccess(ctx, row.OrganizationID)
+	if err != nil {
+		return nil, nil, err
+	}
+	role := acc.SpaceRole(spaceNode(row))
+	if !canRead(role) {
+		return nil, nil, apperr.NotFoundf("space not found")
+	}
+	return r.toSpace(row, role), row, nil
+}
+
+// readableSpaces pages through the organization's live spaces the caller can read that keep
+// passes, newest first unless ascending. A fixed number of statements whatever the counts.
+func (r *Resolver) readableSpaces(ctx context.Context, orgID string, acc *orgAccess, keep func(*storage.Space) bool, page storage.Page, ascending bool) (*model.SpaceConnection, error) {
+	all, err := r.Store.SpacesIn(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	roles := map[string]*model.MemberRole{}
+	var visible []*storage.Space
+	for _, s := range all {
+		if role := acc.SpaceRole(spaceNode(s)); canRead(role) && (keep == nil || keep(s)) {
+			roles[s.ID] = role
+			visible = append(visible, s)
+		}
+	}
+	list, err := storage.PageInMemory("spaces", visible, func(s *storage.Space) (time.Time, string) { return s.CreatedAt, s.ID }, !ascending, page)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(list.Items))
+	for i, s := range list.Items {
+		ids[i] = s.ID
+	}
+	rows, err := r.Store.SpacesByIDs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	list.Items = rows
+	return connectionOf(list, func(s *storage.Space) *model.Space { return r.toSpace(s, roles[s.ID]) }), nil
+}
+
+// organizationSpaces lists the spaces of an organization the caller can read. Errors: Invalid.
+func (r *Resolver) organizationSpaces(ctx context.Context, org *model.Organization, first *int, after *string) (*model.SpaceConnection, error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := r.viewerAccess(ctx, org.ID)
+	if err != nil {
+		return nil, err
+	}
+	return r.readableSpaces(ctx, org.ID, acc, nil, page, false)
+}
+
+// createSpace creates a space at the organization's root or in a collection; the creator
+// becomes its admin. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) createSpace(ctx context.Context, orgID string, in model.CreateSpaceInput) (*model.Space, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	org, err := r.organization(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := r.viewerAccess(ctx, org.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.canCreateIn(acc, in.Parent); err != nil {
+		return nil, err
+	}
+	now := r.Now()
+	inherit := string(model.DefaultLevelInherit)
+	row := &storage.Space{
+		OrganizationID: org.ID, CollectionID: in.Parent, Title: "Untitled", EditMode: "live",
+		DefaultLevel: &inherit, MergeRules: `{"type":"inherit"}`, CreatedAt: now, UpdatedAt: now,
+		Language: (*string)(in.Language),
+	}
+	if in.Title != nil && *in.Title != "" {
+		row.Title = *in.Title
+	}
+	if in.Emoji != nil {
+		row.Emoji = *in.Emoji
+	}
+	if in.EditMode != nil {
+		row.EditMode = string(*in.EditMode)
+	}
+	if err := r.Store.CreateSpace(ctx, row, creatorGrant(acc)); err != nil {
+		return nil, err
+	}
+	role := model.MemberRoleAdmin
+	return r.toSpace(row, &role), nil
+}
+
+// creatorGrant is who gets an admin grant on content they create: the creator, unless they are
+// an organization admin already.
+func creatorGrant(acc *orgAccess) string {
+	if authz.AtLeast(acc.OrgRole, model.MemberRoleAdmin) {
+		return ""
+	}
+	return acc.UserID
+}
+
+// canCreateIn checks that the caller may create content in a collection (parent) or at the
+// organization's root. Errors: Invalid (unknown parent), Forbidden.
+func (r *Resolver) canCreateIn(acc *orgAccess, parent *string) error {
+	if parent == nil {
+		if !authz.AtLeast(acc.OrgRole, model.MemberRoleCreate) {
+			return apperr.Forbiddenf("you need the create role in this organization")
+		}
+		return nil
+	}
+	node, ok := acc.Collections[*parent]
+	role := acc.CollectionRole(derefNode(node))
+	if !ok || !canRead(role) {
+		return apperr.Invalidf("parent", "collection %q not found", *parent)
+	}
+	return require(role, model.MemberRoleCreate, "parent collection")
+}
+
+func derefNode(n *authz.Node) authz.Node {
+	if n == nil {
+		return authz.Node{}
+	}
+	return *n
+}
+
+// updateSpace changes a space. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) updateSpace(ctx context.Context, id string, in model.UpdateSpaceInput) (*model.Space, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	sp, row, err := r.readableSpace(ctx, id, false)
+	if err != nil {
+		return nil, err
+	}
+	var cols []string
+	set := func(col string) { cols = append(cols, col) }
+	if in.EditMode.IsSet() || in.DefaultLevel.IsSet() || in.MergeRules.IsSet() {
+		if err := require(sp.ViewerRole, model.MemberRoleAdmin, "space"); err != nil {
+			return nil, err
+		}
+	}
+	if err := require(sp.ViewerRole, model.MemberRoleEdit, "space"); err != nil {
+		return nil, err
+	}
+	if v, ok := in.Title.ValueOK(); ok {
+		row.Title = *v
+		set("title")
+	}
+	if in.Emoji.IsSet() || in.Icon.IsSet() {
+		// Emoji and icon exclude each other: setting one clears the other.
+		row.Emoji, row.IconURL = deref(in.Emoji.Value()), in.Icon.Value()
+		set("emoji")
+		set("icon_url")
+	}
+	if v, ok := in.EditMode.ValueOK(); ok {
+		row.EditMode = string(*v)
+		set("edit_mode")
+	}
+	if v, ok := in.DefaultLevel.ValueOK(); ok {
+		row.DefaultLevel = (*string)(v)
+		set("default_level")
+	}
+	if v, ok := in.Language.ValueOK(); ok {
+		row.Language = (*string)(v)
+		set("language")
+	}
+	if v, ok := in.MergeRules.ValueOK(); ok {
+		if err := r.checkRuleUsers(ctx, row.OrganizationID, v); err != nil {
+			return nil, err
+		}
+		b, _ := json.Marshal(v)
+		row.MergeRules = string(b)
+		set("merge_rules")
+	}
+	row.UpdatedAt = r.Now()
+	if err := r.Store.UpdateSpace(ctx, row, cols); err != nil {
+		return nil, err
+	}
+	return r.toSpace(row, sp.ViewerRole), nil
+}
+
+// deleteSpace moves a space to the trash. A space that is missing, already deleted or invisible
+// to the caller reports false. Errors: Forbidden.
+func (r *Resolver) deleteSpace(ctx context.Context, id string) (bool, error) {
+	sp, _, err := r.readableSpace(ctx, id, false)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := require(sp.ViewerRole, model.MemberRoleAdmin, "space"); err != nil {
+		return false, err
+	}
+	now := r.Now()
+	return r.Store.SetSpaceDeleted(ctx, id, &now)
+}
+
+// restoreSpace brings a space back from the trash; a live space is returned as it is.
+// Errors: NotFound, Forbidden.
+func (r *Resolver) restoreSpace(ctx context.Context, id string) (*model.Space, error) {
+	sp, row, err := r.readableSpace(ctx, id, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := require(sp.ViewerRole, model.MemberRoleAdmin, "space"); err != nil {
+		return nil, err
+	}
+	if row.DeletedAt == nil {
+		return sp, nil
+	}
+	if _, err := r.Store.SetSpaceDeleted(ctx, id, nil); err != nil {
+		return nil, err
+	}
+	row.DeletedAt = nil
+	return r.toSpace(row, sp.ViewerRole), nil
+}
+

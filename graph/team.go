@@ -1,0 +1,266 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+)
+
+func (r *Resolver) toTeam(t *storage.Team, acc *orgAccess) *model.Team {
+	return &model.Team{
+		Object: "team", ID: t.ID, Title: t.Title, Members: t.Members, Spaces: t.Spaces, CreatedAt: t.CreatedAt,
+		OrganizationID: t.OrganizationID,
+		Permissions: model.TeamPermissions{
+			Admin: authz.AtLeast(acc.OrgRole, model.MemberRoleAdmin) || acc.teamRoles[t.ID] == "owner",
+			View:  acc.Member && acc.OrgRole != nil,
+		},
+	}
+}
+
+// insiderAccess returns the caller's access to an organization they see, requiring a role
+// (guests cannot see teams). Errors: NotFound, Forbidden.
+func (r *Resolver) insiderAccess(ctx context.Context, orgID string) (*model.Organization, *orgAccess, error) {
+	org, err := r.organization(ctx, orgID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !org.Permissions.ListTeams {
+		return nil, nil, apperr.Forbiddenf("guests cannot see this organization's teams")
+	}
+	acc, err := r.viewerAccess(ctx, org.ID)
+	return org, acc, err
+}
+
+// teams lists an organization's teams by title. Errors: Invalid, Forbidden.
+func (r *Resolver) teams(ctx context.Context, org *model.Organization, first *int, after *string, title, owner *string) (*model.TeamConnection, error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	_, acc, err := r.insiderAccess(ctx, org.ID)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.Store.FindTeams(ctx, org.ID, storage.TeamFilter{Title: deref(title), OwnerID: deref(owner)}, page)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf(list, func(t *storage.Team) *model.Team { return r.toTeam(t, acc) }), nil
+}
+
+// team returns one team. Errors: NotFound, Forbidden.
+func (r *Resolver) team(ctx context.Context, orgID, teamID string) (*model.Team, error) {
+	_, acc, err := r.insiderAccess(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	t, err := r.Store.FindTeam(ctx, orgID, teamID)
+	if err != nil {
+		return nil, notFound(err, "team")
+	}
+	return r.toTeam(t, acc), nil
+}
+
+// managedTeam returns a team the caller may manage: organization admins and team owners.
+// Errors: NotFound, Forbidden.
+func (r *Resolver) managedTeam(ctx context.Context, orgID, teamID string) (*model.Team, error) {
+	t, err := r.team(ctx, orgID, teamID)
+	if err != nil {
+		return nil, err
+	}
+	if !t.Permissions.Admin {
+		return nil, apperr.Forbiddenf("only organization admins and the team's owners can manage this team")
+	}
+	return t, nil
+}
+
+// createTeam creates a team owned by its creator. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) createTeam(ctx context.Context, orgID string, in model.CreateTeamInput) (*model.Team, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	org, acc, err := r.insiderAccess(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	if !org.Permissions.OwnTeam {
+		return nil, apperr.Forbiddenf("you need the create role in this organization to create teams")
+	}
+	members, err := r.Store.MemberIDsIn(ctx, org.ID, in.Members)
+	if err != nil {
+		return nil, err
+	}
+	for i, id := range in.Members {
+		if !members[id] {
+			return nil, apperr.Invalidf(fmt.Sprintf("members[%d]", i), "user %q is not a member of this organization", id)
+		}
+	}
+	t := &storage.Team{OrganizationID: org.ID, Title: in.Title, CreatedAt: r.Now()}
+	if err := r.Store.CreateTeam(ctx, t, []string{acc.UserID}, in.Members); err != nil {
+		return nil, err
+	}
+	acc.teamRoles[t.ID] = "owner" // the request's access predates the team
+	return r.reloadTeam(ctx, t.OrganizationID, t.ID, acc)
+}
+
+func (r *Resolver) reloadTeam(ctx context.Context, orgID, teamID string, acc *orgAccess) (*model.Team, error) {
+	t, err := r.Store.FindTeam(ctx, orgID, teamID)
+	if err != nil {
+		return nil, notFound(err, "team")
+	}
+	return r.toTeam(t, acc), nil
+}
+
+// updateTeam renames a team. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) updateTeam(ctx context.Context, orgID, teamID string, in model.UpdateTeamInput) (*model.Team, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	if _, err := r.managedTeam(ctx, orgID, teamID); err != nil {
+		return nil, err
+	}
+	if err := r.Store.RenameTeam(ctx, orgID, teamID, in.Title); err != nil {
+		return nil, notFound(err, "team")
+	}
+	_, acc, err := r.insiderAccess(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return r.reloadTeam(ctx, orgID, teamID, acc)
+}
+
+// deleteTeam deletes a team; a missing team reports false. Errors: NotFound (organization),
+// Forbidden.
+func (r *Resolver) deleteTeam(ctx context.Context, orgID, teamID string) (bool, error) {
+	_, err := r.managedTeam(ctx, orgID, teamID)
+	if apperr.KindOf(err) == apperr.NotFound {
+		if _, orgErr := r.organization(ctx, orgID); orgErr != nil {
+			return false, orgErr
+		}
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return r.Store.DeleteTeam(ctx, orgID, teamID)
+}
+
+// updateTeamMembers adds, sets and removes members. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) updateTeamMembers(ctx context.Context, orgID, teamID string, in model.UpdateTeamMembersInput) (*model.Team, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	if _, err := r.managedTeam(ctx, orgID, teamID); err != nil {
+		return nil, err
+	}
+	roles := in.RoleByUser()
+	names := append(append([]string{}, in.Add...), in.Remove...)
+	for u := range roles {
+		names = append(names, u)
+	}
+	ids, err := r.Store.ResolveMembers(ctx, orgID, names)
+	if err != nil {
+		return nil, err
+	}
+	update := storage.TeamUpdate{Set: map[string]string{}}
+	for i, name := range in.Add {
+		id, ok := ids[name]
+		if !ok {
+			return nil, apperr.Invalidf(fmt.Sprintf("add[%d]", i), "%q is not a member of this organization", name)
+		}
+		update.Add = append(update.Add, id)
+	}
+	for u, role := range roles {
+		id, ok := ids[u]
+		if !ok {
+			return nil, apperr.Invalidf("memberships."+u, "%q is not a member of this organization", u)
+		}
+		update.Set[id] = string(role)
+	}
+	for _, name := range in.Remove {
+		if id, ok := ids[name]; ok { // removing someone who is not a member changes nothing
+			update.Remove = append(update.Remove, id)
+		}
+	}
+	if err := r.Store.UpdateTeamMembers(ctx, orgID, teamID, update, r.Now()); err != nil {
+		return nil, err
+	}
+	_, acc, err := r.insiderAccess(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return r.reloadTeam(ctx, orgID, teamID, acc)
+}
+
+// setTeamMember adds a member to a team or sets their role. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) setTeamMember(ctx context.Context, orgID, teamID, userID string, in model.SetTeamMemberInput) (*model.Team, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	if _, err := r.managedTeam(ctx, orgID, teamID); err != nil {
+		return nil, err
+	}
+	members, err := r.Store.MemberIDsIn(ctx, orgID, []string{userID})
+	if err != nil {
+		return nil, err
+	}
+	if !members[userID] {
+		return nil, apperr.NotFoundf("member not found")
+	}
+	update := storage.TeamUpdate{Add: []string{userID}}
+	if in.Role != nil {
+		update.Set = map[string]string{userID: string(*in.Role)}
+	}
+	if err := r.Store.UpdateTeamMembers(ctx, orgID, teamID, update, r.Now()); err != nil {
+		return nil, err
+	}
+	_, acc, err := r.insiderAccess(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return r.reloadTeam(ctx, orgID, teamID, acc)
+}
+
+// removeTeamMember removes a member from a team: managers remove anyone, members may leave.
+// Errors: NotFound, Forbidden.
+func (r *Resolver) removeTeamMember(ctx context.Context, orgID, teamID, userID string) (bool, error) {
+	t, err := r.team(ctx, orgID, teamID)
+	if err != nil {
+		return false, err
+	}
+	if actor := authz.ActorFrom(ctx); !t.Permissions.Admin && actor.UserID != userID {
+		return false, apperr.Forbiddenf("only organization admins and the team's owners can manage this team")
+	}
+	return r.Store.RemoveTeamMember(ctx, teamID, userID)
+}
+
+// teamMembers lists a team's members. Errors: Invalid, Forbidden.
+func (r *Resolver) teamMembers(ctx context.Context, t *model.Team, first *int, after *string) (*model.TeamMemberConnection, error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := r.insiderAccess(ctx, t.OrganizationID); err != nil {
+		return nil, err
+	}
+	list, err := r.Store.FindTeamMembers(ctx, t.ID, page)
+	if err != nil {
+		return nil, err
+	}
+	members := make([]*model.Member, len(list.Items))
+	for i, m := range list.Items {
+		members[i] = r.toMember(m.Member)
+	}
+	if err := r.fillMemberCounts(ctx, t.OrganizationID, members); err != nil {
+		return nil, err
+	}
+	items := make([]*model.TeamMember, len(list.Items))
+	for i, m := range list.Items {
+		items[i] = &model.TeamMember{Organization: members[i], Team: model.TeamRole{Role: model.TeamMemberRole(m.Role)}, Permissions: model.TeamMemberAccess{View: true}}
+	}
+	return model.NewConnection(items, list.Cursors, list.Total, list.HasMore), nil
+}

@@ -1,0 +1,228 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// withTeamCounts selects a team's columns with its member and space counts, so a page of teams
+// costs one statement whatever its size.
+func withTeamCounts(q *bun.SelectQuery) *bun.SelectQuery {
+	return q.ColumnExpr("tm.*").
+		ColumnExpr("(SELECT COUNT(*) FROM team_members AS c1 WHERE c1.team_id = tm.id) AS members").
+		ColumnExpr(`(SELECT COUNT(*) FROM content_grants AS c2 JOIN spaces AS c2s ON c2s.id = c2.target_id AND c2s.deleted_at IS NULL
+			WHERE c2.principal_kind = 'team' AND c2.principal_id = tm.id AND c2.target_kind = 'space') AS spaces`)
+}
+
+// CreateTeam inserts a team with its first members: owners as owners, the others as members.
+func (s *Store) CreateTeam(ctx context.Context, t *Team, owners, members []string) error {
+	if t.ID == "" {
+		t.ID = NewID()
+	}
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(t).Exec(ctx); err != nil {
+			return fmt.Errorf("create team: %w", translate(err))
+		}
+		return setTeamMembers(ctx, tx, t.OrganizationID, t.ID, roleMap(owners, members), t.CreatedAt)
+	})
+}
+
+func roleMap(owners, members []string) map[string]string {
+	out := map[string]string{}
+	for _, m := range members {
+		out[m] = "member"
+	}
+	for _, o := range owners {
+		out[o] = "owner"
+	}
+	return out
+}
+
+// setTeamMembers upserts memberships: one statement for any number of users.
+func setTeamMembers(ctx context.Context, db bun.IDB, orgID, teamID string, roles map[string]string, now time.Time) error {
+	if len(roles) == 0 {
+		return nil
+	}
+	rows := make([]*TeamMember, 0, len(roles))
+	for user, role := range roles {
+		rows = append(rows, &TeamMember{TeamID: teamID, OrganizationID: orgID, UserID: user, Role: role, CreatedAt: now})
+	}
+	_, err := db.NewInsert().Model(&rows).On("CONFLICT (team_id, user_id) DO UPDATE").Set("role = EXCLUDED.role").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("set team members: %w", translate(err))
+	}
+	return nil
+}
+
+// TeamFilter narrows a team list.
+type TeamFilter struct {
+	Title   string // case-insensitive substring
+	OwnerID string // teams this user owns
+}
+
+// FindTeams lists an organization's teams by title, with counts. Errors: ErrInvalidCursor.
+func (s *Store) FindTeams(ctx context.Context, orgID string, f TeamFilter, page Page) (List[*Team], error) {
+	key := sortKey{name: "teams", column: "tm.title", idCol: "tm.id"}
+	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
+		q = q.Where("tm.organization_id = ?", orgID)
+		if f.Title != "" {
+			q = q.Where(`LOWER(tm.title) LIKE ? ESCAPE '\'`, "%"+likeEscaper.Replace(strings.ToLower(f.Title))+"%")
+		}
+		if f.OwnerID != "" {
+			q = q.Where("EXISTS (SELECT 1 FROM team_members AS o WHERE o.team_id = tm.id AND o.user_id = ? AND o.role = 'owner')", f.OwnerID)
+		}
+		return q
+	}
+	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery { return withTeamCounts(filter(q)) },
+		func(t *Team) (time.Time, string, string) { return time.Time{}, t.Title, t.ID })
+}
+
+// FindTeam returns one of an organization's teams with its counts. Errors: ErrNotFound.
+func (s *Store) FindTeam(ctx context.Context, orgID, id string) (*Team, error) {
+	t := new(Team)
+	if err := withTeamCounts(s.db.NewSelect().Model(t)).Where("tm.organization_id = ? AND tm.id = ?", orgID, id).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return t, nil
+}
+
+// TeamsByIDs returns an organization's teams with those ids and their counts, keyed by id.
+func (s *Store) TeamsByIDs(ctx context.Context, orgID string, ids []string) (map[string]*Team, error) {
+	out := map[string]*Team{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var teams []*Team
+	if err := withTeamCounts(s.db.NewSelect().Model(&teams)).Where("tm.organization_id = ? AND tm.id IN (?)", orgID, bun.In(ids)).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	for _, t := range teams {
+		out[t.ID] = t
+	}
+	return out, nil
+}
+
+// RenameTeam changes a team's title. Errors: ErrNotFound.
+func (s *Store) RenameTeam(ctx context.Context, orgID, id, title string) error {
+	res, err := s.db.NewUpdate().Model((*Team)(nil)).Set("title = ?", title).Where("organization_id = ? AND id = ?", orgID, id).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("rename team: %w", translate(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// DeleteTeam removes a team, its memberships and its grants. It reports whether it existed.
+func (s *Store) DeleteTeam(ctx context.Context, orgID, id string) (bool, error) {
+	var removed bool
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewDelete().Model((*Grant)(nil)).Where("organization_id = ? AND principal_kind = ? AND principal_id = ?", orgID, PrincipalTeam, id).Exec(ctx); err != nil {
+			return translate(err)
+		}
+		res, err := tx.NewDelete().Model((*Team)(nil)).Where("organization_id = ? AND id = ?", orgID, id).Exec(ctx)
+		if err != nil {
+			return translate(err)
+		}
+		n, _ := res.RowsAffected()
+		removed = n > 0
+		return nil
+	})
+	return removed, err
+}
+
+// FindTeamMembers lists a team's members with their organization membership and user.
+// Errors: ErrInvalidCursor.
+func (s *Store) FindTeamMembers(ctx context.Context, teamID string, page Page) (List[*TeamMember], error) {
+	key := sortKey{name: "teamMembers", column: "tmm.created_at", idCol: "tmm.user_id", isTime: true}
+	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
+		return q.Relation("Member").Relation("Member.User").Where("tmm.team_id = ?", teamID)
+	}
+	return paginate(ctx, s.db, key, page, filter, func(m *TeamMember) (time.Time, string, string) { return m.CreatedAt, "", m.UserID })
+}
+
+// FindTeamsOfMember lists the teams userID belongs to, by title, with counts.
+// Errors: ErrInvalidCursor.
+func (s *Store) FindTeamsOfMember(ctx context.Context, orgID, userID, title string, page Page) (List[*TeamMember], error) {
+	key := sortKey{name: "memberTeams", column: `"team"."title"`, idCol: "tmm.team_id"}
+	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
+		q = q.Relation("Team", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.ColumnExpr(`(SELECT COUNT(*) FROM team_members AS c1 WHERE c1.team_id = "team"."id") AS team__members`).
+				ColumnExpr(`(SELECT COUNT(*) FROM content_grants AS c2 JOIN spaces AS c2s ON c2s.id = c2.target_id AND c2s.deleted_at IS NULL
+					WHERE c2.principal_kind = 'team' AND c2.principal_id = "team"."id" AND c2.target_kind = 'space') AS team__spaces`)
+		}).Where("tmm.organization_id = ? AND tmm.user_id = ?", orgID, userID)
+		if title != "" {
+			q = q.Where(`LOWER("team"."title") LIKE ? ESCAPE '\'`, "%"+likeEscaper.Replace(strings.ToLower(title))+"%")
+		}
+		return q
+	}
+	return paginate(ctx, s.db, key, page, filter, func(m *TeamMember) (time.Time, string, string) { return time.Time{}, m.Team.Title, m.TeamID })
+}
+
+// TeamUpdate changes a team's membership in one transaction: Add joins users as members
+// (keeping the role of those already in), Set upserts roles, Remove goes last, so a user both
+// added and removed ends removed.
+type TeamUpdate struct {
+	Add    []string
+	Set    map[string]string // user id → "owner" or "member"
+	Remove []string
+}
+
+// UpdateTeamMembers applies a TeamUpdate.
+func (s *Store) UpdateTeamMembers(ctx context.Context, orgID, teamID string, u TeamUpdate, now time.Time) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if len(u.Add) > 0 {
+			rows := make([]*TeamMember, len(u.Add))
+			for i, id := range u.Add {
+				rows[i] = &TeamMember{TeamID: teamID, OrganizationID: orgID, UserID: id, Role: "member", CreatedAt: now}
+			}
+			if _, err := tx.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
+				return fmt.Errorf("add team members: %w", translate(err))
+			}
+		}
+		if err := setTeamMembers(ctx, tx, orgID, teamID, u.Set, now); err != nil {
+			return err
+		}
+		if len(u.Remove) > 0 {
+			if _, err := tx.NewDelete().Model((*TeamMember)(nil)).Where("team_id = ? AND user_id IN (?)", teamID, bun.In(u.Remove)).Exec(ctx); err != nil {
+				return translate(err)
+			}
+		}
+		return nil
+	})
+}
+
+// RemoveTeamMember removes a user from a team; it reports whether they were in it.
+func (s *Store) RemoveTeamMember(ctx context.Context, teamID, userID string) (bool, error) {
+	res, err := s.db.NewDelete().Model((*TeamMember)(nil)).Where("team_id = ? AND user_id = ?", teamID, userID).Exec(ctx)
+	if err != nil {
+		return false, translate(err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+// TeamMembershipsIn returns the team memberships of the given users in an organization.
+func (s *Store) TeamMembershipsIn(ctx context.Context, orgID string, userIDs []string) ([]*TeamMember, error) {
+	var out []*TeamMember
+	if len(userIDs) == 0 {
+		return out, nil
+	}
+	err := s.db.NewSelect().Model(&out).Where("tmm.organization_id = ? AND tmm.user_id IN (?)", orgID, bun.In(userIDs)).Scan(ctx)
+	return out, translate(err)
+}
+
+// TeamRole returns userID's role in a team ("" when not in it).
+func (s *Store) TeamRole(ctx context.Context, teamID, userID string) (string, error) {
+	var role string
+	err := s.db.NewSelect().Model((*TeamMember)(nil)).Column("tmm.role").Where("tmm.team_id = ? AND tmm.user_id = ?", teamID, userID).Scan(ctx, &role)
+	if err != nil && translate(err) == ErrNotFound {
+		return "", nil
+	}
+	return role, translate(err)
+}
