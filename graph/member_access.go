@@ -85,8 +85,8 @@ func (r *Resolver) memberTeams(ctx context.Context, m *model.Member, first *int,
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf(list, func(tm *storage.TeamMember) *model.MemberTeam {
-		return &model.MemberTeam{Team: r.toTeam(tm.Team, acc), Member: model.TeamRole{Role: model.TeamMemberRole(tm.Role)}}
+	return connectionOf(list, func(t *storage.Team) *model.MemberTeam {
+		return &model.MemberTeam{Team: r.toTeam(t, acc), Member: model.TeamRole{Role: model.TeamMemberRole(t.MemberRole)}}
 	}), nil
 }
 

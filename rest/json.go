@@ -36,6 +36,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // decodeBody reads a JSON object into dst. Malformed JSON, a wrong type or an unknown shape
 // answer Invalid naming the field, before anything is written.
 func decodeBody(w http.ResponseWriter, r *http.Request, dst any) error {
+	return decode(w, r, dst, false)
+}
+
+// decodeOptionalBody is decodeBody for operations whose body may be left out entirely.
+func decodeOptionalBody(w http.ResponseWriter, r *http.Request, dst any) error {
+	return decode(w, r, dst, true)
+}
+
+func decode(w http.ResponseWriter, r *http.Request, dst any, optional bool) error {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -45,6 +54,9 @@ func decodeBody(w http.ResponseWriter, r *http.Request, dst any) error {
 		return apperr.Invalidf("body", "could not be read")
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
+		if optional {
+			return nil
+		}
 		return apperr.Invalidf("body", "a JSON object is required")
 	}
 	if err := json.Unmarshal(body, dst); err != nil {

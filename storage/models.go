@@ -147,6 +147,8 @@ type Team struct {
 	// Members and Spaces are counted by the queries that list teams.
 	Members int `bun:",scanonly"`
 	Spaces  int `bun:",scanonly"`
+	// MemberRole is a listed member's role in the team, when a query lists one member's teams.
+	MemberRole string `bun:",scanonly"`
 }
 
 // TeamMember is a user's membership of a team, as owner or member.
@@ -159,7 +161,6 @@ type TeamMember struct {
 	Role           string
 	CreatedAt      time.Time
 
-	Team   *Team   `bun:"rel:belongs-to,join:team_id=id"`
 	Member *Member `bun:"rel:belongs-to,join:organization_id=organization_id,join:user_id=user_id"`
 }
 

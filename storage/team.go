@@ -146,22 +146,20 @@ func (s *Store) FindTeamMembers(ctx context.Context, teamID string, page Page) (
 	return paginate(ctx, s.db, key, page, filter, func(m *TeamMember) (time.Time, string, string) { return m.CreatedAt, "", m.UserID })
 }
 
-// FindTeamsOfMember lists the teams userID belongs to, by title, with counts.
-// Errors: ErrInvalidCursor.
-func (s *Store) FindTeamsOfMember(ctx context.Context, orgID, userID, title string, page Page) (List[*TeamMember], error) {
-	key := sortKey{name: "memberTeams", column: `"team"."title"`, idCol: "tmm.team_id"}
+// FindTeamsOfMember lists the teams userID belongs to, by title, with counts and the user's role
+// in each (Team.MemberRole). Errors: ErrInvalidCursor.
+func (s *Store) FindTeamsOfMember(ctx context.Context, orgID, userID, title string, page Page) (List[*Team], error) {
+	key := sortKey{name: "memberTeams", column: "tm.title", idCol: "tm.id"}
 	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
-		q = q.Relation("Team", func(q *bun.SelectQuery) *bun.SelectQuery {
-			return q.ColumnExpr(`(SELECT COUNT(*) FROM team_members AS c1 WHERE c1.team_id = "team"."id") AS team__members`).
-				ColumnExpr(`(SELECT COUNT(*) FROM content_grants AS c2 JOIN spaces AS c2s ON c2s.id = c2.target_id AND c2s.deleted_at IS NULL
-					WHERE c2.principal_kind = 'team' AND c2.principal_id = "team"."id" AND c2.target_kind = 'space') AS team__spaces`)
-		}).Where("tmm.organization_id = ? AND tmm.user_id = ?", orgID, userID)
+		q = withTeamCounts(q).ColumnExpr("mine.role AS member_role").
+			Join("JOIN team_members AS mine ON mine.team_id = tm.id AND mine.user_id = ?", userID).
+			Where("tm.organization_id = ?", orgID)
 		if title != "" {
-			q = q.Where(`LOWER("team"."title") LIKE ? ESCAPE '\'`, "%"+likeEscaper.Replace(strings.ToLower(title))+"%")
+			q = q.Where(`LOWER(tm.title) LIKE ? ESCAPE '\'`, "%"+likeEscaper.Replace(strings.ToLower(title))+"%")
 		}
 		return q
 	}
-	return paginate(ctx, s.db, key, page, filter, func(m *TeamMember) (time.Time, string, string) { return time.Time{}, m.Team.Title, m.TeamID })
+	return paginate(ctx, s.db, key, page, filter, func(t *Team) (time.Time, string, string) { return time.Time{}, t.Title, t.ID })
 }
 
 // TeamUpdate changes a team's membership in one transaction: Add joins users as members

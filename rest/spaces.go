@@ -1,0 +1,135 @@
+package rest
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/go-chi/chi/v5"
+)
+
+// created answers 201 with the new resource and its API address in Location.
+func created(w http.ResponseWriter, location string, body any, err error) (int, any, error) {
+	if err != nil {
+		return 0, nil, err
+	}
+	w.Header().Set("Location", location)
+	return http.StatusCreated, body, nil
+}
+
+func (a *api) createSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.CreateSpaceInput
+	if err := decodeOptionalBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	s, err := a.res.Mutation().CreateSpace(r.Context(), chi.URLParam(r, "organizationId"), in)
+	if err != nil {
+		return 0, nil, err
+	}
+	return created(w, s.URLs.Location, s, nil)
+}
+
+func (a *api) listSpaces(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	org, first, after, err := a.organizationList(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := a.res.Organization().Spaces(r.Context(), org, first, after)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(envelope(c), nil)
+}
+
+func (a *api) space(r *http.Request) (*model.Space, error) {
+	return a.res.Query().Space(r.Context(), chi.URLParam(r, "spaceId"))
+}
+
+func (a *api) getSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.space(r))
+}
+
+func (a *api) updateSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.UpdateSpaceInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.Mutation().UpdateSpace(r.Context(), chi.URLParam(r, "spaceId"), in))
+}
+
+func (a *api) deleteSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return noContent(a.res.Mutation().DeleteSpace(r.Context(), chi.URLParam(r, "spaceId")))
+}
+
+func (a *api) restoreSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.res.Mutation().RestoreSpace(r.Context(), chi.URLParam(r, "spaceId")))
+}
+
+func (a *api) createCollection(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.CreateCollectionInput
+	if err := decodeOptionalBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	c, err := a.res.Mutation().CreateCollection(r.Context(), chi.URLParam(r, "organizationId"), in)
+	if err != nil {
+		return 0, nil, err
+	}
+	return created(w, c.URLs.Location, c, nil)
+}
+
+func (a *api) listCollections(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	org, first, after, err := a.organizationList(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	var nested *bool
+	if v := r.URL.Query().Get("nested"); v != "" {
+		b, convErr := strconv.ParseBool(v)
+		if convErr != nil {
+			return 0, nil, apperr.Invalidf("nested", "must be true or false")
+		}
+		nested = &b
+	}
+	c, err := a.res.Organization().Collections(r.Context(), org, first, after, nested)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(envelope(c), nil)
+}
+
+func (a *api) collection(r *http.Request) (*model.Collection, error) {
+	return a.res.Query().Collection(r.Context(), chi.URLParam(r, "collectionId"))
+}
+
+func (a *api) getCollection(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.collection(r))
+}
+
+func (a *api) updateCollection(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.UpdateCollectionInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.Mutation().UpdateCollection(r.Context(), chi.URLParam(r, "collectionId"), in))
+}
+
+func (a *api) deleteCollection(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return noContent(a.res.Mutation().DeleteCollection(r.Context(), chi.URLParam(r, "collectionId")))
+}
+
+func (a *api) listCollectionSpaces(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	first, after, err := listArgs(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := a.collection(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	spaces, err := a.res.Collection().Spaces(r.Context(), c, first, after)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(envelope(spaces), nil)
+}

@@ -1,0 +1,132 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/bindery/bindery/graph/model"
+	"github.com/go-chi/chi/v5"
+)
+
+func (a *api) createTeam(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.CreateTeamInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	t, err := a.res.Mutation().CreateTeam(r.Context(), chi.URLParam(r, "organizationId"), in)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, t, nil
+}
+
+func (a *api) listTeams(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	org, first, after, err := a.organizationList(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := a.res.Organization().Teams(r.Context(), org, first, after, optionalQuery[string](r, "title"), optionalQuery[string](r, "owner"))
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(envelope(c), nil)
+}
+
+func (a *api) team(r *http.Request) (*model.Team, error) {
+	org, err := a.organization(r)
+	if err != nil {
+		return nil, err
+	}
+	return a.res.Organization().Team(r.Context(), org, chi.URLParam(r, "teamId"))
+}
+
+func (a *api) getTeam(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.team(r))
+}
+
+func (a *api) updateTeam(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.UpdateTeamInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.Mutation().UpdateTeam(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), in))
+}
+
+func (a *api) deleteTeam(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return noContent(a.res.Mutation().DeleteTeam(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId")))
+}
+
+func (a *api) listTeamMembers(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	first, after, err := listArgs(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	t, err := a.team(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := a.res.Team().MemberList(r.Context(), t, first, after)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(envelope(c), nil)
+}
+
+func (a *api) updateTeamMembers(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.UpdateTeamMembersInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	return noContent(a.res.Mutation().UpdateTeamMembers(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), in))
+}
+
+func (a *api) setTeamMember(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.SetTeamMemberInput
+	if err := decodeOptionalBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	return noContent(a.res.Mutation().SetTeamMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), chi.URLParam(r, "userId"), in))
+}
+
+func (a *api) removeTeamMember(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return noContent(a.res.Mutation().RemoveTeamMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), chi.URLParam(r, "userId")))
+}
+
+func (a *api) pathMember(r *http.Request) (*model.Member, error) {
+	org, err := a.organization(r)
+	if err != nil {
+		return nil, err
+	}
+	return a.res.Organization().Member(r.Context(), org, chi.URLParam(r, "userId"))
+}
+
+func (a *api) listMemberTeams(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	first, after, err := listArgs(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	m, err := a.pathMember(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := a.res.Member().TeamMemberships(r.Context(), m, first, after, optionalQuery[string](r, "title"))
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(envelope(c), nil)
+}
+
+func (a *api) listMemberSpaces(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	first, after, err := listArgs(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	m, err := a.pathMember(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := a.res.Member().AccessibleSpaces(r.Context(), m, first, after, optionalQuery[model.ListOrder](r, "order"))
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(envelope(c), nil)
+}
