@@ -138,4 +138,3 @@ func (r *Resolver) memberSpaces(ctx context.Context, m *model.Member, first *int
 	}
 	return model.NewConnection(items, cursors, spaces.TotalCount, spaces.PageInfo.HasNextPage), nil
 }
-

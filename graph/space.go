@@ -265,4 +265,3 @@ func (r *Resolver) restoreSpace(ctx context.Context, id string) (*model.Space, e
 	row.DeletedAt = nil
 	return r.toSpace(row, sp.ViewerRole), nil
 }
-

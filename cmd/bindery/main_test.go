@@ -185,4 +185,3 @@ func waitFor(t *testing.T, url string) {
 	}
 	t.Fatalf("%s never answered", url)
 }
-
