@@ -16,32 +16,48 @@ import (
 type policy int
 
 const (
-	anyone     policy = iota // any authenticated user
-	member                   // any member of the organization, guests included
-	insider                  // members with a role (not guests)
-	adminOnly                // organization admins
-	linkHolder               // whoever holds the invite link's id
+	anyone        policy = iota // any authenticated user
+	member                      // any member of the organization, guests included
+	insider                     // members with a role (not guests)
+	adminOnly                   // organization admins
+	linkHolder                  // whoever holds the invite link's id
+	creator                     // members with the create role (guests and lower roles: 403)
+	teamManager                 // organization admins (the fixtures' teams have no other owner)
+	contentReader               // readers of the content; guests do not see it (404)
+	contentEditor               // editors of the content; lower readers 403, guests 404
+	contentAdmin                // admins of the content; other readers 403, guests 404
+	contentDelete               // contentAdmin, except that unseen content answers 204 like missing
 )
 
 var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org"}
 
-// expect is the status a caller with role gets from an endpoint whose success status is ok.
+// rank orders the organization roles of the matrix; guests rank 0.
+var rank = map[string]int{"read": 1, "comment": 2, "review": 3, "edit": 4, "create": 5, "admin": 6}
+
+// expect is the status a caller with role gets from an endpoint whose success status is ok. The
+// fixtures' content inherits the organization role, so a member's role on it is their own.
 func (p policy) expect(role string, ok int) int {
 	outsider := role == "non-member" || role == "other-org"
+	guest := role == "guest"
 	switch {
 	case p == anyone || p == linkHolder:
 		return ok
-	case outsider:
+	case p == contentDelete && (outsider || guest):
+		return http.StatusNoContent
+	case outsider, guest && p >= contentReader:
 		return http.StatusNotFound
-	case p == member, p == insider && role != "guest", p == adminOnly && role == "admin":
+	case p == member, p == insider && !guest, p == adminOnly && role == "admin", p == teamManager && role == "admin",
+		p == creator && rank[role] >= rank["create"], p == contentReader, p == contentEditor && rank[role] >= rank["edit"],
+		(p == contentAdmin || p == contentDelete) && role == "admin":
 		return ok
 	}
 	return http.StatusForbidden
 }
 
-// fixture is what a matrix case acts on.
+// fixture is what a matrix case acts on: created per case, so cases do not disturb each other.
 type fixture struct {
 	org, admin, victim, invite string
+	space, collection, team    string
 }
 
 type matrixCase struct {
@@ -81,6 +97,72 @@ var matrix = []matrixCase{
 	{"POST", "/orgs/{organizationId}/link-invites", adminOnly, 201, org("/link-invites"), `{"role":"read"}`, `mutation($o: ID!) { createInviteLink(organizationId: $o, input: {role: READ}) { id } }`},
 	{"DELETE", "/orgs/{organizationId}/link-invites/{inviteId}", adminOnly, 204, func(f fixture) string { return "/orgs/" + f.org + "/link-invites/" + f.invite }, "",
 		`mutation($o: ID!, $i: ID!) { deleteInviteLink(organizationId: $o, inviteId: $i) }`},
+	{"GET", "/orgs/{organizationId}/members/{userId}/teams", insider, 200, func(f fixture) string { return "/orgs/" + f.org + "/members/" + f.admin + "/teams" }, "",
+		`query($o: ID!, $a: ID!) { organization(id: $o) { member(userId: $a) { teamMemberships { totalCount } } } }`},
+	{"GET", "/orgs/{organizationId}/members/{userId}/spaces", insider, 200, func(f fixture) string { return "/orgs/" + f.org + "/members/" + f.admin + "/spaces" }, "",
+		`query($o: ID!, $a: ID!) { organization(id: $o) { member(userId: $a) { accessibleSpaces { totalCount } } } }`},
+
+	{"POST", "/orgs/{organizationId}/spaces", creator, 201, org("/spaces"), `{"title":"New"}`, `mutation($o: ID!) { createSpace(organizationId: $o, input: {title: "New"}) { id } }`},
+	{"GET", "/orgs/{organizationId}/spaces", member, 200, org("/spaces"), "", `query($o: ID!) { organization(id: $o) { spaces { totalCount } } }`},
+	{"GET", "/spaces/{spaceId}", contentReader, 200, space(""), "", `query($s: ID!) { space(id: $s) { id } }`},
+	{"PATCH", "/spaces/{spaceId}", contentEditor, 200, space(""), `{"title":"Renamed"}`, `mutation($s: ID!) { updateSpace(id: $s, input: {title: "Renamed"}) { id } }`},
+	{"DELETE", "/spaces/{spaceId}", contentDelete, 204, space(""), "", `mutation($s: ID!) { deleteSpace(id: $s) }`},
+	{"POST", "/spaces/{spaceId}/restore", contentAdmin, 200, space("/restore"), "", `mutation($s: ID!) { restoreSpace(id: $s) { id } }`},
+
+	{"POST", "/orgs/{organizationId}/collections", creator, 201, org("/collections"), `{"title":"New"}`, `mutation($o: ID!) { createCollection(organizationId: $o, input: {title: "New"}) { id } }`},
+	{"GET", "/orgs/{organizationId}/collections", member, 200, org("/collections"), "", `query($o: ID!) { organization(id: $o) { collections { totalCount } } }`},
+	{"GET", "/collections/{collectionId}", contentReader, 200, collection(""), "", `query($c: ID!) { collection(id: $c) { id } }`},
+	{"PATCH", "/collections/{collectionId}", contentAdmin, 200, collection(""), `{"title":"Renamed"}`, `mutation($c: ID!) { updateCollection(id: $c, input: {title: "Renamed"}) { id } }`},
+	{"DELETE", "/collections/{collectionId}", contentDelete, 204, collection(""), "", `mutation($c: ID!) { deleteCollection(id: $c) }`},
+	{"GET", "/collections/{collectionId}/spaces", contentReader, 200, collection("/spaces"), "", `query($c: ID!) { collection(id: $c) { spaces { totalCount } } }`},
+
+	{"PUT", "/orgs/{organizationId}/teams", creator, 201, org("/teams"), `{"title":"New"}`, `mutation($o: ID!) { createTeam(organizationId: $o, input: {title: "New"}) { id } }`},
+	{"GET", "/orgs/{organizationId}/teams", insider, 200, org("/teams"), "", `query($o: ID!) { organization(id: $o) { teams { totalCount } } }`},
+	{"GET", "/orgs/{organizationId}/teams/{teamId}", insider, 200, team(""), "", `query($o: ID!, $t: ID!) { organization(id: $o) { team(id: $t) { id } } }`},
+	{"PATCH", "/orgs/{organizationId}/teams/{teamId}", teamManager, 200, team(""), `{"title":"Renamed"}`, `mutation($o: ID!, $t: ID!) { updateTeam(organizationId: $o, teamId: $t, input: {title: "Renamed"}) { id } }`},
+	{"DELETE", "/orgs/{organizationId}/teams/{teamId}", teamManager, 204, team(""), "", `mutation($o: ID!, $t: ID!) { deleteTeam(organizationId: $o, teamId: $t) }`},
+	{"GET", "/orgs/{organizationId}/teams/{teamId}/members", insider, 200, team("/members"), "", `query($o: ID!, $t: ID!) { organization(id: $o) { team(id: $t) { memberList { totalCount } } } }`},
+	{"PUT", "/orgs/{organizationId}/teams/{teamId}/members", teamManager, 204, team("/members"), `{"add":["admin@matrix.test"]}`,
+		`mutation($o: ID!, $t: ID!) { updateTeamMembers(organizationId: $o, teamId: $t, input: {add: ["admin@matrix.test"]}) { id } }`},
+	{"PUT", "/orgs/{organizationId}/teams/{teamId}/members/{userId}", teamManager, 204, func(f fixture) string { return "/orgs/" + f.org + "/teams/" + f.team + "/members/" + f.victim }, "",
+		`mutation($o: ID!, $t: ID!, $u: ID!) { setTeamMember(organizationId: $o, teamId: $t, userId: $u, input: {}) { id } }`},
+	{"DELETE", "/orgs/{organizationId}/teams/{teamId}/members/{userId}", teamManager, 204, func(f fixture) string { return "/orgs/" + f.org + "/teams/" + f.team + "/members/" + f.victim }, "",
+		`mutation($o: ID!, $t: ID!, $u: ID!) { removeTeamMember(organizationId: $o, teamId: $t, userId: $u) }`},
+
+	{"POST", "/spaces/{spaceId}/permissions", contentAdmin, 204, space("/permissions"), `{"role":"read","users":["VICTIM"]}`,
+		`mutation($s: ID!, $u: ID!) { grantSpaceAccess(spaceId: $s, input: {role: READ, users: [$u]}) { id } }`},
+	{"GET", "/spaces/{spaceId}/permissions/users", contentReader, 200, space("/permissions/users"), "", `query($s: ID!) { space(id: $s) { userPermissions { totalCount } } }`},
+	{"PATCH", "/spaces/{spaceId}/permissions/users/{userId}", contentAdmin, 204, func(f fixture) string { return "/spaces/" + f.space + "/permissions/users/" + f.victim }, `{"role":"comment"}`,
+		`mutation($s: ID!, $u: ID!) { updateSpaceUserPermission(spaceId: $s, userId: $u, input: {role: COMMENT}) }`},
+	{"DELETE", "/spaces/{spaceId}/permissions/users/{userId}", contentAdmin, 204, func(f fixture) string { return "/spaces/" + f.space + "/permissions/users/" + f.victim }, "",
+		`mutation($s: ID!, $u: ID!) { removeSpaceUserPermission(spaceId: $s, userId: $u) }`},
+	{"GET", "/spaces/{spaceId}/permissions/teams", contentReader, 200, space("/permissions/teams"), "", `query($s: ID!) { space(id: $s) { teamPermissions { totalCount } } }`},
+	{"PATCH", "/spaces/{spaceId}/permissions/teams/{teamId}", contentAdmin, 204, func(f fixture) string { return "/spaces/" + f.space + "/permissions/teams/" + f.team }, `{"role":"comment"}`,
+		`mutation($s: ID!, $t: ID!) { updateSpaceTeamPermission(spaceId: $s, teamId: $t, input: {role: COMMENT}) }`},
+	{"DELETE", "/spaces/{spaceId}/permissions/teams/{teamId}", contentAdmin, 204, func(f fixture) string { return "/spaces/" + f.space + "/permissions/teams/" + f.team }, "",
+		`mutation($s: ID!, $t: ID!) { removeSpaceTeamPermission(spaceId: $s, teamId: $t) }`},
+	{"POST", "/collections/{collectionId}/permissions", contentAdmin, 204, collection("/permissions"), `{"role":"read","users":["VICTIM"]}`,
+		`mutation($c: ID!, $u: ID!) { grantCollectionAccess(collectionId: $c, input: {role: READ, users: [$u]}) { id } }`},
+	{"GET", "/collections/{collectionId}/permissions/users", contentReader, 200, collection("/permissions/users"), "", `query($c: ID!) { collection(id: $c) { userPermissions { totalCount } } }`},
+	{"PATCH", "/collections/{collectionId}/permissions/users/{userId}", contentAdmin, 204, func(f fixture) string { return "/collections/" + f.collection + "/permissions/users/" + f.victim }, `{"role":"comment"}`,
+		`mutation($c: ID!, $u: ID!) { updateCollectionUserPermission(collectionId: $c, userId: $u, input: {role: COMMENT}) }`},
+	{"DELETE", "/collections/{collectionId}/permissions/users/{userId}", contentAdmin, 204, func(f fixture) string { return "/collections/" + f.collection + "/permissions/users/" + f.victim }, "",
+		`mutation($c: ID!, $u: ID!) { removeCollectionUserPermission(collectionId: $c, userId: $u) }`},
+	{"GET", "/collections/{collectionId}/permissions/teams", contentReader, 200, collection("/permissions/teams"), "", `query($c: ID!) { collection(id: $c) { teamPermissions { totalCount } } }`},
+	{"PATCH", "/collections/{collectionId}/permissions/teams/{teamId}", contentAdmin, 204, func(f fixture) string { return "/collections/" + f.collection + "/permissions/teams/" + f.team }, `{"role":"comment"}`,
+		`mutation($c: ID!, $t: ID!) { updateCollectionTeamPermission(collectionId: $c, teamId: $t, input: {role: COMMENT}) }`},
+	{"DELETE", "/collections/{collectionId}/permissions/teams/{teamId}", contentAdmin, 204, func(f fixture) string { return "/collections/" + f.collection + "/permissions/teams/" + f.team }, "",
+		`mutation($c: ID!, $t: ID!) { removeCollectionTeamPermission(collectionId: $c, teamId: $t) }`},
+}
+
+func space(suffix string) func(fixture) string {
+	return func(f fixture) string { return "/spaces/" + f.space + suffix }
+}
+func collection(suffix string) func(fixture) string {
+	return func(f fixture) string { return "/collections/" + f.collection + suffix }
+}
+func team(suffix string) func(fixture) string {
+	return func(f fixture) string { return "/orgs/" + f.org + "/teams/" + f.team + suffix }
 }
 
 func fixed(path string) func(fixture) string { return func(fixture) string { return path } }
@@ -112,20 +194,30 @@ func TestPermissionMatrix(t *testing.T) {
 			callers[r] = e.member(orgID, r+"@matrix.test", r)
 		}
 		n := 0
+		// Reads share one fixture; every write gets its own, so cases do not disturb each other.
+		newFixture := func(path string) fixture {
+			n++
+			f := fixture{org: orgID, admin: admin.ID, victim: e.member(orgID, fmt.Sprintf("victim%d@matrix.test", n), "read").ID}
+			if strings.Contains(path, "invite") {
+				f.invite = e.call(admin.Token, "POST", "/orgs/"+orgID+"/link-invites", `{"role":"read"}`).want(http.StatusCreated).object()["id"].(string)
+			}
+			f.space, f.collection, f.team = e.matrixContent(path, admin, orgID, f.victim)
+			return f
+		}
+		shared := newFixture("/spaces/collections/teams/permissions")
 		for _, c := range matrix {
 			for _, role := range roles {
 				for _, door := range []string{"rest", "graphql"} {
-					n++
-					// Each case acts on its own victim and invite, so cases do not disturb each other.
-					f := fixture{org: orgID, admin: admin.ID, victim: e.member(orgID, fmt.Sprintf("victim%d@matrix.test", n), "read").ID}
-					link := e.call(admin.Token, "POST", "/orgs/"+orgID+"/link-invites", `{"role":"read"}`).want(http.StatusCreated).object()
-					f.invite = link["id"].(string)
+					f := shared
+					if c.method != "GET" {
+						f = newFixture(c.path)
+					}
 					want := c.policy.expect(role, c.ok)
 					caller := callers[role]
 					if door == "rest" {
 						var body any
 						if c.body != "" {
-							body = c.body
+							body = strings.ReplaceAll(c.body, "VICTIM", f.victim)
 						}
 						if got := e.call(caller.Token, c.method, c.url(f), body); got.Status != want {
 							t.Errorf("%s %s as %s: REST status %d, want %d (%s)", c.method, c.path, role, got.Status, want, got.Body)
@@ -133,7 +225,7 @@ func TestPermissionMatrix(t *testing.T) {
 						e.stayOutside(orgID, role, caller)
 						continue
 					}
-					g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite})
+					g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team})
 					e.stayOutside(orgID, role, caller)
 					wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 					gotCode := ""
@@ -158,4 +250,30 @@ func (e *env) stayOutside(orgID, role string, a account) {
 			e.t.Fatal(err)
 		}
 	}
+}
+
+// matrixContent creates, as the admin, the content a route acts on: a space (in the trash for
+// the restore route), a collection, and a team that holds the victim, each only when the path
+// names it; the victim and the team get a role on the content.
+func (e *env) matrixContent(path string, admin account, orgID, victim string) (spaceID, collectionID, teamID string) {
+	e.t.Helper()
+	if strings.Contains(path, "team") || strings.Contains(path, "permissions") {
+		teamID = e.call(admin.Token, "PUT", "/orgs/"+orgID+"/teams", `{"title":"Fixture","members":["`+victim+`"]}`).want(http.StatusCreated).object()["id"].(string)
+	}
+	grant := `{"role":"read","users":["` + victim + `"]}`
+	if teamID != "" {
+		grant = `{"role":"read","teams":["` + teamID + `"],"users":["` + victim + `"]}`
+	}
+	if strings.Contains(path, "/spaces") {
+		spaceID = e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Fixture"}`).want(http.StatusCreated).object()["id"].(string)
+		e.call(admin.Token, "POST", "/spaces/"+spaceID+"/permissions", grant).want(http.StatusNoContent)
+	}
+	if strings.Contains(path, "collection") {
+		collectionID = e.call(admin.Token, "POST", "/orgs/"+orgID+"/collections", `{"title":"Fixture"}`).want(http.StatusCreated).object()["id"].(string)
+		e.call(admin.Token, "POST", "/collections/"+collectionID+"/permissions", grant).want(http.StatusNoContent)
+	}
+	if strings.HasSuffix(path, "/restore") {
+		e.call(admin.Token, "DELETE", "/spaces/"+spaceID, nil).want(http.StatusNoContent)
+	}
+	return spaceID, collectionID, teamID
 }

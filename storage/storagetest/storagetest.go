@@ -152,12 +152,17 @@ func (h *postgresHarness) dropTemplate() {
 	h.admin.Close()
 }
 
+// withDatabase points dsn at database name. Test databases are thrown away, so their commits
+// need not wait for the disk (synchronous_commit=off, sent by pgx as a runtime parameter).
 func withDatabase(dsn, name string) string {
 	u, err := url.Parse(dsn)
 	if err != nil {
 		return dsn
 	}
 	u.Path = "/" + name
+	q := u.Query()
+	q.Set("synchronous_commit", "off")
+	u.RawQuery = q.Encode()
 	return u.String()
 }
 
