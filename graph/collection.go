@@ -6,6 +6,7 @@ import (
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
@@ -68,6 +69,7 @@ func (r *Resolver) organizationCollections(ctx context.Context, org *model.Organ
 	if err != nil {
 		return nil, err
 	}
+	loader.For(ctx, r.Store).Grants.Expect(len(list.Items))
 	return connectionOf(list, func(c *model.Collection) *model.Collection { return c }), nil
 }
 

@@ -2,9 +2,11 @@ package graph
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
@@ -41,21 +43,29 @@ func (r *Resolver) administeredContent(ctx context.Context, kind, id string) (*c
 	return c, require(c.role, model.MemberRoleAdmin, kind)
 }
 
-// teamGrants lists the teams with a role on a space or collection, oldest grant first.
-func (r *Resolver) teamGrants(ctx context.Context, kind, id, orgID string, first *int, after *string) (*model.TeamGrantConnection, error) {
+// grantsOf pages through the grants of one kind of principal on a space or collection, oldest
+// first. The grants of all targets a request lists are loaded in one batch.
+func (r *Resolver) grantsOf(ctx context.Context, targetID, principalKind string, first *int, after *string) (storage.List[*storage.Grant], error) {
 	page, err := pageOf(first, after)
 	if err != nil {
-		return nil, err
+		return storage.List[*storage.Grant]{}, err
 	}
-	list, err := r.Store.FindGrants(ctx, kind, id, storage.PrincipalTeam, page)
+	all, _, err := loader.For(ctx, r.Store).Grants.Load(ctx, targetID)
 	if err != nil {
-		return nil, err
+		return storage.List[*storage.Grant]{}, err
 	}
-	ids := make([]string, len(list.Items))
-	for i, g := range list.Items {
-		ids[i] = g.PrincipalID
+	var mine []*storage.Grant
+	for _, g := range all {
+		if g.PrincipalKind == principalKind {
+			mine = append(mine, g)
+		}
 	}
-	teams, err := r.Store.TeamsByIDs(ctx, orgID, ids)
+	return storage.PageInMemory("grants."+principalKind, mine, func(g *storage.Grant) (time.Time, string) { return g.CreatedAt, g.PrincipalID }, false, page)
+}
+
+// teamGrants lists the teams with a role on a space or collection, oldest grant first.
+func (r *Resolver) teamGrants(ctx context.Context, id, orgID string, first *int, after *string) (*model.TeamGrantConnection, error) {
+	list, err := r.grantsOf(ctx, id, storage.PrincipalTeam, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -63,18 +73,28 @@ func (r *Resolver) teamGrants(ctx context.Context, kind, id, orgID string, first
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf(list, func(g *storage.Grant) *model.TeamGrant {
-		return &model.TeamGrant{Permission: model.MemberRole(g.Role), Team: r.toTeam(teams[g.PrincipalID], acc)}
-	}), nil
-}
-
-// userGrants lists the users with a role of their own on a space or collection.
-func (r *Resolver) userGrants(ctx context.Context, kind, id string, first *int, after *string) (*model.UserGrantConnection, error) {
-	page, err := pageOf(first, after)
+	keys := make([]loader.TeamKey, len(list.Items))
+	for i, g := range list.Items {
+		keys[i] = loader.TeamKey{OrganizationID: orgID, ID: g.PrincipalID}
+	}
+	teams, err := loader.For(ctx, r.Store).Teams.LoadMany(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
-	list, err := r.Store.FindGrants(ctx, kind, id, storage.PrincipalUser, page)
+	items := make([]*model.TeamGrant, len(list.Items))
+	for i, g := range list.Items {
+		t, ok := teams[keys[i]]
+		if !ok {
+			return nil, fmt.Errorf("grant on %s names missing team %s", id, g.PrincipalID)
+		}
+		items[i] = &model.TeamGrant{Permission: model.MemberRole(g.Role), Team: r.toTeam(t, acc)}
+	}
+	return model.NewConnection(items, list.Cursors, list.Total, list.HasMore), nil
+}
+
+// userGrants lists the users with a role of their own on a space or collection.
+func (r *Resolver) userGrants(ctx context.Context, id string, first *int, after *string) (*model.UserGrantConnection, error) {
+	list, err := r.grantsOf(ctx, id, storage.PrincipalUser, first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -82,13 +102,15 @@ func (r *Resolver) userGrants(ctx context.Context, kind, id string, first *int, 
 	for i, g := range list.Items {
 		ids[i] = g.PrincipalID
 	}
-	users, err := r.Store.UsersByIDs(ctx, authz.ActorFrom(ctx).UserID, ids)
-	if err != nil {
-		return nil, err
+	users, errs := loader.For(ctx, r.Store).User.LoadMany(ctx, ids)()
+	items := make([]*model.UserGrant, len(list.Items))
+	for i, g := range list.Items {
+		if len(errs) > i && errs[i] != nil {
+			return nil, errs[i]
+		}
+		items[i] = &model.UserGrant{Permission: model.MemberRole(g.Role), User: r.toUser(users[i])}
 	}
-	return connectionOf(list, func(g *storage.Grant) *model.UserGrant {
-		return &model.UserGrant{Permission: model.MemberRole(g.Role), User: r.toUser(users[g.PrincipalID])}
-	}), nil
+	return model.NewConnection(items, list.Cursors, list.Total, list.HasMore), nil
 }
 
 // grantAccess gives users and teams a role on content, or (null role) takes it away.

@@ -19,12 +19,12 @@ func (r *collectionResolver) Spaces(ctx context.Context, obj *model.Collection, 
 
 // TeamPermissions is the resolver for the teamPermissions field.
 func (r *collectionResolver) TeamPermissions(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.TeamGrant], error) {
-	return r.teamGrants(ctx, storage.TargetCollection, obj.ID, obj.Organization, first, after)
+	return r.teamGrants(ctx, obj.ID, obj.Organization, first, after)
 }
 
 // UserPermissions is the resolver for the userPermissions field.
 func (r *collectionResolver) UserPermissions(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.UserGrant], error) {
-	return r.userGrants(ctx, storage.TargetCollection, obj.ID, first, after)
+	return r.userGrants(ctx, obj.ID, first, after)
 }
 
 // TeamMemberships is the resolver for the teamMemberships field.
@@ -295,12 +295,12 @@ func (r *queryResolver) Collection(ctx context.Context, id string) (*model.Colle
 
 // TeamPermissions is the resolver for the teamPermissions field.
 func (r *spaceResolver) TeamPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.TeamGrant], error) {
-	return r.teamGrants(ctx, storage.TargetSpace, obj.ID, obj.Organization, first, after)
+	return r.teamGrants(ctx, obj.ID, obj.Organization, first, after)
 }
 
 // UserPermissions is the resolver for the userPermissions field.
 func (r *spaceResolver) UserPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.UserGrant], error) {
-	return r.userGrants(ctx, storage.TargetSpace, obj.ID, first, after)
+	return r.userGrants(ctx, obj.ID, first, after)
 }
 
 // MemberList is the resolver for the memberList field.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
@@ -84,6 +85,8 @@ func (r *Resolver) readableSpaces(ctx context.Context, orgID string, acc *orgAcc
 		return nil, err
 	}
 	list.Items = rows
+	// Each listed space may ask for its grants: let them leave in one batch.
+	loader.For(ctx, r.Store).Grants.Expect(len(rows))
 	return connectionOf(list, func(s *storage.Space) *model.Space { return r.toSpace(s, roles[s.ID]) }), nil
 }
 

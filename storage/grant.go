@@ -52,16 +52,6 @@ func (s *Store) RemoveGrant(ctx context.Context, targetKind, targetID, principal
 	return n > 0, nil
 }
 
-// FindGrants lists the grants of one kind of principal on a target, oldest first.
-// Errors: ErrInvalidCursor.
-func (s *Store) FindGrants(ctx context.Context, targetKind, targetID, principalKind string, page Page) (List[*Grant], error) {
-	key := sortKey{name: "grants." + principalKind, column: "g.created_at", idCol: "g.principal_id", isTime: true}
-	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
-		return q.Where("g.target_kind = ? AND g.target_id = ? AND g.principal_kind = ?", targetKind, targetID, principalKind)
-	}
-	return paginate(ctx, s.db, key, page, filter, func(g *Grant) (time.Time, string, string) { return g.CreatedAt, "", g.PrincipalID })
-}
-
 // grantAdmin gives userID (when set) the admin role on new content.
 func grantAdmin(ctx context.Context, db bun.IDB, orgID, kind, id, userID string, now time.Time) error {
 	if userID == "" {
@@ -72,4 +62,15 @@ func grantAdmin(ctx context.Context, db bun.IDB, orgID, kind, id, userID string,
 		return fmt.Errorf("grant creator admin: %w", translate(err))
 	}
 	return nil
+}
+
+// GrantsOn returns every grant on the given spaces and collections (ids are unique across
+// both): one statement for any number of targets.
+func (s *Store) GrantsOn(ctx context.Context, targetIDs []string) ([]*Grant, error) {
+	var grants []*Grant
+	if len(targetIDs) == 0 {
+		return grants, nil
+	}
+	err := s.db.NewSelect().Model(&grants).Where("g.target_id IN (?)", bun.In(targetIDs)).Scan(ctx)
+	return grants, translate(err)
 }

@@ -22,7 +22,14 @@ type Loaders struct {
 	User *dataloader.Loader[string, *storage.User]
 	// Access keeps, per organization, what decides the viewer's roles there (graph builds it).
 	Access Memo[any]
+	// Grants loads the grants on spaces and collections, keyed by target id.
+	Grants *Batch[string, []*storage.Grant]
+	// Teams loads teams with their counts.
+	Teams *Batch[TeamKey, *storage.Team]
 }
+
+// TeamKey names a team within its organization.
+type TeamKey struct{ OrganizationID, ID string }
 
 type loadersKey struct{}
 
@@ -39,6 +46,31 @@ func New(store *storage.Store) *Loaders {
 		User: dataloader.NewBatchedLoader(byKey(func(ctx context.Context, ids []string) (map[string]*storage.User, error) {
 			return store.UsersByIDs(ctx, viewerID(ctx), ids)
 		}), options[*storage.User]()...),
+		Grants: NewBatch(func(ctx context.Context, ids []string) (map[string][]*storage.Grant, error) {
+			grants, err := store.GrantsOn(ctx, ids)
+			out := map[string][]*storage.Grant{}
+			for _, g := range grants {
+				out[g.TargetID] = append(out[g.TargetID], g)
+			}
+			return out, err
+		}, batchWait),
+		Teams: NewBatch(func(ctx context.Context, keys []TeamKey) (map[TeamKey]*storage.Team, error) {
+			byOrg := map[string][]string{}
+			for _, k := range keys {
+				byOrg[k.OrganizationID] = append(byOrg[k.OrganizationID], k.ID)
+			}
+			out := map[TeamKey]*storage.Team{}
+			for org, ids := range byOrg { // one organization per request in practice
+				teams, err := store.TeamsByIDs(ctx, org, ids)
+				if err != nil {
+					return nil, err
+				}
+				for id, t := range teams {
+					out[TeamKey{org, id}] = t
+				}
+			}
+			return out, nil
+		}, batchWait),
 	}
 }
 
