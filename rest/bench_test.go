@@ -62,3 +62,29 @@ func BenchmarkListMembersGraphQL(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkSpacesWithPermissionsGraphQL(b *testing.B) {
+	const query = `{"query":"{ organizations { nodes { spaces(first: 100) { totalCount nodes { id title permissions { edit admin } teamPermissions { nodes { permission team { id title members } } } } } } } }"}`
+	for _, d := range storagetest.Dialects {
+		b.Run(string(d), func(b *testing.B) {
+			e, orgID, admin := benchEnv(b, d, 10)
+			reader := e.member(orgID, "reader@bench.test", "read")
+			team := e.call(admin.Token, "PUT", "/orgs/"+orgID+"/teams", `{"title":"Writers","members":["`+reader.ID+`"]}`).object()["id"].(string)
+			for i := range 100 {
+				id := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", fmt.Sprintf(`{"title":"Space %d"}`, i)).object()["id"].(string)
+				e.call(admin.Token, "POST", "/spaces/"+id+"/permissions", `{"role":"edit","teams":["`+team+`"]}`)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest("POST", "/graphql", strings.NewReader(query))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Authorization", "Bearer "+reader.Token)
+				rec := httptest.NewRecorder()
+				e.h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK || strings.Contains(rec.Body.String(), `"errors"`) {
+					b.Fatalf("answer %d %s", rec.Code, rec.Body)
+				}
+			}
+		})
+	}
+}
