@@ -84,7 +84,7 @@ func (r *Resolver) collectionSpaces(ctx context.Context, c *model.Collection, fi
 		return nil, err
 	}
 	in := func(s *storage.Space) bool { return s.CollectionID != nil && *s.CollectionID == c.ID }
-	return r.readableSpaces(ctx, c.Organization, acc, in, page, false)
+	return r.readableSpaces(ctx, "collection.spaces."+c.ID, c.Organization, acc, in, page, false)
 }
 
 // createCollection creates a collection; its creator becomes its admin.

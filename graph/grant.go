@@ -185,6 +185,9 @@ func (r *Resolver) updateGrant(ctx context.Context, kind, id, principalKind, pri
 	if err := r.checkPrincipals(ctx, c.orgID, users, teams); err != nil {
 		return false, err
 	}
+	if !in.Role.IsSet() {
+		return false, nil // nothing to change
+	}
 	role := in.Role.Value()
 	if role == nil {
 		return r.Store.RemoveGrant(ctx, kind, id, principalKind, principalID)

@@ -127,7 +127,7 @@ func (r *Resolver) memberSpaces(ctx context.Context, m *model.Member, first *int
 		targetRoles[s.ID] = role
 		return canRead(role)
 	}
-	spaces, err := r.readableSpaces(ctx, org.ID, viewer, keep, page, order != nil && *order == model.ListOrderAsc)
+	spaces, err := r.readableSpaces(ctx, "member.spaces."+m.ID, org.ID, viewer, keep, page, order != nil && *order == model.ListOrderAsc)
 	if err != nil {
 		return nil, err
 	}

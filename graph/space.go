@@ -59,7 +59,8 @@ func (r *Resolver) readableSpace(ctx context.Context, id string, trash bool) (*m
 
 // readableSpaces pages through the organization's live spaces the caller can read that keep
 // passes, newest first unless ascending. A fixed number of statements whatever the counts.
-func (r *Resolver) readableSpaces(ctx context.Context, orgID string, acc *orgAccess, keep func(*storage.Space) bool, page storage.Page, ascending bool) (*model.SpaceConnection, error) {
+// list names the list in its page tokens, so a token of one list is refused by another.
+func (r *Resolver) readableSpaces(ctx context.Context, list, orgID string, acc *orgAccess, keep func(*storage.Space) bool, page storage.Page, ascending bool) (*model.SpaceConnection, error) {
 	all, err := r.Store.SpacesIn(ctx, orgID)
 	if err != nil {
 		return nil, err
@@ -72,22 +73,22 @@ func (r *Resolver) readableSpaces(ctx context.Context, orgID string, acc *orgAcc
 			visible = append(visible, s)
 		}
 	}
-	list, err := storage.PageInMemory("spaces", visible, func(s *storage.Space) (time.Time, string) { return s.CreatedAt, s.ID }, !ascending, page)
+	spaces, err := storage.PageInMemory(list, visible, func(s *storage.Space) (time.Time, string) { return s.CreatedAt, s.ID }, !ascending, page)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(list.Items))
-	for i, s := range list.Items {
+	ids := make([]string, len(spaces.Items))
+	for i, s := range spaces.Items {
 		ids[i] = s.ID
 	}
 	rows, err := r.Store.SpacesByIDs(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	list.Items = rows
+	spaces.Items = rows
 	// Each listed space may ask for its grants: let them leave in one batch.
 	loader.For(ctx, r.Store).Grants.Expect(len(rows))
-	return connectionOf(list, func(s *storage.Space) *model.Space { return r.toSpace(s, roles[s.ID]) }), nil
+	return connectionOf(spaces, func(s *storage.Space) *model.Space { return r.toSpace(s, roles[s.ID]) }), nil
 }
 
 // organizationSpaces lists the spaces of an organization the caller can read. Errors: Invalid.
@@ -100,7 +101,7 @@ func (r *Resolver) organizationSpaces(ctx context.Context, org *model.Organizati
 	if err != nil {
 		return nil, err
 	}
-	return r.readableSpaces(ctx, org.ID, acc, nil, page, false)
+	return r.readableSpaces(ctx, "spaces", org.ID, acc, nil, page, false)
 }
 
 // createSpace creates a space at the organization's root or in a collection; the creator

@@ -103,15 +103,21 @@ func (r *Resolver) createTeam(ctx context.Context, orgID string, in model.Create
 	if err := r.Store.CreateTeam(ctx, t, []string{acc.UserID}, in.Members); err != nil {
 		return nil, err
 	}
-	acc.teamRoles[t.ID] = "owner" // the request's access predates the team
 	return r.reloadTeam(ctx, t.OrganizationID, t.ID, acc)
 }
 
+// reloadTeam reads a team after a change, with the caller's role in it read again: the change
+// may have made them an owner, or no longer one.
 func (r *Resolver) reloadTeam(ctx context.Context, orgID, teamID string, acc *orgAccess) (*model.Team, error) {
 	t, err := r.Store.FindTeam(ctx, orgID, teamID)
 	if err != nil {
 		return nil, notFound(err, "team")
 	}
+	role, err := r.Store.TeamRole(ctx, teamID, acc.UserID)
+	if err != nil {
+		return nil, err
+	}
+	acc.teamRoles[teamID], acc.Teams[teamID] = role, role != ""
 	return r.toTeam(t, acc), nil
 }
 

@@ -30,9 +30,14 @@ func (s *Store) SetGrants(ctx context.Context, orgID, targetKind, targetID, prin
 	if len(principals) == 0 {
 		return nil
 	}
-	rows := make([]*Grant, len(principals))
-	for i, p := range principals {
-		rows[i] = &Grant{OrganizationID: orgID, TargetKind: targetKind, TargetID: targetID, PrincipalKind: principalKind, PrincipalID: p, Role: role, CreatedAt: now}
+	// One upsert may not touch a row twice (PostgreSQL refuses): name each principal once.
+	seen := make(map[string]bool, len(principals))
+	rows := make([]*Grant, 0, len(principals))
+	for _, p := range principals {
+		if !seen[p] {
+			seen[p] = true
+			rows = append(rows, &Grant{OrganizationID: orgID, TargetKind: targetKind, TargetID: targetID, PrincipalKind: principalKind, PrincipalID: p, Role: role, CreatedAt: now})
+		}
 	}
 	_, err := s.db.NewInsert().Model(&rows).On("CONFLICT (target_kind, target_id, principal_kind, principal_id) DO UPDATE").Set("role = EXCLUDED.role").Exec(ctx)
 	if err != nil {

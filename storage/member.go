@@ -37,8 +37,7 @@ func (s *Store) FindMembers(ctx context.Context, orgID string, f MemberFilter, p
 			q = q.Where("m.role = ?", *f.Role)
 		}
 		if f.Search != "" {
-			pattern := "%" + likeEscaper.Replace(strings.ToLower(f.Search)) + "%"
-			q = q.Where(`(LOWER("user"."display_name") LIKE ? ESCAPE '\' OR LOWER("user"."email") LIKE ? ESCAPE '\')`, pattern, pattern)
+			q = q.Where(`"user"."search_key" LIKE ? ESCAPE '\'`, containsPattern(f.Search))
 		}
 		if f.LastSeen {
 			q = q.Where("m.last_seen_at IS NOT NULL")
@@ -232,7 +231,7 @@ func (s *Store) InviteUsers(ctx context.Context, orgID string, invites []Invitat
 		var fresh []*User
 		for _, e := range emails {
 			if _, ok := byEmail[e]; !ok {
-				u := &User{ID: NewID(), DisplayName: e[:strings.IndexByte(e, '@')], Email: e, CreatedAt: now}
+				u := newUser(NewUser{DisplayName: e[:strings.IndexByte(e, '@')], Email: e}, now)
 				byEmail[e] = u.ID
 				fresh = append(fresh, u)
 			}

@@ -15,7 +15,10 @@ type User struct {
 	Email         string  `bun:"email"`
 	EmailVerified bool    `bun:"email_verified"`
 	PhotoURL      *string `bun:"photo_url"`
-	CreatedAt     time.Time
+	// SearchKey is the folded name and e-mail that searches match: folded in Go because SQLite's
+	// LOWER only knows ASCII.
+	SearchKey string
+	CreatedAt time.Time
 }
 
 // APIToken is a bearer token, kept only as its hash.
@@ -143,6 +146,7 @@ type Team struct {
 	ID             string `bun:"id,pk"`
 	OrganizationID string
 	Title          string
+	TitleKey       string // the folded title that title filters match
 	CreatedAt      time.Time
 	// Members and Spaces are counted by the queries that list teams.
 	Members int `bun:",scanonly"`

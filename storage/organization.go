@@ -46,7 +46,7 @@ func (s *Store) Bootstrap(ctx context.Context, org *Organization, user NewUser, 
 		token string
 	)
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		u = &User{ID: NewID(), DisplayName: user.DisplayName, Email: strings.ToLower(user.Email), EmailVerified: user.EmailVerified, CreatedAt: now}
+		u = newUser(user, now)
 		if _, err := tx.NewInsert().Model(u).Exec(ctx); err != nil {
 			return fmt.Errorf("create user: %w", translate(err))
 		}

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"strings"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -113,3 +114,11 @@ func paginate[T any](ctx context.Context, db bun.IDB, key sortKey, page Page, fi
 
 // MaxBatch bounds how many keys one batched lookup sends in a single IN list.
 const MaxBatch = 1000
+
+// fold is how text is compared case-insensitively, the same on every database.
+func fold(s string) string { return strings.ToLower(s) }
+
+// containsPattern is a LIKE pattern (escaped with a backslash) matching values that contain folded s.
+func containsPattern(s string) string { return "%" + likeEscaper.Replace(fold(s)) + "%" }
+
+func userSearchKey(displayName, email string) string { return fold(displayName + "\n" + email) }

@@ -103,10 +103,16 @@ func (s *Store) SetSpaceDeleted(ctx context.Context, id string, at *time.Time) (
 // Errors: ErrInvalidCursor.
 func PageInMemory[T any](list string, items []T, keyOf func(T) (time.Time, string), desc bool, page Page) (List[T], error) {
 	var out List[T]
+	if desc {
+		list += ".desc"
+	}
 	// before reports whether key (ta, ia) comes before (tb, ib) in the list's order.
 	before := func(ta time.Time, ia string, tb time.Time, ib string) bool {
-		if !ta.Equal(tb) {
+		switch {
+		case !ta.Equal(tb):
 			return ta.Before(tb) != desc
+		case ia == ib:
+			return false
 		}
 		return (ia < ib) != desc
 	}

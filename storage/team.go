@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -23,6 +22,7 @@ func (s *Store) CreateTeam(ctx context.Context, t *Team, owners, members []strin
 	if t.ID == "" {
 		t.ID = NewID()
 	}
+	t.TitleKey = fold(t.Title)
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(t).Exec(ctx); err != nil {
 			return fmt.Errorf("create team: %w", translate(err))
@@ -70,7 +70,7 @@ func (s *Store) FindTeams(ctx context.Context, orgID string, f TeamFilter, page 
 	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
 		q = q.Where("tm.organization_id = ?", orgID)
 		if f.Title != "" {
-			q = q.Where(`LOWER(tm.title) LIKE ? ESCAPE '\'`, "%"+likeEscaper.Replace(strings.ToLower(f.Title))+"%")
+			q = q.Where(`tm.title_key LIKE ? ESCAPE '\'`, containsPattern(f.Title))
 		}
 		if f.OwnerID != "" {
 			q = q.Where("EXISTS (SELECT 1 FROM team_members AS o WHERE o.team_id = tm.id AND o.user_id = ? AND o.role = 'owner')", f.OwnerID)
@@ -108,7 +108,7 @@ func (s *Store) TeamsByIDs(ctx context.Context, orgID string, ids []string) (map
 
 // RenameTeam changes a team's title. Errors: ErrNotFound.
 func (s *Store) RenameTeam(ctx context.Context, orgID, id, title string) error {
-	res, err := s.db.NewUpdate().Model((*Team)(nil)).Set("title = ?", title).Where("organization_id = ? AND id = ?", orgID, id).Exec(ctx)
+	res, err := s.db.NewUpdate().Model((*Team)(nil)).Set("title = ?, title_key = ?", title, fold(title)).Where("organization_id = ? AND id = ?", orgID, id).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("rename team: %w", translate(err))
 	}
@@ -155,7 +155,7 @@ func (s *Store) FindTeamsOfMember(ctx context.Context, orgID, userID, title stri
 			Join("JOIN team_members AS mine ON mine.team_id = tm.id AND mine.user_id = ?", userID).
 			Where("tm.organization_id = ?", orgID)
 		if title != "" {
-			q = q.Where(`LOWER(tm.title) LIKE ? ESCAPE '\'`, "%"+likeEscaper.Replace(strings.ToLower(title))+"%")
+			q = q.Where(`tm.title_key LIKE ? ESCAPE '\'`, containsPattern(title))
 		}
 		return q
 	}
@@ -175,9 +175,13 @@ type TeamUpdate struct {
 func (s *Store) UpdateTeamMembers(ctx context.Context, orgID, teamID string, u TeamUpdate, now time.Time) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if len(u.Add) > 0 {
-			rows := make([]*TeamMember, len(u.Add))
-			for i, id := range u.Add {
-				rows[i] = &TeamMember{TeamID: teamID, OrganizationID: orgID, UserID: id, Role: "member", CreatedAt: now}
+			seen := map[string]bool{}
+			var rows []*TeamMember
+			for _, id := range u.Add {
+				if !seen[id] {
+					seen[id] = true
+					rows = append(rows, &TeamMember{TeamID: teamID, OrganizationID: orgID, UserID: id, Role: "member", CreatedAt: now})
+				}
 			}
 			if _, err := tx.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
 				return fmt.Errorf("add team members: %w", translate(err))

@@ -21,7 +21,7 @@ type NewUser struct {
 
 // CreateUser inserts a user. Errors: ErrConflict when the e-mail is taken.
 func (s *Store) CreateUser(ctx context.Context, in NewUser, now time.Time) (*User, error) {
-	u := &User{ID: NewID(), DisplayName: in.DisplayName, Email: strings.ToLower(in.Email), EmailVerified: in.EmailVerified, CreatedAt: now}
+	u := newUser(in, now)
 	if _, err := s.db.NewInsert().Model(u).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("create user: %w", translate(err))
 	}
@@ -94,4 +94,10 @@ func (s *Store) FindUserByToken(ctx context.Context, token string, now time.Time
 func (s *Store) CountUsers(ctx context.Context) (int, error) {
 	n, err := s.db.NewSelect().Model((*User)(nil)).Count(ctx)
 	return int(n), translate(err)
+}
+
+func newUser(in NewUser, now time.Time) *User {
+	email := strings.ToLower(in.Email)
+	return &User{ID: NewID(), DisplayName: in.DisplayName, Email: email, EmailVerified: in.EmailVerified,
+		SearchKey: userSearchKey(in.DisplayName, email), CreatedAt: now}
 }

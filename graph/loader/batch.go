@@ -6,10 +6,11 @@ import (
 	"time"
 )
 
-// Batch collects the keys that sibling resolvers ask for and fetches them in one call. A time
-// window alone splits batches under load, so a parent that knows how many children will ask
-// says so with Expect: the batch leaves as soon as that many keys have arrived, and the wait
-// is only a fallback. Results are kept for the rest of the request.
+// Batch collects the keys that sibling resolvers ask for and fetches them in one call. A fixed
+// time window alone splits batches under load, so a parent that knows how many children will
+// ask says so with Expect: the batch leaves as soon as that many keys have arrived. The wait is
+// a fallback that restarts with each arriving key (up to maxWait), so slow siblings still join.
+// Results are kept for the rest of the request.
 type Batch[K comparable, V any] struct {
 	fetch func(context.Context, []K) (map[K]V, error)
 	wait  time.Duration
@@ -22,11 +23,16 @@ type Batch[K comparable, V any] struct {
 
 type round[K comparable, V any] struct {
 	once  sync.Once
+	timer *time.Timer
+	start time.Time
 	keys  []K
 	ready chan struct{}
 	found map[K]V
 	err   error
 }
+
+// maxWait bounds how long a batch keeps waiting for late siblings.
+const maxWait = 25 * time.Millisecond
 
 // NewBatch returns a Batch over fetch, which returns the values it found keyed by key.
 func NewBatch[K comparable, V any](fetch func(context.Context, []K) (map[K]V, error), wait time.Duration) *Batch[K, V] {
@@ -37,6 +43,20 @@ func NewBatch[K comparable, V any](fetch func(context.Context, []K) (map[K]V, er
 func (b *Batch[K, V]) Expect(n int) {
 	b.mu.Lock()
 	b.expect = n
+	b.mu.Unlock()
+}
+
+// Prime stores values found elsewhere (by a batch that loaded them along the way), so that
+// loading their keys later costs nothing.
+func (b *Batch[K, V]) Prime(found map[K]V) {
+	r := &round[K, V]{ready: make(chan struct{}), found: found}
+	r.once.Do(func() { close(r.ready) })
+	b.mu.Lock()
+	for k := range found {
+		if _, seen := b.done[k]; !seen {
+			b.done[k] = r
+		}
+	}
 	b.mu.Unlock()
 }
 
@@ -56,9 +76,12 @@ func (b *Batch[K, V]) LoadMany(ctx context.Context, keys []K) (map[K]V, error) {
 		r, seen := b.done[key]
 		if !seen {
 			if b.pending == nil {
-				p := &round[K, V]{ready: make(chan struct{})}
+				p := &round[K, V]{ready: make(chan struct{}), start: time.Now()}
 				b.pending = p
-				time.AfterFunc(b.wait, func() { b.send(ctx, p) })
+				p.timer = time.AfterFunc(b.wait, func() { b.send(ctx, p) })
+			} else if time.Since(b.pending.start) < maxWait {
+				// Siblings are still arriving: wait for the next one rather than leave without it.
+				b.pending.timer.Reset(b.wait)
 			}
 			r = b.pending
 			r.keys = append(r.keys, key)

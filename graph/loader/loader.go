@@ -39,39 +39,56 @@ const batchWait = 2 * time.Millisecond
 
 // New builds fresh loaders for one request; the viewer comes from each load's context.
 func New(store *storage.Store) *Loaders {
-	return &Loaders{
+	l := &Loaders{
 		Membership: dataloader.NewBatchedLoader(byKey(func(ctx context.Context, orgIDs []string) (map[string]*storage.Member, error) {
 			return store.MembershipsIn(ctx, viewerID(ctx), orgIDs)
 		}), options[*storage.Member]()...),
 		User: dataloader.NewBatchedLoader(byKey(func(ctx context.Context, ids []string) (map[string]*storage.User, error) {
 			return store.UsersByIDs(ctx, viewerID(ctx), ids)
 		}), options[*storage.User]()...),
-		Grants: NewBatch(func(ctx context.Context, ids []string) (map[string][]*storage.Grant, error) {
-			grants, err := store.GrantsOn(ctx, ids)
-			out := map[string][]*storage.Grant{}
-			for _, g := range grants {
-				out[g.TargetID] = append(out[g.TargetID], g)
-			}
-			return out, err
-		}, batchWait),
-		Teams: NewBatch(func(ctx context.Context, keys []TeamKey) (map[TeamKey]*storage.Team, error) {
-			byOrg := map[string][]string{}
-			for _, k := range keys {
-				byOrg[k.OrganizationID] = append(byOrg[k.OrganizationID], k.ID)
-			}
-			out := map[TeamKey]*storage.Team{}
-			for org, ids := range byOrg { // one organization per request in practice
-				teams, err := store.TeamsByIDs(ctx, org, ids)
-				if err != nil {
-					return nil, err
-				}
-				for id, t := range teams {
-					out[TeamKey{org, id}] = t
-				}
-			}
-			return out, nil
-		}, batchWait),
 	}
+	l.Teams = NewBatch(func(ctx context.Context, keys []TeamKey) (map[TeamKey]*storage.Team, error) {
+		byOrg := map[string][]string{}
+		for _, k := range keys {
+			byOrg[k.OrganizationID] = append(byOrg[k.OrganizationID], k.ID)
+		}
+		out := map[TeamKey]*storage.Team{}
+		for org, ids := range byOrg { // one organization per request in practice
+			teams, err := store.TeamsByIDs(ctx, org, ids)
+			if err != nil {
+				return nil, err
+			}
+			for id, t := range teams {
+				out[TeamKey{org, id}] = t
+			}
+		}
+		return out, nil
+	}, batchWait)
+	// The teams of the grants a request lists are read with them: teamPermissions asks for them
+	// right after, one resolver per item, and must not wait for a batch of its own.
+	l.Grants = NewBatch(func(ctx context.Context, ids []string) (map[string][]*storage.Grant, error) {
+		grants, err := store.GrantsOn(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string][]*storage.Grant{}
+		var teams []TeamKey
+		for _, g := range grants {
+			out[g.TargetID] = append(out[g.TargetID], g)
+			if g.PrincipalKind == storage.PrincipalTeam {
+				teams = append(teams, TeamKey{g.OrganizationID, g.PrincipalID})
+			}
+		}
+		if len(teams) > 0 {
+			found, err := l.Teams.fetch(ctx, teams)
+			if err != nil {
+				return nil, err
+			}
+			l.Teams.Prime(found)
+		}
+		return out, nil
+	}, batchWait)
+	return l
 }
 
 func options[V any]() []dataloader.Option[string, V] {

@@ -4,6 +4,7 @@ CREATE TABLE users (
     email          TEXT NOT NULL UNIQUE,
     email_verified BOOLEAN NOT NULL DEFAULT FALSE,
     photo_url      TEXT,
+    search_key     TEXT NOT NULL,
     created_at     {{.Timestamp}} NOT NULL
 );
 --bun:split

@@ -45,6 +45,7 @@ CREATE TABLE teams (
     id              TEXT PRIMARY KEY,
     organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
     title           TEXT NOT NULL,
+    title_key       TEXT NOT NULL,
     created_at      {{.Timestamp}} NOT NULL
 );
 --bun:split
