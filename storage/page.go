@@ -1,11 +1,11 @@
 package storage
 
 import (
-	"strings"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
