@@ -106,6 +106,15 @@ func (r *Resolver) createTeam(ctx context.Context, orgID string, in model.Create
 	return r.reloadTeam(ctx, t.OrganizationID, t.ID, acc)
 }
 
+// teamAfterChange answers a team mutation with the team as it now is.
+func (r *Resolver) teamAfterChange(ctx context.Context, orgID, teamID string) (*model.Team, error) {
+	_, acc, err := r.insiderAccess(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return r.reloadTeam(ctx, orgID, teamID, acc)
+}
+
 // reloadTeam reads a team after a change, with the caller's role in it read again: the change
 // may have made them an owner, or no longer one.
 func (r *Resolver) reloadTeam(ctx context.Context, orgID, teamID string, acc *orgAccess) (*model.Team, error) {
@@ -132,11 +141,7 @@ func (r *Resolver) updateTeam(ctx context.Context, orgID, teamID string, in mode
 	if err := r.Store.RenameTeam(ctx, orgID, teamID, in.Title); err != nil {
 		return nil, notFound(err, "team")
 	}
-	_, acc, err := r.insiderAccess(ctx, orgID)
-	if err != nil {
-		return nil, err
-	}
-	return r.reloadTeam(ctx, orgID, teamID, acc)
+	return r.teamAfterChange(ctx, orgID, teamID)
 }
 
 // deleteTeam deletes a team; a missing team reports false. Errors: NotFound (organization),
@@ -195,11 +200,7 @@ func (r *Resolver) updateTeamMembers(ctx context.Context, orgID, teamID string, 
 	if err := r.Store.UpdateTeamMembers(ctx, orgID, teamID, update, r.Now()); err != nil {
 		return nil, err
 	}
-	_, acc, err := r.insiderAccess(ctx, orgID)
-	if err != nil {
-		return nil, err
-	}
-	return r.reloadTeam(ctx, orgID, teamID, acc)
+	return r.teamAfterChange(ctx, orgID, teamID)
 }
 
 // setTeamMember adds a member to a team or sets their role. Errors: Invalid, NotFound, Forbidden.
@@ -224,11 +225,7 @@ func (r *Resolver) setTeamMember(ctx context.Context, orgID, teamID, userID stri
 	if err := r.Store.UpdateTeamMembers(ctx, orgID, teamID, update, r.Now()); err != nil {
 		return nil, err
 	}
-	_, acc, err := r.insiderAccess(ctx, orgID)
-	if err != nil {
-		return nil, err
-	}
-	return r.reloadTeam(ctx, orgID, teamID, acc)
+	return r.teamAfterChange(ctx, orgID, teamID)
 }
 
 // removeTeamMember removes a member from a team: managers remove anyone, members may leave.

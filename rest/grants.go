@@ -26,67 +26,27 @@ func (a *api) grantCollectionAccess(w http.ResponseWriter, r *http.Request) (int
 }
 
 func (a *api) listSpaceUsers(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	first, after, err := listArgs(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	s, err := a.space(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	c, err := a.res.Space().UserPermissions(r.Context(), s, first, after)
-	if err != nil {
-		return 0, nil, err
-	}
-	return ok(envelope(c), nil)
+	return nestedList(r, a.space, func(s *model.Space, first *int, after *string) (*model.UserGrantConnection, error) {
+		return a.res.Space().UserPermissions(r.Context(), s, first, after)
+	})
 }
 
 func (a *api) listSpaceTeams(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	first, after, err := listArgs(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	s, err := a.space(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	c, err := a.res.Space().TeamPermissions(r.Context(), s, first, after)
-	if err != nil {
-		return 0, nil, err
-	}
-	return ok(envelope(c), nil)
+	return nestedList(r, a.space, func(s *model.Space, first *int, after *string) (*model.TeamGrantConnection, error) {
+		return a.res.Space().TeamPermissions(r.Context(), s, first, after)
+	})
 }
 
 func (a *api) listCollectionUsers(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	first, after, err := listArgs(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	col, err := a.collection(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	c, err := a.res.Collection().UserPermissions(r.Context(), col, first, after)
-	if err != nil {
-		return 0, nil, err
-	}
-	return ok(envelope(c), nil)
+	return nestedList(r, a.collection, func(c *model.Collection, first *int, after *string) (*model.UserGrantConnection, error) {
+		return a.res.Collection().UserPermissions(r.Context(), c, first, after)
+	})
 }
 
 func (a *api) listCollectionTeams(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	first, after, err := listArgs(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	col, err := a.collection(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	c, err := a.res.Collection().TeamPermissions(r.Context(), col, first, after)
-	if err != nil {
-		return 0, nil, err
-	}
-	return ok(envelope(c), nil)
+	return nestedList(r, a.collection, func(c *model.Collection, first *int, after *string) (*model.TeamGrantConnection, error) {
+		return a.res.Collection().TeamPermissions(r.Context(), c, first, after)
+	})
 }
 
 // updateGrant and removeGrant serve the four PATCH and four DELETE routes: which content and

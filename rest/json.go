@@ -144,3 +144,21 @@ func envelope[T any](c *model.Connection[T]) listEnvelope[T] {
 	}
 	return out
 }
+
+// nestedList answers a list that hangs from a parent resource: it reads the paging arguments,
+// loads the parent (which decides whether the caller sees it), then lists.
+func nestedList[P, T any](r *http.Request, parent func(*http.Request) (P, error), list func(P, *int, *string) (*model.Connection[T], error)) (int, any, error) {
+	first, after, err := listArgs(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	p, err := parent(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := list(p, first, after)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(envelope(c), nil)
+}

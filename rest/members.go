@@ -8,19 +8,13 @@ import (
 )
 
 func (a *api) listMembers(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	org, first, after, err := a.organizationList(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	c, err := a.res.Organization().Members(r.Context(), org, first, after,
-		optionalQuery[model.ListOrder](r, "order"),
-		optionalQuery[model.MemberRoleFilter](r, "role"),
-		optionalQuery[string](r, "search"),
-		optionalQuery[model.MemberSort](r, "sort"))
-	if err != nil {
-		return 0, nil, err
-	}
-	return ok(envelope(c), nil)
+	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.MemberConnection, error) {
+		return a.res.Organization().Members(r.Context(), org, first, after,
+			optionalQuery[model.ListOrder](r, "order"),
+			optionalQuery[model.MemberRoleFilter](r, "role"),
+			optionalQuery[string](r, "search"),
+			optionalQuery[model.MemberSort](r, "sort"))
+	})
 }
 
 func (a *api) getMember(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -64,15 +58,9 @@ func (a *api) joinWithInvite(w http.ResponseWriter, r *http.Request) (int, any, 
 }
 
 func (a *api) listInviteLinks(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	org, first, after, err := a.organizationList(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	c, err := a.res.Organization().InviteLinkList(r.Context(), org, first, after)
-	if err != nil {
-		return 0, nil, err
-	}
-	return ok(envelope(c), nil)
+	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.InviteLinkConnection, error) {
+		return a.res.Organization().InviteLinkList(r.Context(), org, first, after)
+	})
 }
 
 func (a *api) createInviteLink(w http.ResponseWriter, r *http.Request) (int, any, error) {

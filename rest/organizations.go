@@ -41,16 +41,6 @@ func (a *api) organization(r *http.Request) (*model.Organization, error) {
 	return a.res.Query().Organization(r.Context(), chi.URLParam(r, "organizationId"))
 }
 
-// organizationList reads the paging arguments of a list that hangs from the path's organization,
-// and loads that organization.
-func (a *api) organizationList(r *http.Request) (org *model.Organization, first *int, after *string, err error) {
-	if first, after, err = listArgs(r); err != nil {
-		return nil, nil, nil, err
-	}
-	org, err = a.organization(r)
-	return org, first, after, err
-}
-
 func (a *api) getOrganization(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return ok(a.organization(r))
 }

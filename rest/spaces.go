@@ -31,15 +31,9 @@ func (a *api) createSpace(w http.ResponseWriter, r *http.Request) (int, any, err
 }
 
 func (a *api) listSpaces(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	org, first, after, err := a.organizationList(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	c, err := a.res.Organization().Spaces(r.Context(), org, first, after)
-	if err != nil {
-		return 0, nil, err
-	}
-	return ok(envelope(c), nil)
+	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.SpaceConnection, error) {
+		return a.res.Organization().Spaces(r.Context(), org, first, after)
+	})
 }
 
 func (a *api) space(r *http.Request) (*model.Space, error) {
@@ -79,23 +73,17 @@ func (a *api) createCollection(w http.ResponseWriter, r *http.Request) (int, any
 }
 
 func (a *api) listCollections(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	org, first, after, err := a.organizationList(r)
-	if err != nil {
-		return 0, nil, err
-	}
 	var nested *bool
 	if v := r.URL.Query().Get("nested"); v != "" {
-		b, convErr := strconv.ParseBool(v)
-		if convErr != nil {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
 			return 0, nil, apperr.Invalidf("nested", "must be true or false")
 		}
 		nested = &b
 	}
-	c, err := a.res.Organization().Collections(r.Context(), org, first, after, nested)
-	if err != nil {
-		return 0, nil, err
-	}
-	return ok(envelope(c), nil)
+	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.CollectionConnection, error) {
+		return a.res.Organization().Collections(r.Context(), org, first, after, nested)
+	})
 }
 
 func (a *api) collection(r *http.Request) (*model.Collection, error) {
@@ -119,17 +107,7 @@ func (a *api) deleteCollection(w http.ResponseWriter, r *http.Request) (int, any
 }
 
 func (a *api) listCollectionSpaces(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	first, after, err := listArgs(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	c, err := a.collection(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	spaces, err := a.res.Collection().Spaces(r.Context(), c, first, after)
-	if err != nil {
-		return 0, nil, err
-	}
-	return ok(envelope(spaces), nil)
+	return nestedList(r, a.collection, func(c *model.Collection, first *int, after *string) (*model.SpaceConnection, error) {
+		return a.res.Collection().Spaces(r.Context(), c, first, after)
+	})
 }

@@ -20,15 +20,9 @@ func (a *api) createTeam(w http.ResponseWriter, r *http.Request) (int, any, erro
 }
 
 func (a *api) listTeams(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	org, first, after, err := a.organizationList(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	c, err := a.res.Organization().Teams(r.Context(), org, first, after, optionalQuery[string](r, "title"), optionalQuery[string](r, "owner"))
-	if err != nil {
-		return 0, nil, err
-	}
-	return ok(envelope(c), nil)
+	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.TeamConnection, error) {
+		return a.res.Organization().Teams(r.Context(), org, first, after, optionalQuery[string](r, "title"), optionalQuery[string](r, "owner"))
+	})
 }
 
 func (a *api) team(r *http.Request) (*model.Team, error) {
@@ -56,19 +50,9 @@ func (a *api) deleteTeam(w http.ResponseWriter, r *http.Request) (int, any, erro
 }
 
 func (a *api) listTeamMembers(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	first, after, err := listArgs(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	t, err := a.team(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	c, err := a.res.Team().MemberList(r.Context(), t, first, after)
-	if err != nil {
-		return 0, nil, err
-	}
-	return ok(envelope(c), nil)
+	return nestedList(r, a.team, func(t *model.Team, first *int, after *string) (*model.TeamMemberConnection, error) {
+		return a.res.Team().MemberList(r.Context(), t, first, after)
+	})
 }
 
 func (a *api) updateTeamMembers(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -100,33 +84,13 @@ func (a *api) pathMember(r *http.Request) (*model.Member, error) {
 }
 
 func (a *api) listMemberTeams(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	first, after, err := listArgs(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	m, err := a.pathMember(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	c, err := a.res.Member().TeamMemberships(r.Context(), m, first, after, optionalQuery[string](r, "title"))
-	if err != nil {
-		return 0, nil, err
-	}
-	return ok(envelope(c), nil)
+	return nestedList(r, a.pathMember, func(m *model.Member, first *int, after *string) (*model.MemberTeamConnection, error) {
+		return a.res.Member().TeamMemberships(r.Context(), m, first, after, optionalQuery[string](r, "title"))
+	})
 }
 
 func (a *api) listMemberSpaces(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	first, after, err := listArgs(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	m, err := a.pathMember(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	c, err := a.res.Member().AccessibleSpaces(r.Context(), m, first, after, optionalQuery[model.ListOrder](r, "order"))
-	if err != nil {
-		return 0, nil, err
-	}
-	return ok(envelope(c), nil)
+	return nestedList(r, a.pathMember, func(m *model.Member, first *int, after *string) (*model.MemberSpaceConnection, error) {
+		return a.res.Member().AccessibleSpaces(r.Context(), m, first, after, optionalQuery[model.ListOrder](r, "order"))
+	})
 }
