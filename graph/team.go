@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/bindery/bindery/graph/apperr"
@@ -228,15 +229,23 @@ func (r *Resolver) setTeamMember(ctx context.Context, orgID, teamID, userID stri
 	return r.teamAfterChange(ctx, orgID, teamID)
 }
 
-// removeTeamMember removes a member from a team: managers remove anyone, members may leave.
-// Errors: NotFound, Forbidden.
+// removeTeamMember removes a member from a team: managers remove anyone, and any member,
+// guests included, may leave. A missing team or membership reports false.
+// Errors: NotFound (organization), Forbidden.
 func (r *Resolver) removeTeamMember(ctx context.Context, orgID, teamID, userID string) (bool, error) {
-	t, err := r.team(ctx, orgID, teamID)
+	org, err := r.organization(ctx, orgID)
 	if err != nil {
 		return false, err
 	}
-	if actor := authz.ActorFrom(ctx); !t.Permissions.Admin && actor.UserID != userID {
-		return false, apperr.Forbiddenf("only organization admins and the team's owners can manage this team")
+	if _, err := r.Store.FindTeam(ctx, org.ID, teamID); errors.Is(err, storage.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	if org.Viewer.ID != userID {
+		if _, err := r.managedTeam(ctx, org.ID, teamID); err != nil {
+			return false, err
+		}
 	}
 	return r.Store.RemoveTeamMember(ctx, teamID, userID)
 }
