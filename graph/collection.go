@@ -139,9 +139,11 @@ func (r *Resolver) updateCollection(ctx context.Context, id string, in model.Upd
 	if v, ok := in.DefaultLevel.ValueOK(); ok {
 		row.DefaultLevel, cols = (*string)(v), append(cols, "default_level")
 	}
-	row.UpdatedAt = r.Now()
-	if err := r.Store.UpdateCollection(ctx, row, cols); err != nil {
-		return nil, err
+	if len(cols) > 0 { // an empty patch changes nothing, not even updatedAt
+		row.UpdatedAt = r.Now()
+		if err := r.Store.UpdateCollection(ctx, row, cols); err != nil {
+			return nil, err
+		}
 	}
 	return r.toCollection(row, c.ViewerRole), nil
 }

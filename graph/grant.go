@@ -81,13 +81,17 @@ func (r *Resolver) teamGrants(ctx context.Context, id, orgID string, first *int,
 	if err != nil {
 		return nil, err
 	}
+	spaces, err := r.teamSpaces(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
 	items := make([]*model.TeamGrant, len(list.Items))
 	for i, g := range list.Items {
 		t, ok := teams[keys[i]]
 		if !ok {
 			return nil, fmt.Errorf("grant on %s names missing team %s", id, g.PrincipalID)
 		}
-		items[i] = &model.TeamGrant{Permission: model.MemberRole(g.Role), Team: r.toTeam(t, acc)}
+		items[i] = &model.TeamGrant{Permission: model.MemberRole(g.Role), Team: r.toTeam(t, acc, spaces)}
 	}
 	return model.NewConnection(items, list.Cursors, list.Total, list.HasMore), nil
 }

@@ -85,8 +85,12 @@ func (r *Resolver) memberTeams(ctx context.Context, m *model.Member, first *int,
 	if err != nil {
 		return nil, err
 	}
+	spaces, err := r.teamSpaces(ctx, org.ID)
+	if err != nil {
+		return nil, err
+	}
 	return connectionOf(list, func(t *storage.Team) *model.MemberTeam {
-		return &model.MemberTeam{Team: r.toTeam(t, acc), Member: model.TeamRole{Role: model.TeamMemberRole(t.MemberRole)}}
+		return &model.MemberTeam{Team: r.toTeam(t, acc, spaces), Member: model.TeamRole{Role: model.TeamMemberRole(t.MemberRole)}}
 	}), nil
 }
 

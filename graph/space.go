@@ -226,9 +226,11 @@ func (r *Resolver) updateSpace(ctx context.Context, id string, in model.UpdateSp
 		row.MergeRules = string(b)
 		set("merge_rules")
 	}
-	row.UpdatedAt = r.Now()
-	if err := r.Store.UpdateSpace(ctx, row, cols); err != nil {
-		return nil, err
+	if len(cols) > 0 { // an empty patch changes nothing, not even updatedAt
+		row.UpdatedAt = r.Now()
+		if err := r.Store.UpdateSpace(ctx, row, cols); err != nil {
+			return nil, err
+		}
 	}
 	return r.toSpace(row, sp.ViewerRole), nil
 }

@@ -7,19 +7,61 @@ import (
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
 
-func (r *Resolver) toTeam(t *storage.Team, acc *orgAccess) *model.Team {
+func (r *Resolver) toTeam(t *storage.Team, acc *orgAccess, spaces map[string]int) *model.Team {
 	return &model.Team{
-		Object: "team", ID: t.ID, Title: t.Title, Members: t.Members, Spaces: t.Spaces, CreatedAt: t.CreatedAt,
+		Object: "team", ID: t.ID, Title: t.Title, Members: t.Members, Spaces: spaces[t.ID], CreatedAt: t.CreatedAt,
 		OrganizationID: t.OrganizationID,
 		Permissions: model.TeamPermissions{
 			Admin: authz.AtLeast(acc.OrgRole, model.MemberRoleAdmin) || acc.teamRoles[t.ID] == "owner",
 			View:  acc.Member && acc.OrgRole != nil,
 		},
 	}
+}
+
+// teamSpaces counts, for every team of an organization, the live spaces its grants reach: on
+// the space itself or on a collection above it, decided by the permission engine as for a
+// guest holding only the team's grants. Computed once per request and organization.
+func (r *Resolver) teamSpaces(ctx context.Context, orgID string) (map[string]int, error) {
+	v, err := loader.For(ctx, r.Store).TeamSpaces.Get(orgID, func() (any, error) {
+		acc, err := r.viewerAccess(ctx, orgID)
+		if err != nil {
+			return nil, err
+		}
+		grants, err := r.Store.GrantsIn(ctx, orgID, nil)
+		if err != nil {
+			return nil, err
+		}
+		spaces, err := r.Store.SpacesIn(ctx, orgID)
+		if err != nil {
+			return nil, err
+		}
+		all := toGrants(grants)
+		teams := map[string]bool{}
+		for _, g := range all {
+			if g.PrincipalKind == storage.PrincipalTeam {
+				teams[g.PrincipalID] = true
+			}
+		}
+		counts := map[string]int{}
+		for team := range teams {
+			reach := &authz.Access{Member: true, Teams: map[string]bool{team: true}, Grants: all, Collections: acc.Collections}
+			for _, s := range spaces {
+				if reach.SpaceRole(spaceNode(s)) != nil {
+					counts[team]++
+				}
+			}
+		}
+		return counts, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(map[string]int), nil
 }
 
 // insiderAccess returns the caller's access to an organization they see, requiring a role
@@ -50,7 +92,11 @@ func (r *Resolver) teams(ctx context.Context, org *model.Organization, first *in
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf(list, func(t *storage.Team) *model.Team { return r.toTeam(t, acc) }), nil
+	spaces, err := r.teamSpaces(ctx, org.ID)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf(list, func(t *storage.Team) *model.Team { return r.toTeam(t, acc, spaces) }), nil
 }
 
 // team returns one team. Errors: NotFound, Forbidden.
@@ -63,7 +109,11 @@ func (r *Resolver) team(ctx context.Context, orgID, teamID string) (*model.Team,
 	if err != nil {
 		return nil, notFound(err, "team")
 	}
-	return r.toTeam(t, acc), nil
+	spaces, err := r.teamSpaces(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return r.toTeam(t, acc, spaces), nil
 }
 
 // managedTeam returns a team the caller may manage: organization admins and team owners.
@@ -128,7 +178,11 @@ func (r *Resolver) reloadTeam(ctx context.Context, orgID, teamID string, acc *or
 		return nil, err
 	}
 	acc.teamRoles[teamID], acc.Teams[teamID] = role, role != ""
-	return r.toTeam(t, acc), nil
+	spaces, err := r.teamSpaces(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return r.toTeam(t, acc, spaces), nil
 }
 
 // updateTeam renames a team. Errors: Invalid, NotFound, Forbidden.

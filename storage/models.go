@@ -148,9 +148,8 @@ type Team struct {
 	Title          string
 	TitleKey       string // the folded title that title filters match
 	CreatedAt      time.Time
-	// Members and Spaces are counted by the queries that list teams.
+	// Members is counted by the queries that list teams.
 	Members int `bun:",scanonly"`
-	Spaces  int `bun:",scanonly"`
 	// MemberRole is a listed member's role in the team, when a query lists one member's teams.
 	MemberRole string `bun:",scanonly"`
 }

@@ -8,13 +8,12 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// withTeamCounts selects a team's columns with its member and space counts, so a page of teams
-// costs one statement whatever its size.
+// withTeamCounts selects a team's columns with its member count, so a page of teams costs one
+// statement whatever its size. (How many spaces a team reaches depends on the collection tree:
+// the API layer counts it with the permission engine.)
 func withTeamCounts(q *bun.SelectQuery) *bun.SelectQuery {
 	return q.ColumnExpr("tm.*").
-		ColumnExpr("(SELECT COUNT(*) FROM team_members AS c1 WHERE c1.team_id = tm.id) AS members").
-		ColumnExpr(`(SELECT COUNT(*) FROM content_grants AS c2 JOIN spaces AS c2s ON c2s.id = c2.target_id AND c2s.deleted_at IS NULL
-			WHERE c2.principal_kind = 'team' AND c2.principal_id = tm.id AND c2.target_kind = 'space') AS spaces`)
+		ColumnExpr("(SELECT COUNT(*) FROM team_members AS c1 WHERE c1.team_id = tm.id) AS members")
 }
 
 // CreateTeam inserts a team with its first members: owners as owners, the others as members.

@@ -22,6 +22,8 @@ type Loaders struct {
 	User *dataloader.Loader[string, *storage.User]
 	// Access keeps, per organization, what decides the viewer's roles there (graph builds it).
 	Access Memo[any]
+	// TeamSpaces keeps, per organization, how many spaces each team reaches.
+	TeamSpaces Memo[any]
 	// Grants loads the grants on spaces and collections, keyed by target id.
 	Grants *Batch[string, []*storage.Grant]
 	// Teams loads teams with their counts.
