@@ -37,11 +37,15 @@ func Run(m *testing.M) int {
 	return code
 }
 
-// Each runs fn as a subtest per dialect ("sqlite", "postgres"), each with a fresh database.
+// Each runs fn as a subtest per dialect ("sqlite", "postgres"), each with a fresh database. The
+// dialects run in parallel with each other (and with other parallel subtests).
 func Each(t *testing.T, fn func(t *testing.T, s *storage.Store)) {
 	t.Helper()
 	for _, d := range Dialects {
-		t.Run(string(d), func(t *testing.T) { fn(t, Open(t, d)) })
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			fn(t, Open(t, d))
+		})
 	}
 }
 
