@@ -85,10 +85,6 @@ func (r *Resolver) toMember(m *storage.Member) *model.Member {
 	return out
 }
 
-func toInviteLink(l *storage.InviteLink) *model.InviteLink {
-	return &model.InviteLink{Object: "invite", ID: l.ID, Role: (*model.MemberRole)(l.Role), Redundant: l.Redundant, CreatedAt: l.CreatedAt}
-}
-
 func roleString(r *model.MemberRole) *string {
 	if r == nil {
 		return nil

@@ -88,10 +88,13 @@ type ComplexityRoot struct {
 	}
 
 	InviteLink struct {
-		CreatedAt func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Redundant func(childComplexity int) int
-		Role      func(childComplexity int) int
+		Collection func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Level      func(childComplexity int) int
+		Redundant  func(childComplexity int) int
+		Role       func(childComplexity int) int
+		Space      func(childComplexity int) int
 	}
 
 	InviteLinkConnection struct {
@@ -239,7 +242,7 @@ type ComplexityRoot struct {
 		EmailDomains      func(childComplexity int) int
 		Hostname          func(childComplexity int) int
 		ID                func(childComplexity int) int
-		InviteLinkList    func(childComplexity int, first *int, after *string) int
+		InviteLinkList    func(childComplexity int, first *int, after *string, content *bool) int
 		InviteLinks       func(childComplexity int) int
 		Member            func(childComplexity int, userID string) int
 		Members           func(childComplexity int, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) int
@@ -529,7 +532,7 @@ type MutationResolver interface {
 type OrganizationResolver interface {
 	Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error)
 	Member(ctx context.Context, obj *model.Organization, userID string) (*model.Member, error)
-	InviteLinkList(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.InviteLink], error)
+	InviteLinkList(ctx context.Context, obj *model.Organization, first *int, after *string, content *bool) (*model.Connection[*model.InviteLink], error)
 	AgentInstructions(ctx context.Context, obj *model.Organization) (*model.AgentInstructions, error)
 	Spaces(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.Space], error)
 	Collections(ctx context.Context, obj *model.Organization, first *int, after *string, nested *bool) (*model.Connection[*model.Collection], error)
@@ -755,6 +758,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CollectionPermissions.ViewInviteLinks(childComplexity), true
 
+	case "InviteLink.collection":
+		if e.ComplexityRoot.InviteLink.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLink.Collection(childComplexity), true
 	case "InviteLink.createdAt":
 		if e.ComplexityRoot.InviteLink.CreatedAt == nil {
 			break
@@ -767,6 +776,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InviteLink.ID(childComplexity), true
+	case "InviteLink.level":
+		if e.ComplexityRoot.InviteLink.Level == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLink.Level(childComplexity), true
 	case "InviteLink.redundant":
 		if e.ComplexityRoot.InviteLink.Redundant == nil {
 			break
@@ -779,6 +794,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InviteLink.Role(childComplexity), true
+	case "InviteLink.space":
+		if e.ComplexityRoot.InviteLink.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLink.Space(childComplexity), true
 
 	case "InviteLinkConnection.edges":
 		if e.ComplexityRoot.InviteLinkConnection.Edges == nil {
@@ -1550,7 +1571,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Organization.InviteLinkList(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Organization.InviteLinkList(childComplexity, args["first"].(*int), args["after"].(*string), args["content"].(*bool)), true
 	case "Organization.inviteLinks":
 		if e.ComplexityRoot.Organization.InviteLinks == nil {
 			break
@@ -2761,8 +2782,8 @@ type Organization {
   "Members, newest first unless ordered otherwise."
   members(first: Int, after: String, order: ListOrder, role: MemberRoleFilter, search: String, sort: MemberSort): MemberConnection!
   member(userId: ID!): Member
-  "Invite links, newest first (admins)."
-  inviteLinkList(first: Int, after: String): InviteLinkConnection!
+  "Invite links to the organization, newest first (admins); content: true lists the links to its spaces and collections instead."
+  inviteLinkList(first: Int, after: String, content: Boolean): InviteLinkConnection!
   agentInstructions: AgentInstructions!
   "Spaces the viewer can read, newest first."
   spaces(first: Int, after: String): SpaceConnection!
@@ -2837,8 +2858,12 @@ type Member {
 
 type InviteLink {
   id: ID!
-  "Null: joins as a guest."
+  "Null: joins as a guest (or, for a space or collection link, as a guest with level there)."
   role: MemberRole
+  "The role a space or collection link gives on its content."
+  level: MemberRole
+  space: Space
+  collection: Collection
   "True when an older link already grants the same role."
   redundant: Boolean!
   createdAt: Time!
@@ -3189,8 +3214,13 @@ input InviteEmailInput {
 }
 
 input CreateInviteLinkInput {
-  "Null: joins as a guest."
+  "An organization link's role; null: joins as a guest."
   role: MemberRole @goField(omittable: true)
+  "A link to one space (with level): joins as a guest with that role on the space."
+  space: ID
+  "A link to one collection (with level)."
+  collection: ID
+  level: MemberRole @goField(omittable: true)
 }
 
 input UpdateAgentInstructionsInput {
@@ -3369,6 +3399,12 @@ func (ec *executionContext) childFields_InviteLink(ctx context.Context, field gr
 		return ec.fieldContext_InviteLink_id(ctx, field)
 	case "role":
 		return ec.fieldContext_InviteLink_role(ctx, field)
+	case "level":
+		return ec.fieldContext_InviteLink_level(ctx, field)
+	case "space":
+		return ec.fieldContext_InviteLink_space(ctx, field)
+	case "collection":
+		return ec.fieldContext_InviteLink_collection(ctx, field)
 	case "redundant":
 		return ec.fieldContext_InviteLink_redundant(ctx, field)
 	case "createdAt":
@@ -5124,6 +5160,14 @@ func (ec *executionContext) field_Organization_inviteLinkList_args(ctx context.C
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "content",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["content"] = arg2
 	return args, nil
 }
 
@@ -6292,6 +6336,93 @@ func (ec *executionContext) _InviteLink_role(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_InviteLink_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InviteLink", field, false, false, errors.New("field of type MemberRole does not have child fields"))
+}
+
+func (ec *executionContext) _InviteLink_level(ctx context.Context, field graphql.CollectedField, obj *model.InviteLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteLink_level(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Level, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberRole) graphql.Marshaler {
+			return ec.marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InviteLink_level(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InviteLink", field, false, false, errors.New("field of type MemberRole does not have child fields"))
+}
+
+func (ec *executionContext) _InviteLink_space(ctx context.Context, field graphql.CollectedField, obj *model.InviteLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteLink_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InviteLink_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InviteLink",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InviteLink_collection(ctx context.Context, field graphql.CollectedField, obj *model.InviteLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteLink_collection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Collection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InviteLink_collection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InviteLink",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _InviteLink_redundant(ctx context.Context, field graphql.CollectedField, obj *model.InviteLink) (ret graphql.Marshaler) {
@@ -9751,7 +9882,7 @@ func (ec *executionContext) _Organization_inviteLinkList(ctx context.Context, fi
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Organization().InviteLinkList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Organization().InviteLinkList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["content"].(*bool))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.InviteLink]) graphql.Marshaler {
@@ -14587,7 +14718,7 @@ func (ec *executionContext) unmarshalInputCreateInviteLinkInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"role"}
+	fieldsInOrder := [...]string{"role", "space", "collection", "level"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -14601,6 +14732,27 @@ func (ec *executionContext) unmarshalInputCreateInviteLinkInput(ctx context.Cont
 				return it, err
 			}
 			it.Role = graphql.OmittableOf(data)
+		case "space":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("space"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Space = data
+		case "collection":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("collection"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Collection = data
+		case "level":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("level"))
+			data, err := ec.unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Level = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -15843,6 +15995,21 @@ func (ec *executionContext) _InviteLink(ctx context.Context, sel ast.SelectionSe
 			}
 		case "role":
 			out.Values[i] = ec._InviteLink_role(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "level":
+			out.Values[i] = ec._InviteLink_level(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._InviteLink_space(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "collection":
+			out.Values[i] = ec._InviteLink_collection(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}

@@ -64,7 +64,7 @@ func complexity() ComplexityRoot {
 	c.Organization.Members = func(child int, first *int, _ *string, _ *model.ListOrder, _ *model.MemberRoleFilter, _ *string, _ *model.MemberSort) int {
 		return 1 + page(first)*child
 	}
-	c.Organization.InviteLinkList = func(child int, first *int, _ *string) int { return 1 + page(first)*child }
+	c.Organization.InviteLinkList = func(child int, first *int, _ *string, _ *bool) int { return 1 + page(first)*child }
 	c.Query.Organizations = func(child int, first *int, _ *string) int { return 1 + page(first)*child }
 	return c
 }

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
@@ -34,8 +35,9 @@ func (r *Resolver) inviteUsers(ctx context.Context, orgID string, in model.Invit
 	return &model.InviteUsersResult{Users: added, Invited: len(added)}, nil
 }
 
-// inviteLinks lists an organization's invite links. Errors: Invalid, Forbidden.
-func (r *Resolver) inviteLinks(ctx context.Context, org *model.Organization, first *int, after *string) (*model.InviteLinkConnection, error) {
+// inviteLinks lists an organization's invite links: to the organization, or (content) to its
+// spaces and collections. Errors: Invalid, Forbidden.
+func (r *Resolver) inviteLinks(ctx context.Context, org *model.Organization, first *int, after *string, content *bool) (*model.InviteLinkConnection, error) {
 	if err := authz.CanAdminister(org); err != nil {
 		return nil, err
 	}
@@ -43,27 +45,102 @@ func (r *Resolver) inviteLinks(ctx context.Context, org *model.Organization, fir
 	if err != nil {
 		return nil, err
 	}
-	list, err := r.Store.FindInviteLinks(ctx, org.ID, page)
+	list, err := r.Store.FindInviteLinks(ctx, org.ID, content != nil && *content, page)
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf(list, toInviteLink), nil
+	links, err := r.toInviteLinks(ctx, org.ID, list.Items)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewConnection(links, list.Cursors, list.Total, list.HasMore), nil
 }
 
-// createInviteLink creates an invite link. Errors: Invalid (also when the organization has
-// invite links turned off), NotFound, Forbidden.
+// toInviteLinks converts links, embedding the spaces and collections they invite to, all loaded
+// at once.
+func (r *Resolver) toInviteLinks(ctx context.Context, orgID string, rows []*storage.InviteLink) ([]*model.InviteLink, error) {
+	acc, err := r.viewerAccess(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	var spaceIDs []string
+	for _, l := range rows {
+		if l.TargetKind != nil && *l.TargetKind == storage.TargetSpace {
+			spaceIDs = append(spaceIDs, *l.TargetID)
+		}
+	}
+	spaces, err := r.Store.SpacesByIDs(ctx, spaceIDs)
+	if err != nil {
+		return nil, err
+	}
+	spaceByID := map[string]*storage.Space{}
+	for _, s := range spaces {
+		spaceByID[s.ID] = s
+	}
+	out := make([]*model.InviteLink, 0, len(rows))
+	for _, l := range rows {
+		link := &model.InviteLink{Object: "invite", ID: l.ID, Role: (*model.MemberRole)(l.Role), Redundant: l.Redundant, CreatedAt: l.CreatedAt}
+		if l.TargetKind != nil {
+			link.Role, link.Level = nil, (*model.MemberRole)(l.Role)
+			switch *l.TargetKind {
+			case storage.TargetSpace:
+				s, ok := spaceByID[*l.TargetID]
+				if !ok {
+					continue // the space is in the trash: its links wait with it
+				}
+				link.Space = r.toSpace(s, acc.SpaceRole(spaceNode(s)))
+			case storage.TargetCollection:
+				c := findCollection(acc.collections, *l.TargetID)
+				if c == nil {
+					continue
+				}
+				link.Collection = r.toCollection(c, acc.CollectionRole(collectionNode(c)))
+			}
+		}
+		out = append(out, link)
+	}
+	return out, nil
+}
+
+func findCollection(cs []*storage.Collection, id string) *storage.Collection {
+	for _, c := range cs {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// createInviteLink creates an invite link: to the organization (organization admins), or to a
+// space or collection (its admins). Errors: Invalid (also when the organization has invite links
+// turned off, or the content is unknown), NotFound, Forbidden.
 func (r *Resolver) createInviteLink(ctx context.Context, orgID string, in model.CreateInviteLinkInput) (*model.InviteLink, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	org, err := r.adminOf(ctx, orgID)
+	org, err := r.organization(ctx, orgID)
 	if err != nil {
 		return nil, err
+	}
+	link := &storage.InviteLink{OrganizationID: org.ID, CreatedBy: org.Viewer.ID, CreatedAt: r.Now()}
+	if kind, id := in.Target(); kind == "" {
+		if err := authz.CanAdminister(org); err != nil {
+			return nil, err
+		}
+		link.Role = roleString(in.Role.Value())
+	} else {
+		c, err := r.administeredContent(ctx, kind, id)
+		if apperr.KindOf(err) == apperr.NotFound || (err == nil && c.orgID != org.ID) {
+			return nil, apperr.Invalidf(kind, "%s %q not found in this organization", kind, id)
+		}
+		if err != nil {
+			return nil, err
+		}
+		link.Role, link.TargetKind, link.TargetID = roleString(in.Level.Value()), &kind, &id
 	}
 	if !org.InviteLinks {
 		return nil, apperr.Invalidf("", "invite links are turned off for this organization (inviteLinks: false)")
 	}
-	link := &storage.InviteLink{OrganizationID: org.ID, Role: roleString(in.Role.Value()), CreatedBy: org.Viewer.ID, CreatedAt: r.Now()}
 	if err := r.Store.CreateInviteLink(ctx, link); err != nil {
 		return nil, err
 	}
@@ -71,7 +148,11 @@ func (r *Resolver) createInviteLink(ctx context.Context, orgID string, in model.
 	if err != nil {
 		return nil, err
 	}
-	return toInviteLink(saved), nil
+	links, err := r.toInviteLinks(ctx, org.ID, []*storage.InviteLink{saved})
+	if err != nil || len(links) == 0 {
+		return nil, fmt.Errorf("read invite link %s back: %w", link.ID, err)
+	}
+	return links[0], nil
 }
 
 // deleteInviteLink deletes an invite link; deleting a missing one succeeds and reports false.
@@ -85,7 +166,9 @@ func (r *Resolver) deleteInviteLink(ctx context.Context, orgID, inviteID string)
 }
 
 // joinWithInvite makes the caller a member through an invite link; holding the link's id is the
-// permission. A current member keeps their role. Errors: NotFound, Invalid (links turned off).
+// permission. A current member keeps their role; a space or collection link makes a newcomer a
+// guest and gives them its level there (a higher grant of their own is kept).
+// Errors: NotFound, Invalid (links turned off).
 func (r *Resolver) joinWithInvite(ctx context.Context, orgID, inviteID string) (*model.Member, error) {
 	actor, err := authz.RequireActor(ctx)
 	if err != nil {
@@ -102,7 +185,31 @@ func (r *Resolver) joinWithInvite(ctx context.Context, orgID, inviteID string) (
 	if !row.InviteLinks {
 		return nil, apperr.Invalidf("", "invite links are turned off for this organization")
 	}
-	return r.addMember(ctx, orgID, actor.UserID, link.Role)
+	if link.TargetKind == nil {
+		return r.addMember(ctx, orgID, actor.UserID, link.Role)
+	}
+	if _, err := r.Store.AddMember(ctx, orgID, actor.UserID, nil, r.Now()); err != nil {
+		return nil, err
+	}
+	if err := r.grantAtLeast(ctx, orgID, *link.TargetKind, *link.TargetID, actor.UserID, model.MemberRole(*link.Role)); err != nil {
+		return nil, err
+	}
+	return r.addMember(ctx, orgID, actor.UserID, nil)
+}
+
+// grantAtLeast gives a user role on content unless their own grant there is already higher.
+func (r *Resolver) grantAtLeast(ctx context.Context, orgID, kind, id, userID string, role model.MemberRole) error {
+	grants, err := r.Store.GrantsIn(ctx, orgID, []string{userID})
+	if err != nil {
+		return err
+	}
+	for _, g := range grants {
+		mine := model.MemberRole(g.Role)
+		if g.TargetKind == kind && g.TargetID == id && g.PrincipalKind == storage.PrincipalUser && authz.AtLeast(&mine, role) {
+			return nil
+		}
+	}
+	return r.Store.SetGrants(ctx, orgID, kind, id, storage.PrincipalUser, []string{userID}, string(role), r.Now())
 }
 
 // agentInstructions returns the organization's agent instructions, an empty document when none

@@ -224,8 +224,8 @@ func (r *organizationResolver) Member(ctx context.Context, obj *model.Organizati
 }
 
 // InviteLinkList is the resolver for the inviteLinkList field.
-func (r *organizationResolver) InviteLinkList(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.InviteLink], error) {
-	return r.inviteLinks(ctx, obj, first, after)
+func (r *organizationResolver) InviteLinkList(ctx context.Context, obj *model.Organization, first *int, after *string, content *bool) (*model.Connection[*model.InviteLink], error) {
+	return r.inviteLinks(ctx, obj, first, after, content)
 }
 
 // AgentInstructions is the resolver for the agentInstructions field.

@@ -244,3 +244,124 @@ func TestOrganizationsForEmailDomain(t *testing.T) {
 		}
 	})
 }
+
+func TestContentInviteLinks(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Acme", "admin@acme.test")
+		creator := e.member(orgID, "creator@acme.test", "create")
+		editor := e.member(orgID, "editor@acme.test", "edit")
+		links := "/orgs/" + orgID + "/link-invites"
+		space := e.call(creator.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Guide"}`).want(http.StatusCreated).object()["id"].(string)
+		collection := e.call(admin.Token, "POST", "/orgs/"+orgID+"/collections", `{"title":"Docs"}`).want(http.StatusCreated).object()["id"].(string)
+		inside := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Inside","parent":"`+collection+`"}`).want(http.StatusCreated).object()["id"].(string)
+
+		// The space's creator administers it, so they may invite to it; an editor may not.
+		link := e.call(creator.Token, "POST", links, `{"space":"`+space+`","level":"edit"}`).want(http.StatusCreated)
+		golden(t, "invite_link_space", link.Body)
+		spaceLink := link.object()
+		if spaceLink["level"] != "edit" || spaceLink["space"].(map[string]any)["id"] != space || spaceLink["redundant"] != false {
+			t.Errorf("space link = %v", spaceLink)
+		}
+		if _, hasRole := spaceLink["role"]; hasRole {
+			t.Errorf("a space link carries a role: %v", spaceLink)
+		}
+		if again := e.call(creator.Token, "POST", links, `{"space":"`+space+`","level":"edit"}`).want(http.StatusCreated).object(); again["redundant"] != true {
+			t.Errorf("a second identical link is not redundant: %v", again)
+		}
+		e.call(editor.Token, "POST", links, `{"space":"`+space+`","level":"read"}`).wantError(http.StatusForbidden)
+		for body, field := range map[string]string{
+			`{"space":"` + space + `"}`:                                                  "level",
+			`{"space":"` + space + `","level":null}`:                                     "level",
+			`{"space":"` + space + `","role":"read","level":"read"}`:                     "role",
+			`{"space":"` + space + `","collection":"` + collection + `","level":"read"}`: "space",
+			`{"space":"nope","level":"read"}`:                                            "space",
+			`{"collection":"nope","level":"read"}`:                                       "collection",
+			`{"level":"read"}`:                                                           "level",
+		} {
+			if msg := e.call(admin.Token, "POST", links, body).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, field) {
+				t.Errorf("%s: message %q does not name %s", body, msg, field)
+			}
+		}
+
+		// Joining through a space link makes a guest who can edit that space and nothing else.
+		joiner := e.member("", "joiner@else.test", "")
+		joined := e.call(joiner.Token, "POST", "/orgs/"+orgID+"/invites/"+spaceLink["id"].(string), nil).want(http.StatusOK).object()
+		if joined["role"] != nil {
+			t.Errorf("joined through a space link with role %v, want guest", joined["role"])
+		}
+		perms := e.call(joiner.Token, "GET", "/spaces/"+space, nil).want(http.StatusOK).object()["permissions"].(map[string]any)
+		if perms["edit"] != true || perms["admin"] != false {
+			t.Errorf("joiner's permissions on the space = %v", perms)
+		}
+		e.call(joiner.Token, "GET", "/spaces/"+inside, nil).wantError(http.StatusNotFound)
+
+		// A collection link reaches the spaces inside it.
+		colLink := e.call(admin.Token, "POST", links, `{"collection":"`+collection+`","level":"read"}`).want(http.StatusCreated).object()
+		e.call(joiner.Token, "POST", "/orgs/"+orgID+"/invites/"+colLink["id"].(string), nil).want(http.StatusOK)
+		e.call(joiner.Token, "GET", "/spaces/"+inside, nil).want(http.StatusOK)
+
+		// A higher grant of one's own is kept when joining through a lower link.
+		readLink := e.call(admin.Token, "POST", links, `{"space":"`+space+`","level":"read"}`).want(http.StatusCreated).object()
+		e.call(joiner.Token, "POST", "/orgs/"+orgID+"/invites/"+readLink["id"].(string), nil).want(http.StatusOK)
+		if perms := e.call(joiner.Token, "GET", "/spaces/"+space, nil).object()["permissions"].(map[string]any); perms["edit"] != true {
+			t.Errorf("a read link lowered an edit grant: %v", perms)
+		}
+
+		// REST lists the organization's own links, as the contract shapes them; GraphQL lists the
+		// content links on request.
+		if n := e.call(admin.Token, "GET", links, nil).want(http.StatusOK).object()["count"]; n != float64(0) {
+			t.Errorf("REST lists %v links, want only organization links (none)", n)
+		}
+		var listed struct {
+			Organization struct {
+				InviteLinkList struct {
+					Nodes []struct {
+						Level      *string
+						Space      *struct{ ID string }
+						Collection *struct{ ID string }
+					}
+				}
+			}
+		}
+		e.gql(admin.Token, `query($o: ID!) { organization(id: $o) { inviteLinkList(content: true) { nodes { level space { id } collection { id } } } } }`,
+			map[string]any{"o": orgID}).ok(&listed)
+		kinds := map[string]int{}
+		for _, l := range listed.Organization.InviteLinkList.Nodes {
+			switch {
+			case l.Space != nil:
+				kinds["space"]++
+			case l.Collection != nil:
+				kinds["collection"]++
+			}
+		}
+		if kinds["space"] != 3 || kinds["collection"] != 1 {
+			t.Errorf("content link kinds listed = %v", kinds)
+		}
+
+		var data struct {
+			CreateInviteLink struct {
+				ID    string
+				Level *string
+				Role  *string
+				Space struct{ ID string }
+			}
+		}
+		e.gql(admin.Token, `mutation($o: ID!, $s: ID!) { createInviteLink(organizationId: $o, input: {space: $s, level: COMMENT}) { id level role space { id } } }`,
+			map[string]any{"o": orgID, "s": space}).ok(&data)
+		if l := data.CreateInviteLink; l.Level == nil || *l.Level != "COMMENT" || l.Role != nil || l.Space.ID != space {
+			t.Errorf("GraphQL space link = %+v", l)
+		}
+		late := e.member("", "late@else.test", "")
+		e.gql(late.Token, `mutation($o: ID!, $i: ID!) { joinOrganizationWithInvite(organizationId: $o, inviteId: $i) { role } }`, map[string]any{"o": orgID, "i": data.CreateInviteLink.ID}).ok(nil)
+		var sp struct {
+			Space struct{ Permissions struct{ Comment, Edit bool } }
+		}
+		e.gql(late.Token, `query($s: ID!) { space(id: $s) { permissions { comment edit } } }`, map[string]any{"s": space}).ok(&sp)
+		if !sp.Space.Permissions.Comment || sp.Space.Permissions.Edit {
+			t.Errorf("GraphQL joiner permissions = %+v", sp.Space.Permissions)
+		}
+		if c := e.gql(editor.Token, `mutation($o: ID!, $s: ID!) { createInviteLink(organizationId: $o, input: {space: $s, level: READ}) { id } }`, map[string]any{"o": orgID, "s": space}).code(); c != "FORBIDDEN" {
+			t.Errorf("GraphQL editor space link code = %q", c)
+		}
+	})
+}

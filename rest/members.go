@@ -59,7 +59,7 @@ func (a *api) joinWithInvite(w http.ResponseWriter, r *http.Request) (int, any, 
 
 func (a *api) listInviteLinks(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.InviteLinkConnection, error) {
-		return a.res.Organization().InviteLinkList(r.Context(), org, first, after)
+		return a.res.Organization().InviteLinkList(r.Context(), org, first, after, nil)
 	})
 }
 

@@ -19,11 +19,19 @@ func (s *Store) CreateInviteLink(ctx context.Context, link *InviteLink) error {
 	return nil
 }
 
-// FindInviteLinks lists an organization's invite links, newest first. Errors: ErrInvalidCursor.
-func (s *Store) FindInviteLinks(ctx context.Context, orgID string, page Page) (List[*InviteLink], error) {
+// FindInviteLinks lists an organization's invite links, newest first: the links to the
+// organization itself, or (content) those to its spaces and collections. Errors: ErrInvalidCursor.
+func (s *Store) FindInviteLinks(ctx context.Context, orgID string, content bool, page Page) (List[*InviteLink], error) {
 	key := sortKey{name: "inviteLinks", column: "il.created_at", idCol: "il.id", desc: true, isTime: true}
+	if content {
+		key.name = "inviteLinks.content"
+	}
 	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
-		return withRedundant(q).Where("il.organization_id = ?", orgID)
+		q = withRedundant(q).Where("il.organization_id = ?", orgID)
+		if content {
+			return q.Where("il.target_kind IS NOT NULL")
+		}
+		return q.Where("il.target_kind IS NULL")
 	}
 	return paginate(ctx, s.db, key, page, filter, func(l *InviteLink) (time.Time, string, string) {
 		return l.CreatedAt, "", l.ID
@@ -33,6 +41,7 @@ func (s *Store) FindInviteLinks(ctx context.Context, orgID string, page Page) (L
 func withRedundant(q *bun.SelectQuery) *bun.SelectQuery {
 	return q.ColumnExpr("il.*").ColumnExpr(`EXISTS (SELECT 1 FROM organization_invite_links AS older
 		WHERE older.organization_id = il.organization_id AND older.role IS NOT DISTINCT FROM il.role
+		AND older.target_id IS NOT DISTINCT FROM il.target_id
 		AND (older.created_at, older.id) < (il.created_at, il.id)) AS redundant`)
 }
 

@@ -71,13 +71,16 @@ type Member struct {
 	Organization *Organization `bun:"rel:belongs-to,join:organization_id=id"`
 }
 
-// InviteLink lets whoever holds its id join an organization with its role.
+// InviteLink lets whoever holds its id join an organization with its role, or (with a target)
+// join it as a guest with the role on one space or collection.
 type InviteLink struct {
 	bun.BaseModel `bun:"table:organization_invite_links,alias:il"`
 
 	ID             string `bun:"id,pk"`
 	OrganizationID string
 	Role           *string
+	TargetKind     *string // TargetSpace, TargetCollection, or nil for the organization
+	TargetID       *string
 	CreatedBy      string
 	CreatedAt      time.Time
 	// Redundant: an older link of the same organization grants the same role.

@@ -142,13 +142,34 @@ type Member struct {
 	OrganizationID string `json:"-"`
 }
 
-// InviteLink lets whoever holds its id join an organization with its role.
+// InviteLink lets whoever holds its id join an organization with its role, or join it as a
+// guest with Level on one space or collection.
 type InviteLink struct {
-	Object    string      `json:"object"`
-	ID        string      `json:"id"`
-	Role      *MemberRole `json:"role"`
-	Redundant bool        `json:"redundant"`
-	CreatedAt time.Time   `json:"-"`
+	Object     string      `json:"object"`
+	ID         string      `json:"id"`
+	Role       *MemberRole `json:"role"`
+	Level      *MemberRole `json:"level,omitempty"`
+	Redundant  bool        `json:"redundant"`
+	Space      *Space      `json:"space,omitempty"`
+	Collection *Collection `json:"collection,omitempty"`
+	CreatedAt  time.Time   `json:"-"`
+}
+
+// MarshalJSON writes the contract's variant: {role} for the organization, {level, space} or
+// {level, collection} for content.
+func (l InviteLink) MarshalJSON() ([]byte, error) {
+	type plain InviteLink
+	if l.Space == nil && l.Collection == nil {
+		return json.Marshal(struct {
+			plain
+			Level *MemberRole `json:"level,omitempty"`
+		}{plain: plain(l)})
+	}
+	return json.Marshal(struct {
+		plain
+		Role  *MemberRole `json:"role,omitempty"`
+		Level *MemberRole `json:"level"`
+	}{plain: plain(l), Level: l.Level})
 }
 
 // InviteUsersResult reports an invitation by e-mail: the users who became members.

@@ -169,15 +169,40 @@ func (in *InviteUsersInput) RoleOf(e *InviteEmail) *MemberRole {
 	return in.Role.Value()
 }
 
-// Validate checks an invite link's target and role. Errors: Invalid.
+// Validate checks an invite link's target and role: the organization with a role (null: guest),
+// or one space or collection with a level. Errors: Invalid.
 func (in *CreateInviteLinkInput) Validate() error {
-	if in.Space != nil || in.Collection != nil || in.Level.IsSet() {
-		return apperr.Invalidf("", "invite links to a space or a collection are not available yet; create an organization invite link with a role")
+	if in.Space == nil && in.Collection == nil {
+		if in.Level.IsSet() {
+			return apperr.Invalidf("level", "goes with a space or a collection; an organization link takes a role")
+		}
+		if v := in.Role.Value(); v != nil && !v.IsValid() {
+			return apperr.Invalidf("role", "%q is not a role", *v)
+		}
+		return nil
 	}
-	if v := in.Role.Value(); v != nil && !v.IsValid() {
-		return apperr.Invalidf("role", "%q is not a role", *v)
+	if in.Space != nil && in.Collection != nil {
+		return apperr.Invalidf("space", "a link invites to a space or to a collection, not both")
+	}
+	if in.Role.IsSet() {
+		return apperr.Invalidf("role", "a space or collection link takes a level, not a role")
+	}
+	if v := in.Level.Value(); v == nil || !v.IsValid() {
+		return apperr.Invalidf("level", "is required: the role the link gives on the content")
 	}
 	return nil
+}
+
+// Target names the content a link invites to: kind ("space" or "collection") and id, or "" for
+// the organization.
+func (in *CreateInviteLinkInput) Target() (kind, id string) {
+	switch {
+	case in.Space != nil:
+		return "space", *in.Space
+	case in.Collection != nil:
+		return "collection", *in.Collection
+	}
+	return "", ""
 }
 
 // Validate checks the document. Errors: Invalid.

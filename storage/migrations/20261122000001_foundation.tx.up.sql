@@ -59,6 +59,8 @@ CREATE TABLE organization_invite_links (
     id              TEXT PRIMARY KEY,
     organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
     role            TEXT,
+    target_kind     TEXT,
+    target_id       TEXT,
     created_by      TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     created_at      {{.Timestamp}} NOT NULL
 );
