@@ -34,6 +34,7 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
 	Query() QueryResolver
+	Site() SiteResolver
 	Space() SpaceResolver
 	Team() TeamResolver
 }
@@ -85,6 +86,11 @@ type ComplexityRoot struct {
 		Create          func(childComplexity int) int
 		View            func(childComplexity int) int
 		ViewInviteLinks func(childComplexity int) int
+	}
+
+	ConditionCheck struct {
+		Error func(childComplexity int) int
+		Valid func(childComplexity int) int
 	}
 
 	InviteLink struct {
@@ -195,12 +201,18 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		AddSiteSpace                   func(childComplexity int, organizationID string, siteID string, input model.AddSiteSpaceInput) int
 		CreateCollection               func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
 		CreateInviteLink               func(childComplexity int, organizationID string, input model.CreateInviteLinkInput) int
+		CreateShareLink                func(childComplexity int, organizationID string, siteID string, input model.CreateShareLinkInput) int
+		CreateSite                     func(childComplexity int, organizationID string, input model.CreateSiteInput) int
 		CreateSpace                    func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
 		CreateTeam                     func(childComplexity int, organizationID string, input model.CreateTeamInput) int
 		DeleteCollection               func(childComplexity int, id string) int
 		DeleteInviteLink               func(childComplexity int, organizationID string, inviteID string) int
+		DeleteShareLink                func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
+		DeleteSite                     func(childComplexity int, organizationID string, siteID string) int
+		DeleteSiteSpace                func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
 		DeleteSpace                    func(childComplexity int, id string) int
 		DeleteTeam                     func(childComplexity int, organizationID string, teamID string) int
 		GrantCollectionAccess          func(childComplexity int, collectionID string, input model.GrantAccessInput) int
@@ -218,12 +230,16 @@ type ComplexityRoot struct {
 		RestoreSpace                   func(childComplexity int, id string) int
 		SetMemberSso                   func(childComplexity int, organizationID string, userID string) int
 		SetTeamMember                  func(childComplexity int, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) int
+		SortSiteStructure              func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
 		UpdateAgentInstructions        func(childComplexity int, organizationID string, input model.UpdateAgentInstructionsInput) int
 		UpdateCollection               func(childComplexity int, id string, input model.UpdateCollectionInput) int
 		UpdateCollectionTeamPermission func(childComplexity int, collectionID string, teamID string, input model.UpdateGrantInput) int
 		UpdateCollectionUserPermission func(childComplexity int, collectionID string, userID string, input model.UpdateGrantInput) int
 		UpdateMember                   func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
 		UpdateOrganization             func(childComplexity int, id string, input model.UpdateOrganizationInput) int
+		UpdateShareLink                func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) int
+		UpdateSite                     func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
+		UpdateSiteSpace                func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) int
 		UpdateSpace                    func(childComplexity int, id string, input model.UpdateSpaceInput) int
 		UpdateSpaceTeamPermission      func(childComplexity int, spaceID string, teamID string, input model.UpdateGrantInput) int
 		UpdateSpaceUserPermission      func(childComplexity int, spaceID string, userID string, input model.UpdateGrantInput) int
@@ -250,6 +266,8 @@ type ComplexityRoot struct {
 		Permissions       func(childComplexity int) int
 		Plan              func(childComplexity int) int
 		SSO               func(childComplexity int) int
+		Site              func(childComplexity int, id string) int
+		Sites             func(childComplexity int, first *int, after *string, title *string, space *string) int
 		Spaces            func(childComplexity int, first *int, after *string) int
 		Team              func(childComplexity int, id string) int
 		Teams             func(childComplexity int, first *int, after *string, title *string, owner *string) int
@@ -308,8 +326,13 @@ type ComplexityRoot struct {
 		ServiceVisitorClaims func(childComplexity int) int
 	}
 
+	PublishedURLs struct {
+		Published func(childComplexity int) int
+	}
+
 	Query struct {
 		APIInformation              func(childComplexity int) int
+		CheckVisitorCondition       func(childComplexity int, condition string) int
 		Collection                  func(childComplexity int, id string) int
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
@@ -319,9 +342,96 @@ type ComplexityRoot struct {
 		Viewer                      func(childComplexity int) int
 	}
 
+	ShareLink struct {
+		Active    func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Name      func(childComplexity int) int
+		URLs      func(childComplexity int) int
+	}
+
+	ShareLinkConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ShareLinkEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Site struct {
+		AdaptiveContent  func(childComplexity int) int
+		AgentsContext    func(childComplexity int) int
+		Basename         func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Published        func(childComplexity int) int
+		ShareLinks       func(childComplexity int, first *int, after *string) int
+		SiteSpaceList    func(childComplexity int, first *int, after *string, shareKey *string, defaultArg *bool) int
+		SiteSpaces       func(childComplexity int) int
+		Structure        func(childComplexity int, shareKey *string) int
+		Title            func(childComplexity int) int
+		Type             func(childComplexity int) int
+		URLs             func(childComplexity int) int
+		Visibility       func(childComplexity int) int
+		VisibleStructure func(childComplexity int, claims model.Document) int
+	}
+
+	SiteAdaptiveContent struct {
+		Enabled func(childComplexity int) int
+	}
+
+	SiteConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	SitePointer struct {
 		Site func(childComplexity int) int
 		Type func(childComplexity int) int
+	}
+
+	SiteSpace struct {
+		Condition func(childComplexity int) int
+		Default   func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Path      func(childComplexity int) int
+		Space     func(childComplexity int) int
+		Title     func(childComplexity int) int
+		URLs      func(childComplexity int) int
+	}
+
+	SiteSpaceConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteSpaceEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SiteStructure struct {
+		Structure func(childComplexity int) int
+		Type      func(childComplexity int) int
+	}
+
+	SiteURLs struct {
+		App       func(childComplexity int) int
+		Location  func(childComplexity int) int
+		Published func(childComplexity int) int
 	}
 
 	Space struct {
@@ -528,6 +638,16 @@ type MutationResolver interface {
 	RemoveCollectionUserPermission(ctx context.Context, collectionID string, userID string) (bool, error)
 	UpdateCollectionTeamPermission(ctx context.Context, collectionID string, teamID string, input model.UpdateGrantInput) (bool, error)
 	RemoveCollectionTeamPermission(ctx context.Context, collectionID string, teamID string) (bool, error)
+	CreateSite(ctx context.Context, organizationID string, input model.CreateSiteInput) (*model.Site, error)
+	UpdateSite(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteInput) (*model.Site, error)
+	DeleteSite(ctx context.Context, organizationID string, siteID string) (bool, error)
+	AddSiteSpace(ctx context.Context, organizationID string, siteID string, input model.AddSiteSpaceInput) (*model.SiteSpace, error)
+	UpdateSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) (*model.SiteSpace, error)
+	DeleteSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error)
+	SortSiteStructure(ctx context.Context, organizationID string, siteID string, input model.SortSiteStructureInput) (*model.SiteSpace, error)
+	CreateShareLink(ctx context.Context, organizationID string, siteID string, input model.CreateShareLinkInput) (*model.ShareLink, error)
+	UpdateShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) (*model.ShareLink, error)
+	DeleteShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string) (bool, error)
 }
 type OrganizationResolver interface {
 	Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error)
@@ -538,6 +658,8 @@ type OrganizationResolver interface {
 	Collections(ctx context.Context, obj *model.Organization, first *int, after *string, nested *bool) (*model.Connection[*model.Collection], error)
 	Teams(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, owner *string) (*model.Connection[*model.Team], error)
 	Team(ctx context.Context, obj *model.Organization, id string) (*model.Team, error)
+	Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string) (*model.Connection[*model.Site], error)
+	Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error)
 }
 type QueryResolver interface {
 	APIInformation(ctx context.Context) (*model.ApiInformation, error)
@@ -548,6 +670,13 @@ type QueryResolver interface {
 	OrganizationsForEmailDomain(ctx context.Context, emailDomain string) ([]*model.Organization, error)
 	Space(ctx context.Context, id string) (*model.Space, error)
 	Collection(ctx context.Context, id string) (*model.Collection, error)
+	CheckVisitorCondition(ctx context.Context, condition string) (*model.ConditionCheck, error)
+}
+type SiteResolver interface {
+	Structure(ctx context.Context, obj *model.Site, shareKey *string) (*model.SiteStructure, error)
+	SiteSpaceList(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string, defaultArg *bool) (*model.Connection[*model.SiteSpace], error)
+	ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error)
+	VisibleStructure(ctx context.Context, obj *model.Site, claims model.Document) (*model.SiteStructure, error)
 }
 type SpaceResolver interface {
 	TeamPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.TeamGrant], error)
@@ -757,6 +886,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CollectionPermissions.ViewInviteLinks(childComplexity), true
+
+	case "ConditionCheck.error":
+		if e.ComplexityRoot.ConditionCheck.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConditionCheck.Error(childComplexity), true
+	case "ConditionCheck.valid":
+		if e.ComplexityRoot.ConditionCheck.Valid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConditionCheck.Valid(childComplexity), true
 
 	case "InviteLink.collection":
 		if e.ComplexityRoot.InviteLink.Collection == nil {
@@ -1121,6 +1263,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MergeRules.Type(childComplexity), true
 
+	case "Mutation.addSiteSpace":
+		if e.ComplexityRoot.Mutation.AddSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.AddSiteSpaceInput)), true
 	case "Mutation.createCollection":
 		if e.ComplexityRoot.Mutation.CreateCollection == nil {
 			break
@@ -1143,6 +1296,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateInviteLink(childComplexity, args["organizationId"].(string), args["input"].(model.CreateInviteLinkInput)), true
+	case "Mutation.createShareLink":
+		if e.ComplexityRoot.Mutation.CreateShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateShareLink(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.CreateShareLinkInput)), true
+	case "Mutation.createSite":
+		if e.ComplexityRoot.Mutation.CreateSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSiteInput)), true
 	case "Mutation.createSpace":
 		if e.ComplexityRoot.Mutation.CreateSpace == nil {
 			break
@@ -1187,6 +1362,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteInviteLink(childComplexity, args["organizationId"].(string), args["inviteId"].(string)), true
+	case "Mutation.deleteShareLink":
+		if e.ComplexityRoot.Mutation.DeleteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteShareLink(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["shareLinkId"].(string)), true
+	case "Mutation.deleteSite":
+		if e.ComplexityRoot.Mutation.DeleteSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Mutation.deleteSiteSpace":
+		if e.ComplexityRoot.Mutation.DeleteSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
 	case "Mutation.deleteSpace":
 		if e.ComplexityRoot.Mutation.DeleteSpace == nil {
 			break
@@ -1374,6 +1582,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string), args["input"].(model.SetTeamMemberInput)), true
+	case "Mutation.sortSiteStructure":
+		if e.ComplexityRoot.Mutation.SortSiteStructure == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_sortSiteStructure_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SortSiteStructure(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SortSiteStructureInput)), true
 	case "Mutation.updateAgentInstructions":
 		if e.ComplexityRoot.Mutation.UpdateAgentInstructions == nil {
 			break
@@ -1440,6 +1659,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateOrganization(childComplexity, args["id"].(string), args["input"].(model.UpdateOrganizationInput)), true
+	case "Mutation.updateShareLink":
+		if e.ComplexityRoot.Mutation.UpdateShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateShareLink(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["shareLinkId"].(string), args["input"].(model.UpdateShareLinkInput)), true
+	case "Mutation.updateSite":
+		if e.ComplexityRoot.Mutation.UpdateSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteInput)), true
+	case "Mutation.updateSiteSpace":
+		if e.ComplexityRoot.Mutation.UpdateSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string), args["input"].(model.UpdateSiteSpaceInput)), true
 	case "Mutation.updateSpace":
 		if e.ComplexityRoot.Mutation.UpdateSpace == nil {
 			break
@@ -1624,6 +1876,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.SSO(childComplexity), true
+	case "Organization.site":
+		if e.ComplexityRoot.Organization.Site == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_site_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Site(childComplexity, args["id"].(string)), true
+	case "Organization.sites":
+		if e.ComplexityRoot.Organization.Sites == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_sites_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Sites(childComplexity, args["first"].(*int), args["after"].(*string), args["title"].(*string), args["space"].(*string)), true
 	case "Organization.spaces":
 		if e.ComplexityRoot.Organization.Spaces == nil {
 			break
@@ -1857,12 +2131,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PingResult.ServiceVisitorClaims(childComplexity), true
 
+	case "PublishedURLs.published":
+		if e.ComplexityRoot.PublishedURLs.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedURLs.Published(childComplexity), true
+
 	case "Query.apiInformation":
 		if e.ComplexityRoot.Query.APIInformation == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Query.APIInformation(childComplexity), true
+	case "Query.checkVisitorCondition":
+		if e.ComplexityRoot.Query.CheckVisitorCondition == nil {
+			break
+		}
+
+		args, err := ec.field_Query_checkVisitorCondition_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CheckVisitorCondition(childComplexity, args["condition"].(string)), true
 	case "Query.collection":
 		if e.ComplexityRoot.Query.Collection == nil {
 			break
@@ -1937,6 +2229,231 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Viewer(childComplexity), true
 
+	case "ShareLink.active":
+		if e.ComplexityRoot.ShareLink.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.Active(childComplexity), true
+	case "ShareLink.createdAt":
+		if e.ComplexityRoot.ShareLink.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.CreatedAt(childComplexity), true
+	case "ShareLink.id":
+		if e.ComplexityRoot.ShareLink.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.ID(childComplexity), true
+	case "ShareLink.name":
+		if e.ComplexityRoot.ShareLink.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.Name(childComplexity), true
+	case "ShareLink.urls":
+		if e.ComplexityRoot.ShareLink.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLink.URLs(childComplexity), true
+
+	case "ShareLinkConnection.edges":
+		if e.ComplexityRoot.ShareLinkConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkConnection.Edges(childComplexity), true
+	case "ShareLinkConnection.nodes":
+		if e.ComplexityRoot.ShareLinkConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkConnection.Nodes(childComplexity), true
+	case "ShareLinkConnection.pageInfo":
+		if e.ComplexityRoot.ShareLinkConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkConnection.PageInfo(childComplexity), true
+	case "ShareLinkConnection.totalCount":
+		if e.ComplexityRoot.ShareLinkConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkConnection.TotalCount(childComplexity), true
+
+	case "ShareLinkEdge.cursor":
+		if e.ComplexityRoot.ShareLinkEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkEdge.Cursor(childComplexity), true
+	case "ShareLinkEdge.node":
+		if e.ComplexityRoot.ShareLinkEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ShareLinkEdge.Node(childComplexity), true
+
+	case "Site.adaptiveContent":
+		if e.ComplexityRoot.Site.AdaptiveContent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.AdaptiveContent(childComplexity), true
+	case "Site.agentsContext":
+		if e.ComplexityRoot.Site.AgentsContext == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.AgentsContext(childComplexity), true
+	case "Site.basename":
+		if e.ComplexityRoot.Site.Basename == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Basename(childComplexity), true
+	case "Site.createdAt":
+		if e.ComplexityRoot.Site.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.CreatedAt(childComplexity), true
+	case "Site.id":
+		if e.ComplexityRoot.Site.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.ID(childComplexity), true
+	case "Site.published":
+		if e.ComplexityRoot.Site.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.shareLinks":
+		if e.ComplexityRoot.Site.ShareLinks == nil {
+			break
+		}
+
+		args, err := ec.field_Site_shareLinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.ShareLinks(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Site.siteSpaceList":
+		if e.ComplexityRoot.Site.SiteSpaceList == nil {
+			break
+		}
+
+		args, err := ec.field_Site_siteSpaceList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.SiteSpaceList(childComplexity, args["first"].(*int), args["after"].(*string), args["shareKey"].(*string), args["default"].(*bool)), true
+	case "Site.siteSpaces":
+		if e.ComplexityRoot.Site.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.SiteSpaces(childComplexity), true
+	case "Site.structure":
+		if e.ComplexityRoot.Site.Structure == nil {
+			break
+		}
+
+		args, err := ec.field_Site_structure_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Structure(childComplexity, args["shareKey"].(*string)), true
+	case "Site.title":
+		if e.ComplexityRoot.Site.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Title(childComplexity), true
+	case "Site.type":
+		if e.ComplexityRoot.Site.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Type(childComplexity), true
+	case "Site.urls":
+		if e.ComplexityRoot.Site.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.URLs(childComplexity), true
+	case "Site.visibility":
+		if e.ComplexityRoot.Site.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Visibility(childComplexity), true
+	case "Site.visibleStructure":
+		if e.ComplexityRoot.Site.VisibleStructure == nil {
+			break
+		}
+
+		args, err := ec.field_Site_visibleStructure_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.VisibleStructure(childComplexity, args["claims"].(model.Document)), true
+
+	case "SiteAdaptiveContent.enabled":
+		if e.ComplexityRoot.SiteAdaptiveContent.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveContent.Enabled(childComplexity), true
+
+	case "SiteConnection.edges":
+		if e.ComplexityRoot.SiteConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteConnection.Edges(childComplexity), true
+	case "SiteConnection.nodes":
+		if e.ComplexityRoot.SiteConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteConnection.Nodes(childComplexity), true
+	case "SiteConnection.pageInfo":
+		if e.ComplexityRoot.SiteConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteConnection.PageInfo(childComplexity), true
+	case "SiteConnection.totalCount":
+		if e.ComplexityRoot.SiteConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteConnection.TotalCount(childComplexity), true
+
+	case "SiteEdge.cursor":
+		if e.ComplexityRoot.SiteEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteEdge.Cursor(childComplexity), true
+	case "SiteEdge.node":
+		if e.ComplexityRoot.SiteEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteEdge.Node(childComplexity), true
+
 	case "SitePointer.site":
 		if e.ComplexityRoot.SitePointer.Site == nil {
 			break
@@ -1949,6 +2466,119 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SitePointer.Type(childComplexity), true
+
+	case "SiteSpace.condition":
+		if e.ComplexityRoot.SiteSpace.Condition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Condition(childComplexity), true
+	case "SiteSpace.default":
+		if e.ComplexityRoot.SiteSpace.Default == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Default(childComplexity), true
+	case "SiteSpace.id":
+		if e.ComplexityRoot.SiteSpace.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.ID(childComplexity), true
+	case "SiteSpace.path":
+		if e.ComplexityRoot.SiteSpace.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Path(childComplexity), true
+	case "SiteSpace.space":
+		if e.ComplexityRoot.SiteSpace.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Space(childComplexity), true
+	case "SiteSpace.title":
+		if e.ComplexityRoot.SiteSpace.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Title(childComplexity), true
+	case "SiteSpace.urls":
+		if e.ComplexityRoot.SiteSpace.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.URLs(childComplexity), true
+
+	case "SiteSpaceConnection.edges":
+		if e.ComplexityRoot.SiteSpaceConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceConnection.Edges(childComplexity), true
+	case "SiteSpaceConnection.nodes":
+		if e.ComplexityRoot.SiteSpaceConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceConnection.Nodes(childComplexity), true
+	case "SiteSpaceConnection.pageInfo":
+		if e.ComplexityRoot.SiteSpaceConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceConnection.PageInfo(childComplexity), true
+	case "SiteSpaceConnection.totalCount":
+		if e.ComplexityRoot.SiteSpaceConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceConnection.TotalCount(childComplexity), true
+
+	case "SiteSpaceEdge.cursor":
+		if e.ComplexityRoot.SiteSpaceEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceEdge.Cursor(childComplexity), true
+	case "SiteSpaceEdge.node":
+		if e.ComplexityRoot.SiteSpaceEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpaceEdge.Node(childComplexity), true
+
+	case "SiteStructure.structure":
+		if e.ComplexityRoot.SiteStructure.Structure == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteStructure.Structure(childComplexity), true
+	case "SiteStructure.type":
+		if e.ComplexityRoot.SiteStructure.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteStructure.Type(childComplexity), true
+
+	case "SiteURLs.app":
+		if e.ComplexityRoot.SiteURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteURLs.App(childComplexity), true
+	case "SiteURLs.location":
+		if e.ComplexityRoot.SiteURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteURLs.Location(childComplexity), true
+	case "SiteURLs.published":
+		if e.ComplexityRoot.SiteURLs.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteURLs.Published(childComplexity), true
 
 	case "Space.changeRequests":
 		if e.ComplexityRoot.Space.ChangeRequests == nil {
@@ -2529,8 +3159,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputAddSiteSpaceInput,
 		ec.unmarshalInputCreateCollectionInput,
 		ec.unmarshalInputCreateInviteLinkInput,
+		ec.unmarshalInputCreateShareLinkInput,
+		ec.unmarshalInputCreateSiteInput,
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
 		ec.unmarshalInputGrantAccessInput,
@@ -2539,13 +3172,20 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputMergeRuleInput,
 		ec.unmarshalInputMergeRulesInput,
 		ec.unmarshalInputSetTeamMemberInput,
+		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSitePointerInput,
+		ec.unmarshalInputSortSiteStructureInput,
+		ec.unmarshalInputStructurePointerInput,
+		ec.unmarshalInputStructurePositionInput,
 		ec.unmarshalInputTeamMembershipInput,
 		ec.unmarshalInputUpdateAgentInstructionsInput,
 		ec.unmarshalInputUpdateCollectionInput,
 		ec.unmarshalInputUpdateGrantInput,
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOrganizationInput,
+		ec.unmarshalInputUpdateShareLinkInput,
+		ec.unmarshalInputUpdateSiteInput,
+		ec.unmarshalInputUpdateSiteSpaceInput,
 		ec.unmarshalInputUpdateSpaceInput,
 		ec.unmarshalInputUpdateTeamInput,
 		ec.unmarshalInputUpdateTeamMembersInput,
@@ -2653,6 +3293,11 @@ type Query {
   collection(id: ID!): Collection
 }
 
+extend type Query {
+  "Whether a visitor condition is a valid boolean expression; the error says where it is not."
+  checkVisitorCondition(condition: String!): ConditionCheck!
+}
+
 type Mutation {
   "Change an organization (admins)."
   updateOrganization(id: ID!, input: UpdateOrganizationInput!): Organization!
@@ -2723,6 +3368,24 @@ type Mutation {
   updateCollectionTeamPermission(collectionId: ID!, teamId: ID!, input: UpdateGrantInput!): Boolean!
   "Remove a team's role on a collection. True when there was one."
   removeCollectionTeamPermission(collectionId: ID!, teamId: ID!): Boolean!
+
+  "Create a site (create role)."
+  createSite(organizationId: ID!, input: CreateSiteInput!): Site!
+  "Change a site (create role)."
+  updateSite(organizationId: ID!, siteId: ID!, input: UpdateSiteInput!): Site!
+  "Delete a site. True when there was one."
+  deleteSite(organizationId: ID!, siteId: ID!): Boolean!
+  "Publish a space on a site."
+  addSiteSpace(organizationId: ID!, siteId: ID!, input: AddSiteSpaceInput!): SiteSpace!
+  "Change a site space's path, condition or space."
+  updateSiteSpace(organizationId: ID!, siteId: ID!, siteSpaceId: ID!, input: UpdateSiteSpaceInput!): SiteSpace!
+  "Stop publishing a site space. True when there was one."
+  deleteSiteSpace(organizationId: ID!, siteId: ID!, siteSpaceId: ID!): Boolean!
+  "Move an item of a site's structure before or after another."
+  sortSiteStructure(organizationId: ID!, siteId: ID!, input: SortSiteStructureInput!): SiteSpace!
+  createShareLink(organizationId: ID!, siteId: ID!, input: CreateShareLinkInput!): ShareLink!
+  updateShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!, input: UpdateShareLinkInput!): ShareLink!
+  deleteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!): Boolean!
 }
 
 type ApiInformation {
@@ -2792,6 +3455,9 @@ type Organization {
   "Teams by title."
   teams(first: Int, after: String, title: String, owner: ID): TeamConnection!
   team(id: ID!): Team
+  "Sites, newest first (members with a role)."
+  sites(first: Int, after: String, title: String, space: ID): SiteConnection!
+  site(id: ID!): Site
 }
 
 type SitePointer {
@@ -3227,6 +3893,169 @@ input UpdateAgentInstructionsInput {
   instructions: Document!
 }
 
+enum SiteType { BASIC PREMIUM ULTIMATE SPONSORED LEGACY_BASIC LEGACY_PREMIUM }
+enum SiteVisibility { PUBLIC UNLISTED SHARE_LINK VISITOR_AUTH }
+enum SiteAgentsContext { EXCLUDED INCLUDED }
+
+type Site {
+  id: ID!
+  type: SiteType!
+  title: String!
+  basename: String
+  visibility: SiteVisibility!
+  "True once the site publishes at least one space."
+  published: Boolean!
+  siteSpaces: Int!
+  createdAt: Time!
+  adaptiveContent: SiteAdaptiveContent!
+  agentsContext: SiteAgentsContext!
+  urls: SiteURLs!
+  "The site's structure; shareKey resolves published URLs through a share link."
+  structure(shareKey: String): SiteStructure!
+  "Site spaces in order; default: true only the default, false only the others."
+  siteSpaceList(first: Int, after: String, shareKey: String, default: Boolean): SiteSpaceConnection!
+  shareLinks(first: Int, after: String): ShareLinkConnection!
+  "The structure a visitor with these claims would see: site spaces whose condition holds."
+  visibleStructure(claims: Document!): SiteStructure!
+}
+
+type SiteAdaptiveContent {
+  enabled: Boolean!
+}
+
+type SiteURLs {
+  location: String!
+  app: String!
+  published: String
+}
+
+type SiteSpace {
+  id: ID!
+  path: String!
+  space: Space!
+  title: String!
+  default: Boolean!
+  "An expression over visitor claims; the site space shows only when it is true."
+  condition: String
+  urls: PublishedURLs!
+}
+
+type PublishedURLs {
+  published: String
+}
+
+type SiteStructure {
+  "siteSpaces: the site has no sections."
+  type: String!
+  structure: [SiteSpace!]!
+}
+
+type ShareLink {
+  id: ID!
+  createdAt: Time!
+  name: String!
+  active: Boolean!
+  urls: PublishedURLs!
+}
+
+type ConditionCheck {
+  valid: Boolean!
+  error: String
+}
+
+type SiteConnection {
+  edges: [SiteEdge!]!
+  nodes: [Site!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SiteEdge {
+  cursor: String!
+  node: Site!
+}
+
+type SiteSpaceConnection {
+  edges: [SiteSpaceEdge!]!
+  nodes: [SiteSpace!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SiteSpaceEdge {
+  cursor: String!
+  node: SiteSpace!
+}
+
+type ShareLinkConnection {
+  edges: [ShareLinkEdge!]!
+  nodes: [ShareLink!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type ShareLinkEdge {
+  cursor: String!
+  node: ShareLink!
+}
+
+input CreateSiteInput {
+  type: SiteType
+  title: String
+  visibility: SiteVisibility
+  "Spaces to publish at once."
+  spaces: [ID!]
+}
+
+input UpdateSiteInput {
+  title: String @goField(omittable: true)
+  visibility: SiteVisibility @goField(omittable: true)
+  basename: String @goField(omittable: true)
+  adaptiveContent: SiteAdaptiveContentInput @goField(omittable: true)
+  agentsContext: SiteAgentsContext @goField(omittable: true)
+  defaultSiteSpace: ID @goField(omittable: true)
+  defaultSiteSection: ID @goField(omittable: true)
+}
+
+input SiteAdaptiveContentInput {
+  enabled: Boolean!
+}
+
+input AddSiteSpaceInput {
+  spaceId: ID!
+  sectionId: ID
+}
+
+input UpdateSiteSpaceInput {
+  path: String
+  condition: String @goField(omittable: true)
+  spaceId: ID
+}
+
+input CreateShareLinkInput {
+  name: String
+}
+
+input UpdateShareLinkInput {
+  active: Boolean
+  name: String
+}
+
+input StructurePointerInput {
+  type: String!
+  id: ID!
+}
+
+input StructurePositionInput {
+  before: StructurePointerInput
+  after: StructurePointerInput
+}
+
+input SortSiteStructureInput {
+  item: StructurePointerInput
+  position: StructurePositionInput
+}
+
 input CreateSpaceInput {
   title: String
   emoji: String
@@ -3391,6 +4220,16 @@ func (ec *executionContext) childFields_CollectionPermissions(ctx context.Contex
 		return ec.fieldContext_CollectionPermissions_create(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CollectionPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_ConditionCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "valid":
+		return ec.fieldContext_ConditionCheck_valid(ctx, field)
+	case "error":
+		return ec.fieldContext_ConditionCheck_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConditionCheck", field.Name)
 }
 
 func (ec *executionContext) childFields_InviteLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3661,6 +4500,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_teams(ctx, field)
 	case "team":
 		return ec.fieldContext_Organization_team(ctx, field)
+	case "sites":
+		return ec.fieldContext_Organization_sites(ctx, field)
+	case "site":
+		return ec.fieldContext_Organization_site(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -3761,6 +4604,122 @@ func (ec *executionContext) childFields_PingResult(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type PingResult", field.Name)
 }
 
+func (ec *executionContext) childFields_PublishedURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "published":
+		return ec.fieldContext_PublishedURLs_published(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_ShareLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ShareLink_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ShareLink_createdAt(ctx, field)
+	case "name":
+		return ec.fieldContext_ShareLink_name(ctx, field)
+	case "active":
+		return ec.fieldContext_ShareLink_active(ctx, field)
+	case "urls":
+		return ec.fieldContext_ShareLink_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShareLink", field.Name)
+}
+
+func (ec *executionContext) childFields_ShareLinkConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ShareLinkConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ShareLinkConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ShareLinkConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ShareLinkConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShareLinkConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ShareLinkEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ShareLinkEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ShareLinkEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ShareLinkEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Site_id(ctx, field)
+	case "type":
+		return ec.fieldContext_Site_type(ctx, field)
+	case "title":
+		return ec.fieldContext_Site_title(ctx, field)
+	case "basename":
+		return ec.fieldContext_Site_basename(ctx, field)
+	case "visibility":
+		return ec.fieldContext_Site_visibility(ctx, field)
+	case "published":
+		return ec.fieldContext_Site_published(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_Site_siteSpaces(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Site_createdAt(ctx, field)
+	case "adaptiveContent":
+		return ec.fieldContext_Site_adaptiveContent(ctx, field)
+	case "agentsContext":
+		return ec.fieldContext_Site_agentsContext(ctx, field)
+	case "urls":
+		return ec.fieldContext_Site_urls(ctx, field)
+	case "structure":
+		return ec.fieldContext_Site_structure(ctx, field)
+	case "siteSpaceList":
+		return ec.fieldContext_Site_siteSpaceList(ctx, field)
+	case "shareLinks":
+		return ec.fieldContext_Site_shareLinks(ctx, field)
+	case "visibleStructure":
+		return ec.fieldContext_Site_visibleStructure(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Site", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteAdaptiveContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "enabled":
+		return ec.fieldContext_SiteAdaptiveContent_enabled(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveContent", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SiteConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SiteEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SiteEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_SitePointer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "type":
@@ -3769,6 +4728,72 @@ func (ec *executionContext) childFields_SitePointer(ctx context.Context, field g
 		return ec.fieldContext_SitePointer_site(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SitePointer", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSpace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteSpace_id(ctx, field)
+	case "path":
+		return ec.fieldContext_SiteSpace_path(ctx, field)
+	case "space":
+		return ec.fieldContext_SiteSpace_space(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSpace_title(ctx, field)
+	case "default":
+		return ec.fieldContext_SiteSpace_default(ctx, field)
+	case "condition":
+		return ec.fieldContext_SiteSpace_condition(ctx, field)
+	case "urls":
+		return ec.fieldContext_SiteSpace_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSpace", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSpaceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteSpaceConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SiteSpaceConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteSpaceConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteSpaceConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSpaceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSpaceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SiteSpaceEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SiteSpaceEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSpaceEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteStructure(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_SiteStructure_type(ctx, field)
+	case "structure":
+		return ec.fieldContext_SiteStructure_structure(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteStructure", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_SiteURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_SiteURLs_app(ctx, field)
+	case "published":
+		return ec.fieldContext_SiteURLs_published(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4323,6 +5348,36 @@ func (ec *executionContext) field_Member_teamMemberships_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.AddSiteSpaceInput, error) {
+			return ec.unmarshalNAddSiteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAddSiteSpaceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4359,6 +5414,58 @@ func (ec *executionContext) field_Mutation_createInviteLink_args(ctx context.Con
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateInviteLinkInput, error) {
 			return ec.unmarshalNCreateInviteLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateInviteLinkInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateShareLinkInput, error) {
+			return ec.unmarshalNCreateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateShareLinkInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateSiteInput, error) {
+			return ec.unmarshalNCreateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -4444,6 +5551,88 @@ func (ec *executionContext) field_Mutation_deleteInviteLink_args(ctx context.Con
 		return nil, err
 	}
 	args["inviteId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "shareLinkId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareLinkId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
 	return args, nil
 }
 
@@ -4813,6 +6002,36 @@ func (ec *executionContext) field_Mutation_setTeamMember_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_sortSiteStructure_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SortSiteStructureInput, error) {
+			return ec.unmarshalNSortSiteStructureInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSortSiteStructureInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateAgentInstructions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4966,6 +6185,112 @@ func (ec *executionContext) field_Mutation_updateOrganization_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "shareLinkId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareLinkId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateShareLinkInput, error) {
+			return ec.unmarshalNUpdateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateShareLinkInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteSpaceInput, error) {
+			return ec.unmarshalNUpdateSiteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSpaceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteInput, error) {
+			return ec.unmarshalNUpdateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -5239,6 +6564,58 @@ func (ec *executionContext) field_Organization_members_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Organization_site_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_sites_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "space",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["space"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Organization_spaces_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5324,6 +6701,20 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_checkVisitorCondition_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "condition",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["condition"] = arg0
 	return args, nil
 }
 
@@ -5416,6 +6807,94 @@ func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_shareLinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_siteSpaceList_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "shareKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareKey"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "default",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["default"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_structure_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "shareKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareKey"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_visibleStructure_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "claims",
+		func(ctx context.Context, v any) (model.Document, error) {
+			return ec.unmarshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["claims"] = arg0
 	return args, nil
 }
 
@@ -6290,6 +7769,52 @@ func (ec *executionContext) _CollectionPermissions_create(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_CollectionPermissions_create(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ConditionCheck_valid(ctx context.Context, field graphql.CollectedField, obj *model.ConditionCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConditionCheck_valid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Valid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConditionCheck_valid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConditionCheck", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ConditionCheck_error(ctx context.Context, field graphql.CollectedField, obj *model.ConditionCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConditionCheck_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ConditionCheck_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConditionCheck", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _InviteLink_id(ctx context.Context, field graphql.CollectedField, obj *model.InviteLink) (ret graphql.Marshaler) {
@@ -9325,6 +10850,446 @@ func (ec *executionContext) fieldContext_Mutation_removeCollectionTeamPermission
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSite(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateSiteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.UpdateSiteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addSiteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddSiteSpace(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.AddSiteSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteSpace(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string), fc.Args["input"].(model.UpdateSiteSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteSpace(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_sortSiteStructure(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_sortSiteStructure(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SortSiteStructure(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.SortSiteStructureInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_sortSiteStructure(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_sortSiteStructure_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateShareLink(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.CreateShareLinkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ShareLink) graphql.Marshaler {
+			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateShareLink(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["shareLinkId"].(string), fc.Args["input"].(model.UpdateShareLinkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ShareLink) graphql.Marshaler {
+			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteShareLink(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["shareLinkId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10124,6 +12089,94 @@ func (ec *executionContext) fieldContext_Organization_team(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_sites(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_sites(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Sites(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["title"].(*string), fc.Args["space"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Site]) graphql.Marshaler {
+			return ec.marshalNSiteConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_sites(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_sites_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_site(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Site(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
+			return ec.marshalOSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_site(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_site_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _OrganizationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Organization]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10781,6 +12834,29 @@ func (ec *executionContext) fieldContext_PingResult_gitbookVisitorClaims(_ conte
 	return graphql.NewScalarFieldContext("PingResult", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PublishedURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedURLs_published(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Published, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedURLs_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Query_apiInformation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11109,6 +13185,50 @@ func (ec *executionContext) fieldContext_Query_collection(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_checkVisitorCondition(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_checkVisitorCondition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CheckVisitorCondition(ctx, fc.Args["condition"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ConditionCheck) graphql.Marshaler {
+			return ec.marshalNConditionCheck2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConditionCheck(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_checkVisitorCondition(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConditionCheck(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_checkVisitorCondition_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11185,6 +13305,948 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _ShareLink_id(ctx context.Context, field graphql.CollectedField, obj *model.ShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLink_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLink_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLink", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ShareLink_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.ShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLink_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLink_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLink", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ShareLink_name(ctx context.Context, field graphql.CollectedField, obj *model.ShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLink_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLink_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ShareLink_active(ctx context.Context, field graphql.CollectedField, obj *model.ShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLink_active(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Active, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLink_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLink", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ShareLink_urls(ctx context.Context, field graphql.CollectedField, obj *model.ShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLink_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PublishedURLs) graphql.Marshaler {
+			return ec.marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLink_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShareLink",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShareLinkConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.ShareLink]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.ShareLink]) graphql.Marshaler {
+			return ec.marshalNShareLinkEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShareLinkConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLinkEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShareLinkConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.ShareLink]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ShareLink) graphql.Marshaler {
+			return ec.marshalNShareLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLinkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShareLinkConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShareLinkConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.ShareLink]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShareLinkConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ShareLinkConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.ShareLink]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLinkConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ShareLinkEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.ShareLink]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ShareLinkEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ShareLinkEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.ShareLink]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ShareLinkEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ShareLink) graphql.Marshaler {
+			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ShareLinkEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ShareLinkEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_id(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Site_type(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteType) graphql.Marshaler {
+			return ec.marshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type SiteType does not have child fields"))
+}
+
+func (ec *executionContext) _Site_title(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Site_basename(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_basename(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Basename, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_basename(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Site_visibility(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_visibility(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visibility, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteVisibility) graphql.Marshaler {
+			return ec.marshalNSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type SiteVisibility does not have child fields"))
+}
+
+func (ec *executionContext) _Site_published(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_published(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Published, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Site_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_siteSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaces, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Site_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Site_adaptiveContent(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_adaptiveContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdaptiveContent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteAdaptiveContent) graphql.Marshaler {
+			return ec.marshalNSiteAdaptiveContent2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveContent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_adaptiveContent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteAdaptiveContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_agentsContext(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_agentsContext(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AgentsContext, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteAgentsContext) graphql.Marshaler {
+			return ec.marshalNSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAgentsContext(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_agentsContext(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, errors.New("field of type SiteAgentsContext does not have child fields"))
+}
+
+func (ec *executionContext) _Site_urls(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteURLs) graphql.Marshaler {
+			return ec.marshalNSiteURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_structure(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_structure(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Structure(ctx, obj, fc.Args["shareKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
+			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_structure(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteStructure(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_structure_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_siteSpaceList(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_siteSpaceList(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().SiteSpaceList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["shareKey"].(*string), fc.Args["default"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SiteSpace]) graphql.Marshaler {
+			return ec.marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_siteSpaceList(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpaceConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_siteSpaceList_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_shareLinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().ShareLinks(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.ShareLink]) graphql.Marshaler {
+			return ec.marshalNShareLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_shareLinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLinkConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_shareLinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_visibleStructure(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_visibleStructure(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().VisibleStructure(ctx, obj, fc.Args["claims"].(model.Document))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
+			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_visibleStructure(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteStructure(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_visibleStructure_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteAdaptiveContent_enabled(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteAdaptiveContent_enabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Enabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteAdaptiveContent_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteAdaptiveContent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Site]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Site]) graphql.Marshaler {
+			return ec.marshalNSiteEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Site]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Site]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Site]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SiteEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.Site]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.Site]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SitePointer_type(ctx context.Context, field graphql.CollectedField, obj *model.SitePointer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11229,6 +14291,483 @@ func (ec *executionContext) _SitePointer_site(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_SitePointer_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePointer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpace_path(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpace_space(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpace",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpace_title(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpace_default(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_default(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Default, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpace_condition(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_condition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Condition, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_condition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpace_urls(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PublishedURLs) graphql.Marshaler {
+			return ec.marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpace",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpaceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SiteSpace]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.SiteSpace]) graphql.Marshaler {
+			return ec.marshalNSiteSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpaceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpaceEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpaceConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SiteSpace]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpaceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpaceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SiteSpace]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpaceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpaceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SiteSpace]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpaceConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpaceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SiteSpace]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpaceEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSpaceEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SiteSpace]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpaceEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpaceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpaceEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteStructure_type(ctx context.Context, field graphql.CollectedField, obj *model.SiteStructure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteStructure_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteStructure_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteStructure", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteStructure_structure(ctx context.Context, field graphql.CollectedField, obj *model.SiteStructure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteStructure_structure(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Structure, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteStructure_structure(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteStructure",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.SiteURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.SiteURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteURLs_app(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.App, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.SiteURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteURLs_published(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Published, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteURLs_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Space_id(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
@@ -14670,6 +18209,43 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputAddSiteSpaceInput(ctx context.Context, obj any) (model.AddSiteSpaceInput, error) {
+	var it model.AddSiteSpaceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spaceId", "sectionId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
+		case "sectionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sectionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SectionID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateCollectionInput(ctx context.Context, obj any) (model.CreateCollectionInput, error) {
 	var it model.CreateCollectionInput
 	if obj == nil {
@@ -14753,6 +18329,87 @@ func (ec *executionContext) unmarshalInputCreateInviteLinkInput(ctx context.Cont
 				return it, err
 			}
 			it.Level = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateShareLinkInput(ctx context.Context, obj any) (model.CreateShareLinkInput, error) {
+	var it model.CreateShareLinkInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateSiteInput(ctx context.Context, obj any) (model.CreateSiteInput, error) {
+	var it model.CreateSiteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "title", "visibility", "spaces"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOSiteType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "visibility":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visibility"))
+			data, err := ec.unmarshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Visibility = data
+		case "spaces":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaces"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Spaces = data
 		}
 	}
 	return it, nil
@@ -15089,6 +18746,36 @@ func (ec *executionContext) unmarshalInputSetTeamMemberInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSiteAdaptiveContentInput(ctx context.Context, obj any) (model.SiteAdaptiveContent, error) {
+	var it model.SiteAdaptiveContent
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"enabled"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalNBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSitePointerInput(ctx context.Context, obj any) (model.SitePointer, error) {
 	var it model.SitePointer
 	if obj == nil {
@@ -15121,6 +18808,117 @@ func (ec *executionContext) unmarshalInputSitePointerInput(ctx context.Context, 
 				return it, err
 			}
 			it.Site = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSortSiteStructureInput(ctx context.Context, obj any) (model.SortSiteStructureInput, error) {
+	var it model.SortSiteStructureInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"item", "position"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "item":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("item"))
+			data, err := ec.unmarshalOStructurePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐStructurePointer(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Item = data
+		case "position":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
+			data, err := ec.unmarshalOStructurePositionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐStructurePosition(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Position = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputStructurePointerInput(ctx context.Context, obj any) (model.StructurePointer, error) {
+	var it model.StructurePointer
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputStructurePositionInput(ctx context.Context, obj any) (model.StructurePosition, error) {
+	var it model.StructurePosition
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"before", "after"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "before":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("before"))
+			data, err := ec.unmarshalOStructurePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐStructurePointer(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Before = data
+		case "after":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("after"))
+			data, err := ec.unmarshalOStructurePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐStructurePointer(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.After = data
 		}
 	}
 	return it, nil
@@ -15385,6 +19183,159 @@ func (ec *executionContext) unmarshalInputUpdateOrganizationInput(ctx context.Co
 				return it, err
 			}
 			it.MergeRules = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateShareLinkInput(ctx context.Context, obj any) (model.UpdateShareLinkInput, error) {
+	var it model.UpdateShareLinkInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"active", "name"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "active":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("active"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Active = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, obj any) (model.UpdateSiteInput, error) {
+	var it model.UpdateSiteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "visibility", "basename", "adaptiveContent", "agentsContext", "defaultSiteSpace", "defaultSiteSection"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = graphql.OmittableOf(data)
+		case "visibility":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visibility"))
+			data, err := ec.unmarshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Visibility = graphql.OmittableOf(data)
+		case "basename":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("basename"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Basename = graphql.OmittableOf(data)
+		case "adaptiveContent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("adaptiveContent"))
+			data, err := ec.unmarshalOSiteAdaptiveContentInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveContent(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AdaptiveContent = graphql.OmittableOf(data)
+		case "agentsContext":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentsContext"))
+			data, err := ec.unmarshalOSiteAgentsContext2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAgentsContext(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AgentsContext = graphql.OmittableOf(data)
+		case "defaultSiteSpace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultSiteSpace"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultSiteSpace = graphql.OmittableOf(data)
+		case "defaultSiteSection":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultSiteSection"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultSiteSection = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateSiteSpaceInput(ctx context.Context, obj any) (model.UpdateSiteSpaceInput, error) {
+	var it model.UpdateSiteSpaceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"path", "condition", "spaceId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "path":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("path"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Path = data
+		case "condition":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("condition"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Condition = graphql.OmittableOf(data)
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = data
 		}
 	}
 	return it, nil
@@ -15953,6 +19904,49 @@ func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.
 		case "create":
 			out.Values[i] = ec._CollectionPermissions_create(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var conditionCheckImplementors = []string{"ConditionCheck"}
+
+func (ec *executionContext) _ConditionCheck(ctx context.Context, sel ast.SelectionSet, obj *model.ConditionCheck) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, conditionCheckImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConditionCheck")
+		case "valid":
+			out.Values[i] = ec._ConditionCheck_valid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._ConditionCheck_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -17141,6 +21135,76 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addSiteSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sortSiteStructure":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_sortSiteStructure(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -17568,6 +21632,82 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "sites":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_sites(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "site":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_site(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -17955,6 +22095,44 @@ func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var publishedURLsImplementors = []string{"PublishedURLs"}
+
+func (ec *executionContext) _PublishedURLs(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedURLs")
+		case "published":
+			out.Values[i] = ec._PublishedURLs_published(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var queryImplementors = []string{"Query"}
 
 func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -18151,6 +22329,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "checkVisitorCondition":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_checkVisitorCondition(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -18164,6 +22364,534 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var shareLinkImplementors = []string{"ShareLink"}
+
+func (ec *executionContext) _ShareLink(ctx context.Context, sel ast.SelectionSet, obj *model.ShareLink) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shareLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShareLink")
+		case "id":
+			out.Values[i] = ec._ShareLink_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._ShareLink_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ShareLink_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "active":
+			out.Values[i] = ec._ShareLink_active(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "urls":
+			out.Values[i] = ec._ShareLink_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var shareLinkConnectionImplementors = []string{"ShareLinkConnection"}
+
+func (ec *executionContext) _ShareLinkConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.ShareLink]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shareLinkConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShareLinkConnection")
+		case "edges":
+			out.Values[i] = ec._ShareLinkConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._ShareLinkConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ShareLinkConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ShareLinkConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var shareLinkEdgeImplementors = []string{"ShareLinkEdge"}
+
+func (ec *executionContext) _ShareLinkEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.ShareLink]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, shareLinkEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ShareLinkEdge")
+		case "cursor":
+			out.Values[i] = ec._ShareLinkEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ShareLinkEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteImplementors = []string{"Site"}
+
+func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj *model.Site) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Site")
+		case "id":
+			out.Values[i] = ec._Site_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._Site_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Site_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "basename":
+			out.Values[i] = ec._Site_basename(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "visibility":
+			out.Values[i] = ec._Site_visibility(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "published":
+			out.Values[i] = ec._Site_published(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "siteSpaces":
+			out.Values[i] = ec._Site_siteSpaces(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Site_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "adaptiveContent":
+			out.Values[i] = ec._Site_adaptiveContent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "agentsContext":
+			out.Values[i] = ec._Site_agentsContext(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "urls":
+			out.Values[i] = ec._Site_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "structure":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_structure(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "siteSpaceList":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_siteSpaceList(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "shareLinks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_shareLinks(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "visibleStructure":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_visibleStructure(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteAdaptiveContentImplementors = []string{"SiteAdaptiveContent"}
+
+func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.SelectionSet, obj *model.SiteAdaptiveContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteAdaptiveContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteAdaptiveContent")
+		case "enabled":
+			out.Values[i] = ec._SiteAdaptiveContent_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteConnectionImplementors = []string{"SiteConnection"}
+
+func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.Site]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteConnection")
+		case "edges":
+			out.Values[i] = ec._SiteConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._SiteConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SiteConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteEdgeImplementors = []string{"SiteEdge"}
+
+func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.Site]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteEdge")
+		case "cursor":
+			out.Values[i] = ec._SiteEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SiteEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -18206,6 +22934,261 @@ func (ec *executionContext) _SitePointer(ctx context.Context, sel ast.SelectionS
 		case "site":
 			out.Values[i] = ec._SitePointer_site(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSpaceImplementors = []string{"SiteSpace"}
+
+func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSpace) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSpace")
+		case "id":
+			out.Values[i] = ec._SiteSpace_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._SiteSpace_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._SiteSpace_space(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._SiteSpace_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "default":
+			out.Values[i] = ec._SiteSpace_default(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "condition":
+			out.Values[i] = ec._SiteSpace_condition(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "urls":
+			out.Values[i] = ec._SiteSpace_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSpaceConnectionImplementors = []string{"SiteSpaceConnection"}
+
+func (ec *executionContext) _SiteSpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.SiteSpace]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSpaceConnection")
+		case "edges":
+			out.Values[i] = ec._SiteSpaceConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._SiteSpaceConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteSpaceConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SiteSpaceConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSpaceEdgeImplementors = []string{"SiteSpaceEdge"}
+
+func (ec *executionContext) _SiteSpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.SiteSpace]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSpaceEdge")
+		case "cursor":
+			out.Values[i] = ec._SiteSpaceEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SiteSpaceEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteStructureImplementors = []string{"SiteStructure"}
+
+func (ec *executionContext) _SiteStructure(ctx context.Context, sel ast.SelectionSet, obj *model.SiteStructure) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteStructureImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteStructure")
+		case "type":
+			out.Values[i] = ec._SiteStructure_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "structure":
+			out.Values[i] = ec._SiteStructure_structure(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteURLsImplementors = []string{"SiteURLs"}
+
+func (ec *executionContext) _SiteURLs(ctx context.Context, sel ast.SelectionSet, obj *model.SiteURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteURLs")
+		case "location":
+			out.Values[i] = ec._SiteURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "app":
+			out.Values[i] = ec._SiteURLs_app(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "published":
+			out.Values[i] = ec._SiteURLs_published(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -19891,6 +24874,11 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) unmarshalNAddSiteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAddSiteSpaceInput(ctx context.Context, v any) (model.AddSiteSpaceInput, error) {
+	res, err := ec.unmarshalInputAddSiteSpaceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNAgentInstructions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAgentInstructions(ctx context.Context, sel ast.SelectionSet, v *model.AgentInstructions) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -20013,6 +25001,16 @@ func (ec *executionContext) marshalNCollectionPermissions2githubᚗcomᚋbindery
 	return ec._CollectionPermissions(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNConditionCheck2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConditionCheck(ctx context.Context, sel ast.SelectionSet, v *model.ConditionCheck) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ConditionCheck(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNContentVisibility2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentVisibility(ctx context.Context, v any) (model.ContentVisibility, error) {
 	var res model.ContentVisibility
 	err := res.UnmarshalGQL(v)
@@ -20030,6 +25028,16 @@ func (ec *executionContext) unmarshalNCreateCollectionInput2githubᚗcomᚋbinde
 
 func (ec *executionContext) unmarshalNCreateInviteLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateInviteLinkInput(ctx context.Context, v any) (model.CreateInviteLinkInput, error) {
 	res, err := ec.unmarshalInputCreateInviteLinkInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateShareLinkInput(ctx context.Context, v any) (model.CreateShareLinkInput, error) {
+	res, err := ec.unmarshalInputCreateShareLinkInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteInput(ctx context.Context, v any) (model.CreateSiteInput, error) {
+	res, err := ec.unmarshalInputCreateSiteInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -20562,8 +25570,251 @@ func (ec *executionContext) marshalNPingResult2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return ec._PingResult(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedURLs(ctx context.Context, sel ast.SelectionSet, v model.PublishedURLs) graphql.Marshaler {
+	return ec._PublishedURLs(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNSetTeamMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSetTeamMemberInput(ctx context.Context, v any) (model.SetTeamMemberInput, error) {
 	res, err := ec.unmarshalInputSetTeamMemberInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNShareLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ShareLink) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx context.Context, sel ast.SelectionSet, v *model.ShareLink) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ShareLink(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNShareLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.ShareLink]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ShareLinkConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNShareLinkEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.ShareLink]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNShareLinkEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNShareLinkEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.ShareLink]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ShareLinkEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSite2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Site) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx context.Context, sel ast.SelectionSet, v *model.Site) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Site(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteAdaptiveContent2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveContent(ctx context.Context, sel ast.SelectionSet, v model.SiteAdaptiveContent) graphql.Marshaler {
+	return ec._SiteAdaptiveContent(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAgentsContext(ctx context.Context, v any) (model.SiteAgentsContext, error) {
+	var res model.SiteAgentsContext
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAgentsContext(ctx context.Context, sel ast.SelectionSet, v model.SiteAgentsContext) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSiteConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Site]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Site]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Site]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSpace) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx context.Context, sel ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSpace(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SiteSpace]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSpaceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SiteSpace]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SiteSpace]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSpaceEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx context.Context, sel ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteStructure(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx context.Context, v any) (model.SiteType, error) {
+	var res model.SiteType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx context.Context, sel ast.SelectionSet, v model.SiteType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSiteURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteURLs(ctx context.Context, sel ast.SelectionSet, v model.SiteURLs) graphql.Marshaler {
+	return ec._SiteURLs(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx context.Context, v any) (model.SiteVisibility, error) {
+	var res model.SiteVisibility
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx context.Context, sel ast.SelectionSet, v model.SiteVisibility) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNSortSiteStructureInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSortSiteStructureInput(ctx context.Context, v any) (model.SortSiteStructureInput, error) {
+	res, err := ec.unmarshalInputSortSiteStructureInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -20943,6 +26194,21 @@ func (ec *executionContext) unmarshalNUpdateMemberInput2githubᚗcomᚋbindery�
 
 func (ec *executionContext) unmarshalNUpdateOrganizationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOrganizationInput(ctx context.Context, v any) (model.UpdateOrganizationInput, error) {
 	res, err := ec.unmarshalInputUpdateOrganizationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateShareLinkInput(ctx context.Context, v any) (model.UpdateShareLinkInput, error) {
+	res, err := ec.unmarshalInputUpdateShareLinkInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteInput(ctx context.Context, v any) (model.UpdateSiteInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSpaceInput(ctx context.Context, v any) (model.UpdateSiteSpaceInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -21471,6 +26737,37 @@ func (ec *executionContext) marshalOOrganizationUseCase2ᚖgithubᚗcomᚋbinder
 	return v
 }
 
+func (ec *executionContext) marshalOSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx context.Context, sel ast.SelectionSet, v *model.Site) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Site(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSiteAdaptiveContentInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveContent(ctx context.Context, v any) (*model.SiteAdaptiveContent, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteAdaptiveContentInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSiteAgentsContext2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAgentsContext(ctx context.Context, v any) (*model.SiteAgentsContext, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.SiteAgentsContext)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteAgentsContext2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAgentsContext(ctx context.Context, sel ast.SelectionSet, v *model.SiteAgentsContext) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) marshalOSitePointer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSitePointer(ctx context.Context, sel ast.SelectionSet, v *model.SitePointer) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -21484,6 +26781,38 @@ func (ec *executionContext) unmarshalOSitePointerInput2ᚖgithubᚗcomᚋbindery
 	}
 	res, err := ec.unmarshalInputSitePointerInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSiteType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx context.Context, v any) (*model.SiteType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.SiteType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx context.Context, sel ast.SelectionSet, v *model.SiteType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx context.Context, v any) (*model.SiteVisibility, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.SiteVisibility)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx context.Context, sel ast.SelectionSet, v *model.SiteVisibility) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx context.Context, sel ast.SelectionSet, v *model.Space) graphql.Marshaler {
@@ -21572,6 +26901,22 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = ctx
 	res := graphql.MarshalString(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOStructurePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐStructurePointer(ctx context.Context, v any) (*model.StructurePointer, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputStructurePointerInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOStructurePositionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐStructurePosition(ctx context.Context, v any) (*model.StructurePosition, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputStructurePositionInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx context.Context, sel ast.SelectionSet, v *model.Team) graphql.Marshaler {

@@ -66,6 +66,8 @@ func complexity() ComplexityRoot {
 	}
 	c.Organization.InviteLinkList = func(child int, first *int, _ *string, _ *bool) int { return 1 + page(first)*child }
 	c.Query.Organizations = func(child int, first *int, _ *string) int { return 1 + page(first)*child }
+	c.Organization.Spaces = func(child int, first *int, _ *string) int { return 1 + page(first)*child }
+	c.Organization.Sites = func(child int, first *int, _ *string, _ *string, _ *string) int { return 1 + page(first)*child }
 	return c
 }
 

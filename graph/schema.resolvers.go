@@ -213,6 +213,56 @@ func (r *mutationResolver) RemoveCollectionTeamPermission(ctx context.Context, c
 	return r.removeGrant(ctx, storage.TargetCollection, collectionID, storage.PrincipalTeam, teamID)
 }
 
+// CreateSite is the resolver for the createSite field.
+func (r *mutationResolver) CreateSite(ctx context.Context, organizationID string, input model.CreateSiteInput) (*model.Site, error) {
+	return r.createSite(ctx, organizationID, input)
+}
+
+// UpdateSite is the resolver for the updateSite field.
+func (r *mutationResolver) UpdateSite(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteInput) (*model.Site, error) {
+	return r.updateSite(ctx, organizationID, siteID, input)
+}
+
+// DeleteSite is the resolver for the deleteSite field.
+func (r *mutationResolver) DeleteSite(ctx context.Context, organizationID string, siteID string) (bool, error) {
+	return r.deleteSite(ctx, organizationID, siteID)
+}
+
+// AddSiteSpace is the resolver for the addSiteSpace field.
+func (r *mutationResolver) AddSiteSpace(ctx context.Context, organizationID string, siteID string, input model.AddSiteSpaceInput) (*model.SiteSpace, error) {
+	return r.addSiteSpace(ctx, organizationID, siteID, input)
+}
+
+// UpdateSiteSpace is the resolver for the updateSiteSpace field.
+func (r *mutationResolver) UpdateSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) (*model.SiteSpace, error) {
+	return r.updateSiteSpace(ctx, organizationID, siteID, siteSpaceID, input)
+}
+
+// DeleteSiteSpace is the resolver for the deleteSiteSpace field.
+func (r *mutationResolver) DeleteSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error) {
+	return r.deleteSiteSpace(ctx, organizationID, siteID, siteSpaceID)
+}
+
+// SortSiteStructure is the resolver for the sortSiteStructure field.
+func (r *mutationResolver) SortSiteStructure(ctx context.Context, organizationID string, siteID string, input model.SortSiteStructureInput) (*model.SiteSpace, error) {
+	return r.sortSiteStructure(ctx, organizationID, siteID, input)
+}
+
+// CreateShareLink is the resolver for the createShareLink field.
+func (r *mutationResolver) CreateShareLink(ctx context.Context, organizationID string, siteID string, input model.CreateShareLinkInput) (*model.ShareLink, error) {
+	return r.createShareLink(ctx, organizationID, siteID, input)
+}
+
+// UpdateShareLink is the resolver for the updateShareLink field.
+func (r *mutationResolver) UpdateShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) (*model.ShareLink, error) {
+	return r.updateShareLink(ctx, organizationID, siteID, shareLinkID, input)
+}
+
+// DeleteShareLink is the resolver for the deleteShareLink field.
+func (r *mutationResolver) DeleteShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string) (bool, error) {
+	return r.deleteShareLink(ctx, organizationID, siteID, shareLinkID)
+}
+
 // Members is the resolver for the members field.
 func (r *organizationResolver) Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error) {
 	return r.members(ctx, obj, first, after, order, role, search, sort)
@@ -251,6 +301,16 @@ func (r *organizationResolver) Teams(ctx context.Context, obj *model.Organizatio
 // Team is the resolver for the team field.
 func (r *organizationResolver) Team(ctx context.Context, obj *model.Organization, id string) (*model.Team, error) {
 	return r.team(ctx, obj.ID, id)
+}
+
+// Sites is the resolver for the sites field.
+func (r *organizationResolver) Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string) (*model.Connection[*model.Site], error) {
+	return r.sites(ctx, obj, first, after, title, space)
+}
+
+// Site is the resolver for the site field.
+func (r *organizationResolver) Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error) {
+	return r.site(ctx, obj.ID, id)
 }
 
 // APIInformation is the resolver for the apiInformation field.
@@ -293,6 +353,31 @@ func (r *queryResolver) Collection(ctx context.Context, id string) (*model.Colle
 	return r.collection(ctx, id)
 }
 
+// CheckVisitorCondition is the resolver for the checkVisitorCondition field.
+func (r *queryResolver) CheckVisitorCondition(ctx context.Context, condition string) (*model.ConditionCheck, error) {
+	return r.checkVisitorCondition(condition), nil
+}
+
+// Structure is the resolver for the structure field.
+func (r *siteResolver) Structure(ctx context.Context, obj *model.Site, shareKey *string) (*model.SiteStructure, error) {
+	return r.structure(ctx, obj, shareKey)
+}
+
+// SiteSpaceList is the resolver for the siteSpaceList field.
+func (r *siteResolver) SiteSpaceList(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string, defaultArg *bool) (*model.Connection[*model.SiteSpace], error) {
+	return r.siteSpaceList(ctx, obj, first, after, shareKey, defaultArg)
+}
+
+// ShareLinks is the resolver for the shareLinks field.
+func (r *siteResolver) ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error) {
+	return r.shareLinks(ctx, obj, first, after)
+}
+
+// VisibleStructure is the resolver for the visibleStructure field.
+func (r *siteResolver) VisibleStructure(ctx context.Context, obj *model.Site, claims model.Document) (*model.SiteStructure, error) {
+	return r.visibleStructure(ctx, obj, claims)
+}
+
 // TeamPermissions is the resolver for the teamPermissions field.
 func (r *spaceResolver) TeamPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.TeamGrant], error) {
 	return r.teamGrants(ctx, obj.ID, obj.Organization, first, after)
@@ -323,6 +408,9 @@ func (r *Resolver) Organization() OrganizationResolver { return &organizationRes
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
+// Site returns SiteResolver implementation.
+func (r *Resolver) Site() SiteResolver { return &siteResolver{r} }
+
 // Space returns SpaceResolver implementation.
 func (r *Resolver) Space() SpaceResolver { return &spaceResolver{r} }
 
@@ -335,6 +423,7 @@ type (
 	mutationResolver     struct{ *Resolver }
 	organizationResolver struct{ *Resolver }
 	queryResolver        struct{ *Resolver }
+	siteResolver         struct{ *Resolver }
 	spaceResolver        struct{ *Resolver }
 	teamResolver         struct{ *Resolver }
 )

@@ -27,6 +27,7 @@ const (
 	contentEditor               // editors of the content; lower readers 403, guests 404
 	contentAdmin                // admins of the content; other readers 403, guests 404
 	contentDelete               // contentAdmin, except that unseen content answers 204 like missing
+	siteEditor                  // the create role manages sites (guests and lower roles: 403)
 )
 
 var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org"}
@@ -44,10 +45,10 @@ func (p policy) expect(role string, ok int) int {
 		return ok
 	case p == contentDelete && (outsider || guest):
 		return http.StatusNoContent
-	case outsider, guest && p >= contentReader:
+	case outsider, guest && (p == contentReader || p == contentEditor || p == contentAdmin):
 		return http.StatusNotFound
 	case p == member, p == insider && !guest, p == adminOnly && role == "admin", p == teamManager && role == "admin",
-		p == creator && rank[role] >= rank["create"], p == contentReader, p == contentEditor && rank[role] >= rank["edit"],
+		(p == creator || p == siteEditor) && rank[role] >= rank["create"], p == contentReader, p == contentEditor && rank[role] >= rank["edit"],
 		(p == contentAdmin || p == contentDelete) && role == "admin":
 		return ok
 	}
@@ -58,6 +59,7 @@ func (p policy) expect(role string, ok int) int {
 type fixture struct {
 	org, admin, victim, invite string
 	space, collection, team    string
+	site, siteSpace, shareLink string
 }
 
 type matrixCase struct {
@@ -153,6 +155,41 @@ var matrix = []matrixCase{
 		`mutation($c: ID!, $t: ID!) { updateCollectionTeamPermission(collectionId: $c, teamId: $t, input: {role: COMMENT}) }`},
 	{"DELETE", "/collections/{collectionId}/permissions/teams/{teamId}", contentAdmin, 204, func(f fixture) string { return "/collections/" + f.collection + "/permissions/teams/" + f.team }, "",
 		`mutation($c: ID!, $t: ID!) { removeCollectionTeamPermission(collectionId: $c, teamId: $t) }`},
+
+	{"POST", "/orgs/{organizationId}/sites", siteEditor, 201, org("/sites"), `{"title":"New site"}`, `mutation($o: ID!) { createSite(organizationId: $o, input: {title: "New site"}) { id } }`},
+	{"GET", "/orgs/{organizationId}/sites", insider, 200, org("/sites"), "", `query($o: ID!) { organization(id: $o) { sites { totalCount } } }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}", insider, 200, site(""), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { id } } }`},
+	{"PATCH", "/orgs/{organizationId}/sites/{siteId}", siteEditor, 200, site(""), `{"title":"Renamed"}`, `mutation($o: ID!, $si: ID!) { updateSite(organizationId: $o, siteId: $si, input: {title: "Renamed"}) { id } }`},
+	{"DELETE", "/orgs/{organizationId}/sites/{siteId}", siteEditor, 204, site(""), "", `mutation($o: ID!, $si: ID!) { deleteSite(organizationId: $o, siteId: $si) }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/site-spaces", insider, 200, site("/site-spaces"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { siteSpaceList { totalCount } } } }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/site-spaces", siteEditor, 201, site("/site-spaces"), `{"spaceId":"SPACE"}`,
+		`mutation($o: ID!, $si: ID!, $s: ID!) { addSiteSpace(organizationId: $o, siteId: $si, input: {spaceId: $s}) { id } }`},
+	{"PATCH", "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", siteEditor, 200, siteSpace(""), `{"path":"renamed"}`,
+		`mutation($o: ID!, $si: ID!, $ss: ID!) { updateSiteSpace(organizationId: $o, siteId: $si, siteSpaceId: $ss, input: {path: "renamed"}) { id } }`},
+	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", siteEditor, 204, siteSpace(""), "",
+		`mutation($o: ID!, $si: ID!, $ss: ID!) { deleteSiteSpace(organizationId: $o, siteId: $si, siteSpaceId: $ss) }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move", siteEditor, 200, siteSpace("/move"), `{"position":{"after":{"type":"site-space","siteSpace":"SITESPACE"}}}`,
+		`mutation($o: ID!, $si: ID!, $ss: ID!) { sortSiteStructure(organizationId: $o, siteId: $si, input: {item: {type: "site-space", id: $ss}, position: {after: {type: "site-space", id: $ss}}}) { id } }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/structure", insider, 200, site("/structure"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { structure { type } } } }`},
+	{"PATCH", "/orgs/{organizationId}/sites/{siteId}/structure/sort", siteEditor, 200, site("/structure/sort"), `{"item":{"type":"site-space","id":"SITESPACE"},"position":{"before":{"type":"site-space","id":"SITESPACE"}}}`,
+		`mutation($o: ID!, $si: ID!, $ss: ID!) { sortSiteStructure(organizationId: $o, siteId: $si, input: {item: {type: "site-space", id: $ss}, position: {before: {type: "site-space", id: $ss}}}) { id } }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/share-links", siteEditor, 200, site("/share-links"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { shareLinks { totalCount } } } }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/share-links", siteEditor, 201, site("/share-links"), `{"name":"Partners"}`,
+		`mutation($o: ID!, $si: ID!) { createShareLink(organizationId: $o, siteId: $si, input: {name: "Partners"}) { id } }`},
+	{"PATCH", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", siteEditor, 200, shareLink(), `{"active":false}`,
+		`mutation($o: ID!, $si: ID!, $sl: ID!) { updateShareLink(organizationId: $o, siteId: $si, shareLinkId: $sl, input: {active: false}) { id } }`},
+	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", siteEditor, 204, shareLink(), "",
+		`mutation($o: ID!, $si: ID!, $sl: ID!) { deleteShareLink(organizationId: $o, siteId: $si, shareLinkId: $sl) }`},
+}
+
+func site(suffix string) func(fixture) string {
+	return func(f fixture) string { return "/orgs/" + f.org + "/sites/" + f.site + suffix }
+}
+func siteSpace(suffix string) func(fixture) string {
+	return func(f fixture) string { return "/orgs/" + f.org + "/sites/" + f.site + "/site-spaces/" + f.siteSpace + suffix }
+}
+func shareLink() func(fixture) string {
+	return func(f fixture) string { return "/orgs/" + f.org + "/sites/" + f.site + "/share-links/" + f.shareLink }
 }
 
 func space(suffix string) func(fixture) string {
@@ -202,6 +239,13 @@ func TestPermissionMatrix(t *testing.T) {
 				f.invite = e.call(admin.Token, "POST", "/orgs/"+orgID+"/link-invites", `{"role":"read"}`).want(http.StatusCreated).object()["id"].(string)
 			}
 			f.space, f.collection, f.team = e.matrixContent(path, admin, orgID, f.victim)
+			if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") {
+				var published string
+				f.site, f.siteSpace, f.shareLink, published = e.matrixSite(admin, orgID)
+				if f.space == "" {
+					f.space = published
+				}
+			}
 			return f
 		}
 		shared := newFixture("/spaces/collections/teams/permissions")
@@ -217,7 +261,7 @@ func TestPermissionMatrix(t *testing.T) {
 					if door == "rest" {
 						var body any
 						if c.body != "" {
-							body = strings.ReplaceAll(c.body, "VICTIM", f.victim)
+							body = strings.NewReplacer("VICTIM", f.victim, "SITESPACE", f.siteSpace, "SPACE", f.space).Replace(c.body)
 						}
 						if got := e.call(caller.Token, c.method, c.url(f), body); got.Status != want {
 							t.Errorf("%s %s as %s: REST status %d, want %d (%s)", c.method, c.path, role, got.Status, want, got.Body)
@@ -225,7 +269,8 @@ func TestPermissionMatrix(t *testing.T) {
 						e.stayOutside(orgID, role, caller)
 						continue
 					}
-					g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team})
+					g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
+						"si": f.site, "ss": f.siteSpace, "sl": f.shareLink})
 					e.stayOutside(orgID, role, caller)
 					wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 					gotCode := ""
@@ -276,4 +321,15 @@ func (e *env) matrixContent(path string, admin account, orgID, victim string) (s
 		e.call(admin.Token, "DELETE", "/spaces/"+spaceID, nil).want(http.StatusNoContent)
 	}
 	return spaceID, collectionID, teamID
+}
+
+// matrixSite creates, as the admin, a site publishing a fresh space, and a share link of it.
+func (e *env) matrixSite(admin account, orgID string) (siteID, siteSpaceID, shareLinkID, space string) {
+	e.t.Helper()
+	space = e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Published"}`).want(http.StatusCreated).object()["id"].(string)
+	siteID = e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites", `{"title":"Fixture site","spaces":["`+space+`"]}`).want(http.StatusCreated).object()["id"].(string)
+	var list struct{ Items []struct{ ID string } }
+	e.call(admin.Token, "GET", "/orgs/"+orgID+"/sites/"+siteID+"/site-spaces", nil).want(http.StatusOK).decode(&list)
+	shareLinkID = e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites/"+siteID+"/share-links", `{"name":"Fixture"}`).want(http.StatusCreated).object()["id"].(string)
+	return siteID, list.Items[0].ID, shareLinkID, space
 }

@@ -90,6 +90,23 @@ func (a *api) table() []Route {
 		{"GET", "/collections/{collectionId}/permissions/teams", a.listCollectionTeams},
 		{"PATCH", "/collections/{collectionId}/permissions/teams/{teamId}", a.updateGrant},
 		{"DELETE", "/collections/{collectionId}/permissions/teams/{teamId}", a.removeGrant},
+
+		{"POST", "/orgs/{organizationId}/sites", a.createSite},
+		{"GET", "/orgs/{organizationId}/sites", a.listSites},
+		{"GET", "/orgs/{organizationId}/sites/{siteId}", a.getSite},
+		{"PATCH", "/orgs/{organizationId}/sites/{siteId}", a.updateSite},
+		{"DELETE", "/orgs/{organizationId}/sites/{siteId}", a.deleteSite},
+		{"GET", "/orgs/{organizationId}/sites/{siteId}/site-spaces", a.listSiteSpaces},
+		{"POST", "/orgs/{organizationId}/sites/{siteId}/site-spaces", a.addSiteSpace},
+		{"PATCH", "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", a.updateSiteSpace},
+		{"DELETE", "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", a.deleteSiteSpace},
+		{"POST", "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move", a.moveSiteSpace},
+		{"GET", "/orgs/{organizationId}/sites/{siteId}/structure", a.getSiteStructure},
+		{"PATCH", "/orgs/{organizationId}/sites/{siteId}/structure/sort", a.sortSiteStructure},
+		{"GET", "/orgs/{organizationId}/sites/{siteId}/share-links", a.listShareLinks},
+		{"POST", "/orgs/{organizationId}/sites/{siteId}/share-links", a.createShareLink},
+		{"PATCH", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", a.updateShareLink},
+		{"DELETE", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", a.deleteShareLink},
 	}
 }
 

@@ -190,3 +190,50 @@ const (
 	PrincipalUser    = "user"
 	PrincipalTeam    = "team"
 )
+
+// Site publishes spaces to readers.
+type Site struct {
+	bun.BaseModel `bun:"table:sites,alias:si"`
+
+	ID              string `bun:"id,pk"`
+	OrganizationID  string
+	Title           string
+	TitleKey        string // the folded title that title filters match
+	Type            string
+	Visibility      string
+	Basename        *string
+	AgentsContext   string
+	AdaptiveContent bool
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	// SiteSpaces is counted by the queries that read sites.
+	SiteSpaces int `bun:",scanonly"`
+}
+
+// SiteSpace publishes one space on a site, at a path.
+type SiteSpace struct {
+	bun.BaseModel `bun:"table:site_spaces,alias:ss"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	SiteID         string
+	SpaceID        string
+	Path           string
+	Condition      *string
+	IsDefault      bool
+	Position       int
+	CreatedAt      time.Time
+}
+
+// ShareLink publishes a site to whoever holds its key.
+type ShareLink struct {
+	bun.BaseModel `bun:"table:site_share_links,alias:sl"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	SiteID         string
+	Name           string
+	ShareKey       string
+	Active         bool
+	CreatedAt      time.Time
+}

@@ -251,3 +251,5 @@ func validURL(field, s string) error {
 	}
 	return nil
 }
+
+var pathPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)

@@ -1,0 +1,231 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+)
+
+func (r *Resolver) siteURL(s *storage.Site) string {
+	name := s.ID
+	if s.Basename != nil {
+		name = *s.Basename
+	}
+	return r.Settings.PublicURL + "/sites/" + name + "/"
+}
+
+func (r *Resolver) toSite(s *storage.Site) *model.Site {
+	out := &model.Site{
+		Object: "site", ID: s.ID, Type: model.SiteType(s.Type), Title: s.Title, Basename: s.Basename,
+		Visibility: model.SiteVisibility(s.Visibility), Published: s.SiteSpaces > 0, SiteSpaces: s.SiteSpaces,
+		CreatedAt: s.CreatedAt, AdaptiveContent: model.SiteAdaptiveContent{Enabled: s.AdaptiveContent},
+		AgentsContext: model.SiteAgentsContext(s.AgentsContext), Features: []model.SiteFeature{},
+		URLs: model.SiteURLs{
+			Location: r.apiURL("/orgs/%s/sites/%s", s.OrganizationID, s.ID),
+			App:      r.Settings.AppURL + "/o/" + s.OrganizationID + "/sites/" + s.ID + "/",
+		},
+		OrganizationID: s.OrganizationID,
+	}
+	if out.Published {
+		u := r.siteURL(s)
+		out.URLs.Published = &u
+	}
+	return out
+}
+
+// siteReader loads an organization the caller reads sites of: members with a role.
+// Errors: NotFound, Forbidden.
+func (r *Resolver) siteReader(ctx context.Context, orgID string) (*model.Organization, error) {
+	org, err := r.organization(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	if !org.Permissions.ListTeams {
+		return nil, apperr.Forbiddenf("guests cannot see this organization's sites")
+	}
+	return org, nil
+}
+
+// siteEditor loads an organization whose sites the caller manages: the create role.
+// Errors: NotFound, Forbidden.
+func (r *Resolver) siteEditor(ctx context.Context, orgID string) (*model.Organization, error) {
+	org, err := r.organization(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	if !org.Permissions.CreateContent {
+		return nil, apperr.Forbiddenf("you need the create role in this organization to manage sites")
+	}
+	return org, nil
+}
+
+// sites lists an organization's sites, newest first. Errors: Invalid, Forbidden.
+func (r *Resolver) sites(ctx context.Context, org *model.Organization, first *int, after *string, title, space *string) (*model.SiteConnection, error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.siteReader(ctx, org.ID); err != nil {
+		return nil, err
+	}
+	list, err := r.Store.FindSites(ctx, org.ID, storage.SiteFilter{Title: deref(title), SpaceID: deref(space)}, page)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf(list, r.toSite), nil
+}
+
+// site returns one site. Errors: NotFound, Forbidden.
+func (r *Resolver) site(ctx context.Context, orgID, siteID string) (*model.Site, error) {
+	if _, err := r.siteReader(ctx, orgID); err != nil {
+		return nil, err
+	}
+	s, err := r.Store.FindSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, notFound(err, "site")
+	}
+	return r.toSite(s), nil
+}
+
+// createSite creates a site, publishing the given spaces in order. Errors: Invalid, NotFound,
+// Forbidden.
+func (r *Resolver) createSite(ctx context.Context, orgID string, in model.CreateSiteInput) (*model.Site, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	org, err := r.siteEditor(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	var add []*storage.SiteSpace
+	for i, id := range in.Spaces {
+		ss, err := r.newSiteSpace(ctx, org.ID, id, fmt.Sprintf("spaces[%d]", i), add, nil)
+		if err != nil {
+			return nil, err
+		}
+		add = append(add, ss)
+	}
+	now := r.Now()
+	site := &storage.Site{OrganizationID: org.ID, Title: "Untitled site", Type: string(model.SiteTypeSelfHosted), Visibility: "public",
+		AgentsContext: "excluded", CreatedAt: now, UpdatedAt: now}
+	if in.Title != nil {
+		site.Title = *in.Title
+	}
+	if in.Type != nil {
+		site.Type = string(*in.Type)
+	}
+	if in.Visibility != nil {
+		site.Visibility = string(*in.Visibility)
+	}
+	if err := r.Store.CreateSite(ctx, site); err != nil {
+		return nil, err
+	}
+	if len(add) > 0 {
+		if err := r.Store.AddSiteSpaces(ctx, site.ID, add); err != nil {
+			return nil, err
+		}
+	}
+	return r.site(ctx, org.ID, site.ID)
+}
+
+// newSiteSpace prepares a site space for a space the caller can read, at a path free among
+// taken and the site's existing site spaces. Errors: Invalid naming field.
+func (r *Resolver) newSiteSpace(ctx context.Context, orgID, spaceID, field string, taken, existing []*storage.SiteSpace) (*storage.SiteSpace, error) {
+	s, _, err := r.readableSpace(ctx, spaceID, false)
+	if apperr.KindOf(err) == apperr.NotFound || (err == nil && s.Organization != orgID) {
+		return nil, apperr.Invalidf(field, "space %q not found in this organization", spaceID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	used := map[string]bool{}
+	for _, ss := range append(append([]*storage.SiteSpace{}, taken...), existing...) {
+		used[ss.Path] = true
+	}
+	path := slug(s.Title)
+	for i := 2; used[path]; i++ {
+		path = fmt.Sprintf("%s-%d", slug(s.Title), i)
+	}
+	return &storage.SiteSpace{OrganizationID: orgID, SpaceID: spaceID, Path: path, CreatedAt: r.Now()}, nil
+}
+
+var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
+// slug turns a title into a path segment: "Getting Started!" → "getting-started".
+func slug(title string) string {
+	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
+	if len(s) > 90 {
+		s = strings.Trim(s[:90], "-")
+	}
+	if s == "" {
+		return "space"
+	}
+	return s
+}
+
+// updateSite changes a site. Errors: Invalid (also a basename another site uses), NotFound,
+// Forbidden.
+func (r *Resolver) updateSite(ctx context.Context, orgID, siteID string, in model.UpdateSiteInput) (*model.Site, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	if _, err := r.siteEditor(ctx, orgID); err != nil {
+		return nil, err
+	}
+	site, err := r.Store.FindSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, notFound(err, "site")
+	}
+	var cols []string
+	if v, ok := in.Title.ValueOK(); ok {
+		site.Title, cols = *v, append(cols, "title")
+	}
+	if v, ok := in.Visibility.ValueOK(); ok {
+		site.Visibility, cols = string(*v), append(cols, "visibility")
+	}
+	if v, ok := in.Basename.ValueOK(); ok {
+		site.Basename, cols = v, append(cols, "basename")
+	}
+	if v, ok := in.AdaptiveContent.ValueOK(); ok {
+		site.AdaptiveContent, cols = v.Enabled, append(cols, "adaptive_content")
+	}
+	if v, ok := in.AgentsContext.ValueOK(); ok {
+		site.AgentsContext, cols = string(*v), append(cols, "agents_context")
+	}
+	if v := in.DefaultSiteSpace.Value(); v != nil {
+		if err := r.Store.SetDefaultSiteSpace(ctx, site.ID, *v); err != nil {
+			return nil, siteSpaceRef(err, "defaultSiteSpace", *v)
+		}
+	}
+	if len(cols) > 0 {
+		site.UpdatedAt = r.Now()
+		if err := r.Store.UpdateSite(ctx, site, cols); errors.Is(err, storage.ErrConflict) {
+			return nil, apperr.Invalidf("basename", "%q is already used by another site of this organization", *site.Basename)
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	return r.site(ctx, orgID, siteID)
+}
+
+func siteSpaceRef(err error, field, id string) error {
+	if errors.Is(err, storage.ErrNotFound) {
+		return apperr.Invalidf(field, "site space %q not found on this site", id)
+	}
+	return err
+}
+
+// deleteSite deletes a site; a missing one reports false. Errors: NotFound (organization),
+// Forbidden.
+func (r *Resolver) deleteSite(ctx context.Context, orgID, siteID string) (bool, error) {
+	if _, err := r.siteEditor(ctx, orgID); err != nil {
+		return false, err
+	}
+	return r.Store.DeleteSite(ctx, orgID, siteID)
+}

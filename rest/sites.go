@@ -1,0 +1,162 @@
+package rest
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/go-chi/chi/v5"
+)
+
+func (a *api) createSite(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.CreateSiteInput
+	if err := decodeOptionalBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	s, err := a.res.Mutation().CreateSite(r.Context(), chi.URLParam(r, "organizationId"), in)
+	if err != nil {
+		return 0, nil, err
+	}
+	return created(w, s.URLs.Location, s, nil)
+}
+
+func (a *api) listSites(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.SiteConnection, error) {
+		return a.res.Organization().Sites(r.Context(), org, first, after, optionalQuery[string](r, "title"), optionalQuery[string](r, "space"))
+	})
+}
+
+func (a *api) site(r *http.Request) (*model.Site, error) {
+	org, err := a.organization(r)
+	if err != nil {
+		return nil, err
+	}
+	return a.res.Organization().Site(r.Context(), org, chi.URLParam(r, "siteId"))
+}
+
+func (a *api) getSite(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.site(r))
+}
+
+func (a *api) updateSite(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.UpdateSiteInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.Mutation().UpdateSite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), in))
+}
+
+func (a *api) deleteSite(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return noContent(a.res.Mutation().DeleteSite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId")))
+}
+
+func (a *api) listSiteSpaces(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var isDefault *bool
+	if v := r.URL.Query().Get("default"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return 0, nil, apperr.Invalidf("default", "must be true or false")
+		}
+		isDefault = &b
+	}
+	return nestedList(r, a.site, func(s *model.Site, first *int, after *string) (*model.SiteSpaceConnection, error) {
+		return a.res.Site().SiteSpaceList(r.Context(), s, first, after, optionalQuery[string](r, "shareKey"), isDefault)
+	})
+}
+
+func (a *api) addSiteSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.AddSiteSpaceInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	orgID, siteID := chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId")
+	ss, err := a.res.Mutation().AddSiteSpace(r.Context(), orgID, siteID, in)
+	if err != nil {
+		return 0, nil, err
+	}
+	return created(w, a.res.Settings.PublicURL+"/v1/orgs/"+orgID+"/sites/"+siteID+"/site-spaces/"+ss.ID, ss, nil)
+}
+
+func (a *api) updateSiteSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.UpdateSiteSpaceInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.Mutation().UpdateSiteSpace(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), chi.URLParam(r, "siteSpaceId"), in))
+}
+
+func (a *api) deleteSiteSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return noContent(a.res.Mutation().DeleteSiteSpace(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), chi.URLParam(r, "siteSpaceId")))
+}
+
+// moveSiteSpace is the deprecated move: {position: {before|after: {type: site-space,
+// siteSpace}}}, answered as a sort of the structure.
+func (a *api) moveSiteSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var body struct {
+		Position *struct {
+			Before *struct{ SiteSpace string } `json:"before"`
+			After  *struct{ SiteSpace string } `json:"after"`
+		} `json:"position"`
+	}
+	if err := decodeBody(w, r, &body); err != nil {
+		return 0, nil, err
+	}
+	in := model.SortSiteStructureInput{Item: &model.StructurePointer{Type: "site-space", ID: chi.URLParam(r, "siteSpaceId")}, Position: &model.StructurePosition{}}
+	if body.Position != nil {
+		if b := body.Position.Before; b != nil {
+			in.Position.Before = &model.StructurePointer{Type: "site-space", ID: b.SiteSpace}
+		}
+		if af := body.Position.After; af != nil {
+			in.Position.After = &model.StructurePointer{Type: "site-space", ID: af.SiteSpace}
+		}
+	}
+	return ok(a.res.Mutation().SortSiteStructure(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), in))
+}
+
+func (a *api) getSiteStructure(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	s, err := a.site(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.Site().Structure(r.Context(), s, optionalQuery[string](r, "shareKey")))
+}
+
+func (a *api) sortSiteStructure(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.SortSiteStructureInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.Mutation().SortSiteStructure(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), in))
+}
+
+func (a *api) listShareLinks(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return nestedList(r, a.site, func(s *model.Site, first *int, after *string) (*model.ShareLinkConnection, error) {
+		return a.res.Site().ShareLinks(r.Context(), s, first, after)
+	})
+}
+
+func (a *api) createShareLink(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.CreateShareLinkInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	orgID, siteID := chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId")
+	l, err := a.res.Mutation().CreateShareLink(r.Context(), orgID, siteID, in)
+	if err != nil {
+		return 0, nil, err
+	}
+	return created(w, a.res.Settings.PublicURL+"/v1/orgs/"+orgID+"/sites/"+siteID+"/share-links/"+l.ID, l, nil)
+}
+
+func (a *api) updateShareLink(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.UpdateShareLinkInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.Mutation().UpdateShareLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), chi.URLParam(r, "shareLinkId"), in))
+}
+
+func (a *api) deleteShareLink(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return noContent(a.res.Mutation().DeleteShareLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), chi.URLParam(r, "shareLinkId")))
+}

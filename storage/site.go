@@ -1,0 +1,302 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// withSiteCounts selects a site's columns with its number of site spaces: one statement a page.
+func withSiteCounts(q *bun.SelectQuery) *bun.SelectQuery {
+	return q.ColumnExpr("si.*").ColumnExpr("(SELECT COUNT(*) FROM site_spaces AS c WHERE c.site_id = si.id) AS site_spaces")
+}
+
+// CreateSite inserts a site.
+func (s *Store) CreateSite(ctx context.Context, site *Site) error {
+	if site.ID == "" {
+		site.ID = NewID()
+	}
+	site.TitleKey = fold(site.Title)
+	if _, err := s.db.NewInsert().Model(site).Exec(ctx); err != nil {
+		return fmt.Errorf("create site: %w", translate(err))
+	}
+	return nil
+}
+
+// SiteFilter narrows a site list.
+type SiteFilter struct {
+	Title   string // case-insensitive substring
+	SpaceID string // sites that publish this space
+}
+
+// FindSites lists an organization's sites, newest first. Errors: ErrInvalidCursor.
+func (s *Store) FindSites(ctx context.Context, orgID string, f SiteFilter, page Page) (List[*Site], error) {
+	key := sortKey{name: "sites", column: "si.created_at", idCol: "si.id", desc: true, isTime: true}
+	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
+		q = withSiteCounts(q).Where("si.organization_id = ?", orgID)
+		if f.Title != "" {
+			q = q.Where(`si.title_key LIKE ? ESCAPE '\'`, containsPattern(f.Title))
+		}
+		if f.SpaceID != "" {
+			q = q.Where("EXISTS (SELECT 1 FROM site_spaces AS fs WHERE fs.site_id = si.id AND fs.space_id = ?)", f.SpaceID)
+		}
+		return q
+	}
+	return paginate(ctx, s.db, key, page, filter, func(si *Site) (time.Time, string, string) { return si.CreatedAt, "", si.ID })
+}
+
+// FindSite returns one of an organization's sites. Errors: ErrNotFound.
+func (s *Store) FindSite(ctx context.Context, orgID, id string) (*Site, error) {
+	site := new(Site)
+	if err := withSiteCounts(s.db.NewSelect().Model(site)).Where("si.organization_id = ? AND si.id = ?", orgID, id).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return site, nil
+}
+
+// UpdateSite writes the named columns. Errors: ErrNotFound, ErrConflict (basename taken).
+func (s *Store) UpdateSite(ctx context.Context, site *Site, columns []string) error {
+	if slices.Contains(columns, "title") {
+		site.TitleKey, columns = fold(site.Title), append(columns, "title_key")
+	}
+	res, err := s.db.NewUpdate().Model(site).Column(append(columns, "updated_at")...).WherePK().Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("update site %s: %w", site.ID, translate(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// DeleteSite removes a site with its site spaces and share links; it reports whether it existed.
+func (s *Store) DeleteSite(ctx context.Context, orgID, id string) (bool, error) {
+	res, err := s.db.NewDelete().Model((*Site)(nil)).Where("organization_id = ? AND id = ?", orgID, id).Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("delete site: %w", translate(err))
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+// lockSite serialises structure changes of one site: on PostgreSQL by locking its row; SQLite
+// transactions already hold the write lock from BEGIN IMMEDIATE.
+func (s *Store) lockSite(ctx context.Context, tx bun.Tx, siteID string) error {
+	if s.dialect != Postgres {
+		return nil
+	}
+	_, err := tx.NewSelect().Model((*Site)(nil)).Column("si.id").Where("si.id = ?", siteID).For("UPDATE").Exec(ctx)
+	return translate(err)
+}
+
+// SiteSpacesOf returns a site's site spaces in order: one statement.
+func (s *Store) SiteSpacesOf(ctx context.Context, siteID string) ([]*SiteSpace, error) {
+	return siteSpacesOf(ctx, s.db, siteID)
+}
+
+func siteSpacesOf(ctx context.Context, db bun.IDB, siteID string) ([]*SiteSpace, error) {
+	var out []*SiteSpace
+	err := db.NewSelect().Model(&out).Where("ss.site_id = ?", siteID).OrderExpr("ss.position ASC, ss.id ASC").Scan(ctx)
+	return out, translate(err)
+}
+
+// AddSiteSpaces publishes spaces on a site after its last site space, each at its path. The
+// first site space of a site becomes its default. Errors: ErrConflict (a path is taken).
+func (s *Store) AddSiteSpaces(ctx context.Context, siteID string, add []*SiteSpace) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.lockSite(ctx, tx, siteID); err != nil {
+			return err
+		}
+		existing, err := siteSpacesOf(ctx, tx, siteID)
+		if err != nil {
+			return err
+		}
+		next := len(existing)
+		if n := len(existing); n > 0 {
+			next = existing[n-1].Position + 1
+		}
+		for i, ss := range add {
+			if ss.ID == "" {
+				ss.ID = NewID()
+			}
+			ss.SiteID, ss.Position, ss.IsDefault = siteID, next+i, len(existing) == 0 && i == 0
+		}
+		if _, err := tx.NewInsert().Model(&add).Exec(ctx); err != nil {
+			return fmt.Errorf("add site spaces: %w", translate(err))
+		}
+		return nil
+	})
+}
+
+// UpdateSiteSpace writes the named columns. Errors: ErrNotFound, ErrConflict (path taken).
+func (s *Store) UpdateSiteSpace(ctx context.Context, ss *SiteSpace, columns []string) error {
+	res, err := s.db.NewUpdate().Model(ss).Column(columns...).WherePK().Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("update site space %s: %w", ss.ID, translate(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// DeleteSiteSpace removes a site space; when it was the default, the first remaining one (in
+// the site's order) becomes the default. It reports whether it existed.
+func (s *Store) DeleteSiteSpace(ctx context.Context, siteID, id string) (bool, error) {
+	var removed bool
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.lockSite(ctx, tx, siteID); err != nil {
+			return err
+		}
+		res, err := tx.NewDelete().Model((*SiteSpace)(nil)).Where("site_id = ? AND id = ?", siteID, id).Exec(ctx)
+		if err != nil {
+			return translate(err)
+		}
+		n, _ := res.RowsAffected()
+		if removed = n > 0; !removed {
+			return nil
+		}
+		return ensureDefault(ctx, tx, siteID)
+	})
+	return removed, err
+}
+
+// ensureDefault makes the first site space the default when none is.
+func ensureDefault(ctx context.Context, tx bun.Tx, siteID string) error {
+	rest, err := siteSpacesOf(ctx, tx, siteID)
+	if err != nil || len(rest) == 0 || slices.ContainsFunc(rest, func(ss *SiteSpace) bool { return ss.IsDefault }) {
+		return err
+	}
+	_, err = tx.NewUpdate().Model((*SiteSpace)(nil)).Set("is_default = ?", true).Where("id = ?", rest[0].ID).Exec(ctx)
+	return translate(err)
+}
+
+// SetDefaultSiteSpace makes id the site's only default site space. Errors: ErrNotFound.
+func (s *Store) SetDefaultSiteSpace(ctx context.Context, siteID, id string) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.lockSite(ctx, tx, siteID); err != nil {
+			return err
+		}
+		res, err := tx.NewUpdate().Model((*SiteSpace)(nil)).Set("is_default = (id = ?)", id).Where("site_id = ?", siteID).Exec(ctx)
+		if err != nil {
+			return translate(err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+}
+
+// MoveSiteSpace puts a site space right before (or, with after, right after) another one and
+// renumbers the site's order in the same transaction, under the site's lock: two moves racing
+// give one order or the other, never a mix. An empty anchor moves to the start (before) or the
+// end (after). Errors: ErrNotFound (item or anchor).
+func (s *Store) MoveSiteSpace(ctx context.Context, siteID, id, anchor string, after bool) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.lockSite(ctx, tx, siteID); err != nil {
+			return err
+		}
+		all, err := siteSpacesOf(ctx, tx, siteID)
+		if err != nil {
+			return err
+		}
+		from := slices.IndexFunc(all, func(ss *SiteSpace) bool { return ss.ID == id })
+		if from < 0 {
+			return ErrNotFound
+		}
+		if anchor == id {
+			return nil // before or after itself: it stays where it is
+		}
+		item := all[from]
+		all = slices.Delete(all, from, from+1)
+		to := 0
+		switch {
+		case anchor == "" && after:
+			to = len(all)
+		case anchor != "":
+			to = slices.IndexFunc(all, func(ss *SiteSpace) bool { return ss.ID == anchor })
+			if to < 0 {
+				return ErrNotFound
+			}
+			if after {
+				to++
+			}
+		}
+		all = slices.Insert(all, to, item)
+		for i, ss := range all {
+			if ss.Position == i {
+				continue
+			}
+			if _, err := tx.NewUpdate().Model((*SiteSpace)(nil)).Set("position = ?", i).Where("id = ?", ss.ID).Exec(ctx); err != nil {
+				return translate(err)
+			}
+		}
+		return nil
+	})
+}
+
+// CreateShareLink stores a new share link with a fresh secret key.
+func (s *Store) CreateShareLink(ctx context.Context, l *ShareLink) error {
+	if l.ID == "" {
+		l.ID = NewID()
+	}
+	l.ShareKey = randomString(32)
+	if _, err := s.db.NewInsert().Model(l).Exec(ctx); err != nil {
+		return fmt.Errorf("create share link: %w", translate(err))
+	}
+	return nil
+}
+
+// FindShareLinks lists a site's share links, newest first. Errors: ErrInvalidCursor.
+func (s *Store) FindShareLinks(ctx context.Context, siteID string, page Page) (List[*ShareLink], error) {
+	key := sortKey{name: "shareLinks", column: "sl.created_at", idCol: "sl.id", desc: true, isTime: true}
+	filter := func(q *bun.SelectQuery) *bun.SelectQuery { return q.Where("sl.site_id = ?", siteID) }
+	return paginate(ctx, s.db, key, page, filter, func(l *ShareLink) (time.Time, string, string) { return l.CreatedAt, "", l.ID })
+}
+
+// FindShareLink returns one of a site's share links. Errors: ErrNotFound.
+func (s *Store) FindShareLink(ctx context.Context, siteID, id string) (*ShareLink, error) {
+	l := new(ShareLink)
+	if err := s.db.NewSelect().Model(l).Where("sl.site_id = ? AND sl.id = ?", siteID, id).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return l, nil
+}
+
+// FindShareLinkByKey returns a site's share link with that key. Errors: ErrNotFound.
+func (s *Store) FindShareLinkByKey(ctx context.Context, siteID, key string) (*ShareLink, error) {
+	l := new(ShareLink)
+	if err := s.db.NewSelect().Model(l).Where("sl.site_id = ? AND sl.share_key = ?", siteID, key).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return l, nil
+}
+
+// UpdateShareLink writes the named columns. Errors: ErrNotFound.
+func (s *Store) UpdateShareLink(ctx context.Context, l *ShareLink, columns []string) error {
+	if len(columns) == 0 {
+		return nil
+	}
+	res, err := s.db.NewUpdate().Model(l).Column(columns...).WherePK().Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("update share link: %w", translate(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// DeleteShareLink removes a share link; it reports whether it existed.
+func (s *Store) DeleteShareLink(ctx context.Context, siteID, id string) (bool, error) {
+	res, err := s.db.NewDelete().Model((*ShareLink)(nil)).Where("site_id = ? AND id = ?", siteID, id).Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("delete share link: %w", translate(err))
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
