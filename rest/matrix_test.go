@@ -186,7 +186,9 @@ func site(suffix string) func(fixture) string {
 	return func(f fixture) string { return "/orgs/" + f.org + "/sites/" + f.site + suffix }
 }
 func siteSpace(suffix string) func(fixture) string {
-	return func(f fixture) string { return "/orgs/" + f.org + "/sites/" + f.site + "/site-spaces/" + f.siteSpace + suffix }
+	return func(f fixture) string {
+		return "/orgs/" + f.org + "/sites/" + f.site + "/site-spaces/" + f.siteSpace + suffix
+	}
 }
 func shareLink() func(fixture) string {
 	return func(f fixture) string { return "/orgs/" + f.org + "/sites/" + f.site + "/share-links/" + f.shareLink }
