@@ -51,8 +51,11 @@ func (r *Resolver) siteSpaces(ctx context.Context, site *storage.Site, shareKey 
 	out := make([]*model.SiteSpace, 0, len(rows))
 	for _, ss := range rows {
 		s, ok := byID[ss.SpaceID]
-		role := acc.SpaceRole(spaceNode(s0(s)))
-		if !ok || !canRead(role) {
+		if !ok {
+			continue // in the trash
+		}
+		role := acc.SpaceRole(spaceNode(s))
+		if !canRead(role) {
 			continue
 		}
 		item := &model.SiteSpace{Object: "site-space", ID: ss.ID, Path: ss.Path, Space: r.toSpace(s, role), Title: s.Title, Default: ss.IsDefault, Condition: ss.Condition}
@@ -66,14 +69,6 @@ func (r *Resolver) siteSpaces(ctx context.Context, site *storage.Site, shareKey 
 		out = append(out, item)
 	}
 	return out, nil
-}
-
-// s0 lets a missing space be asked about (it has no access) without a nil check at every use.
-func s0(s *storage.Space) *storage.Space {
-	if s == nil {
-		return &storage.Space{}
-	}
-	return s
 }
 
 func (r *Resolver) readableSite(ctx context.Context, site *model.Site) (*storage.Site, error) {
