@@ -39,7 +39,7 @@ func newHandler(r *Resolver, maxDepth int) http.Handler {
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		slog.ErrorContext(ctx, "graphql resolver panicked", "panic", fmt.Sprint(p))
-		return errors.New("Internal error")
+		return &apperr.Error{Kind: apperr.Internal, Msg: "Internal error"}
 	})
 	explorer := playground.Handler("Bindery GraphQL", "/graphql")
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {

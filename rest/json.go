@@ -21,10 +21,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // API clients read JSON, not HTML: keep <, > and & as they are
-	b := buf.Bytes()
+	b := []byte(`{"error":{"code":500,"message":"Internal error"}}`)
 	if err := enc.Encode(v); err != nil {
 		slog.Error("encode response", "err", err)
-		status, b = http.StatusInternalServerError, []byte(`{"error":{"code":500,"message":"Internal error"}}`)
+		status = http.StatusInternalServerError
 	} else {
 		b = buf.Bytes()
 	}

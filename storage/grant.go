@@ -19,7 +19,7 @@ func (s *Store) GrantsIn(ctx context.Context, orgID string, userIDs []string) ([
 		}
 		q = q.Where(`((g.principal_kind = 'user' AND g.principal_id IN (?)) OR
 			(g.principal_kind = 'team' AND g.principal_id IN (SELECT team_id FROM team_members WHERE organization_id = ? AND user_id IN (?))))`,
-			bun.In(userIDs), orgID, bun.In(userIDs))
+			bun.List(userIDs), orgID, bun.List(userIDs))
 	}
 	err := q.Scan(ctx)
 	return grants, translate(err)
@@ -76,6 +76,6 @@ func (s *Store) GrantsOn(ctx context.Context, targetIDs []string) ([]*Grant, err
 	if len(targetIDs) == 0 {
 		return grants, nil
 	}
-	err := s.db.NewSelect().Model(&grants).Where("g.target_id IN (?)", bun.In(targetIDs)).Scan(ctx)
+	err := s.db.NewSelect().Model(&grants).Where("g.target_id IN (?)", bun.List(targetIDs)).Scan(ctx)
 	return grants, translate(err)
 }

@@ -85,7 +85,7 @@ func (s *Store) MembershipsIn(ctx context.Context, userID string, orgIDs []strin
 	var members []*Member
 	if len(orgIDs) > 0 {
 		err := s.db.NewSelect().Model(&members).Relation("User").Relation("Organization").
-			Where("m.user_id = ? AND m.organization_id IN (?)", userID, bun.In(orgIDs)).Scan(ctx)
+			Where("m.user_id = ? AND m.organization_id IN (?)", userID, bun.List(orgIDs)).Scan(ctx)
 		if err != nil {
 			return nil, translate(err)
 		}
@@ -221,7 +221,7 @@ func (s *Store) InviteUsers(ctx context.Context, orgID string, invites []Invitat
 			emails[i] = strings.ToLower(in.Email)
 		}
 		var existing []*User
-		if err := tx.NewSelect().Model(&existing).Where("u.email IN (?)", bun.In(emails)).Scan(ctx); err != nil {
+		if err := tx.NewSelect().Model(&existing).Where("u.email IN (?)", bun.List(emails)).Scan(ctx); err != nil {
 			return translate(err)
 		}
 		byEmail := make(map[string]string, len(emails))
@@ -280,7 +280,7 @@ func memberIDsIn(ctx context.Context, db bun.IDB, orgID string, userIDs []string
 	}
 	var ids []string
 	err := db.NewSelect().Model((*Member)(nil)).Column("m.user_id").
-		Where("m.organization_id = ? AND m.user_id IN (?)", orgID, bun.In(userIDs)).Scan(ctx, &ids)
+		Where("m.organization_id = ? AND m.user_id IN (?)", orgID, bun.List(userIDs)).Scan(ctx, &ids)
 	if err != nil {
 		return nil, translate(err)
 	}
@@ -307,7 +307,7 @@ func (s *Store) ResolveMembers(ctx context.Context, orgID string, idsOrEmails []
 	}
 	err := s.db.NewSelect().Table("users").ColumnExpr("users.id, users.email").
 		Join("JOIN organization_members AS om ON om.user_id = users.id AND om.organization_id = ?", orgID).
-		Where("users.id IN (?) OR users.email IN (?)", bun.In(idsOrEmails), bun.In(lower)).Scan(ctx, &rows)
+		Where("users.id IN (?) OR users.email IN (?)", bun.List(idsOrEmails), bun.List(lower)).Scan(ctx, &rows)
 	if err != nil {
 		return nil, translate(err)
 	}

@@ -58,7 +58,7 @@ func (s *Store) SpacesByIDs(ctx context.Context, ids []string) ([]*Space, error)
 		return nil, nil
 	}
 	var spaces []*Space
-	if err := s.db.NewSelect().Model(&spaces).Where("s.id IN (?) AND s.deleted_at IS NULL", bun.In(ids)).Scan(ctx); err != nil {
+	if err := s.db.NewSelect().Model(&spaces).Where("s.id IN (?) AND s.deleted_at IS NULL", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	pos := make(map[string]int, len(ids))

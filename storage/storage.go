@@ -52,12 +52,11 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		db = bun.NewDB(sqldb, sqlitedialect.New())
 		dialect = SQLite
 	}
-	db.AddQueryHook(queryCounter{})
-	s := &Store{db: db, dialect: dialect}
+	s := &Store{db: db.WithQueryHook(queryCounter{}), dialect: dialect}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := s.Ping(pingCtx); err != nil {
-		db.Close()
+		s.db.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
 	return s, nil

@@ -96,7 +96,7 @@ func (s *Store) TeamsByIDs(ctx context.Context, orgID string, ids []string) (map
 		return out, nil
 	}
 	var teams []*Team
-	if err := withTeamCounts(s.db.NewSelect().Model(&teams)).Where("tm.organization_id = ? AND tm.id IN (?)", orgID, bun.In(ids)).Scan(ctx); err != nil {
+	if err := withTeamCounts(s.db.NewSelect().Model(&teams)).Where("tm.organization_id = ? AND tm.id IN (?)", orgID, bun.List(ids)).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	for _, t := range teams {
@@ -190,7 +190,7 @@ func (s *Store) UpdateTeamMembers(ctx context.Context, orgID, teamID string, u T
 			return err
 		}
 		if len(u.Remove) > 0 {
-			if _, err := tx.NewDelete().Model((*TeamMember)(nil)).Where("team_id = ? AND user_id IN (?)", teamID, bun.In(u.Remove)).Exec(ctx); err != nil {
+			if _, err := tx.NewDelete().Model((*TeamMember)(nil)).Where("team_id = ? AND user_id IN (?)", teamID, bun.List(u.Remove)).Exec(ctx); err != nil {
 				return translate(err)
 			}
 		}
@@ -214,7 +214,7 @@ func (s *Store) TeamMembershipsIn(ctx context.Context, orgID string, userIDs []s
 	if len(userIDs) == 0 {
 		return out, nil
 	}
-	err := s.db.NewSelect().Model(&out).Where("tmm.organization_id = ? AND tmm.user_id IN (?)", orgID, bun.In(userIDs)).Scan(ctx)
+	err := s.db.NewSelect().Model(&out).Where("tmm.organization_id = ? AND tmm.user_id IN (?)", orgID, bun.List(userIDs)).Scan(ctx)
 	return out, translate(err)
 }
 

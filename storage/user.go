@@ -51,7 +51,7 @@ func (s *Store) FindUserByEmail(ctx context.Context, email string) (*User, error
 func (s *Store) UsersByIDs(ctx context.Context, viewerID string, ids []string) (map[string]*User, error) {
 	var users []*User
 	err := s.db.NewSelect().Model(&users).
-		Where("u.id IN (?)", bun.In(ids)).
+		Where("u.id IN (?)", bun.List(ids)).
 		Where("(u.id = ? OR EXISTS (SELECT 1 FROM organization_members mu JOIN organization_members mv ON mv.organization_id = mu.organization_id WHERE mu.user_id = u.id AND mv.user_id = ?))", viewerID, viewerID).
 		Scan(ctx)
 	if err != nil {
