@@ -123,10 +123,15 @@ func (r *Resolver) updateOrganization(ctx context.Context, id string, in model.U
 	}
 	if v, ok := in.DefaultContent.ValueOK(); ok {
 		if v != nil {
-			// Sites are a capability of their own; until they exist no site can be pointed at.
-			return nil, apperr.Invalidf("defaultContent.site", "site %q not found in this organization", v.Site)
+			if _, err := r.Store.FindSite(ctx, id, v.Site); errors.Is(err, storage.ErrNotFound) {
+				return nil, apperr.Invalidf("defaultContent.site", "site %q not found in this organization", v.Site)
+			} else if err != nil {
+				return nil, err
+			}
+			row.DefaultContentSite = &v.Site
+		} else {
+			row.DefaultContentSite = nil
 		}
-		row.DefaultContentSite = nil
 		set("default_content_site")
 	}
 	if v, ok := in.Logo.ValueOK(); ok {

@@ -240,6 +240,16 @@ func TestUpdateOrganization(t *testing.T) {
 		if cleared["defaultRole"] != nil || cleared["hostname"] != nil || cleared["urls"].(map[string]any)["logo"] != nil || cleared["title"] != "Acme Docs" {
 			t.Errorf("after clearing: %v", cleared)
 		}
+		// The default content points at one of the organization's sites; null clears it.
+		site := e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites", `{"title":"Docs"}`).want(http.StatusCreated).object()["id"].(string)
+		pointed := e.call(admin.Token, "PATCH", "/orgs/"+orgID, `{"defaultContent":{"type":"site","site":"`+site+`"}}`).want(http.StatusOK).object()
+		if dc, _ := pointed["defaultContent"].(map[string]any); dc["site"] != site || dc["type"] != "site" {
+			t.Errorf("defaultContent = %v", pointed["defaultContent"])
+		}
+		if cleared := e.call(admin.Token, "PATCH", "/orgs/"+orgID, `{"defaultContent":null}`).want(http.StatusOK).object(); cleared["defaultContent"] != nil {
+			t.Errorf("defaultContent after null = %v", cleared["defaultContent"])
+		}
+
 		// Hostnames are unique across organizations.
 		e.call(admin.Token, "PATCH", "/orgs/"+orgID, `{"hostname":"taken"}`).want(http.StatusOK)
 		_, otherAdminToken := otherID, e.member(otherID, "admin2@other.test", "admin").Token
