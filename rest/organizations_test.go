@@ -249,6 +249,11 @@ func TestUpdateOrganization(t *testing.T) {
 		if cleared := e.call(admin.Token, "PATCH", "/orgs/"+orgID, `{"defaultContent":null}`).want(http.StatusOK).object(); cleared["defaultContent"] != nil {
 			t.Errorf("defaultContent after null = %v", cleared["defaultContent"])
 		}
+		e.call(admin.Token, "PATCH", "/orgs/"+orgID, `{"defaultContent":{"type":"site","site":"`+site+`"}}`).want(http.StatusOK)
+		e.call(admin.Token, "DELETE", "/orgs/"+orgID+"/sites/"+site, nil).want(http.StatusNoContent)
+		if after := e.call(admin.Token, "GET", "/orgs/"+orgID, nil).object(); after["defaultContent"] != nil {
+			t.Errorf("defaultContent after deleting its site = %v", after["defaultContent"])
+		}
 
 		// Hostnames are unique across organizations.
 		e.call(admin.Token, "PATCH", "/orgs/"+orgID, `{"hostname":"taken"}`).want(http.StatusOK)

@@ -72,14 +72,24 @@ func (s *Store) UpdateSite(ctx context.Context, site *Site, columns []string) er
 	return nil
 }
 
-// DeleteSite removes a site with its site spaces and share links; it reports whether it existed.
+// DeleteSite removes a site with its site spaces and share links, and stops the organization
+// pointing at it as its default content. It reports whether it existed.
 func (s *Store) DeleteSite(ctx context.Context, orgID, id string) (bool, error) {
-	res, err := s.db.NewDelete().Model((*Site)(nil)).Where("organization_id = ? AND id = ?", orgID, id).Exec(ctx)
-	if err != nil {
-		return false, fmt.Errorf("delete site: %w", translate(err))
-	}
-	n, _ := res.RowsAffected()
-	return n > 0, nil
+	var removed bool
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewDelete().Model((*Site)(nil)).Where("organization_id = ? AND id = ?", orgID, id).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("delete site: %w", translate(err))
+		}
+		n, _ := res.RowsAffected()
+		if removed = n > 0; !removed {
+			return nil
+		}
+		_, err = tx.NewUpdate().Model((*Organization)(nil)).Set("default_content_site = NULL").
+			Where("id = ? AND default_content_site = ?", orgID, id).Exec(ctx)
+		return translate(err)
+	})
+	return removed, err
 }
 
 // lockSite serialises structure changes of one site: on PostgreSQL by locking its row; SQLite
