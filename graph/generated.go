@@ -267,7 +267,7 @@ type ComplexityRoot struct {
 		Plan              func(childComplexity int) int
 		SSO               func(childComplexity int) int
 		Site              func(childComplexity int, id string) int
-		Sites             func(childComplexity int, first *int, after *string, title *string, space *string) int
+		Sites             func(childComplexity int, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) int
 		Spaces            func(childComplexity int, first *int, after *string) int
 		Team              func(childComplexity int, id string) int
 		Teams             func(childComplexity int, first *int, after *string, title *string, owner *string) int
@@ -658,7 +658,7 @@ type OrganizationResolver interface {
 	Collections(ctx context.Context, obj *model.Organization, first *int, after *string, nested *bool) (*model.Connection[*model.Collection], error)
 	Teams(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, owner *string) (*model.Connection[*model.Team], error)
 	Team(ctx context.Context, obj *model.Organization, id string) (*model.Team, error)
-	Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string) (*model.Connection[*model.Site], error)
+	Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) (*model.Connection[*model.Site], error)
 	Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error)
 }
 type QueryResolver interface {
@@ -1897,7 +1897,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Organization.Sites(childComplexity, args["first"].(*int), args["after"].(*string), args["title"].(*string), args["space"].(*string)), true
+		return e.ComplexityRoot.Organization.Sites(childComplexity, args["first"].(*int), args["after"].(*string), args["title"].(*string), args["space"].(*string), args["published"].(*bool), args["type"].([]model.SiteType)), true
 	case "Organization.spaces":
 		if e.ComplexityRoot.Organization.Spaces == nil {
 			break
@@ -3456,7 +3456,7 @@ type Organization {
   teams(first: Int, after: String, title: String, owner: ID): TeamConnection!
   team(id: ID!): Team
   "Sites, newest first (members with a role)."
-  sites(first: Int, after: String, title: String, space: ID): SiteConnection!
+  sites(first: Int, after: String, title: String, space: ID, published: Boolean, type: [SiteType!]): SiteConnection!
   site(id: ID!): Site
 }
 
@@ -6613,6 +6613,22 @@ func (ec *executionContext) field_Organization_sites_args(ctx context.Context, r
 		return nil, err
 	}
 	args["space"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "published",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["published"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) ([]model.SiteType, error) {
+			return ec.unmarshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteTypeᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg5
 	return args, nil
 }
 
@@ -12099,7 +12115,7 @@ func (ec *executionContext) _Organization_sites(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Organization().Sites(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["title"].(*string), fc.Args["space"].(*string))
+			return ec.Resolvers.Organization().Sites(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["title"].(*string), fc.Args["space"].(*string), fc.Args["published"].(*bool), fc.Args["type"].([]model.SiteType))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Site]) graphql.Marshaler {
@@ -26781,6 +26797,42 @@ func (ec *executionContext) unmarshalOSitePointerInput2ᚖgithubᚗcomᚋbindery
 	}
 	res, err := ec.unmarshalInputSitePointerInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteTypeᚄ(ctx context.Context, v any) ([]model.SiteType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.SiteType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SiteType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOSiteType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx context.Context, v any) (*model.SiteType, error) {

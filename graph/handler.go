@@ -67,7 +67,9 @@ func complexity() ComplexityRoot {
 	c.Organization.InviteLinkList = func(child int, first *int, _ *string, _ *bool) int { return 1 + page(first)*child }
 	c.Query.Organizations = func(child int, first *int, _ *string) int { return 1 + page(first)*child }
 	c.Organization.Spaces = func(child int, first *int, _ *string) int { return 1 + page(first)*child }
-	c.Organization.Sites = func(child int, first *int, _ *string, _ *string, _ *string) int { return 1 + page(first)*child }
+	c.Organization.Sites = func(child int, first *int, _ *string, _ *string, _ *string, _ *bool, _ []model.SiteType) int {
+		return 1 + page(first)*child
+	}
 	return c
 }
 

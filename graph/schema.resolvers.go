@@ -304,8 +304,8 @@ func (r *organizationResolver) Team(ctx context.Context, obj *model.Organization
 }
 
 // Sites is the resolver for the sites field.
-func (r *organizationResolver) Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string) (*model.Connection[*model.Site], error) {
-	return r.sites(ctx, obj, first, after, title, space)
+func (r *organizationResolver) Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) (*model.Connection[*model.Site], error) {
+	return r.sites(ctx, obj, first, after, title, space, published, typeArg)
 }
 
 // Site is the resolver for the site field.

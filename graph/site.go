@@ -66,7 +66,7 @@ func (r *Resolver) siteEditor(ctx context.Context, orgID string) (*model.Organiz
 }
 
 // sites lists an organization's sites, newest first. Errors: Invalid, Forbidden.
-func (r *Resolver) sites(ctx context.Context, org *model.Organization, first *int, after *string, title, space *string) (*model.SiteConnection, error) {
+func (r *Resolver) sites(ctx context.Context, org *model.Organization, first *int, after *string, title, space *string, published *bool, types []model.SiteType) (*model.SiteConnection, error) {
 	page, err := pageOf(first, after)
 	if err != nil {
 		return nil, err
@@ -74,7 +74,14 @@ func (r *Resolver) sites(ctx context.Context, org *model.Organization, first *in
 	if _, err := r.siteReader(ctx, org.ID); err != nil {
 		return nil, err
 	}
-	list, err := r.Store.FindSites(ctx, org.ID, storage.SiteFilter{Title: deref(title), SpaceID: deref(space)}, page)
+	f := storage.SiteFilter{Title: deref(title), SpaceID: deref(space), Published: published}
+	for _, t := range types {
+		if !t.IsValid() {
+			return nil, apperr.Invalidf("type", "%q is not a site type", t)
+		}
+		f.Types = append(f.Types, string(t))
+	}
+	list, err := r.Store.FindSites(ctx, org.ID, f, page)
 	if err != nil {
 		return nil, err
 	}
@@ -198,27 +205,17 @@ func (r *Resolver) updateSite(ctx context.Context, orgID, siteID string, in mode
 	if v, ok := in.AgentsContext.ValueOK(); ok {
 		site.AgentsContext, cols = string(*v), append(cols, "agents_context")
 	}
-	if v := in.DefaultSiteSpace.Value(); v != nil {
-		if err := r.Store.SetDefaultSiteSpace(ctx, site.ID, *v); err != nil {
-			return nil, siteSpaceRef(err, "defaultSiteSpace", *v)
-		}
-	}
-	if len(cols) > 0 {
-		site.UpdatedAt = r.Now()
-		if err := r.Store.UpdateSite(ctx, site, cols); errors.Is(err, storage.ErrConflict) {
-			return nil, apperr.Invalidf("basename", "%q is already used by another site of this organization", *site.Basename)
-		} else if err != nil {
-			return nil, err
-		}
+	site.UpdatedAt = r.Now()
+	err = r.Store.UpdateSite(ctx, site, cols, in.DefaultSiteSpace.Value())
+	switch {
+	case errors.Is(err, storage.ErrConflict):
+		return nil, apperr.Invalidf("basename", "%q is already used by another site of this organization", *site.Basename)
+	case errors.Is(err, storage.ErrNotFound):
+		return nil, apperr.Invalidf("defaultSiteSpace", "site space %q not found on this site", deref(in.DefaultSiteSpace.Value()))
+	case err != nil:
+		return nil, err
 	}
 	return r.site(ctx, orgID, siteID)
-}
-
-func siteSpaceRef(err error, field, id string) error {
-	if errors.Is(err, storage.ErrNotFound) {
-		return apperr.Invalidf(field, "site space %q not found on this site", id)
-	}
-	return err
 }
 
 // deleteSite deletes a site; a missing one reports false. Errors: NotFound (organization),

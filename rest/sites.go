@@ -22,9 +22,30 @@ func (a *api) createSite(w http.ResponseWriter, r *http.Request) (int, any, erro
 }
 
 func (a *api) listSites(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	published, err := boolQuery(r, "published")
+	if err != nil {
+		return 0, nil, err
+	}
+	var types []model.SiteType
+	for _, t := range r.URL.Query()["type"] {
+		types = append(types, model.SiteType(t))
+	}
 	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.SiteConnection, error) {
-		return a.res.Organization().Sites(r.Context(), org, first, after, optionalQuery[string](r, "title"), optionalQuery[string](r, "space"))
+		return a.res.Organization().Sites(r.Context(), org, first, after, optionalQuery[string](r, "title"), optionalQuery[string](r, "space"), published, types)
 	})
+}
+
+// boolQuery reads an optional true/false query parameter. Errors: Invalid.
+func boolQuery(r *http.Request, name string) (*bool, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return nil, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return nil, apperr.Invalidf(name, "must be true or false")
+	}
+	return &b, nil
 }
 
 func (a *api) site(r *http.Request) (*model.Site, error) {
@@ -52,13 +73,9 @@ func (a *api) deleteSite(w http.ResponseWriter, r *http.Request) (int, any, erro
 }
 
 func (a *api) listSiteSpaces(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	var isDefault *bool
-	if v := r.URL.Query().Get("default"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return 0, nil, apperr.Invalidf("default", "must be true or false")
-		}
-		isDefault = &b
+	isDefault, err := boolQuery(r, "default")
+	if err != nil {
+		return 0, nil, err
 	}
 	return nestedList(r, a.site, func(s *model.Site, first *int, after *string) (*model.SiteSpaceConnection, error) {
 		return a.res.Site().SiteSpaceList(r.Context(), s, first, after, optionalQuery[string](r, "shareKey"), isDefault)

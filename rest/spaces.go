@@ -2,9 +2,7 @@ package rest
 
 import (
 	"net/http"
-	"strconv"
 
-	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/go-chi/chi/v5"
 )
@@ -73,13 +71,9 @@ func (a *api) createCollection(w http.ResponseWriter, r *http.Request) (int, any
 }
 
 func (a *api) listCollections(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	var nested *bool
-	if v := r.URL.Query().Get("nested"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return 0, nil, apperr.Invalidf("nested", "must be true or false")
-		}
-		nested = &b
+	nested, err := boolQuery(r, "nested")
+	if err != nil {
+		return 0, nil, err
 	}
 	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.CollectionConnection, error) {
 		return a.res.Organization().Collections(r.Context(), org, first, after, nested)

@@ -28,8 +28,10 @@ func (s *Store) CreateSite(ctx context.Context, site *Site) error {
 
 // SiteFilter narrows a site list.
 type SiteFilter struct {
-	Title   string // case-insensitive substring
-	SpaceID string // sites that publish this space
+	Title     string   // case-insensitive substring
+	SpaceID   string   // sites that publish this space
+	Published *bool    // sites that publish at least one space (true) or none (false)
+	Types     []string // sites of these types
 }
 
 // FindSites lists an organization's sites, newest first. Errors: ErrInvalidCursor.
@@ -42,6 +44,16 @@ func (s *Store) FindSites(ctx context.Context, orgID string, f SiteFilter, page 
 		}
 		if f.SpaceID != "" {
 			q = q.Where("EXISTS (SELECT 1 FROM site_spaces AS fs WHERE fs.site_id = si.id AND fs.space_id = ?)", f.SpaceID)
+		}
+		if f.Published != nil {
+			published := "EXISTS (SELECT 1 FROM site_spaces AS ps WHERE ps.site_id = si.id)"
+			if !*f.Published {
+				published = "NOT " + published
+			}
+			q = q.Where(published)
+		}
+		if len(f.Types) > 0 {
+			q = q.Where("si.type IN (?)", bun.List(f.Types))
 		}
 		return q
 	}
@@ -57,19 +69,26 @@ func (s *Store) FindSite(ctx context.Context, orgID, id string) (*Site, error) {
 	return site, nil
 }
 
-// UpdateSite writes the named columns. Errors: ErrNotFound, ErrConflict (basename taken).
-func (s *Store) UpdateSite(ctx context.Context, site *Site, columns []string) error {
+// UpdateSite writes the named columns and, when defaultSiteSpace is set, makes that site space
+// the site's only default: all or nothing. Errors: ErrNotFound (site, or the site space on this
+// site), ErrConflict (basename taken).
+func (s *Store) UpdateSite(ctx context.Context, site *Site, columns []string, defaultSiteSpace *string) error {
 	if slices.Contains(columns, "title") {
 		site.TitleKey, columns = fold(site.Title), append(columns, "title_key")
 	}
-	res, err := s.db.NewUpdate().Model(site).Column(append(columns, "updated_at")...).WherePK().Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("update site %s: %w", site.ID, translate(err))
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewUpdate().Model(site).Column(append(columns, "updated_at")...).WherePK().Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("update site %s: %w", site.ID, translate(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		if defaultSiteSpace == nil {
+			return nil
+		}
+		return setDefaultSiteSpace(ctx, tx, site.ID, *defaultSiteSpace)
+	})
 }
 
 // DeleteSite removes a site with its site spaces and share links, and stops the organization
@@ -184,21 +203,18 @@ func ensureDefault(ctx context.Context, tx bun.Tx, siteID string) error {
 	return translate(err)
 }
 
-// SetDefaultSiteSpace makes id the site's only default site space. Errors: ErrNotFound.
-func (s *Store) SetDefaultSiteSpace(ctx context.Context, siteID, id string) error {
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if err := s.lockSite(ctx, tx, siteID); err != nil {
-			return err
-		}
-		res, err := tx.NewUpdate().Model((*SiteSpace)(nil)).Set("is_default = (id = ?)", id).Where("site_id = ?", siteID).Exec(ctx)
-		if err != nil {
-			return translate(err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return ErrNotFound
-		}
-		return nil
-	})
+// setDefaultSiteSpace makes id the site's only default site space. Errors: ErrNotFound when
+// id is not a site space of the site.
+func setDefaultSiteSpace(ctx context.Context, tx bun.Tx, siteID, id string) error {
+	exists, err := tx.NewSelect().Model((*SiteSpace)(nil)).Where("ss.site_id = ? AND ss.id = ?", siteID, id).Exists(ctx)
+	if err != nil {
+		return translate(err)
+	}
+	if !exists {
+		return ErrNotFound
+	}
+	_, err = tx.NewUpdate().Model((*SiteSpace)(nil)).Set("is_default = (id = ?)", id).Where("site_id = ?", siteID).Exec(ctx)
+	return translate(err)
 }
 
 // MoveSiteSpace puts a site space right before (or, with after, right after) another one and
