@@ -13,7 +13,7 @@ func jsonUnmarshal(d model.Document, v any) error { return json.Unmarshal(d, v) 
 func (r *Resolver) toShareLink(site *storage.Site, l *storage.ShareLink) *model.ShareLink {
 	out := &model.ShareLink{Object: "share-link", ID: l.ID, CreatedAt: l.CreatedAt, Name: l.Name, Active: l.Active}
 	if l.Active {
-		u := r.siteURL(site) + "?share=" + l.ShareKey
+		u := r.siteURL(site.Basename, site.ID) + "?share=" + l.ShareKey
 		out.URLs.Published = &u
 	}
 	return out

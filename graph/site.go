@@ -8,14 +8,16 @@ import (
 	"strings"
 
 	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
 
-func (r *Resolver) siteURL(s *storage.Site) string {
-	name := s.ID
-	if s.Basename != nil {
-		name = *s.Basename
+// siteURL is where a site is published: under its basename, or its id until it has one.
+func (r *Resolver) siteURL(basename *string, id string) string {
+	name := id
+	if basename != nil {
+		name = *basename
 	}
 	return r.Settings.PublicURL + "/sites/" + name + "/"
 }
@@ -33,7 +35,7 @@ func (r *Resolver) toSite(s *storage.Site) *model.Site {
 		OrganizationID: s.OrganizationID,
 	}
 	if out.Published {
-		u := r.siteURL(s)
+		u := r.siteURL(s.Basename, s.ID)
 		out.URLs.Published = &u
 	}
 	return out
@@ -85,6 +87,8 @@ func (r *Resolver) sites(ctx context.Context, org *model.Organization, first *in
 	if err != nil {
 		return nil, err
 	}
+	// Each listed site may read its site spaces: let them leave in one batch.
+	loader.For(ctx, r.Store).SiteSpaces.Expect(len(list.Items))
 	return connectionOf(list, r.toSite), nil
 }
 

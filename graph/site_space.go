@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
@@ -15,28 +16,51 @@ import (
 // site space whose space the caller cannot read (or that is in the trash) is left out. With a
 // shareKey, published URLs go through that share link, and an unknown or inactive key gives none.
 // A fixed number of statements whatever the counts.
-func (r *Resolver) siteSpaces(ctx context.Context, site *storage.Site, shareKey *string) ([]*model.SiteSpace, error) {
+func (r *Resolver) siteSpaces(ctx context.Context, site *model.Site, shareKey *string) ([]*model.SiteSpace, error) {
+	loaders := loader.For(ctx, r.Store)
+	rows, _, err := loaders.SiteSpaces.Load(ctx, site.ID)
+	if err != nil {
+		return nil, err
+	}
+	byID, err := loaders.Spaces.LoadMany(ctx, spaceIDsOf(rows))
+	if err != nil {
+		return nil, err
+	}
+	return r.buildSiteSpaces(ctx, site, rows, byID, shareKey)
+}
+
+// freshSiteSpaces reads a site's site spaces past the request's loaders: after a change.
+func (r *Resolver) freshSiteSpaces(ctx context.Context, site *model.Site) ([]*model.SiteSpace, error) {
 	rows, err := r.Store.SiteSpacesOf(ctx, site.ID)
 	if err != nil {
 		return nil, err
 	}
+	spaces, err := r.Store.SpacesByIDs(ctx, spaceIDsOf(rows))
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]*storage.Space, len(spaces))
+	for _, s := range spaces {
+		byID[s.ID] = s
+	}
+	return r.buildSiteSpaces(ctx, site, rows, byID, nil)
+}
+
+func spaceIDsOf(rows []*storage.SiteSpace) []string {
 	ids := make([]string, len(rows))
 	for i, ss := range rows {
 		ids[i] = ss.SpaceID
 	}
-	spaces, err := r.Store.SpacesByIDs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
+	return ids
+}
+
+// buildSiteSpaces shows site spaces to the caller (see siteSpaces).
+func (r *Resolver) buildSiteSpaces(ctx context.Context, site *model.Site, rows []*storage.SiteSpace, byID map[string]*storage.Space, shareKey *string) ([]*model.SiteSpace, error) {
 	acc, err := r.viewerAccess(ctx, site.OrganizationID)
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]*storage.Space{}
-	for _, s := range spaces {
-		byID[s.ID] = s
-	}
-	base, share := r.siteURL(site), ""
+	base, share := r.siteURL(site.Basename, site.ID), ""
 	if shareKey != nil {
 		link, err := r.Store.FindShareLinkByKey(ctx, site.ID, *shareKey)
 		switch {
@@ -71,11 +95,6 @@ func (r *Resolver) siteSpaces(ctx context.Context, site *storage.Site, shareKey 
 	return out, nil
 }
 
-func (r *Resolver) readableSite(ctx context.Context, site *model.Site) (*storage.Site, error) {
-	row, err := r.Store.FindSite(ctx, site.OrganizationID, site.ID)
-	return row, notFound(err, "site")
-}
-
 // siteSpaceList pages through a site's site spaces in order; isDefault narrows to the default
 // one (true) or the others (false). Errors: Invalid.
 func (r *Resolver) siteSpaceList(ctx context.Context, site *model.Site, first *int, after *string, shareKey *string, isDefault *bool) (*model.SiteSpaceConnection, error) {
@@ -83,11 +102,7 @@ func (r *Resolver) siteSpaceList(ctx context.Context, site *model.Site, first *i
 	if err != nil {
 		return nil, err
 	}
-	row, err := r.readableSite(ctx, site)
-	if err != nil {
-		return nil, err
-	}
-	all, err := r.siteSpaces(ctx, row, shareKey)
+	all, err := r.siteSpaces(ctx, site, shareKey)
 	if err != nil {
 		return nil, err
 	}
@@ -112,11 +127,7 @@ func (r *Resolver) siteSpaceList(ctx context.Context, site *model.Site, first *i
 
 // structure is what readers navigate: the site spaces in order (sections arrive later).
 func (r *Resolver) structure(ctx context.Context, site *model.Site, shareKey *string) (*model.SiteStructure, error) {
-	row, err := r.readableSite(ctx, site)
-	if err != nil {
-		return nil, err
-	}
-	all, err := r.siteSpaces(ctx, row, shareKey)
+	all, err := r.siteSpaces(ctx, site, shareKey)
 	if err != nil {
 		return nil, err
 	}
@@ -138,9 +149,10 @@ func (r *Resolver) visibleStructure(ctx context.Context, site *model.Site, claim
 	return st, nil
 }
 
-// findSiteSpace returns a site space as the caller sees it. Errors: NotFound.
+// findSiteSpace returns a site space as the caller sees it, read afresh after a change.
+// Errors: NotFound.
 func (r *Resolver) findSiteSpace(ctx context.Context, site *storage.Site, id string) (*model.SiteSpace, error) {
-	all, err := r.siteSpaces(ctx, site, nil)
+	all, err := r.freshSiteSpaces(ctx, r.toSite(site))
 	if err != nil {
 		return nil, err
 	}

@@ -1229,3 +1229,49 @@ func TestSiteStructureHidesUnreadable(t *testing.T) {
 		}
 	})
 }
+
+// Reading every site with its structure and the spaces it publishes costs the same statements
+// whatever the number of sites and site spaces.
+func TestSitesGraphStatementsDoNotGrow(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Acme", "admin@acme.test")
+		reader := e.member(orgID, "reader@acme.test", "read")
+		const q = `query($o: ID!) { organization(id: $o) { sites(first: 100) { nodes { id structure { type structure { id path space { id title permissions { edit } } } } } } } }`
+		addSites := func(n int) {
+			for i := range n {
+				sp := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", fmt.Sprintf(`{"title":"Space %d"}`, i)).want(http.StatusCreated).object()["id"].(string)
+				sp2 := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", fmt.Sprintf(`{"title":"More %d"}`, i)).want(http.StatusCreated).object()["id"].(string)
+				e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites", `{"title":"Site","spaces":["`+sp+`","`+sp2+`"]}`).want(http.StatusCreated)
+			}
+		}
+		count := func(wantSites int) int64 {
+			t.Helper()
+			var n atomic.Int64
+			var data struct {
+				Organization struct {
+					Sites struct {
+						Nodes []struct {
+							Structure struct{ Structure []struct{ Space struct{ ID string } } }
+						}
+					}
+				}
+			}
+			e.gqlCounted(reader.Token, q, map[string]any{"o": orgID}, &n).ok(&data)
+			if got := len(data.Organization.Sites.Nodes); got != wantSites {
+				t.Fatalf("read %d sites, want %d", got, wantSites)
+			}
+			for _, s := range data.Organization.Sites.Nodes {
+				if len(s.Structure.Structure) != 2 {
+					t.Fatalf("a site shows %d site spaces, want 2", len(s.Structure.Structure))
+				}
+			}
+			return n.Load()
+		}
+		addSites(3)
+		few := count(3)
+		addSites(27)
+		if many := count(30); many != few {
+			t.Errorf("statements grew with sites: %d (3 sites) → %d (30 sites)", few, many)
+		}
+	})
+}

@@ -8,9 +8,9 @@ import (
 
 // Batch collects the keys that sibling resolvers ask for and fetches them in one call. A fixed
 // time window alone splits batches under load, so a parent that knows how many children will
-// ask says so with Expect: the batch leaves as soon as that many keys have arrived. The wait is
-// a fallback that restarts with each arriving key (up to maxWait), so slow siblings still join.
-// Results are kept for the rest of the request.
+// ask says so with Expect: the batch leaves as soon as that many keys have arrived, waiting up to
+// maxWait for them. Without an expectation the short wait restarts with each arriving key (up to
+// maxWait), so slow siblings still join. Results are kept for the rest of the request.
 type Batch[K comparable, V any] struct {
 	fetch func(context.Context, []K) (map[K]V, error)
 	wait  time.Duration
@@ -78,10 +78,10 @@ func (b *Batch[K, V]) LoadMany(ctx context.Context, keys []K) (map[K]V, error) {
 			if b.pending == nil {
 				p := &round[K, V]{ready: make(chan struct{}), start: time.Now()}
 				b.pending = p
-				p.timer = time.AfterFunc(b.wait, func() { b.send(ctx, p) })
+				p.timer = time.AfterFunc(b.fallback(), func() { b.send(ctx, p) })
 			} else if time.Since(b.pending.start) < maxWait {
 				// Siblings are still arriving: wait for the next one rather than leave without it.
-				b.pending.timer.Reset(b.wait)
+				b.pending.timer.Reset(b.fallback())
 			}
 			r = b.pending
 			r.keys = append(r.keys, key)
@@ -107,6 +107,15 @@ func (b *Batch[K, V]) LoadMany(ctx context.Context, keys []K) (map[K]V, error) {
 		}
 	}
 	return out, nil
+}
+
+// fallback is how long a batch waits for more keys: the short wait, or, while siblings are
+// expected, up to maxWait (the batch leaves as soon as they have all arrived). Called with mu.
+func (b *Batch[K, V]) fallback() time.Duration {
+	if b.expect > 0 {
+		return maxWait
+	}
+	return b.wait
 }
 
 // send fetches a round's keys, once, and wakes its waiters.

@@ -28,6 +28,10 @@ type Loaders struct {
 	Grants *Batch[string, []*storage.Grant]
 	// Teams loads teams with their counts.
 	Teams *Batch[TeamKey, *storage.Team]
+	// SiteSpaces loads sites' site spaces in order, keyed by site id, with their spaces.
+	SiteSpaces *Batch[string, []*storage.SiteSpace]
+	// Spaces loads live spaces by id.
+	Spaces *Batch[string, *storage.Space]
 }
 
 // TeamKey names a team within its organization.
@@ -89,6 +93,36 @@ func New(store *storage.Store) *Loaders {
 			l.Teams.Prime(found)
 		}
 		return out, nil
+	}, batchWait)
+	l.Spaces = NewBatch(func(ctx context.Context, ids []string) (map[string]*storage.Space, error) {
+		spaces, err := store.SpacesByIDs(ctx, ids)
+		out := make(map[string]*storage.Space, len(spaces))
+		for _, s := range spaces {
+			out[s.ID] = s
+		}
+		return out, err
+	}, batchWait)
+	// The spaces of the site spaces a request reads are read with them, for the same reason as
+	// the teams of grants.
+	l.SiteSpaces = NewBatch(func(ctx context.Context, siteIDs []string) (map[string][]*storage.SiteSpace, error) {
+		bySite, err := store.SiteSpacesOfSites(ctx, siteIDs)
+		if err != nil {
+			return nil, err
+		}
+		var spaceIDs []string
+		for _, rows := range bySite {
+			for _, ss := range rows {
+				spaceIDs = append(spaceIDs, ss.SpaceID)
+			}
+		}
+		if len(spaceIDs) > 0 {
+			found, err := l.Spaces.fetch(ctx, spaceIDs)
+			if err != nil {
+				return nil, err
+			}
+			l.Spaces.Prime(found)
+		}
+		return bySite, nil
 	}, batchWait)
 	return l
 }
