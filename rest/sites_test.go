@@ -1251,7 +1251,9 @@ func TestSitesGraphStatementsDoNotGrow(t *testing.T) {
 				Organization struct {
 					Sites struct {
 						Nodes []struct {
-							Structure struct{ Structure []struct{ Space struct{ ID string } } }
+							Structure struct {
+								Structure []struct{ Space struct{ ID string } }
+							}
 						}
 					}
 				}
