@@ -93,20 +93,13 @@ func (r *Resolver) createCollection(ctx context.Context, orgID string, in model.
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	org, err := r.organization(ctx, orgID)
+	acc, err := r.creatorAccess(ctx, orgID, in.Parent)
 	if err != nil {
-		return nil, err
-	}
-	acc, err := r.viewerAccess(ctx, org.ID)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.canCreateIn(acc, in.Parent); err != nil {
 		return nil, err
 	}
 	now := r.Now()
 	inherit := string(model.DefaultLevelInherit)
-	row := &storage.Collection{OrganizationID: org.ID, ParentID: in.Parent, Title: "Untitled", DefaultLevel: &inherit, CreatedAt: now, UpdatedAt: now}
+	row := &storage.Collection{OrganizationID: orgID, ParentID: in.Parent, Title: "Untitled", DefaultLevel: &inherit, CreatedAt: now, UpdatedAt: now}
 	if in.Title != nil && *in.Title != "" {
 		row.Title = *in.Title
 	}

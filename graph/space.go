@@ -110,21 +110,14 @@ func (r *Resolver) createSpace(ctx context.Context, orgID string, in model.Creat
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	org, err := r.organization(ctx, orgID)
+	acc, err := r.creatorAccess(ctx, orgID, in.Parent)
 	if err != nil {
-		return nil, err
-	}
-	acc, err := r.viewerAccess(ctx, org.ID)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.canCreateIn(acc, in.Parent); err != nil {
 		return nil, err
 	}
 	now := r.Now()
 	inherit := string(model.DefaultLevelInherit)
 	row := &storage.Space{
-		OrganizationID: org.ID, CollectionID: in.Parent, Title: "Untitled", EditMode: "live",
+		OrganizationID: orgID, CollectionID: in.Parent, Title: "Untitled", EditMode: "live",
 		DefaultLevel: &inherit, MergeRules: `{"type":"inherit"}`, CreatedAt: now, UpdatedAt: now,
 		Language: (*string)(in.Language),
 	}
@@ -151,6 +144,20 @@ func creatorGrant(acc *orgAccess) string {
 		return ""
 	}
 	return acc.UserID
+}
+
+// creatorAccess loads the caller's access to an organization and checks that they may create
+// content in parent (a collection id) or, when nil, at its root. Errors: Invalid, NotFound,
+// Forbidden.
+func (r *Resolver) creatorAccess(ctx context.Context, orgID string, parent *string) (*orgAccess, error) {
+	if _, err := r.organization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	acc, err := r.viewerAccess(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return acc, r.canCreateIn(acc, parent)
 }
 
 // canCreateIn checks that the caller may create content in a collection (parent) or at the
