@@ -24,9 +24,11 @@ CREATE TABLE site_spaces (
     condition       TEXT,
     is_default      BOOLEAN NOT NULL DEFAULT FALSE,
     position        INTEGER NOT NULL,
-    created_at      {{.Timestamp}} NOT NULL,
-    UNIQUE (site_id, path)
+    created_at      {{.Timestamp}} NOT NULL
 );
+--bun:split
+-- An index rather than a table constraint, so that sections can widen it to (site, section, path).
+CREATE UNIQUE INDEX site_spaces_path ON site_spaces (site_id, path);
 --bun:split
 CREATE INDEX site_spaces_site ON site_spaces (site_id, position);
 --bun:split
