@@ -4088,7 +4088,7 @@ input UpdateCollectionInput {
 
 input CreateTeamInput {
   title: String!
-  "User ids of the first members."
+  "The first members: user ids or e-mail addresses of organization members."
   members: [ID!]
 }
 

@@ -141,17 +141,21 @@ func (r *Resolver) createTeam(ctx context.Context, orgID string, in model.Create
 	if !org.Permissions.OwnTeam {
 		return nil, apperr.Forbiddenf("you need the create role in this organization to create teams")
 	}
-	members, err := r.Store.MemberIDsIn(ctx, org.ID, in.Members)
+	// Members are named like in PUT …/members: by user id or e-mail address.
+	ids, err := r.Store.ResolveMembers(ctx, org.ID, in.Members)
 	if err != nil {
 		return nil, err
 	}
-	for i, id := range in.Members {
-		if !members[id] {
-			return nil, apperr.Invalidf(fmt.Sprintf("members[%d]", i), "user %q is not a member of this organization", id)
+	members := make([]string, len(in.Members))
+	for i, name := range in.Members {
+		id, ok := ids[name]
+		if !ok {
+			return nil, apperr.Invalidf(fmt.Sprintf("members[%d]", i), "%q is not a member of this organization", name)
 		}
+		members[i] = id
 	}
 	t := &storage.Team{OrganizationID: org.ID, Title: in.Title, CreatedAt: r.Now()}
-	if err := r.Store.CreateTeam(ctx, t, []string{acc.UserID}, in.Members); err != nil {
+	if err := r.Store.CreateTeam(ctx, t, []string{acc.UserID}, members); err != nil {
 		return nil, err
 	}
 	return r.reloadTeam(ctx, t.OrganizationID, t.ID, acc)

@@ -1752,3 +1752,31 @@ func TestTeamListStatementsDoNotGrow(t *testing.T) {
 		}
 	})
 }
+
+func TestCreateTeamNamesMembersByEmail(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Acme", "admin@acme.test")
+		ada := e.member(orgID, "ada@acme.test", "read")
+		team := e.call(admin.Token, "PUT", "/orgs/"+orgID+"/teams", `{"title":"Writers","members":["ADA@acme.test"]}`).want(http.StatusCreated).object()
+		if team["members"] != float64(2) {
+			t.Errorf("members = %v, want the creator and ada", team["members"])
+		}
+		var list struct{ Items []struct{ Organization struct{ ID string } } }
+		e.call(admin.Token, "GET", "/orgs/"+orgID+"/teams/"+team["id"].(string)+"/members", nil).want(http.StatusOK).decode(&list)
+		found := false
+		for _, m := range list.Items {
+			found = found || m.Organization.ID == ada.ID
+		}
+		if !found {
+			t.Errorf("ada is not in the team: %+v", list.Items)
+		}
+		if msg := e.call(admin.Token, "PUT", "/orgs/"+orgID+"/teams", `{"title":"Ghosts","members":["ghost@acme.test"]}`).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, "members[0]") {
+			t.Errorf("unknown member message = %q", msg)
+		}
+		var data struct{ CreateTeam struct{ Members int } }
+		e.gql(admin.Token, `mutation($o: ID!) { createTeam(organizationId: $o, input: {title: "Via GraphQL", members: ["ada@acme.test"]}) { members } }`, map[string]any{"o": orgID}).ok(&data)
+		if data.CreateTeam.Members != 2 {
+			t.Errorf("GraphQL team members = %d, want 2", data.CreateTeam.Members)
+		}
+	})
+}
