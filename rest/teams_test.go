@@ -1761,7 +1761,9 @@ func TestCreateTeamNamesMembersByEmail(t *testing.T) {
 		if team["members"] != float64(2) {
 			t.Errorf("members = %v, want the creator and ada", team["members"])
 		}
-		var list struct{ Items []struct{ Organization struct{ ID string } } }
+		var list struct {
+			Items []struct{ Organization struct{ ID string } }
+		}
 		e.call(admin.Token, "GET", "/orgs/"+orgID+"/teams/"+team["id"].(string)+"/members", nil).want(http.StatusOK).decode(&list)
 		found := false
 		for _, m := range list.Items {
