@@ -137,10 +137,8 @@ func (r *Resolver) grantAccess(ctx context.Context, kind, id string, in model.Gr
 		ids  []string
 	}{{storage.PrincipalUser, in.Users}, {storage.PrincipalTeam, in.Teams}} {
 		if role == nil {
-			for _, pid := range p.ids {
-				if _, err := r.Store.RemoveGrant(ctx, kind, id, p.kind, pid); err != nil {
-					return err
-				}
+			if err := r.Store.RemoveGrants(ctx, kind, id, p.kind, p.ids); err != nil {
+				return err
 			}
 			continue
 		}

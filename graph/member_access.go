@@ -9,8 +9,9 @@ import (
 	"github.com/bindery/bindery/storage"
 )
 
-// fillMemberCounts sets each member's team and space counts: a fixed number of statements for
-// any number of members, the space count decided by the same engine as every access check.
+// fillMemberCounts sets each member's team and space counts from the organization-wide reads:
+// a fixed number of statements for any number of members, the space count decided by the same
+// engine as every access check.
 func (r *Resolver) fillMemberCounts(ctx context.Context, orgID string, members []*model.Member) error {
 	if len(members) == 0 {
 		return nil
@@ -19,33 +20,17 @@ func (r *Resolver) fillMemberCounts(ctx context.Context, orgID string, members [
 	if err != nil {
 		return err
 	}
-	ids := make([]string, len(members))
-	for i, m := range members {
-		ids[i] = m.ID
-	}
-	teams, err := r.Store.TeamMembershipsIn(ctx, orgID, ids)
+	org, err := r.allGrants(ctx, orgID)
 	if err != nil {
 		return err
 	}
-	grants, err := r.Store.GrantsIn(ctx, orgID, ids)
+	spaces, err := r.orgSpaces(ctx, orgID)
 	if err != nil {
 		return err
 	}
-	spaces, err := r.Store.SpacesIn(ctx, orgID)
-	if err != nil {
-		return err
-	}
-	teamsOf := map[string]map[string]bool{}
-	for _, t := range teams {
-		if teamsOf[t.UserID] == nil {
-			teamsOf[t.UserID] = map[string]bool{}
-		}
-		teamsOf[t.UserID][t.TeamID] = true
-	}
-	shared := toGrants(grants)
 	for _, m := range members {
-		acc := &authz.Access{UserID: m.ID, Member: true, OrgRole: m.Role, Teams: teamsOf[m.ID], Grants: shared, Collections: viewer.Collections}
-		m.Teams, m.Spaces = len(teamsOf[m.ID]), 0
+		acc := &authz.Access{UserID: m.ID, Member: true, OrgRole: m.Role, Teams: org.teamsOf[m.ID], Grants: org.grants, Collections: viewer.Collections}
+		m.Teams, m.Spaces = len(org.teamsOf[m.ID]), 0
 		for _, s := range spaces {
 			if canRead(acc.SpaceRole(spaceNode(s))) {
 				m.Spaces++

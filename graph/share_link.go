@@ -3,17 +3,19 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"time"
 
+	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
 
 func jsonUnmarshal(d model.Document, v any) error { return json.Unmarshal(d, v) }
 
-func (r *Resolver) toShareLink(site *storage.Site, l *storage.ShareLink) *model.ShareLink {
+func (r *Resolver) toShareLink(siteURL string, l *storage.ShareLink) *model.ShareLink {
 	out := &model.ShareLink{Object: "share-link", ID: l.ID, CreatedAt: l.CreatedAt, Name: l.Name, Active: l.Active}
 	if l.Active {
-		u := r.siteURL(site.Basename, site.ID) + "?share=" + l.ShareKey
+		u := siteURL + "?share=" + l.ShareKey
 		out.URLs.Published = &u
 	}
 	return out
@@ -26,15 +28,19 @@ func (r *Resolver) shareLinks(ctx context.Context, site *model.Site, first *int,
 	if err != nil {
 		return nil, err
 	}
-	row, err := r.editableSite(ctx, site.OrganizationID, site.ID)
+	if _, err := r.siteEditor(ctx, site.OrganizationID); err != nil {
+		return nil, err
+	}
+	rows, _, err := loader.For(ctx, r.Store).ShareLinks.Load(ctx, site.ID)
 	if err != nil {
 		return nil, err
 	}
-	list, err := r.Store.FindShareLinks(ctx, row.ID, page)
+	list, err := storage.PageInMemory("shareLinks", rows, func(l *storage.ShareLink) (time.Time, string) { return l.CreatedAt, l.ID }, true, page)
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf(list, func(l *storage.ShareLink) *model.ShareLink { return r.toShareLink(row, l) }), nil
+	url := r.siteURL(site.Basename, site.ID)
+	return connectionOf(list, func(l *storage.ShareLink) *model.ShareLink { return r.toShareLink(url, l) }), nil
 }
 
 // createShareLink creates an active share link. Errors: Invalid, NotFound, Forbidden.
@@ -50,7 +56,7 @@ func (r *Resolver) createShareLink(ctx context.Context, orgID, siteID string, in
 	if err := r.Store.CreateShareLink(ctx, l); err != nil {
 		return nil, err
 	}
-	return r.toShareLink(site, l), nil
+	return r.toShareLink(r.siteURL(site.Basename, site.ID), l), nil
 }
 
 // updateShareLink renames or (de)activates a share link. Errors: Invalid, NotFound, Forbidden.
@@ -76,7 +82,7 @@ func (r *Resolver) updateShareLink(ctx context.Context, orgID, siteID, id string
 	if err := r.Store.UpdateShareLink(ctx, l, cols); err != nil {
 		return nil, err
 	}
-	return r.toShareLink(site, l), nil
+	return r.toShareLink(r.siteURL(site.Basename, site.ID), l), nil
 }
 
 // deleteShareLink deletes a share link; a missing one reports false. Errors: NotFound (site),

@@ -89,6 +89,7 @@ func (r *Resolver) sites(ctx context.Context, org *model.Organization, first *in
 	}
 	// Each listed site may read its site spaces: let them leave in one batch.
 	loader.For(ctx, r.Store).SiteSpaces.Expect(len(list.Items))
+	loader.For(ctx, r.Store).ShareLinks.Expect(len(list.Items))
 	return connectionOf(list, r.toSite), nil
 }
 

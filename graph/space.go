@@ -61,7 +61,7 @@ func (r *Resolver) readableSpace(ctx context.Context, id string, trash bool) (*m
 // passes, newest first unless ascending. A fixed number of statements whatever the counts.
 // list names the list in its page tokens, so a token of one list is refused by another.
 func (r *Resolver) readableSpaces(ctx context.Context, list, orgID string, acc *orgAccess, keep func(*storage.Space) bool, page storage.Page, ascending bool) (*model.SpaceConnection, error) {
-	all, err := r.Store.SpacesIn(ctx, orgID)
+	all, err := r.orgSpaces(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -77,17 +77,8 @@ func (r *Resolver) readableSpaces(ctx context.Context, list, orgID string, acc *
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(spaces.Items))
-	for i, s := range spaces.Items {
-		ids[i] = s.ID
-	}
-	rows, err := r.Store.SpacesByIDs(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	spaces.Items = rows
 	// Each listed space may ask for its grants: let them leave in one batch.
-	loader.For(ctx, r.Store).Grants.Expect(len(rows))
+	loader.For(ctx, r.Store).Grants.Expect(len(spaces.Items))
 	return connectionOf(spaces, func(s *storage.Space) *model.Space { return r.toSpace(s, roles[s.ID]) }), nil
 }
 

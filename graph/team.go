@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
@@ -32,15 +33,15 @@ func (r *Resolver) teamSpaces(ctx context.Context, orgID string) (map[string]int
 		if err != nil {
 			return nil, err
 		}
-		grants, err := r.Store.GrantsIn(ctx, orgID, nil)
+		org, err := r.allGrants(ctx, orgID)
 		if err != nil {
 			return nil, err
 		}
-		spaces, err := r.Store.SpacesIn(ctx, orgID)
+		spaces, err := r.orgSpaces(ctx, orgID)
 		if err != nil {
 			return nil, err
 		}
-		all := toGrants(grants)
+		all := org.grants
 		teams := map[string]bool{}
 		for _, g := range all {
 			if g.PrincipalKind == storage.PrincipalTeam {
@@ -96,6 +97,8 @@ func (r *Resolver) teams(ctx context.Context, org *model.Organization, first *in
 	if err != nil {
 		return nil, err
 	}
+	// Each listed team may ask for its members: let them leave in one batch.
+	loader.For(ctx, r.Store).TeamMembers.Expect(len(list.Items))
 	return connectionOf(list, func(t *storage.Team) *model.Team { return r.toTeam(t, acc, spaces) }), nil
 }
 
@@ -317,7 +320,11 @@ func (r *Resolver) teamMembers(ctx context.Context, t *model.Team, first *int, a
 	if _, _, err := r.insiderAccess(ctx, t.OrganizationID); err != nil {
 		return nil, err
 	}
-	list, err := r.Store.FindTeamMembers(ctx, t.ID, page)
+	rows, _, err := loader.For(ctx, r.Store).TeamMembers.Load(ctx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	list, err := storage.PageInMemory("teamMembers", rows, func(m *storage.TeamMember) (time.Time, string) { return m.CreatedAt, m.UserID }, false, page)
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,19 @@ func (s *Store) SetGrants(ctx context.Context, orgID, targetKind, targetID, prin
 	return nil
 }
 
+// RemoveGrants removes the grants of several principals of one kind on a target: one statement.
+func (s *Store) RemoveGrants(ctx context.Context, targetKind, targetID, principalKind string, principals []string) error {
+	if len(principals) == 0 {
+		return nil
+	}
+	_, err := s.db.NewDelete().Model((*Grant)(nil)).
+		Where("target_kind = ? AND target_id = ? AND principal_kind = ? AND principal_id IN (?)", targetKind, targetID, principalKind, bun.List(principals)).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("remove grants: %w", translate(err))
+	}
+	return nil
+}
+
 // RemoveGrant removes a principal's grant on a target; it reports whether there was one.
 func (s *Store) RemoveGrant(ctx context.Context, targetKind, targetID, principalKind, principalID string) (bool, error) {
 	res, err := s.db.NewDelete().Model((*Grant)(nil)).

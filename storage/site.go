@@ -277,11 +277,19 @@ func (s *Store) CreateShareLink(ctx context.Context, l *ShareLink) error {
 	return nil
 }
 
-// FindShareLinks lists a site's share links, newest first. Errors: ErrInvalidCursor.
-func (s *Store) FindShareLinks(ctx context.Context, siteID string, page Page) (List[*ShareLink], error) {
-	key := sortKey{name: "shareLinks", column: "sl.created_at", idCol: "sl.id", desc: true, isTime: true}
-	filter := func(q *bun.SelectQuery) *bun.SelectQuery { return q.Where("sl.site_id = ?", siteID) }
-	return paginate(ctx, s.db, key, page, filter, func(l *ShareLink) (time.Time, string, string) { return l.CreatedAt, "", l.ID })
+// ShareLinksOf returns the share links of several sites, each site's newest first: one
+// statement.
+func (s *Store) ShareLinksOf(ctx context.Context, siteIDs []string) (map[string][]*ShareLink, error) {
+	out := map[string][]*ShareLink{}
+	if len(siteIDs) == 0 {
+		return out, nil
+	}
+	var rows []*ShareLink
+	err := s.db.NewSelect().Model(&rows).Where("sl.site_id IN (?)", bun.List(siteIDs)).OrderExpr("sl.created_at DESC, sl.id DESC").Scan(ctx)
+	for _, l := range rows {
+		out[l.SiteID] = append(out[l.SiteID], l)
+	}
+	return out, translate(err)
 }
 
 // FindShareLink returns one of a site's share links. Errors: ErrNotFound.

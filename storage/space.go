@@ -42,13 +42,11 @@ func (s *Store) FindSpaceByID(ctx context.Context, id string, includeDeleted boo
 	return sp, nil
 }
 
-// SpacesIn returns every live space of an organization with the columns access decisions need
-// (id, collection, default level, creation time): one statement.
+// SpacesIn returns every live space of an organization: access decisions and counts need all of
+// them, and lists page through them in memory. One statement.
 func (s *Store) SpacesIn(ctx context.Context, orgID string) ([]*Space, error) {
 	var spaces []*Space
-	err := s.db.NewSelect().Model(&spaces).
-		Column("s.id", "s.organization_id", "s.collection_id", "s.default_level", "s.created_at").
-		Where("s.organization_id = ? AND s.deleted_at IS NULL", orgID).Scan(ctx)
+	err := s.db.NewSelect().Model(&spaces).Where("s.organization_id = ? AND s.deleted_at IS NULL", orgID).Scan(ctx)
 	return spaces, translate(err)
 }
 

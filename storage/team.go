@@ -135,14 +135,20 @@ func (s *Store) DeleteTeam(ctx context.Context, orgID, id string) (bool, error) 
 	return removed, err
 }
 
-// FindTeamMembers lists a team's members with their organization membership and user.
-// Errors: ErrInvalidCursor.
-func (s *Store) FindTeamMembers(ctx context.Context, teamID string, page Page) (List[*TeamMember], error) {
-	key := sortKey{name: "teamMembers", column: "tmm.created_at", idCol: "tmm.user_id", isTime: true}
-	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
-		return q.Relation("Member").Relation("Member.User").Where("tmm.team_id = ?", teamID)
+// TeamMembersOf returns the members of several teams, each team's oldest first, with their
+// organization membership and user: one statement.
+func (s *Store) TeamMembersOf(ctx context.Context, teamIDs []string) (map[string][]*TeamMember, error) {
+	out := map[string][]*TeamMember{}
+	if len(teamIDs) == 0 {
+		return out, nil
 	}
-	return paginate(ctx, s.db, key, page, filter, func(m *TeamMember) (time.Time, string, string) { return m.CreatedAt, "", m.UserID })
+	var rows []*TeamMember
+	err := s.db.NewSelect().Model(&rows).Relation("Member").Relation("Member.User").
+		Where("tmm.team_id IN (?)", bun.List(teamIDs)).OrderExpr("tmm.created_at ASC, tmm.user_id ASC").Scan(ctx)
+	for _, m := range rows {
+		out[m.TeamID] = append(out[m.TeamID], m)
+	}
+	return out, translate(err)
 }
 
 // FindTeamsOfMember lists the teams userID belongs to, by title, with counts and the user's role
@@ -208,14 +214,18 @@ func (s *Store) RemoveTeamMember(ctx context.Context, teamID, userID string) (bo
 	return n > 0, nil
 }
 
-// TeamMembershipsIn returns the team memberships of the given users in an organization.
+// TeamMembershipsIn returns the team memberships of the given users in an organization, or of
+// everyone when userIDs is nil: one statement.
 func (s *Store) TeamMembershipsIn(ctx context.Context, orgID string, userIDs []string) ([]*TeamMember, error) {
 	var out []*TeamMember
-	if len(userIDs) == 0 {
-		return out, nil
+	q := s.db.NewSelect().Model(&out).Where("tmm.organization_id = ?", orgID)
+	if userIDs != nil {
+		if len(userIDs) == 0 {
+			return out, nil
+		}
+		q = q.Where("tmm.user_id IN (?)", bun.List(userIDs))
 	}
-	err := s.db.NewSelect().Model(&out).Where("tmm.organization_id = ? AND tmm.user_id IN (?)", orgID, bun.List(userIDs)).Scan(ctx)
-	return out, translate(err)
+	return out, translate(q.Scan(ctx))
 }
 
 // TeamRole returns userID's role in a team ("" when not in it).

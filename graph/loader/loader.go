@@ -24,6 +24,10 @@ type Loaders struct {
 	Access Memo[any]
 	// TeamSpaces keeps, per organization, how many spaces each team reaches.
 	TeamSpaces Memo[any]
+	// OrgSpaces keeps, per organization, its live spaces.
+	OrgSpaces Memo[[]*storage.Space]
+	// OrgGrants keeps, per organization, all its grants and team memberships (graph builds it).
+	OrgGrants Memo[any]
 	// Grants loads the grants on spaces and collections, keyed by target id.
 	Grants *Batch[string, []*storage.Grant]
 	// Teams loads teams with their counts.
@@ -32,6 +36,10 @@ type Loaders struct {
 	SiteSpaces *Batch[string, []*storage.SiteSpace]
 	// Spaces loads live spaces by id.
 	Spaces *Batch[string, *storage.Space]
+	// TeamMembers loads teams' members, keyed by team id.
+	TeamMembers *Batch[string, []*storage.TeamMember]
+	// ShareLinks loads sites' share links, keyed by site id.
+	ShareLinks *Batch[string, []*storage.ShareLink]
 }
 
 // TeamKey names a team within its organization.
@@ -94,6 +102,8 @@ func New(store *storage.Store) *Loaders {
 		}
 		return out, nil
 	}, batchWait)
+	l.TeamMembers = NewBatch(store.TeamMembersOf, batchWait)
+	l.ShareLinks = NewBatch(store.ShareLinksOf, batchWait)
 	l.Spaces = NewBatch(func(ctx context.Context, ids []string) (map[string]*storage.Space, error) {
 		spaces, err := store.SpacesByIDs(ctx, ids)
 		out := make(map[string]*storage.Space, len(spaces))
