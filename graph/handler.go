@@ -33,6 +33,7 @@ func newHandler(r *Resolver, maxDepth int) http.Handler {
 	srv := handler.New(NewExecutableSchema(Config{Resolvers: r, Complexity: complexity()}))
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
+	srv.AddTransport(transport.MultipartForm{MaxUploadSize: MaxUploadBytes + 1<<20, MaxMemory: 8 << 20})
 	srv.Use(extension.Introspection{})
 	srv.Use(depthLimit{max: maxDepth})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))

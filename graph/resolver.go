@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/storage"
+	"github.com/bindery/bindery/storage/blob"
 )
 
 // Settings holds what resolvers need to know about where the server is reached.
@@ -23,6 +24,7 @@ type Settings struct {
 // Resolver is the dependency-injection root shared by GraphQL and REST.
 type Resolver struct {
 	Store    *storage.Store
+	Blobs    *blob.Store // uploaded files' bytes
 	Settings Settings
 	Now      func() time.Time
 }

@@ -8,9 +8,19 @@ package graph
 import (
 	"context"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
+
+// Content is the resolver for the content field.
+func (r *changeRequestResolver) Content(ctx context.Context, obj *model.ChangeRequest) (*model.Revision, error) {
+	src, err := r.ChangeRequestContent(ctx, obj.Space, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return r.revisionHeader(ctx, src)
+}
 
 // Spaces is the resolver for the spaces field.
 func (r *collectionResolver) Spaces(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.Space], error) {
@@ -263,6 +273,60 @@ func (r *mutationResolver) DeleteShareLink(ctx context.Context, organizationID s
 	return r.deleteShareLink(ctx, organizationID, siteID, shareLinkID)
 }
 
+// CreateChangeRequest is the resolver for the createChangeRequest field.
+func (r *mutationResolver) CreateChangeRequest(ctx context.Context, spaceID string, input *model.CreateChangeRequestInput) (*model.ChangeRequest, error) {
+	in := model.CreateChangeRequestInput{}
+	if input != nil {
+		in = *input
+	}
+	return r.Resolver.CreateChangeRequest(ctx, spaceID, in)
+}
+
+// UpdateChangeRequest is the resolver for the updateChangeRequest field.
+func (r *mutationResolver) UpdateChangeRequest(ctx context.Context, spaceID string, changeRequestID string, input model.UpdateChangeRequestInput) (*model.ChangeRequest, error) {
+	return r.Resolver.UpdateChangeRequest(ctx, spaceID, changeRequestID, input)
+}
+
+// MergeChangeRequest is the resolver for the mergeChangeRequest field.
+func (r *mutationResolver) MergeChangeRequest(ctx context.Context, spaceID string, changeRequestID string) (*model.MergeResult, error) {
+	return r.Resolver.MergeChangeRequest(ctx, spaceID, changeRequestID)
+}
+
+// UpdateChangeRequestFromSpace is the resolver for the updateChangeRequestFromSpace field.
+func (r *mutationResolver) UpdateChangeRequestFromSpace(ctx context.Context, spaceID string, changeRequestID string) (*model.MergeResult, error) {
+	return r.Resolver.UpdateChangeRequestFromSpace(ctx, spaceID, changeRequestID)
+}
+
+// CreatePage is the resolver for the createPage field.
+func (r *mutationResolver) CreatePage(ctx context.Context, target model.ContentTarget, input model.CreatePageInput) (*PageEdit, error) {
+	return r.Resolver.CreatePage(ctx, target, input)
+}
+
+// UpdatePage is the resolver for the updatePage field.
+func (r *mutationResolver) UpdatePage(ctx context.Context, target model.ContentTarget, pageID string, input model.UpdatePageInput) (*PageEdit, error) {
+	return r.Resolver.UpdatePage(ctx, target, pageID, input)
+}
+
+// MovePage is the resolver for the movePage field.
+func (r *mutationResolver) MovePage(ctx context.Context, target model.ContentTarget, pageID string, input model.MovePageInput) (*PageEdit, error) {
+	return r.Resolver.MovePage(ctx, target, pageID, input)
+}
+
+// DeletePage is the resolver for the deletePage field.
+func (r *mutationResolver) DeletePage(ctx context.Context, target model.ContentTarget, pageID string) (*PageEdit, error) {
+	return r.Resolver.DeletePage(ctx, target, pageID)
+}
+
+// UploadFile is the resolver for the uploadFile field.
+func (r *mutationResolver) UploadFile(ctx context.Context, target model.ContentTarget, file graphql.Upload, name *string) (*FileEdit, error) {
+	return r.Resolver.UploadFile(ctx, target, file, name)
+}
+
+// DeleteFile is the resolver for the deleteFile field.
+func (r *mutationResolver) DeleteFile(ctx context.Context, target model.ContentTarget, fileID string) (*FileEdit, error) {
+	return r.Resolver.DeleteFile(ctx, target, fileID)
+}
+
 // Members is the resolver for the members field.
 func (r *organizationResolver) Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error) {
 	return r.members(ctx, obj, first, after, order, role, search, sort)
@@ -358,6 +422,69 @@ func (r *queryResolver) CheckVisitorCondition(ctx context.Context, condition str
 	return r.checkVisitorCondition(condition), nil
 }
 
+// Pages is the resolver for the pages field.
+func (r *revisionResolver) Pages(ctx context.Context, obj *model.Revision) ([]*model.RevisionPage, error) {
+	src, err := r.sourceOf(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	return r.PageTree(ctx, src)
+}
+
+// Page is the resolver for the page field.
+func (r *revisionResolver) Page(ctx context.Context, obj *model.Revision, id string, format *model.PageFormat) (*model.RevisionPage, error) {
+	src, err := r.sourceOf(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	return nilIfNotFound(r.Resolver.Page(ctx, src, id, formatOf(format)))
+}
+
+// PageByPath is the resolver for the pageByPath field.
+func (r *revisionResolver) PageByPath(ctx context.Context, obj *model.Revision, path string, format *model.PageFormat) (*model.RevisionPage, error) {
+	src, err := r.sourceOf(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	return nilIfNotFound(r.Resolver.PageByPath(ctx, src, path, formatOf(format)))
+}
+
+// Files is the resolver for the files field.
+func (r *revisionResolver) Files(ctx context.Context, obj *model.Revision, first *int, after *string) (*model.Connection[*model.RevisionFile], error) {
+	src, err := r.sourceOf(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	return r.Resolver.Files(ctx, src, first, after)
+}
+
+// File is the resolver for the file field.
+func (r *revisionResolver) File(ctx context.Context, obj *model.Revision, id string) (*model.RevisionFile, error) {
+	src, err := r.sourceOf(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	return nilIfNotFound(r.Resolver.File(ctx, src, id))
+}
+
+// MergedFrom is the resolver for the mergedFrom field.
+func (r *revisionResolver) MergedFrom(ctx context.Context, obj *model.Revision) (*model.ChangeRequest, error) {
+	if obj.MergedFromID == nil {
+		return nil, nil
+	}
+	return nilIfNotFound(r.ChangeRequestByID(ctx, obj.SpaceID, *obj.MergedFromID))
+}
+
+// Markdown is the resolver for the markdown field.
+func (r *revisionPageResolver) Markdown(ctx context.Context, obj *model.RevisionPage) (*string, error) {
+	return r.pageMarkdown(ctx, obj)
+}
+
+// Document is the resolver for the document field.
+func (r *revisionPageResolver) Document(ctx context.Context, obj *model.RevisionPage) (model.JSON, error) {
+	return r.pageDocument(ctx, obj)
+}
+
 // Structure is the resolver for the structure field.
 func (r *siteResolver) Structure(ctx context.Context, obj *model.Site, shareKey *string) (*model.SiteStructure, error) {
 	return r.structure(ctx, obj, shareKey)
@@ -388,10 +515,46 @@ func (r *spaceResolver) UserPermissions(ctx context.Context, obj *model.Space, f
 	return r.userGrants(ctx, obj.ID, first, after)
 }
 
+// Content is the resolver for the content field.
+func (r *spaceResolver) Content(ctx context.Context, obj *model.Space) (*model.Revision, error) {
+	src, err := r.SpaceContent(ctx, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return r.revisionHeader(ctx, src)
+}
+
+// RevisionByID is the resolver for the revisionById field.
+func (r *spaceResolver) RevisionByID(ctx context.Context, obj *model.Space, id string) (*model.Revision, error) {
+	src, err := r.RevisionContent(ctx, obj.ID, id)
+	if err != nil {
+		return nilIfNotFound[model.Revision](nil, err)
+	}
+	return r.revisionHeader(ctx, src)
+}
+
+// Revisions is the resolver for the revisions field.
+func (r *spaceResolver) Revisions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Revision], error) {
+	return r.Resolver.Revisions(ctx, obj.ID, first, after)
+}
+
+// ChangeRequestList is the resolver for the changeRequestList field.
+func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *model.Space, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string) (*model.Connection[*model.ChangeRequest], error) {
+	return r.ChangeRequests(ctx, obj.ID, status, creator, contributor, first, after)
+}
+
+// ChangeRequest is the resolver for the changeRequest field.
+func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *model.Space, id string) (*model.ChangeRequest, error) {
+	return nilIfNotFound(r.ChangeRequestByID(ctx, obj.ID, id))
+}
+
 // MemberList is the resolver for the memberList field.
 func (r *teamResolver) MemberList(ctx context.Context, obj *model.Team, first *int, after *string) (*model.Connection[*model.TeamMember], error) {
 	return r.teamMembers(ctx, obj, first, after)
 }
+
+// ChangeRequest returns ChangeRequestResolver implementation.
+func (r *Resolver) ChangeRequest() ChangeRequestResolver { return &changeRequestResolver{r} }
 
 // Collection returns CollectionResolver implementation.
 func (r *Resolver) Collection() CollectionResolver { return &collectionResolver{r} }
@@ -408,6 +571,12 @@ func (r *Resolver) Organization() OrganizationResolver { return &organizationRes
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
+// Revision returns RevisionResolver implementation.
+func (r *Resolver) Revision() RevisionResolver { return &revisionResolver{r} }
+
+// RevisionPage returns RevisionPageResolver implementation.
+func (r *Resolver) RevisionPage() RevisionPageResolver { return &revisionPageResolver{r} }
+
 // Site returns SiteResolver implementation.
 func (r *Resolver) Site() SiteResolver { return &siteResolver{r} }
 
@@ -418,12 +587,15 @@ func (r *Resolver) Space() SpaceResolver { return &spaceResolver{r} }
 func (r *Resolver) Team() TeamResolver { return &teamResolver{r} }
 
 type (
-	collectionResolver   struct{ *Resolver }
-	memberResolver       struct{ *Resolver }
-	mutationResolver     struct{ *Resolver }
-	organizationResolver struct{ *Resolver }
-	queryResolver        struct{ *Resolver }
-	siteResolver         struct{ *Resolver }
-	spaceResolver        struct{ *Resolver }
-	teamResolver         struct{ *Resolver }
+	changeRequestResolver struct{ *Resolver }
+	collectionResolver    struct{ *Resolver }
+	memberResolver        struct{ *Resolver }
+	mutationResolver      struct{ *Resolver }
+	organizationResolver  struct{ *Resolver }
+	queryResolver         struct{ *Resolver }
+	revisionResolver      struct{ *Resolver }
+	revisionPageResolver  struct{ *Resolver }
+	siteResolver          struct{ *Resolver }
+	spaceResolver         struct{ *Resolver }
+	teamResolver          struct{ *Resolver }
 )

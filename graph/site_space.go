@@ -92,7 +92,11 @@ func (r *Resolver) buildSiteSpaces(ctx context.Context, site *model.Site, rows [
 		}
 		out = append(out, item)
 	}
-	return out, nil
+	spaces := make([]*model.Space, len(out))
+	for i, item := range out {
+		spaces[i] = item.Space
+	}
+	return out, r.withCounts(ctx, spaces...)
 }
 
 // siteSpaceList pages through a site's site spaces in order; isDefault narrows to the default

@@ -54,7 +54,33 @@ func (r *Resolver) readableSpace(ctx context.Context, id string, trash bool) (*m
 	if !canRead(role) {
 		return nil, nil, apperr.NotFoundf("space not found")
 	}
-	return r.toSpace(row, role), row, nil
+	sp := r.toSpace(row, role)
+	return sp, row, r.withCounts(ctx, sp)
+}
+
+// withCounts fills spaces' change request counters: one statement for all of them, shared with
+// sibling lists of the same request.
+func (r *Resolver) withCounts(ctx context.Context, spaces ...*model.Space) error {
+	ids := make([]string, len(spaces))
+	for i, s := range spaces {
+		ids[i] = s.ID
+	}
+	counts, err := loader.For(ctx, r.Store).ChangeRequestCounts.LoadMany(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for _, s := range spaces {
+		c := counts[s.ID]
+		s.ChangeRequestsOpen, s.ChangeRequestsDraft = c["open"], c["draft"]
+		s.ChangeRequests = c["open"] + c["draft"] + c["archived"] + c["merged"]
+	}
+	return nil
+}
+
+// sameCounts copies counters already loaded for a space onto a fresh copy of it.
+func sameCounts(to, from *model.Space) *model.Space {
+	to.ChangeRequests, to.ChangeRequestsOpen, to.ChangeRequestsDraft = from.ChangeRequests, from.ChangeRequestsOpen, from.ChangeRequestsDraft
+	return to
 }
 
 // readableSpaces pages through the organization's live spaces the caller can read that keep
@@ -79,7 +105,8 @@ func (r *Resolver) readableSpaces(ctx context.Context, list, orgID string, acc *
 	}
 	// Each listed space may ask for its grants: let them leave in one batch.
 	loader.For(ctx, r.Store).Grants.Expect(len(spaces.Items))
-	return connectionOf(spaces, func(s *storage.Space) *model.Space { return r.toSpace(s, roles[s.ID]) }), nil
+	conn := connectionOf(spaces, func(s *storage.Space) *model.Space { return r.toSpace(s, roles[s.ID]) })
+	return conn, r.withCounts(ctx, conn.Nodes...)
 }
 
 // organizationSpaces lists the spaces of an organization the caller can read. Errors: Invalid.
@@ -230,7 +257,7 @@ func (r *Resolver) updateSpace(ctx context.Context, id string, in model.UpdateSp
 			return nil, err
 		}
 	}
-	return r.toSpace(row, sp.ViewerRole), nil
+	return sameCounts(r.toSpace(row, sp.ViewerRole), sp), nil
 }
 
 // deleteSpace moves a space to the trash. A space that is missing, already deleted or invisible
@@ -267,5 +294,5 @@ func (r *Resolver) restoreSpace(ctx context.Context, id string) (*model.Space, e
 		return nil, err
 	}
 	row.DeletedAt = nil
-	return r.toSpace(row, sp.ViewerRole), nil
+	return sameCounts(r.toSpace(row, sp.ViewerRole), sp), nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/rest/contracttest"
 	"github.com/bindery/bindery/storage"
+	"github.com/bindery/bindery/storage/blob"
 	"github.com/bindery/bindery/storage/storagetest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -66,6 +67,11 @@ func newEnv(t *testing.T, s *storage.Store) *env {
 			return now
 		},
 	}
+	blobs, err := blob.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Blobs = blobs
 	return &env{t: t, store: s, res: res, h: rest.NewServer(res)}
 }
 

@@ -60,6 +60,8 @@ type fixture struct {
 	org, admin, victim, invite string
 	space, collection, team    string
 	site, siteSpace, shareLink string
+	page, file                 string
+	changeRequest, revision    string
 }
 
 type matrixCase struct {
@@ -241,6 +243,9 @@ func TestPermissionMatrix(t *testing.T) {
 				f.invite = e.call(admin.Token, "POST", "/orgs/"+orgID+"/link-invites", `{"role":"read"}`).want(http.StatusCreated).object()["id"].(string)
 			}
 			f.space, f.collection, f.team = e.matrixContent(path, admin, orgID, f.victim)
+			if strings.Contains(path, "/content") || strings.Contains(path, "change-requests") || strings.Contains(path, "revisions") {
+				f.page, f.file, f.changeRequest, f.revision = e.matrixPages(admin, f.space)
+			}
 			if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") {
 				var published string
 				f.site, f.siteSpace, f.shareLink, published = e.matrixSite(admin, orgID)
@@ -250,7 +255,7 @@ func TestPermissionMatrix(t *testing.T) {
 			}
 			return f
 		}
-		shared := newFixture("/spaces/collections/teams/permissions")
+		shared := newFixture("/spaces/collections/teams/permissions/content")
 		for _, c := range matrix {
 			for _, role := range roles {
 				for _, door := range []string{"rest", "graphql"} {
@@ -272,7 +277,7 @@ func TestPermissionMatrix(t *testing.T) {
 						continue
 					}
 					g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
-						"si": f.site, "ss": f.siteSpace, "sl": f.shareLink})
+						"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file})
 					e.stayOutside(orgID, role, caller)
 					wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 					gotCode := ""

@@ -24,7 +24,7 @@ func (a *api) routes(r chi.Router) {
 // table lists every /v1 route in one place: method, path, handler. Paths and statuses are
 // GitBook's management API (see ../shared/contract).
 func (a *api) table() []Route {
-	return []Route{
+	routes := []Route{
 		{"GET", "/", a.getAPIInformation},
 		{"GET", "/user", a.getAuthenticatedUser},
 		{"GET", "/users/{userId}", a.getUserByID},
@@ -91,6 +91,14 @@ func (a *api) table() []Route {
 		{"PATCH", "/collections/{collectionId}/permissions/teams/{teamId}", a.updateGrant},
 		{"DELETE", "/collections/{collectionId}/permissions/teams/{teamId}", a.removeGrant},
 
+		{"POST", "/spaces/{spaceId}/change-requests", a.createChangeRequest},
+		{"GET", "/spaces/{spaceId}/change-requests", a.listChangeRequests},
+		{"GET", "/spaces/{spaceId}/change-requests/{changeRequestId}", a.getChangeRequest},
+		{"PATCH", "/spaces/{spaceId}/change-requests/{changeRequestId}", a.updateChangeRequest},
+		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/merge", a.mergeChangeRequest},
+		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/update", a.updateChangeRequestFromSpace},
+		{"GET", "/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", a.pageDocument},
+
 		{"POST", "/orgs/{organizationId}/sites", a.createSite},
 		{"GET", "/orgs/{organizationId}/sites", a.listSites},
 		{"GET", "/orgs/{organizationId}/sites/{siteId}", a.getSite},
@@ -108,6 +116,9 @@ func (a *api) table() []Route {
 		{"PATCH", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", a.updateShareLink},
 		{"DELETE", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", a.deleteShareLink},
 	}
+	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/content", a.spaceContent)...)
+	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)...)
+	return append(routes, a.contentRoutes("/spaces/{spaceId}/revisions/{revisionId}", a.revisionContent)...)
 }
 
 // handlerFunc is a /v1 handler: it returns the status and the body to encode (nil: no body), or

@@ -127,19 +127,29 @@ type Space struct {
 	DefaultLevel   *string // "inherit", a role, or nil: no access beyond grants
 	MergeRules     string  // JSON, owned by the API layer
 	RevisionID     string
+	RevisionSeq    int64 // sequence of RevisionID on the space's line
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	DeletedAt      *time.Time `bun:",nullzero"`
 }
 
-// Revision is an immutable snapshot of a space's content.
+// Revision is an immutable snapshot of a space's content: the state of a line (the space's, or a
+// change request's) at a sequence number. See View.
 type Revision struct {
 	bun.BaseModel `bun:"table:revisions,alias:r"`
 
-	ID             string `bun:"id,pk"`
-	OrganizationID string
-	SpaceID        string
-	CreatedAt      time.Time
+	ID              string `bun:"id,pk"`
+	OrganizationID  string
+	SpaceID         string
+	Line            string // the space id, or the change request id
+	Seq             int64
+	BaseSeq         *int64 // change request revisions: the space sequence they are layered on
+	Type            string // edits, merge, update
+	Parents         string // JSON array of revision ids
+	ChangeRequestID *string
+	MergedFrom      *string // merge revisions: the change request merged
+	CreatedBy       *string
+	CreatedAt       time.Time
 }
 
 // Team is a named group of members that can be granted access together.

@@ -15,12 +15,12 @@ func (s *Store) CreateSpace(ctx context.Context, sp *Space, adminID string) erro
 	if sp.ID == "" {
 		sp.ID = NewID()
 	}
-	sp.RevisionID = NewID()
+	sp.RevisionID, sp.RevisionSeq = NewID(), 1
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(sp).Exec(ctx); err != nil {
 			return fmt.Errorf("create space: %w", translate(err))
 		}
-		rev := &Revision{ID: sp.RevisionID, OrganizationID: sp.OrganizationID, SpaceID: sp.ID, CreatedAt: sp.CreatedAt}
+		rev := &Revision{ID: sp.RevisionID, OrganizationID: sp.OrganizationID, SpaceID: sp.ID, Line: sp.ID, Seq: 1, Type: "edits", Parents: "[]", CreatedAt: sp.CreatedAt}
 		if _, err := tx.NewInsert().Model(rev).Exec(ctx); err != nil {
 			return fmt.Errorf("create first revision: %w", translate(err))
 		}

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -20,6 +21,7 @@ import (
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
+	"github.com/bindery/bindery/storage/blob"
 	"github.com/urfave/cli/v3"
 )
 
@@ -55,6 +57,7 @@ func app() *cli.Command {
 					databaseFlag(),
 					&cli.StringFlag{Name: "public-url", Sources: cli.EnvVars("BINDERY_PUBLIC_URL"), Usage: "the API's external base URL (default http://ADDR)"},
 					&cli.StringFlag{Name: "app-url", Sources: cli.EnvVars("BINDERY_APP_URL"), Usage: "the web app's base URL (default: the public URL)"},
+					&cli.StringFlag{Name: "files-dir", Sources: cli.EnvVars("BINDERY_FILES_DIR"), Usage: "where uploaded files are kept (default: DATABASE-files next to a SQLite file, ./bindery-files for PostgreSQL)"},
 				},
 				Action: serve,
 			},
@@ -130,7 +133,29 @@ func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error
 	}
 	res := &graph.Resolver{Store: store, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
 		Settings: graph.Settings{Version: version, Build: buildInfo()}}
+	if cmd.Name == "serve" {
+		dir := filesDir(cmd.String("files-dir"), cmd.String("database"))
+		if res.Blobs, err = blob.Open(dir); err != nil {
+			store.Close()
+			return nil, nil, fmt.Errorf("open files directory: %w", err)
+		}
+	}
 	return res, func() { store.Close() }, nil
+}
+
+// filesDir is where uploaded files go: the flag, or a directory next to the SQLite file.
+func filesDir(flag, database string) string {
+	switch {
+	case flag != "":
+		return flag
+	case strings.HasPrefix(database, "postgres://") || strings.HasPrefix(database, "postgresql://"):
+		return "bindery-files"
+	}
+	path := strings.TrimPrefix(database, "file:")
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	return strings.TrimSuffix(path, filepath.Ext(path)) + "-files"
 }
 
 func serve(ctx context.Context, cmd *cli.Command) error {

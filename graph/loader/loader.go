@@ -40,6 +40,10 @@ type Loaders struct {
 	TeamMembers *Batch[string, []*storage.TeamMember]
 	// ShareLinks loads sites' share links, keyed by site id.
 	ShareLinks *Batch[string, []*storage.ShareLink]
+	// PageContents loads pages' markdown, keyed by content id.
+	PageContents *Batch[string, string]
+	// ChangeRequestCounts loads spaces' change request counts by status, keyed by space id.
+	ChangeRequestCounts *Batch[string, map[string]int]
 }
 
 // TeamKey names a team within its organization.
@@ -104,6 +108,18 @@ func New(store *storage.Store) *Loaders {
 	}, batchWait)
 	l.TeamMembers = NewBatch(store.TeamMembersOf, batchWait)
 	l.ShareLinks = NewBatch(store.ShareLinksOf, batchWait)
+	l.PageContents = NewBatch(store.PageMarkdown, batchWait)
+	l.ChangeRequestCounts = NewBatch(func(ctx context.Context, ids []string) (map[string]map[string]int, error) {
+		counts, err := store.ChangeRequestCountsOf(ctx, ids)
+		out := map[string]map[string]int{}
+		for _, c := range counts {
+			if out[c.SpaceID] == nil {
+				out[c.SpaceID] = map[string]int{}
+			}
+			out[c.SpaceID][c.Status] = c.Count
+		}
+		return out, err
+	}, batchWait)
 	l.Spaces = NewBatch(func(ctx context.Context, ids []string) (map[string]*storage.Space, error) {
 		spaces, err := store.SpacesByIDs(ctx, ids)
 		out := make(map[string]*storage.Space, len(spaces))

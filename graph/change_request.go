@@ -1,0 +1,232 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+)
+
+// toChangeRequests converts change requests of one space, loading their authors at once.
+func (r *Resolver) toChangeRequests(ctx context.Context, space *storage.Space, rows []*storage.ChangeRequest) ([]*model.ChangeRequest, error) {
+	ids := make([]string, len(rows))
+	for i, cr := range rows {
+		ids[i] = cr.CreatedBy
+	}
+	users, errs := loader.For(ctx, r.Store).User.LoadMany(ctx, ids)()
+	out := make([]*model.ChangeRequest, len(rows))
+	for i, cr := range rows {
+		author := &model.User{Object: "user", ID: cr.CreatedBy, DisplayName: "Former member", URLs: model.UserURLs{Location: r.apiURL("/users/%s", cr.CreatedBy)}}
+		if i < len(users) && users[i] != nil && (len(errs) <= i || errs[i] == nil) {
+			author = r.toUser(users[i])
+		} else if len(errs) > i && errs[i] != nil && apperr.KindOf(errs[i]) != apperr.NotFound && !errors.Is(errs[i], storage.ErrNotFound) {
+			return nil, errs[i]
+		}
+		out[i] = r.toChangeRequest(space, cr, author)
+	}
+	return out, nil
+}
+
+func (r *Resolver) toChangeRequest(space *storage.Space, cr *storage.ChangeRequest, author *model.User) *model.ChangeRequest {
+	out := &model.ChangeRequest{
+		Object: "change-request", ID: cr.ID, Number: int(cr.Number), Status: model.ChangeRequestStatus(cr.Status),
+		Subject: cr.Subject, CreatedBy: author, CreatedAt: cr.CreatedAt, UpdatedAt: cr.UpdatedAt,
+		Space: cr.SpaceID, Revision: cr.RevisionID, RevisionInitial: cr.RevisionInitialID,
+		RevisionMergedAncestor: cr.RevisionMergedAncestor, RevisionMerged: cr.RevisionMerged,
+		Outdated: cr.Open() && cr.BaseSeq < space.RevisionSeq,
+		URLs: model.LocationAppURLs{
+			Location: r.apiURL("/spaces/%s/change-requests/%s", cr.SpaceID, cr.ID),
+			App:      fmt.Sprintf("%s/s/%s/~/changes/%d/", r.Settings.AppURL, cr.SpaceID, cr.Number),
+		},
+		CreatedByID: cr.CreatedBy,
+	}
+	if cr.Description != nil {
+		out.Description = model.Document(*cr.Description)
+	}
+	return out
+}
+
+// ChangeRequests lists a space's change requests, newest first; status defaults to open.
+func (r *Resolver) ChangeRequests(ctx context.Context, spaceID string, status *model.ChangeRequestStatus, creator, contributor *string, first *int, after *string) (*model.Connection[*model.ChangeRequest], error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	if status != nil && !status.IsValid() {
+		return nil, apperr.Invalidf("status", "must be draft, open, archived or merged")
+	}
+	_, row, err := r.readableSpace(ctx, spaceID, false)
+	if err != nil {
+		return nil, err
+	}
+	f := storage.ChangeRequestFilter{Status: string(model.ChangeRequestOpen), Creator: deref(creator), Contributor: deref(contributor)}
+	if status != nil {
+		f.Status = string(*status)
+	}
+	list, err := r.Store.ChangeRequestPage(ctx, row.ID, f, page)
+	if err != nil {
+		return nil, err
+	}
+	items, err := r.toChangeRequests(ctx, row, list.Items)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewConnection(items, list.Cursors, list.Total, list.HasMore), nil
+}
+
+// ChangeRequestByID reads a change request by id or number. Errors: NotFound.
+func (r *Resolver) ChangeRequestByID(ctx context.Context, spaceID, id string) (*model.ChangeRequest, error) {
+	_, row, err := r.readableSpace(ctx, spaceID, false)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := r.Store.FindChangeRequest(ctx, row.ID, id)
+	if err != nil {
+		return nil, notFound(err, "change request")
+	}
+	out, err := r.toChangeRequests(ctx, row, []*storage.ChangeRequest{cr})
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// editableSpace is a live space the caller may edit. Errors: NotFound, Forbidden.
+func (r *Resolver) editableSpace(ctx context.Context, spaceID string) (*model.Space, *storage.Space, error) {
+	sp, row, err := r.readableSpace(ctx, spaceID, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := require(sp.ViewerRole, model.MemberRoleEdit, "space"); err != nil {
+		return nil, nil, err
+	}
+	return sp, row, nil
+}
+
+// CreateChangeRequest opens a change request on the space's current content (nothing is copied).
+// Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) CreateChangeRequest(ctx context.Context, spaceID string, in model.CreateChangeRequestInput) (*model.ChangeRequest, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	_, row, err := r.editableSpace(ctx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	actor, _ := authz.RequireActor(ctx)
+	now := r.Now()
+	cr := &storage.ChangeRequest{SpaceID: row.ID, Status: string(model.ChangeRequestOpen), Subject: deref(in.Subject), CreatedBy: actor.UserID, CreatedAt: now, UpdatedAt: now}
+	if err := r.Store.CreateChangeRequest(ctx, cr); err != nil {
+		return nil, notFound(err, "space")
+	}
+	return r.ChangeRequestByID(ctx, row.ID, cr.ID)
+}
+
+// UpdateChangeRequest changes a change request's subject, description or status (draft, open,
+// archived). Its author or an editor of the space may. Errors: Invalid, NotFound, Forbidden,
+// Conflict (merged).
+func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, in model.UpdateChangeRequestInput) (*model.ChangeRequest, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	sp, row, err := r.readableSpace(ctx, spaceID, false)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := r.Store.FindChangeRequest(ctx, row.ID, id)
+	if err != nil {
+		return nil, notFound(err, "change request")
+	}
+	actor, _ := authz.RequireActor(ctx)
+	if cr.CreatedBy != actor.UserID {
+		if err := require(sp.ViewerRole, model.MemberRoleEdit, "space"); err != nil {
+			return nil, err
+		}
+	}
+	var columns []string
+	if v := in.Subject.Value(); v != nil {
+		cr.Subject, columns = *v, append(columns, "subject")
+	}
+	if v, set := in.Description.ValueOK(); set {
+		cr.Description, columns = nil, append(columns, "description")
+		if v != nil {
+			s := string(*v)
+			cr.Description = &s
+		}
+	}
+	if v := in.Status.Value(); v != nil && string(*v) != cr.Status {
+		if cr.Status == string(model.ChangeRequestMerged) {
+			return nil, apperr.Conflictf("a merged change request keeps its status")
+		}
+		cr.Status, columns = string(*v), append(columns, "status")
+	}
+	if len(columns) > 0 {
+		cr.UpdatedAt = r.Now()
+		if err := r.Store.UpdateChangeRequest(ctx, cr, columns); err != nil {
+			return nil, notFound(err, "change request")
+		}
+	}
+	return r.ChangeRequestByID(ctx, row.ID, cr.ID)
+}
+
+// MergeChangeRequest merges a change request into its space as a new revision. Errors:
+// NotFound, Forbidden, Conflict (closed, or content the space changed too: nothing is written).
+func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (*model.MergeResult, error) {
+	_, row, err := r.editableSpace(ctx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := r.Store.FindChangeRequest(ctx, row.ID, id)
+	if err != nil {
+		return nil, notFound(err, "change request")
+	}
+	actor, _ := authz.RequireActor(ctx)
+	rev, _, err := r.Store.MergeChangeRequest(ctx, row.ID, cr.ID, actor.UserID, r.Now())
+	if err != nil {
+		return nil, contentWriteErr(err)
+	}
+	return &model.MergeResult{Revision: rev.ID, Result: "merge"}, nil
+}
+
+// UpdateChangeRequestFromSpace brings the space's newer content into a change request. When
+// both changed the same items differently, nothing is written and the result is "conflicts".
+// Errors: NotFound, Forbidden, Conflict (closed).
+func (r *Resolver) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, id string) (*model.MergeResult, error) {
+	_, row, err := r.editableSpace(ctx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := r.Store.FindChangeRequest(ctx, row.ID, id)
+	if err != nil {
+		return nil, notFound(err, "change request")
+	}
+	actor, _ := authz.RequireActor(ctx)
+	updated, err := r.Store.UpdateChangeRequestFromSpace(ctx, row.ID, cr.ID, actor.UserID, r.Now())
+	var conflict *storage.ConflictError
+	if errors.As(err, &conflict) {
+		return &model.MergeResult{Revision: cr.RevisionID, Result: "conflicts"}, nil
+	}
+	if err != nil {
+		return nil, contentWriteErr(err)
+	}
+	return &model.MergeResult{Revision: updated.RevisionID, Result: "update"}, nil
+}
+
+// contentWriteErr maps storage's refusals of a content write onto API errors.
+func contentWriteErr(err error) error {
+	var conflict *storage.ConflictError
+	switch {
+	case errors.As(err, &conflict):
+		return apperr.Conflictf("%s", conflict.Error())
+	case errors.Is(err, storage.ErrChangeRequestClosed):
+		return apperr.Conflictf("the change request is merged or archived")
+	case errors.Is(err, storage.ErrNotFound):
+		return apperr.NotFoundf("not found")
+	}
+	return err
+}

@@ -1,0 +1,403 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"strings"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/document"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+)
+
+// ContentSource is content the caller may read: a space's current revision, a change request's,
+// or any revision of a space. Both doors read pages and files through it.
+type ContentSource struct {
+	Space      *model.Space
+	row        *storage.Space
+	View       storage.View
+	RevisionID string
+}
+
+// The formats of a page's content: the JSON document tree (the default), or markdown.
+const (
+	FormatDocument = model.PageFormatDocument
+	FormatMarkdown = model.PageFormatMarkdown
+)
+
+// SpaceContent is the current content of a space the caller can read. Errors: NotFound.
+func (r *Resolver) SpaceContent(ctx context.Context, spaceID string) (*ContentSource, error) {
+	sp, row, err := r.readableSpace(ctx, spaceID, false)
+	if err != nil {
+		return nil, err
+	}
+	return &ContentSource{Space: sp, row: row, View: storage.View{SpaceID: row.ID, BaseSeq: row.RevisionSeq}, RevisionID: row.RevisionID}, nil
+}
+
+// ChangeRequestContent is the latest content of a change request. Errors: NotFound.
+func (r *Resolver) ChangeRequestContent(ctx context.Context, spaceID, changeRequestID string) (*ContentSource, error) {
+	sp, row, err := r.readableSpace(ctx, spaceID, false)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := r.Store.FindChangeRequest(ctx, row.ID, changeRequestID)
+	if err != nil {
+		return nil, notFound(err, "change request")
+	}
+	return &ContentSource{Space: sp, row: row, View: changeRequestView(cr), RevisionID: cr.RevisionID}, nil
+}
+
+// changeRequestView is what a change request shows now.
+func changeRequestView(cr *storage.ChangeRequest) storage.View {
+	return storage.View{SpaceID: cr.SpaceID, BaseSeq: cr.BaseSeq, ChangeRequestID: cr.ID, Seq: cr.HeadSeq}
+}
+
+// RevisionContent is one revision of a space (its own or a change request's). Errors: NotFound.
+func (r *Resolver) RevisionContent(ctx context.Context, spaceID, revisionID string) (*ContentSource, error) {
+	sp, row, err := r.readableSpace(ctx, spaceID, false)
+	if err != nil {
+		return nil, err
+	}
+	rev, err := r.Store.FindRevision(ctx, row.ID, revisionID)
+	if err != nil {
+		return nil, notFound(err, "revision")
+	}
+	return &ContentSource{Space: sp, row: row, View: storage.ViewOf(rev), RevisionID: rev.ID}, nil
+}
+
+// RevisionOf reads the whole revision: its page tree and files, in a fixed number of statements.
+func (r *Resolver) RevisionOf(ctx context.Context, src *ContentSource) (*model.Revision, error) {
+	rev, err := r.Store.FindRevision(ctx, src.row.ID, src.RevisionID)
+	if err != nil {
+		return nil, notFound(err, "revision")
+	}
+	pages, err := r.PageTree(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	files, err := r.Store.FilesOf(ctx, src.View)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.WithMarkdown(ctx, pages); err != nil {
+		return nil, err
+	}
+	out := r.toRevision(rev, src)
+	if rev.MergedFrom != nil {
+		if out.MergedFrom, err = r.ChangeRequestByID(ctx, rev.SpaceID, *rev.MergedFrom); err != nil {
+			return nil, err
+		}
+	}
+	out.Pages = pages
+	out.Files = make([]*model.RevisionFile, len(files))
+	for i, f := range files {
+		out.Files[i] = r.toFile(f)
+	}
+	return out, nil
+}
+
+func (r *Resolver) toRevision(rev *storage.Revision, src *ContentSource) *model.Revision {
+	out := &model.Revision{
+		Object: "revision", ID: rev.ID, CreatedAt: rev.CreatedAt, Type: model.RevisionType(rev.Type),
+		Pages: []*model.RevisionPage{}, Files: []*model.RevisionFile{}, ReusableContents: []json.RawMessage{},
+		URLs:    model.AppURLs{App: r.Settings.AppURL + "/s/" + rev.SpaceID + "/"},
+		SpaceID: rev.SpaceID, ChangeRequestID: rev.ChangeRequestID, MergedFromID: rev.MergedFrom, Source: src,
+	}
+	if json.Unmarshal([]byte(rev.Parents), &out.Parents) != nil || out.Parents == nil {
+		out.Parents = []string{}
+	}
+	if rev.Type == "merge" && rev.MergedFrom == nil {
+		out.Type = "edits"
+	}
+	return out
+}
+
+// PageTree reads the pages of a content source as a tree, without their content: one statement.
+func (r *Resolver) PageTree(ctx context.Context, src *ContentSource) ([]*model.RevisionPage, error) {
+	rows, err := r.Store.PagesOf(ctx, src.View)
+	if err != nil {
+		return nil, err
+	}
+	return r.buildTree(src, rows), nil
+}
+
+// WithMarkdown fills in the markdown of every document page of a tree, in one statement: the
+// contract's page shape carries the content (markdown or document) in every listing.
+func (r *Resolver) WithMarkdown(ctx context.Context, tree []*model.RevisionPage) error {
+	var docs []*model.RevisionPage
+	var ids []string
+	var walk func([]*model.RevisionPage)
+	walk = func(pages []*model.RevisionPage) {
+		for _, p := range pages {
+			if p.Type == model.PageTypeDocument {
+				docs = append(docs, p)
+				if p.DocumentID != nil {
+					ids = append(ids, *p.DocumentID)
+				}
+			}
+			walk(p.Pages)
+		}
+	}
+	walk(tree)
+	bodies, err := r.Store.PageMarkdown(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for _, p := range docs {
+		md := bodies[deref(p.DocumentID)]
+		p.Markdown = &md
+	}
+	return nil
+}
+
+// buildTree links versions (ordered by position) into pages with children and paths.
+func (r *Resolver) buildTree(src *ContentSource, rows []*storage.PageVersion) []*model.RevisionPage {
+	byID := make(map[string]*model.RevisionPage, len(rows))
+	for _, row := range rows {
+		byID[row.PageID] = r.toPage(src, row)
+	}
+	roots := []*model.RevisionPage{}
+	for _, row := range rows {
+		p := byID[row.PageID]
+		if parent := byID[deref(row.ParentID)]; row.ParentID != nil && parent != nil {
+			parent.Pages = append(parent.Pages, p)
+		} else {
+			roots = append(roots, p)
+		}
+	}
+	var setPaths func(pages []*model.RevisionPage, prefix string)
+	setPaths = func(pages []*model.RevisionPage, prefix string) {
+		for _, p := range pages {
+			if p.Type != model.PageTypeLink {
+				p.Path = prefix + p.Slug
+				p.URLs.App = r.pageAppURL(src, p.Path)
+			}
+			setPaths(p.Pages, p.Path+"/")
+		}
+	}
+	setPaths(roots, "")
+	return roots
+}
+
+func (r *Resolver) pageAppURL(src *ContentSource, path string) string {
+	base := r.Settings.AppURL + "/s/" + src.View.SpaceID
+	if src.View.ChangeRequestID != "" {
+		base += "/~/changes/" + src.View.ChangeRequestID
+	}
+	return base + "/" + path
+}
+
+// toPage converts a version into a page without children or path.
+func (r *Resolver) toPage(src *ContentSource, v *storage.PageVersion) *model.RevisionPage {
+	created, updated := v.CreatedAt, v.UpdatedAt
+	p := &model.RevisionPage{
+		ID: v.PageID, Title: v.Title, Emoji: v.Emoji, Icon: v.Icon, CreatedAt: &created, UpdatedAt: &updated,
+		Type: model.PageType(v.Type), Slug: v.Slug, Description: v.Description, Hidden: v.Hidden,
+		NoIndex: v.NoIndex, NoRobotsIndex: v.NoRobotsIndex, Layout: model.DefaultPageLayout(),
+		Cover: jsonOf(v.Cover), Variables: jsonOf(v.Variables), Target: jsonOf(v.LinkTarget), Git: jsonOf(v.Git),
+		DocumentID: v.ContentID, Parent: v.ParentID, Pages: []*model.RevisionPage{}, Source: src,
+	}
+	if v.Layout != nil {
+		_ = json.Unmarshal([]byte(*v.Layout), &p.Layout) // written by us from a validated layout
+	}
+	if p.Type == model.PageTypeLink {
+		p.Href = linkHref(src, p.Target)
+	}
+	return p
+}
+
+// linkHref is where a link page leads: its URL, or the address of the page it points at.
+func linkHref(src *ContentSource, target model.JSON) *string {
+	var ref struct{ Kind, URL, Page string }
+	if json.Unmarshal(target, &ref) != nil {
+		return nil
+	}
+	if ref.Kind == "url" {
+		return &ref.URL
+	}
+	return nil
+}
+
+func jsonOf(s *string) model.JSON {
+	if s == nil {
+		return nil
+	}
+	return model.JSON(*s)
+}
+
+// Page reads one page with its child pages and path, with its content in the given format:
+// a fixed number of statements, whatever the size of the space.
+func (r *Resolver) Page(ctx context.Context, src *ContentSource, pageID string, format model.PageFormat) (*model.RevisionPage, error) {
+	chain, err := r.Store.PageWithAncestors(ctx, src.View, pageID)
+	if err != nil {
+		return nil, notFound(err, "page")
+	}
+	sub, err := r.Store.PageSubtree(ctx, src.View, pageID)
+	if err != nil {
+		return nil, err
+	}
+	page := r.subtree(src, chain, sub)
+	if err := r.WithMarkdown(ctx, page.Pages); err != nil {
+		return nil, err
+	}
+	return page, r.withContent(ctx, src, page, format)
+}
+
+// subtree builds a page (the first of chain, followed by its ancestors) with its descendants.
+func (r *Resolver) subtree(src *ContentSource, chain, descendants []*storage.PageVersion) *model.RevisionPage {
+	slugs := make([]string, 0, len(chain))
+	for i := len(chain) - 1; i >= 0; i-- {
+		slugs = append(slugs, chain[i].Slug)
+	}
+	prefix := strings.Join(slugs[:len(slugs)-1], "/")
+	pages := r.buildTree(src, append([]*storage.PageVersion{chain[0]}, descendants...))
+	var page *model.RevisionPage
+	for _, p := range pages {
+		if p.ID == chain[0].PageID {
+			page = p
+		}
+	}
+	if prefix != "" {
+		var reprefix func(*model.RevisionPage)
+		reprefix = func(p *model.RevisionPage) {
+			if p.Type != model.PageTypeLink {
+				p.Path = prefix + "/" + p.Path
+				p.URLs.App = r.pageAppURL(src, p.Path)
+			}
+			for _, c := range p.Pages {
+				reprefix(c)
+			}
+		}
+		reprefix(page)
+	}
+	return page
+}
+
+// PageByPath finds a document or group page by its path. Errors: NotFound.
+func (r *Resolver) PageByPath(ctx context.Context, src *ContentSource, path string, format model.PageFormat) (*model.RevisionPage, error) {
+	tree, err := r.PageTree(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	path = strings.Trim(path, "/")
+	if unescaped, err := url.PathUnescape(path); err == nil {
+		path = unescaped
+	}
+	var found *model.RevisionPage
+	var walk func([]*model.RevisionPage)
+	walk = func(pages []*model.RevisionPage) {
+		for _, p := range pages {
+			if found == nil && p.Type != model.PageTypeLink && p.Path == path {
+				found = p
+			}
+			walk(p.Pages)
+		}
+	}
+	walk(tree)
+	if found == nil {
+		return nil, apperr.NotFoundf("page not found")
+	}
+	if err := r.WithMarkdown(ctx, found.Pages); err != nil {
+		return nil, err
+	}
+	return found, r.withContent(ctx, src, found, format)
+}
+
+// withContent loads a document page's content in the format asked for.
+func (r *Resolver) withContent(ctx context.Context, src *ContentSource, page *model.RevisionPage, format model.PageFormat) error {
+	if page.Type != model.PageTypeDocument {
+		return nil
+	}
+	markdown, err := r.markdownOf(ctx, page)
+	if err != nil {
+		return err
+	}
+	if format == FormatMarkdown {
+		page.Markdown = &markdown
+		return nil
+	}
+	doc, err := r.documentOf(ctx, src, markdown)
+	if err != nil {
+		return err
+	}
+	page.Document = &doc
+	return nil
+}
+
+// markdownOf reads a page's markdown; a page without content has none.
+func (r *Resolver) markdownOf(ctx context.Context, page *model.RevisionPage) (string, error) {
+	if page.DocumentID == nil {
+		return "", nil
+	}
+	bodies, err := r.Store.PageMarkdown(ctx, []string{*page.DocumentID})
+	if err != nil {
+		return "", err
+	}
+	return bodies[*page.DocumentID], nil
+}
+
+// documentOf parses markdown into the document tree, resolving references to the content's files
+// by name (reading the file list only when the markdown refers to something).
+func (r *Resolver) documentOf(ctx context.Context, src *ContentSource, markdown string) (document.Document, error) {
+	var (
+		files   map[string]string
+		loadErr error
+	)
+	resolve := func(target string) (string, bool) {
+		if files == nil && loadErr == nil {
+			files = map[string]string{}
+			rows, err := r.Store.FilesOf(ctx, src.View)
+			loadErr = err
+			for _, f := range rows {
+				files[f.Name] = f.FileID
+				files[f.FileID] = f.FileID
+			}
+		}
+		name := target
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			name = name[i+1:]
+		}
+		if unescaped, err := url.PathUnescape(name); err == nil {
+			name = unescaped
+		}
+		id, ok := files[name]
+		return id, ok
+	}
+	doc := document.FromMarkdown(markdown, resolve)
+	return doc, loadErr
+}
+
+// Files pages through the files of a content source.
+func (r *Resolver) Files(ctx context.Context, src *ContentSource, first *int, after *string) (*model.Connection[*model.RevisionFile], error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.Store.FilePageOf(ctx, src.View, page)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf(list, r.toFile), nil
+}
+
+// File reads one file. Errors: NotFound.
+func (r *Resolver) File(ctx context.Context, src *ContentSource, fileID string) (*model.RevisionFile, error) {
+	f, err := r.Store.FileOf(ctx, src.View, fileID)
+	if err != nil {
+		return nil, notFound(err, "file")
+	}
+	return r.toFile(f), nil
+}
+
+func (r *Resolver) toFile(f *storage.FileVersion) *model.RevisionFile {
+	out := &model.RevisionFile{
+		ID: f.FileID, Name: f.Name, ContentType: f.ContentType, Size: int(f.Size),
+		DownloadURL: r.Settings.PublicURL + "/files/" + f.ID + "/" + url.PathEscape(f.Name),
+	}
+	if f.Width != nil && f.Height != nil && *f.Width > 0 {
+		out.Dimensions = &model.FileDimensions{Width: *f.Width, Height: *f.Height}
+	}
+	return out
+}

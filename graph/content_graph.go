@@ -1,0 +1,105 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+)
+
+// The GraphQL side of content: revisions resolve their pages and files lazily, from the source
+// they were read from.
+
+// revisionHeader is a revision without its pages and files, which GraphQL resolves on demand.
+func (r *Resolver) revisionHeader(ctx context.Context, src *ContentSource) (*model.Revision, error) {
+	rev, err := r.Store.FindRevision(ctx, src.row.ID, src.RevisionID)
+	if err != nil {
+		return nil, notFound(err, "revision")
+	}
+	return r.toRevision(rev, src), nil
+}
+
+// sourceOf is the content a GraphQL revision object shows.
+func (r *Resolver) sourceOf(ctx context.Context, rev *model.Revision) (*ContentSource, error) {
+	if src, ok := rev.Source.(*ContentSource); ok {
+		return src, nil
+	}
+	return r.RevisionContent(ctx, rev.SpaceID, rev.ID)
+}
+
+// Revisions pages through a space's revisions (its own and its change requests'), newest first.
+func (r *Resolver) Revisions(ctx context.Context, spaceID string, first *int, after *string) (*model.Connection[*model.Revision], error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	sp, row, err := r.readableSpace(ctx, spaceID, false)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.Store.RevisionPageOf(ctx, row.ID, page)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf(list, func(rev *storage.Revision) *model.Revision {
+		return r.toRevision(rev, &ContentSource{Space: sp, row: row, View: storage.ViewOf(rev), RevisionID: rev.ID})
+	}), nil
+}
+
+// pageMarkdown is a document page's markdown; the pages of one tree load theirs in one batch.
+func (r *Resolver) pageMarkdown(ctx context.Context, p *model.RevisionPage) (*string, error) {
+	if p.Markdown != nil || p.Type != model.PageTypeDocument {
+		return p.Markdown, nil
+	}
+	if p.DocumentID == nil {
+		empty := ""
+		return &empty, nil
+	}
+	md, _, err := loader.For(ctx, r.Store).PageContents.Load(ctx, *p.DocumentID)
+	if err != nil {
+		return nil, err
+	}
+	return &md, nil
+}
+
+// pageDocument is a document page's content as a document tree.
+func (r *Resolver) pageDocument(ctx context.Context, p *model.RevisionPage) (model.JSON, error) {
+	if p.Type != model.PageTypeDocument {
+		return nil, nil
+	}
+	if p.Document == nil {
+		md, err := r.pageMarkdown(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		src, _ := p.Source.(*ContentSource)
+		if src == nil {
+			return nil, apperr.NotFoundf("page not found")
+		}
+		doc, err := r.documentOf(ctx, src, *md)
+		if err != nil {
+			return nil, err
+		}
+		p.Document = &doc
+	}
+	b, err := json.Marshal(p.Document)
+	return model.JSON(b), err
+}
+
+func formatOf(f *model.PageFormat) model.PageFormat {
+	if f == nil {
+		return model.PageFormatDocument
+	}
+	return *f
+}
+
+// nilIfNotFound turns NotFound into GraphQL's null for optional lookups.
+func nilIfNotFound[T any](v *T, err error) (*T, error) {
+	if err != nil && apperr.KindOf(err) == apperr.NotFound {
+		return nil, nil
+	}
+	return v, err
+}

@@ -1,0 +1,116 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+	"github.com/bindery/bindery/storage/blob"
+)
+
+// MaxUploadBytes bounds one uploaded file.
+const MaxUploadBytes = 100 << 20
+
+// FileEdit is the answer to a file mutation: the revision it made and the file (nil once
+// deleted).
+type FileEdit struct {
+	Revision *model.Revision
+	File     *model.RevisionFile
+}
+
+// UploadFile stores an uploaded file's bytes and adds the file to the target's content.
+// Errors: Invalid (no name, too large), NotFound, Forbidden, Conflict.
+func (r *Resolver) UploadFile(ctx context.Context, target model.ContentTarget, upload graphql.Upload, name *string) (*FileEdit, error) {
+	fileName := upload.Filename
+	if name != nil {
+		fileName = *name
+	}
+	fileName = path.Base(strings.ReplaceAll(strings.TrimSpace(fileName), "\\", "/"))
+	if fileName == "" || fileName == "." || fileName == "/" || !utf8.ValidString(fileName) || len(fileName) > 255 {
+		return nil, apperr.Invalidf("name", "a file needs a name of 1 to 255 characters")
+	}
+	if _, _, err := r.editableSpace(ctx, target.SpaceID); err != nil {
+		return nil, err // refuse before reading the bytes
+	}
+	info, err := r.Blobs.Put(ctx, upload.File, MaxUploadBytes)
+	if errors.Is(err, blob.ErrTooLarge) {
+		return nil, apperr.Invalidf("file", "must be at most %d MiB", MaxUploadBytes>>20)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if upload.ContentType != "" && !strings.HasPrefix(upload.ContentType, "application/octet-stream") && info.ContentType == "application/octet-stream" {
+		info.ContentType = upload.ContentType
+	}
+	fileID := storage.NewID()
+	v := &storage.FileVersion{FileID: fileID, Name: fileName, ContentType: info.ContentType, Size: info.Size, BlobKey: info.Key, CreatedAt: r.Now()}
+	if info.Width > 0 {
+		v.Width, v.Height = &info.Width, &info.Height
+	}
+	src, rev, err := r.editContent(ctx, target, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
+		return &storage.Edit{Files: []*storage.FileVersion{v}}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	f, err := r.File(ctx, src, fileID)
+	if err != nil {
+		return nil, err
+	}
+	return &FileEdit{Revision: r.toRevision(rev, src), File: f}, nil
+}
+
+// DeleteFile removes a file from the target's content; its bytes stay for older revisions.
+// Errors: NotFound, Forbidden, Conflict.
+func (r *Resolver) DeleteFile(ctx context.Context, target model.ContentTarget, fileID string) (*FileEdit, error) {
+	src, rev, err := r.editContent(ctx, target, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
+		if _, err := c.File(ctx, fileID); err != nil {
+			return nil, apperr.NotFoundf("file not found")
+		}
+		return &storage.Edit{RemovedFiles: []string{fileID}}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &FileEdit{Revision: r.toRevision(rev, src)}, nil
+}
+
+// Download is a file's bytes, ready to serve.
+type Download struct {
+	Name        string
+	ContentType string
+	ModTime     time.Time
+	Content     *os.File
+}
+
+// DownloadFile opens the bytes of a file version for a caller who can read its space. The
+// version id is what downloadURL carries: it names immutable bytes. Errors: NotFound.
+func (r *Resolver) DownloadFile(ctx context.Context, versionID string) (*Download, error) {
+	v, err := r.Store.FindFileVersion(ctx, versionID)
+	if err != nil {
+		return nil, notFound(err, "file")
+	}
+	if _, _, err := r.readableSpace(ctx, v.SpaceID, false); err != nil {
+		return nil, apperr.NotFoundf("file not found")
+	}
+	f, err := r.Blobs.Open(v.BlobKey)
+	if err != nil {
+		return nil, notFound(translateBlob(err), "file")
+	}
+	return &Download{Name: v.Name, ContentType: v.ContentType, ModTime: v.CreatedAt, Content: f}, nil
+}
+
+func translateBlob(err error) error {
+	if errors.Is(err, blob.ErrNotFound) {
+		return storage.ErrNotFound
+	}
+	return err
+}

@@ -1,0 +1,396 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+	"golang.org/x/text/unicode/norm"
+)
+
+// PageEdit is the answer to a page mutation: the revision it made and the page as it now is
+// (nil once deleted).
+type PageEdit struct {
+	Revision *model.Revision
+	Page     *model.RevisionPage
+	src      *ContentSource
+}
+
+// editContent runs an edit of the target's content as the caller: an editor of the space,
+// writing into an open change request, or into the space itself when it is edited live.
+// Errors: NotFound, Forbidden, Invalid (a locked space), Conflict (a closed change request).
+func (r *Resolver) editContent(ctx context.Context, target model.ContentTarget, fn func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error)) (*ContentSource, *storage.Revision, error) {
+	sp, row, err := r.editableSpace(ctx, target.SpaceID)
+	if err != nil {
+		return nil, nil, err
+	}
+	t := storage.EditTarget{SpaceID: row.ID}
+	if target.ChangeRequestID != nil {
+		cr, err := r.Store.FindChangeRequest(ctx, row.ID, *target.ChangeRequestID)
+		if err != nil {
+			return nil, nil, notFound(err, "change request")
+		}
+		t.ChangeRequestID = cr.ID
+	} else if row.EditMode != "live" {
+		return nil, nil, apperr.Invalidf("changeRequestId", "the space is locked: edit it through a change request")
+	}
+	actor, _ := authz.RequireActor(ctx)
+	rev, err := r.Store.EditContent(ctx, t, actor.UserID, r.Now(), fn)
+	if err != nil {
+		return nil, nil, contentWriteErr(err)
+	}
+	return &ContentSource{Space: sp, row: row, View: storage.ViewOf(rev), RevisionID: rev.ID}, rev, nil
+}
+
+// pageEdit finishes a page mutation: the revision made and the page read back from it.
+func (r *Resolver) pageEdit(ctx context.Context, src *ContentSource, rev *storage.Revision, pageID string) (*PageEdit, error) {
+	out := &PageEdit{Revision: r.toRevision(rev, src), src: src}
+	if pageID == "" {
+		return out, nil
+	}
+	page, err := r.Page(ctx, src, pageID, FormatMarkdown)
+	if err != nil {
+		return nil, err
+	}
+	out.Page = page
+	return out, nil
+}
+
+// CreatePage adds a page under a parent (or at the root), before or after a sibling or last.
+// Errors: Invalid, NotFound, Forbidden, Conflict.
+func (r *Resolver) CreatePage(ctx context.Context, target model.ContentTarget, in model.CreatePageInput) (*PageEdit, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	pageID := storage.NewID()
+	now := r.Now()
+	src, rev, err := r.editContent(ctx, target, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
+		siblings, err := placeUnder(ctx, c, in.Parent, in.PageType())
+		if err != nil {
+			return nil, err
+		}
+		pos, err := position(siblings, in.Before, in.After, "")
+		if err != nil {
+			return nil, err
+		}
+		v := &storage.PageVersion{
+			PageID: pageID, ParentID: in.Parent, Position: pos, Type: string(in.PageType()), Title: in.Title,
+			Emoji: in.Emoji, Icon: in.Icon, Description: in.Description, CreatedAt: now, UpdatedAt: now,
+		}
+		v.Hidden, v.NoIndex = in.Hidden != nil && *in.Hidden, in.NoIndex != nil && *in.NoIndex
+		if in.PageType() != model.PageTypeLink {
+			slug := slugify(in.Title)
+			if in.Slug != nil {
+				slug = *in.Slug
+			}
+			v.Slug = uniqueSlug(slug, siblings, "")
+		}
+		if in.Layout != nil {
+			v.Layout = jsonText(in.Layout)
+		}
+		if !in.Target.IsNull() {
+			s := string(in.Target)
+			v.LinkTarget = &s
+		}
+		edit := &storage.Edit{Pages: []*storage.PageVersion{v}}
+		if in.PageType() == model.PageTypeDocument {
+			edit.Contents = setMarkdown(v, c.OrganizationID, deref(in.Markdown))
+		}
+		return edit, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.pageEdit(ctx, src, rev, pageID)
+}
+
+// placeUnder checks that a page of type t may live under parent and returns its future siblings.
+func placeUnder(ctx context.Context, c *storage.ContentTx, parent *string, t model.PageType) ([]*storage.PageVersion, error) {
+	if parent != nil {
+		p, err := c.Page(ctx, *parent)
+		if err != nil {
+			return nil, apperr.NotFoundf("parent page not found")
+		}
+		if p.Type == string(model.PageTypeLink) {
+			return nil, apperr.Invalidf("parent", "a link page has no child pages")
+		}
+		if t == model.PageTypeGroup {
+			return nil, apperr.Invalidf("parent", "groups live at the root of the space")
+		}
+	}
+	return c.Children(ctx, parent)
+}
+
+// position places a page among siblings (ordered, excluding self): before or after one of
+// them, or last. Positions are floats, so placing a page rewrites no sibling.
+func position(siblings []*storage.PageVersion, before, after *string, self string) (float64, error) {
+	others := siblings[:0:0]
+	for _, s := range siblings {
+		if s.PageID != self {
+			others = append(others, s)
+		}
+	}
+	find := func(field, id string) (int, error) {
+		for i, s := range others {
+			if s.PageID == id {
+				return i, nil
+			}
+		}
+		return 0, apperr.Invalidf(field, "%s is not a sibling of the page", id)
+	}
+	switch {
+	case before != nil:
+		i, err := find("before", *before)
+		if err != nil {
+			return 0, err
+		}
+		if i == 0 {
+			return others[0].Position - 1, nil
+		}
+		return (others[i-1].Position + others[i].Position) / 2, nil
+	case after != nil:
+		i, err := find("after", *after)
+		if err != nil {
+			return 0, err
+		}
+		if i == len(others)-1 {
+			return others[i].Position + 1, nil
+		}
+		return (others[i].Position + others[i+1].Position) / 2, nil
+	case len(others) > 0:
+		return others[len(others)-1].Position + 1, nil
+	}
+	return 0, nil
+}
+
+// setMarkdown points a version at its markdown and returns the body to store (shared with any
+// identical body already stored).
+func setMarkdown(v *storage.PageVersion, orgID, markdown string) []*storage.PageContent {
+	id := storage.ContentID(orgID, markdown)
+	v.ContentID = &id
+	return []*storage.PageContent{{Markdown: markdown}}
+}
+
+// UpdatePage changes a page's title, slug, content or options. Errors: Invalid, NotFound,
+// Forbidden, Conflict.
+func (r *Resolver) UpdatePage(ctx context.Context, target model.ContentTarget, pageID string, in model.UpdatePageInput) (*PageEdit, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	now := r.Now()
+	src, rev, err := r.editContent(ctx, target, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
+		v, err := c.Page(ctx, pageID)
+		if err != nil {
+			return nil, apperr.NotFoundf("page not found")
+		}
+		edit := &storage.Edit{}
+		if err := applyPageUpdate(v, in); err != nil {
+			return nil, err
+		}
+		if s := in.Slug.Value(); s != nil && v.Type != string(model.PageTypeLink) {
+			siblings, err := c.Children(ctx, v.ParentID)
+			if err != nil {
+				return nil, err
+			}
+			if uniqueSlug(*s, siblings, v.PageID) != *s {
+				return nil, apperr.Invalidf("slug", "another page at this level already uses %q", *s)
+			}
+			v.Slug = *s
+		}
+		if md := in.Markdown.Value(); md != nil {
+			if v.Type != string(model.PageTypeDocument) {
+				return nil, apperr.Invalidf("markdown", "only document pages have content")
+			}
+			edit.Contents = setMarkdown(v, c.OrganizationID, *md)
+		}
+		v.UpdatedAt = now
+		edit.Pages = []*storage.PageVersion{v}
+		return edit, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.pageEdit(ctx, src, rev, pageID)
+}
+
+// applyPageUpdate copies the set fields of in onto v (content and slug are handled by the caller).
+func applyPageUpdate(v *storage.PageVersion, in model.UpdatePageInput) error {
+	if t := in.Title.Value(); t != nil {
+		v.Title = *t
+	}
+	if val, set := in.Emoji.ValueOK(); set {
+		v.Emoji = val
+	}
+	if val, set := in.Icon.ValueOK(); set {
+		v.Icon = val
+	}
+	if val, set := in.Description.ValueOK(); set {
+		v.Description = val
+	}
+	if b := in.Hidden.Value(); b != nil {
+		v.Hidden = *b
+	}
+	if b := in.NoIndex.Value(); b != nil {
+		v.NoIndex = *b
+	}
+	if b := in.NoRobotsIndex.Value(); b != nil {
+		v.NoRobotsIndex = *b
+	}
+	if val, set := in.Layout.ValueOK(); set {
+		v.Layout = nil
+		if val != nil {
+			v.Layout = jsonText(val)
+		}
+	}
+	if val, set := in.Cover.ValueOK(); set {
+		v.Cover = rawText(val)
+	}
+	if val, set := in.Variables.ValueOK(); set {
+		v.Variables = rawText(val)
+	}
+	if val, set := in.Target.ValueOK(); set {
+		if v.Type != string(model.PageTypeLink) {
+			return apperr.Invalidf("target", "only link pages have a target")
+		}
+		v.LinkTarget = rawText(val)
+	}
+	return nil
+}
+
+// MovePage moves a page (with its descendants) under a parent and/or among its siblings.
+// Errors: Invalid (into itself, or a group below the root), NotFound, Forbidden, Conflict.
+func (r *Resolver) MovePage(ctx context.Context, target model.ContentTarget, pageID string, in model.MovePageInput) (*PageEdit, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	now := r.Now()
+	src, rev, err := r.editContent(ctx, target, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
+		v, err := c.Page(ctx, pageID)
+		if err != nil {
+			return nil, apperr.NotFoundf("page not found")
+		}
+		if in.Parent != nil {
+			if err := notInside(ctx, c, *in.Parent, pageID); err != nil {
+				return nil, err
+			}
+		}
+		siblings, err := placeUnder(ctx, c, in.Parent, model.PageType(v.Type))
+		if err != nil {
+			return nil, err
+		}
+		if v.Position, err = position(siblings, in.Before, in.After, pageID); err != nil {
+			return nil, err
+		}
+		if deref(v.ParentID) != deref(in.Parent) && v.Type != string(model.PageTypeLink) {
+			v.Slug = uniqueSlug(v.Slug, siblings, pageID)
+		}
+		v.ParentID, v.UpdatedAt = in.Parent, now
+		return &storage.Edit{Pages: []*storage.PageVersion{v}}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.pageEdit(ctx, src, rev, pageID)
+}
+
+// notInside refuses to move a page under itself or one of its descendants.
+func notInside(ctx context.Context, c *storage.ContentTx, parentID, pageID string) error {
+	for id, depth := parentID, 0; id != "" && depth < 64; depth++ {
+		if id == pageID {
+			return apperr.Invalidf("parent", "a page cannot move inside itself")
+		}
+		p, err := c.Page(ctx, id)
+		if err != nil {
+			return apperr.NotFoundf("parent page not found")
+		}
+		id = deref(p.ParentID)
+	}
+	return nil
+}
+
+// DeletePage removes a page and its descendants. Errors: NotFound, Forbidden, Conflict.
+func (r *Resolver) DeletePage(ctx context.Context, target model.ContentTarget, pageID string) (*PageEdit, error) {
+	src, rev, err := r.editContent(ctx, target, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
+		if _, err := c.Page(ctx, pageID); err != nil {
+			return nil, apperr.NotFoundf("page not found")
+		}
+		removed := []string{pageID}
+		for i := 0; i < len(removed); i++ {
+			children, err := c.Children(ctx, &removed[i])
+			if err != nil {
+				return nil, err
+			}
+			for _, ch := range children {
+				removed = append(removed, ch.PageID)
+			}
+		}
+		return &storage.Edit{RemovedPages: removed}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.pageEdit(ctx, src, rev, "")
+}
+
+// slugify derives a URL slug from a title: lowercase ASCII letters and digits joined by hyphens.
+func slugify(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range norm.NFKD.String(strings.ToLower(title)) {
+		switch {
+		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		case unicode.Is(unicode.Mn, r):
+			// accents fall away: é → e
+		default:
+			dash = true
+		}
+	}
+	s := b.String()
+	if len(s) > 100 {
+		s = strings.TrimRight(s[:100], "-")
+	}
+	if s == "" {
+		return "page"
+	}
+	return s
+}
+
+// uniqueSlug returns slug, or slug-2, slug-3… if a sibling (other than self) already uses it.
+func uniqueSlug(slug string, siblings []*storage.PageVersion, self string) string {
+	taken := map[string]bool{}
+	for _, s := range siblings {
+		if s.PageID != self {
+			taken[s.Slug] = true
+		}
+	}
+	candidate := slug
+	for n := 2; taken[candidate]; n++ {
+		candidate = fmt.Sprintf("%s-%d", slug, n)
+	}
+	return candidate
+}
+
+func jsonText(v any) *string {
+	b, _ := json.Marshal(v)
+	s := string(b)
+	return &s
+}
+
+func rawText(j model.JSON) *string {
+	if j.IsNull() {
+		return nil
+	}
+	s := string(j)
+	return &s
+}

@@ -1,0 +1,197 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/go-chi/chi/v5"
+)
+
+// contentRoutes are the reads of one kind of content (a space's current content, a change
+// request's, or a revision), all under prefix.
+func (a *api) contentRoutes(prefix string, source func(*http.Request) (*graph.ContentSource, error)) []Route {
+	c := contentReader{api: a, source: source}
+	return []Route{
+		{"GET", prefix, c.revision},
+		{"GET", prefix + "/pages", c.pages},
+		{"GET", prefix + "/files", c.files},
+		{"GET", prefix + "/files/{fileId}", c.file},
+		{"GET", prefix + "/page/{pageId}", c.page},
+	}
+}
+
+func (a *api) spaceContent(r *http.Request) (*graph.ContentSource, error) {
+	return a.res.SpaceContent(r.Context(), chi.URLParam(r, "spaceId"))
+}
+
+func (a *api) changeRequestContent(r *http.Request) (*graph.ContentSource, error) {
+	return a.res.ChangeRequestContent(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
+}
+
+func (a *api) revisionContent(r *http.Request) (*graph.ContentSource, error) {
+	return a.res.RevisionContent(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "revisionId"))
+}
+
+// contentReader answers the reads of one kind of content.
+type contentReader struct {
+	*api
+	source func(*http.Request) (*graph.ContentSource, error)
+}
+
+// open checks the query flags every content read accepts, then finds the content.
+func (c contentReader) open(r *http.Request) (*graph.ContentSource, error) {
+	// metadata and computed only trim work GitBook does; Bindery keeps no mutable git metadata
+	// or computed pages, so both values give the same answer. They must still be booleans.
+	for _, name := range []string{"metadata", "computed"} {
+		if _, err := boolQuery(r, name); err != nil {
+			return nil, err
+		}
+	}
+	return c.source(r)
+}
+
+func (c contentReader) revision(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	src, err := c.open(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(c.res.RevisionOf(r.Context(), src))
+}
+
+// pageList is the contract's bare {pages} object: the tree, not paginated.
+type pageList struct {
+	Pages []*model.RevisionPage `json:"pages"`
+}
+
+func (c contentReader) pages(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	src, err := c.open(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	pages, err := c.res.PageTree(r.Context(), src)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(pageList{Pages: pages}, c.res.WithMarkdown(r.Context(), pages))
+}
+
+func (c contentReader) files(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return nestedList(r, c.open, func(src *graph.ContentSource, first *int, after *string) (*model.Connection[*model.RevisionFile], error) {
+		return c.res.Files(r.Context(), src, first, after)
+	})
+}
+
+func (c contentReader) file(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	src, err := c.open(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(c.res.File(r.Context(), src, chi.URLParam(r, "fileId")))
+}
+
+func (c contentReader) page(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	format, err := formatQuery(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := evaluatedQuery(r); err != nil {
+		return 0, nil, err
+	}
+	src, err := c.open(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(c.res.Page(r.Context(), src, chi.URLParam(r, "pageId"), format))
+}
+
+// pageDocument answers a page's content as a bare document.
+func (a *api) pageDocument(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	src, err := a.revisionContent(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	page, err := a.res.Page(r.Context(), src, chi.URLParam(r, "pageId"), graph.FormatDocument)
+	if err != nil {
+		return 0, nil, err
+	}
+	if page.Document == nil {
+		return 0, nil, apperr.NotFoundf("the page has no document: it is a %s", page.Type)
+	}
+	return ok(page.Document, nil)
+}
+
+// formatQuery reads `format`: document (the default) or markdown.
+func formatQuery(r *http.Request) (model.PageFormat, error) {
+	f := model.PageFormat(r.URL.Query().Get("format"))
+	if f == "" {
+		return model.PageFormatDocument, nil
+	}
+	if !f.IsValid() {
+		return "", apperr.Invalidf("format", `must be "document" or "markdown"`)
+	}
+	return f, nil
+}
+
+// evaluatedQuery checks `evaluated` (true, false or deterministic-only). Pages hold no
+// expressions to evaluate until variables and conditional blocks are evaluated, so every value
+// reads the same content.
+func evaluatedQuery(r *http.Request) error {
+	switch r.URL.Query().Get("evaluated") {
+	case "", "true", "false", "deterministic-only":
+		return nil
+	}
+	return apperr.Invalidf("evaluated", `must be true, false or "deterministic-only"`)
+}
+
+func (a *api) createChangeRequest(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.CreateChangeRequestInput
+	if err := decodeOptionalBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	cr, err := a.res.CreateChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), in)
+	if err != nil {
+		return 0, nil, err
+	}
+	return created(w, cr.URLs.Location, cr, nil)
+}
+
+func (a *api) listChangeRequests(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	first, after, err := listArgs(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	q := r.URL.Query()
+	list, err := a.res.ChangeRequests(r.Context(), chi.URLParam(r, "spaceId"),
+		optionalQuery[model.ChangeRequestStatus](r, "status"), optionalQuery[string](r, "creator"),
+		optionalQuery[string](r, "contributor"), first, after)
+	if err != nil {
+		return 0, nil, err
+	}
+	if q.Has("requestedReviewer") || q.Has("conversationsIssuesCluster") {
+		// Reviewers and conversation clusters do not exist yet: no change request matches.
+		list = model.NewConnection[*model.ChangeRequest](nil, nil, 0, false)
+	}
+	return ok(envelope(list), nil)
+}
+
+func (a *api) getChangeRequest(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.res.ChangeRequestByID(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId")))
+}
+
+func (a *api) updateChangeRequest(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.UpdateChangeRequestInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.UpdateChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), in))
+}
+
+func (a *api) mergeChangeRequest(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.res.MergeChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId")))
+}
+
+func (a *api) updateChangeRequestFromSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.res.UpdateChangeRequestFromSpace(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId")))
+}

@@ -1,0 +1,65 @@
+package rest_test
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The permission matrix rows of content and change requests.
+
+func init() { matrix = append(matrix, contentMatrix()...) }
+
+func contentMatrix() []matrixCase {
+	cr := func(suffix string) func(fixture) string {
+		return func(f fixture) string { return "/spaces/" + f.space + "/change-requests/" + f.changeRequest + suffix }
+	}
+	rows := []matrixCase{
+		{"POST", "/spaces/{spaceId}/change-requests", contentEditor, 201, space("/change-requests"), `{"subject":"New"}`,
+			`mutation($s: ID!) { createChangeRequest(spaceId: $s, input: {subject: "New"}) { id } }`},
+		{"GET", "/spaces/{spaceId}/change-requests", contentReader, 200, space("/change-requests"), "", `query($s: ID!) { space(id: $s) { changeRequestList { totalCount } } }`},
+		{"GET", "/spaces/{spaceId}/change-requests/{changeRequestId}", contentReader, 200, cr(""), "", `query($s: ID!, $cr: ID!) { space(id: $s) { changeRequest(id: $cr) { id } } }`},
+		{"PATCH", "/spaces/{spaceId}/change-requests/{changeRequestId}", contentEditor, 200, cr(""), `{"subject":"Renamed"}`,
+			`mutation($s: ID!, $cr: ID!) { updateChangeRequest(spaceId: $s, changeRequestId: $cr, input: {subject: "Renamed"}) { id } }`},
+		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/merge", contentEditor, 200, cr("/merge"), "",
+			`mutation($s: ID!, $cr: ID!) { mergeChangeRequest(spaceId: $s, changeRequestId: $cr) { result } }`},
+		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/update", contentEditor, 200, cr("/update"), "",
+			`mutation($s: ID!, $cr: ID!) { updateChangeRequestFromSpace(spaceId: $s, changeRequestId: $cr) { result } }`},
+		{"GET", "/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", contentReader, 200,
+			func(f fixture) string {
+				return "/spaces/" + f.space + "/revisions/" + f.revision + "/page/" + f.page + "/document"
+			}, "",
+			`query($s: ID!, $r: ID!, $p: ID!) { space(id: $s) { revisionById(id: $r) { page(id: $p) { document } } } }`},
+	}
+	sources := []struct {
+		prefix string
+		url    func(fixture) string
+		gql    string // opens the content in a query over $s, $cr, $r
+	}{
+		{"/spaces/{spaceId}/content", space("/content"), `space(id: $s) { content { %s } }`},
+		{"/spaces/{spaceId}/change-requests/{changeRequestId}/content", cr("/content"), `space(id: $s) { changeRequest(id: $cr) { content { %s } } }`},
+		{"/spaces/{spaceId}/revisions/{revisionId}", func(f fixture) string { return "/spaces/" + f.space + "/revisions/" + f.revision }, `space(id: $s) { revisionById(id: $r) { %s } }`},
+	}
+	for _, src := range sources {
+		read := func(suffix func(fixture) string, field string) (func(fixture) string, string) {
+			body := fmt.Sprintf(src.gql, field)
+			var params []string
+			for _, v := range []string{"s", "cr", "r", "p", "f"} {
+				if strings.Contains(body+" ", "$"+v+")") || strings.Contains(body, "$"+v+" ") {
+					params = append(params, "$"+v+": ID!")
+				}
+			}
+			return func(f fixture) string { return src.url(f) + suffix(f) },
+				"query(" + strings.Join(params, ", ") + ") { " + body + " }"
+		}
+		add := func(path string, suffix func(fixture) string, field string) {
+			url, gql := read(suffix, field)
+			rows = append(rows, matrixCase{"GET", src.prefix + path, contentReader, 200, url, "", gql})
+		}
+		add("", fixed(""), "id")
+		add("/pages", fixed("/pages"), "pages { id }")
+		add("/files", fixed("/files"), "files { totalCount }")
+		add("/files/{fileId}", func(f fixture) string { return "/files/" + f.file }, "file(id: $f) { id }")
+		add("/page/{pageId}", func(f fixture) string { return "/page/" + f.page }, "page(id: $p) { id }")
+	}
+	return rows
+}

@@ -1,0 +1,149 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// ChangeRequest is a line of edits layered over a space's content at BaseSeq, merged back into
+// the space when ready.
+type ChangeRequest struct {
+	bun.BaseModel `bun:"table:change_requests,alias:cr"`
+
+	ID                     string `bun:"id,pk"`
+	OrganizationID         string
+	SpaceID                string
+	Number                 int64
+	Status                 string // draft, open, archived, merged
+	Subject                string
+	Description            *string // JSON document
+	CreatedBy              string
+	BaseSeq                int64
+	HeadSeq                int64 // 0 until the first edit
+	RevisionID             string
+	RevisionInitialID      string
+	RevisionMergedAncestor *string
+	RevisionMerged         *string
+	CreatedAt              time.Time
+	UpdatedAt              time.Time
+}
+
+// Open reports whether the change request still takes edits.
+func (cr *ChangeRequest) Open() bool { return cr.Status == "draft" || cr.Status == "open" }
+
+// CreateChangeRequest opens a change request on the space's current content. It copies nothing:
+// the change request shows the space's line at its current sequence until it is edited. The
+// number is the next one of the space. Errors: ErrNotFound.
+func (s *Store) CreateChangeRequest(ctx context.Context, cr *ChangeRequest) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		space, err := s.lockSpace(ctx, tx, cr.SpaceID)
+		if err != nil {
+			return err
+		}
+		var last int64
+		if err := tx.NewSelect().Model((*ChangeRequest)(nil)).ColumnExpr("COALESCE(MAX(cr.number), 0)").
+			Where("cr.space_id = ?", space.ID).Scan(ctx, &last); err != nil {
+			return translate(err)
+		}
+		cr.ID, cr.OrganizationID, cr.Number = NewID(), space.OrganizationID, last+1
+		cr.BaseSeq, cr.HeadSeq = space.RevisionSeq, 0
+		cr.RevisionID, cr.RevisionInitialID = space.RevisionID, space.RevisionID
+		if _, err := tx.NewInsert().Model(cr).Exec(ctx); err != nil {
+			return fmt.Errorf("create change request: %w", translate(err))
+		}
+		return nil
+	})
+}
+
+// FindChangeRequest returns a change request of a space by id or by its number in the space.
+// Errors: ErrNotFound.
+func (s *Store) FindChangeRequest(ctx context.Context, spaceID, idOrNumber string) (*ChangeRequest, error) {
+	return findChangeRequest(ctx, s.db, spaceID, idOrNumber)
+}
+
+func findChangeRequest(ctx context.Context, db bun.IDB, spaceID, idOrNumber string) (*ChangeRequest, error) {
+	cr := new(ChangeRequest)
+	q := db.NewSelect().Model(cr).Where("cr.space_id = ?", spaceID)
+	if n, err := strconv.ParseInt(idOrNumber, 10, 64); err == nil && n > 0 {
+		q = q.Where("(cr.id = ? OR cr.number = ?)", idOrNumber, n)
+	} else {
+		q = q.Where("cr.id = ?", idOrNumber)
+	}
+	if err := q.Limit(1).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return cr, nil
+}
+
+// openChangeRequest reads a change request that takes edits. Errors: ErrNotFound,
+// ErrChangeRequestClosed.
+func openChangeRequest(ctx context.Context, tx bun.Tx, spaceID, id string) (*ChangeRequest, error) {
+	cr, err := findChangeRequest(ctx, tx, spaceID, id)
+	if err != nil {
+		return nil, err
+	}
+	if !cr.Open() {
+		return nil, ErrChangeRequestClosed
+	}
+	return cr, nil
+}
+
+// ChangeRequestFilter narrows a space's change requests.
+type ChangeRequestFilter struct {
+	Status      string
+	Creator     string
+	Contributor string // a user who authored a revision of the change request
+}
+
+// ChangeRequestPage pages through a space's change requests, newest first.
+func (s *Store) ChangeRequestPage(ctx context.Context, spaceID string, f ChangeRequestFilter, page Page) (List[*ChangeRequest], error) {
+	key := sortKey{name: "change-requests", column: "cr.created_at", idCol: "cr.id", desc: true, isTime: true}
+	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
+		q = q.Where("cr.space_id = ?", spaceID)
+		if f.Status != "" {
+			q = q.Where("cr.status = ?", f.Status)
+		}
+		if f.Creator != "" {
+			q = q.Where("cr.created_by = ?", f.Creator)
+		}
+		if f.Contributor != "" {
+			q = q.Where("(cr.created_by = ? OR EXISTS (SELECT 1 FROM revisions r WHERE r.change_request_id = cr.id AND r.created_by = ?))", f.Contributor, f.Contributor)
+		}
+		return q
+	}, func(cr *ChangeRequest) (time.Time, string, string) { return cr.CreatedAt, "", cr.ID })
+}
+
+// UpdateChangeRequest writes the named columns of cr. Errors: ErrNotFound.
+func (s *Store) UpdateChangeRequest(ctx context.Context, cr *ChangeRequest, columns []string) error {
+	res, err := s.db.NewUpdate().Model(cr).Column(append(columns, "updated_at")...).WherePK().Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("update change request %s: %w", cr.ID, translate(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// ChangeRequestCounts are a space's change requests by status.
+type ChangeRequestCounts struct {
+	SpaceID string
+	Status  string
+	Count   int
+}
+
+// ChangeRequestCountsOf counts the change requests of spaces by status: one statement.
+func (s *Store) ChangeRequestCountsOf(ctx context.Context, spaceIDs []string) ([]ChangeRequestCounts, error) {
+	if len(spaceIDs) == 0 {
+		return nil, nil
+	}
+	var out []ChangeRequestCounts
+	err := s.db.NewSelect().Model((*ChangeRequest)(nil)).
+		ColumnExpr("cr.space_id AS space_id, cr.status AS status, COUNT(*) AS count").
+		Where("cr.space_id IN (?)", bun.List(spaceIDs)).GroupExpr("cr.space_id, cr.status").Scan(ctx, &out)
+	return out, translate(err)
+}

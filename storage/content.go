@@ -1,0 +1,281 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// PageContent is a markdown body, stored once and shared by every page version that holds it.
+type PageContent struct {
+	bun.BaseModel `bun:"table:page_contents,alias:pc"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	Markdown       string
+	CreatedAt      time.Time
+}
+
+// Span places a version on a line: visible from FromSeq until ToSeq (exclusive; nil while
+// current).
+type Span struct {
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	SpaceID        string
+	Line           string
+	FromSeq        int64
+	ToSeq          *int64
+	OriginID       *string // change request lines: the space version this one was derived from
+	Deleted        bool    // change request lines: the item is removed
+}
+
+// PageVersion is one version of a page on a line, visible from FromSeq until ToSeq.
+type PageVersion struct {
+	bun.BaseModel `bun:"table:page_versions,alias:pv"`
+
+	Span
+	PageID        string
+	ParentID      *string
+	Position      float64
+	Type          string // document, group, link
+	Title         string
+	Slug          string
+	Emoji         *string
+	Icon          *string
+	Description   *string
+	Hidden        bool
+	NoIndex       bool
+	NoRobotsIndex bool
+	Layout        *string // JSON
+	Cover         *string // JSON
+	Variables     *string // JSON
+	LinkTarget    *string // JSON content reference
+	Git           *string // JSON
+	ContentID     *string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// FileVersion is one version of an uploaded file on a line; the bytes live in the blob store.
+type FileVersion struct {
+	bun.BaseModel `bun:"table:file_versions,alias:fv"`
+
+	Span
+	FileID      string
+	Name        string
+	ContentType string
+	Size        int64
+	Width       *int
+	Height      *int
+	BlobKey     string
+	CreatedAt   time.Time
+}
+
+// View is what one revision shows: the space's line at BaseSeq, overlaid, for a change request,
+// by the change request's line at Seq (its versions, tombstones included, win over the space's).
+type View struct {
+	SpaceID         string
+	BaseSeq         int64
+	ChangeRequestID string
+	Seq             int64
+}
+
+// ViewOf is the content a revision shows.
+func ViewOf(r *Revision) View {
+	if r.ChangeRequestID == nil {
+		return View{SpaceID: r.SpaceID, BaseSeq: r.Seq}
+	}
+	v := View{SpaceID: r.SpaceID, ChangeRequestID: *r.ChangeRequestID, Seq: r.Seq}
+	if r.BaseSeq != nil {
+		v.BaseSeq = *r.BaseSeq
+	}
+	return v
+}
+
+// versionTable names a versioned table and the column holding the versioned item's id.
+type versionTable struct{ table, alias, key string }
+
+var (
+	pageVersions = versionTable{"page_versions", "pv", "page_id"}
+	fileVersions = versionTable{"file_versions", "fv", "file_id"}
+)
+
+// visibleAt is the condition selecting the versions of line current at seq.
+func visibleAt(alias string) string {
+	return fmt.Sprintf("%[1]s.line = ? AND %[1]s.from_seq <= ? AND (%[1]s.to_seq IS NULL OR %[1]s.to_seq > ?)", alias)
+}
+
+// where is the condition selecting, under alias, the versions the view shows, tombstones
+// included: one indexed condition, so any revision is read in one statement.
+func (v View) where(t versionTable, alias string) (string, []any) {
+	if v.ChangeRequestID == "" {
+		return visibleAt(alias), []any{v.SpaceID, v.BaseSeq, v.BaseSeq}
+	}
+	cond := fmt.Sprintf("((%[1]s) OR (%[2]s AND NOT EXISTS (SELECT 1 FROM %[3]s o WHERE o.%[4]s = %[5]s.%[4]s AND %[6]s)))",
+		visibleAt(alias), visibleAt(alias), t.table, t.key, alias, visibleAt("o"))
+	return cond, []any{v.ChangeRequestID, v.Seq, v.Seq, v.SpaceID, v.BaseSeq, v.BaseSeq, v.ChangeRequestID, v.Seq, v.Seq}
+}
+
+// pagesQuery selects the live pages of a view.
+func pagesQuery(db bun.IDB, v View, rows any) *bun.SelectQuery {
+	cond, args := v.where(pageVersions, "pv")
+	return db.NewSelect().Model(rows).Where(cond, args...).Where("NOT pv.deleted")
+}
+
+// PagesOf returns every page of a view, ordered by position within each parent: one statement.
+func (s *Store) PagesOf(ctx context.Context, v View) ([]*PageVersion, error) {
+	return pagesOf(ctx, s.db, v)
+}
+
+func pagesOf(ctx context.Context, db bun.IDB, v View) ([]*PageVersion, error) {
+	var rows []*PageVersion
+	if err := pagesQuery(db, v, &rows).OrderExpr("pv.position ASC, pv.page_id ASC").Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return rows, nil
+}
+
+// PageOf returns one page of a view. Errors: ErrNotFound.
+func (s *Store) PageOf(ctx context.Context, v View, pageID string) (*PageVersion, error) {
+	return pageOf(ctx, s.db, v, pageID)
+}
+
+func pageOf(ctx context.Context, db bun.IDB, v View, pageID string) (*PageVersion, error) {
+	row := new(PageVersion)
+	if err := pagesQuery(db, v, row).Where("pv.page_id = ?", pageID).Limit(1).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return row, nil
+}
+
+// PageWithAncestors returns a page of a view and its ancestors, nearest first, in one statement
+// (a recursive query): paths are derived from the ancestors' slugs. Errors: ErrNotFound.
+func (s *Store) PageWithAncestors(ctx context.Context, v View, pageID string) ([]*PageVersion, error) {
+	condA, argsA := v.where(pageVersions, "pv")
+	condR, argsR := v.where(pageVersions, "pv")
+	var rows []*PageVersion
+	query := fmt.Sprintf(`WITH RECURSIVE chain(version_id, depth) AS (
+		SELECT pv.id, 0 FROM page_versions pv WHERE pv.page_id = ? AND %s AND NOT pv.deleted
+		UNION ALL
+		SELECT pv.id, chain.depth + 1 FROM chain
+		JOIN page_versions child ON child.id = chain.version_id
+		JOIN page_versions pv ON pv.page_id = child.parent_id
+		WHERE %s AND NOT pv.deleted AND chain.depth < 64
+	) SELECT pv.* FROM chain JOIN page_versions pv ON pv.id = chain.version_id ORDER BY chain.depth`, condA, condR)
+	args := append(append([]any{pageID}, argsA...), argsR...)
+	if err := s.db.NewRaw(query, args...).Scan(ctx, &rows); err != nil {
+		return nil, translate(err)
+	}
+	if len(rows) == 0 {
+		return nil, ErrNotFound
+	}
+	return rows, nil
+}
+
+// PageMarkdown returns the markdown of content ids: one statement.
+func (s *Store) PageMarkdown(ctx context.Context, ids []string) (map[string]string, error) {
+	out := make(map[string]string, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []*PageContent
+	if err := s.db.NewSelect().Model(&rows).Where("pc.id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	for _, r := range rows {
+		out[r.ID] = r.Markdown
+	}
+	return out, nil
+}
+
+// filesQuery selects the live files of a view.
+func filesQuery(db bun.IDB, v View, rows any) *bun.SelectQuery {
+	cond, args := v.where(fileVersions, "fv")
+	return db.NewSelect().Model(rows).Where(cond, args...).Where("NOT fv.deleted")
+}
+
+// FilesOf returns every file of a view, by name: one statement.
+func (s *Store) FilesOf(ctx context.Context, v View) ([]*FileVersion, error) {
+	var rows []*FileVersion
+	if err := filesQuery(s.db, v, &rows).OrderExpr("fv.name ASC, fv.file_id ASC").Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return rows, nil
+}
+
+// FilePageOf pages through the files of a view, oldest first.
+func (s *Store) FilePageOf(ctx context.Context, v View, page Page) (List[*FileVersion], error) {
+	key := sortKey{name: "files", column: "fv.created_at", idCol: "fv.file_id", isTime: true}
+	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
+		cond, args := v.where(fileVersions, "fv")
+		return q.Where(cond, args...).Where("NOT fv.deleted")
+	}, func(f *FileVersion) (time.Time, string, string) { return f.CreatedAt, "", f.FileID })
+}
+
+// FileOf returns one file of a view. Errors: ErrNotFound.
+func (s *Store) FileOf(ctx context.Context, v View, fileID string) (*FileVersion, error) {
+	row := new(FileVersion)
+	if err := filesQuery(s.db, v, row).Where("fv.file_id = ?", fileID).Limit(1).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return row, nil
+}
+
+// FindRevision returns a revision of a space. Errors: ErrNotFound.
+func (s *Store) FindRevision(ctx context.Context, spaceID, id string) (*Revision, error) {
+	r := new(Revision)
+	if err := s.db.NewSelect().Model(r).Where("r.id = ? AND r.space_id = ?", id, spaceID).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return r, nil
+}
+
+// RevisionsByIDs returns revisions by id: one statement.
+func (s *Store) RevisionsByIDs(ctx context.Context, ids []string) ([]*Revision, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var rows []*Revision
+	if err := s.db.NewSelect().Model(&rows).Where("r.id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return rows, nil
+}
+
+// RevisionPageOf pages through a space's revisions (its own line and its change requests'),
+// newest first.
+func (s *Store) RevisionPageOf(ctx context.Context, spaceID string, page Page) (List[*Revision], error) {
+	key := sortKey{name: "revisions", column: "r.created_at", idCol: "r.id", desc: true, isTime: true}
+	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
+		return q.Where("r.space_id = ?", spaceID)
+	}, func(r *Revision) (time.Time, string, string) { return r.CreatedAt, "", r.ID })
+}
+
+// PageSubtree returns the live descendants of a page in a view, in one statement (a recursive
+// query), each level ordered by position.
+func (s *Store) PageSubtree(ctx context.Context, v View, pageID string) ([]*PageVersion, error) {
+	cond, args := v.where(pageVersions, "pv")
+	var rows []*PageVersion
+	query := fmt.Sprintf(`WITH RECURSIVE sub(page_id, depth) AS (
+		SELECT CAST(? AS TEXT), 0
+		UNION ALL
+		SELECT pv.page_id, sub.depth + 1 FROM sub JOIN page_versions pv ON pv.parent_id = sub.page_id
+		WHERE %s AND NOT pv.deleted AND sub.depth < 64
+	) SELECT pv.* FROM sub JOIN page_versions pv ON pv.page_id = sub.page_id
+	WHERE sub.depth > 0 AND %s AND NOT pv.deleted ORDER BY pv.position, pv.page_id`, cond, cond)
+	if err := s.db.NewRaw(query, append(append([]any{pageID}, args...), args...)...).Scan(ctx, &rows); err != nil {
+		return nil, translate(err)
+	}
+	return rows, nil
+}
+
+// FindFileVersion returns one version of a file, whatever line it is on. Errors: ErrNotFound.
+func (s *Store) FindFileVersion(ctx context.Context, id string) (*FileVersion, error) {
+	row := new(FileVersion)
+	if err := s.db.NewSelect().Model(row).Where("fv.id = ?", id).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return row, nil
+}
