@@ -85,11 +85,13 @@ func (r *Resolver) CreatePage(ctx context.Context, target model.ContentTarget, i
 		}
 		v.Hidden, v.NoIndex = in.Hidden != nil && *in.Hidden, in.NoIndex != nil && *in.NoIndex
 		if in.PageType() != model.PageTypeLink {
-			slug := slugify(in.Title)
+			v.Slug = uniqueSlug(slugify(in.Title), siblings, "")
 			if in.Slug != nil {
-				slug = *in.Slug
+				if uniqueSlug(*in.Slug, siblings, "") != *in.Slug {
+					return nil, apperr.Invalidf("slug", "another page at this level already uses %q", *in.Slug)
+				}
+				v.Slug = *in.Slug
 			}
-			v.Slug = uniqueSlug(slug, siblings, "")
 		}
 		if in.Layout != nil {
 			v.Layout = jsonText(in.Layout)
