@@ -787,7 +787,9 @@ func TestSiteSectionsGraphStatementsDoNotGrow(t *testing.T) {
 					Sites struct {
 						Nodes []struct {
 							Sections struct {
-								Nodes []struct{ SiteSpaces []struct{ Space struct{ ID string } } }
+								Nodes []struct {
+									SiteSpaces []struct{ Space struct{ ID string } }
+								}
 							}
 						}
 					}
