@@ -595,6 +595,8 @@ func TestSiteSectionsSort(t *testing.T) {
 		}
 		e.call(o.admin.Token, "POST", base+"/sections/nope/move", map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section", "siteSection": sec["B"].ID}}}).wantError(http.StatusNotFound)
 		e.call(o.admin.Token, "POST", base+"/sections/"+sec["D"].ID+"/move", `{"position":{}}`).wantError(http.StatusBadRequest)
+		siteWantInvalid(t, "move next to no section", e.call(o.admin.Token, "POST", base+"/sections/"+sec["D"].ID+"/move", `{"position":{"before":{"type":"site-section"}}}`), "position")
+		siteWantInvalid(t, "move a group next to a site space", e.call(o.admin.Token, "POST", base+"/section-groups/"+grp+"/move", `{"position":{"before":{"type":"site-space","id":"x"}}}`), "position")
 
 		// Site spaces sort within their section.
 		var extra siteSpaceJSON

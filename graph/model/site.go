@@ -300,8 +300,12 @@ func (in *SortSiteStructureInput) Validate() error {
 			return apperr.Invalidf(field+".type", "must be site-space, site-section or site-section-group")
 		}
 	}
-	if anchor := in.Anchor(); (in.Item.Type == "site-space") != (anchor.Type == "site-space") {
+	anchor := in.Anchor()
+	if (in.Item.Type == "site-space") != (anchor.Type == "site-space") {
 		return apperr.Invalidf("position", "a site space moves among the site spaces of its section, and a section or group among sections and groups")
+	}
+	if anchor.ID == "" && anchor.Type != "site-space" {
+		return apperr.Invalidf("position", "name the section or group to move next to: {type, id}")
 	}
 	return nil
 }
