@@ -197,7 +197,7 @@ func (s *Store) CreateSiteSection(ctx context.Context, sec *SiteSection, first *
 				return err
 			}
 		}
-		newSection(sec)
+		sec.ID = cmp.Or(sec.ID, NewID())
 		sec.Position, sec.IsDefault = o.nextPosition(nil), len(o.Sections) == 0
 		if _, err := tx.NewInsert().Model(sec).Exec(ctx); err != nil {
 			return fmt.Errorf("create site section: %w", translate(err))
@@ -211,17 +211,13 @@ func (s *Store) CreateSiteSection(ctx context.Context, sec *SiteSection, first *
 	})
 }
 
-func newSection(sec *SiteSection) {
-	sec.ID = cmp.Or(sec.ID, NewID())
-}
-
 // wrapRootSiteSpaces moves the site spaces at a site's root into wrap, a new default section.
 func (s *Store) wrapRootSiteSpaces(ctx context.Context, tx bun.Tx, o *SiteOutline, wrap *SiteSection) error {
 	n, err := tx.NewSelect().Model((*SiteSpace)(nil)).Where("ss.site_id = ? AND ss.section_id IS NULL", wrap.SiteID).Count(ctx)
 	if err != nil || n == 0 {
 		return translate(err)
 	}
-	newSection(wrap)
+	wrap.ID = cmp.Or(wrap.ID, NewID())
 	wrap.Position, wrap.IsDefault = o.nextPosition(nil), true
 	if _, err := tx.NewInsert().Model(wrap).Exec(ctx); err != nil {
 		return fmt.Errorf("wrap root site spaces: %w", translate(err))
