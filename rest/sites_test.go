@@ -356,7 +356,8 @@ func TestSiteGetUpdateDelete(t *testing.T) {
 			{"bad visibility", `{"visibility":"secret"}`, "visibility"},
 			{"bad agentsContext", `{"agentsContext":"maybe"}`, "agentsContext"},
 			{"unknown default site space", `{"defaultSiteSpace":"nope"}`, "defaultSiteSpace"},
-			{"default site section", `{"defaultSiteSection":"sec"}`, "defaultSiteSection"},
+			{"null default site space", `{"defaultSiteSpace":null}`, "defaultSiteSpace"},
+			{"unknown default site section", `{"defaultSiteSection":"sec"}`, "defaultSiteSection"},
 		} {
 			siteWantInvalid(t, tt.name, e.call(creator.Token, "PATCH", sitePath(o, site), tt.body), tt.field)
 		}

@@ -183,6 +183,9 @@ func (in *UpdateSiteInput) Validate() error {
 	if v, set := in.AgentsContext.ValueOK(); set && (v == nil || !v.IsValid()) {
 		return apperr.Invalidf("agentsContext", `must be "excluded" or "included"`)
 	}
+	if v, set := in.DefaultSiteSpace.ValueOK(); set && v == nil {
+		return apperr.Invalidf("defaultSiteSpace", "cannot be null: a published site always has a default one")
+	}
 	if v, set := in.DefaultSiteSection.ValueOK(); set && v == nil {
 		return apperr.Invalidf("defaultSiteSection", "cannot be null: a site with sections always has a default one")
 	}
