@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-
 // An outline's order is total: positions first, then sections before groups, then ids; reading
 // order goes depth first.
 func TestSiteOutlineOrder(t *testing.T) {
