@@ -254,8 +254,48 @@ func (r *mutationResolver) DeleteSiteSpace(ctx context.Context, organizationID s
 }
 
 // SortSiteStructure is the resolver for the sortSiteStructure field.
-func (r *mutationResolver) SortSiteStructure(ctx context.Context, organizationID string, siteID string, input model.SortSiteStructureInput) (*model.SiteSpace, error) {
+func (r *mutationResolver) SortSiteStructure(ctx context.Context, organizationID string, siteID string, input model.SortSiteStructureInput) (model.SiteStructureItem, error) {
 	return r.sortSiteStructure(ctx, organizationID, siteID, input)
+}
+
+// CreateSiteSection is the resolver for the createSiteSection field.
+func (r *mutationResolver) CreateSiteSection(ctx context.Context, organizationID string, siteID string, input model.CreateSiteSectionInput) (*model.SiteSection, error) {
+	return r.createSiteSection(ctx, organizationID, siteID, input)
+}
+
+// UpdateSiteSection is the resolver for the updateSiteSection field.
+func (r *mutationResolver) UpdateSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) (*model.SiteSection, error) {
+	return r.updateSiteSection(ctx, organizationID, siteID, siteSectionID, input)
+}
+
+// DeleteSiteSection is the resolver for the deleteSiteSection field.
+func (r *mutationResolver) DeleteSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string) (bool, error) {
+	return r.deleteSiteSection(ctx, organizationID, siteID, siteSectionID)
+}
+
+// CreateSiteSectionGroup is the resolver for the createSiteSectionGroup field.
+func (r *mutationResolver) CreateSiteSectionGroup(ctx context.Context, organizationID string, siteID string, input model.CreateSiteSectionGroupInput) (*model.SiteSectionGroup, error) {
+	return r.createSiteSectionGroup(ctx, organizationID, siteID, input)
+}
+
+// UpdateSiteSectionGroup is the resolver for the updateSiteSectionGroup field.
+func (r *mutationResolver) UpdateSiteSectionGroup(ctx context.Context, organizationID string, siteID string, siteSectionGroupID string, input model.UpdateSiteSectionGroupInput) (*model.SiteSectionGroup, error) {
+	return r.updateSiteSectionGroup(ctx, organizationID, siteID, siteSectionGroupID, input)
+}
+
+// DeleteSiteSectionGroup is the resolver for the deleteSiteSectionGroup field.
+func (r *mutationResolver) DeleteSiteSectionGroup(ctx context.Context, organizationID string, siteID string, siteSectionGroupID string) (bool, error) {
+	return r.deleteSiteSectionGroup(ctx, organizationID, siteID, siteSectionGroupID)
+}
+
+// AddSectionToGroup is the resolver for the addSectionToGroup field.
+func (r *mutationResolver) AddSectionToGroup(ctx context.Context, organizationID string, siteID string, siteSectionGroupID string, input model.AddSectionToGroupInput) (*model.SiteSectionGroup, error) {
+	return r.addSectionToGroup(ctx, organizationID, siteID, siteSectionGroupID, input)
+}
+
+// RemoveSectionFromGroup is the resolver for the removeSectionFromGroup field.
+func (r *mutationResolver) RemoveSectionFromGroup(ctx context.Context, organizationID string, siteID string, siteSectionGroupID string, siteSectionID string) (bool, error) {
+	return r.removeSectionFromGroup(ctx, organizationID, siteID, siteSectionGroupID, siteSectionID)
 }
 
 // CreateShareLink is the resolver for the createShareLink field.
@@ -503,6 +543,16 @@ func (r *siteResolver) ShareLinks(ctx context.Context, obj *model.Site, first *i
 // VisibleStructure is the resolver for the visibleStructure field.
 func (r *siteResolver) VisibleStructure(ctx context.Context, obj *model.Site, claims model.Document) (*model.SiteStructure, error) {
 	return r.visibleStructure(ctx, obj, claims)
+}
+
+// Sections is the resolver for the sections field.
+func (r *siteResolver) Sections(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string) (*model.Connection[*model.SiteSection], error) {
+	return r.sectionList(ctx, obj, first, after, shareKey)
+}
+
+// SectionGroups is the resolver for the sectionGroups field.
+func (r *siteResolver) SectionGroups(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.SiteSectionGroup], error) {
+	return r.sectionGroupList(ctx, obj, first, after)
 }
 
 // TeamPermissions is the resolver for the teamPermissions field.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/bindery/bindery/graph/apperr"
@@ -146,13 +147,20 @@ func (r *Resolver) createSite(ctx context.Context, orgID string, in model.Create
 	return r.site(ctx, org.ID, site.ID)
 }
 
-// newSiteSpace prepares a site space for a space the caller can read, at a path free among
-// taken and the site's existing site spaces. Errors: Invalid naming field.
-func (r *Resolver) newSiteSpace(ctx context.Context, orgID, spaceID, field string, taken, existing []*storage.SiteSpace) (*storage.SiteSpace, error) {
+// publishableSpace loads a space of the organization that the caller can read, to publish it.
+// Errors: Invalid naming field.
+func (r *Resolver) publishableSpace(ctx context.Context, orgID, spaceID, field string) (*model.Space, error) {
 	s, _, err := r.readableSpace(ctx, spaceID, false)
 	if apperr.KindOf(err) == apperr.NotFound || (err == nil && s.Organization != orgID) {
 		return nil, apperr.Invalidf(field, "space %q not found in this organization", spaceID)
 	}
+	return s, err
+}
+
+// newSiteSpace prepares a site space for a space the caller can read, at a path free among
+// taken and existing (the site spaces of the section it joins). Errors: Invalid naming field.
+func (r *Resolver) newSiteSpace(ctx context.Context, orgID, spaceID, field string, taken, existing []*storage.SiteSpace) (*storage.SiteSpace, error) {
+	s, err := r.publishableSpace(ctx, orgID, spaceID, field)
 	if err != nil {
 		return nil, err
 	}
@@ -160,11 +168,7 @@ func (r *Resolver) newSiteSpace(ctx context.Context, orgID, spaceID, field strin
 	for _, ss := range append(append([]*storage.SiteSpace{}, taken...), existing...) {
 		used[ss.Path] = true
 	}
-	path := slug(s.Title)
-	for i := 2; used[path]; i++ {
-		path = fmt.Sprintf("%s-%d", slug(s.Title), i)
-	}
-	return &storage.SiteSpace{OrganizationID: orgID, SpaceID: spaceID, Path: path, CreatedAt: r.Now()}, nil
+	return &storage.SiteSpace{OrganizationID: orgID, SpaceID: spaceID, Path: freePath(slug(s.Title), used), CreatedAt: r.Now()}, nil
 }
 
 var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
@@ -210,17 +214,44 @@ func (r *Resolver) updateSite(ctx context.Context, orgID, siteID string, in mode
 	if v, ok := in.AgentsContext.ValueOK(); ok {
 		site.AgentsContext, cols = string(*v), append(cols, "agents_context")
 	}
+	defaults := storage.SiteDefaults{SiteSpace: in.DefaultSiteSpace.Value(), Section: in.DefaultSiteSection.Value()}
+	if err := r.checkSiteDefaults(ctx, site.ID, defaults); err != nil {
+		return nil, err
+	}
 	site.UpdatedAt = r.Now()
-	err = r.Store.UpdateSite(ctx, site, cols, in.DefaultSiteSpace.Value())
+	err = r.Store.UpdateSite(ctx, site, cols, defaults)
 	switch {
 	case errors.Is(err, storage.ErrConflict):
 		return nil, apperr.Invalidf("basename", "%q is already used by another site of this organization", *site.Basename)
 	case errors.Is(err, storage.ErrNotFound):
-		return nil, apperr.Invalidf("defaultSiteSpace", "site space %q not found on this site", deref(in.DefaultSiteSpace.Value()))
+		return nil, apperr.Invalidf("defaultSiteSpace", "site space or section not found on this site")
 	case err != nil:
 		return nil, err
 	}
 	return r.site(ctx, orgID, siteID)
+}
+
+// checkSiteDefaults checks that a site's new defaults are on it. Errors: Invalid naming the field.
+func (r *Resolver) checkSiteDefaults(ctx context.Context, siteID string, d storage.SiteDefaults) error {
+	if d.Section != nil {
+		outline, err := r.Store.SiteOutlineOf(ctx, siteID)
+		if err != nil {
+			return err
+		}
+		if outline.Section(*d.Section) == nil {
+			return apperr.Invalidf("defaultSiteSection", "section %q not found on this site", *d.Section)
+		}
+	}
+	if d.SiteSpace != nil {
+		rows, err := r.Store.SiteSpacesOf(ctx, siteID)
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(rows, func(ss *storage.SiteSpace) bool { return ss.ID == *d.SiteSpace }) {
+			return apperr.Invalidf("defaultSiteSpace", "site space %q not found on this site", *d.SiteSpace)
+		}
+	}
+	return nil
 }
 
 // deleteSite deletes a site; a missing one reports false. Errors: NotFound (organization),

@@ -4,162 +4,86 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"time"
 
 	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
 
-// siteSpaces reads a site's site spaces in order with their spaces, as the caller sees them: a
-// site space whose space the caller cannot read (or that is in the trash) is left out. With a
-// shareKey, published URLs go through that share link, and an unknown or inactive key gives none.
-// A fixed number of statements whatever the counts.
-func (r *Resolver) siteSpaces(ctx context.Context, site *model.Site, shareKey *string) ([]*model.SiteSpace, error) {
-	loaders := loader.For(ctx, r.Store)
-	rows, _, err := loaders.SiteSpaces.Load(ctx, site.ID)
-	if err != nil {
-		return nil, err
-	}
-	byID, err := loaders.Spaces.LoadMany(ctx, spaceIDsOf(rows))
-	if err != nil {
-		return nil, err
-	}
-	return r.buildSiteSpaces(ctx, site, rows, byID, shareKey)
-}
-
-// freshSiteSpaces reads a site's site spaces past the request's loaders: after a change.
-func (r *Resolver) freshSiteSpaces(ctx context.Context, site *model.Site) ([]*model.SiteSpace, error) {
-	rows, err := r.Store.SiteSpacesOf(ctx, site.ID)
-	if err != nil {
-		return nil, err
-	}
-	spaces, err := r.Store.SpacesByIDs(ctx, spaceIDsOf(rows))
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[string]*storage.Space, len(spaces))
-	for _, s := range spaces {
-		byID[s.ID] = s
-	}
-	return r.buildSiteSpaces(ctx, site, rows, byID, nil)
-}
-
-func spaceIDsOf(rows []*storage.SiteSpace) []string {
-	ids := make([]string, len(rows))
-	for i, ss := range rows {
-		ids[i] = ss.SpaceID
-	}
-	return ids
-}
-
-// buildSiteSpaces shows site spaces to the caller (see siteSpaces).
-func (r *Resolver) buildSiteSpaces(ctx context.Context, site *model.Site, rows []*storage.SiteSpace, byID map[string]*storage.Space, shareKey *string) ([]*model.SiteSpace, error) {
-	acc, err := r.viewerAccess(ctx, site.OrganizationID)
-	if err != nil {
-		return nil, err
-	}
-	base, share := r.siteURL(site.Basename, site.ID), ""
-	if shareKey != nil {
-		link, err := r.Store.FindShareLinkByKey(ctx, site.ID, *shareKey)
-		switch {
-		case errors.Is(err, storage.ErrNotFound) || (err == nil && !link.Active):
-			base = ""
-		case err != nil:
-			return nil, err
-		default:
-			share = "?share=" + link.ShareKey
-		}
-	}
-	out := make([]*model.SiteSpace, 0, len(rows))
-	for _, ss := range rows {
-		s, ok := byID[ss.SpaceID]
-		if !ok {
-			continue // in the trash
-		}
-		role := acc.SpaceRole(spaceNode(s))
-		if !canRead(role) {
-			continue
-		}
-		item := &model.SiteSpace{Object: "site-space", ID: ss.ID, Path: ss.Path, Space: r.toSpace(s, role), Title: s.Title, Default: ss.IsDefault, Condition: ss.Condition}
-		if base != "" {
-			u := base + share
-			if !ss.IsDefault {
-				u = base + ss.Path + "/" + share
-			}
-			item.URLs.Published = &u
-		}
-		out = append(out, item)
-	}
-	spaces := make([]*model.Space, len(out))
-	for i, item := range out {
-		spaces[i] = item.Space
-	}
-	return out, r.withCounts(ctx, spaces...)
-}
-
-// siteSpaceList pages through a site's site spaces in order; isDefault narrows to the default
-// one (true) or the others (false). Errors: Invalid.
+// siteSpaceList pages through a site's site spaces in reading order; isDefault narrows to the
+// default ones (true) or the others (false). With a shareKey, published URLs go through that
+// share link, and an unknown or inactive key gives none. Errors: Invalid.
 func (r *Resolver) siteSpaceList(ctx context.Context, site *model.Site, first *int, after *string, shareKey *string, isDefault *bool) (*model.SiteSpaceConnection, error) {
-	page, err := pageOf(first, after)
+	if _, err := pageOf(first, after); err != nil {
+		return nil, err
+	}
+	v, err := r.siteView(ctx, site, shareKey)
 	if err != nil {
 		return nil, err
 	}
-	all, err := r.siteSpaces(ctx, site, shareKey)
-	if err != nil {
-		return nil, err
-	}
+	all := v.siteSpaces()
 	if isDefault != nil {
 		all = slices.DeleteFunc(all, func(ss *model.SiteSpace) bool { return ss.Default != *isDefault })
 	}
-	// The site's order is the list's order: page by position through a synthetic time key.
-	type ordered struct {
-		ss  *model.SiteSpace
-		pos int
-	}
-	items := make([]ordered, len(all))
-	for i, ss := range all {
-		items[i] = ordered{ss, i}
-	}
-	list, err := storage.PageInMemory("siteSpaces", items, func(o ordered) (time.Time, string) { return time.Unix(int64(o.pos), 0), o.ss.ID }, false, page)
-	if err != nil {
-		return nil, err
-	}
-	return connectionOf(list, func(o ordered) *model.SiteSpace { return o.ss }), nil
+	return pageInOrder("siteSpaces", all, func(ss *model.SiteSpace) string { return ss.ID }, first, after)
 }
 
-// structure is what readers navigate: the site spaces in order (sections arrive later).
+// structure is what readers navigate (see siteView.structure).
 func (r *Resolver) structure(ctx context.Context, site *model.Site, shareKey *string) (*model.SiteStructure, error) {
-	all, err := r.siteSpaces(ctx, site, shareKey)
+	v, err := r.siteView(ctx, site, shareKey)
 	if err != nil {
 		return nil, err
 	}
-	return &model.SiteStructure{Type: "siteSpaces", Structure: all}, nil
+	return v.structure(), nil
 }
 
-// visibleStructure is the structure a visitor with claims would see: the site spaces whose
-// condition holds for them.
+// visibleStructure is the structure a visitor with claims would see: the sections and site
+// spaces whose condition holds for them, without the groups this leaves empty.
 func (r *Resolver) visibleStructure(ctx context.Context, site *model.Site, claims model.Document) (*model.SiteStructure, error) {
 	var values map[string]any
 	if err := jsonUnmarshal(claims, &values); err != nil {
 		return nil, apperr.Invalidf("claims", "must be a JSON object")
 	}
-	st, err := r.structure(ctx, site, nil)
+	v, err := r.siteView(ctx, site, nil)
 	if err != nil {
 		return nil, err
 	}
-	st.Structure = slices.DeleteFunc(st.Structure, func(ss *model.SiteSpace) bool { return !conditionHolds(ss.Condition, values) })
+	for k, list := range v.spaces {
+		v.spaces[k] = slices.DeleteFunc(list, func(ss *model.SiteSpace) bool { return !conditionHolds(ss.Condition, values) })
+	}
+	st := v.structure()
+	st.Sections = visibleItems(st.Sections, values)
 	return st, nil
+}
+
+// visibleItems keeps the sections whose condition holds for claims, and the groups that still
+// hold something.
+func visibleItems(items []model.SiteSectionItem, claims map[string]any) []model.SiteSectionItem {
+	out := []model.SiteSectionItem{}
+	for _, it := range items {
+		switch x := it.(type) {
+		case *model.SiteSection:
+			if conditionHolds(x.Condition, claims) {
+				out = append(out, x)
+			}
+		case *model.SiteSectionGroup:
+			if x.Children = visibleItems(x.Children, claims); len(x.Children) > 0 {
+				x.Sections = sectionsOf(x.Children)
+				out = append(out, x)
+			}
+		}
+	}
+	return out
 }
 
 // findSiteSpace returns a site space as the caller sees it, read afresh after a change.
 // Errors: NotFound.
 func (r *Resolver) findSiteSpace(ctx context.Context, site *storage.Site, id string) (*model.SiteSpace, error) {
-	all, err := r.freshSiteSpaces(ctx, r.toSite(site))
+	v, err := r.freshSiteView(ctx, r.toSite(site))
 	if err != nil {
 		return nil, err
 	}
+	all := v.siteSpaces()
 	if i := slices.IndexFunc(all, func(ss *model.SiteSpace) bool { return ss.ID == id }); i >= 0 {
 		return all[i], nil
 	}
@@ -175,7 +99,8 @@ func (r *Resolver) editableSite(ctx context.Context, orgID, siteID string) (*sto
 	return site, notFound(err, "site")
 }
 
-// addSiteSpace publishes a space on a site, after its other site spaces.
+// addSiteSpace publishes a space on a site, after the other site spaces of its section: the one
+// named, else the default section, else the root of a site without sections.
 // Errors: Invalid, NotFound, Forbidden.
 func (r *Resolver) addSiteSpace(ctx context.Context, orgID, siteID string, in model.AddSiteSpaceInput) (*model.SiteSpace, error) {
 	if err := in.Validate(); err != nil {
@@ -185,18 +110,45 @@ func (r *Resolver) addSiteSpace(ctx context.Context, orgID, siteID string, in mo
 	if err != nil {
 		return nil, err
 	}
+	outline, err := r.Store.SiteOutlineOf(ctx, site.ID)
+	if err != nil {
+		return nil, err
+	}
+	section := in.SectionID
+	if section != nil && outline.Section(*section) == nil {
+		return nil, apperr.Invalidf("sectionId", "section %q not found on this site", *section)
+	}
+	if section == nil {
+		section = defaultSection(outline)
+	}
 	existing, err := r.Store.SiteSpacesOf(ctx, site.ID)
 	if err != nil {
 		return nil, err
 	}
-	ss, err := r.newSiteSpace(ctx, orgID, in.SpaceID, "spaceId", nil, existing)
+	ss, err := r.newSiteSpace(ctx, orgID, in.SpaceID, "spaceId", nil, inSection(existing, section))
 	if err != nil {
 		return nil, err
 	}
+	ss.SectionID = section
 	if err := r.Store.AddSiteSpaces(ctx, site.ID, []*storage.SiteSpace{ss}); err != nil {
 		return nil, err
 	}
 	return r.findSiteSpace(ctx, site, ss.ID)
+}
+
+// defaultSection is the id of a site's default section; nil without sections.
+func defaultSection(o *storage.SiteOutline) *string {
+	for _, s := range o.Sections {
+		if s.IsDefault {
+			return &s.ID
+		}
+	}
+	return nil
+}
+
+// inSection keeps the site spaces of one section (nil: the root).
+func inSection(rows []*storage.SiteSpace, section *string) []*storage.SiteSpace {
+	return slices.DeleteFunc(slices.Clone(rows), func(ss *storage.SiteSpace) bool { return deref(ss.SectionID) != deref(section) })
 }
 
 // updateSiteSpace changes a site space's path, condition or space. Errors: Invalid (a path
@@ -237,7 +189,7 @@ func (r *Resolver) updateSiteSpace(ctx context.Context, orgID, siteID, id string
 	}
 	if len(cols) > 0 {
 		if err := r.Store.UpdateSiteSpace(ctx, row, cols); errors.Is(err, storage.ErrConflict) {
-			return nil, apperr.Invalidf("path", "%q is already used by another site space of this site", row.Path)
+			return nil, apperr.Invalidf("path", "%q is already used by another site space of this section", row.Path)
 		} else if err != nil {
 			return nil, err
 		}
@@ -255,9 +207,10 @@ func (r *Resolver) deleteSiteSpace(ctx context.Context, orgID, siteID, id string
 	return r.Store.DeleteSiteSpace(ctx, site.ID, id)
 }
 
-// sortSiteStructure moves a site space before or after another. Errors: Invalid, NotFound,
-// Forbidden.
-func (r *Resolver) sortSiteStructure(ctx context.Context, orgID, siteID string, in model.SortSiteStructureInput) (*model.SiteSpace, error) {
+// sortSiteStructure moves a site space before or after another of its section, or a section or
+// group before or after another section or group (into that one's group), and answers the moved
+// item. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) sortSiteStructure(ctx context.Context, orgID, siteID string, in model.SortSiteStructureInput) (model.SiteStructureItem, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -265,16 +218,56 @@ func (r *Resolver) sortSiteStructure(ctx context.Context, orgID, siteID string, 
 	if err != nil {
 		return nil, err
 	}
-	anchor, after := in.Position.Before, false
-	if anchor == nil {
-		anchor, after = in.Position.After, true
+	anchor, after := in.Anchor(), in.Position.After != nil
+	if in.Item.Type == "site-space" {
+		return r.moveSiteSpace(ctx, site, in.Item.ID, anchor.ID, after)
 	}
-	if err := r.Store.MoveSiteSpace(ctx, site.ID, in.Item.ID, anchor.ID, after); errors.Is(err, storage.ErrNotFound) {
+	item, to := outlineItem(in.Item), outlineItem(anchor)
+	err = r.Store.MoveOutlineItem(ctx, site.ID, item, to, after)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return nil, apperr.NotFoundf("section or section group not found on this site")
+	case errors.Is(err, storage.ErrCycle):
+		return nil, apperr.Invalidf("position", "a section group cannot move into itself or one of its own groups")
+	case err != nil:
+		return nil, err
+	}
+	if item.Group {
+		return r.findSectionGroup(ctx, site, item.ID)
+	}
+	return r.findSection(ctx, site, item.ID)
+}
+
+func outlineItem(p *model.StructurePointer) storage.OutlineItem {
+	return storage.OutlineItem{Group: p.Type == "site-section-group", ID: p.ID}
+}
+
+// moveSiteSpace moves a site space before or after another of its section (an empty anchor: to
+// the start or the end). Errors: Invalid (an anchor in another section), NotFound.
+func (r *Resolver) moveSiteSpace(ctx context.Context, site *storage.Site, id, anchor string, after bool) (*model.SiteSpace, error) {
+	rows, err := r.Store.SiteSpacesOf(ctx, site.ID)
+	if err != nil {
+		return nil, err
+	}
+	find := func(id string) *storage.SiteSpace {
+		if i := slices.IndexFunc(rows, func(ss *storage.SiteSpace) bool { return ss.ID == id }); i >= 0 {
+			return rows[i]
+		}
+		return nil
+	}
+	item, to := find(id), find(anchor)
+	if item == nil || (anchor != "" && to == nil) {
+		return nil, apperr.NotFoundf("site space not found on this site")
+	}
+	if to != nil && deref(to.SectionID) != deref(item.SectionID) {
+		return nil, apperr.Invalidf("position", "site space %q is in another section: site spaces move within their section", anchor)
+	}
+	if err := r.Store.MoveSiteSpace(ctx, site.ID, id, anchor, after); errors.Is(err, storage.ErrNotFound) {
 		return nil, apperr.NotFoundf("site space not found on this site")
 	} else if err != nil {
 		return nil, err
 	}
-	return r.findSiteSpace(ctx, site, in.Item.ID)
+	return r.findSiteSpace(ctx, site, id)
 }
 
 // checkVisitorCondition reports whether a condition is a valid boolean expression.

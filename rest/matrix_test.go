@@ -62,6 +62,7 @@ type fixture struct {
 	site, siteSpace, shareLink string
 	page, file                 string
 	changeRequest, revision    string
+	section, group             string
 }
 
 type matrixCase struct {
@@ -171,10 +172,32 @@ var matrix = []matrixCase{
 	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", siteEditor, 204, siteSpace(""), "",
 		`mutation($o: ID!, $si: ID!, $ss: ID!) { deleteSiteSpace(organizationId: $o, siteId: $si, siteSpaceId: $ss) }`},
 	{"POST", "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move", siteEditor, 200, siteSpace("/move"), `{"position":{"after":{"type":"site-space","siteSpace":"SITESPACE"}}}`,
-		`mutation($o: ID!, $si: ID!, $ss: ID!) { sortSiteStructure(organizationId: $o, siteId: $si, input: {item: {type: "site-space", id: $ss}, position: {after: {type: "site-space", id: $ss}}}) { id } }`},
+		`mutation($o: ID!, $si: ID!, $ss: ID!) { sortSiteStructure(organizationId: $o, siteId: $si, input: {item: {type: "site-space", id: $ss}, position: {after: {type: "site-space", id: $ss}}}) { ... on SiteSpace { id } } }`},
 	{"GET", "/orgs/{organizationId}/sites/{siteId}/structure", insider, 200, site("/structure"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { structure { type } } } }`},
 	{"PATCH", "/orgs/{organizationId}/sites/{siteId}/structure/sort", siteEditor, 200, site("/structure/sort"), `{"item":{"type":"site-space","id":"SITESPACE"},"position":{"before":{"type":"site-space","id":"SITESPACE"}}}`,
-		`mutation($o: ID!, $si: ID!, $ss: ID!) { sortSiteStructure(organizationId: $o, siteId: $si, input: {item: {type: "site-space", id: $ss}, position: {before: {type: "site-space", id: $ss}}}) { id } }`},
+		`mutation($o: ID!, $si: ID!, $ss: ID!) { sortSiteStructure(organizationId: $o, siteId: $si, input: {item: {type: "site-space", id: $ss}, position: {before: {type: "site-space", id: $ss}}}) { ... on SiteSpace { id } } }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/sections", insider, 200, site("/sections"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { sections { totalCount } } } }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/sections", siteEditor, 201, site("/sections"), `{"spaceId":"SPACE"}`,
+		`mutation($o: ID!, $si: ID!, $s: ID!) { createSiteSection(organizationId: $o, siteId: $si, input: {spaceId: $s}) { id } }`},
+	{"PATCH", "/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", siteEditor, 200, section(""), `{"title":"Renamed"}`,
+		`mutation($o: ID!, $si: ID!, $sc: ID!) { updateSiteSection(organizationId: $o, siteId: $si, siteSectionId: $sc, input: {title: "Renamed"}) { id } }`},
+	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", siteEditor, 204, section(""), "",
+		`mutation($o: ID!, $si: ID!, $sc: ID!) { deleteSiteSection(organizationId: $o, siteId: $si, siteSectionId: $sc) }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move", siteEditor, 200, section("/move"), `{"position":{"after":{"type":"site-section","siteSection":"SECTION"}}}`,
+		`mutation($o: ID!, $si: ID!, $sc: ID!) { sortSiteStructure(organizationId: $o, siteId: $si, input: {item: {type: "site-section", id: $sc}, position: {after: {type: "site-section", id: $sc}}}) { ... on SiteSection { id } } }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/section-groups", insider, 200, site("/section-groups"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { sectionGroups { totalCount } } } }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/section-groups", siteEditor, 201, site("/section-groups"), `{"title":"Group"}`,
+		`mutation($o: ID!, $si: ID!) { createSiteSectionGroup(organizationId: $o, siteId: $si, input: {title: "Group"}) { id } }`},
+	{"PATCH", "/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}", siteEditor, 200, group(""), `{"title":"Renamed"}`,
+		`mutation($o: ID!, $si: ID!, $sg: ID!) { updateSiteSectionGroup(organizationId: $o, siteId: $si, siteSectionGroupId: $sg, input: {title: "Renamed"}) { id } }`},
+	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}", siteEditor, 204, group(""), "",
+		`mutation($o: ID!, $si: ID!, $sg: ID!) { deleteSiteSectionGroup(organizationId: $o, siteId: $si, siteSectionGroupId: $sg) }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move", siteEditor, 200, group("/move"), `{"position":{"before":{"type":"site-section-group","id":"GROUP"}}}`,
+		`mutation($o: ID!, $si: ID!, $sg: ID!) { sortSiteStructure(organizationId: $o, siteId: $si, input: {item: {type: "site-section-group", id: $sg}, position: {before: {type: "site-section-group", id: $sg}}}) { ... on SiteSectionGroup { id } } }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections", siteEditor, 201, group("/sections"), `{"sectionId":"SECTION"}`,
+		`mutation($o: ID!, $si: ID!, $sg: ID!, $sc: ID!) { addSectionToGroup(organizationId: $o, siteId: $si, siteSectionGroupId: $sg, input: {sectionId: $sc}) { id } }`},
+	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}", siteEditor, 204, func(f fixture) string { return group("/sections/" + f.section)(f) }, "",
+		`mutation($o: ID!, $si: ID!, $sg: ID!, $sc: ID!) { removeSectionFromGroup(organizationId: $o, siteId: $si, siteSectionGroupId: $sg, siteSectionId: $sc) }`},
 	{"GET", "/orgs/{organizationId}/sites/{siteId}/share-links", siteEditor, 200, site("/share-links"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { shareLinks { totalCount } } } }`},
 	{"POST", "/orgs/{organizationId}/sites/{siteId}/share-links", siteEditor, 201, site("/share-links"), `{"name":"Partners"}`,
 		`mutation($o: ID!, $si: ID!) { createShareLink(organizationId: $o, siteId: $si, input: {name: "Partners"}) { id } }`},
@@ -190,6 +213,16 @@ func site(suffix string) func(fixture) string {
 func siteSpace(suffix string) func(fixture) string {
 	return func(f fixture) string {
 		return "/orgs/" + f.org + "/sites/" + f.site + "/site-spaces/" + f.siteSpace + suffix
+	}
+}
+func section(suffix string) func(fixture) string {
+	return func(f fixture) string {
+		return "/orgs/" + f.org + "/sites/" + f.site + "/sections/" + f.section + suffix
+	}
+}
+func group(suffix string) func(fixture) string {
+	return func(f fixture) string {
+		return "/orgs/" + f.org + "/sites/" + f.site + "/section-groups/" + f.group + suffix
 	}
 }
 func shareLink() func(fixture) string {
@@ -252,6 +285,9 @@ func TestPermissionMatrix(t *testing.T) {
 				if f.space == "" {
 					f.space = published
 				}
+				if strings.Contains(path, "section") || strings.Contains(path, "/spaces/collections") {
+					f.section, f.group = e.matrixSections(admin, orgID, f.site)
+				}
 			}
 			return f
 		}
@@ -268,7 +304,7 @@ func TestPermissionMatrix(t *testing.T) {
 					if door == "rest" {
 						var body any
 						if c.body != "" {
-							body = strings.NewReplacer("VICTIM", f.victim, "SITESPACE", f.siteSpace, "SPACE", f.space).Replace(c.body)
+							body = strings.NewReplacer("VICTIM", f.victim, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
 						}
 						if got := e.call(caller.Token, c.method, c.url(f), body); got.Status != want {
 							t.Errorf("%s %s as %s: REST status %d, want %d (%s)", c.method, c.path, role, got.Status, want, got.Body)
@@ -277,7 +313,8 @@ func TestPermissionMatrix(t *testing.T) {
 						continue
 					}
 					g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
-						"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file})
+						"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "sc": f.section, "sg": f.group,
+						"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file})
 					e.stayOutside(orgID, role, caller)
 					wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 					gotCode := ""
@@ -339,4 +376,15 @@ func (e *env) matrixSite(admin account, orgID string) (siteID, siteSpaceID, shar
 	e.call(admin.Token, "GET", "/orgs/"+orgID+"/sites/"+siteID+"/site-spaces", nil).want(http.StatusOK).decode(&list)
 	shareLinkID = e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites/"+siteID+"/share-links", `{"name":"Fixture"}`).want(http.StatusCreated).object()["id"].(string)
 	return siteID, list.Items[0].ID, shareLinkID, space
+}
+
+// matrixSections gives a site, as the admin, a section of its own (its root site spaces move into
+// a first one) and a group holding it.
+func (e *env) matrixSections(admin account, orgID, siteID string) (sectionID, groupID string) {
+	e.t.Helper()
+	space := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Sectioned"}`).want(http.StatusCreated).object()["id"].(string)
+	base := "/orgs/" + orgID + "/sites/" + siteID
+	sectionID = e.call(admin.Token, "POST", base+"/sections", `{"spaceId":"`+space+`"}`).want(http.StatusCreated).object()["id"].(string)
+	groupID = e.call(admin.Token, "POST", base+"/section-groups", `{"title":"Fixture","sections":["`+sectionID+`"]}`).want(http.StatusCreated).object()["id"].(string)
+	return sectionID, groupID
 }

@@ -356,7 +356,8 @@ func TestSiteGetUpdateDelete(t *testing.T) {
 			{"bad visibility", `{"visibility":"secret"}`, "visibility"},
 			{"bad agentsContext", `{"agentsContext":"maybe"}`, "agentsContext"},
 			{"unknown default site space", `{"defaultSiteSpace":"nope"}`, "defaultSiteSpace"},
-			{"default site section", `{"defaultSiteSection":"sec"}`, "defaultSiteSection"},
+			{"null default site space", `{"defaultSiteSpace":null}`, "defaultSiteSpace"},
+			{"unknown default site section", `{"defaultSiteSection":"sec"}`, "defaultSiteSection"},
 		} {
 			siteWantInvalid(t, tt.name, e.call(creator.Token, "PATCH", sitePath(o, site), tt.body), tt.field)
 		}
@@ -797,12 +798,12 @@ func TestSiteStructureSort(t *testing.T) {
 		var g struct {
 			SortSiteStructure struct{ ID, Title string }
 		}
-		e.gql(o.admin.Token, `mutation($o: ID!, $s: ID!, $in: SortSiteStructureInput!) { sortSiteStructure(organizationId: $o, siteId: $s, input: $in) { id title } }`,
+		e.gql(o.admin.Token, `mutation($o: ID!, $s: ID!, $in: SortSiteStructureInput!) { sortSiteStructure(organizationId: $o, siteId: $s, input: $in) { ... on SiteSpace { id title } } }`,
 			map[string]any{"o": o.id, "s": site, "in": siteSort(ids["B"], ids["D"], true)}).ok(&g)
 		if g.SortSiteStructure.ID != ids["B"] {
 			t.Errorf("GraphQL sort = %+v", g.SortSiteStructure)
 		}
-		if code := e.gql(o.admin.Token, `mutation($o: ID!, $s: ID!, $in: SortSiteStructureInput!) { sortSiteStructure(organizationId: $o, siteId: $s, input: $in) { id } }`,
+		if code := e.gql(o.admin.Token, `mutation($o: ID!, $s: ID!, $in: SortSiteStructureInput!) { sortSiteStructure(organizationId: $o, siteId: $s, input: $in) { __typename } }`,
 			map[string]any{"o": o.id, "s": site, "in": siteSort("nope", ids["D"], true)}).code(); code != "NOT_FOUND" {
 			t.Errorf("GraphQL unknown item code = %s", code)
 		}

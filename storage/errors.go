@@ -16,6 +16,8 @@ var (
 	ErrConflict = errors.New("conflict")
 	// ErrInvalidCursor: a page token that this server did not issue for this list.
 	ErrInvalidCursor = errors.New("invalid page cursor")
+	// ErrCycle: a section group would move into itself or one of its own groups.
+	ErrCycle = errors.New("a section group cannot move into itself")
 )
 
 // translate maps driver errors onto the package's sentinel errors, keeping the original for logs.

@@ -228,10 +228,47 @@ type SiteSpace struct {
 	OrganizationID string
 	SiteID         string
 	SpaceID        string
+	// SectionID is the section the site space belongs to; nil at the root of a site without
+	// sections.
+	SectionID *string
+	Path      string
+	Condition *string
+	// IsDefault marks the default site space of its section (or of the site without sections).
+	IsDefault bool
+	// Position orders the site spaces of one section (or of the root).
+	Position  int
+	CreatedAt time.Time
+}
+
+// SiteSection groups site spaces under a path of a site.
+type SiteSection struct {
+	bun.BaseModel `bun:"table:site_sections,alias:sc"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	SiteID         string
+	GroupID        *string // nil: at the site's root
+	Title          string
 	Path           string
+	Description    *string
+	Icon           *string
 	Condition      *string
 	IsDefault      bool
-	Position       int
+	Position       int // shared with the groups of the same parent
+	CreatedAt      time.Time
+}
+
+// SiteSectionGroup groups sections and other groups of a site.
+type SiteSectionGroup struct {
+	bun.BaseModel `bun:"table:site_section_groups,alias:sg"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	SiteID         string
+	ParentID       *string // nil: at the site's root
+	Title          string
+	Icon           *string
+	Position       int // shared with the sections of the same parent
 	CreatedAt      time.Time
 }
 

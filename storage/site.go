@@ -1,7 +1,9 @@
 package storage
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -69,10 +71,14 @@ func (s *Store) FindSite(ctx context.Context, orgID, id string) (*Site, error) {
 	return site, nil
 }
 
-// UpdateSite writes the named columns and, when defaultSiteSpace is set, makes that site space
-// the site's only default: all or nothing. Errors: ErrNotFound (site, or the site space on this
-// site), ErrConflict (basename taken).
-func (s *Store) UpdateSite(ctx context.Context, site *Site, columns []string, defaultSiteSpace *string) error {
+// SiteDefaults names a site's new default site space (in its section) and default section.
+type SiteDefaults struct {
+	SiteSpace, Section *string
+}
+
+// UpdateSite writes the named columns and the defaults that are set: all or nothing.
+// Errors: ErrNotFound (site, or a default not on this site), ErrConflict (basename taken).
+func (s *Store) UpdateSite(ctx context.Context, site *Site, columns []string, defaults SiteDefaults) error {
 	if slices.Contains(columns, "title") {
 		site.TitleKey, columns = fold(site.Title), append(columns, "title_key")
 	}
@@ -84,10 +90,15 @@ func (s *Store) UpdateSite(ctx context.Context, site *Site, columns []string, de
 		if n, _ := res.RowsAffected(); n == 0 {
 			return ErrNotFound
 		}
-		if defaultSiteSpace == nil {
-			return nil
+		if defaults.SiteSpace != nil {
+			if err := setDefaultSiteSpace(ctx, tx, site.ID, *defaults.SiteSpace, nil); err != nil {
+				return err
+			}
 		}
-		return setDefaultSiteSpace(ctx, tx, site.ID, *defaultSiteSpace)
+		if defaults.Section != nil {
+			return setDefaultSiteSection(ctx, tx, site.ID, *defaults.Section)
+		}
+		return nil
 	})
 }
 
@@ -132,32 +143,65 @@ func siteSpacesOf(ctx context.Context, db bun.IDB, siteID string) ([]*SiteSpace,
 	return out, translate(err)
 }
 
-// AddSiteSpaces publishes spaces on a site after its last site space, each at its path. The
-// first site space of a site becomes its default. Errors: ErrConflict (a path is taken).
+// AddSiteSpaces publishes spaces on a site, each after the last site space of its section (or of
+// the root). A site space without a section goes to the default section when the site has
+// sections, so that none is left outside them. The first site space of a section (or of a site
+// without sections) becomes its default. Errors: ErrNotFound (a section not on the site),
+// ErrConflict (a path is taken).
 func (s *Store) AddSiteSpaces(ctx context.Context, siteID string, add []*SiteSpace) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if err := s.lockSite(ctx, tx, siteID); err != nil {
+		o, err := s.lockedOutline(ctx, tx, siteID)
+		if err != nil {
 			return err
 		}
 		existing, err := siteSpacesOf(ctx, tx, siteID)
 		if err != nil {
 			return err
 		}
-		next := len(existing)
-		if n := len(existing); n > 0 {
-			next = existing[n-1].Position + 1
+		next := map[string]int{} // per section ("": the root), the next position
+		for _, ss := range existing {
+			k := deref(ss.SectionID)
+			next[k] = max(next[k], ss.Position+1)
 		}
-		for i, ss := range add {
-			if ss.ID == "" {
-				ss.ID = NewID()
+		for _, ss := range add {
+			if err := placeInSection(o, ss); err != nil {
+				return err
 			}
-			ss.SiteID, ss.Position, ss.IsDefault = siteID, next+i, len(existing) == 0 && i == 0
+			ss.ID = cmp.Or(ss.ID, NewID())
+			k := deref(ss.SectionID)
+			_, seen := next[k]
+			ss.SiteID, ss.Position, ss.IsDefault = siteID, next[k], !seen
+			next[k]++
 		}
 		if _, err := tx.NewInsert().Model(&add).Exec(ctx); err != nil {
 			return fmt.Errorf("add site spaces: %w", translate(err))
 		}
 		return nil
 	})
+}
+
+// placeInSection checks a new site space's section, or gives it the default one when the site has
+// sections. Errors: ErrNotFound.
+func placeInSection(o *SiteOutline, ss *SiteSpace) error {
+	if ss.SectionID != nil {
+		if o.Section(*ss.SectionID) == nil {
+			return ErrNotFound
+		}
+		return nil
+	}
+	for _, sec := range o.Sections {
+		if sec.IsDefault {
+			ss.SectionID = &sec.ID
+		}
+	}
+	return nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // UpdateSiteSpace writes the named columns. Errors: ErrNotFound, ErrConflict (path taken).
@@ -172,30 +216,42 @@ func (s *Store) UpdateSiteSpace(ctx context.Context, ss *SiteSpace, columns []st
 	return nil
 }
 
-// DeleteSiteSpace removes a site space; when it was the default, the first remaining one (in
-// the site's order) becomes the default. It reports whether it existed.
+// DeleteSiteSpace removes a site space; when it was the default, the first remaining one of its
+// section (in order) becomes the default. It reports whether it existed.
 func (s *Store) DeleteSiteSpace(ctx context.Context, siteID, id string) (bool, error) {
 	var removed bool
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if err := s.lockSite(ctx, tx, siteID); err != nil {
 			return err
 		}
-		res, err := tx.NewDelete().Model((*SiteSpace)(nil)).Where("site_id = ? AND id = ?", siteID, id).Exec(ctx)
-		if err != nil {
+		gone := new(SiteSpace)
+		err := tx.NewSelect().Model(gone).Where("ss.site_id = ? AND ss.id = ?", siteID, id).Scan(ctx)
+		if err = translate(err); err != nil {
+			if errors.Is(err, ErrNotFound) {
+				return nil
+			}
+			return err
+		}
+		removed = true
+		if _, err := tx.NewDelete().Model((*SiteSpace)(nil)).Where("site_id = ? AND id = ?", siteID, id).Exec(ctx); err != nil {
 			return translate(err)
 		}
-		n, _ := res.RowsAffected()
-		if removed = n > 0; !removed {
-			return nil
-		}
-		return ensureDefault(ctx, tx, siteID)
+		return ensureDefault(ctx, tx, siteID, gone.SectionID)
 	})
 	return removed, err
 }
 
-// ensureDefault makes the first site space the default when none is.
-func ensureDefault(ctx context.Context, tx bun.Tx, siteID string) error {
-	rest, err := siteSpacesOf(ctx, tx, siteID)
+// siblingSiteSpaces returns the site spaces of one section (nil: the root) in order.
+func siblingSiteSpaces(ctx context.Context, db bun.IDB, siteID string, section *string) ([]*SiteSpace, error) {
+	var out []*SiteSpace
+	err := db.NewSelect().Model(&out).Where("ss.site_id = ? AND COALESCE(ss.section_id, '') = ?", siteID, deref(section)).
+		OrderExpr("ss.position ASC, ss.id ASC").Scan(ctx)
+	return out, translate(err)
+}
+
+// ensureDefault makes the first site space of a section (nil: the root) its default when none is.
+func ensureDefault(ctx context.Context, tx bun.Tx, siteID string, section *string) error {
+	rest, err := siblingSiteSpaces(ctx, tx, siteID, section)
 	if err != nil || len(rest) == 0 || slices.ContainsFunc(rest, func(ss *SiteSpace) bool { return ss.IsDefault }) {
 		return err
 	}
@@ -203,41 +259,43 @@ func ensureDefault(ctx context.Context, tx bun.Tx, siteID string) error {
 	return translate(err)
 }
 
-// setDefaultSiteSpace makes id the site's only default site space. Errors: ErrNotFound when
-// id is not a site space of the site.
-func setDefaultSiteSpace(ctx context.Context, tx bun.Tx, siteID, id string) error {
-	exists, err := tx.NewSelect().Model((*SiteSpace)(nil)).Where("ss.site_id = ? AND ss.id = ?", siteID, id).Exists(ctx)
-	if err != nil {
+// setDefaultSiteSpace makes id the only default site space of its section (or of the root).
+// Errors: ErrNotFound when id is not a site space of the site, or, with inSection, not of that
+// section.
+func setDefaultSiteSpace(ctx context.Context, tx bun.Tx, siteID, id string, inSection *string) error {
+	row := new(SiteSpace)
+	if err := tx.NewSelect().Model(row).Where("ss.site_id = ? AND ss.id = ?", siteID, id).Scan(ctx); err != nil {
 		return translate(err)
 	}
-	if !exists {
+	if inSection != nil && !sameParent(row.SectionID, inSection) {
 		return ErrNotFound
 	}
-	_, err = tx.NewUpdate().Model((*SiteSpace)(nil)).Set("is_default = (id = ?)", id).Where("site_id = ?", siteID).Exec(ctx)
+	_, err := tx.NewUpdate().Model((*SiteSpace)(nil)).Set("is_default = (id = ?)", id).
+		Where("site_id = ? AND COALESCE(section_id, '') = ?", siteID, deref(row.SectionID)).Exec(ctx)
 	return translate(err)
 }
 
-// MoveSiteSpace puts a site space right before (or, with after, right after) another one and
-// renumbers the site's order in the same transaction, under the site's lock: two moves racing
-// give one order or the other, never a mix. An empty anchor moves to the start (before) or the
-// end (after). Errors: ErrNotFound (item or anchor).
+// MoveSiteSpace puts a site space right before (or, with after, right after) another one of its
+// section and renumbers the section's order in the same transaction, under the site's lock: two
+// moves racing give one order or the other, never a mix. An empty anchor moves to the start
+// (before) or the end (after). Errors: ErrNotFound (item, or anchor in the item's section).
 func (s *Store) MoveSiteSpace(ctx context.Context, siteID, id, anchor string, after bool) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if err := s.lockSite(ctx, tx, siteID); err != nil {
 			return err
 		}
-		all, err := siteSpacesOf(ctx, tx, siteID)
+		item := new(SiteSpace)
+		if err := tx.NewSelect().Model(item).Where("ss.site_id = ? AND ss.id = ?", siteID, id).Scan(ctx); err != nil {
+			return translate(err)
+		}
+		all, err := siblingSiteSpaces(ctx, tx, siteID, item.SectionID)
 		if err != nil {
 			return err
 		}
 		from := slices.IndexFunc(all, func(ss *SiteSpace) bool { return ss.ID == id })
-		if from < 0 {
-			return ErrNotFound
-		}
 		if anchor == id {
 			return nil // before or after itself: it stays where it is
 		}
-		item := all[from]
 		all = slices.Delete(all, from, from+1)
 		to := 0
 		switch {

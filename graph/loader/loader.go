@@ -32,8 +32,11 @@ type Loaders struct {
 	Grants *Batch[string, []*storage.Grant]
 	// Teams loads teams with their counts.
 	Teams *Batch[TeamKey, *storage.Team]
-	// SiteSpaces loads sites' site spaces in order, keyed by site id, with their spaces.
+	// SiteSpaces loads sites' site spaces in order, keyed by site id, with their spaces and the
+	// sites' outlines.
 	SiteSpaces *Batch[string, []*storage.SiteSpace]
+	// SiteOutlines loads sites' sections and section groups, keyed by site id.
+	SiteOutlines *Batch[string, *storage.SiteOutline]
 	// Spaces loads live spaces by id.
 	Spaces *Batch[string, *storage.Space]
 	// TeamMembers loads teams' members, keyed by team id.
@@ -128,13 +131,19 @@ func New(store *storage.Store) *Loaders {
 		}
 		return out, err
 	}, batchWait)
-	// The spaces of the site spaces a request reads are read with them, for the same reason as
-	// the teams of grants.
+	l.SiteOutlines = NewBatch(store.SiteOutlinesOf, batchWait)
+	// The spaces of the site spaces a request reads, and the sections they are in, are read with
+	// them, for the same reason as the teams of grants.
 	l.SiteSpaces = NewBatch(func(ctx context.Context, siteIDs []string) (map[string][]*storage.SiteSpace, error) {
 		bySite, err := store.SiteSpacesOfSites(ctx, siteIDs)
 		if err != nil {
 			return nil, err
 		}
+		outlines, err := l.SiteOutlines.fetch(ctx, siteIDs)
+		if err != nil {
+			return nil, err
+		}
+		l.SiteOutlines.Prime(outlines)
 		var spaceIDs []string
 		for _, rows := range bySite {
 			for _, ss := range rows {

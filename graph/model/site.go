@@ -85,6 +85,7 @@ type SiteSpace struct {
 	Object    string        `json:"object"`
 	ID        string        `json:"id"`
 	Path      string        `json:"path"`
+	Section   *string       `json:"section,omitempty"`
 	Space     *Space        `json:"space"`
 	Title     string        `json:"title"`
 	Default   bool          `json:"default"`
@@ -95,13 +96,6 @@ type SiteSpace struct {
 // PublishedURLs is the {published} object of published things.
 type PublishedURLs struct {
 	Published *string `json:"published,omitempty"`
-}
-
-// SiteStructure is what readers navigate: the site spaces, in order, for a site without
-// sections.
-type SiteStructure struct {
-	Type      string       `json:"type"`
-	Structure []*SiteSpace `json:"structure"`
 }
 
 // ShareLink publishes a site to whoever holds it.
@@ -189,8 +183,11 @@ func (in *UpdateSiteInput) Validate() error {
 	if v, set := in.AgentsContext.ValueOK(); set && (v == nil || !v.IsValid()) {
 		return apperr.Invalidf("agentsContext", `must be "excluded" or "included"`)
 	}
-	if in.DefaultSiteSection.Value() != nil {
-		return apperr.Invalidf("defaultSiteSection", "site sections are not available yet")
+	if v, set := in.DefaultSiteSpace.ValueOK(); set && v == nil {
+		return apperr.Invalidf("defaultSiteSpace", "cannot be null: a published site always has a default one")
+	}
+	if v, set := in.DefaultSiteSection.ValueOK(); set && v == nil {
+		return apperr.Invalidf("defaultSiteSection", "cannot be null: a site with sections always has a default one")
 	}
 	return nil
 }
@@ -205,9 +202,6 @@ type AddSiteSpaceInput struct {
 func (in *AddSiteSpaceInput) Validate() error {
 	if in.SpaceID == "" {
 		return apperr.Invalidf("spaceId", "is required")
-	}
-	if in.SectionID != nil {
-		return apperr.Invalidf("sectionId", "site sections are not available yet")
 	}
 	return nil
 }
@@ -304,14 +298,27 @@ func (in *SortSiteStructureInput) Validate() error {
 			continue
 		}
 		switch p.Type {
-		case "site-space":
-		case "site-section", "site-section-group":
-			return apperr.Invalidf(field+".type", "site sections are not available yet")
+		case "site-space", "site-section", "site-section-group":
 		default:
 			return apperr.Invalidf(field+".type", "must be site-space, site-section or site-section-group")
 		}
 	}
+	anchor := in.Anchor()
+	if (in.Item.Type == "site-space") != (anchor.Type == "site-space") {
+		return apperr.Invalidf("position", "a site space moves among the site spaces of its section, and a section or group among sections and groups")
+	}
+	if anchor.ID == "" && anchor.Type != "site-space" {
+		return apperr.Invalidf("position", "name the section or group to move next to: {type, id}")
+	}
 	return nil
+}
+
+// Anchor is the item the sort places the moved one next to, and whether after it.
+func (in *SortSiteStructureInput) Anchor() *StructurePointer {
+	if in.Position.Before != nil {
+		return in.Position.Before
+	}
+	return in.Position.After
 }
 
 // ConditionCheck reports whether a visitor condition compiles to a boolean expression.

@@ -1,0 +1,339 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+)
+
+// sectionList pages through a site's sections in reading order. With a shareKey, published URLs
+// go through that share link. Errors: Invalid.
+func (r *Resolver) sectionList(ctx context.Context, site *model.Site, first *int, after *string, shareKey *string) (*model.SiteSectionConnection, error) {
+	if _, err := pageOf(first, after); err != nil {
+		return nil, err
+	}
+	v, err := r.siteView(ctx, site, shareKey)
+	if err != nil {
+		return nil, err
+	}
+	return pageInOrder("siteSections", v.sections(), func(s *model.SiteSection) string { return s.ID }, first, after)
+}
+
+// sectionGroupList pages through a site's section groups in reading order. Errors: Invalid.
+func (r *Resolver) sectionGroupList(ctx context.Context, site *model.Site, first *int, after *string) (*model.SiteSectionGroupConnection, error) {
+	if _, err := pageOf(first, after); err != nil {
+		return nil, err
+	}
+	v, err := r.siteView(ctx, site, nil)
+	if err != nil {
+		return nil, err
+	}
+	return pageInOrder("siteSectionGroups", v.groups(), func(g *model.SiteSectionGroup) string { return g.ID }, first, after)
+}
+
+// findSection returns a section as the caller sees it, read afresh after a change.
+// Errors: NotFound.
+func (r *Resolver) findSection(ctx context.Context, site *storage.Site, id string) (*model.SiteSection, error) {
+	v, err := r.freshSiteView(ctx, r.toSite(site))
+	if err != nil {
+		return nil, err
+	}
+	if sec := v.outline.Section(id); sec != nil {
+		return v.section(sec), nil
+	}
+	return nil, apperr.NotFoundf("site section not found")
+}
+
+// findSectionGroup returns a section group with its children, read afresh after a change.
+// Errors: NotFound.
+func (r *Resolver) findSectionGroup(ctx context.Context, site *storage.Site, id string) (*model.SiteSectionGroup, error) {
+	v, err := r.freshSiteView(ctx, r.toSite(site))
+	if err != nil {
+		return nil, err
+	}
+	if g := v.outline.Group(id); g != nil {
+		return v.group(g), nil
+	}
+	return nil, apperr.NotFoundf("site section group not found")
+}
+
+// editableOutline loads a site the caller manages with its sections and groups.
+// Errors: NotFound, Forbidden.
+func (r *Resolver) editableOutline(ctx context.Context, orgID, siteID string) (*storage.Site, *storage.SiteOutline, error) {
+	site, err := r.editableSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, nil, err
+	}
+	outline, err := r.Store.SiteOutlineOf(ctx, site.ID)
+	return site, outline, err
+}
+
+// sectionTitle is the first candidate that makes a valid section title (2 to 128 characters,
+// longer ones cut), else "Untitled section".
+func sectionTitle(candidates ...string) string {
+	for _, c := range candidates {
+		if utf8.RuneCountInString(c) >= 2 {
+			if r := []rune(c); len(r) > 128 {
+				return string(r[:128])
+			}
+			return c
+		}
+	}
+	return "Untitled section"
+}
+
+// freePath is base, or base-2, base-3… when taken.
+func freePath(base string, taken map[string]bool) string {
+	p := base
+	for i := 2; taken[p]; i++ {
+		p = fmt.Sprintf("%s-%d", base, i)
+	}
+	return p
+}
+
+func sectionPaths(o *storage.SiteOutline) map[string]bool {
+	taken := map[string]bool{}
+	for _, s := range o.Sections {
+		taken[s.Path] = true
+	}
+	return taken
+}
+
+// createSiteSection adds a section at the end of the site's root, publishing a space as its first
+// site space. The first section of a site becomes its default; when the site still publishes site
+// spaces at its root, they first move, in order, into a default section of their own, named
+// after the space readers landed on. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) createSiteSection(ctx context.Context, orgID, siteID string, in model.CreateSiteSectionInput) (*model.SiteSection, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	site, outline, err := r.editableOutline(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	space, err := r.publishableSpace(ctx, orgID, in.SpaceID, "spaceId")
+	if err != nil {
+		return nil, err
+	}
+	first := &storage.SiteSpace{OrganizationID: site.OrganizationID, SpaceID: space.ID, Path: slug(space.Title), CreatedAt: r.Now()}
+	taken := sectionPaths(outline)
+	title := sectionTitle(deref(in.Title), space.Title)
+	sec := &storage.SiteSection{OrganizationID: site.OrganizationID, SiteID: site.ID, Title: title, Path: freePath(slug(title), taken),
+		Icon: in.Icon, CreatedAt: r.Now()}
+	taken[sec.Path] = true
+	var wrap *storage.SiteSection
+	if len(outline.Sections) == 0 {
+		if wrap, err = r.rootSection(ctx, site, taken); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.Store.CreateSiteSection(ctx, sec, first, wrap); errors.Is(err, storage.ErrConflict) {
+		return nil, apperr.Conflictf("the site's sections changed meanwhile: try again")
+	} else if err != nil {
+		return nil, err
+	}
+	return r.findSection(ctx, site, sec.ID)
+}
+
+// rootSection prepares the section that takes a site's root site spaces when it gets its first
+// section, named after its default space (or the site); nil when the root is empty.
+func (r *Resolver) rootSection(ctx context.Context, site *storage.Site, taken map[string]bool) (*storage.SiteSection, error) {
+	rows, err := r.Store.SiteSpacesOf(ctx, site.ID)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	title := site.Title
+	if i := slices.IndexFunc(rows, func(ss *storage.SiteSpace) bool { return ss.IsDefault }); i >= 0 {
+		spaces, err := r.Store.SpacesByIDs(ctx, []string{rows[i].SpaceID})
+		if err != nil {
+			return nil, err
+		}
+		if len(spaces) > 0 {
+			title = sectionTitle(spaces[0].Title, site.Title)
+		}
+	}
+	title = sectionTitle(title)
+	return &storage.SiteSection{OrganizationID: site.OrganizationID, SiteID: site.ID, Title: title, Path: freePath(slug(title), taken), CreatedAt: r.Now()}, nil
+}
+
+// updateSiteSection changes a section. Errors: Invalid (a path another section uses, a condition
+// that is not a boolean expression, a default site space not in the section), NotFound, Forbidden.
+func (r *Resolver) updateSiteSection(ctx context.Context, orgID, siteID, id string, in model.UpdateSiteSectionInput) (*model.SiteSection, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	site, outline, err := r.editableOutline(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	sec := outline.Section(id)
+	if sec == nil {
+		return nil, apperr.NotFoundf("site section not found")
+	}
+	cols, err := applySectionUpdate(sec, in)
+	if err != nil {
+		return nil, err
+	}
+	if p := in.Path.Value(); p != nil && slices.ContainsFunc(outline.Sections, func(o *storage.SiteSection) bool { return o.ID != id && o.Path == *p }) {
+		return nil, apperr.Invalidf("path", "%q is already used by another section of this site", *p)
+	}
+	def := in.DefaultSiteSpace.Value()
+	if def != nil {
+		rows, err := r.Store.SiteSpacesOf(ctx, site.ID)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.ContainsFunc(inSection(rows, &id), func(ss *storage.SiteSpace) bool { return ss.ID == *def }) {
+			return nil, apperr.Invalidf("defaultSiteSpace", "site space %q not found in this section", *def)
+		}
+	}
+	err = r.Store.UpdateSiteSection(ctx, sec, cols, def)
+	switch {
+	case errors.Is(err, storage.ErrConflict):
+		return nil, apperr.Invalidf("path", "%q is already used by another section of this site", sec.Path)
+	case errors.Is(err, storage.ErrNotFound):
+		return nil, apperr.NotFoundf("site section not found")
+	case err != nil:
+		return nil, err
+	}
+	return r.findSection(ctx, site, id)
+}
+
+// applySectionUpdate writes a section update's fields into sec and names their columns.
+// Errors: Invalid (a condition that is not a boolean expression).
+func applySectionUpdate(sec *storage.SiteSection, in model.UpdateSiteSectionInput) ([]string, error) {
+	var cols []string
+	if v := in.Title.Value(); v != nil {
+		sec.Title, cols = *v, append(cols, "title")
+	}
+	if v := in.Path.Value(); v != nil {
+		sec.Path, cols = *v, append(cols, "path")
+	}
+	if v, ok := in.Condition.ValueOK(); ok {
+		if v != nil {
+			if _, err := compileCondition("condition", *v); err != nil {
+				return nil, err
+			}
+		}
+		sec.Condition, cols = v, append(cols, "condition")
+	}
+	if v, ok := in.Icon.ValueOK(); ok {
+		sec.Icon, cols = v, append(cols, "icon")
+	}
+	if v, ok := in.Description.ValueOK(); ok {
+		sec.Description, cols = v, append(cols, "description")
+	}
+	return cols, nil
+}
+
+// deleteSiteSection deletes a section with its site spaces; a missing one reports false.
+// Errors: NotFound (site), Forbidden.
+func (r *Resolver) deleteSiteSection(ctx context.Context, orgID, siteID, id string) (bool, error) {
+	site, err := r.editableSite(ctx, orgID, siteID)
+	if err != nil {
+		return false, err
+	}
+	return r.Store.DeleteSiteSection(ctx, site.ID, id)
+}
+
+// createSiteSectionGroup adds a group at the end of its parent (or the site's root) and moves the
+// given sections into it. Errors: Invalid (an unknown parent or section), NotFound, Forbidden.
+func (r *Resolver) createSiteSectionGroup(ctx context.Context, orgID, siteID string, in model.CreateSiteSectionGroupInput) (*model.SiteSectionGroup, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	site, outline, err := r.editableOutline(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	if in.Parent != nil && outline.Group(*in.Parent) == nil {
+		return nil, apperr.Invalidf("parent", "section group %q not found on this site", *in.Parent)
+	}
+	for i, id := range in.Sections {
+		if outline.Section(id) == nil {
+			return nil, apperr.Invalidf(fmt.Sprintf("sections[%d]", i), "section %q not found on this site", id)
+		}
+	}
+	g := &storage.SiteSectionGroup{OrganizationID: site.OrganizationID, SiteID: site.ID, ParentID: in.Parent, Title: in.Title, Icon: in.Icon, CreatedAt: r.Now()}
+	if err := r.Store.CreateSiteSectionGroup(ctx, g, in.Sections); errors.Is(err, storage.ErrNotFound) {
+		return nil, apperr.Invalidf("sections", "the site's sections changed meanwhile: a section or the parent is gone")
+	} else if err != nil {
+		return nil, err
+	}
+	return r.findSectionGroup(ctx, site, g.ID)
+}
+
+// updateSiteSectionGroup renames a group or changes its icon. Errors: Invalid, NotFound,
+// Forbidden.
+func (r *Resolver) updateSiteSectionGroup(ctx context.Context, orgID, siteID, id string, in model.UpdateSiteSectionGroupInput) (*model.SiteSectionGroup, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	site, outline, err := r.editableOutline(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	g := outline.Group(id)
+	if g == nil {
+		return nil, apperr.NotFoundf("site section group not found")
+	}
+	var cols []string
+	if v := in.Title.Value(); v != nil {
+		g.Title, cols = *v, append(cols, "title")
+	}
+	if v, ok := in.Icon.ValueOK(); ok {
+		g.Icon, cols = v, append(cols, "icon")
+	}
+	if err := r.Store.UpdateSiteSectionGroup(ctx, g, cols); err != nil {
+		return nil, notFound(err, "site section group")
+	}
+	return r.findSectionGroup(ctx, site, id)
+}
+
+// deleteSiteSectionGroup deletes a group, moving what it holds up to its parent; a missing one
+// reports false. Errors: NotFound (site), Forbidden.
+func (r *Resolver) deleteSiteSectionGroup(ctx context.Context, orgID, siteID, id string) (bool, error) {
+	site, err := r.editableSite(ctx, orgID, siteID)
+	if err != nil {
+		return false, err
+	}
+	return r.Store.DeleteSiteSectionGroup(ctx, site.ID, id)
+}
+
+// addSectionToGroup moves a section to the end of a group and answers the group.
+// Errors: Invalid (an unknown section), NotFound (site or group), Forbidden.
+func (r *Resolver) addSectionToGroup(ctx context.Context, orgID, siteID, groupID string, in model.AddSectionToGroupInput) (*model.SiteSectionGroup, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	site, outline, err := r.editableOutline(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	if outline.Group(groupID) == nil {
+		return nil, apperr.NotFoundf("site section group not found")
+	}
+	if outline.Section(in.SectionID) == nil {
+		return nil, apperr.Invalidf("sectionId", "section %q not found on this site", in.SectionID)
+	}
+	if err := r.Store.AddSectionToGroup(ctx, site.ID, groupID, in.SectionID); err != nil {
+		return nil, notFound(err, "site section group")
+	}
+	return r.findSectionGroup(ctx, site, groupID)
+}
+
+// removeSectionFromGroup moves a section out of its group, right after it; false when it was not
+// in that group. Errors: NotFound (site), Forbidden.
+func (r *Resolver) removeSectionFromGroup(ctx context.Context, orgID, siteID, groupID, sectionID string) (bool, error) {
+	site, err := r.editableSite(ctx, orgID, siteID)
+	if err != nil {
+		return false, err
+	}
+	return r.Store.RemoveSectionFromGroup(ctx, site.ID, groupID, sectionID)
+}
