@@ -410,6 +410,15 @@ type ComplexityRoot struct {
 		Width           func(childComplexity int) int
 	}
 
+	PageLink struct {
+		Node       func(childComplexity int) int
+		Status     func(childComplexity int) int
+		Target     func(childComplexity int) int
+		TargetFile func(childComplexity int) int
+		TargetPage func(childComplexity int) int
+		URL        func(childComplexity int) int
+	}
+
 	PingResult struct {
 		GitbookVisitorClaims func(childComplexity int) int
 		ServiceVisitorClaims func(childComplexity int) int
@@ -432,17 +441,18 @@ type ComplexityRoot struct {
 	}
 
 	Revision struct {
-		CreatedAt  func(childComplexity int) int
-		File       func(childComplexity int, id string) int
-		Files      func(childComplexity int, first *int, after *string) int
-		ID         func(childComplexity int) int
-		MergedFrom func(childComplexity int) int
-		Page       func(childComplexity int, id string, format *model.PageFormat) int
-		PageByPath func(childComplexity int, path string, format *model.PageFormat) int
-		Pages      func(childComplexity int) int
-		Parents    func(childComplexity int) int
-		Type       func(childComplexity int) int
-		URLs       func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		File          func(childComplexity int, id string) int
+		FileBacklinks func(childComplexity int, id string) int
+		Files         func(childComplexity int, first *int, after *string) int
+		ID            func(childComplexity int) int
+		MergedFrom    func(childComplexity int) int
+		Page          func(childComplexity int, id string, format *model.PageFormat) int
+		PageByPath    func(childComplexity int, path string, format *model.PageFormat) int
+		Pages         func(childComplexity int) int
+		Parents       func(childComplexity int) int
+		Type          func(childComplexity int) int
+		URLs          func(childComplexity int) int
 	}
 
 	RevisionConnection struct {
@@ -479,6 +489,7 @@ type ComplexityRoot struct {
 	}
 
 	RevisionPage struct {
+		Backlinks     func(childComplexity int) int
 		Cover         func(childComplexity int) int
 		CreatedAt     func(childComplexity int) int
 		Description   func(childComplexity int) int
@@ -490,6 +501,7 @@ type ComplexityRoot struct {
 		ID            func(childComplexity int) int
 		Icon          func(childComplexity int) int
 		Layout        func(childComplexity int) int
+		Links         func(childComplexity int, status *model.LinkStatus) int
 		Markdown      func(childComplexity int) int
 		NoIndex       func(childComplexity int) int
 		NoRobotsIndex func(childComplexity int) int
@@ -918,10 +930,14 @@ type RevisionResolver interface {
 	Files(ctx context.Context, obj *model.Revision, first *int, after *string) (*model.Connection[*model.RevisionFile], error)
 	File(ctx context.Context, obj *model.Revision, id string) (*model.RevisionFile, error)
 	MergedFrom(ctx context.Context, obj *model.Revision) (*model.ChangeRequest, error)
+	FileBacklinks(ctx context.Context, obj *model.Revision, id string) ([]*model.RevisionPage, error)
 }
 type RevisionPageResolver interface {
 	Markdown(ctx context.Context, obj *model.RevisionPage) (*string, error)
 	Document(ctx context.Context, obj *model.RevisionPage) (model.JSON, error)
+
+	Links(ctx context.Context, obj *model.RevisionPage, status *model.LinkStatus) ([]*model.LinkItem, error)
+	Backlinks(ctx context.Context, obj *model.RevisionPage) ([]*model.RevisionPage, error)
 }
 type SiteResolver interface {
 	Structure(ctx context.Context, obj *model.Site, shareKey *string) (*model.SiteStructure, error)
@@ -2829,6 +2845,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageLayout.Width(childComplexity), true
 
+	case "PageLink.node":
+		if e.ComplexityRoot.PageLink.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLink.Node(childComplexity), true
+	case "PageLink.status":
+		if e.ComplexityRoot.PageLink.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLink.Status(childComplexity), true
+	case "PageLink.target":
+		if e.ComplexityRoot.PageLink.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLink.Target(childComplexity), true
+	case "PageLink.targetFile":
+		if e.ComplexityRoot.PageLink.TargetFile == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLink.TargetFile(childComplexity), true
+	case "PageLink.targetPage":
+		if e.ComplexityRoot.PageLink.TargetPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLink.TargetPage(childComplexity), true
+	case "PageLink.url":
+		if e.ComplexityRoot.PageLink.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageLink.URL(childComplexity), true
+
 	case "PingResult.gitbookVisitorClaims":
 		if e.ComplexityRoot.PingResult.GitbookVisitorClaims == nil {
 			break
@@ -2957,6 +3010,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.File(childComplexity, args["id"].(string)), true
+	case "Revision.fileBacklinks":
+		if e.ComplexityRoot.Revision.FileBacklinks == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_fileBacklinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.FileBacklinks(childComplexity, args["id"].(string)), true
 	case "Revision.files":
 		if e.ComplexityRoot.Revision.Files == nil {
 			break
@@ -3140,6 +3204,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RevisionFileEdge.Node(childComplexity), true
 
+	case "RevisionPage.backlinks":
+		if e.ComplexityRoot.RevisionPage.Backlinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Backlinks(childComplexity), true
 	case "RevisionPage.cover":
 		if e.ComplexityRoot.RevisionPage.Cover == nil {
 			break
@@ -3206,6 +3276,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.Layout(childComplexity), true
+	case "RevisionPage.links":
+		if e.ComplexityRoot.RevisionPage.Links == nil {
+			break
+		}
+
+		args, err := ec.field_RevisionPage_links_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.RevisionPage.Links(childComplexity, args["status"].(*model.LinkStatus)), true
 	case "RevisionPage.markdown":
 		if e.ComplexityRoot.RevisionPage.Markdown == nil {
 			break
@@ -5882,6 +5963,39 @@ extend type Mutation {
   "Remove a file from the content."
   deleteFile(target: ContentTarget!, fileId: ID!): FileEdit!
 }
+
+# Links and backlinks.
+
+enum LinkStatus {
+  OK
+  BROKEN
+  IN_APP
+}
+
+"A reference a page makes, resolved in the page's revision."
+type PageLink {
+  status: LinkStatus!
+  "The reference as written in the markdown."
+  target: String!
+  "Key of the document node holding it."
+  node: String!
+  targetPage: RevisionPage
+  targetFile: RevisionFile
+  "Where the link leads when it is not a page or file of the revision."
+  url: String
+}
+
+extend type RevisionPage {
+  "The references the page makes (documents), optionally only those of one status."
+  links(status: LinkStatus): [PageLink!]!
+  "The pages of the revision that refer to this one."
+  backlinks: [RevisionPage!]!
+}
+
+extend type Revision {
+  "The pages of the revision that refer to one of its files."
+  fileBacklinks(id: ID!): [RevisionPage!]!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -6488,6 +6602,24 @@ func (ec *executionContext) childFields_PageLayout(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type PageLayout", field.Name)
 }
 
+func (ec *executionContext) childFields_PageLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_PageLink_status(ctx, field)
+	case "target":
+		return ec.fieldContext_PageLink_target(ctx, field)
+	case "node":
+		return ec.fieldContext_PageLink_node(ctx, field)
+	case "targetPage":
+		return ec.fieldContext_PageLink_targetPage(ctx, field)
+	case "targetFile":
+		return ec.fieldContext_PageLink_targetFile(ctx, field)
+	case "url":
+		return ec.fieldContext_PageLink_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageLink", field.Name)
+}
+
 func (ec *executionContext) childFields_PingResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "serviceVisitorClaims":
@@ -6530,6 +6662,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_file(ctx, field)
 	case "mergedFrom":
 		return ec.fieldContext_Revision_mergedFrom(ctx, field)
+	case "fileBacklinks":
+		return ec.fieldContext_Revision_fileBacklinks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
 }
@@ -6650,6 +6784,10 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_document(ctx, field)
 	case "urls":
 		return ec.fieldContext_RevisionPage_urls(ctx, field)
+	case "links":
+		return ec.fieldContext_RevisionPage_links(ctx, field)
+	case "backlinks":
+		return ec.fieldContext_RevisionPage_backlinks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
 }
@@ -9489,6 +9627,34 @@ func (ec *executionContext) field_Query_space_args(ctx context.Context, rawArgs 
 }
 
 func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_RevisionPage_links_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*model.LinkStatus, error) {
+			return ec.unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Revision_fileBacklinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -17542,6 +17708,162 @@ func (ec *executionContext) fieldContext_PageLayout_metadata(_ context.Context, 
 	return graphql.NewScalarFieldContext("PageLayout", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _PageLink_status(ctx context.Context, field graphql.CollectedField, obj *model.LinkItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLink_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LinkStatus) graphql.Marshaler {
+			return ec.marshalNLinkStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageLink_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageLink", field, false, false, errors.New("field of type LinkStatus does not have child fields"))
+}
+
+func (ec *executionContext) _PageLink_target(ctx context.Context, field graphql.CollectedField, obj *model.LinkItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLink_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageLink_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PageLink_node(ctx context.Context, field graphql.CollectedField, obj *model.LinkItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLink_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageLink_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PageLink_targetPage(ctx context.Context, field graphql.CollectedField, obj *model.LinkItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLink_targetPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TargetPage(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageLink_targetPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageLink",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageLink_targetFile(ctx context.Context, field graphql.CollectedField, obj *model.LinkItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLink_targetFile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TargetFile(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
+			return ec.marshalORevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageLink_targetFile(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageLink",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionFile(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageLink_url(ctx context.Context, field graphql.CollectedField, obj *model.LinkItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageLink_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageLink_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageLink", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _PingResult_serviceVisitorClaims(ctx context.Context, field graphql.CollectedField, obj *model.PingResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18419,6 +18741,50 @@ func (ec *executionContext) fieldContext_Revision_mergedFrom(_ context.Context, 
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ChangeRequest(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_fileBacklinks(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_fileBacklinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().FileBacklinks(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
+			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_fileBacklinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_fileBacklinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -19492,6 +19858,82 @@ func (ec *executionContext) fieldContext_RevisionPage_urls(_ context.Context, fi
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_AppURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionPage_links(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_links(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.RevisionPage().Links(ctx, obj, fc.Args["status"].(*model.LinkStatus))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.LinkItem) graphql.Marshaler {
+			return ec.marshalNPageLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_links(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_RevisionPage_links_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionPage_backlinks(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_backlinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RevisionPage().Backlinks(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
+			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_backlinks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
 		},
 	}
 	return fc, nil
@@ -30751,6 +31193,69 @@ func (ec *executionContext) _PageLayout(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var pageLinkImplementors = []string{"PageLink"}
+
+func (ec *executionContext) _PageLink(ctx context.Context, sel ast.SelectionSet, obj *model.LinkItem) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageLink")
+		case "status":
+			out.Values[i] = ec._PageLink_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._PageLink_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._PageLink_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "targetPage":
+			out.Values[i] = ec._PageLink_targetPage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "targetFile":
+			out.Values[i] = ec._PageLink_targetFile(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PageLink_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var pingResultImplementors = []string{"PingResult"}
 
 func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSet, obj *model.PingResult) graphql.Marshaler {
@@ -31350,6 +31855,44 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "fileBacklinks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_fileBacklinks(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -31824,6 +32367,82 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "links":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._RevisionPage_links(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "backlinks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._RevisionPage_backlinks(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -35413,6 +36032,16 @@ func (ec *executionContext) marshalNInviteUsersResult2ᚖgithubᚗcomᚋbindery�
 	return ec._InviteUsersResult(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNLinkStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkStatus(ctx context.Context, v any) (model.LinkStatus, error) {
+	var res model.LinkStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLinkStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkStatus(ctx context.Context, sel ast.SelectionSet, v model.LinkStatus) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNLocationAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationAppURLs(ctx context.Context, sel ast.SelectionSet, v model.LocationAppURLs) graphql.Marshaler {
 	return ec._LocationAppURLs(ctx, sel, &v)
 }
@@ -35771,6 +36400,32 @@ func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋ
 
 func (ec *executionContext) marshalNPageLayout2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageLayout(ctx context.Context, sel ast.SelectionSet, v model.PageLayout) graphql.Marshaler {
 	return ec._PageLayout(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPageLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkItemᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LinkItem) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPageLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkItem(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPageLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkItem(ctx context.Context, sel ast.SelectionSet, v *model.LinkItem) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PageLink(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageType(ctx context.Context, v any) (model.PageType, error) {
@@ -37242,6 +37897,22 @@ func (ec *executionContext) unmarshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinde
 }
 
 func (ec *executionContext) marshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx context.Context, sel ast.SelectionSet, v *model.Language) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkStatus(ctx context.Context, v any) (*model.LinkStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.LinkStatus)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLinkStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkStatus(ctx context.Context, sel ast.SelectionSet, v *model.LinkStatus) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 	"golang.org/x/text/unicode/norm"
@@ -176,7 +177,11 @@ func position(siblings []*storage.PageVersion, before, after *string, self strin
 func setMarkdown(v *storage.PageVersion, orgID, markdown string) []*storage.PageContent {
 	id := storage.ContentID(orgID, markdown)
 	v.ContentID = &id
-	return []*storage.PageContent{{Markdown: markdown}}
+	c := &storage.PageContent{Markdown: markdown}
+	for _, ref := range document.References(markdown) {
+		c.Refs = append(c.Refs, &storage.ContentRef{Node: ref.Node, Type: ref.Type, Target: ref.Target})
+	}
+	return []*storage.PageContent{c}
 }
 
 // UpdatePage changes a page's title, slug, content or options. Errors: Invalid, NotFound,

@@ -515,6 +515,15 @@ func (r *revisionResolver) MergedFrom(ctx context.Context, obj *model.Revision) 
 	return nilIfNotFound(r.ChangeRequestByID(ctx, obj.SpaceID, *obj.MergedFromID))
 }
 
+// FileBacklinks is the resolver for the fileBacklinks field.
+func (r *revisionResolver) FileBacklinks(ctx context.Context, obj *model.Revision, id string) ([]*model.RevisionPage, error) {
+	src, err := r.sourceOf(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	return r.backlinkPages(r.Resolver.FileBacklinks(ctx, src, id, nil, nil))
+}
+
 // Markdown is the resolver for the markdown field.
 func (r *revisionPageResolver) Markdown(ctx context.Context, obj *model.RevisionPage) (*string, error) {
 	return r.pageMarkdown(ctx, obj)
@@ -523,6 +532,20 @@ func (r *revisionPageResolver) Markdown(ctx context.Context, obj *model.Revision
 // Document is the resolver for the document field.
 func (r *revisionPageResolver) Document(ctx context.Context, obj *model.RevisionPage) (model.JSON, error) {
 	return r.pageDocument(ctx, obj)
+}
+
+// Links is the resolver for the links field.
+func (r *revisionPageResolver) Links(ctx context.Context, obj *model.RevisionPage, status *model.LinkStatus) ([]*model.LinkItem, error) {
+	return r.pageLinks(ctx, obj, status)
+}
+
+// Backlinks is the resolver for the backlinks field.
+func (r *revisionPageResolver) Backlinks(ctx context.Context, obj *model.RevisionPage) ([]*model.RevisionPage, error) {
+	src, ok := obj.Source.(*ContentSource)
+	if !ok {
+		return nil, nil
+	}
+	return r.backlinkPages(r.Resolver.PageBacklinks(ctx, src, obj.ID, nil, nil))
 }
 
 // Structure is the resolver for the structure field.

@@ -22,6 +22,16 @@ func (a *api) contentRoutes(prefix string, source func(*http.Request) (*graph.Co
 	}
 }
 
+// linkRoutes are the link reads of a space's or a change request's content.
+func (a *api) linkRoutes(prefix string, source func(*http.Request) (*graph.ContentSource, error)) []Route {
+	c := contentReader{api: a, source: source}
+	return []Route{
+		{"GET", prefix + "/page/{pageId}/links", c.pageLinks},
+		{"GET", prefix + "/page/{pageId}/backlinks", c.pageBacklinks},
+		{"GET", prefix + "/files/{fileId}/backlinks", c.fileBacklinks},
+	}
+}
+
 func (a *api) spaceContent(r *http.Request) (*graph.ContentSource, error) {
 	return a.res.SpaceContent(r.Context(), chi.URLParam(r, "spaceId"))
 }
@@ -104,6 +114,40 @@ func (c contentReader) page(w http.ResponseWriter, r *http.Request) (int, any, e
 		return 0, nil, err
 	}
 	return ok(c.res.Page(r.Context(), src, chi.URLParam(r, "pageId"), format))
+}
+
+// linkList is the contract's list of link items with their stats.
+type linkList struct {
+	listEnvelope[*model.LinkItem]
+	Stats model.LinkStats `json:"stats"`
+}
+
+func (c contentReader) pageLinks(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	first, after, err := listArgs(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	src, err := c.source(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	list, stats, err := c.res.PageLinks(r.Context(), src, chi.URLParam(r, "pageId"), optionalQuery[model.LinkStatus](r, "status"), first, after)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(linkList{envelope(list), stats}, nil)
+}
+
+func (c contentReader) pageBacklinks(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return nestedList(r, c.source, func(src *graph.ContentSource, first *int, after *string) (*model.Connection[*model.ContentLocation], error) {
+		return c.res.PageBacklinks(r.Context(), src, chi.URLParam(r, "pageId"), first, after)
+	})
+}
+
+func (c contentReader) fileBacklinks(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return nestedList(r, c.source, func(src *graph.ContentSource, first *int, after *string) (*model.Connection[*model.ContentLocation], error) {
+		return c.res.FileBacklinks(r.Context(), src, chi.URLParam(r, "fileId"), first, after)
+	})
 }
 
 // pageDocument answers a page's content as a bare document.

@@ -130,6 +130,8 @@ func (a *api) table() []Route {
 	}
 	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/content", a.spaceContent)...)
 	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)...)
+	routes = append(routes, a.linkRoutes("/spaces/{spaceId}/content", a.spaceContent)...)
+	routes = append(routes, a.linkRoutes("/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)...)
 	return append(routes, a.contentRoutes("/spaces/{spaceId}/revisions/{revisionId}", a.revisionContent)...)
 }
 

@@ -16,6 +16,21 @@ type PageContent struct {
 	OrganizationID string
 	Markdown       string
 	CreatedAt      time.Time
+	// Refs are what the body points at, stored with it (the API layer extracts them).
+	Refs []*ContentRef `bun:"-"`
+}
+
+// ContentRef is one reference of a markdown body, as written: a URL, a relative path or an
+// anchor. Node is the key of the document node holding it.
+type ContentRef struct {
+	bun.BaseModel `bun:"table:content_refs,alias:cref"`
+
+	ContentID      string `bun:"content_id,pk"`
+	Ord            int    `bun:"ord,pk"`
+	OrganizationID string
+	Node           string
+	Type           string
+	Target         string
 }
 
 // Span places a version on a line: visible from FromSeq until ToSeq (exclusive; nil while
@@ -278,4 +293,38 @@ func (s *Store) FindFileVersion(ctx context.Context, id string) (*FileVersion, e
 		return nil, translate(err)
 	}
 	return row, nil
+}
+
+// RefsOf returns the references of markdown bodies, by content id, in order: one statement.
+func (s *Store) RefsOf(ctx context.Context, contentIDs []string) (map[string][]*ContentRef, error) {
+	out := map[string][]*ContentRef{}
+	if len(contentIDs) == 0 {
+		return out, nil
+	}
+	var rows []*ContentRef
+	if err := s.db.NewSelect().Model(&rows).Where("cref.content_id IN (?)", bun.List(contentIDs)).
+		OrderExpr("cref.content_id, cref.ord").Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	for _, r := range rows {
+		out[r.ContentID] = append(out[r.ContentID], r)
+	}
+	return out, nil
+}
+
+// RefsIn returns the references of every live page of a view, by content id: one statement.
+func (s *Store) RefsIn(ctx context.Context, v View) (map[string][]*ContentRef, error) {
+	cond, args := v.where(pageVersions, "pv")
+	var rows []*ContentRef
+	err := s.db.NewSelect().Model(&rows).
+		Where("cref.content_id IN (SELECT pv.content_id FROM page_versions pv WHERE "+cond+" AND NOT pv.deleted)", args...).
+		OrderExpr("cref.content_id, cref.ord").Scan(ctx)
+	if err != nil {
+		return nil, translate(err)
+	}
+	out := map[string][]*ContentRef{}
+	for _, r := range rows {
+		out[r.ContentID] = append(out[r.ContentID], r)
+	}
+	return out, nil
 }

@@ -179,6 +179,19 @@ func insertContents(ctx context.Context, tx bun.Tx, orgID string, contents []*Pa
 	if _, err := tx.NewInsert().Model(&contents).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
 		return fmt.Errorf("insert page contents: %w", translate(err))
 	}
+	var refs []*ContentRef
+	for _, c := range contents {
+		for i, r := range c.Refs {
+			r.ContentID, r.Ord, r.OrganizationID = c.ID, i, orgID
+			refs = append(refs, r)
+		}
+	}
+	if len(refs) == 0 {
+		return nil
+	}
+	if _, err := tx.NewInsert().Model(&refs).On("CONFLICT (content_id, ord) DO NOTHING").Exec(ctx); err != nil {
+		return fmt.Errorf("insert content references: %w", translate(err))
+	}
 	return nil
 }
 
