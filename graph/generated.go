@@ -257,6 +257,7 @@ type ComplexityRoot struct {
 	Mutation struct {
 		AddSectionToGroup              func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.AddSectionToGroupInput) int
 		AddSiteSpace                   func(childComplexity int, organizationID string, siteID string, input model.AddSiteSpaceInput) int
+		ApplyTemplate                  func(childComplexity int, target model.ContentTarget, templateID string, contentRefs model.JSON) int
 		CreateChangeRequest            func(childComplexity int, spaceID string, input *model.CreateChangeRequestInput) int
 		CreateCollection               func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
 		CreateInviteLink               func(childComplexity int, organizationID string, input model.CreateInviteLinkInput) int
@@ -295,6 +296,7 @@ type ComplexityRoot struct {
 		RemoveTeamMember               func(childComplexity int, organizationID string, teamID string, userID string) int
 		RestoreSpace                   func(childComplexity int, id string) int
 		SetMemberSso                   func(childComplexity int, organizationID string, userID string) int
+		SetSpaceTemplate               func(childComplexity int, spaceID string, template bool) int
 		SetTeamMember                  func(childComplexity int, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) int
 		SortSiteStructure              func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
 		UpdateAgentInstructions        func(childComplexity int, organizationID string, input model.UpdateAgentInstructionsInput) int
@@ -343,6 +345,7 @@ type ComplexityRoot struct {
 		Spaces            func(childComplexity int, first *int, after *string) int
 		Team              func(childComplexity int, id string) int
 		Teams             func(childComplexity int, first *int, after *string, title *string, owner *string) int
+		Templates         func(childComplexity int) int
 		Title             func(childComplexity int) int
 		Trial             func(childComplexity int) int
 		Type              func(childComplexity int) int
@@ -673,6 +676,7 @@ type ComplexityRoot struct {
 		EditMode            func(childComplexity int) int
 		Emoji               func(childComplexity int) int
 		ID                  func(childComplexity int) int
+		IsTemplate          func(childComplexity int) int
 		Language            func(childComplexity int) int
 		MergeRules          func(childComplexity int) int
 		Organization        func(childComplexity int) int
@@ -790,6 +794,14 @@ type ComplexityRoot struct {
 		Role func(childComplexity int) int
 	}
 
+	Template struct {
+		Description  func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Placeholders func(childComplexity int) int
+		Source       func(childComplexity int) int
+		Title        func(childComplexity int) int
+	}
+
 	User struct {
 		DisplayName func(childComplexity int) int
 		Email       func(childComplexity int) int
@@ -899,6 +911,8 @@ type MutationResolver interface {
 	DeletePage(ctx context.Context, target model.ContentTarget, pageID string) (*PageEdit, error)
 	UploadFile(ctx context.Context, target model.ContentTarget, file graphql.Upload, name *string) (*FileEdit, error)
 	DeleteFile(ctx context.Context, target model.ContentTarget, fileID string) (*FileEdit, error)
+	ApplyTemplate(ctx context.Context, target model.ContentTarget, templateID string, contentRefs model.JSON) (*model.Revision, error)
+	SetSpaceTemplate(ctx context.Context, spaceID string, template bool) (*model.Space, error)
 }
 type OrganizationResolver interface {
 	Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error)
@@ -911,6 +925,7 @@ type OrganizationResolver interface {
 	Team(ctx context.Context, obj *model.Organization, id string) (*model.Team, error)
 	Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) (*model.Connection[*model.Site], error)
 	Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error)
+	Templates(ctx context.Context, obj *model.Organization) ([]*model.Template, error)
 }
 type QueryResolver interface {
 	APIInformation(ctx context.Context) (*model.ApiInformation, error)
@@ -1746,6 +1761,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.AddSiteSpaceInput)), true
+	case "Mutation.applyTemplate":
+		if e.ComplexityRoot.Mutation.ApplyTemplate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_applyTemplate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ApplyTemplate(childComplexity, args["target"].(model.ContentTarget), args["templateId"].(string), args["contentRefs"].(model.JSON)), true
 	case "Mutation.createChangeRequest":
 		if e.ComplexityRoot.Mutation.CreateChangeRequest == nil {
 			break
@@ -2164,6 +2190,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetMemberSso(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.setSpaceTemplate":
+		if e.ComplexityRoot.Mutation.SetSpaceTemplate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setSpaceTemplate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetSpaceTemplate(childComplexity, args["spaceId"].(string), args["template"].(bool)), true
 	case "Mutation.setTeamMember":
 		if e.ComplexityRoot.Mutation.SetTeamMember == nil {
 			break
@@ -2590,6 +2627,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Teams(childComplexity, args["first"].(*int), args["after"].(*string), args["title"].(*string), args["owner"].(*string)), true
+	case "Organization.templates":
+		if e.ComplexityRoot.Organization.Templates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.Templates(childComplexity), true
 	case "Organization.title":
 		if e.ComplexityRoot.Organization.Title == nil {
 			break
@@ -4013,6 +4056,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.ID(childComplexity), true
+	case "Space.isTemplate":
+		if e.ComplexityRoot.Space.IsTemplate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.IsTemplate(childComplexity), true
 	case "Space.language":
 		if e.ComplexityRoot.Space.Language == nil {
 			break
@@ -4456,6 +4505,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.TeamRole.Role(childComplexity), true
+
+	case "Template.description":
+		if e.ComplexityRoot.Template.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Template.Description(childComplexity), true
+	case "Template.id":
+		if e.ComplexityRoot.Template.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Template.ID(childComplexity), true
+	case "Template.placeholders":
+		if e.ComplexityRoot.Template.Placeholders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Template.Placeholders(childComplexity), true
+	case "Template.source":
+		if e.ComplexityRoot.Template.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Template.Source(childComplexity), true
+	case "Template.title":
+		if e.ComplexityRoot.Template.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Template.Title(childComplexity), true
 
 	case "User.displayName":
 		if e.ComplexityRoot.User.DisplayName == nil {
@@ -5996,6 +6076,37 @@ extend type Revision {
   "The pages of the revision that refer to one of its files."
   fileBacklinks(id: ID!): [RevisionPage!]!
 }
+
+# Templates.
+
+"Content to start from: a built-in template, or a space its organization marked as one."
+type Template {
+  "Built-in templates have names such as getting-started; a template space's id is its space's."
+  id: ID!
+  title: String!
+  description: String!
+  "built-in or space."
+  source: String!
+  "Names of the files the template needs bound in contentRefs."
+  placeholders: [String!]!
+}
+
+extend type Organization {
+  "Templates the viewer can apply."
+  templates: [Template!]!
+}
+
+extend type Space {
+  "Offered as a template to the organization's spaces."
+  isTemplate: Boolean!
+}
+
+extend type Mutation {
+  "Add a template's pages to a space (or into one of its change requests); contentRefs maps placeholder names to {kind: \"file\", file}."
+  applyTemplate(target: ContentTarget!, templateId: ID!, contentRefs: JSON): Revision!
+  "Offer a space as a template to its organization, or stop (space admins)."
+  setSpaceTemplate(spaceId: ID!, template: Boolean!): Space!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -6478,6 +6589,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_sites(ctx, field)
 	case "site":
 		return ec.fieldContext_Organization_site(ctx, field)
+	case "templates":
+		return ec.fieldContext_Organization_templates(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -7132,6 +7245,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_changeRequestList(ctx, field)
 	case "changeRequest":
 		return ec.fieldContext_Space_changeRequest(ctx, field)
+	case "isTemplate":
+		return ec.fieldContext_Space_isTemplate(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
 }
@@ -7336,6 +7451,22 @@ func (ec *executionContext) childFields_TeamRole(ctx context.Context, field grap
 		return ec.fieldContext_TeamRole_role(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TeamRole", field.Name)
+}
+
+func (ec *executionContext) childFields_Template(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Template_id(ctx, field)
+	case "title":
+		return ec.fieldContext_Template_title(ctx, field)
+	case "description":
+		return ec.fieldContext_Template_description(ctx, field)
+	case "source":
+		return ec.fieldContext_Template_source(ctx, field)
+	case "placeholders":
+		return ec.fieldContext_Template_placeholders(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Template", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7703,6 +7834,36 @@ func (ec *executionContext) field_Mutation_addSiteSpace_args(ctx context.Context
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_applyTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.ContentTarget, error) {
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "templateId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["templateId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "contentRefs",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["contentRefs"] = arg2
 	return args, nil
 }
 
@@ -8587,6 +8748,28 @@ func (ec *executionContext) field_Mutation_setMemberSSO_args(ctx context.Context
 		return nil, err
 	}
 	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setSpaceTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "template",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["template"] = arg1
 	return args, nil
 }
 
@@ -15939,6 +16122,94 @@ func (ec *executionContext) fieldContext_Mutation_deleteFile(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_applyTemplate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_applyTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ApplyTemplate(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["templateId"].(string), fc.Args["contentRefs"].(model.JSON))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_applyTemplate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_applyTemplate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setSpaceTemplate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setSpaceTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetSpaceTemplate(ctx, fc.Args["spaceId"].(string), fc.Args["template"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setSpaceTemplate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setSpaceTemplate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16822,6 +17093,38 @@ func (ec *executionContext) fieldContext_Organization_site(ctx context.Context, 
 	if fc.Args, err = ec.field_Organization_site_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_templates(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_templates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Organization().Templates(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Template) graphql.Marshaler {
+			return ec.marshalNTemplate2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTemplateᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_templates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Template(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -23064,6 +23367,29 @@ func (ec *executionContext) fieldContext_Space_changeRequest(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_isTemplate(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_isTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsTemplate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_isTemplate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _SpaceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Space]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24491,6 +24817,121 @@ func (ec *executionContext) _TeamRole_role(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_TeamRole_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TeamRole", field, false, false, errors.New("field of type TeamMemberRole does not have child fields"))
+}
+
+func (ec *executionContext) _Template_id(ctx context.Context, field graphql.CollectedField, obj *model.Template) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Template_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Template_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Template", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Template_title(ctx context.Context, field graphql.CollectedField, obj *model.Template) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Template_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Template_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Template", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Template_description(ctx context.Context, field graphql.CollectedField, obj *model.Template) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Template_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Template_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Template", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Template_source(ctx context.Context, field graphql.CollectedField, obj *model.Template) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Template_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Template_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Template", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Template_placeholders(ctx context.Context, field graphql.CollectedField, obj *model.Template) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Template_placeholders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Placeholders, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Template_placeholders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Template", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
@@ -30225,6 +30666,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "applyTemplate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_applyTemplate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setSpaceTemplate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setSpaceTemplate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -30701,6 +31156,44 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}()
 				res = ec._Organization_site(ctx, field, obj)
 				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "templates":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_templates(ctx, field, obj)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -34092,6 +34585,11 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "isTemplate":
+			out.Values[i] = ec._Space_isTemplate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -34915,6 +35413,64 @@ func (ec *executionContext) _TeamRole(ctx context.Context, sel ast.SelectionSet,
 			out.Values[i] = graphql.MarshalString("TeamRole")
 		case "role":
 			out.Values[i] = ec._TeamRole_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var templateImplementors = []string{"Template"}
+
+func (ec *executionContext) _Template(ctx context.Context, sel ast.SelectionSet, obj *model.Template) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, templateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Template")
+		case "id":
+			out.Values[i] = ec._Template_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._Template_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._Template_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "source":
+			out.Values[i] = ec._Template_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "placeholders":
+			out.Values[i] = ec._Template_placeholders(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -37352,6 +37908,32 @@ func (ec *executionContext) marshalNTeamPermissions2githubᚗcomᚋbinderyᚋbin
 
 func (ec *executionContext) marshalNTeamRole2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamRole(ctx context.Context, sel ast.SelectionSet, v model.TeamRole) graphql.Marshaler {
 	return ec._TeamRole(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTemplate2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTemplateᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Template) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTemplate2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTemplate(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTemplate2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTemplate(ctx context.Context, sel ast.SelectionSet, v *model.Template) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Template(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {

@@ -367,6 +367,16 @@ func (r *mutationResolver) DeleteFile(ctx context.Context, target model.ContentT
 	return r.Resolver.DeleteFile(ctx, target, fileID)
 }
 
+// ApplyTemplate is the resolver for the applyTemplate field.
+func (r *mutationResolver) ApplyTemplate(ctx context.Context, target model.ContentTarget, templateID string, contentRefs model.JSON) (*model.Revision, error) {
+	return r.applyTemplate(ctx, target, templateID, contentRefs)
+}
+
+// SetSpaceTemplate is the resolver for the setSpaceTemplate field.
+func (r *mutationResolver) SetSpaceTemplate(ctx context.Context, spaceID string, template bool) (*model.Space, error) {
+	return r.Resolver.SetSpaceTemplate(ctx, spaceID, template)
+}
+
 // Members is the resolver for the members field.
 func (r *organizationResolver) Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error) {
 	return r.members(ctx, obj, first, after, order, role, search, sort)
@@ -415,6 +425,11 @@ func (r *organizationResolver) Sites(ctx context.Context, obj *model.Organizatio
 // Site is the resolver for the site field.
 func (r *organizationResolver) Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error) {
 	return r.site(ctx, obj.ID, id)
+}
+
+// Templates is the resolver for the templates field.
+func (r *organizationResolver) Templates(ctx context.Context, obj *model.Organization) ([]*model.Template, error) {
+	return r.Resolver.Templates(ctx, obj.ID)
 }
 
 // APIInformation is the resolver for the apiInformation field.

@@ -239,3 +239,14 @@ func (a *api) mergeChangeRequest(w http.ResponseWriter, r *http.Request) (int, a
 func (a *api) updateChangeRequestFromSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return ok(a.res.UpdateChangeRequestFromSpace(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId")))
 }
+
+func (a *api) applyTemplate(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.ApplyTemplateInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	if _, err := a.res.ApplyTemplate(r.Context(), chi.URLParam(r, "spaceId"), in); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, nil, nil
+}

@@ -24,6 +24,8 @@ func contentMatrix() []matrixCase {
 			`mutation($s: ID!, $cr: ID!) { mergeChangeRequest(spaceId: $s, changeRequestId: $cr) { result } }`},
 		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/update", contentEditor, 200, cr("/update"), "",
 			`mutation($s: ID!, $cr: ID!) { updateChangeRequestFromSpace(spaceId: $s, changeRequestId: $cr) { result } }`},
+		{"POST", "/spaces/{spaceId}/content/template", contentEditor, 201, space("/content/template"), `{"id":"getting-started"}`,
+			`mutation($s: ID!) { applyTemplate(target: {spaceId: $s}, templateId: "getting-started") { id } }`},
 		{"GET", "/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", contentReader, 200,
 			func(f fixture) string {
 				return "/spaces/" + f.space + "/revisions/" + f.revision + "/page/" + f.page + "/document"

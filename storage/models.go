@@ -128,6 +128,7 @@ type Space struct {
 	MergeRules     string  // JSON, owned by the API layer
 	RevisionID     string
 	RevisionSeq    int64 // sequence of RevisionID on the space's line
+	IsTemplate     bool  // offered as a template to the organization's spaces
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	DeletedAt      *time.Time `bun:",nullzero"`

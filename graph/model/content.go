@@ -95,6 +95,8 @@ type Space struct {
 	ChangeRequestsDraft int               `json:"changeRequestsDraft"`
 	Permissions         SpacePermissions  `json:"permissions"`
 
+	// IsTemplate offers the space as a template to its organization (GraphQL only).
+	IsTemplate bool `json:"-"`
 	// ViewerRole is the caller's effective role, for resolvers; never encoded.
 	ViewerRole *MemberRole `json:"-"`
 }
