@@ -186,7 +186,7 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 		return nil, notFound(err, "change request")
 	}
 	actor, _ := authz.RequireActor(ctx)
-	rev, _, err := r.Store.MergeChangeRequest(ctx, row.ID, cr.ID, actor.UserID, r.Now())
+	rev, _, err := r.Store.MergeChangeRequest(ctx, row.ID, cr.ID, actor.UserID, r.Now)
 	if err != nil {
 		return nil, contentWriteErr(err)
 	}
@@ -206,7 +206,7 @@ func (r *Resolver) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, id
 		return nil, notFound(err, "change request")
 	}
 	actor, _ := authz.RequireActor(ctx)
-	updated, err := r.Store.UpdateChangeRequestFromSpace(ctx, row.ID, cr.ID, actor.UserID, r.Now())
+	updated, err := r.Store.UpdateChangeRequestFromSpace(ctx, row.ID, cr.ID, actor.UserID, r.Now)
 	var conflict *storage.ConflictError
 	if errors.As(err, &conflict) {
 		return &model.MergeResult{Revision: cr.RevisionID, Result: "conflicts"}, nil

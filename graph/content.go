@@ -8,6 +8,7 @@ import (
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/document"
+	"github.com/bindery/bindery/graph/expr"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
@@ -398,6 +399,48 @@ func (r *Resolver) toFile(f *storage.FileVersion) *model.RevisionFile {
 	}
 	if f.Width != nil && f.Height != nil && *f.Width > 0 {
 		out.Dimensions = &model.FileDimensions{Width: *f.Width, Height: *f.Height}
+	}
+	return out
+}
+
+// EvaluatedPage is Page with the content's expressions evaluated as asked: all of them, or only
+// those whose inputs are deterministic. Expressions see the page's variables (space.vars is empty:
+// spaces have no variables yet). One that fails stays as written; in a document its node carries
+// data.error.
+func (r *Resolver) EvaluatedPage(ctx context.Context, src *ContentSource, pageID string, format model.PageFormat, evaluation model.Evaluation) (*model.RevisionPage, error) {
+	page, err := r.Page(ctx, src, pageID, format)
+	if err != nil || evaluation == "" || evaluation == model.EvaluateNone || page.Type != model.PageTypeDocument {
+		return page, err
+	}
+	mode := expr.All
+	if evaluation == model.EvaluateDeterministic {
+		mode = expr.Deterministic
+	}
+	eval := expr.Evaluator(expr.Env{SpaceVars: map[string]string{}, PageVars: stringVars(page.Variables)}, mode, r.Now)
+	if page.Document != nil {
+		doc := document.Evaluate(*page.Document, eval)
+		page.Document = &doc
+	}
+	if page.Markdown != nil {
+		md, _ := document.EvaluateMarkdown(*page.Markdown, eval)
+		page.Markdown = &md
+	}
+	return page, nil
+}
+
+// stringVars reads variables as strings (numbers and booleans as written).
+func stringVars(raw model.JSON) map[string]string {
+	out := map[string]string{}
+	var vars map[string]any
+	if raw.IsNull() || json.Unmarshal(raw, &vars) != nil {
+		return out
+	}
+	for k, v := range vars {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		} else if b, err := json.Marshal(v); err == nil {
+			out[k] = string(b)
+		}
 	}
 	return out
 }

@@ -51,11 +51,12 @@ func (r *Resolver) UploadFile(ctx context.Context, target model.ContentTarget, u
 		info.ContentType = upload.ContentType
 	}
 	fileID := storage.NewID()
-	v := &storage.FileVersion{FileID: fileID, Name: fileName, ContentType: info.ContentType, Size: info.Size, BlobKey: info.Key, CreatedAt: r.Now()}
+	v := &storage.FileVersion{FileID: fileID, Name: fileName, ContentType: info.ContentType, Size: info.Size, BlobKey: info.Key}
 	if info.Width > 0 {
 		v.Width, v.Height = &info.Width, &info.Height
 	}
 	src, rev, err := r.editContent(ctx, target, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
+		v.CreatedAt = c.Now
 		return &storage.Edit{Files: []*storage.FileVersion{v}}, nil
 	})
 	if err != nil {

@@ -450,7 +450,7 @@ type ComplexityRoot struct {
 		Files         func(childComplexity int, first *int, after *string) int
 		ID            func(childComplexity int) int
 		MergedFrom    func(childComplexity int) int
-		Page          func(childComplexity int, id string, format *model.PageFormat) int
+		Page          func(childComplexity int, id string, format *model.PageFormat, evaluated *model.Evaluation) int
 		PageByPath    func(childComplexity int, path string, format *model.PageFormat) int
 		Pages         func(childComplexity int) int
 		Parents       func(childComplexity int) int
@@ -940,7 +940,7 @@ type QueryResolver interface {
 }
 type RevisionResolver interface {
 	Pages(ctx context.Context, obj *model.Revision) ([]*model.RevisionPage, error)
-	Page(ctx context.Context, obj *model.Revision, id string, format *model.PageFormat) (*model.RevisionPage, error)
+	Page(ctx context.Context, obj *model.Revision, id string, format *model.PageFormat, evaluated *model.Evaluation) (*model.RevisionPage, error)
 	PageByPath(ctx context.Context, obj *model.Revision, path string, format *model.PageFormat) (*model.RevisionPage, error)
 	Files(ctx context.Context, obj *model.Revision, first *int, after *string) (*model.Connection[*model.RevisionFile], error)
 	File(ctx context.Context, obj *model.Revision, id string) (*model.RevisionFile, error)
@@ -3097,7 +3097,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Revision.Page(childComplexity, args["id"].(string), args["format"].(*model.PageFormat)), true
+		return e.ComplexityRoot.Revision.Page(childComplexity, args["id"].(string), args["format"].(*model.PageFormat), args["evaluated"].(*model.Evaluation)), true
 	case "Revision.pageByPath":
 		if e.ComplexityRoot.Revision.PageByPath == nil {
 			break
@@ -5765,6 +5765,15 @@ enum PageFormat {
   MARKDOWN
 }
 
+enum Evaluation {
+  "The stored content."
+  NONE
+  "Every expression."
+  ALL
+  "Only expressions whose inputs are deterministic."
+  DETERMINISTIC_ONLY
+}
+
 enum RevisionType {
   EDITS
   MERGE
@@ -5789,8 +5798,8 @@ type Revision {
   urls: AppURLs!
   "The page tree."
   pages: [RevisionPage!]!
-  "One page, with its content."
-  page(id: ID!, format: PageFormat): RevisionPage
+  "One page, with its content; evaluated evaluates its expressions (see docs/document-format.md)."
+  page(id: ID!, format: PageFormat, evaluated: Evaluation): RevisionPage
   "A page by its path (slugs joined by /)."
   pageByPath(path: String!, format: PageFormat): RevisionPage
   files(first: Int, after: String): RevisionFileConnection!
@@ -5929,7 +5938,7 @@ type ChangeRequestEdge {
 type MergeResult {
   "The resulting revision (unchanged on conflicts)."
   revision: ID!
-  "MERGE or UPDATE when done, CONFLICTS when nothing was written."
+  "merge or update when done, conflicts when nothing was written (the contract's lowercase values)."
   result: String!
 }
 
@@ -9928,6 +9937,14 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["format"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "evaluated",
+		func(ctx context.Context, v any) (*model.Evaluation, error) {
+			return ec.unmarshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEvaluation(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["evaluated"] = arg2
 	return args, nil
 }
 
@@ -18850,7 +18867,7 @@ func (ec *executionContext) _Revision_page(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Revision().Page(ctx, obj, fc.Args["id"].(string), fc.Args["format"].(*model.PageFormat))
+			return ec.Resolvers.Revision().Page(ctx, obj, fc.Args["id"].(string), fc.Args["format"].(*model.PageFormat), fc.Args["evaluated"].(*model.Evaluation))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
@@ -38369,6 +38386,22 @@ func (ec *executionContext) unmarshalODocument2ᚖgithubᚗcomᚋbinderyᚋbinde
 }
 
 func (ec *executionContext) marshalODocument2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx context.Context, sel ast.SelectionSet, v *model.Document) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEvaluation(ctx context.Context, v any) (*model.Evaluation, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.Evaluation)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEvaluation(ctx context.Context, sel ast.SelectionSet, v *model.Evaluation) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

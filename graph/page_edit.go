@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -42,7 +43,7 @@ func (r *Resolver) editContent(ctx context.Context, target model.ContentTarget, 
 		return nil, nil, apperr.Invalidf("changeRequestId", "the space is locked: edit it through a change request")
 	}
 	actor, _ := authz.RequireActor(ctx)
-	rev, err := r.Store.EditContent(ctx, t, actor.UserID, r.Now(), fn)
+	rev, err := r.Store.EditContent(ctx, t, actor.UserID, r.Now, fn)
 	if err != nil {
 		return nil, nil, contentWriteErr(err)
 	}
@@ -70,19 +71,18 @@ func (r *Resolver) CreatePage(ctx context.Context, target model.ContentTarget, i
 		return nil, err
 	}
 	pageID := storage.NewID()
-	now := r.Now()
 	src, rev, err := r.editContent(ctx, target, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
 		siblings, err := placeUnder(ctx, c, in.Parent, in.PageType())
 		if err != nil {
 			return nil, err
 		}
-		pos, err := position(siblings, in.Before, in.After, "")
+		pos, renumbered, err := position(siblings, in.Before, in.After, "")
 		if err != nil {
 			return nil, err
 		}
 		v := &storage.PageVersion{
 			PageID: pageID, ParentID: in.Parent, Position: pos, Type: string(in.PageType()), Title: in.Title,
-			Emoji: in.Emoji, Icon: in.Icon, Description: in.Description, CreatedAt: now, UpdatedAt: now,
+			Emoji: in.Emoji, Icon: in.Icon, Description: in.Description, CreatedAt: c.Now, UpdatedAt: c.Now,
 		}
 		v.Hidden, v.NoIndex = in.Hidden != nil && *in.Hidden, in.NoIndex != nil && *in.NoIndex
 		if in.PageType() != model.PageTypeLink {
@@ -101,7 +101,7 @@ func (r *Resolver) CreatePage(ctx context.Context, target model.ContentTarget, i
 			s := string(in.Target)
 			v.LinkTarget = &s
 		}
-		edit := &storage.Edit{Pages: []*storage.PageVersion{v}}
+		edit := &storage.Edit{Pages: append([]*storage.PageVersion{v}, renumbered...)}
 		if in.PageType() == model.PageTypeDocument {
 			edit.Contents = setMarkdown(v, c.OrganizationID, deref(in.Markdown))
 		}
@@ -131,45 +131,48 @@ func placeUnder(ctx context.Context, c *storage.ContentTx, parent *string, t mod
 }
 
 // position places a page among siblings (ordered, excluding self): before or after one of
-// them, or last. Positions are floats, so placing a page rewrites no sibling.
-func position(siblings []*storage.PageVersion, before, after *string, self string) (float64, error) {
+// them, or last. Positions are floats, so placing a page normally rewrites no sibling; when
+// repeated halving leaves no room between two neighbours, the siblings are renumbered and
+// returned, to be written with the page.
+func position(siblings []*storage.PageVersion, before, after *string, self string) (float64, []*storage.PageVersion, error) {
 	others := siblings[:0:0]
 	for _, s := range siblings {
 		if s.PageID != self {
 			others = append(others, s)
 		}
 	}
-	find := func(field, id string) (int, error) {
-		for i, s := range others {
-			if s.PageID == id {
-				return i, nil
-			}
+	at := len(others) // index the page takes among the others
+	for field, id := range map[string]*string{"before": before, "after": after} {
+		if id == nil {
+			continue
 		}
-		return 0, apperr.Invalidf(field, "%s is not a sibling of the page", id)
+		i := slices.IndexFunc(others, func(s *storage.PageVersion) bool { return s.PageID == *id })
+		if i < 0 {
+			return 0, nil, apperr.Invalidf(field, "%s is not a sibling of the page", *id)
+		}
+		if at = i; field == "after" {
+			at = i + 1
+		}
 	}
 	switch {
-	case before != nil:
-		i, err := find("before", *before)
-		if err != nil {
-			return 0, err
-		}
-		if i == 0 {
-			return others[0].Position - 1, nil
-		}
-		return (others[i-1].Position + others[i].Position) / 2, nil
-	case after != nil:
-		i, err := find("after", *after)
-		if err != nil {
-			return 0, err
-		}
-		if i == len(others)-1 {
-			return others[i].Position + 1, nil
-		}
-		return (others[i].Position + others[i+1].Position) / 2, nil
-	case len(others) > 0:
-		return others[len(others)-1].Position + 1, nil
+	case len(others) == 0:
+		return 0, nil, nil
+	case at == 0:
+		return others[0].Position - 1, nil, nil
+	case at == len(others):
+		return others[at-1].Position + 1, nil, nil
 	}
-	return 0, nil
+	lo, hi := others[at-1].Position, others[at].Position
+	if mid := lo + (hi-lo)/2; mid > lo && mid < hi {
+		return mid, nil, nil
+	}
+	for i, s := range others {
+		s.Position = float64(i)
+		if i >= at {
+			s.Position++
+		}
+	}
+	return float64(at), others, nil
 }
 
 // setMarkdown points a version at its markdown and returns the body to store (shared with any
@@ -190,7 +193,6 @@ func (r *Resolver) UpdatePage(ctx context.Context, target model.ContentTarget, p
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	now := r.Now()
 	src, rev, err := r.editContent(ctx, target, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
 		v, err := c.Page(ctx, pageID)
 		if err != nil {
@@ -216,7 +218,7 @@ func (r *Resolver) UpdatePage(ctx context.Context, target model.ContentTarget, p
 			}
 			edit.Contents = setMarkdown(v, c.OrganizationID, *md)
 		}
-		v.UpdatedAt = now
+		v.UpdatedAt = c.Now
 		edit.Pages = []*storage.PageVersion{v}
 		return edit, nil
 	})
@@ -276,7 +278,6 @@ func (r *Resolver) MovePage(ctx context.Context, target model.ContentTarget, pag
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	now := r.Now()
 	src, rev, err := r.editContent(ctx, target, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
 		v, err := c.Page(ctx, pageID)
 		if err != nil {
@@ -291,14 +292,15 @@ func (r *Resolver) MovePage(ctx context.Context, target model.ContentTarget, pag
 		if err != nil {
 			return nil, err
 		}
-		if v.Position, err = position(siblings, in.Before, in.After, pageID); err != nil {
+		var renumbered []*storage.PageVersion
+		if v.Position, renumbered, err = position(siblings, in.Before, in.After, pageID); err != nil {
 			return nil, err
 		}
 		if deref(v.ParentID) != deref(in.Parent) && v.Type != string(model.PageTypeLink) {
 			v.Slug = uniqueSlug(v.Slug, siblings, pageID)
 		}
-		v.ParentID, v.UpdatedAt = in.Parent, now
-		return &storage.Edit{Pages: []*storage.PageVersion{v}}, nil
+		v.ParentID, v.UpdatedAt = in.Parent, c.Now
+		return &storage.Edit{Pages: append([]*storage.PageVersion{v}, renumbered...)}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -327,15 +329,13 @@ func (r *Resolver) DeletePage(ctx context.Context, target model.ContentTarget, p
 		if _, err := c.Page(ctx, pageID); err != nil {
 			return nil, apperr.NotFoundf("page not found")
 		}
+		descendants, err := c.Descendants(ctx, pageID)
+		if err != nil {
+			return nil, err
+		}
 		removed := []string{pageID}
-		for i := 0; i < len(removed); i++ {
-			children, err := c.Children(ctx, &removed[i])
-			if err != nil {
-				return nil, err
-			}
-			for _, ch := range children {
-				removed = append(removed, ch.PageID)
-			}
+		for _, d := range descendants {
+			removed = append(removed, d.PageID)
 		}
 		return &storage.Edit{RemovedPages: removed}, nil
 	})

@@ -483,16 +483,16 @@ func (r *revisionResolver) Pages(ctx context.Context, obj *model.Revision) ([]*m
 	if err != nil {
 		return nil, err
 	}
-	return r.PageTree(ctx, src)
+	return r.graphPageTree(ctx, src)
 }
 
 // Page is the resolver for the page field.
-func (r *revisionResolver) Page(ctx context.Context, obj *model.Revision, id string, format *model.PageFormat) (*model.RevisionPage, error) {
+func (r *revisionResolver) Page(ctx context.Context, obj *model.Revision, id string, format *model.PageFormat, evaluated *model.Evaluation) (*model.RevisionPage, error) {
 	src, err := r.sourceOf(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
-	return nilIfNotFound(r.Resolver.Page(ctx, src, id, formatOf(format)))
+	return nilIfNotFound(r.EvaluatedPage(ctx, src, id, formatOf(format), model.Evaluation(deref((*string)(evaluated)))))
 }
 
 // PageByPath is the resolver for the pageByPath field.

@@ -113,7 +113,6 @@ func (r *Resolver) ApplyTemplate(ctx context.Context, spaceID string, in model.A
 			return nil, err
 		}
 	}
-	now := r.Now()
 	src, rev, err := r.editContent(ctx, model.ContentTarget{SpaceID: row.ID, ChangeRequestID: in.ChangeRequestID}, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
 		names, err := boundFiles(ctx, c, refs)
 		if err != nil {
@@ -123,8 +122,8 @@ func (r *Resolver) ApplyTemplate(ctx context.Context, spaceID string, in model.A
 		if err != nil {
 			return nil, err
 		}
-		pos, _ := position(roots, nil, nil, "")
-		a := applier{c: c, now: now, edit: &storage.Edit{}, taken: roots}
+		pos, _, _ := position(roots, nil, nil, "") // last: never renumbers
+		a := applier{c: c, now: c.Now, edit: &storage.Edit{}, taken: roots}
 		if builtin != nil {
 			a.builtin(builtin.pages, nil, pos, names)
 		} else {

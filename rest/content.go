@@ -106,14 +106,15 @@ func (c contentReader) page(w http.ResponseWriter, r *http.Request) (int, any, e
 	if err != nil {
 		return 0, nil, err
 	}
-	if err := evaluatedQuery(r); err != nil {
+	evaluated, err := evaluatedQuery(r)
+	if err != nil {
 		return 0, nil, err
 	}
 	src, err := c.open(r)
 	if err != nil {
 		return 0, nil, err
 	}
-	return ok(c.res.Page(r.Context(), src, chi.URLParam(r, "pageId"), format))
+	return ok(c.res.EvaluatedPage(r.Context(), src, chi.URLParam(r, "pageId"), format, evaluated))
 }
 
 // linkList is the contract's list of link items with their stats.
@@ -178,15 +179,16 @@ func formatQuery(r *http.Request) (model.PageFormat, error) {
 	return f, nil
 }
 
-// evaluatedQuery checks `evaluated` (true, false or deterministic-only). Pages hold no
-// expressions to evaluate until variables and conditional blocks are evaluated, so every value
-// reads the same content.
-func evaluatedQuery(r *http.Request) error {
-	switch r.URL.Query().Get("evaluated") {
-	case "", "true", "false", "deterministic-only":
-		return nil
+// evaluatedQuery reads `evaluated`: false (the default), true or deterministic-only.
+func evaluatedQuery(r *http.Request) (model.Evaluation, error) {
+	e := model.Evaluation(r.URL.Query().Get("evaluated"))
+	if e == "" {
+		return model.EvaluateNone, nil
 	}
-	return apperr.Invalidf("evaluated", `must be true, false or "deterministic-only"`)
+	if !e.IsValid() {
+		return "", apperr.Invalidf("evaluated", `must be true, false or "deterministic-only"`)
+	}
+	return e, nil
 }
 
 func (a *api) createChangeRequest(w http.ResponseWriter, r *http.Request) (int, any, error) {

@@ -271,6 +271,10 @@ func (s *Store) RevisionPageOf(ctx context.Context, spaceID string, page Page) (
 // PageSubtree returns the live descendants of a page in a view, in one statement (a recursive
 // query), each level ordered by position.
 func (s *Store) PageSubtree(ctx context.Context, v View, pageID string) ([]*PageVersion, error) {
+	return pageSubtree(ctx, s.db, v, pageID)
+}
+
+func pageSubtree(ctx context.Context, db bun.IDB, v View, pageID string) ([]*PageVersion, error) {
 	cond, args := v.where(pageVersions, "pv")
 	var rows []*PageVersion
 	query := fmt.Sprintf(`WITH RECURSIVE sub(page_id, depth) AS (
@@ -280,7 +284,7 @@ func (s *Store) PageSubtree(ctx context.Context, v View, pageID string) ([]*Page
 		WHERE %s AND NOT pv.deleted AND sub.depth < 64
 	) SELECT pv.* FROM sub JOIN page_versions pv ON pv.page_id = sub.page_id
 	WHERE sub.depth > 0 AND %s AND NOT pv.deleted ORDER BY pv.position, pv.page_id`, cond, cond)
-	if err := s.db.NewRaw(query, append(append([]any{pageID}, args...), args...)...).Scan(ctx, &rows); err != nil {
+	if err := db.NewRaw(query, append(append([]any{pageID}, args...), args...)...).Scan(ctx, &rows); err != nil {
 		return nil, translate(err)
 	}
 	return rows, nil

@@ -42,6 +42,9 @@ type ContentTx struct {
 	tx             bun.Tx
 	View           View
 	OrganizationID string
+	// Now is the time of the edit, read once the line is locked, so that revisions follow
+	// their parents in time.
+	Now time.Time
 }
 
 // Page returns a live page. Errors: ErrNotFound.
@@ -64,6 +67,11 @@ func (c *ContentTx) Children(ctx context.Context, parent *string) ([]*PageVersio
 	return rows, nil
 }
 
+// Descendants returns the live pages under a page, at any depth: one statement.
+func (c *ContentTx) Descendants(ctx context.Context, id string) ([]*PageVersion, error) {
+	return pageSubtree(ctx, c.tx, c.View, id)
+}
+
 // Pages returns every live page of the line.
 func (c *ContentTx) Pages(ctx context.Context) ([]*PageVersion, error) {
 	return pagesOf(ctx, c.tx, c.View)
@@ -82,7 +90,7 @@ func (c *ContentTx) File(ctx context.Context, id string) (*FileVersion, error) {
 // as a new revision of the line. Only the changed versions are written. An empty edit writes
 // nothing and returns the current revision. Errors: ErrNotFound, ErrChangeRequestClosed, and
 // fn's own.
-func (s *Store) EditContent(ctx context.Context, t EditTarget, author string, now time.Time, fn func(ctx context.Context, c *ContentTx) (*Edit, error)) (*Revision, error) {
+func (s *Store) EditContent(ctx context.Context, t EditTarget, author string, clock func() time.Time, fn func(ctx context.Context, c *ContentTx) (*Edit, error)) (*Revision, error) {
 	var rev *Revision
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		space, err := s.lockSpace(ctx, tx, t.SpaceID)
@@ -97,7 +105,8 @@ func (s *Store) EditContent(ctx context.Context, t EditTarget, author string, no
 			}
 			line = changeRequestLine(space, cr)
 		}
-		edit, err := fn(ctx, &ContentTx{tx: tx, View: line.view, OrganizationID: space.OrganizationID})
+		now := clock()
+		edit, err := fn(ctx, &ContentTx{tx: tx, View: line.view, OrganizationID: space.OrganizationID, Now: now})
 		if err != nil {
 			return err
 		}

@@ -52,7 +52,7 @@ func readOverlay(ctx context.Context, tx bun.Tx, crID string) (overlay, error) {
 // Items the space also changed since the change request's base conflict unless both sides made
 // the same change; then nothing is written and the error is a *ConflictError. Merges of one space
 // take turns. Errors: ErrNotFound, ErrChangeRequestClosed, *ConflictError.
-func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, author string, now time.Time) (*Revision, *ChangeRequest, error) {
+func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, author string, clock func() time.Time) (*Revision, *ChangeRequest, error) {
 	var (
 		rev *Revision
 		cr  *ChangeRequest
@@ -62,6 +62,7 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, author st
 		if err != nil {
 			return err
 		}
+		now := clock() // after the lock: a revision is never older than its parent
 		if cr, err = openChangeRequest(ctx, tx, space.ID, crID); err != nil {
 			return err
 		}
@@ -116,13 +117,14 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, author st
 // rebase): nothing is copied, its base moves to the space's head. Its changes that the space has
 // since made too are dropped from it. Errors: ErrNotFound, ErrChangeRequestClosed,
 // *ConflictError (nothing written).
-func (s *Store) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, crID, author string, now time.Time) (*ChangeRequest, error) {
+func (s *Store) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, crID, author string, clock func() time.Time) (*ChangeRequest, error) {
 	var cr *ChangeRequest
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		space, err := s.lockSpace(ctx, tx, spaceID)
 		if err != nil {
 			return err
 		}
+		now := clock() // after the lock: a revision is never older than its parent
 		if cr, err = openChangeRequest(ctx, tx, space.ID, crID); err != nil {
 			return err
 		}
@@ -281,6 +283,101 @@ func treeConflicts(ctx context.Context, tx bun.Tx, head View, changes []*PageVer
 			if changed[p.PageID] == nil {
 				conflicts = append(conflicts, Conflict{Kind: "page", ID: p.PageID, Title: p.Title, Reason: "added to the space under a page the change request removes"})
 			}
+		}
+	}
+	clashes, err := slugClashes(ctx, tx, head, changes, changed)
+	if err != nil {
+		return nil, err
+	}
+	cycles, err := cycleConflicts(ctx, tx, head, changes, changed)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(conflicts, clashes...), cycles...), nil
+}
+
+// cycleConflicts finds pages the change request moves under one of their own descendants in the
+// space's current tree (each side moved one page under the other): merged, neither would be
+// reachable. Ancestors are read a level at a time: statements grow with depth, not size.
+func cycleConflicts(ctx context.Context, tx bun.Tx, head View, changes []*PageVersion, changed map[string]*PageVersion) ([]Conflict, error) {
+	parentOf := map[string]*string{}
+	for _, p := range changes {
+		if !p.Deleted {
+			parentOf[p.PageID] = p.ParentID
+		}
+	}
+	unknown := func(ids map[string]bool, parent *string) {
+		if parent != nil {
+			if _, known := parentOf[*parent]; !known {
+				ids[*parent] = true
+			}
+		}
+	}
+	frontier := map[string]bool{}
+	for _, p := range parentOf {
+		unknown(frontier, p)
+	}
+	for depth := 0; len(frontier) > 0 && depth < 64; depth++ {
+		ids := make([]string, 0, len(frontier))
+		for id := range frontier {
+			ids = append(ids, id)
+		}
+		found, err := visibleVersions[*PageVersion](ctx, tx, head, pageVersions, ids)
+		if err != nil {
+			return nil, err
+		}
+		next := map[string]bool{}
+		for _, id := range ids {
+			if v := found[id]; v != nil && !v.Deleted {
+				parentOf[id] = v.ParentID
+			} else {
+				parentOf[id] = nil
+			}
+			unknown(next, parentOf[id])
+		}
+		frontier = next
+	}
+	var conflicts []Conflict
+	for _, p := range changes {
+		if p.Deleted || changed[p.PageID] != p {
+			continue
+		}
+		for at, steps := p.ParentID, 0; at != nil && steps < 64; at, steps = parentOf[*at], steps+1 {
+			if *at == p.PageID {
+				conflicts = append(conflicts, Conflict{Kind: "page", ID: p.PageID, Title: p.Title, Reason: "moved under a page the space moved under it"})
+				break
+			}
+		}
+	}
+	return conflicts, nil
+}
+
+// slugClashes finds changed pages whose slug a different page now uses at the same place in the
+// space: both would have one path, and one of them could not be reached by it.
+func slugClashes(ctx context.Context, tx bun.Tx, head View, changes []*PageVersion, changed map[string]*PageVersion) ([]Conflict, error) {
+	type place struct{ parent, slug string }
+	mine := map[place]*PageVersion{}
+	var slugs []string
+	for _, p := range changes {
+		if !p.Deleted && p.Type != "link" {
+			mine[place{deref(p.ParentID), p.Slug}] = p
+			slugs = append(slugs, p.Slug)
+		}
+	}
+	if len(slugs) == 0 {
+		return nil, nil
+	}
+	var theirs []*PageVersion
+	if err := pagesQuery(tx, head, &theirs).Where("pv.slug IN (?)", bun.List(slugs)).Where("pv.type <> 'link'").Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	var conflicts []Conflict
+	for _, t := range theirs {
+		if changed[t.PageID] != nil {
+			continue // the change request moves, renames or removes it
+		}
+		if p := mine[place{deref(t.ParentID), t.Slug}]; p != nil && p.PageID != t.PageID {
+			conflicts = append(conflicts, Conflict{Kind: "page", ID: p.PageID, Title: p.Title, Reason: fmt.Sprintf("the space has another page at the path of slug %q", p.Slug)})
 		}
 	}
 	return conflicts, nil

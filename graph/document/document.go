@@ -251,6 +251,8 @@ func (e *encoder) node(n Node) {
 	e.value(n.Key)
 	if n.IsVoid {
 		e.WriteString(`,"isVoid":true`)
+	} else if isVoidRequired[n.Type] {
+		e.WriteString(`,"isVoid":false`)
 	}
 	e.WriteString(`,"data":`)
 	e.data(n.Data)
@@ -270,6 +272,9 @@ func (e *encoder) node(n Node) {
 	}
 	e.WriteByte('}')
 }
+
+// isVoidRequired are the non-void node types whose schema requires "isVoid": false.
+var isVoidRequired = map[string]bool{"images": true, "columns": true, "annotation": true}
 
 func (e *encoder) leaf(l Leaf) {
 	e.WriteString(`{"object":"leaf","text":`)
@@ -1059,6 +1064,8 @@ func plainText(n ast.Node, src []byte) string {
 				b.WriteString(rawHTML(ch, src))
 			case *mathInline:
 				b.WriteString(ch.Formula)
+			case *expressionInline: // no expression node in plain text: the element as written
+				b.Write(ch.Segment.Value(src))
 			default:
 				walk(ch)
 			}
@@ -1070,6 +1077,26 @@ func plainText(n ast.Node, src []byte) string {
 
 // ---------------------------------------------------------------------------------------------
 // Inlines
+
+// emitsExpression reports whether the expression element n becomes an expression node. It does
+// wherever inline content goes, except in a link's text (the contract's links hold only text and
+// images), an image's alt text and a table's header cells (plain text both): there the element
+// stays text, as written.
+func emitsExpression(n ast.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch p := p.(type) {
+		case *ast.Link, *ast.Image:
+			return false
+		case *extast.TableCell:
+			_, header := p.Parent().(*extast.TableHeader)
+			return !header
+		}
+		if p.Type() == ast.TypeBlock {
+			return true
+		}
+	}
+	return true
+}
 
 // inlines converts the inline children of n; the result always holds at least one text node.
 func (c *converter) inlines(n ast.Node, marks []Mark) []Node {
@@ -1269,6 +1296,13 @@ func (b *inlineBuilder) walk(n ast.Node, marks []Mark) {
 	case *mathInline:
 		b.inline(Node{Object: ObjectInline, Type: "inline-math", Key: b.c.key(), IsVoid: true,
 			Data: map[string]any{"formula": n.Formula}})
+	case *expressionInline:
+		if !emitsExpression(n) {
+			b.text(string(n.Segment.Value(src)), marks)
+			return
+		}
+		b.inline(Node{Object: ObjectInline, Type: "expression", Key: b.c.key(), IsVoid: true,
+			Data: map[string]any{"expression": n.Expression}})
 	default:
 		if n.HasChildren() {
 			b.walkChildren(n, marks)

@@ -328,7 +328,7 @@ func TestFromMarkdown(t *testing.T) {
 			name:     "image alone",
 			markdown: "![A cat](https://example.com/cat.png)",
 			want: `{"object":"document","data":{},"nodes":[
-				{"object":"block","type":"images","key":"1","data":{},"nodes":[
+				{"object":"block","type":"images","key":"1","isVoid":false,"data":{},"nodes":[
 					{"object":"block","type":"image","key":"2","isVoid":true,"data":{"alt":"A cat","ref":{"kind":"url","url":"https://example.com/cat.png"}},"fragments":[]}
 				]}
 			]}`,
@@ -337,7 +337,7 @@ func TestFromMarkdown(t *testing.T) {
 			name:     "images with caption",
 			markdown: "![one](https://e.example/1.png \"First\")\n![](https://e.example/2.png)",
 			want: `{"object":"document","data":{},"nodes":[
-				{"object":"block","type":"images","key":"1","data":{},"nodes":[
+				{"object":"block","type":"images","key":"1","isVoid":false,"data":{},"nodes":[
 					{"object":"block","type":"image","key":"2","isVoid":true,"data":{"alt":"one","ref":{"kind":"url","url":"https://e.example/1.png"}},"fragments":[
 						{"object":"fragment","key":"3","fragment":"caption","nodes":[
 							{"object":"block","type":"paragraph","key":"4","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"First","marks":[]}]}]}
@@ -614,7 +614,7 @@ func TestFromMarkdown(t *testing.T) {
 			name:     "figure",
 			markdown: "<figure><img src=\"https://e.example/f.png\" alt=\"Fig\"><figcaption><p>The caption</p></figcaption></figure>",
 			want: `{"object":"document","data":{},"nodes":[
-				{"object":"block","type":"images","key":"1","data":{},"nodes":[
+				{"object":"block","type":"images","key":"1","isVoid":false,"data":{},"nodes":[
 					{"object":"block","type":"image","key":"2","isVoid":true,"data":{"alt":"Fig","ref":{"kind":"url","url":"https://e.example/f.png"}},"fragments":[
 						{"object":"fragment","key":"3","fragment":"caption","nodes":[
 							{"object":"block","type":"paragraph","key":"4","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"The caption","marks":[]}]}]}
@@ -827,7 +827,7 @@ func TestFromMarkdown(t *testing.T) {
 			name:     "resolved image and link",
 			markdown: "![Cat](.gitbook/assets/cat.png)\n\n[report](../.gitbook/assets/report.pdf)",
 			want: `{"object":"document","data":{},"nodes":[
-				{"object":"block","type":"images","key":"1","data":{},"nodes":[
+				{"object":"block","type":"images","key":"1","isVoid":false,"data":{},"nodes":[
 					{"object":"block","type":"image","key":"2","isVoid":true,"data":{"alt":"Cat","ref":{"file":"file-cat","kind":"file"}},"fragments":[]}
 				]},
 				{"object":"block","type":"paragraph","key":"3","data":{},"nodes":[

@@ -7,7 +7,8 @@ package document
 //     {% content-ref url="x" %} … {% endcontent-ref %} (containers), and {% embed url="x" %},
 //     {% file src="x" %} (void, with an optional {% endembed %} / {% endfile %} after a caption);
 //   - <details><summary>Title</summary> … </details> (GitBook's expandable block);
-//   - $$ … $$ display math on lines of their own, and $$…$$ inline math.
+//   - $$ … $$ display math on lines of their own, and $$…$$ inline math;
+//   - <code class="expression">…</code>, GitBook's inline expression (evaluated content).
 //
 // Containers are real goldmark container blocks, like a blockquote: their Continue keeps them open
 // (parser.Continue|parser.HasChildren) until their end tag, and goldmark parses everything in
@@ -49,6 +50,8 @@ func (gitbookExtension) Extend(m goldmark.Markdown) {
 		),
 		parser.WithInlineParsers(
 			util.Prioritized(&inlineMathParser{}, 50),
+			// Before the autolink (300) and raw HTML (400) parsers, which also start at '<'.
+			util.Prioritized(&expressionParser{}, 50),
 		),
 	)
 }
@@ -63,6 +66,7 @@ var (
 	kindSummary   = ast.NewNodeKind("GitBookSummary")
 	kindMathBlock = ast.NewNodeKind("GitBookMathBlock")
 	kindMath      = ast.NewNodeKind("GitBookInlineMath")
+	kindExpr      = ast.NewNodeKind("GitBookExpression")
 )
 
 // tagBlock is a GitBook {% name attr="value" %} tag. Container tags hold the blocks up to their end
@@ -137,6 +141,20 @@ func (n *mathInline) Kind() ast.NodeKind { return kindMath }
 
 func (n *mathInline) Dump(source []byte, level int) {
 	ast.DumpHelper(n, source, level, map[string]string{"Formula": n.Formula}, nil)
+}
+
+// expressionInline is <code class="expression">…</code> inside text: Expression is the element's
+// text with character references resolved; Segment is the whole element in the source.
+type expressionInline struct {
+	ast.BaseInline
+	Expression string
+	Segment    text.Segment
+}
+
+func (n *expressionInline) Kind() ast.NodeKind { return kindExpr }
+
+func (n *expressionInline) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Expression": n.Expression}, nil)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -549,4 +567,79 @@ func (p *inlineMathParser) Parse(parent ast.Node, block text.Reader, pc parser.C
 	}
 	block.Advance(2 + end + 2)
 	return &mathInline{Formula: formula}
+}
+
+// expressionParser parses GitBook's inline expression, <code class="expression">…</code>, within
+// one line of text: a <code> start tag whose only attribute is class="expression" (any quoting, any
+// letter case for the tag name), the expression, and </code>. The expression is HTML text: it holds
+// no tag, and character references in it are resolved (GitBook writes a < b as a &lt; b). Anything
+// else starting with '<' is left to the autolink and raw HTML parsers; inside a code span the
+// element is never seen, since the code span parser takes the whole span first.
+type expressionParser struct{}
+
+func (p *expressionParser) Trigger() []byte { return []byte{'<'} }
+
+func (p *expressionParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	line, seg := block.PeekLine()
+	if seg.Padding != 0 {
+		return nil
+	}
+	expression, n, ok := parseExpressionElement(line)
+	if !ok {
+		return nil
+	}
+	block.Advance(n)
+	return &expressionInline{Expression: expression, Segment: text.NewSegment(seg.Start, seg.Start+n)}
+}
+
+// parseExpressionElement reads <code class="expression">…</code> at the start of s and returns the
+// expression (character references resolved) and the element's length in bytes.
+func parseExpressionElement(s []byte) (string, int, bool) {
+	const open, closing = "<code", "</code>"
+	if len(s) < len(open)+len(closing)+1 || !bytes.EqualFold(s[:len(open)], []byte(open)) || !isSpaceByte(s[len(open)]) {
+		return "", 0, false
+	}
+	// The start tag ends at the first '>' outside a quoted attribute value. With its one attribute it
+	// is short: looking no further than maxStartTag keeps a line of unclosed tags linear.
+	const maxStartTag = 100
+	end, quote := -1, byte(0)
+	for i := len(open); i < min(len(s), maxStartTag) && end < 0; i++ {
+		switch ch := s[i]; {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			}
+		case ch == '"' || ch == '\'':
+			quote = ch
+		case ch == '>':
+			end = i
+		}
+	}
+	if end < 0 {
+		return "", 0, false
+	}
+	attrs, ok := parseAttributes(string(s[len(open):end]))
+	if !ok || len(attrs) != 1 || attrs["class"] != "expression" {
+		return "", 0, false
+	}
+	body := s[end+1:]
+	// The expression runs to the first </code>, and holds no other tag.
+	stop := -1
+	for i := 0; i < len(body); i++ {
+		if body[i] != '<' || i+1 >= len(body) {
+			continue
+		}
+		if len(body)-i >= len(closing) && bytes.EqualFold(body[i:i+len(closing)], []byte(closing)) {
+			stop = i
+			break
+		}
+		if ch := body[i+1]; ch == '/' || ch == '!' || ch == '?' || ('a' <= ch && ch <= 'z') || ('A' <= ch && ch <= 'Z') {
+			return "", 0, false
+		}
+	}
+	if stop < 0 {
+		return "", 0, false
+	}
+	expression := util.ResolveNumericReferences(util.ResolveEntityNames(body[:stop]))
+	return string(expression), end + 1 + stop + len(closing), true
 }

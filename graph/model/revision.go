@@ -300,3 +300,31 @@ type (
 	ChangeRequestConnection = Connection[*ChangeRequest]
 	ChangeRequestEdge       = Edge[*ChangeRequest]
 )
+
+// Evaluation says which expressions of a page's content are evaluated when read.
+type Evaluation string
+
+// Evaluations: none (the stored content), all, or only those with deterministic inputs.
+const (
+	EvaluateNone          Evaluation = "false"
+	EvaluateAll           Evaluation = "true"
+	EvaluateDeterministic Evaluation = "deterministic-only"
+)
+
+var evaluations = []Evaluation{EvaluateNone, EvaluateAll, EvaluateDeterministic}
+
+var evaluationNames = map[Evaluation]string{EvaluateNone: "NONE", EvaluateAll: "ALL", EvaluateDeterministic: "DETERMINISTIC_ONLY"}
+
+func (e Evaluation) IsValid() bool { return slices.Contains(evaluations, e) }
+func (e Evaluation) MarshalGQL(w io.Writer) {
+	io.WriteString(w, `"`+evaluationNames[e]+`"`) //nolint:errcheck // gqlgen's writer API has no error path
+}
+func (e *Evaluation) UnmarshalGQL(v any) error {
+	for value, name := range evaluationNames {
+		if v == name {
+			*e = value
+			return nil
+		}
+	}
+	return fmt.Errorf("%v is not NONE, ALL or DETERMINISTIC_ONLY", v)
+}
