@@ -16,21 +16,21 @@ import (
 type policy int
 
 const (
-	anyone        policy = iota // any authenticated user
-	member                      // any member of the organization, guests included
-	insider                     // members with a role (not guests)
-	adminOnly                   // organization admins
-	linkHolder                  // whoever holds the invite link's id
-	creator                     // members with the create role (guests and lower roles: 403)
-	teamManager                 // organization admins (the fixtures' teams have no other owner)
-	contentReader               // readers of the content; guests do not see it (404)
-	contentEditor               // editors of the content; lower readers 403, guests 404
-	contentAdmin                // admins of the content; other readers 403, guests 404
-	contentDelete               // contentAdmin, except that unseen content answers 204 like missing
-	siteEditor                  // the create role manages sites (guests and lower roles: 403)
-	contentCommenter            // the comment role on the content; readers 403, guests 404
-	contentReviewer             // the review role on the content; lower readers 403, guests 404
-	contentEditorDelete         // contentEditor, except that unseen content answers 204 like missing
+	anyone              policy = iota // any authenticated user
+	member                            // any member of the organization, guests included
+	insider                           // members with a role (not guests)
+	adminOnly                         // organization admins
+	linkHolder                        // whoever holds the invite link's id
+	creator                           // members with the create role (guests and lower roles: 403)
+	teamManager                       // organization admins (the fixtures' teams have no other owner)
+	contentReader                     // readers of the content; guests do not see it (404)
+	contentEditor                     // editors of the content; lower readers 403, guests 404
+	contentAdmin                      // admins of the content; other readers 403, guests 404
+	contentDelete                     // contentAdmin, except that unseen content answers 204 like missing
+	siteEditor                        // the create role manages sites (guests and lower roles: 403)
+	contentCommenter                  // the comment role on the content; readers 403, guests 404
+	contentReviewer                   // the review role on the content; lower readers 403, guests 404
+	contentEditorDelete               // contentEditor, except that unseen content answers 204 like missing
 )
 
 var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org"}

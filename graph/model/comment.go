@@ -3,8 +3,8 @@ package model
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/bindery/bindery/graph/apperr"
@@ -13,7 +13,7 @@ import (
 // CommentBody is the contract's Document: {markdown}, {document}, or {} (empty). It is both the
 // body a client sends and the body a comment shows, in the format the client asked for.
 type CommentBody struct {
-	Markdown *string `json:"markdown,omitempty"`
+	Markdown *string  `json:"markdown,omitempty"`
 	Document Document `json:"document,omitempty"`
 }
 
