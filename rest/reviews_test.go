@@ -70,7 +70,9 @@ func TestRequestedReviewers(t *testing.T) {
 
 		// GraphQL asks and lists the same.
 		var data struct {
-			RequestReviewers struct{ Users []struct{ User struct{ ID string } } }
+			RequestReviewers struct {
+				Users []struct{ User struct{ ID string } }
+			}
 		}
 		e.gql(o.admin.Token, `mutation($s: ID!, $cr: ID!, $u: ID!) { requestReviewers(spaceId: $s, changeRequestId: $cr, input: {users: [$u]}) { users { user { id } } } }`,
 			map[string]any{"s": o.space, "cr": cr, "u": reviewer.ID}).ok(&data)
