@@ -19,6 +19,14 @@ func (r *Resolver) toChangeRequests(ctx context.Context, space *storage.Space, r
 		ids[i] = cr.CreatedBy
 	}
 	users, errs := loader.For(ctx, r.Store).User.LoadMany(ctx, ids)()
+	crIDs := make([]string, len(rows))
+	for i, cr := range rows {
+		crIDs[i] = cr.ID
+	}
+	comments, err := loader.For(ctx, r.Store).ChangeRequestComments.LoadMany(ctx, crIDs)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*model.ChangeRequest, len(rows))
 	for i, cr := range rows {
 		author := &model.User{Object: "user", ID: cr.CreatedBy, DisplayName: "Former member", URLs: model.UserURLs{Location: r.apiURL("/users/%s", cr.CreatedBy)}}
@@ -28,6 +36,7 @@ func (r *Resolver) toChangeRequests(ctx context.Context, space *storage.Space, r
 			return nil, errs[i]
 		}
 		out[i] = r.toChangeRequest(space, cr, author)
+		out[i].Comments = comments[cr.ID]
 	}
 	return out, nil
 }
@@ -52,7 +61,7 @@ func (r *Resolver) toChangeRequest(space *storage.Space, cr *storage.ChangeReque
 }
 
 // ChangeRequests lists a space's change requests, newest first; status defaults to open.
-func (r *Resolver) ChangeRequests(ctx context.Context, spaceID string, status *model.ChangeRequestStatus, creator, contributor *string, first *int, after *string) (*model.Connection[*model.ChangeRequest], error) {
+func (r *Resolver) ChangeRequests(ctx context.Context, spaceID string, status *model.ChangeRequestStatus, creator, contributor, requestedReviewer *string, first *int, after *string) (*model.Connection[*model.ChangeRequest], error) {
 	page, err := pageOf(first, after)
 	if err != nil {
 		return nil, err
@@ -64,7 +73,7 @@ func (r *Resolver) ChangeRequests(ctx context.Context, spaceID string, status *m
 	if err != nil {
 		return nil, err
 	}
-	f := storage.ChangeRequestFilter{Status: string(model.ChangeRequestOpen), Creator: deref(creator), Contributor: deref(contributor)}
+	f := storage.ChangeRequestFilter{Status: string(model.ChangeRequestOpen), Creator: deref(creator), Contributor: deref(contributor), RequestedReviewer: deref(requestedReviewer)}
 	if status != nil {
 		f.Status = string(*status)
 	}
@@ -174,8 +183,9 @@ func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, 
 	return r.ChangeRequestByID(ctx, row.ID, cr.ID)
 }
 
-// MergeChangeRequest merges a change request into its space as a new revision. Errors:
-// NotFound, Forbidden, Conflict (closed, or content the space changed too: nothing is written).
+// MergeChangeRequest merges a change request into its space as a new revision, once it meets
+// the merge rules that apply (merge_rules.go). Errors: NotFound, Forbidden, Conflict (closed, a
+// merge rule not met, or content the space changed too: nothing is written).
 func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (*model.MergeResult, error) {
 	_, row, err := r.editableSpace(ctx, spaceID)
 	if err != nil {
@@ -186,6 +196,12 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 		return nil, notFound(err, "change request")
 	}
 	actor, _ := authz.RequireActor(ctx)
+	if !cr.Open() {
+		return nil, contentWriteErr(storage.ErrChangeRequestClosed)
+	}
+	if err := r.checkMergeRules(ctx, row, cr, actor.UserID); err != nil {
+		return nil, err
+	}
 	rev, _, err := r.Store.MergeChangeRequest(ctx, row.ID, cr.ID, actor.UserID, r.Now)
 	if err != nil {
 		return nil, contentWriteErr(err)

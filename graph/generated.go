@@ -31,6 +31,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	ChangeRequest() ChangeRequestResolver
 	Collection() CollectionResolver
+	Comment() CommentResolver
 	Member() MemberResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
@@ -63,6 +64,9 @@ type ComplexityRoot struct {
 	}
 
 	ChangeRequest struct {
+		Comment                func(childComplexity int, id string, format *model.PageFormat) int
+		CommentList            func(childComplexity int, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) int
+		Commenters             func(childComplexity int, first *int, after *string) int
 		Comments               func(childComplexity int) int
 		Content                func(childComplexity int) int
 		CreatedAt              func(childComplexity int) int
@@ -71,6 +75,9 @@ type ComplexityRoot struct {
 		ID                     func(childComplexity int) int
 		Number                 func(childComplexity int) int
 		Outdated               func(childComplexity int) int
+		RequestedReviewers     func(childComplexity int, first *int, after *string) int
+		Review                 func(childComplexity int, id string, format *model.PageFormat) int
+		Reviews                func(childComplexity int, first *int, after *string, outdated *bool, format *model.PageFormat) int
 		Revision               func(childComplexity int) int
 		RevisionInitial        func(childComplexity int) int
 		RevisionMerged         func(childComplexity int) int
@@ -127,9 +134,91 @@ type ComplexityRoot struct {
 		ViewInviteLinks func(childComplexity int) int
 	}
 
+	Comment struct {
+		Body        func(childComplexity int) int
+		EditedAt    func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Permissions func(childComplexity int) int
+		PostedAt    func(childComplexity int) int
+		PostedBy    func(childComplexity int) int
+		Reactions   func(childComplexity int) int
+		Repliers    func(childComplexity int) int
+		Replies     func(childComplexity int) int
+		Reply       func(childComplexity int, id string, format *model.PageFormat) int
+		ReplyList   func(childComplexity int, first *int, after *string, format *model.PageFormat) int
+		ResolvedAt  func(childComplexity int) int
+		ResolvedBy  func(childComplexity int) int
+		Status      func(childComplexity int) int
+		Target      func(childComplexity int) int
+		URLs        func(childComplexity int) int
+	}
+
+	CommentBody struct {
+		Document func(childComplexity int) int
+		Markdown func(childComplexity int) int
+	}
+
+	CommentConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CommentEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	CommentPermissions struct {
+		Delete func(childComplexity int) int
+		Edit   func(childComplexity int) int
+		Reply  func(childComplexity int) int
+		View   func(childComplexity int) int
+	}
+
+	CommentReply struct {
+		Body        func(childComplexity int) int
+		EditedAt    func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Permissions func(childComplexity int) int
+		PostedAt    func(childComplexity int) int
+		PostedBy    func(childComplexity int) int
+		Reactions   func(childComplexity int) int
+		URLs        func(childComplexity int) int
+	}
+
+	CommentReplyConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CommentReplyEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	CommentTarget struct {
+		ChangeRequest func(childComplexity int) int
+		Node          func(childComplexity int) int
+		Page          func(childComplexity int) int
+		Review        func(childComplexity int) int
+		Revision      func(childComplexity int) int
+		Space         func(childComplexity int) int
+		TableCell     func(childComplexity int) int
+	}
+
 	ConditionCheck struct {
 		Error func(childComplexity int) int
 		Valid func(childComplexity int) int
+	}
+
+	EmojiReaction struct {
+		Count func(childComplexity int) int
+		Emoji func(childComplexity int) int
+		Users func(childComplexity int) int
 	}
 
 	FileDimensions struct {
@@ -140,6 +229,10 @@ type ComplexityRoot struct {
 	FileEdit struct {
 		File     func(childComplexity int) int
 		Revision func(childComplexity int) int
+	}
+
+	IDRef struct {
+		ID func(childComplexity int) int
 	}
 
 	InviteLink struct {
@@ -269,6 +362,8 @@ type ComplexityRoot struct {
 		CreateSpace                    func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
 		CreateTeam                     func(childComplexity int, organizationID string, input model.CreateTeamInput) int
 		DeleteCollection               func(childComplexity int, id string) int
+		DeleteComment                  func(childComplexity int, target model.ContentTarget, commentID string) int
+		DeleteCommentReply             func(childComplexity int, target model.ContentTarget, commentID string, replyID string) int
 		DeleteFile                     func(childComplexity int, target model.ContentTarget, fileID string) int
 		DeleteInviteLink               func(childComplexity int, organizationID string, inviteID string) int
 		DeletePage                     func(childComplexity int, target model.ContentTarget, pageID string) int
@@ -287,24 +382,31 @@ type ComplexityRoot struct {
 		MergeChangeRequest             func(childComplexity int, spaceID string, changeRequestID string) int
 		MovePage                       func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
 		PingOrganization               func(childComplexity int, organizationID string) int
+		PostComment                    func(childComplexity int, target model.ContentTarget, input model.PostCommentInput, format *model.PageFormat) int
+		PostCommentReply               func(childComplexity int, target model.ContentTarget, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) int
 		RemoveCollectionTeamPermission func(childComplexity int, collectionID string, teamID string) int
 		RemoveCollectionUserPermission func(childComplexity int, collectionID string, userID string) int
 		RemoveMember                   func(childComplexity int, organizationID string, userID string) int
+		RemoveRequestedReviewer        func(childComplexity int, spaceID string, changeRequestID string, userID string) int
 		RemoveSectionFromGroup         func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, siteSectionID string) int
 		RemoveSpaceTeamPermission      func(childComplexity int, spaceID string, teamID string) int
 		RemoveSpaceUserPermission      func(childComplexity int, spaceID string, userID string) int
 		RemoveTeamMember               func(childComplexity int, organizationID string, teamID string, userID string) int
+		RequestReviewers               func(childComplexity int, spaceID string, changeRequestID string, input model.RequestReviewersInput) int
 		RestoreSpace                   func(childComplexity int, id string) int
 		SetMemberSso                   func(childComplexity int, organizationID string, userID string) int
 		SetSpaceTemplate               func(childComplexity int, spaceID string, template bool) int
 		SetTeamMember                  func(childComplexity int, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) int
 		SortSiteStructure              func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
+		SubmitReview                   func(childComplexity int, spaceID string, changeRequestID string, input model.SubmitReviewInput) int
 		UpdateAgentInstructions        func(childComplexity int, organizationID string, input model.UpdateAgentInstructionsInput) int
 		UpdateChangeRequest            func(childComplexity int, spaceID string, changeRequestID string, input model.UpdateChangeRequestInput) int
 		UpdateChangeRequestFromSpace   func(childComplexity int, spaceID string, changeRequestID string) int
 		UpdateCollection               func(childComplexity int, id string, input model.UpdateCollectionInput) int
 		UpdateCollectionTeamPermission func(childComplexity int, collectionID string, teamID string, input model.UpdateGrantInput) int
 		UpdateCollectionUserPermission func(childComplexity int, collectionID string, userID string, input model.UpdateGrantInput) int
+		UpdateComment                  func(childComplexity int, target model.ContentTarget, commentID string, input model.UpdateCommentInput, format *model.PageFormat) int
+		UpdateCommentReply             func(childComplexity int, target model.ContentTarget, commentID string, replyID string, input model.UpdateCommentReplyInput, format *model.PageFormat) int
 		UpdateMember                   func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
 		UpdateOrganization             func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdatePage                     func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
@@ -441,6 +543,60 @@ type ComplexityRoot struct {
 		Space                       func(childComplexity int, id string) int
 		User                        func(childComplexity int, id string) int
 		Viewer                      func(childComplexity int) int
+	}
+
+	ReactionAuthor struct {
+		ReactedAt func(childComplexity int) int
+		User      func(childComplexity int) int
+	}
+
+	RequestReviewersResult struct {
+		Users func(childComplexity int) int
+	}
+
+	RequestedReviewer struct {
+		CreatedAt   func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		RequestedBy func(childComplexity int) int
+		Revision    func(childComplexity int) int
+		User        func(childComplexity int) int
+	}
+
+	RequestedReviewerConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	RequestedReviewerEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Review struct {
+		Comment     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Outdated    func(childComplexity int) int
+		RequestedBy func(childComplexity int) int
+		Reviewer    func(childComplexity int) int
+		Revision    func(childComplexity int) int
+		Status      func(childComplexity int) int
+		URLs        func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
+	ReviewConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ReviewEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Revision struct {
@@ -664,10 +820,13 @@ type ComplexityRoot struct {
 
 	Space struct {
 		ChangeRequest       func(childComplexity int, id string) int
-		ChangeRequestList   func(childComplexity int, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string) int
+		ChangeRequestList   func(childComplexity int, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string, requestedReviewer *string) int
 		ChangeRequests      func(childComplexity int) int
 		ChangeRequestsDraft func(childComplexity int) int
 		ChangeRequestsOpen  func(childComplexity int) int
+		Comment             func(childComplexity int, id string, format *model.PageFormat) int
+		CommentList         func(childComplexity int, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) int
+		Commenters          func(childComplexity int, first *int, after *string) int
 		Comments            func(childComplexity int) int
 		Content             func(childComplexity int) int
 		CreatedAt           func(childComplexity int) int
@@ -722,6 +881,11 @@ type ComplexityRoot struct {
 		App      func(childComplexity int) int
 		Icon     func(childComplexity int) int
 		Location func(childComplexity int) int
+	}
+
+	TableCellTarget struct {
+		Definition func(childComplexity int) int
+		Record     func(childComplexity int) int
 	}
 
 	Team struct {
@@ -810,6 +974,12 @@ type ComplexityRoot struct {
 		URLs        func(childComplexity int) int
 	}
 
+	UserContributor struct {
+		Count     func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+		User      func(childComplexity int) int
+	}
+
 	UserGrant struct {
 		Permission func(childComplexity int) int
 		User       func(childComplexity int) int
@@ -838,11 +1008,21 @@ type ComplexityRoot struct {
 
 type ChangeRequestResolver interface {
 	Content(ctx context.Context, obj *model.ChangeRequest) (*model.Revision, error)
+	CommentList(ctx context.Context, obj *model.ChangeRequest, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) (*model.Connection[*model.Comment], error)
+	Comment(ctx context.Context, obj *model.ChangeRequest, id string, format *model.PageFormat) (*model.Comment, error)
+	Commenters(ctx context.Context, obj *model.ChangeRequest, first *int, after *string) (*model.Connection[*model.Member], error)
+	RequestedReviewers(ctx context.Context, obj *model.ChangeRequest, first *int, after *string) (*model.Connection[*model.RequestedReviewer], error)
+	Reviews(ctx context.Context, obj *model.ChangeRequest, first *int, after *string, outdated *bool, format *model.PageFormat) (*model.Connection[*model.Review], error)
+	Review(ctx context.Context, obj *model.ChangeRequest, id string, format *model.PageFormat) (*model.Review, error)
 }
 type CollectionResolver interface {
 	Spaces(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.Space], error)
 	TeamPermissions(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.TeamGrant], error)
 	UserPermissions(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.UserGrant], error)
+}
+type CommentResolver interface {
+	ReplyList(ctx context.Context, obj *model.Comment, first *int, after *string, format *model.PageFormat) (*model.Connection[*model.CommentReply], error)
+	Reply(ctx context.Context, obj *model.Comment, id string, format *model.PageFormat) (*model.CommentReply, error)
 }
 type MemberResolver interface {
 	TeamMemberships(ctx context.Context, obj *model.Member, first *int, after *string, title *string) (*model.Connection[*model.MemberTeam], error)
@@ -913,6 +1093,15 @@ type MutationResolver interface {
 	DeleteFile(ctx context.Context, target model.ContentTarget, fileID string) (*FileEdit, error)
 	ApplyTemplate(ctx context.Context, target model.ContentTarget, templateID string, contentRefs model.JSON) (*model.Revision, error)
 	SetSpaceTemplate(ctx context.Context, spaceID string, template bool) (*model.Space, error)
+	PostComment(ctx context.Context, target model.ContentTarget, input model.PostCommentInput, format *model.PageFormat) (*model.Comment, error)
+	UpdateComment(ctx context.Context, target model.ContentTarget, commentID string, input model.UpdateCommentInput, format *model.PageFormat) (*model.Comment, error)
+	DeleteComment(ctx context.Context, target model.ContentTarget, commentID string) (bool, error)
+	PostCommentReply(ctx context.Context, target model.ContentTarget, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error)
+	UpdateCommentReply(ctx context.Context, target model.ContentTarget, commentID string, replyID string, input model.UpdateCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error)
+	DeleteCommentReply(ctx context.Context, target model.ContentTarget, commentID string, replyID string) (bool, error)
+	RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, input model.RequestReviewersInput) (*model.RequestReviewersResult, error)
+	RemoveRequestedReviewer(ctx context.Context, spaceID string, changeRequestID string, userID string) (bool, error)
+	SubmitReview(ctx context.Context, spaceID string, changeRequestID string, input model.SubmitReviewInput) (*model.Review, error)
 }
 type OrganizationResolver interface {
 	Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error)
@@ -968,8 +1157,12 @@ type SpaceResolver interface {
 	Content(ctx context.Context, obj *model.Space) (*model.Revision, error)
 	RevisionByID(ctx context.Context, obj *model.Space, id string) (*model.Revision, error)
 	Revisions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Revision], error)
-	ChangeRequestList(ctx context.Context, obj *model.Space, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string) (*model.Connection[*model.ChangeRequest], error)
+	ChangeRequestList(ctx context.Context, obj *model.Space, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string, requestedReviewer *string) (*model.Connection[*model.ChangeRequest], error)
 	ChangeRequest(ctx context.Context, obj *model.Space, id string) (*model.ChangeRequest, error)
+
+	CommentList(ctx context.Context, obj *model.Space, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) (*model.Connection[*model.Comment], error)
+	Comment(ctx context.Context, obj *model.Space, id string, format *model.PageFormat) (*model.Comment, error)
+	Commenters(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Member], error)
 }
 type TeamResolver interface {
 	MemberList(ctx context.Context, obj *model.Team, first *int, after *string) (*model.Connection[*model.TeamMember], error)
@@ -1038,6 +1231,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AppURLs.App(childComplexity), true
 
+	case "ChangeRequest.comment":
+		if e.ComplexityRoot.ChangeRequest.Comment == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_comment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Comment(childComplexity, args["id"].(string), args["format"].(*model.PageFormat)), true
+	case "ChangeRequest.commentList":
+		if e.ComplexityRoot.ChangeRequest.CommentList == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_commentList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.CommentList(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.ListOrder), args["status"].(*model.CommentStatusFilter), args["format"].(*model.PageFormat), args["targetPage"].(*string), args["authors"].([]string)), true
+	case "ChangeRequest.commenters":
+		if e.ComplexityRoot.ChangeRequest.Commenters == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_commenters_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Commenters(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "ChangeRequest.comments":
 		if e.ComplexityRoot.ChangeRequest.Comments == nil {
 			break
@@ -1086,6 +1312,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.Outdated(childComplexity), true
+	case "ChangeRequest.requestedReviewers":
+		if e.ComplexityRoot.ChangeRequest.RequestedReviewers == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_requestedReviewers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RequestedReviewers(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "ChangeRequest.review":
+		if e.ComplexityRoot.ChangeRequest.Review == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_review_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Review(childComplexity, args["id"].(string), args["format"].(*model.PageFormat)), true
+	case "ChangeRequest.reviews":
+		if e.ComplexityRoot.ChangeRequest.Reviews == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_reviews_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Reviews(childComplexity, args["first"].(*int), args["after"].(*string), args["outdated"].(*bool), args["format"].(*model.PageFormat)), true
 	case "ChangeRequest.revision":
 		if e.ComplexityRoot.ChangeRequest.Revision == nil {
 			break
@@ -1324,6 +1583,319 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CollectionPermissions.ViewInviteLinks(childComplexity), true
 
+	case "Comment.body":
+		if e.ComplexityRoot.Comment.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Body(childComplexity), true
+	case "Comment.editedAt":
+		if e.ComplexityRoot.Comment.EditedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.EditedAt(childComplexity), true
+	case "Comment.id":
+		if e.ComplexityRoot.Comment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ID(childComplexity), true
+	case "Comment.permissions":
+		if e.ComplexityRoot.Comment.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Permissions(childComplexity), true
+	case "Comment.postedAt":
+		if e.ComplexityRoot.Comment.PostedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.PostedAt(childComplexity), true
+	case "Comment.postedBy":
+		if e.ComplexityRoot.Comment.PostedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.PostedBy(childComplexity), true
+	case "Comment.reactions":
+		if e.ComplexityRoot.Comment.Reactions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Reactions(childComplexity), true
+	case "Comment.repliers":
+		if e.ComplexityRoot.Comment.Repliers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Repliers(childComplexity), true
+	case "Comment.replies":
+		if e.ComplexityRoot.Comment.Replies == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Replies(childComplexity), true
+	case "Comment.reply":
+		if e.ComplexityRoot.Comment.Reply == nil {
+			break
+		}
+
+		args, err := ec.field_Comment_reply_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Comment.Reply(childComplexity, args["id"].(string), args["format"].(*model.PageFormat)), true
+	case "Comment.replyList":
+		if e.ComplexityRoot.Comment.ReplyList == nil {
+			break
+		}
+
+		args, err := ec.field_Comment_replyList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Comment.ReplyList(childComplexity, args["first"].(*int), args["after"].(*string), args["format"].(*model.PageFormat)), true
+	case "Comment.resolvedAt":
+		if e.ComplexityRoot.Comment.ResolvedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ResolvedAt(childComplexity), true
+	case "Comment.resolvedBy":
+		if e.ComplexityRoot.Comment.ResolvedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ResolvedBy(childComplexity), true
+	case "Comment.status":
+		if e.ComplexityRoot.Comment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Status(childComplexity), true
+	case "Comment.target":
+		if e.ComplexityRoot.Comment.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Target(childComplexity), true
+	case "Comment.urls":
+		if e.ComplexityRoot.Comment.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.URLs(childComplexity), true
+
+	case "CommentBody.document":
+		if e.ComplexityRoot.CommentBody.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentBody.Document(childComplexity), true
+	case "CommentBody.markdown":
+		if e.ComplexityRoot.CommentBody.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentBody.Markdown(childComplexity), true
+
+	case "CommentConnection.edges":
+		if e.ComplexityRoot.CommentConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentConnection.Edges(childComplexity), true
+	case "CommentConnection.nodes":
+		if e.ComplexityRoot.CommentConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentConnection.Nodes(childComplexity), true
+	case "CommentConnection.pageInfo":
+		if e.ComplexityRoot.CommentConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentConnection.PageInfo(childComplexity), true
+	case "CommentConnection.totalCount":
+		if e.ComplexityRoot.CommentConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentConnection.TotalCount(childComplexity), true
+
+	case "CommentEdge.cursor":
+		if e.ComplexityRoot.CommentEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentEdge.Cursor(childComplexity), true
+	case "CommentEdge.node":
+		if e.ComplexityRoot.CommentEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentEdge.Node(childComplexity), true
+
+	case "CommentPermissions.delete":
+		if e.ComplexityRoot.CommentPermissions.Delete == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPermissions.Delete(childComplexity), true
+	case "CommentPermissions.edit":
+		if e.ComplexityRoot.CommentPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPermissions.Edit(childComplexity), true
+	case "CommentPermissions.reply":
+		if e.ComplexityRoot.CommentPermissions.Reply == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPermissions.Reply(childComplexity), true
+	case "CommentPermissions.view":
+		if e.ComplexityRoot.CommentPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPermissions.View(childComplexity), true
+
+	case "CommentReply.body":
+		if e.ComplexityRoot.CommentReply.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Body(childComplexity), true
+	case "CommentReply.editedAt":
+		if e.ComplexityRoot.CommentReply.EditedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.EditedAt(childComplexity), true
+	case "CommentReply.id":
+		if e.ComplexityRoot.CommentReply.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.ID(childComplexity), true
+	case "CommentReply.permissions":
+		if e.ComplexityRoot.CommentReply.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Permissions(childComplexity), true
+	case "CommentReply.postedAt":
+		if e.ComplexityRoot.CommentReply.PostedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.PostedAt(childComplexity), true
+	case "CommentReply.postedBy":
+		if e.ComplexityRoot.CommentReply.PostedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.PostedBy(childComplexity), true
+	case "CommentReply.reactions":
+		if e.ComplexityRoot.CommentReply.Reactions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Reactions(childComplexity), true
+	case "CommentReply.urls":
+		if e.ComplexityRoot.CommentReply.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.URLs(childComplexity), true
+
+	case "CommentReplyConnection.edges":
+		if e.ComplexityRoot.CommentReplyConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyConnection.Edges(childComplexity), true
+	case "CommentReplyConnection.nodes":
+		if e.ComplexityRoot.CommentReplyConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyConnection.Nodes(childComplexity), true
+	case "CommentReplyConnection.pageInfo":
+		if e.ComplexityRoot.CommentReplyConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyConnection.PageInfo(childComplexity), true
+	case "CommentReplyConnection.totalCount":
+		if e.ComplexityRoot.CommentReplyConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyConnection.TotalCount(childComplexity), true
+
+	case "CommentReplyEdge.cursor":
+		if e.ComplexityRoot.CommentReplyEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyEdge.Cursor(childComplexity), true
+	case "CommentReplyEdge.node":
+		if e.ComplexityRoot.CommentReplyEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyEdge.Node(childComplexity), true
+
+	case "CommentTarget.changeRequest":
+		if e.ComplexityRoot.CommentTarget.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.ChangeRequest(childComplexity), true
+	case "CommentTarget.node":
+		if e.ComplexityRoot.CommentTarget.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Node(childComplexity), true
+	case "CommentTarget.page":
+		if e.ComplexityRoot.CommentTarget.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Page(childComplexity), true
+	case "CommentTarget.review":
+		if e.ComplexityRoot.CommentTarget.Review == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Review(childComplexity), true
+	case "CommentTarget.revision":
+		if e.ComplexityRoot.CommentTarget.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Revision(childComplexity), true
+	case "CommentTarget.space":
+		if e.ComplexityRoot.CommentTarget.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Space(childComplexity), true
+	case "CommentTarget.tableCell":
+		if e.ComplexityRoot.CommentTarget.TableCell == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.TableCell(childComplexity), true
+
 	case "ConditionCheck.error":
 		if e.ComplexityRoot.ConditionCheck.Error == nil {
 			break
@@ -1336,6 +1908,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConditionCheck.Valid(childComplexity), true
+
+	case "EmojiReaction.count":
+		if e.ComplexityRoot.EmojiReaction.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmojiReaction.Count(childComplexity), true
+	case "EmojiReaction.emoji":
+		if e.ComplexityRoot.EmojiReaction.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmojiReaction.Emoji(childComplexity), true
+	case "EmojiReaction.users":
+		if e.ComplexityRoot.EmojiReaction.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EmojiReaction.Users(childComplexity), true
 
 	case "FileDimensions.height":
 		if e.ComplexityRoot.FileDimensions.Height == nil {
@@ -1362,6 +1953,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FileEdit.Revision(childComplexity), true
+
+	case "IDRef.id":
+		if e.ComplexityRoot.IDRef.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IDRef.ID(childComplexity), true
 
 	case "InviteLink.collection":
 		if e.ComplexityRoot.InviteLink.Collection == nil {
@@ -1893,6 +2491,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCollection(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteComment":
+		if e.ComplexityRoot.Mutation.DeleteComment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteComment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteComment(childComplexity, args["target"].(model.ContentTarget), args["commentId"].(string)), true
+	case "Mutation.deleteCommentReply":
+		if e.ComplexityRoot.Mutation.DeleteCommentReply == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCommentReply_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCommentReply(childComplexity, args["target"].(model.ContentTarget), args["commentId"].(string), args["replyId"].(string)), true
 	case "Mutation.deleteFile":
 		if e.ComplexityRoot.Mutation.DeleteFile == nil {
 			break
@@ -2091,6 +2711,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PingOrganization(childComplexity, args["organizationId"].(string)), true
+	case "Mutation.postComment":
+		if e.ComplexityRoot.Mutation.PostComment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_postComment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PostComment(childComplexity, args["target"].(model.ContentTarget), args["input"].(model.PostCommentInput), args["format"].(*model.PageFormat)), true
+	case "Mutation.postCommentReply":
+		if e.ComplexityRoot.Mutation.PostCommentReply == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_postCommentReply_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["target"].(model.ContentTarget), args["commentId"].(string), args["input"].(model.PostCommentReplyInput), args["format"].(*model.PageFormat)), true
 	case "Mutation.removeCollectionTeamPermission":
 		if e.ComplexityRoot.Mutation.RemoveCollectionTeamPermission == nil {
 			break
@@ -2124,6 +2766,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.removeRequestedReviewer":
+		if e.ComplexityRoot.Mutation.RemoveRequestedReviewer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeRequestedReviewer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveRequestedReviewer(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["userId"].(string)), true
 	case "Mutation.removeSectionFromGroup":
 		if e.ComplexityRoot.Mutation.RemoveSectionFromGroup == nil {
 			break
@@ -2168,6 +2821,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string)), true
+	case "Mutation.requestReviewers":
+		if e.ComplexityRoot.Mutation.RequestReviewers == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_requestReviewers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RequestReviewers(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["input"].(model.RequestReviewersInput)), true
 	case "Mutation.restoreSpace":
 		if e.ComplexityRoot.Mutation.RestoreSpace == nil {
 			break
@@ -2223,6 +2887,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SortSiteStructure(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SortSiteStructureInput)), true
+	case "Mutation.submitReview":
+		if e.ComplexityRoot.Mutation.SubmitReview == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_submitReview_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SubmitReview(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["input"].(model.SubmitReviewInput)), true
 	case "Mutation.updateAgentInstructions":
 		if e.ComplexityRoot.Mutation.UpdateAgentInstructions == nil {
 			break
@@ -2289,6 +2964,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCollectionUserPermission(childComplexity, args["collectionId"].(string), args["userId"].(string), args["input"].(model.UpdateGrantInput)), true
+	case "Mutation.updateComment":
+		if e.ComplexityRoot.Mutation.UpdateComment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateComment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateComment(childComplexity, args["target"].(model.ContentTarget), args["commentId"].(string), args["input"].(model.UpdateCommentInput), args["format"].(*model.PageFormat)), true
+	case "Mutation.updateCommentReply":
+		if e.ComplexityRoot.Mutation.UpdateCommentReply == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCommentReply_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCommentReply(childComplexity, args["target"].(model.ContentTarget), args["commentId"].(string), args["replyId"].(string), args["input"].(model.UpdateCommentReplyInput), args["format"].(*model.PageFormat)), true
 	case "Mutation.updateMember":
 		if e.ComplexityRoot.Mutation.UpdateMember == nil {
 			break
@@ -3035,6 +3732,194 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Viewer(childComplexity), true
+
+	case "ReactionAuthor.reactedAt":
+		if e.ComplexityRoot.ReactionAuthor.ReactedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReactionAuthor.ReactedAt(childComplexity), true
+	case "ReactionAuthor.user":
+		if e.ComplexityRoot.ReactionAuthor.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReactionAuthor.User(childComplexity), true
+
+	case "RequestReviewersResult.users":
+		if e.ComplexityRoot.RequestReviewersResult.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestReviewersResult.Users(childComplexity), true
+
+	case "RequestedReviewer.createdAt":
+		if e.ComplexityRoot.RequestedReviewer.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewer.CreatedAt(childComplexity), true
+	case "RequestedReviewer.kind":
+		if e.ComplexityRoot.RequestedReviewer.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewer.Kind(childComplexity), true
+	case "RequestedReviewer.requestedBy":
+		if e.ComplexityRoot.RequestedReviewer.RequestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewer.RequestedBy(childComplexity), true
+	case "RequestedReviewer.revision":
+		if e.ComplexityRoot.RequestedReviewer.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewer.Revision(childComplexity), true
+	case "RequestedReviewer.user":
+		if e.ComplexityRoot.RequestedReviewer.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewer.User(childComplexity), true
+
+	case "RequestedReviewerConnection.edges":
+		if e.ComplexityRoot.RequestedReviewerConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewerConnection.Edges(childComplexity), true
+	case "RequestedReviewerConnection.nodes":
+		if e.ComplexityRoot.RequestedReviewerConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewerConnection.Nodes(childComplexity), true
+	case "RequestedReviewerConnection.pageInfo":
+		if e.ComplexityRoot.RequestedReviewerConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewerConnection.PageInfo(childComplexity), true
+	case "RequestedReviewerConnection.totalCount":
+		if e.ComplexityRoot.RequestedReviewerConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewerConnection.TotalCount(childComplexity), true
+
+	case "RequestedReviewerEdge.cursor":
+		if e.ComplexityRoot.RequestedReviewerEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewerEdge.Cursor(childComplexity), true
+	case "RequestedReviewerEdge.node":
+		if e.ComplexityRoot.RequestedReviewerEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewerEdge.Node(childComplexity), true
+
+	case "Review.comment":
+		if e.ComplexityRoot.Review.Comment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.Comment(childComplexity), true
+	case "Review.createdAt":
+		if e.ComplexityRoot.Review.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.CreatedAt(childComplexity), true
+	case "Review.id":
+		if e.ComplexityRoot.Review.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.ID(childComplexity), true
+	case "Review.outdated":
+		if e.ComplexityRoot.Review.Outdated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.Outdated(childComplexity), true
+	case "Review.requestedBy":
+		if e.ComplexityRoot.Review.RequestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.RequestedBy(childComplexity), true
+	case "Review.reviewer":
+		if e.ComplexityRoot.Review.Reviewer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.Reviewer(childComplexity), true
+	case "Review.revision":
+		if e.ComplexityRoot.Review.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.Revision(childComplexity), true
+	case "Review.status":
+		if e.ComplexityRoot.Review.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.Status(childComplexity), true
+	case "Review.urls":
+		if e.ComplexityRoot.Review.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.URLs(childComplexity), true
+	case "Review.updatedAt":
+		if e.ComplexityRoot.Review.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.UpdatedAt(childComplexity), true
+
+	case "ReviewConnection.edges":
+		if e.ComplexityRoot.ReviewConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewConnection.Edges(childComplexity), true
+	case "ReviewConnection.nodes":
+		if e.ComplexityRoot.ReviewConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewConnection.Nodes(childComplexity), true
+	case "ReviewConnection.pageInfo":
+		if e.ComplexityRoot.ReviewConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewConnection.PageInfo(childComplexity), true
+	case "ReviewConnection.totalCount":
+		if e.ComplexityRoot.ReviewConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewConnection.TotalCount(childComplexity), true
+
+	case "ReviewEdge.cursor":
+		if e.ComplexityRoot.ReviewEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewEdge.Cursor(childComplexity), true
+	case "ReviewEdge.node":
+		if e.ComplexityRoot.ReviewEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewEdge.Node(childComplexity), true
 
 	case "Revision.createdAt":
 		if e.ComplexityRoot.Revision.CreatedAt == nil {
@@ -3989,7 +4874,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Space.ChangeRequestList(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*model.ChangeRequestStatus), args["creator"].(*string), args["contributor"].(*string)), true
+		return e.ComplexityRoot.Space.ChangeRequestList(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*model.ChangeRequestStatus), args["creator"].(*string), args["contributor"].(*string), args["requestedReviewer"].(*string)), true
 	case "Space.changeRequests":
 		if e.ComplexityRoot.Space.ChangeRequests == nil {
 			break
@@ -4008,6 +4893,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.ChangeRequestsOpen(childComplexity), true
+	case "Space.comment":
+		if e.ComplexityRoot.Space.Comment == nil {
+			break
+		}
+
+		args, err := ec.field_Space_comment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Comment(childComplexity, args["id"].(string), args["format"].(*model.PageFormat)), true
+	case "Space.commentList":
+		if e.ComplexityRoot.Space.CommentList == nil {
+			break
+		}
+
+		args, err := ec.field_Space_commentList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.CommentList(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.ListOrder), args["status"].(*model.CommentStatusFilter), args["format"].(*model.PageFormat), args["targetPage"].(*string), args["authors"].([]string)), true
+	case "Space.commenters":
+		if e.ComplexityRoot.Space.Commenters == nil {
+			break
+		}
+
+		args, err := ec.field_Space_commenters_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Commenters(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Space.comments":
 		if e.ComplexityRoot.Space.Comments == nil {
 			break
@@ -4284,6 +5202,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SpaceURLs.Location(childComplexity), true
+
+	case "TableCellTarget.definition":
+		if e.ComplexityRoot.TableCellTarget.Definition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableCellTarget.Definition(childComplexity), true
+	case "TableCellTarget.record":
+		if e.ComplexityRoot.TableCellTarget.Record == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TableCellTarget.Record(childComplexity), true
 
 	case "Team.createdAt":
 		if e.ComplexityRoot.Team.CreatedAt == nil {
@@ -4568,6 +5499,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.User.URLs(childComplexity), true
 
+	case "UserContributor.count":
+		if e.ComplexityRoot.UserContributor.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributor.Count(childComplexity), true
+	case "UserContributor.updatedAt":
+		if e.ComplexityRoot.UserContributor.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributor.UpdatedAt(childComplexity), true
+	case "UserContributor.user":
+		if e.ComplexityRoot.UserContributor.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserContributor.User(childComplexity), true
+
 	case "UserGrant.permission":
 		if e.ComplexityRoot.UserGrant.Permission == nil {
 			break
@@ -4636,6 +5586,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputAddSectionToGroupInput,
 		ec.unmarshalInputAddSiteSpaceInput,
+		ec.unmarshalInputCommentBodyInput,
 		ec.unmarshalInputContentTarget,
 		ec.unmarshalInputCreateChangeRequestInput,
 		ec.unmarshalInputCreateCollectionInput,
@@ -4654,16 +5605,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputMergeRulesInput,
 		ec.unmarshalInputMovePageInput,
 		ec.unmarshalInputPageLayoutInput,
+		ec.unmarshalInputPostCommentInput,
+		ec.unmarshalInputPostCommentReplyInput,
+		ec.unmarshalInputRequestReviewersInput,
 		ec.unmarshalInputSetTeamMemberInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSitePointerInput,
 		ec.unmarshalInputSortSiteStructureInput,
 		ec.unmarshalInputStructurePointerInput,
 		ec.unmarshalInputStructurePositionInput,
+		ec.unmarshalInputSubmitReviewInput,
+		ec.unmarshalInputTableCellTargetInput,
 		ec.unmarshalInputTeamMembershipInput,
 		ec.unmarshalInputUpdateAgentInstructionsInput,
 		ec.unmarshalInputUpdateChangeRequestInput,
 		ec.unmarshalInputUpdateCollectionInput,
+		ec.unmarshalInputUpdateCommentInput,
+		ec.unmarshalInputUpdateCommentReplyInput,
 		ec.unmarshalInputUpdateGrantInput,
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOrganizationInput,
@@ -5749,7 +6707,7 @@ extend type Space {
   "The space's revisions, newest first."
   revisions(first: Int, after: String): RevisionConnection!
   "Change requests, newest first; status defaults to OPEN."
-  changeRequestList(first: Int, after: String, status: ChangeRequestStatus, creator: ID, contributor: ID): ChangeRequestConnection!
+  changeRequestList(first: Int, after: String, status: ChangeRequestStatus, creator: ID, contributor: ID, requestedReviewer: ID): ChangeRequestConnection!
   "A change request by id or by its number in the space."
   changeRequest(id: ID!): ChangeRequest
 }
@@ -6116,6 +7074,269 @@ extend type Mutation {
   "Offer a space as a template to its organization, or stop (space admins)."
   setSpaceTemplate(spaceId: ID!, template: Boolean!): Space!
 }
+
+# ---------------------------------------------------------------------------------------------
+# Review and discussion: comments, replies, reactions, requested reviewers, reviews.
+
+enum CommentStatus { OPEN RESOLVED }
+enum CommentStatusFilter { ALL OPEN RESOLVED }
+enum ReviewStatus { APPROVED CHANGES_REQUESTED }
+
+extend type Space {
+  "Comments on the space's own discussion, newest first unless order is ASC."
+  commentList(first: Int, after: String, order: ListOrder, status: CommentStatusFilter, format: PageFormat, targetPage: ID, authors: [ID!]): CommentConnection!
+  "A comment of the space's own discussion."
+  comment(id: ID!, format: PageFormat): Comment
+  "Members who wrote a comment or a reply in the space's own discussion."
+  commenters(first: Int, after: String): MemberConnection!
+}
+
+extend type ChangeRequest {
+  "Comments on the change request, newest first unless order is ASC."
+  commentList(first: Int, after: String, order: ListOrder, status: CommentStatusFilter, format: PageFormat, targetPage: ID, authors: [ID!]): CommentConnection!
+  comment(id: ID!, format: PageFormat): Comment
+  "Members who wrote a comment or a reply on the change request."
+  commenters(first: Int, after: String): MemberConnection!
+  "Users asked to review, in the order asked."
+  requestedReviewers(first: Int, after: String): RequestedReviewerConnection!
+  "Reviews, newest first; outdated filters on whether they predate the current revision."
+  reviews(first: Int, after: String, outdated: Boolean, format: PageFormat): ReviewConnection!
+  review(id: ID!, format: PageFormat): Review
+}
+
+"A comment's body: markdown, a document, or neither (an empty comment)."
+type CommentBody {
+  markdown: String
+  document: Document
+}
+
+type CommentTarget {
+  space: ID!
+  revision: ID!
+  changeRequest: ID
+  "The review the comment was posted with."
+  review: ID
+  page: IDRef
+  node: IDRef
+  tableCell: TableCellTarget
+}
+
+type IDRef {
+  id: ID!
+}
+
+type TableCellTarget {
+  record: String!
+  definition: String!
+}
+
+type CommentPermissions {
+  view: Boolean!
+  edit: Boolean!
+  reply: Boolean!
+  delete: Boolean!
+}
+
+type EmojiReaction {
+  emoji: String!
+  count: Int!
+  users: [ReactionAuthor!]!
+}
+
+type ReactionAuthor {
+  user: User!
+  reactedAt: Time!
+}
+
+"A user who replied to a comment: how many times, and when last."
+type UserContributor {
+  updatedAt: Time!
+  count: Int!
+  user: User!
+}
+
+type Comment {
+  id: ID!
+  postedBy: User!
+  postedAt: Time!
+  editedAt: Time
+  reactions: [EmojiReaction!]!
+  "The number of replies."
+  replies: Int!
+  repliers: [UserContributor!]!
+  body: CommentBody!
+  target: CommentTarget!
+  urls: LocationURLs!
+  permissions: CommentPermissions!
+  status: CommentStatus!
+  resolvedAt: Time
+  resolvedBy: User
+  "Replies, oldest first."
+  replyList(first: Int, after: String, format: PageFormat): CommentReplyConnection!
+  reply(id: ID!, format: PageFormat): CommentReply
+}
+
+type CommentReply {
+  id: ID!
+  postedBy: User!
+  postedAt: Time!
+  editedAt: Time
+  reactions: [EmojiReaction!]!
+  body: CommentBody!
+  urls: LocationURLs!
+  permissions: CommentPermissions!
+}
+
+type RequestedReviewer {
+  "The change request's revision when the review was asked for."
+  revision: ID!
+  requestedBy: User!
+  createdAt: Time!
+  "Always user: Bindery asks users, not teams."
+  kind: String!
+  user: User!
+}
+
+type Review {
+  id: ID!
+  "The change request's revision the review was made at."
+  revision: ID!
+  reviewer: User!
+  requestedBy: User
+  status: ReviewStatus!
+  "The change request has a newer revision than the one reviewed."
+  outdated: Boolean!
+  comment: Comment
+  createdAt: Time!
+  updatedAt: Time!
+  urls: LocationURLs!
+}
+
+type CommentConnection {
+  edges: [CommentEdge!]!
+  nodes: [Comment!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type CommentEdge {
+  cursor: String!
+  node: Comment!
+}
+
+type CommentReplyConnection {
+  edges: [CommentReplyEdge!]!
+  nodes: [CommentReply!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type CommentReplyEdge {
+  cursor: String!
+  node: CommentReply!
+}
+
+type RequestedReviewerConnection {
+  edges: [RequestedReviewerEdge!]!
+  nodes: [RequestedReviewer!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type RequestedReviewerEdge {
+  cursor: String!
+  node: RequestedReviewer!
+}
+
+type ReviewConnection {
+  edges: [ReviewEdge!]!
+  nodes: [Review!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type ReviewEdge {
+  cursor: String!
+  node: Review!
+}
+
+"A comment's body: give markdown or document, or neither for an empty comment."
+input CommentBodyInput {
+  markdown: String
+  document: Document
+}
+
+input TableCellTargetInput {
+  record: String!
+  definition: String!
+}
+
+input PostCommentInput {
+  body: CommentBodyInput!
+  "Anchor the comment to a page of the content,"
+  page: ID
+  "to a node of that page,"
+  node: ID
+  "or to a cell of that node's table."
+  tableCell: TableCellTargetInput
+}
+
+input UpdateCommentInput {
+  "Only the comment's author may change it."
+  body: CommentBodyInput
+  resolved: Boolean
+  addedReactions: [String!]
+  removedReactions: [String!]
+}
+
+input PostCommentReplyInput {
+  body: CommentBodyInput!
+}
+
+input UpdateCommentReplyInput {
+  body: CommentBodyInput
+  addedReactions: [String!]
+  removedReactions: [String!]
+}
+
+input RequestReviewersInput {
+  "Users who hold the review role on the space."
+  users: [ID!]!
+  "Also change the change request's subject,"
+  subject: String
+  "and its description."
+  description: Document
+}
+
+input SubmitReviewInput {
+  status: ReviewStatus!
+  "Posted as a comment on the change request, linked to the review."
+  comment: CommentBodyInput
+}
+
+"What a request for reviewers asked."
+type RequestReviewersResult {
+  users: [RequestedReviewer!]!
+}
+
+extend type Mutation {
+  "Post a comment on a space, or on a change request when target.changeRequestId is set (comment role)."
+  postComment(target: ContentTarget!, input: PostCommentInput!, format: PageFormat): Comment!
+  "Change a comment's body (its author), resolve or reopen it, react to it (comment role)."
+  updateComment(target: ContentTarget!, commentId: ID!, input: UpdateCommentInput!, format: PageFormat): Comment!
+  "Delete a comment and its replies (its author, or a space admin). True when something was removed."
+  deleteComment(target: ContentTarget!, commentId: ID!): Boolean!
+  postCommentReply(target: ContentTarget!, commentId: ID!, input: PostCommentReplyInput!, format: PageFormat): CommentReply!
+  updateCommentReply(target: ContentTarget!, commentId: ID!, replyId: ID!, input: UpdateCommentReplyInput!, format: PageFormat): CommentReply!
+  deleteCommentReply(target: ContentTarget!, commentId: ID!, replyId: ID!): Boolean!
+
+  "Ask users to review a change request (its author, or editors)."
+  requestReviewers(spaceId: ID!, changeRequestId: ID!, input: RequestReviewersInput!): RequestReviewersResult!
+  "Withdraw a review request (its author, editors, or the reviewer)."
+  removeRequestedReviewer(spaceId: ID!, changeRequestId: ID!, userId: ID!): Boolean!
+  "Approve a change request or request changes (review role)."
+  submitReview(spaceId: ID!, changeRequestId: ID!, input: SubmitReviewInput!): Review!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -6192,6 +7413,18 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_urls(ctx, field)
 	case "content":
 		return ec.fieldContext_ChangeRequest_content(ctx, field)
+	case "commentList":
+		return ec.fieldContext_ChangeRequest_commentList(ctx, field)
+	case "comment":
+		return ec.fieldContext_ChangeRequest_comment(ctx, field)
+	case "commenters":
+		return ec.fieldContext_ChangeRequest_commenters(ctx, field)
+	case "requestedReviewers":
+		return ec.fieldContext_ChangeRequest_requestedReviewers(ctx, field)
+	case "reviews":
+		return ec.fieldContext_ChangeRequest_reviews(ctx, field)
+	case "review":
+		return ec.fieldContext_ChangeRequest_review(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequest", field.Name)
 }
@@ -6286,6 +7519,158 @@ func (ec *executionContext) childFields_CollectionPermissions(ctx context.Contex
 	return nil, fmt.Errorf("no field named %q was found under type CollectionPermissions", field.Name)
 }
 
+func (ec *executionContext) childFields_Comment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Comment_id(ctx, field)
+	case "postedBy":
+		return ec.fieldContext_Comment_postedBy(ctx, field)
+	case "postedAt":
+		return ec.fieldContext_Comment_postedAt(ctx, field)
+	case "editedAt":
+		return ec.fieldContext_Comment_editedAt(ctx, field)
+	case "reactions":
+		return ec.fieldContext_Comment_reactions(ctx, field)
+	case "replies":
+		return ec.fieldContext_Comment_replies(ctx, field)
+	case "repliers":
+		return ec.fieldContext_Comment_repliers(ctx, field)
+	case "body":
+		return ec.fieldContext_Comment_body(ctx, field)
+	case "target":
+		return ec.fieldContext_Comment_target(ctx, field)
+	case "urls":
+		return ec.fieldContext_Comment_urls(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Comment_permissions(ctx, field)
+	case "status":
+		return ec.fieldContext_Comment_status(ctx, field)
+	case "resolvedAt":
+		return ec.fieldContext_Comment_resolvedAt(ctx, field)
+	case "resolvedBy":
+		return ec.fieldContext_Comment_resolvedBy(ctx, field)
+	case "replyList":
+		return ec.fieldContext_Comment_replyList(ctx, field)
+	case "reply":
+		return ec.fieldContext_Comment_reply(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Comment", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentBody(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "markdown":
+		return ec.fieldContext_CommentBody_markdown(ctx, field)
+	case "document":
+		return ec.fieldContext_CommentBody_document(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentBody", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CommentConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_CommentConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CommentConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_CommentConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_CommentEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_CommentEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_CommentPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_CommentPermissions_edit(ctx, field)
+	case "reply":
+		return ec.fieldContext_CommentPermissions_reply(ctx, field)
+	case "delete":
+		return ec.fieldContext_CommentPermissions_delete(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentReply(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CommentReply_id(ctx, field)
+	case "postedBy":
+		return ec.fieldContext_CommentReply_postedBy(ctx, field)
+	case "postedAt":
+		return ec.fieldContext_CommentReply_postedAt(ctx, field)
+	case "editedAt":
+		return ec.fieldContext_CommentReply_editedAt(ctx, field)
+	case "reactions":
+		return ec.fieldContext_CommentReply_reactions(ctx, field)
+	case "body":
+		return ec.fieldContext_CommentReply_body(ctx, field)
+	case "urls":
+		return ec.fieldContext_CommentReply_urls(ctx, field)
+	case "permissions":
+		return ec.fieldContext_CommentReply_permissions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentReply", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentReplyConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CommentReplyConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_CommentReplyConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CommentReplyConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_CommentReplyConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentReplyConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentReplyEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_CommentReplyEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_CommentReplyEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentReplyEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "space":
+		return ec.fieldContext_CommentTarget_space(ctx, field)
+	case "revision":
+		return ec.fieldContext_CommentTarget_revision(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_CommentTarget_changeRequest(ctx, field)
+	case "review":
+		return ec.fieldContext_CommentTarget_review(ctx, field)
+	case "page":
+		return ec.fieldContext_CommentTarget_page(ctx, field)
+	case "node":
+		return ec.fieldContext_CommentTarget_node(ctx, field)
+	case "tableCell":
+		return ec.fieldContext_CommentTarget_tableCell(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentTarget", field.Name)
+}
+
 func (ec *executionContext) childFields_ConditionCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "valid":
@@ -6294,6 +7679,18 @@ func (ec *executionContext) childFields_ConditionCheck(ctx context.Context, fiel
 		return ec.fieldContext_ConditionCheck_error(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConditionCheck", field.Name)
+}
+
+func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "emoji":
+		return ec.fieldContext_EmojiReaction_emoji(ctx, field)
+	case "count":
+		return ec.fieldContext_EmojiReaction_count(ctx, field)
+	case "users":
+		return ec.fieldContext_EmojiReaction_users(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EmojiReaction", field.Name)
 }
 
 func (ec *executionContext) childFields_FileDimensions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6314,6 +7711,14 @@ func (ec *executionContext) childFields_FileEdit(ctx context.Context, field grap
 		return ec.fieldContext_FileEdit_file(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FileEdit", field.Name)
+}
+
+func (ec *executionContext) childFields_IDRef(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_IDRef_id(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IDRef", field.Name)
 }
 
 func (ec *executionContext) childFields_InviteLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6758,6 +8163,114 @@ func (ec *executionContext) childFields_PublishedURLs(ctx context.Context, field
 		return ec.fieldContext_PublishedURLs_published(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_ReactionAuthor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_ReactionAuthor_user(ctx, field)
+	case "reactedAt":
+		return ec.fieldContext_ReactionAuthor_reactedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReactionAuthor", field.Name)
+}
+
+func (ec *executionContext) childFields_RequestReviewersResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "users":
+		return ec.fieldContext_RequestReviewersResult_users(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RequestReviewersResult", field.Name)
+}
+
+func (ec *executionContext) childFields_RequestedReviewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_RequestedReviewer_revision(ctx, field)
+	case "requestedBy":
+		return ec.fieldContext_RequestedReviewer_requestedBy(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_RequestedReviewer_createdAt(ctx, field)
+	case "kind":
+		return ec.fieldContext_RequestedReviewer_kind(ctx, field)
+	case "user":
+		return ec.fieldContext_RequestedReviewer_user(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RequestedReviewer", field.Name)
+}
+
+func (ec *executionContext) childFields_RequestedReviewerConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_RequestedReviewerConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_RequestedReviewerConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_RequestedReviewerConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_RequestedReviewerConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RequestedReviewerConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_RequestedReviewerEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_RequestedReviewerEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_RequestedReviewerEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RequestedReviewerEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Review(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Review_id(ctx, field)
+	case "revision":
+		return ec.fieldContext_Review_revision(ctx, field)
+	case "reviewer":
+		return ec.fieldContext_Review_reviewer(ctx, field)
+	case "requestedBy":
+		return ec.fieldContext_Review_requestedBy(ctx, field)
+	case "status":
+		return ec.fieldContext_Review_status(ctx, field)
+	case "outdated":
+		return ec.fieldContext_Review_outdated(ctx, field)
+	case "comment":
+		return ec.fieldContext_Review_comment(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Review_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Review_updatedAt(ctx, field)
+	case "urls":
+		return ec.fieldContext_Review_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Review", field.Name)
+}
+
+func (ec *executionContext) childFields_ReviewConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ReviewConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ReviewConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ReviewConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ReviewConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReviewConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ReviewEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ReviewEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ReviewEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReviewEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Revision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7256,6 +8769,12 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_changeRequest(ctx, field)
 	case "isTemplate":
 		return ec.fieldContext_Space_isTemplate(ctx, field)
+	case "commentList":
+		return ec.fieldContext_Space_commentList(ctx, field)
+	case "comment":
+		return ec.fieldContext_Space_comment(ctx, field)
+	case "commenters":
+		return ec.fieldContext_Space_commenters(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
 }
@@ -7320,6 +8839,16 @@ func (ec *executionContext) childFields_SpaceURLs(ctx context.Context, field gra
 		return ec.fieldContext_SpaceURLs_icon(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpaceURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_TableCellTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "record":
+		return ec.fieldContext_TableCellTarget_record(ctx, field)
+	case "definition":
+		return ec.fieldContext_TableCellTarget_definition(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TableCellTarget", field.Name)
 }
 
 func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7494,6 +9023,18 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
 }
 
+func (ec *executionContext) childFields_UserContributor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "updatedAt":
+		return ec.fieldContext_UserContributor_updatedAt(ctx, field)
+	case "count":
+		return ec.fieldContext_UserContributor_count(ctx, field)
+	case "user":
+		return ec.fieldContext_UserContributor_user(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserContributor", field.Name)
+}
+
 func (ec *executionContext) childFields_UserGrant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "permission":
@@ -7652,6 +9193,194 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_ChangeRequest_commentList_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.ListOrder, error) {
+			return ec.unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐListOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*model.CommentStatusFilter, error) {
+			return ec.unmarshalOCommentStatusFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatusFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "targetPage",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["targetPage"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "authors",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["authors"] = arg6
+	return args, nil
+}
+
+func (ec *executionContext) field_ChangeRequest_comment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_ChangeRequest_commenters_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_ChangeRequest_requestedReviewers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_ChangeRequest_review_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_ChangeRequest_reviews_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "outdated",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["outdated"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Collection_spaces_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7715,6 +9444,58 @@ func (ec *executionContext) field_Collection_userPermissions_args(ctx context.Co
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Comment_replyList_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Comment_reply_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg1
 	return args, nil
 }
 
@@ -8134,6 +9915,58 @@ func (ec *executionContext) field_Mutation_deleteCollection_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteCommentReply_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.ContentTarget, error) {
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commentId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "replyId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["replyId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteComment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.ContentTarget, error) {
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commentId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commentId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteFile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8546,6 +10379,74 @@ func (ec *executionContext) field_Mutation_pingOrganization_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_postCommentReply_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.ContentTarget, error) {
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commentId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PostCommentReplyInput, error) {
+			return ec.unmarshalNPostCommentReplyInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPostCommentReplyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_postComment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.ContentTarget, error) {
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PostCommentInput, error) {
+			return ec.unmarshalNPostCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPostCommentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_removeCollectionTeamPermission_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8609,6 +10510,36 @@ func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context
 		return nil, err
 	}
 	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeRequestedReviewer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequestId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequestId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg2
 	return args, nil
 }
 
@@ -8721,6 +10652,36 @@ func (ec *executionContext) field_Mutation_removeTeamMember_args(ctx context.Con
 		return nil, err
 	}
 	args["userId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_requestReviewers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequestId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequestId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RequestReviewersInput, error) {
+			return ec.unmarshalNRequestReviewersInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestReviewersInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -8842,6 +10803,36 @@ func (ec *executionContext) field_Mutation_sortSiteStructure_args(ctx context.Co
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.SortSiteStructureInput, error) {
 			return ec.unmarshalNSortSiteStructureInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSortSiteStructureInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_submitReview_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequestId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequestId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SubmitReviewInput, error) {
+			return ec.unmarshalNSubmitReviewInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSubmitReviewInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -9003,6 +10994,90 @@ func (ec *executionContext) field_Mutation_updateCollection_args(ctx context.Con
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCommentReply_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.ContentTarget, error) {
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commentId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "replyId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["replyId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateCommentReplyInput, error) {
+			return ec.unmarshalNUpdateCommentReplyInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateCommentReplyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateComment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.ContentTarget, error) {
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commentId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateCommentInput, error) {
+			return ec.unmarshalNUpdateCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateCommentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg3
 	return args, nil
 }
 
@@ -10131,6 +12206,14 @@ func (ec *executionContext) field_Space_changeRequestList_args(ctx context.Conte
 		return nil, err
 	}
 	args["contributor"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "requestedReviewer",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["requestedReviewer"] = arg5
 	return args, nil
 }
 
@@ -10145,6 +12228,112 @@ func (ec *executionContext) field_Space_changeRequest_args(ctx context.Context, 
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_commentList_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.ListOrder, error) {
+			return ec.unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐListOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*model.CommentStatusFilter, error) {
+			return ec.unmarshalOCommentStatusFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatusFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "targetPage",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["targetPage"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "authors",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["authors"] = arg6
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_comment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (*model.PageFormat, error) {
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_commenters_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -10894,6 +13083,270 @@ func (ec *executionContext) fieldContext_ChangeRequest_content(_ context.Context
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Revision(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_commentList(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_commentList(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().CommentList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.ListOrder), fc.Args["status"].(*model.CommentStatusFilter), fc.Args["format"].(*model.PageFormat), fc.Args["targetPage"].(*string), fc.Args["authors"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Comment]) graphql.Marshaler {
+			return ec.marshalNCommentConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_commentList(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_commentList_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_comment(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_comment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().Comment(ctx, obj, fc.Args["id"].(string), fc.Args["format"].(*model.PageFormat))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
+			return ec.marshalOComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_comment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Comment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_comment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_commenters(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_commenters(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().Commenters(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Member]) graphql.Marshaler {
+			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_commenters(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemberConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_commenters_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_requestedReviewers(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_requestedReviewers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().RequestedReviewers(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.RequestedReviewer]) graphql.Marshaler {
+			return ec.marshalNRequestedReviewerConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_requestedReviewers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RequestedReviewerConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_requestedReviewers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_reviews(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_reviews(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().Reviews(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["outdated"].(*bool), fc.Args["format"].(*model.PageFormat))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Review]) graphql.Marshaler {
+			return ec.marshalNReviewConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_reviews(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReviewConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_reviews_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_review(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_review(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().Review(ctx, obj, fc.Args["id"].(string), fc.Args["format"].(*model.PageFormat))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Review) graphql.Marshaler {
+			return ec.marshalOReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_review(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Review(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_review_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -11672,6 +14125,1391 @@ func (ec *executionContext) fieldContext_CollectionPermissions_create(_ context.
 	return graphql.NewScalarFieldContext("CollectionPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _Comment_id(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Comment", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Comment_postedBy(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_postedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PostedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_postedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Comment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Comment_postedAt(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_postedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PostedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_postedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Comment", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Comment_editedAt(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_editedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EditedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_editedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Comment", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Comment_reactions(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_reactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reactions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
+			return ec.marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReactionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_reactions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Comment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EmojiReaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Comment_replies(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_replies(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replies, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_replies(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Comment", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Comment_repliers(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_repliers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Repliers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserContributor) graphql.Marshaler {
+			return ec.marshalNUserContributor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserContributorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_repliers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Comment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserContributor(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Comment_body(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_body(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Body, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.CommentBody) graphql.Marshaler {
+			return ec.marshalNCommentBody2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Comment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentBody(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Comment_target(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.CommentTarget) graphql.Marshaler {
+			return ec.marshalNCommentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentTarget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Comment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Comment_urls(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
+			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Comment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LocationURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Comment_permissions(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Permissions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.CommentPermissions) graphql.Marshaler {
+			return ec.marshalNCommentPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Comment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Comment_status(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.CommentStatus) graphql.Marshaler {
+			return ec.marshalNCommentStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Comment", field, false, false, errors.New("field of type CommentStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Comment_resolvedAt(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_resolvedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResolvedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_resolvedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Comment", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Comment_resolvedBy(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_resolvedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResolvedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_resolvedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Comment",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Comment_replyList(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_replyList(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Comment().ReplyList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["format"].(*model.PageFormat))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.CommentReply]) graphql.Marshaler {
+			return ec.marshalNCommentReplyConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_replyList(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Comment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentReplyConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Comment_replyList_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Comment_reply(ctx context.Context, field graphql.CollectedField, obj *model.Comment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Comment_reply(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Comment().Reply(ctx, obj, fc.Args["id"].(string), fc.Args["format"].(*model.PageFormat))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
+			return ec.marshalOCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Comment_reply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Comment",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentReply(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Comment_reply_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentBody_markdown(ctx context.Context, field graphql.CollectedField, obj *model.CommentBody) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentBody_markdown(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Markdown, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentBody_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentBody", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CommentBody_document(ctx context.Context, field graphql.CollectedField, obj *model.CommentBody) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentBody_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Document, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Document) graphql.Marshaler {
+			return ec.marshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentBody_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentBody", field, false, false, errors.New("field of type Document does not have child fields"))
+}
+
+func (ec *executionContext) _CommentConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Comment]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Comment]) graphql.Marshaler {
+			return ec.marshalNCommentEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Comment]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Comment) graphql.Marshaler {
+			return ec.marshalNComment2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Comment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Comment]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Comment]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CommentEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.Comment]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CommentEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.Comment]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
+			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Comment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentPermissions_view(ctx context.Context, field graphql.CollectedField, obj *model.CommentPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentPermissions_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CommentPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *model.CommentPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentPermissions_edit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CommentPermissions_reply(ctx context.Context, field graphql.CollectedField, obj *model.CommentPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentPermissions_reply(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reply, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentPermissions_reply(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CommentPermissions_delete(ctx context.Context, field graphql.CollectedField, obj *model.CommentPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentPermissions_delete(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Delete, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentPermissions_delete(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CommentReply_id(ctx context.Context, field graphql.CollectedField, obj *model.CommentReply) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReply_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReply_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentReply", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CommentReply_postedBy(ctx context.Context, field graphql.CollectedField, obj *model.CommentReply) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReply_postedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PostedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReply_postedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentReply",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentReply_postedAt(ctx context.Context, field graphql.CollectedField, obj *model.CommentReply) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReply_postedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PostedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReply_postedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentReply", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CommentReply_editedAt(ctx context.Context, field graphql.CollectedField, obj *model.CommentReply) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReply_editedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EditedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReply_editedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentReply", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CommentReply_reactions(ctx context.Context, field graphql.CollectedField, obj *model.CommentReply) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReply_reactions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reactions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
+			return ec.marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReactionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReply_reactions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentReply",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_EmojiReaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentReply_body(ctx context.Context, field graphql.CollectedField, obj *model.CommentReply) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReply_body(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Body, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.CommentBody) graphql.Marshaler {
+			return ec.marshalNCommentBody2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReply_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentReply",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentBody(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentReply_urls(ctx context.Context, field graphql.CollectedField, obj *model.CommentReply) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReply_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
+			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReply_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentReply",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LocationURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentReply_permissions(ctx context.Context, field graphql.CollectedField, obj *model.CommentReply) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReply_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Permissions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.CommentPermissions) graphql.Marshaler {
+			return ec.marshalNCommentPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReply_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentReply",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentReplyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.CommentReply]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReplyConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.CommentReply]) graphql.Marshaler {
+			return ec.marshalNCommentReplyEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReplyConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentReplyConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentReplyEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentReplyConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.CommentReply]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReplyConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CommentReply) graphql.Marshaler {
+			return ec.marshalNCommentReply2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReplyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReplyConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentReplyConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentReply(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentReplyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.CommentReply]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReplyConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReplyConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentReplyConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentReplyConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.CommentReply]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReplyConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReplyConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentReplyConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CommentReplyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.CommentReply]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReplyEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReplyEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentReplyEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CommentReplyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.CommentReply]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentReplyEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
+			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentReplyEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentReplyEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentReply(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentTarget_space(ctx context.Context, field graphql.CollectedField, obj *model.CommentTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentTarget_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentTarget_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentTarget", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CommentTarget_revision(ctx context.Context, field graphql.CollectedField, obj *model.CommentTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentTarget_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentTarget_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentTarget", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CommentTarget_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.CommentTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentTarget_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentTarget_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentTarget", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CommentTarget_review(ctx context.Context, field graphql.CollectedField, obj *model.CommentTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentTarget_review(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Review, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentTarget_review(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentTarget", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CommentTarget_page(ctx context.Context, field graphql.CollectedField, obj *model.CommentTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentTarget_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IDRef) graphql.Marshaler {
+			return ec.marshalOIDRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIDRef(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentTarget_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentTarget",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IDRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentTarget_node(ctx context.Context, field graphql.CollectedField, obj *model.CommentTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentTarget_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IDRef) graphql.Marshaler {
+			return ec.marshalOIDRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIDRef(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentTarget_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentTarget",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IDRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentTarget_tableCell(ctx context.Context, field graphql.CollectedField, obj *model.CommentTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentTarget_tableCell(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TableCell, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TableCellTarget) graphql.Marshaler {
+			return ec.marshalOTableCellTarget2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTableCellTarget(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentTarget_tableCell(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentTarget",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TableCellTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ConditionCheck_valid(ctx context.Context, field graphql.CollectedField, obj *model.ConditionCheck) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11716,6 +15554,84 @@ func (ec *executionContext) _ConditionCheck_error(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_ConditionCheck_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ConditionCheck", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _EmojiReaction_emoji(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmojiReaction_emoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Emoji, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EmojiReaction_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EmojiReaction", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _EmojiReaction_count(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmojiReaction_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EmojiReaction_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("EmojiReaction", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _EmojiReaction_users(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_EmojiReaction_users(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Users, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ReactionAuthor) graphql.Marshaler {
+			return ec.marshalNReactionAuthor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReactionAuthorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_EmojiReaction_users(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "EmojiReaction",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReactionAuthor(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _FileDimensions_width(ctx context.Context, field graphql.CollectedField, obj *model.FileDimensions) (ret graphql.Marshaler) {
@@ -11826,6 +15742,29 @@ func (ec *executionContext) fieldContext_FileEdit_file(_ context.Context, field 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _IDRef_id(ctx context.Context, field graphql.CollectedField, obj *model.IDRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IDRef_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IDRef_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IDRef", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _InviteLink_id(ctx context.Context, field graphql.CollectedField, obj *model.InviteLink) (ret graphql.Marshaler) {
@@ -16227,6 +20166,402 @@ func (ec *executionContext) fieldContext_Mutation_setSpaceTemplate(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_postComment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_postComment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PostComment(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["input"].(model.PostCommentInput), fc.Args["format"].(*model.PageFormat))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
+			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_postComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Comment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_postComment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateComment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateComment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateComment(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string), fc.Args["input"].(model.UpdateCommentInput), fc.Args["format"].(*model.PageFormat))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
+			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Comment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateComment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteComment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteComment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteComment(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteComment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_postCommentReply(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_postCommentReply(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PostCommentReply(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string), fc.Args["input"].(model.PostCommentReplyInput), fc.Args["format"].(*model.PageFormat))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
+			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_postCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentReply(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_postCommentReply_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCommentReply(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateCommentReply(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateCommentReply(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string), fc.Args["replyId"].(string), fc.Args["input"].(model.UpdateCommentReplyInput), fc.Args["format"].(*model.PageFormat))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
+			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentReply(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCommentReply_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCommentReply(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCommentReply(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCommentReply(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string), fc.Args["replyId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCommentReply_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_requestReviewers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_requestReviewers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RequestReviewers(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["input"].(model.RequestReviewersInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RequestReviewersResult) graphql.Marshaler {
+			return ec.marshalNRequestReviewersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestReviewersResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_requestReviewers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RequestReviewersResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_requestReviewers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeRequestedReviewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeRequestedReviewer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveRequestedReviewer(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["userId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeRequestedReviewer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeRequestedReviewer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_submitReview(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_submitReview(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SubmitReview(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["input"].(model.SubmitReviewInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Review) graphql.Marshaler {
+			return ec.marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_submitReview(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Review(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_submitReview_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18696,6 +23031,840 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields___Schema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReactionAuthor_user(ctx context.Context, field graphql.CollectedField, obj *model.ReactionAuthor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReactionAuthor_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReactionAuthor_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReactionAuthor",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReactionAuthor_reactedAt(ctx context.Context, field graphql.CollectedField, obj *model.ReactionAuthor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReactionAuthor_reactedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReactedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReactionAuthor_reactedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReactionAuthor", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _RequestReviewersResult_users(ctx context.Context, field graphql.CollectedField, obj *model.RequestReviewersResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestReviewersResult_users(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Users, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RequestedReviewer) graphql.Marshaler {
+			return ec.marshalNRequestedReviewer2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestedReviewerᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestReviewersResult_users(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RequestReviewersResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RequestedReviewer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RequestedReviewer_revision(ctx context.Context, field graphql.CollectedField, obj *model.RequestedReviewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewer_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewer_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RequestedReviewer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _RequestedReviewer_requestedBy(ctx context.Context, field graphql.CollectedField, obj *model.RequestedReviewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewer_requestedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewer_requestedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RequestedReviewer",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RequestedReviewer_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.RequestedReviewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewer_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewer_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RequestedReviewer", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _RequestedReviewer_kind(ctx context.Context, field graphql.CollectedField, obj *model.RequestedReviewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewer_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewer_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RequestedReviewer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RequestedReviewer_user(ctx context.Context, field graphql.CollectedField, obj *model.RequestedReviewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewer_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewer_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RequestedReviewer",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RequestedReviewerConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.RequestedReviewer]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewerConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.RequestedReviewer]) graphql.Marshaler {
+			return ec.marshalNRequestedReviewerEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewerConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RequestedReviewerConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RequestedReviewerEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RequestedReviewerConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.RequestedReviewer]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewerConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RequestedReviewer) graphql.Marshaler {
+			return ec.marshalNRequestedReviewer2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestedReviewerᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewerConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RequestedReviewerConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RequestedReviewer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RequestedReviewerConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.RequestedReviewer]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewerConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewerConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RequestedReviewerConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RequestedReviewerConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.RequestedReviewer]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewerConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewerConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RequestedReviewerConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _RequestedReviewerEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.RequestedReviewer]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewerEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewerEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RequestedReviewerEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RequestedReviewerEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.RequestedReviewer]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewerEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RequestedReviewer) graphql.Marshaler {
+			return ec.marshalNRequestedReviewer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestedReviewer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewerEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RequestedReviewerEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RequestedReviewer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Review_id(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Review_revision(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Review_reviewer(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_reviewer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reviewer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_reviewer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Review",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Review_requestedBy(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_requestedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Review_requestedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Review",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Review_status(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ReviewStatus) graphql.Marshaler {
+			return ec.marshalNReviewStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReviewStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type ReviewStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Review_outdated(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_outdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outdated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_outdated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Review_comment(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_comment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Comment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
+			return ec.marshalOComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Review_comment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Review",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Comment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Review_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Review_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Review_urls(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
+			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Review",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LocationURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReviewConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Review]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Review]) graphql.Marshaler {
+			return ec.marshalNReviewEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReviewConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReviewEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReviewConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Review]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Review) graphql.Marshaler {
+			return ec.marshalNReview2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReviewᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReviewConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Review(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReviewConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Review]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReviewConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReviewConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Review]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReviewConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ReviewEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.Review]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReviewEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReviewEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.Review]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Review) graphql.Marshaler {
+			return ec.marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReviewEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Review(ctx, field)
 		},
 	}
 	return fc, nil
@@ -23306,7 +28475,7 @@ func (ec *executionContext) _Space_changeRequestList(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Space().ChangeRequestList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*model.ChangeRequestStatus), fc.Args["creator"].(*string), fc.Args["contributor"].(*string))
+			return ec.Resolvers.Space().ChangeRequestList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*model.ChangeRequestStatus), fc.Args["creator"].(*string), fc.Args["contributor"].(*string), fc.Args["requestedReviewer"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.ChangeRequest]) graphql.Marshaler {
@@ -23405,6 +28574,138 @@ func (ec *executionContext) _Space_isTemplate(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Space_isTemplate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Space_commentList(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_commentList(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().CommentList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.ListOrder), fc.Args["status"].(*model.CommentStatusFilter), fc.Args["format"].(*model.PageFormat), fc.Args["targetPage"].(*string), fc.Args["authors"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Comment]) graphql.Marshaler {
+			return ec.marshalNCommentConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_commentList(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_commentList_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_comment(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_comment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Comment(ctx, obj, fc.Args["id"].(string), fc.Args["format"].(*model.PageFormat))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
+			return ec.marshalOComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_comment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Comment(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_comment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_commenters(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_commenters(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Commenters(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Member]) graphql.Marshaler {
+			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_commenters(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemberConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_commenters_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SpaceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Space]) (ret graphql.Marshaler) {
@@ -23878,6 +29179,52 @@ func (ec *executionContext) _SpaceURLs_icon(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_SpaceURLs_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpaceURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TableCellTarget_record(ctx context.Context, field graphql.CollectedField, obj *model.TableCellTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableCellTarget_record(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Record, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableCellTarget_record(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableCellTarget", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TableCellTarget_definition(ctx context.Context, field graphql.CollectedField, obj *model.TableCellTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TableCellTarget_definition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Definition, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TableCellTarget_definition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TableCellTarget", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Team_id(ctx context.Context, field graphql.CollectedField, obj *model.Team) (ret graphql.Marshaler) {
@@ -25070,6 +30417,84 @@ func (ec *executionContext) fieldContext_User_urls(_ context.Context, field grap
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_UserURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserContributor_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.UserContributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserContributor_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserContributor_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserContributor", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _UserContributor_count(ctx context.Context, field graphql.CollectedField, obj *model.UserContributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserContributor_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserContributor_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserContributor", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UserContributor_user(ctx context.Context, field graphql.CollectedField, obj *model.UserContributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserContributor_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserContributor_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserContributor",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
 		},
 	}
 	return fc, nil
@@ -26453,6 +31878,43 @@ func (ec *executionContext) unmarshalInputAddSiteSpaceInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCommentBodyInput(ctx context.Context, obj any) (model.CommentBody, error) {
+	var it model.CommentBody
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"markdown", "document"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "markdown":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("markdown"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Markdown = data
+		case "document":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("document"))
+			data, err := ec.unmarshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Document = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputContentTarget(ctx context.Context, obj any) (model.ContentTarget, error) {
 	var it model.ContentTarget
 	if obj == nil {
@@ -27343,6 +32805,131 @@ func (ec *executionContext) unmarshalInputPageLayoutInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPostCommentInput(ctx context.Context, obj any) (model.PostCommentInput, error) {
+	var it model.PostCommentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"body", "page", "node", "tableCell"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "body":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body"))
+			data, err := ec.unmarshalNCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Body = data
+		case "page":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("page"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Page = data
+		case "node":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("node"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Node = data
+		case "tableCell":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tableCell"))
+			data, err := ec.unmarshalOTableCellTargetInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTableCellTarget(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TableCell = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPostCommentReplyInput(ctx context.Context, obj any) (model.PostCommentReplyInput, error) {
+	var it model.PostCommentReplyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"body"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "body":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body"))
+			data, err := ec.unmarshalNCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Body = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRequestReviewersInput(ctx context.Context, obj any) (model.RequestReviewersInput, error) {
+	var it model.RequestReviewersInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"users", "subject", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "users":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("users"))
+			data, err := ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Users = data
+		case "subject":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subject"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Subject = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSetTeamMemberInput(ctx context.Context, obj any) (model.SetTeamMemberInput, error) {
 	var it model.SetTeamMemberInput
 	if obj == nil {
@@ -27551,6 +33138,80 @@ func (ec *executionContext) unmarshalInputStructurePositionInput(ctx context.Con
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSubmitReviewInput(ctx context.Context, obj any) (model.SubmitReviewInput, error) {
+	var it model.SubmitReviewInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"status", "comment"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalNReviewStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReviewStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "comment":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("comment"))
+			data, err := ec.unmarshalOCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Comment = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTableCellTargetInput(ctx context.Context, obj any) (model.TableCellTarget, error) {
+	var it model.TableCellTarget
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"record", "definition"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "record":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("record"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Record = data
+		case "definition":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("definition"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Definition = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputTeamMembershipInput(ctx context.Context, obj any) (model.TeamMembershipInput, error) {
 	var it model.TeamMembershipInput
 	if obj == nil {
@@ -27701,6 +33362,101 @@ func (ec *executionContext) unmarshalInputUpdateCollectionInput(ctx context.Cont
 				return it, err
 			}
 			it.DefaultLevel = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateCommentInput(ctx context.Context, obj any) (model.UpdateCommentInput, error) {
+	var it model.UpdateCommentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"body", "resolved", "addedReactions", "removedReactions"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "body":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body"))
+			data, err := ec.unmarshalOCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Body = data
+		case "resolved":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resolved"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Resolved = data
+		case "addedReactions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addedReactions"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddedReactions = data
+		case "removedReactions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("removedReactions"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RemovedReactions = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateCommentReplyInput(ctx context.Context, obj any) (model.UpdateCommentReplyInput, error) {
+	var it model.UpdateCommentReplyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"body", "addedReactions", "removedReactions"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "body":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body"))
+			data, err := ec.unmarshalOCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Body = data
+		case "addedReactions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addedReactions"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddedReactions = data
+		case "removedReactions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("removedReactions"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RemovedReactions = data
 		}
 	}
 	return it, nil
@@ -28697,6 +34453,234 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "commentList":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_commentList(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "comment":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_comment(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "commenters":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_commenters(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "requestedReviewers":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_requestedReviewers(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "reviews":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_reviews(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "review":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_review(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -29150,6 +35134,614 @@ func (ec *executionContext) _CollectionPermissions(ctx context.Context, sel ast.
 	return out
 }
 
+var commentImplementors = []string{"Comment"}
+
+func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, obj *model.Comment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Comment")
+		case "id":
+			out.Values[i] = ec._Comment_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "postedBy":
+			out.Values[i] = ec._Comment_postedBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "postedAt":
+			out.Values[i] = ec._Comment_postedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "editedAt":
+			out.Values[i] = ec._Comment_editedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reactions":
+			out.Values[i] = ec._Comment_reactions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "replies":
+			out.Values[i] = ec._Comment_replies(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "repliers":
+			out.Values[i] = ec._Comment_repliers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "body":
+			out.Values[i] = ec._Comment_body(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "target":
+			out.Values[i] = ec._Comment_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "urls":
+			out.Values[i] = ec._Comment_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permissions":
+			out.Values[i] = ec._Comment_permissions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Comment_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "resolvedAt":
+			out.Values[i] = ec._Comment_resolvedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "resolvedBy":
+			out.Values[i] = ec._Comment_resolvedBy(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "replyList":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Comment_replyList(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "reply":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Comment_reply(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var commentBodyImplementors = []string{"CommentBody"}
+
+func (ec *executionContext) _CommentBody(ctx context.Context, sel ast.SelectionSet, obj *model.CommentBody) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commentBodyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CommentBody")
+		case "markdown":
+			out.Values[i] = ec._CommentBody_markdown(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "document":
+			out.Values[i] = ec._CommentBody_document(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var commentConnectionImplementors = []string{"CommentConnection"}
+
+func (ec *executionContext) _CommentConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.Comment]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commentConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CommentConnection")
+		case "edges":
+			out.Values[i] = ec._CommentConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._CommentConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CommentConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._CommentConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var commentEdgeImplementors = []string{"CommentEdge"}
+
+func (ec *executionContext) _CommentEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.Comment]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commentEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CommentEdge")
+		case "cursor":
+			out.Values[i] = ec._CommentEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._CommentEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var commentPermissionsImplementors = []string{"CommentPermissions"}
+
+func (ec *executionContext) _CommentPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.CommentPermissions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commentPermissionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CommentPermissions")
+		case "view":
+			out.Values[i] = ec._CommentPermissions_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edit":
+			out.Values[i] = ec._CommentPermissions_edit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reply":
+			out.Values[i] = ec._CommentPermissions_reply(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "delete":
+			out.Values[i] = ec._CommentPermissions_delete(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var commentReplyImplementors = []string{"CommentReply"}
+
+func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.SelectionSet, obj *model.CommentReply) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commentReplyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CommentReply")
+		case "id":
+			out.Values[i] = ec._CommentReply_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "postedBy":
+			out.Values[i] = ec._CommentReply_postedBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "postedAt":
+			out.Values[i] = ec._CommentReply_postedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "editedAt":
+			out.Values[i] = ec._CommentReply_editedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reactions":
+			out.Values[i] = ec._CommentReply_reactions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "body":
+			out.Values[i] = ec._CommentReply_body(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "urls":
+			out.Values[i] = ec._CommentReply_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "permissions":
+			out.Values[i] = ec._CommentReply_permissions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var commentReplyConnectionImplementors = []string{"CommentReplyConnection"}
+
+func (ec *executionContext) _CommentReplyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.CommentReply]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commentReplyConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CommentReplyConnection")
+		case "edges":
+			out.Values[i] = ec._CommentReplyConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._CommentReplyConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CommentReplyConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._CommentReplyConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var commentReplyEdgeImplementors = []string{"CommentReplyEdge"}
+
+func (ec *executionContext) _CommentReplyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.CommentReply]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commentReplyEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CommentReplyEdge")
+		case "cursor":
+			out.Values[i] = ec._CommentReplyEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._CommentReplyEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var commentTargetImplementors = []string{"CommentTarget"}
+
+func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.SelectionSet, obj *model.CommentTarget) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commentTargetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CommentTarget")
+		case "space":
+			out.Values[i] = ec._CommentTarget_space(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revision":
+			out.Values[i] = ec._CommentTarget_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changeRequest":
+			out.Values[i] = ec._CommentTarget_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "review":
+			out.Values[i] = ec._CommentTarget_review(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._CommentTarget_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._CommentTarget_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "tableCell":
+			out.Values[i] = ec._CommentTarget_tableCell(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var conditionCheckImplementors = []string{"ConditionCheck"}
 
 func (ec *executionContext) _ConditionCheck(ctx context.Context, sel ast.SelectionSet, obj *model.ConditionCheck) graphql.Marshaler {
@@ -29170,6 +35762,54 @@ func (ec *executionContext) _ConditionCheck(ctx context.Context, sel ast.Selecti
 		case "error":
 			out.Values[i] = ec._ConditionCheck_error(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var emojiReactionImplementors = []string{"EmojiReaction"}
+
+func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.SelectionSet, obj *model.EmojiReaction) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, emojiReactionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("EmojiReaction")
+		case "emoji":
+			out.Values[i] = ec._EmojiReaction_emoji(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._EmojiReaction_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "users":
+			out.Values[i] = ec._EmojiReaction_users(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -29256,6 +35896,44 @@ func (ec *executionContext) _FileEdit(ctx context.Context, sel ast.SelectionSet,
 		case "file":
 			out.Values[i] = ec._FileEdit_file(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var iDRefImplementors = []string{"IDRef"}
+
+func (ec *executionContext) _IDRef(ctx context.Context, sel ast.SelectionSet, obj *model.IDRef) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, iDRefImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IDRef")
+		case "id":
+			out.Values[i] = ec._IDRef_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -30697,6 +37375,69 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "postComment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_postComment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateComment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateComment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteComment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteComment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "postCommentReply":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_postCommentReply(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCommentReply":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCommentReply(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCommentReply":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCommentReply(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestReviewers":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_requestReviewers(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeRequestedReviewer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeRequestedReviewer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "submitReview":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_submitReview(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -32078,6 +38819,420 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var reactionAuthorImplementors = []string{"ReactionAuthor"}
+
+func (ec *executionContext) _ReactionAuthor(ctx context.Context, sel ast.SelectionSet, obj *model.ReactionAuthor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reactionAuthorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReactionAuthor")
+		case "user":
+			out.Values[i] = ec._ReactionAuthor_user(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reactedAt":
+			out.Values[i] = ec._ReactionAuthor_reactedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var requestReviewersResultImplementors = []string{"RequestReviewersResult"}
+
+func (ec *executionContext) _RequestReviewersResult(ctx context.Context, sel ast.SelectionSet, obj *model.RequestReviewersResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, requestReviewersResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RequestReviewersResult")
+		case "users":
+			out.Values[i] = ec._RequestReviewersResult_users(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var requestedReviewerImplementors = []string{"RequestedReviewer"}
+
+func (ec *executionContext) _RequestedReviewer(ctx context.Context, sel ast.SelectionSet, obj *model.RequestedReviewer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, requestedReviewerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RequestedReviewer")
+		case "revision":
+			out.Values[i] = ec._RequestedReviewer_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestedBy":
+			out.Values[i] = ec._RequestedReviewer_requestedBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._RequestedReviewer_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._RequestedReviewer_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "user":
+			out.Values[i] = ec._RequestedReviewer_user(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var requestedReviewerConnectionImplementors = []string{"RequestedReviewerConnection"}
+
+func (ec *executionContext) _RequestedReviewerConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.RequestedReviewer]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, requestedReviewerConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RequestedReviewerConnection")
+		case "edges":
+			out.Values[i] = ec._RequestedReviewerConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._RequestedReviewerConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._RequestedReviewerConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._RequestedReviewerConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var requestedReviewerEdgeImplementors = []string{"RequestedReviewerEdge"}
+
+func (ec *executionContext) _RequestedReviewerEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.RequestedReviewer]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, requestedReviewerEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RequestedReviewerEdge")
+		case "cursor":
+			out.Values[i] = ec._RequestedReviewerEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._RequestedReviewerEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var reviewImplementors = []string{"Review"}
+
+func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, obj *model.Review) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reviewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Review")
+		case "id":
+			out.Values[i] = ec._Review_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revision":
+			out.Values[i] = ec._Review_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reviewer":
+			out.Values[i] = ec._Review_reviewer(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestedBy":
+			out.Values[i] = ec._Review_requestedBy(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Review_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "outdated":
+			out.Values[i] = ec._Review_outdated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "comment":
+			out.Values[i] = ec._Review_comment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Review_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Review_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "urls":
+			out.Values[i] = ec._Review_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var reviewConnectionImplementors = []string{"ReviewConnection"}
+
+func (ec *executionContext) _ReviewConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.Review]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reviewConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReviewConnection")
+		case "edges":
+			out.Values[i] = ec._ReviewConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._ReviewConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ReviewConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ReviewConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var reviewEdgeImplementors = []string{"ReviewEdge"}
+
+func (ec *executionContext) _ReviewEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.Review]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reviewEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReviewEdge")
+		case "cursor":
+			out.Values[i] = ec._ReviewEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ReviewEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -34607,6 +41762,120 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "commentList":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_commentList(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "comment":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_comment(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "commenters":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_commenters(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -34832,6 +42101,49 @@ func (ec *executionContext) _SpaceURLs(ctx context.Context, sel ast.SelectionSet
 		case "icon":
 			out.Values[i] = ec._SpaceURLs_icon(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var tableCellTargetImplementors = []string{"TableCellTarget"}
+
+func (ec *executionContext) _TableCellTarget(ctx context.Context, sel ast.SelectionSet, obj *model.TableCellTarget) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, tableCellTargetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TableCellTarget")
+		case "record":
+			out.Values[i] = ec._TableCellTarget_record(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "definition":
+			out.Values[i] = ec._TableCellTarget_definition(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -35546,6 +42858,54 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "urls":
 			out.Values[i] = ec._User_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var userContributorImplementors = []string{"UserContributor"}
+
+func (ec *executionContext) _UserContributor(ctx context.Context, sel ast.SelectionSet, obj *model.UserContributor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userContributorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserContributor")
+		case "updatedAt":
+			out.Values[i] = ec._UserContributor_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._UserContributor_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "user":
+			out.Values[i] = ec._UserContributor_user(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -36347,6 +43707,157 @@ func (ec *executionContext) marshalNCollectionPermissions2githubᚗcomᚋbindery
 	return ec._CollectionPermissions(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNComment2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Comment) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx context.Context, sel ast.SelectionSet, v *model.Comment) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Comment(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCommentBody2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx context.Context, sel ast.SelectionSet, v model.CommentBody) graphql.Marshaler {
+	return ec._CommentBody(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx context.Context, v any) (*model.CommentBody, error) {
+	res, err := ec.unmarshalInputCommentBodyInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCommentConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Comment]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CommentConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCommentEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Comment]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCommentEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCommentEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Comment]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CommentEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCommentPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentPermissions(ctx context.Context, sel ast.SelectionSet, v model.CommentPermissions) graphql.Marshaler {
+	return ec._CommentPermissions(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCommentReply2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReplyᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CommentReply) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx context.Context, sel ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CommentReply(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCommentReplyConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.CommentReply]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CommentReplyConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCommentReplyEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.CommentReply]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCommentReplyEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCommentReplyEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.CommentReply]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CommentReplyEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCommentStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatus(ctx context.Context, v any) (model.CommentStatus, error) {
+	var res model.CommentStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCommentStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatus(ctx context.Context, sel ast.SelectionSet, v model.CommentStatus) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNCommentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentTarget(ctx context.Context, sel ast.SelectionSet, v model.CommentTarget) graphql.Marshaler {
+	return ec._CommentTarget(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNConditionCheck2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConditionCheck(ctx context.Context, sel ast.SelectionSet, v *model.ConditionCheck) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -36431,6 +43942,32 @@ func (ec *executionContext) marshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋ
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEmojiReaction2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReaction(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNEmojiReaction2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReaction(ctx context.Context, sel ast.SelectionSet, v *model.EmojiReaction) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._EmojiReaction(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐFileEdit(ctx context.Context, sel ast.SelectionSet, v *FileEdit) graphql.Marshaler {
@@ -37021,8 +44558,193 @@ func (ec *executionContext) marshalNPingResult2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return ec._PingResult(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNPostCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPostCommentInput(ctx context.Context, v any) (model.PostCommentInput, error) {
+	res, err := ec.unmarshalInputPostCommentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNPostCommentReplyInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPostCommentReplyInput(ctx context.Context, v any) (model.PostCommentReplyInput, error) {
+	res, err := ec.unmarshalInputPostCommentReplyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedURLs(ctx context.Context, sel ast.SelectionSet, v model.PublishedURLs) graphql.Marshaler {
 	return ec._PublishedURLs(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNReactionAuthor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReactionAuthorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReactionAuthor) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNReactionAuthor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReactionAuthor(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNReactionAuthor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReactionAuthor(ctx context.Context, sel ast.SelectionSet, v *model.ReactionAuthor) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReactionAuthor(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRequestReviewersInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestReviewersInput(ctx context.Context, v any) (model.RequestReviewersInput, error) {
+	res, err := ec.unmarshalInputRequestReviewersInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRequestReviewersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestReviewersResult(ctx context.Context, sel ast.SelectionSet, v *model.RequestReviewersResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RequestReviewersResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRequestedReviewer2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestedReviewerᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RequestedReviewer) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRequestedReviewer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestedReviewer(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRequestedReviewer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestedReviewer(ctx context.Context, sel ast.SelectionSet, v *model.RequestedReviewer) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RequestedReviewer(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRequestedReviewerConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.RequestedReviewer]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RequestedReviewerConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRequestedReviewerEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.RequestedReviewer]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRequestedReviewerEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRequestedReviewerEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.RequestedReviewer]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RequestedReviewerEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReview2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReviewᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Review) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx context.Context, sel ast.SelectionSet, v *model.Review) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Review(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReviewConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Review]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReviewConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReviewEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Review]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNReviewEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNReviewEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Review]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReviewEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNReviewStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReviewStatus(ctx context.Context, v any) (model.ReviewStatus, error) {
+	var res model.ReviewStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNReviewStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReviewStatus(ctx context.Context, sel ast.SelectionSet, v model.ReviewStatus) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNRevision2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Revision) graphql.Marshaler {
@@ -37714,6 +45436,11 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
+func (ec *executionContext) unmarshalNSubmitReviewInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSubmitReviewInput(ctx context.Context, v any) (model.SubmitReviewInput, error) {
+	res, err := ec.unmarshalInputSubmitReviewInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNTeam2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Team) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -37984,6 +45711,16 @@ func (ec *executionContext) unmarshalNUpdateCollectionInput2githubᚗcomᚋbinde
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateCommentInput(ctx context.Context, v any) (model.UpdateCommentInput, error) {
+	res, err := ec.unmarshalInputUpdateCommentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateCommentReplyInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateCommentReplyInput(ctx context.Context, v any) (model.UpdateCommentReplyInput, error) {
+	res, err := ec.unmarshalInputUpdateCommentReplyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateGrantInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateGrantInput(ctx context.Context, v any) (model.UpdateGrantInput, error) {
 	res, err := ec.unmarshalInputUpdateGrantInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -38068,6 +45805,32 @@ func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋg
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUserContributor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserContributorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.UserContributor) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNUserContributor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserContributor(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNUserContributor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserContributor(ctx context.Context, sel ast.SelectionSet, v *model.UserContributor) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UserContributor(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNUserGrant2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserGrantᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.UserGrant) graphql.Marshaler {
@@ -38336,6 +46099,44 @@ func (ec *executionContext) marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return ec._Collection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx context.Context, sel ast.SelectionSet, v *model.Comment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Comment(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx context.Context, v any) (*model.CommentBody, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCommentBodyInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx context.Context, sel ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CommentReply(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOCommentStatusFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatusFilter(ctx context.Context, v any) (*model.CommentStatusFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.CommentStatusFilter)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCommentStatusFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatusFilter(ctx context.Context, sel ast.SelectionSet, v *model.CommentStatusFilter) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) unmarshalOCreateChangeRequestInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateChangeRequestInput(ctx context.Context, v any) (*model.CreateChangeRequestInput, error) {
 	if v == nil {
 		return nil, nil
@@ -38466,6 +46267,13 @@ func (ec *executionContext) marshalOID2ᚖstring(ctx context.Context, sel ast.Se
 	_ = ctx
 	res := graphql.MarshalID(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOIDRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIDRef(ctx context.Context, sel ast.SelectionSet, v *model.IDRef) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._IDRef(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
@@ -38728,6 +46536,13 @@ func (ec *executionContext) marshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return v
 }
 
+func (ec *executionContext) marshalOReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx context.Context, sel ast.SelectionSet, v *model.Review) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Review(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx context.Context, sel ast.SelectionSet, v *model.Revision) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -38964,6 +46779,21 @@ func (ec *executionContext) unmarshalOStructurePositionInput2ᚖgithubᚗcomᚋb
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputStructurePositionInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTableCellTarget2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTableCellTarget(ctx context.Context, sel ast.SelectionSet, v *model.TableCellTarget) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TableCellTarget(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOTableCellTargetInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTableCellTarget(ctx context.Context, v any) (*model.TableCellTarget, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputTableCellTargetInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

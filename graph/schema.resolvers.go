@@ -22,6 +22,36 @@ func (r *changeRequestResolver) Content(ctx context.Context, obj *model.ChangeRe
 	return r.revisionHeader(ctx, src)
 }
 
+// CommentList is the resolver for the commentList field.
+func (r *changeRequestResolver) CommentList(ctx context.Context, obj *model.ChangeRequest, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) (*model.Connection[*model.Comment], error) {
+	return r.Comments(ctx, obj.Space, obj.ID, CommentListArgs{Order: order, Status: status, Format: format, TargetPage: targetPage, Authors: authors}, first, after)
+}
+
+// Comment is the resolver for the comment field.
+func (r *changeRequestResolver) Comment(ctx context.Context, obj *model.ChangeRequest, id string, format *model.PageFormat) (*model.Comment, error) {
+	return nilIfNotFound(r.CommentByID(ctx, obj.Space, obj.ID, id, format))
+}
+
+// Commenters is the resolver for the commenters field.
+func (r *changeRequestResolver) Commenters(ctx context.Context, obj *model.ChangeRequest, first *int, after *string) (*model.Connection[*model.Member], error) {
+	return r.Resolver.Commenters(ctx, obj.Space, obj.ID, first, after)
+}
+
+// RequestedReviewers is the resolver for the requestedReviewers field.
+func (r *changeRequestResolver) RequestedReviewers(ctx context.Context, obj *model.ChangeRequest, first *int, after *string) (*model.Connection[*model.RequestedReviewer], error) {
+	return r.Resolver.RequestedReviewers(ctx, obj.Space, obj.ID, first, after)
+}
+
+// Reviews is the resolver for the reviews field.
+func (r *changeRequestResolver) Reviews(ctx context.Context, obj *model.ChangeRequest, first *int, after *string, outdated *bool, format *model.PageFormat) (*model.Connection[*model.Review], error) {
+	return r.Resolver.Reviews(ctx, obj.Space, obj.ID, outdated, format, first, after)
+}
+
+// Review is the resolver for the review field.
+func (r *changeRequestResolver) Review(ctx context.Context, obj *model.ChangeRequest, id string, format *model.PageFormat) (*model.Review, error) {
+	return nilIfNotFound(r.ReviewByID(ctx, obj.Space, obj.ID, id, format))
+}
+
 // Spaces is the resolver for the spaces field.
 func (r *collectionResolver) Spaces(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.Space], error) {
 	return r.collectionSpaces(ctx, obj, first, after)
@@ -35,6 +65,16 @@ func (r *collectionResolver) TeamPermissions(ctx context.Context, obj *model.Col
 // UserPermissions is the resolver for the userPermissions field.
 func (r *collectionResolver) UserPermissions(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.UserGrant], error) {
 	return r.userGrants(ctx, obj.ID, first, after)
+}
+
+// ReplyList is the resolver for the replyList field.
+func (r *commentResolver) ReplyList(ctx context.Context, obj *model.Comment, first *int, after *string, format *model.PageFormat) (*model.Connection[*model.CommentReply], error) {
+	return r.CommentReplies(ctx, obj.Target.Space, deref(obj.Target.ChangeRequest), obj.ID, format, first, after)
+}
+
+// Reply is the resolver for the reply field.
+func (r *commentResolver) Reply(ctx context.Context, obj *model.Comment, id string, format *model.PageFormat) (*model.CommentReply, error) {
+	return nilIfNotFound(r.CommentReplyByID(ctx, obj.Target.Space, deref(obj.Target.ChangeRequest), obj.ID, id, format))
 }
 
 // TeamMemberships is the resolver for the teamMemberships field.
@@ -377,6 +417,51 @@ func (r *mutationResolver) SetSpaceTemplate(ctx context.Context, spaceID string,
 	return r.Resolver.SetSpaceTemplate(ctx, spaceID, template)
 }
 
+// PostComment is the resolver for the postComment field.
+func (r *mutationResolver) PostComment(ctx context.Context, target model.ContentTarget, input model.PostCommentInput, format *model.PageFormat) (*model.Comment, error) {
+	return r.Resolver.PostComment(ctx, target.SpaceID, deref(target.ChangeRequestID), input, format)
+}
+
+// UpdateComment is the resolver for the updateComment field.
+func (r *mutationResolver) UpdateComment(ctx context.Context, target model.ContentTarget, commentID string, input model.UpdateCommentInput, format *model.PageFormat) (*model.Comment, error) {
+	return r.Resolver.UpdateComment(ctx, target.SpaceID, deref(target.ChangeRequestID), commentID, input, format)
+}
+
+// DeleteComment is the resolver for the deleteComment field.
+func (r *mutationResolver) DeleteComment(ctx context.Context, target model.ContentTarget, commentID string) (bool, error) {
+	return r.Resolver.DeleteComment(ctx, target.SpaceID, deref(target.ChangeRequestID), commentID)
+}
+
+// PostCommentReply is the resolver for the postCommentReply field.
+func (r *mutationResolver) PostCommentReply(ctx context.Context, target model.ContentTarget, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error) {
+	return r.Resolver.PostCommentReply(ctx, target.SpaceID, deref(target.ChangeRequestID), commentID, input, format)
+}
+
+// UpdateCommentReply is the resolver for the updateCommentReply field.
+func (r *mutationResolver) UpdateCommentReply(ctx context.Context, target model.ContentTarget, commentID string, replyID string, input model.UpdateCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error) {
+	return r.Resolver.UpdateCommentReply(ctx, target.SpaceID, deref(target.ChangeRequestID), commentID, replyID, input, format)
+}
+
+// DeleteCommentReply is the resolver for the deleteCommentReply field.
+func (r *mutationResolver) DeleteCommentReply(ctx context.Context, target model.ContentTarget, commentID string, replyID string) (bool, error) {
+	return r.Resolver.DeleteCommentReply(ctx, target.SpaceID, deref(target.ChangeRequestID), commentID, replyID)
+}
+
+// RequestReviewers is the resolver for the requestReviewers field.
+func (r *mutationResolver) RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, input model.RequestReviewersInput) (*model.RequestReviewersResult, error) {
+	return r.Resolver.RequestReviewers(ctx, spaceID, changeRequestID, input)
+}
+
+// RemoveRequestedReviewer is the resolver for the removeRequestedReviewer field.
+func (r *mutationResolver) RemoveRequestedReviewer(ctx context.Context, spaceID string, changeRequestID string, userID string) (bool, error) {
+	return r.Resolver.RemoveRequestedReviewer(ctx, spaceID, changeRequestID, userID)
+}
+
+// SubmitReview is the resolver for the submitReview field.
+func (r *mutationResolver) SubmitReview(ctx context.Context, spaceID string, changeRequestID string, input model.SubmitReviewInput) (*model.Review, error) {
+	return r.Resolver.SubmitReview(ctx, spaceID, changeRequestID, input)
+}
+
 // Members is the resolver for the members field.
 func (r *organizationResolver) Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error) {
 	return r.members(ctx, obj, first, after, order, role, search, sort)
@@ -627,13 +712,28 @@ func (r *spaceResolver) Revisions(ctx context.Context, obj *model.Space, first *
 }
 
 // ChangeRequestList is the resolver for the changeRequestList field.
-func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *model.Space, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string) (*model.Connection[*model.ChangeRequest], error) {
-	return r.ChangeRequests(ctx, obj.ID, status, creator, contributor, first, after)
+func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *model.Space, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string, requestedReviewer *string) (*model.Connection[*model.ChangeRequest], error) {
+	return r.ChangeRequests(ctx, obj.ID, status, creator, contributor, requestedReviewer, first, after)
 }
 
 // ChangeRequest is the resolver for the changeRequest field.
 func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *model.Space, id string) (*model.ChangeRequest, error) {
 	return nilIfNotFound(r.ChangeRequestByID(ctx, obj.ID, id))
+}
+
+// CommentList is the resolver for the commentList field.
+func (r *spaceResolver) CommentList(ctx context.Context, obj *model.Space, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) (*model.Connection[*model.Comment], error) {
+	return r.Comments(ctx, obj.ID, "", CommentListArgs{Order: order, Status: status, Format: format, TargetPage: targetPage, Authors: authors}, first, after)
+}
+
+// Comment is the resolver for the comment field.
+func (r *spaceResolver) Comment(ctx context.Context, obj *model.Space, id string, format *model.PageFormat) (*model.Comment, error) {
+	return nilIfNotFound(r.CommentByID(ctx, obj.ID, "", id, format))
+}
+
+// Commenters is the resolver for the commenters field.
+func (r *spaceResolver) Commenters(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Member], error) {
+	return r.Resolver.Commenters(ctx, obj.ID, "", first, after)
 }
 
 // MemberList is the resolver for the memberList field.
@@ -646,6 +746,9 @@ func (r *Resolver) ChangeRequest() ChangeRequestResolver { return &changeRequest
 
 // Collection returns CollectionResolver implementation.
 func (r *Resolver) Collection() CollectionResolver { return &collectionResolver{r} }
+
+// Comment returns CommentResolver implementation.
+func (r *Resolver) Comment() CommentResolver { return &commentResolver{r} }
 
 // Member returns MemberResolver implementation.
 func (r *Resolver) Member() MemberResolver { return &memberResolver{r} }
@@ -677,6 +780,7 @@ func (r *Resolver) Team() TeamResolver { return &teamResolver{r} }
 type (
 	changeRequestResolver struct{ *Resolver }
 	collectionResolver    struct{ *Resolver }
+	commentResolver       struct{ *Resolver }
 	memberResolver        struct{ *Resolver }
 	mutationResolver      struct{ *Resolver }
 	organizationResolver  struct{ *Resolver }

@@ -73,6 +73,7 @@ func (r *Resolver) withCounts(ctx context.Context, spaces ...*model.Space) error
 		c := counts[s.ID]
 		s.ChangeRequestsOpen, s.ChangeRequestsDraft = c["open"], c["draft"]
 		s.ChangeRequests = c["open"] + c["draft"] + c["archived"] + c["merged"]
+		s.Comments = c[storage.CommentsCount]
 	}
 	return nil
 }
@@ -80,6 +81,7 @@ func (r *Resolver) withCounts(ctx context.Context, spaces ...*model.Space) error
 // sameCounts copies counters already loaded for a space onto a fresh copy of it.
 func sameCounts(to, from *model.Space) *model.Space {
 	to.ChangeRequests, to.ChangeRequestsOpen, to.ChangeRequestsDraft = from.ChangeRequests, from.ChangeRequestsOpen, from.ChangeRequestsDraft
+	to.Comments = from.Comments
 	return to
 }
 

@@ -211,12 +211,12 @@ func (a *api) listChangeRequests(w http.ResponseWriter, r *http.Request) (int, a
 	q := r.URL.Query()
 	list, err := a.res.ChangeRequests(r.Context(), chi.URLParam(r, "spaceId"),
 		optionalQuery[model.ChangeRequestStatus](r, "status"), optionalQuery[string](r, "creator"),
-		optionalQuery[string](r, "contributor"), first, after)
+		optionalQuery[string](r, "contributor"), optionalQuery[string](r, "requestedReviewer"), first, after)
 	if err != nil {
 		return 0, nil, err
 	}
-	if q.Has("requestedReviewer") || q.Has("conversationsIssuesCluster") {
-		// Reviewers and conversation clusters do not exist yet: no change request matches.
+	if q.Has("conversationsIssuesCluster") {
+		// Conversation clusters do not exist yet: no change request matches.
 		list = model.NewConnection[*model.ChangeRequest](nil, nil, 0, false)
 	}
 	return ok(envelope(list), nil)

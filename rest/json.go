@@ -69,8 +69,11 @@ func jsonError(err error) error {
 	var (
 		syntax *json.SyntaxError
 		typ    *json.UnmarshalTypeError
+		app    *apperr.Error
 	)
 	switch {
+	case errors.As(err, &app): // a type's own decoder already named the field
+		return app
 	case errors.As(err, &syntax):
 		return apperr.Invalidf("body", "malformed JSON at offset %d", syntax.Offset)
 	case errors.As(err, &typ):

@@ -16,18 +16,21 @@ import (
 type policy int
 
 const (
-	anyone        policy = iota // any authenticated user
-	member                      // any member of the organization, guests included
-	insider                     // members with a role (not guests)
-	adminOnly                   // organization admins
-	linkHolder                  // whoever holds the invite link's id
-	creator                     // members with the create role (guests and lower roles: 403)
-	teamManager                 // organization admins (the fixtures' teams have no other owner)
-	contentReader               // readers of the content; guests do not see it (404)
-	contentEditor               // editors of the content; lower readers 403, guests 404
-	contentAdmin                // admins of the content; other readers 403, guests 404
-	contentDelete               // contentAdmin, except that unseen content answers 204 like missing
-	siteEditor                  // the create role manages sites (guests and lower roles: 403)
+	anyone              policy = iota // any authenticated user
+	member                            // any member of the organization, guests included
+	insider                           // members with a role (not guests)
+	adminOnly                         // organization admins
+	linkHolder                        // whoever holds the invite link's id
+	creator                           // members with the create role (guests and lower roles: 403)
+	teamManager                       // organization admins (the fixtures' teams have no other owner)
+	contentReader                     // readers of the content; guests do not see it (404)
+	contentEditor                     // editors of the content; lower readers 403, guests 404
+	contentAdmin                      // admins of the content; other readers 403, guests 404
+	contentDelete                     // contentAdmin, except that unseen content answers 204 like missing
+	siteEditor                        // the create role manages sites (guests and lower roles: 403)
+	contentCommenter                  // the comment role on the content; readers 403, guests 404
+	contentReviewer                   // the review role on the content; lower readers 403, guests 404
+	contentEditorDelete               // contentEditor, except that unseen content answers 204 like missing
 )
 
 var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org"}
@@ -43,13 +46,15 @@ func (p policy) expect(role string, ok int) int {
 	switch {
 	case p == anyone || p == linkHolder:
 		return ok
-	case p == contentDelete && (outsider || guest):
+	case (p == contentDelete || p == contentEditorDelete) && (outsider || guest):
 		return http.StatusNoContent
-	case outsider, guest && (p == contentReader || p == contentEditor || p == contentAdmin):
+	case outsider, guest && (p == contentReader || p == contentEditor || p == contentAdmin || p == contentCommenter || p == contentReviewer):
 		return http.StatusNotFound
 	case p == member, p == insider && !guest, p == adminOnly && role == "admin", p == teamManager && role == "admin",
 		(p == creator || p == siteEditor) && rank[role] >= rank["create"], p == contentReader, p == contentEditor && rank[role] >= rank["edit"],
-		(p == contentAdmin || p == contentDelete) && role == "admin":
+		(p == contentAdmin || p == contentDelete) && role == "admin",
+		p == contentCommenter && rank[role] >= rank["comment"], p == contentReviewer && rank[role] >= rank["review"],
+		p == contentEditorDelete && rank[role] >= rank["edit"]:
 		return ok
 	}
 	return http.StatusForbidden
@@ -63,6 +68,8 @@ type fixture struct {
 	page, file                 string
 	changeRequest, revision    string
 	section, group             string
+	// A comment with a reply on the space and on the change request, and a review of it.
+	comment, reply, crComment, crReply, review string
 }
 
 type matrixCase struct {
@@ -279,6 +286,9 @@ func TestPermissionMatrix(t *testing.T) {
 			if strings.Contains(path, "/content") || strings.Contains(path, "change-requests") || strings.Contains(path, "revisions") {
 				f.page, f.file, f.changeRequest, f.revision = e.matrixPages(admin, f.space)
 			}
+			if strings.Contains(path, "comment") || strings.Contains(path, "review") {
+				f.comment, f.reply, f.crComment, f.crReply, f.review = e.matrixDiscussion(admin, f.space, f.changeRequest)
+			}
 			if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") {
 				var published string
 				f.site, f.siteSpace, f.shareLink, published = e.matrixSite(admin, orgID)
@@ -291,7 +301,7 @@ func TestPermissionMatrix(t *testing.T) {
 			}
 			return f
 		}
-		shared := newFixture("/spaces/collections/teams/permissions/content")
+		shared := newFixture("/spaces/collections/teams/permissions/content/comments/reviews")
 		for _, c := range matrix {
 			for _, role := range roles {
 				for _, door := range []string{"rest", "graphql"} {
@@ -304,7 +314,7 @@ func TestPermissionMatrix(t *testing.T) {
 					if door == "rest" {
 						var body any
 						if c.body != "" {
-							body = strings.NewReplacer("VICTIM", f.victim, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
+							body = strings.NewReplacer("VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
 						}
 						if got := e.call(caller.Token, c.method, c.url(f), body); got.Status != want {
 							t.Errorf("%s %s as %s: REST status %d, want %d (%s)", c.method, c.path, role, got.Status, want, got.Body)
@@ -314,7 +324,8 @@ func TestPermissionMatrix(t *testing.T) {
 					}
 					g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
 						"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "sc": f.section, "sg": f.group,
-						"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file})
+						"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
+						"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review})
 					e.stayOutside(orgID, role, caller)
 					wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 					gotCode := ""

@@ -129,6 +129,17 @@ func (a *api) table() []Route {
 		{"PATCH", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", a.updateShareLink},
 		{"DELETE", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", a.deleteShareLink},
 	}
+	cr := "/spaces/{spaceId}/change-requests/{changeRequestId}"
+	routes = append(routes, a.commentRoutes("/spaces/{spaceId}")...)
+	routes = append(routes, a.commentRoutes(cr)...)
+	routes = append(routes,
+		Route{"GET", cr + "/requested-reviewers", a.listRequestedReviewers},
+		Route{"POST", cr + "/requested-reviewers", a.requestReviewers},
+		Route{"DELETE", cr + "/requested-reviewers/{userId}", a.removeRequestedReviewer},
+		Route{"GET", cr + "/reviews", a.listReviews},
+		Route{"POST", cr + "/reviews", a.submitReview},
+		Route{"GET", cr + "/reviews/{reviewId}", a.getReview},
+	)
 	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/content", a.spaceContent)...)
 	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)...)
 	routes = append(routes, a.linkRoutes("/spaces/{spaceId}/content", a.spaceContent)...)

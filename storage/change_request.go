@@ -97,6 +97,8 @@ type ChangeRequestFilter struct {
 	Status      string
 	Creator     string
 	Contributor string // a user who authored a revision of the change request
+	// RequestedReviewer keeps the change requests that user is asked to review.
+	RequestedReviewer string
 }
 
 // ChangeRequestPage pages through a space's change requests, newest first.
@@ -112,6 +114,9 @@ func (s *Store) ChangeRequestPage(ctx context.Context, spaceID string, f ChangeR
 		}
 		if f.Contributor != "" {
 			q = q.Where("(cr.created_by = ? OR EXISTS (SELECT 1 FROM revisions r WHERE r.change_request_id = cr.id AND r.created_by = ?))", f.Contributor, f.Contributor)
+		}
+		if f.RequestedReviewer != "" {
+			q = q.Where("EXISTS (SELECT 1 FROM change_request_reviewers rr WHERE rr.change_request_id = cr.id AND rr.user_id = ?)", f.RequestedReviewer)
 		}
 		return q
 	}, func(cr *ChangeRequest) (time.Time, string, string) { return cr.CreatedAt, "", cr.ID })
@@ -136,14 +141,25 @@ type ChangeRequestCounts struct {
 	Count   int
 }
 
-// ChangeRequestCountsOf counts the change requests of spaces by status: one statement.
+// CommentsCount is the pseudo-status under which ChangeRequestCountsOf reports a space's
+// comments.
+const CommentsCount = "comments"
+
+// ChangeRequestCountsOf counts the change requests of spaces by status, and (as status
+// CommentsCount) the comments on the spaces' own discussion, not counting replies: one statement
+// for both, so a space's counters cost one round trip whatever the number of spaces.
 func (s *Store) ChangeRequestCountsOf(ctx context.Context, spaceIDs []string) ([]ChangeRequestCounts, error) {
 	if len(spaceIDs) == 0 {
 		return nil, nil
 	}
 	var out []ChangeRequestCounts
+	comments := s.db.NewSelect().Model((*Comment)(nil)).
+		ColumnExpr("cm.space_id AS space_id, ? AS status, COUNT(*) AS count", CommentsCount).
+		Where("cm.space_id IN (?) AND cm.change_request_id IS NULL AND cm.parent_id IS NULL", bun.List(spaceIDs)).
+		GroupExpr("cm.space_id")
 	err := s.db.NewSelect().Model((*ChangeRequest)(nil)).
 		ColumnExpr("cr.space_id AS space_id, cr.status AS status, COUNT(*) AS count").
-		Where("cr.space_id IN (?)", bun.List(spaceIDs)).GroupExpr("cr.space_id, cr.status").Scan(ctx, &out)
+		Where("cr.space_id IN (?)", bun.List(spaceIDs)).GroupExpr("cr.space_id, cr.status").
+		UnionAll(comments).Scan(ctx, &out)
 	return out, translate(err)
 }

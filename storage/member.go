@@ -15,6 +15,8 @@ type MemberFilter struct {
 	Search    string  // case-insensitive substring of display name or e-mail
 	LastSeen  bool    // sort by last-seen time (and list only members seen at least once)
 	Ascending bool
+	// CommentersOf keeps the members who wrote a comment or a reply in a thread.
+	CommentersOf *Thread
 }
 
 // FindMembers lists an organization's members with their users: two statements per page.
@@ -26,6 +28,9 @@ func (s *Store) FindMembers(ctx context.Context, orgID string, f MemberFilter, p
 	}
 	if f.Ascending {
 		key.name += ".asc"
+	}
+	if f.CommentersOf != nil {
+		key.name = "commenters." + key.name // a commenter token pages no member list
 	}
 	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
 		q = q.Relation("User").Where("m.organization_id = ?", orgID)
@@ -41,6 +46,9 @@ func (s *Store) FindMembers(ctx context.Context, orgID string, f MemberFilter, p
 		}
 		if f.LastSeen {
 			q = q.Where("m.last_seen_at IS NOT NULL")
+		}
+		if f.CommentersOf != nil {
+			q = q.Where("m.user_id IN (?)", f.CommentersOf.commenters(s.db))
 		}
 		return q
 	}

@@ -47,6 +47,12 @@ type Loaders struct {
 	PageContents *Batch[string, string]
 	// ChangeRequestCounts loads spaces' change request counts by status, keyed by space id.
 	ChangeRequestCounts *Batch[string, map[string]int]
+	// ChangeRequestComments loads change requests' comment counts, keyed by change request id.
+	ChangeRequestComments *Batch[string, int]
+	// Reactions loads the reactions on comments and replies, keyed by comment id.
+	Reactions *Batch[string, []*storage.Reaction]
+	// ReplyAuthors loads who replied to comments and when, keyed by comment id.
+	ReplyAuthors *Batch[string, []storage.ReplyAuthor]
 }
 
 // TeamKey names a team within its organization.
@@ -120,6 +126,23 @@ func New(store *storage.Store) *Loaders {
 				out[c.SpaceID] = map[string]int{}
 			}
 			out[c.SpaceID][c.Status] = c.Count
+		}
+		return out, err
+	}, batchWait)
+	l.ChangeRequestComments = NewBatch(store.CommentCountsOfChangeRequests, batchWait)
+	l.Reactions = NewBatch(func(ctx context.Context, ids []string) (map[string][]*storage.Reaction, error) {
+		rows, err := store.ReactionsOf(ctx, ids)
+		out := map[string][]*storage.Reaction{}
+		for _, r := range rows {
+			out[r.CommentID] = append(out[r.CommentID], r)
+		}
+		return out, err
+	}, batchWait)
+	l.ReplyAuthors = NewBatch(func(ctx context.Context, ids []string) (map[string][]storage.ReplyAuthor, error) {
+		rows, err := store.ReplyAuthorsOf(ctx, ids)
+		out := map[string][]storage.ReplyAuthor{}
+		for _, r := range rows {
+			out[r.ParentID] = append(out[r.ParentID], r)
 		}
 		return out, err
 	}, batchWait)

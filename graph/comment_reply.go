@@ -1,0 +1,141 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+)
+
+// Replies answer a comment. They live in the comment's discussion and follow its rights:
+// anyone who may comment replies, authors edit their own, authors and space admins delete.
+
+// commentOf finds a comment of a discussion the caller can read. Errors: NotFound.
+func (r *Resolver) commentOf(ctx context.Context, spaceID, changeRequestID, commentID string) (*thread, *storage.Comment, error) {
+	t, err := r.openThread(ctx, spaceID, changeRequestID)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := r.Store.FindComment(ctx, t.key, commentID)
+	if err != nil {
+		return nil, nil, notFound(err, "comment")
+	}
+	return t, c, nil
+}
+
+// CommentReplies pages through a comment's replies, oldest first. Errors: Invalid, NotFound.
+func (r *Resolver) CommentReplies(ctx context.Context, spaceID, changeRequestID, commentID string, format *model.PageFormat, first *int, after *string) (*model.CommentReplyConnection, error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	if err := commentFormat(format); err != nil {
+		return nil, err
+	}
+	t, c, err := r.commentOf(ctx, spaceID, changeRequestID, commentID)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.Store.ReplyPage(ctx, c.ID, page)
+	if err != nil {
+		return nil, err
+	}
+	items, err := r.toReplies(ctx, t, c.ID, list.Items, format)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewConnection(items, list.Cursors, list.Total, list.HasMore), nil
+}
+
+// CommentReplyByID reads one reply. Errors: Invalid, NotFound.
+func (r *Resolver) CommentReplyByID(ctx context.Context, spaceID, changeRequestID, commentID, replyID string, format *model.PageFormat) (*model.CommentReply, error) {
+	if err := commentFormat(format); err != nil {
+		return nil, err
+	}
+	t, c, err := r.commentOf(ctx, spaceID, changeRequestID, commentID)
+	if err != nil {
+		return nil, err
+	}
+	return r.replyIn(ctx, t, c.ID, replyID, format)
+}
+
+func (r *Resolver) replyIn(ctx context.Context, t *thread, commentID, replyID string, format *model.PageFormat) (*model.CommentReply, error) {
+	reply, err := r.Store.FindReply(ctx, commentID, replyID)
+	if err != nil {
+		return nil, notFound(err, "reply")
+	}
+	out, err := r.toReplies(ctx, t, commentID, []*storage.Comment{reply}, format)
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// PostCommentReply answers a comment; the comment role is needed. Errors: Invalid, NotFound,
+// Forbidden.
+func (r *Resolver) PostCommentReply(ctx context.Context, spaceID, changeRequestID, commentID string, in model.PostCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	if err := commentFormat(format); err != nil {
+		return nil, err
+	}
+	t, c, err := r.commentOf(ctx, spaceID, changeRequestID, commentID)
+	if err != nil {
+		return nil, err
+	}
+	if err := require(t.space.ViewerRole, model.MemberRoleComment, "space"); err != nil {
+		return nil, err
+	}
+	reply := r.newComment(ctx, t, in.Body)
+	reply.ParentID, reply.RevisionID = &c.ID, c.RevisionID
+	if err := r.Store.CreateComment(ctx, reply); err != nil {
+		return nil, err
+	}
+	return r.replyIn(ctx, t, c.ID, reply.ID, format)
+}
+
+// UpdateCommentReply changes a reply's body (its author only) and the caller's reactions.
+// Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) UpdateCommentReply(ctx context.Context, spaceID, changeRequestID, commentID, replyID string, in model.UpdateCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	if err := commentFormat(format); err != nil {
+		return nil, err
+	}
+	t, c, err := r.commentOf(ctx, spaceID, changeRequestID, commentID)
+	if err != nil {
+		return nil, err
+	}
+	reply, err := r.Store.FindReply(ctx, c.ID, replyID)
+	if err != nil {
+		return nil, notFound(err, "reply")
+	}
+	columns, err := r.changeComment(ctx, t, reply, in.Body, in.AddedReactions, in.RemovedReactions)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.Store.UpdateComment(ctx, reply, columns); err != nil {
+		return nil, notFound(err, "reply")
+	}
+	return r.replyIn(ctx, t, c.ID, reply.ID, format)
+}
+
+// DeleteCommentReply removes a reply: its author or a space admin may. A reply the caller cannot
+// see reports false, like a missing one. Errors: Forbidden.
+func (r *Resolver) DeleteCommentReply(ctx context.Context, spaceID, changeRequestID, commentID, replyID string) (bool, error) {
+	t, c, err := r.commentOf(ctx, spaceID, changeRequestID, commentID)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	reply, err := r.Store.FindReply(ctx, c.ID, replyID)
+	if err != nil {
+		return false, ignoreNotFound(err)
+	}
+	return r.deleteOwn(ctx, t, reply)
+}
