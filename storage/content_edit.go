@@ -146,6 +146,9 @@ func (s *Store) commitEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Ed
 	if err := writeVersions(ctx, w, fileVersions, edit.Files, edit.RemovedFiles); err != nil {
 		return nil, err
 	}
+	if err := indexEdit(ctx, tx, l, edit); err != nil {
+		return nil, err
+	}
 	l.stamp(rev, seq, now)
 	if err := moveHead(ctx, tx, l, rev, now); err != nil {
 		return nil, err
