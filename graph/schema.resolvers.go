@@ -417,6 +417,11 @@ func (r *organizationResolver) Site(ctx context.Context, obj *model.Organization
 	return r.site(ctx, obj.ID, id)
 }
 
+// Search is the resolver for the search field.
+func (r *organizationResolver) Search(ctx context.Context, obj *model.Organization, query string, first *int, after *string) (*model.Connection[*model.SearchSpaceResult], error) {
+	return r.organizationSearch(ctx, obj.ID, query, first, after)
+}
+
 // APIInformation is the resolver for the apiInformation field.
 func (r *queryResolver) APIInformation(ctx context.Context) (*model.ApiInformation, error) {
 	return &model.ApiInformation{Version: r.Settings.Version, Build: r.Settings.Build}, nil
@@ -596,6 +601,11 @@ func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *model.Space,
 // ChangeRequest is the resolver for the changeRequest field.
 func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *model.Space, id string) (*model.ChangeRequest, error) {
 	return nilIfNotFound(r.ChangeRequestByID(ctx, obj.ID, id))
+}
+
+// Search is the resolver for the search field.
+func (r *spaceResolver) Search(ctx context.Context, obj *model.Space, query string, first *int, after *string) (*model.Connection[*model.SearchPageResult], error) {
+	return r.spaceSearch(ctx, obj.ID, query, first, after)
 }
 
 // MemberList is the resolver for the memberList field.

@@ -128,6 +128,10 @@ func (a *api) table() []Route {
 		{"PATCH", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", a.updateShareLink},
 		{"DELETE", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", a.deleteShareLink},
 	}
+	routes = append(routes,
+		Route{"GET", "/spaces/{spaceId}/search", a.searchSpace},
+		Route{"GET", "/orgs/{organizationId}/search", a.searchOrganization},
+	)
 	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/content", a.spaceContent)...)
 	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)...)
 	return append(routes, a.contentRoutes("/spaces/{spaceId}/revisions/{revisionId}", a.revisionContent)...)
