@@ -210,7 +210,9 @@ func firstMatch(text string, words []string) int {
 	return -1
 }
 
-func isWordRune(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) || unicode.Is(unicode.Mn, c) }
+func isWordRune(c rune) bool {
+	return unicode.IsLetter(c) || unicode.IsDigit(c) || unicode.Is(unicode.Mn, c)
+}
 
 // wordMatches tells whether a word of the text is a form of a searched word: a light English
 // stemming (installing, installer and installation all match install) that approximates the
