@@ -32,17 +32,16 @@ type SpaceHits struct {
 }
 
 // The dialect-specific part of search, in one place. PostgreSQL: the weighted tsvector (title A,
-// body B) matched by websearch_to_tsquery through the GIN index and ranked by ts_rank normalised
-// by document length. SQLite: the FTS5 table matched by the same query rendered as an FTS5
+// body B) matched by websearch_to_tsquery through the GIN index and ranked by ts_rank (of the
+// query without its exclusions) normalised by document length. SQLite: the FTS5 table matched by the same query rendered as an FTS5
 // expression and ranked by bm25 with the title weighted 10 to the body's 1 (negated: bm25 is
 // lower for better matches).
 func (s *Store) searchMatches(f SearchFilter) *bun.SelectQuery {
 	var q *bun.SelectQuery
 	if s.dialect == Postgres {
-		text := f.Query.websearch()
 		q = s.db.NewSelect().TableExpr("search_pages AS sp").
-			ColumnExpr("ts_rank(sp.tsv, websearch_to_tsquery('english', ?), 1) AS rank", text).
-			Where("sp.tsv @@ websearch_to_tsquery('english', ?)", text)
+			ColumnExpr("ts_rank(sp.tsv, websearch_to_tsquery('english', ?), 1) AS rank", f.Query.rankingText()).
+			Where("sp.tsv @@ websearch_to_tsquery('english', ?)", f.Query.websearch())
 	} else {
 		// bm25 only works in the statement that scans the FTS5 table: rank there, join after.
 		fts := s.db.NewSelect().TableExpr("search_pages_fts").

@@ -119,11 +119,20 @@ func (q SearchQuery) Words() []string {
 
 // websearch renders the query for PostgreSQL's websearch_to_tsquery. Words hold only letters,
 // digits and marks, so the rendering is exactly the parsed query.
-func (q SearchQuery) websearch() string {
+func (q SearchQuery) websearch() string { return q.render(true) }
+
+// rankingText is the query without its exclusions, for ranking: ts_rank scores a query holding
+// a negation close to zero for every document.
+func (q SearchQuery) rankingText() string { return q.render(false) }
+
+func (q SearchQuery) render(exclusions bool) string {
 	groups := make([]string, len(q.groups))
 	for i, g := range q.groups {
-		clauses := make([]string, len(g))
-		for j, c := range g {
+		clauses := make([]string, 0, len(g))
+		for _, c := range g {
+			if c.negated && !exclusions {
+				continue
+			}
 			s := strings.Join(c.words, " ")
 			if len(c.words) > 1 {
 				s = `"` + s + `"`
@@ -131,7 +140,7 @@ func (q SearchQuery) websearch() string {
 			if c.negated {
 				s = "-" + s
 			}
-			clauses[j] = s
+			clauses = append(clauses, s)
 		}
 		groups[i] = strings.Join(clauses, " ")
 	}
