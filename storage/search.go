@@ -165,7 +165,10 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 
 // CurrentPageChains returns, for pages of spaces' current content, each page's version followed
 // by its ancestors, nearest first, keyed by space id + "/" + page id: one recursive statement for
-// any number of pages. Pages no longer current are left out.
+// any number of pages. Pages no longer current are left out. "Current" is written
+// COALESCE(to_seq, 0) = 0 (sequences start at 1) rather than to_seq IS NULL so that SQLite walks
+// the (line, page_id) index: with to_seq IS NULL it picks (line, to_seq) and scans every current
+// page of the space at each step (2 s instead of 9 ms at 100,000 pages).
 func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []string) (map[string][]*PageVersion, error) {
 	out := map[string][]*PageVersion{}
 	if len(spaceIDs) == 0 || len(pageIDs) == 0 {
@@ -177,11 +180,11 @@ func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []strin
 	}
 	err := s.db.NewRaw(`WITH RECURSIVE chain(start_page, version_id, depth) AS (
 		SELECT pv.page_id, pv.id, 0 FROM page_versions pv
-		WHERE pv.line IN (?) AND pv.line = pv.space_id AND pv.to_seq IS NULL AND NOT pv.deleted AND pv.page_id IN (?)
+		WHERE pv.line IN (?) AND pv.line = pv.space_id AND COALESCE(pv.to_seq, 0) = 0 AND NOT pv.deleted AND pv.page_id IN (?)
 		UNION ALL
 		SELECT chain.start_page, pv.id, chain.depth + 1 FROM chain
 		JOIN page_versions child ON child.id = chain.version_id
-		JOIN page_versions pv ON pv.line = child.line AND pv.page_id = child.parent_id AND pv.to_seq IS NULL AND NOT pv.deleted
+		JOIN page_versions pv ON pv.line = child.line AND pv.page_id = child.parent_id AND COALESCE(pv.to_seq, 0) = 0 AND NOT pv.deleted
 		WHERE chain.depth < 64
 	) SELECT pv.*, chain.start_page FROM chain JOIN page_versions pv ON pv.id = chain.version_id
 	ORDER BY chain.start_page, chain.depth`, bun.List(spaceIDs), bun.List(pageIDs)).Scan(ctx, &rows)
