@@ -44,11 +44,13 @@ func (s *Store) searchMatches(f SearchFilter) *bun.SelectQuery {
 			Where("sp.tsv @@ websearch_to_tsquery('english', ?)", f.Query.websearch())
 	} else {
 		// bm25 only works in the statement that scans the FTS5 table: rank there, join after.
+		// CROSS JOIN makes SQLite scan the matches first: with a plain JOIN it walks the space's
+		// rows and runs the MATCH once per row (13 s instead of 6 ms at 100,000 pages).
 		fts := s.db.NewSelect().TableExpr("search_pages_fts").
 			ColumnExpr("search_pages_fts.rowid AS id, -bm25(search_pages_fts, 10.0, 1.0) AS rank").
 			Where("search_pages_fts MATCH ?", f.Query.fts5())
 		q = s.db.NewSelect().TableExpr("(?) AS fts", fts).
-			Join("JOIN search_pages AS sp ON sp.id = fts.id").
+			Join("CROSS JOIN search_pages AS sp ON sp.id = fts.id").
 			ColumnExpr("fts.rank AS rank")
 	}
 	return q.ColumnExpr("sp.space_id, sp.page_id, sp.content_id, sp.title").
