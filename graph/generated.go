@@ -442,6 +442,7 @@ type ComplexityRoot struct {
 		Permissions       func(childComplexity int) int
 		Plan              func(childComplexity int) int
 		SSO               func(childComplexity int) int
+		Search            func(childComplexity int, query string, first *int, after *string) int
 		Site              func(childComplexity int, id string) int
 		Sites             func(childComplexity int, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) int
 		Spaces            func(childComplexity int, first *int, after *string) int
@@ -676,6 +677,57 @@ type ComplexityRoot struct {
 		Variables     func(childComplexity int) int
 	}
 
+	SearchAncestor struct {
+		Title func(childComplexity int) int
+	}
+
+	SearchPageResult struct {
+		Ancestors func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Path      func(childComplexity int) int
+		Sections  func(childComplexity int) int
+		Title     func(childComplexity int) int
+		URLs      func(childComplexity int) int
+	}
+
+	SearchPageResultConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SearchPageResultEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SearchSectionResult struct {
+		Body  func(childComplexity int) int
+		ID    func(childComplexity int) int
+		Path  func(childComplexity int) int
+		Title func(childComplexity int) int
+		URLs  func(childComplexity int) int
+	}
+
+	SearchSpaceResult struct {
+		ID    func(childComplexity int) int
+		Pages func(childComplexity int) int
+		Title func(childComplexity int) int
+	}
+
+	SearchSpaceResultConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SearchSpaceResultEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	ShareLink struct {
 		Active    func(childComplexity int) int
 		CreatedAt func(childComplexity int) int
@@ -844,6 +896,7 @@ type ComplexityRoot struct {
 		Revision            func(childComplexity int) int
 		RevisionByID        func(childComplexity int, id string) int
 		Revisions           func(childComplexity int, first *int, after *string) int
+		Search              func(childComplexity int, query string, first *int, after *string) int
 		TeamPermissions     func(childComplexity int, first *int, after *string) int
 		Title               func(childComplexity int) int
 		URLs                func(childComplexity int) int
@@ -1115,6 +1168,7 @@ type OrganizationResolver interface {
 	Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) (*model.Connection[*model.Site], error)
 	Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error)
 	Templates(ctx context.Context, obj *model.Organization) ([]*model.Template, error)
+	Search(ctx context.Context, obj *model.Organization, query string, first *int, after *string) (*model.Connection[*model.SearchSpaceResult], error)
 }
 type QueryResolver interface {
 	APIInformation(ctx context.Context) (*model.ApiInformation, error)
@@ -1163,6 +1217,7 @@ type SpaceResolver interface {
 	CommentList(ctx context.Context, obj *model.Space, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) (*model.Connection[*model.Comment], error)
 	Comment(ctx context.Context, obj *model.Space, id string, format *model.PageFormat) (*model.Comment, error)
 	Commenters(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Member], error)
+	Search(ctx context.Context, obj *model.Space, query string, first *int, after *string) (*model.Connection[*model.SearchPageResult], error)
 }
 type TeamResolver interface {
 	MemberList(ctx context.Context, obj *model.Team, first *int, after *string) (*model.Connection[*model.TeamMember], error)
@@ -3269,6 +3324,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.SSO(childComplexity), true
+	case "Organization.search":
+		if e.ComplexityRoot.Organization.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Search(childComplexity, args["query"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Organization.site":
 		if e.ComplexityRoot.Organization.Site == nil {
 			break
@@ -4294,6 +4360,176 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RevisionPage.Variables(childComplexity), true
 
+	case "SearchAncestor.title":
+		if e.ComplexityRoot.SearchAncestor.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchAncestor.Title(childComplexity), true
+
+	case "SearchPageResult.ancestors":
+		if e.ComplexityRoot.SearchPageResult.Ancestors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Ancestors(childComplexity), true
+	case "SearchPageResult.id":
+		if e.ComplexityRoot.SearchPageResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.ID(childComplexity), true
+	case "SearchPageResult.path":
+		if e.ComplexityRoot.SearchPageResult.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Path(childComplexity), true
+	case "SearchPageResult.sections":
+		if e.ComplexityRoot.SearchPageResult.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Sections(childComplexity), true
+	case "SearchPageResult.title":
+		if e.ComplexityRoot.SearchPageResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Title(childComplexity), true
+	case "SearchPageResult.urls":
+		if e.ComplexityRoot.SearchPageResult.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.URLs(childComplexity), true
+
+	case "SearchPageResultConnection.edges":
+		if e.ComplexityRoot.SearchPageResultConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultConnection.Edges(childComplexity), true
+	case "SearchPageResultConnection.nodes":
+		if e.ComplexityRoot.SearchPageResultConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultConnection.Nodes(childComplexity), true
+	case "SearchPageResultConnection.pageInfo":
+		if e.ComplexityRoot.SearchPageResultConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultConnection.PageInfo(childComplexity), true
+	case "SearchPageResultConnection.totalCount":
+		if e.ComplexityRoot.SearchPageResultConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultConnection.TotalCount(childComplexity), true
+
+	case "SearchPageResultEdge.cursor":
+		if e.ComplexityRoot.SearchPageResultEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultEdge.Cursor(childComplexity), true
+	case "SearchPageResultEdge.node":
+		if e.ComplexityRoot.SearchPageResultEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultEdge.Node(childComplexity), true
+
+	case "SearchSectionResult.body":
+		if e.ComplexityRoot.SearchSectionResult.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Body(childComplexity), true
+	case "SearchSectionResult.id":
+		if e.ComplexityRoot.SearchSectionResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.ID(childComplexity), true
+	case "SearchSectionResult.path":
+		if e.ComplexityRoot.SearchSectionResult.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Path(childComplexity), true
+	case "SearchSectionResult.title":
+		if e.ComplexityRoot.SearchSectionResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Title(childComplexity), true
+	case "SearchSectionResult.urls":
+		if e.ComplexityRoot.SearchSectionResult.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.URLs(childComplexity), true
+
+	case "SearchSpaceResult.id":
+		if e.ComplexityRoot.SearchSpaceResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.ID(childComplexity), true
+	case "SearchSpaceResult.pages":
+		if e.ComplexityRoot.SearchSpaceResult.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.Pages(childComplexity), true
+	case "SearchSpaceResult.title":
+		if e.ComplexityRoot.SearchSpaceResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.Title(childComplexity), true
+
+	case "SearchSpaceResultConnection.edges":
+		if e.ComplexityRoot.SearchSpaceResultConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultConnection.Edges(childComplexity), true
+	case "SearchSpaceResultConnection.nodes":
+		if e.ComplexityRoot.SearchSpaceResultConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultConnection.Nodes(childComplexity), true
+	case "SearchSpaceResultConnection.pageInfo":
+		if e.ComplexityRoot.SearchSpaceResultConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultConnection.PageInfo(childComplexity), true
+	case "SearchSpaceResultConnection.totalCount":
+		if e.ComplexityRoot.SearchSpaceResultConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultConnection.TotalCount(childComplexity), true
+
+	case "SearchSpaceResultEdge.cursor":
+		if e.ComplexityRoot.SearchSpaceResultEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultEdge.Cursor(childComplexity), true
+	case "SearchSpaceResultEdge.node":
+		if e.ComplexityRoot.SearchSpaceResultEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultEdge.Node(childComplexity), true
+
 	case "ShareLink.active":
 		if e.ComplexityRoot.ShareLink.Active == nil {
 			break
@@ -5038,6 +5274,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Revisions(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Space.search":
+		if e.ComplexityRoot.Space.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Space_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Search(childComplexity, args["query"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Space.teamPermissions":
 		if e.ComplexityRoot.Space.TeamPermissions == nil {
 			break
@@ -7337,6 +7584,78 @@ extend type Mutation {
   "Approve a change request or request changes (review role)."
   submitReview(spaceId: ID!, changeRequestId: ID!, input: SubmitReviewInput!): Review!
 }
+
+# ---- Full-text search (docs/search.md) ----
+
+"A page matching a search."
+type SearchPageResult {
+  id: ID!
+  title: String!
+  "The page's path: the slugs of its ancestors and its own, joined by /."
+  path: String!
+  "The pages above it, top-level first."
+  ancestors: [SearchAncestor!]!
+  "Its sections that match, each with a snippet around the match."
+  sections: [SearchSectionResult!]!
+  urls: AppURLs!
+}
+
+type SearchAncestor {
+  title: String!
+}
+
+"A part of a page under one heading (or its opening text)."
+type SearchSectionResult {
+  "The heading's anchor (the page id for the opening text)."
+  id: String!
+  title: String!
+  "The page's path and the anchor: path#anchor."
+  path: String!
+  "A snippet of the section's text around the first match."
+  body: String!
+  urls: AppURLs!
+}
+
+"A space holding pages that match a search, with its best pages."
+type SearchSpaceResult {
+  id: ID!
+  title: String!
+  pages: [SearchPageResult!]!
+}
+
+type SearchPageResultConnection {
+  edges: [SearchPageResultEdge!]!
+  nodes: [SearchPageResult!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SearchPageResultEdge {
+  cursor: String!
+  node: SearchPageResult!
+}
+
+type SearchSpaceResultConnection {
+  edges: [SearchSpaceResultEdge!]!
+  nodes: [SearchSpaceResult!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SearchSpaceResultEdge {
+  cursor: String!
+  node: SearchSpaceResult!
+}
+
+extend type Space {
+  "Full-text search of the current content (web-search syntax: \"phrases\", -exclusions, OR), most relevant first."
+  search(query: String!, first: Int, after: String): SearchPageResultConnection!
+}
+
+extend type Organization {
+  "Full-text search of the current content of every space the caller can read, grouped by space."
+  search(query: String!, first: Int, after: String): SearchSpaceResultConnection!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -8005,6 +8324,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_site(ctx, field)
 	case "templates":
 		return ec.fieldContext_Organization_templates(ctx, field)
+	case "search":
+		return ec.fieldContext_Organization_search(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -8427,6 +8748,108 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
 }
 
+func (ec *executionContext) childFields_SearchAncestor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_SearchAncestor_title(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchAncestor", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SearchPageResult_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SearchPageResult_title(ctx, field)
+	case "path":
+		return ec.fieldContext_SearchPageResult_path(ctx, field)
+	case "ancestors":
+		return ec.fieldContext_SearchPageResult_ancestors(ctx, field)
+	case "sections":
+		return ec.fieldContext_SearchPageResult_sections(ctx, field)
+	case "urls":
+		return ec.fieldContext_SearchPageResult_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageResultConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SearchPageResultConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SearchPageResultConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SearchPageResultConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SearchPageResultConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageResultConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageResultEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SearchPageResultEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SearchPageResultEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageResultEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSectionResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SearchSectionResult_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SearchSectionResult_title(ctx, field)
+	case "path":
+		return ec.fieldContext_SearchSectionResult_path(ctx, field)
+	case "body":
+		return ec.fieldContext_SearchSectionResult_body(ctx, field)
+	case "urls":
+		return ec.fieldContext_SearchSectionResult_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSectionResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSpaceResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SearchSpaceResult_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SearchSpaceResult_title(ctx, field)
+	case "pages":
+		return ec.fieldContext_SearchSpaceResult_pages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSpaceResultConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SearchSpaceResultConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SearchSpaceResultConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SearchSpaceResultConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SearchSpaceResultConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResultConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSpaceResultEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SearchSpaceResultEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SearchSpaceResultEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResultEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_ShareLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -8775,6 +9198,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_comment(ctx, field)
 	case "commenters":
 		return ec.fieldContext_Space_commenters(ctx, field)
+	case "search":
+		return ec.fieldContext_Space_search(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
 }
@@ -11645,6 +12070,36 @@ func (ec *executionContext) field_Organization_members_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Organization_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Organization_site_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12370,6 +12825,36 @@ func (ec *executionContext) field_Space_revisions_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -21481,6 +21966,50 @@ func (ec *executionContext) fieldContext_Organization_templates(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_search(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_search(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Search(ctx, obj, fc.Args["query"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SearchSpaceResult]) graphql.Marshaler {
+			return ec.marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchSpaceResultConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _OrganizationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Organization]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25428,6 +25957,744 @@ func (ec *executionContext) fieldContext_RevisionPage_backlinks(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _SearchAncestor_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchAncestor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchAncestor_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchAncestor_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchAncestor", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchPageResult_id(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResult_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResult_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchPageResult", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SearchPageResult_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResult_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResult_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchPageResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchPageResult_path(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResult_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResult_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchPageResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchPageResult_ancestors(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResult_ancestors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ancestors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchAncestor) graphql.Marshaler {
+			return ec.marshalNSearchAncestor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchAncestorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResult_ancestors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPageResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchAncestor(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchPageResult_sections(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResult_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sections, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchSectionResult) graphql.Marshaler {
+			return ec.marshalNSearchSectionResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSectionResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResult_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPageResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchSectionResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchPageResult_urls(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResult_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.AppURLs) graphql.Marshaler {
+			return ec.marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAppURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResult_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPageResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AppURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchPageResultConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchPageResult]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResultConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.SearchPageResult]) graphql.Marshaler {
+			return ec.marshalNSearchPageResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResultConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPageResultConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchPageResultEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchPageResultConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchPageResult]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResultConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchPageResult) graphql.Marshaler {
+			return ec.marshalNSearchPageResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResultConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPageResultConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchPageResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchPageResultConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchPageResult]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResultConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResultConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPageResultConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchPageResultConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchPageResult]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResultConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResultConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchPageResultConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SearchPageResultEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SearchPageResult]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResultEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResultEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchPageResultEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchPageResultEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SearchPageResult]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResultEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchPageResult) graphql.Marshaler {
+			return ec.marshalNSearchPageResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResultEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPageResultEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchPageResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchSectionResult_id(ctx context.Context, field graphql.CollectedField, obj *model.SearchSectionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSectionResult_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSectionResult_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSectionResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchSectionResult_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchSectionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSectionResult_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSectionResult_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSectionResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchSectionResult_path(ctx context.Context, field graphql.CollectedField, obj *model.SearchSectionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSectionResult_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSectionResult_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSectionResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchSectionResult_body(ctx context.Context, field graphql.CollectedField, obj *model.SearchSectionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSectionResult_body(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Body, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSectionResult_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSectionResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchSectionResult_urls(ctx context.Context, field graphql.CollectedField, obj *model.SearchSectionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSectionResult_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.AppURLs) graphql.Marshaler {
+			return ec.marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAppURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSectionResult_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchSectionResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AppURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchSpaceResult_id(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpaceResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSpaceResult_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSpaceResult_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSpaceResult", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SearchSpaceResult_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpaceResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSpaceResult_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSpaceResult_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSpaceResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchSpaceResult_pages(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpaceResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSpaceResult_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchPageResult) graphql.Marshaler {
+			return ec.marshalNSearchPageResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSpaceResult_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchSpaceResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchPageResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchSpaceResultConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchSpaceResult]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSpaceResultConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.SearchSpaceResult]) graphql.Marshaler {
+			return ec.marshalNSearchSpaceResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSpaceResultConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchSpaceResultConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchSpaceResultEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchSpaceResultConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchSpaceResult]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSpaceResultConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchSpaceResult) graphql.Marshaler {
+			return ec.marshalNSearchSpaceResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSpaceResultConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchSpaceResultConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchSpaceResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchSpaceResultConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchSpaceResult]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSpaceResultConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSpaceResultConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchSpaceResultConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchSpaceResultConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchSpaceResult]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSpaceResultConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSpaceResultConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSpaceResultConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SearchSpaceResultEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SearchSpaceResult]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSpaceResultEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSpaceResultEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSpaceResultEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchSpaceResultEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SearchSpaceResult]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSpaceResultEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchSpaceResult) graphql.Marshaler {
+			return ec.marshalNSearchSpaceResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSpaceResultEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchSpaceResultEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchSpaceResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ShareLink_id(ctx context.Context, field graphql.CollectedField, obj *model.ShareLink) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28702,6 +29969,50 @@ func (ec *executionContext) fieldContext_Space_commenters(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Space_commenters_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_search(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_search(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Search(ctx, obj, fc.Args["query"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SearchPageResult]) graphql.Marshaler {
+			return ec.marshalNSearchPageResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchPageResultConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -37979,6 +39290,44 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "search":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_search(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -40129,6 +41478,405 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var searchAncestorImplementors = []string{"SearchAncestor"}
+
+func (ec *executionContext) _SearchAncestor(ctx context.Context, sel ast.SelectionSet, obj *model.SearchAncestor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchAncestorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchAncestor")
+		case "title":
+			out.Values[i] = ec._SearchAncestor_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchPageResultImplementors = []string{"SearchPageResult"}
+
+func (ec *executionContext) _SearchPageResult(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPageResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchPageResult")
+		case "id":
+			out.Values[i] = ec._SearchPageResult_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._SearchPageResult_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._SearchPageResult_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ancestors":
+			out.Values[i] = ec._SearchPageResult_ancestors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sections":
+			out.Values[i] = ec._SearchPageResult_sections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "urls":
+			out.Values[i] = ec._SearchPageResult_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchPageResultConnectionImplementors = []string{"SearchPageResultConnection"}
+
+func (ec *executionContext) _SearchPageResultConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.SearchPageResult]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageResultConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchPageResultConnection")
+		case "edges":
+			out.Values[i] = ec._SearchPageResultConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._SearchPageResultConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SearchPageResultConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SearchPageResultConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchPageResultEdgeImplementors = []string{"SearchPageResultEdge"}
+
+func (ec *executionContext) _SearchPageResultEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.SearchPageResult]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageResultEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchPageResultEdge")
+		case "cursor":
+			out.Values[i] = ec._SearchPageResultEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SearchPageResultEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchSectionResultImplementors = []string{"SearchSectionResult"}
+
+func (ec *executionContext) _SearchSectionResult(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSectionResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchSectionResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchSectionResult")
+		case "id":
+			out.Values[i] = ec._SearchSectionResult_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._SearchSectionResult_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._SearchSectionResult_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "body":
+			out.Values[i] = ec._SearchSectionResult_body(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "urls":
+			out.Values[i] = ec._SearchSectionResult_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchSpaceResultImplementors = []string{"SearchSpaceResult"}
+
+func (ec *executionContext) _SearchSpaceResult(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSpaceResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchSpaceResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchSpaceResult")
+		case "id":
+			out.Values[i] = ec._SearchSpaceResult_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._SearchSpaceResult_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pages":
+			out.Values[i] = ec._SearchSpaceResult_pages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchSpaceResultConnectionImplementors = []string{"SearchSpaceResultConnection"}
+
+func (ec *executionContext) _SearchSpaceResultConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.SearchSpaceResult]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchSpaceResultConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchSpaceResultConnection")
+		case "edges":
+			out.Values[i] = ec._SearchSpaceResultConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._SearchSpaceResultConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SearchSpaceResultConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SearchSpaceResultConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchSpaceResultEdgeImplementors = []string{"SearchSpaceResultEdge"}
+
+func (ec *executionContext) _SearchSpaceResultEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.SearchSpaceResult]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchSpaceResultEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchSpaceResultEdge")
+		case "cursor":
+			out.Values[i] = ec._SearchSpaceResultEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SearchSpaceResultEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var shareLinkImplementors = []string{"ShareLink"}
 
 func (ec *executionContext) _ShareLink(ctx context.Context, sel ast.SelectionSet, obj *model.ShareLink) graphql.Marshaler {
@@ -41848,6 +43596,44 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 					}
 				}()
 				res = ec._Space_commenters(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "search":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_search(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -44905,6 +46691,182 @@ func (ec *executionContext) unmarshalNRevisionType2githubᚗcomᚋbinderyᚋbind
 
 func (ec *executionContext) marshalNRevisionType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionType(ctx context.Context, sel ast.SelectionSet, v model.RevisionType) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNSearchAncestor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchAncestorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchAncestor) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchAncestor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchAncestor(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSearchAncestor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchAncestor(ctx context.Context, sel ast.SelectionSet, v *model.SearchAncestor) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SearchAncestor(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchPageResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchPageResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchPageResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSearchPageResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResult(ctx context.Context, sel ast.SelectionSet, v *model.SearchPageResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SearchPageResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchPageResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SearchPageResult]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SearchPageResultConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchPageResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SearchPageResult]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchPageResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSearchPageResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SearchPageResult]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SearchPageResultEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchSectionResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSectionResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchSectionResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchSectionResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSectionResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSearchSectionResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSectionResult(ctx context.Context, sel ast.SelectionSet, v *model.SearchSectionResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SearchSectionResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchSpaceResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchSpaceResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchSpaceResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSearchSpaceResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResult(ctx context.Context, sel ast.SelectionSet, v *model.SearchSpaceResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SearchSpaceResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SearchSpaceResult]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SearchSpaceResultConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchSpaceResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SearchSpaceResult]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchSpaceResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSearchSpaceResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SearchSpaceResult]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SearchSpaceResultEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNSetTeamMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSetTeamMemberInput(ctx context.Context, v any) (model.SetTeamMemberInput, error) {

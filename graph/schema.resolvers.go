@@ -517,6 +517,11 @@ func (r *organizationResolver) Templates(ctx context.Context, obj *model.Organiz
 	return r.Resolver.Templates(ctx, obj.ID)
 }
 
+// Search is the resolver for the search field.
+func (r *organizationResolver) Search(ctx context.Context, obj *model.Organization, query string, first *int, after *string) (*model.Connection[*model.SearchSpaceResult], error) {
+	return r.organizationSearch(ctx, obj.ID, query, first, after)
+}
+
 // APIInformation is the resolver for the apiInformation field.
 func (r *queryResolver) APIInformation(ctx context.Context) (*model.ApiInformation, error) {
 	return &model.ApiInformation{Version: r.Settings.Version, Build: r.Settings.Build}, nil
@@ -734,6 +739,11 @@ func (r *spaceResolver) Comment(ctx context.Context, obj *model.Space, id string
 // Commenters is the resolver for the commenters field.
 func (r *spaceResolver) Commenters(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Member], error) {
 	return r.Resolver.Commenters(ctx, obj.ID, "", first, after)
+}
+
+// Search is the resolver for the search field.
+func (r *spaceResolver) Search(ctx context.Context, obj *model.Space, query string, first *int, after *string) (*model.Connection[*model.SearchPageResult], error) {
+	return r.spaceSearch(ctx, obj.ID, query, first, after)
 }
 
 // MemberList is the resolver for the memberList field.

@@ -139,6 +139,8 @@ func (a *api) table() []Route {
 		Route{"GET", cr + "/reviews", a.listReviews},
 		Route{"POST", cr + "/reviews", a.submitReview},
 		Route{"GET", cr + "/reviews/{reviewId}", a.getReview},
+		Route{"GET", "/spaces/{spaceId}/search", a.searchSpace},
+		Route{"GET", "/orgs/{organizationId}/search", a.searchOrganization},
 	)
 	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/content", a.spaceContent)...)
 	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)...)

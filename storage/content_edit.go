@@ -155,6 +155,9 @@ func (s *Store) commitEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Ed
 	if err := writeVersions(ctx, w, fileVersions, edit.Files, edit.RemovedFiles); err != nil {
 		return nil, err
 	}
+	if err := indexEdit(ctx, tx, l, edit); err != nil {
+		return nil, err
+	}
 	l.stamp(rev, seq, now)
 	if err := moveHead(ctx, tx, l, rev, now); err != nil {
 		return nil, err
@@ -282,8 +285,10 @@ func writeVersions[V versioned[V]](ctx context.Context, w lineWrite, t versionTa
 			return err
 		}
 	}
+	// COALESCE(to_seq, 0) = 0 means "current" (sequences start at 1) and keeps SQLite on the
+	// (line, item, from_seq) index: with "to_seq IS NULL" it walks every current version of the line.
 	_, err := w.tx.NewUpdate().Table(t.table).Set("to_seq = ?", w.seq).
-		Where("line = ? AND to_seq IS NULL", w.line).Where(t.key+" IN (?)", bun.List(ids)).Exec(ctx)
+		Where("line = ? AND COALESCE(to_seq, 0) = 0", w.line).Where(t.key+" IN (?)", bun.List(ids)).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("close %s: %w", t.table, translate(err))
 	}

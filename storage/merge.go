@@ -173,7 +173,7 @@ func dropApplied(ctx context.Context, tx bun.Tx, space *Space, crID string, seq 
 			continue
 		}
 		if _, err := tx.NewUpdate().Table(t.table).Set("to_seq = ?", seq).
-			Where("line = ? AND to_seq IS NULL", crID).Where(t.key+" IN (?)", bun.List(ids)).Exec(ctx); err != nil {
+			Where("line = ? AND COALESCE(to_seq, 0) = 0", crID).Where(t.key+" IN (?)", bun.List(ids)).Exec(ctx); err != nil {
 			return translate(err)
 		}
 	}

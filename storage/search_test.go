@@ -1,0 +1,189 @@
+package storage_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/bindery/bindery/storage"
+	"github.com/bindery/bindery/storage/storagetest"
+	"github.com/google/go-cmp/cmp"
+)
+
+// searchSpace creates a space holding one document page per title → markdown.
+func searchSpace(t *testing.T, s *storage.Store, orgID string, pages map[string]string) *storage.Space {
+	t.Helper()
+	ctx := context.Background()
+	sp := &storage.Space{OrganizationID: orgID, Title: "Docs", EditMode: "live", MergeRules: `{"type":"inherit"}`, CreatedAt: t0, UpdatedAt: t0}
+	if err := s.CreateSpace(ctx, sp, ""); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.EditContent(ctx, storage.EditTarget{SpaceID: sp.ID}, "", func() time.Time { return t0 }, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
+		e := &storage.Edit{}
+		i := 0
+		for title, md := range pages {
+			i++
+			id := storage.ContentID(orgID, md)
+			e.Contents = append(e.Contents, &storage.PageContent{Markdown: md})
+			e.Pages = append(e.Pages, &storage.PageVersion{PageID: "p-" + title, Position: float64(i), Type: "document", Title: title, Slug: title, ContentID: &id, CreatedAt: t0, UpdatedAt: t0})
+		}
+		return e, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+func TestSearchMatchesRanksAndNeverFails(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		sp := searchSpace(t, s, org.ID, map[string]string{
+			"install":  "# Installing\n\nRun the installer on your server.",
+			"upgrade":  "Upgrading the server keeps your data. See [install](https://example.com/install).",
+			"backup":   "## Backups\n\nBack up the database every night with `pg_dump`.",
+			"security": "Tokens are hashed. The server never logs secrets.",
+		})
+		search := func(q string) []string {
+			t.Helper()
+			list, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: storage.ParseSearchQuery(q)}, storage.Page{Limit: 10})
+			if err != nil {
+				t.Fatalf("search %q: %v", q, err)
+			}
+			var out []string
+			for _, h := range list.Items {
+				out = append(out, h.PageID)
+			}
+			if list.Total != len(out) {
+				t.Errorf("search %q: total %d, want %d", q, list.Total, len(out))
+			}
+			return out
+		}
+		tests := []struct {
+			query string
+			want  []string
+		}{
+			{"install", []string{"p-install", "p-upgrade"}},
+			{"installing", []string{"p-install", "p-upgrade"}},
+			{"server -install", []string{"p-security"}},
+			{`"the database"`, []string{"p-backup"}},
+			{"backups OR tokens", []string{"p-backup", "p-security"}},
+			{"the", nil},
+			{"-server", nil},
+			{"example.com", nil}, // link targets are not indexed
+		}
+		for _, tt := range tests {
+			got := search(tt.query)
+			if tt.query == "backups OR tokens" { // order by relevance is not the point here
+				if len(got) != 2 {
+					t.Errorf("search %q = %v, want %v", tt.query, got, tt.want)
+				}
+				continue
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("search %q (-want +got):\n%s", tt.query, diff)
+			}
+		}
+		for _, q := range []string{`"`, `*`, `NEAR(`, `-`, `OR OR`, `title:x`, `a"b`, `"unclosed phrase`, `(`, `)`, `^x`, `x*`, `'; DROP TABLE x; --`, `NOT`, `AND`, `-"" OR`, "\x00", `¯\_(ツ)_/¯`} {
+			search(q)
+		}
+	})
+}
+
+func TestSearchIndexFollowsEditsAndRemovals(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		sp := searchSpace(t, s, org.ID, map[string]string{"one": "alpha bravo", "two": "charlie delta"})
+		f := func(q string) storage.SearchFilter {
+			return storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: storage.ParseSearchQuery(q)}
+		}
+		count := func(q string) int {
+			t.Helper()
+			l, err := s.SearchPages(ctx, f(q), storage.Page{Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(l.Items)
+		}
+		_, err := s.EditContent(ctx, storage.EditTarget{SpaceID: sp.ID}, "", func() time.Time { return t0.Add(time.Second) }, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
+			p, err := c.Page(ctx, "p-one")
+			if err != nil {
+				return nil, err
+			}
+			md := "echo foxtrot"
+			id := storage.ContentID(org.ID, md)
+			p.ContentID = &id
+			return &storage.Edit{Pages: []*storage.PageVersion{p}, Contents: []*storage.PageContent{{Markdown: md}}, RemovedPages: []string{"p-two"}}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for q, want := range map[string]int{"alpha": 0, "foxtrot": 1, "charlie": 0} {
+			if got := count(q); got != want {
+				t.Errorf("search %q: %d results, want %d", q, got, want)
+			}
+		}
+	})
+}
+
+func TestSearchPagesAndSpacesPaginate(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		pages := map[string]string{}
+		for i := range 7 {
+			pages[fmt.Sprintf("page%d", i)] = fmt.Sprintf("common words %d", i)
+		}
+		a := searchSpace(t, s, org.ID, pages)
+		b := searchSpace(t, s, org.ID, map[string]string{"other": "common"})
+		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID, b.ID}, Query: storage.ParseSearchQuery("common")}
+		seen := map[string]bool{}
+		page := storage.Page{Limit: 3}
+		for {
+			l, err := s.SearchPages(ctx, f, page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Total != 8 {
+				t.Errorf("total %d, want 8", l.Total)
+			}
+			for _, h := range l.Items {
+				seen[h.PageID] = true
+			}
+			if !l.HasMore {
+				break
+			}
+			page.After = l.Cursors[len(l.Cursors)-1]
+		}
+		if len(seen) != 8 {
+			t.Errorf("paged through %d pages, want 8", len(seen))
+		}
+		other := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: f.SpaceIDs, Query: storage.ParseSearchQuery("words")}
+		if _, err := s.SearchPages(ctx, other, page); err != storage.ErrInvalidCursor {
+			t.Errorf("a token of another query: %v, want ErrInvalidCursor", err)
+		}
+		spaces, err := s.SearchSpaces(ctx, f, 5, storage.Page{Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if spaces.Total != 2 || len(spaces.Items) != 1 || !spaces.HasMore {
+			t.Fatalf("spaces = total %d, %d items, more %v", spaces.Total, len(spaces.Items), spaces.HasMore)
+		}
+		next, err := s.SearchSpaces(ctx, f, 5, storage.Page{Limit: 1, After: spaces.Cursors[0]})
+		if err != nil || len(next.Items) != 1 || next.Items[0].SpaceID == spaces.Items[0].SpaceID || next.HasMore {
+			t.Fatalf("second page of spaces = %+v, %v", next, err)
+		}
+		for _, sh := range append(spaces.Items, next.Items...) {
+			if want := map[string]int{a.ID: 5, b.ID: 1}[sh.SpaceID]; len(sh.Pages) != want {
+				t.Errorf("space %s holds %d pages, want %d", sh.SpaceID, len(sh.Pages), want)
+			}
+		}
+		chains, err := s.CurrentPageChains(ctx, []string{a.ID}, []string{"p-page1"})
+		if err != nil || len(chains[a.ID+"/p-page1"]) != 1 {
+			t.Fatalf("chains = %v, %v", chains, err)
+		}
+	})
+}
