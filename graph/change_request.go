@@ -183,19 +183,29 @@ func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, 
 	return r.ChangeRequestByID(ctx, row.ID, cr.ID)
 }
 
+// changeRequestToWrite finds a change request of a space the caller may edit, for a merge or
+// an update. Errors: NotFound, Forbidden.
+func (r *Resolver) changeRequestToWrite(ctx context.Context, spaceID, id string) (*storage.Space, *storage.ChangeRequest, *authz.Actor, error) {
+	_, row, err := r.editableSpace(ctx, spaceID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cr, err := r.Store.FindChangeRequest(ctx, row.ID, id)
+	if err != nil {
+		return nil, nil, nil, notFound(err, "change request")
+	}
+	actor, err := authz.RequireActor(ctx)
+	return row, cr, actor, err
+}
+
 // MergeChangeRequest merges a change request into its space as a new revision, once it meets
 // the merge rules that apply (merge_rules.go). Errors: NotFound, Forbidden, Conflict (closed, a
 // merge rule not met, or content the space changed too: nothing is written).
 func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (*model.MergeResult, error) {
-	_, row, err := r.editableSpace(ctx, spaceID)
+	row, cr, actor, err := r.changeRequestToWrite(ctx, spaceID, id)
 	if err != nil {
 		return nil, err
 	}
-	cr, err := r.Store.FindChangeRequest(ctx, row.ID, id)
-	if err != nil {
-		return nil, notFound(err, "change request")
-	}
-	actor, _ := authz.RequireActor(ctx)
 	if !cr.Open() {
 		return nil, contentWriteErr(storage.ErrChangeRequestClosed)
 	}
@@ -213,15 +223,10 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 // both changed the same items differently, nothing is written and the result is "conflicts".
 // Errors: NotFound, Forbidden, Conflict (closed).
 func (r *Resolver) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, id string) (*model.MergeResult, error) {
-	_, row, err := r.editableSpace(ctx, spaceID)
+	row, cr, actor, err := r.changeRequestToWrite(ctx, spaceID, id)
 	if err != nil {
 		return nil, err
 	}
-	cr, err := r.Store.FindChangeRequest(ctx, row.ID, id)
-	if err != nil {
-		return nil, notFound(err, "change request")
-	}
-	actor, _ := authz.RequireActor(ctx)
 	updated, err := r.Store.UpdateChangeRequestFromSpace(ctx, row.ID, cr.ID, actor.UserID, r.Now)
 	var conflict *storage.ConflictError
 	if errors.As(err, &conflict) {

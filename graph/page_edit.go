@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
 	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
-	"golang.org/x/text/unicode/norm"
 )
 
 // PageEdit is the answer to a page mutation: the revision it made and the page as it now is
@@ -345,25 +343,9 @@ func (r *Resolver) DeletePage(ctx context.Context, target model.ContentTarget, p
 	return r.pageEdit(ctx, src, rev, "")
 }
 
-// slugify derives a URL slug from a title: lowercase ASCII letters and digits joined by hyphens.
+// slugify derives a page slug from a title (storage.Slug), at most 100 characters.
 func slugify(title string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range norm.NFKD.String(strings.ToLower(title)) {
-		switch {
-		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		case unicode.Is(unicode.Mn, r):
-			// accents fall away: é → e
-		default:
-			dash = true
-		}
-	}
-	s := b.String()
+	s := storage.Slug(title)
 	if len(s) > 100 {
 		s = strings.TrimRight(s[:100], "-")
 	}

@@ -30,6 +30,16 @@ func (e *ConflictError) Error() string {
 	return "conflicts with the space's content: " + strings.Join(parts, "; ")
 }
 
+// lockChangeRequest takes the space's turn for a write and reads one of its open change requests.
+func (s *Store) lockChangeRequest(ctx context.Context, tx bun.Tx, spaceID, crID string) (*Space, *ChangeRequest, error) {
+	space, err := s.lockSpace(ctx, tx, spaceID)
+	if err != nil {
+		return nil, nil, err
+	}
+	cr, err := openChangeRequest(ctx, tx, space.ID, crID)
+	return space, cr, err
+}
+
 // overlay is what a change request changed: its line's current versions, tombstones included.
 type overlay struct {
 	pages []*PageVersion
@@ -58,14 +68,12 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, author st
 		cr  *ChangeRequest
 	)
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		space, err := s.lockSpace(ctx, tx, spaceID)
+		space, open, err := s.lockChangeRequest(ctx, tx, spaceID, crID)
 		if err != nil {
 			return err
 		}
+		cr = open
 		now := clock() // after the lock: a revision is never older than its parent
-		if cr, err = openChangeRequest(ctx, tx, space.ID, crID); err != nil {
-			return err
-		}
 		o, err := readOverlay(ctx, tx, cr.ID)
 		if err != nil {
 			return err
@@ -120,14 +128,12 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, author st
 func (s *Store) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, crID, author string, clock func() time.Time) (*ChangeRequest, error) {
 	var cr *ChangeRequest
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		space, err := s.lockSpace(ctx, tx, spaceID)
+		space, open, err := s.lockChangeRequest(ctx, tx, spaceID, crID)
 		if err != nil {
 			return err
 		}
+		cr = open
 		now := clock() // after the lock: a revision is never older than its parent
-		if cr, err = openChangeRequest(ctx, tx, space.ID, crID); err != nil {
-			return err
-		}
 		if cr.BaseSeq == space.RevisionSeq {
 			return nil
 		}

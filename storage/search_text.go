@@ -4,9 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 
-	"golang.org/x/text/unicode/norm"
 )
 
 // TextSection is the part of a page's markdown under one heading, as plain text. The part
@@ -87,28 +85,12 @@ func inlineText(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// anchorOf is a heading's anchor: lowercase ASCII letters and digits joined by hyphens, accents
-// dropped, like page slugs.
+// anchorOf is a heading's anchor: its Slug, like page slugs.
 func anchorOf(title string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range norm.NFKD.String(strings.ToLower(title)) {
-		switch {
-		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		case unicode.Is(unicode.Mn, r):
-		default:
-			dash = true
-		}
+	if s := Slug(title); s != "" {
+		return s
 	}
-	if b.Len() == 0 {
-		return "section"
-	}
-	return b.String()
+	return "section"
 }
 
 // maxIndexedBody bounds the text indexed per page (PostgreSQL's tsvector holds at most 1 MiB).
