@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
 )
 
 // TextSection is the part of a page's markdown under one heading, as plain text. The part
