@@ -117,9 +117,12 @@ var (
 	fileVersions = versionTable{"file_versions", "fv", "file_id"}
 )
 
-// visibleAt is the condition selecting the versions of line current at seq.
+// visibleAt is the condition selecting the versions of line current at seq. "Current" is
+// written COALESCE(to_seq, 0) = 0 (sequences start at 1) rather than to_seq IS NULL: SQLite
+// would otherwise walk the (line, to_seq) index, every current version of the line, at each step
+// of a recursive read, instead of the (line, page_id) or (line, parent_id) one.
 func visibleAt(alias string) string {
-	return fmt.Sprintf("%[1]s.line = ? AND %[1]s.from_seq <= ? AND (%[1]s.to_seq IS NULL OR %[1]s.to_seq > ?)", alias)
+	return fmt.Sprintf("%[1]s.line = ? AND %[1]s.from_seq <= ? AND (COALESCE(%[1]s.to_seq, 0) = 0 OR %[1]s.to_seq > ?)", alias)
 }
 
 // where is the condition selecting, under alias, the versions the view shows, tombstones
@@ -277,14 +280,18 @@ func (s *Store) PageSubtree(ctx context.Context, v View, pageID string) ([]*Page
 func pageSubtree(ctx context.Context, db bun.IDB, v View, pageID string) ([]*PageVersion, error) {
 	cond, args := v.where(pageVersions, "pv")
 	var rows []*PageVersion
-	query := fmt.Sprintf(`WITH RECURSIVE sub(page_id, depth) AS (
-		SELECT CAST(? AS TEXT), 0
+	// SQLite must walk from each found page to its children through the (line, parent_id) index
+	// (CROSS JOIN fixes that order; PostgreSQL reads it as a plain join), and the chain carries
+	// version ids so the rows are read back by primary key: either way round, it scanned the whole
+	// line once per descendant.
+	query := fmt.Sprintf(`WITH RECURSIVE sub(version_id, page_id, depth) AS (
+		SELECT CAST(NULL AS TEXT), CAST(? AS TEXT), 0
 		UNION ALL
-		SELECT pv.page_id, sub.depth + 1 FROM sub JOIN page_versions pv ON pv.parent_id = sub.page_id
-		WHERE %s AND NOT pv.deleted AND sub.depth < 64
-	) SELECT pv.* FROM sub JOIN page_versions pv ON pv.page_id = sub.page_id
-	WHERE sub.depth > 0 AND %s AND NOT pv.deleted ORDER BY pv.position, pv.page_id`, cond, cond)
-	if err := db.NewRaw(query, append(append([]any{pageID}, args...), args...)...).Scan(ctx, &rows); err != nil {
+		SELECT pv.id, pv.page_id, sub.depth + 1 FROM sub CROSS JOIN page_versions pv
+		WHERE pv.parent_id = sub.page_id AND %s AND NOT pv.deleted AND sub.depth < 64
+	) SELECT pv.* FROM sub JOIN page_versions pv ON pv.id = sub.version_id
+	WHERE sub.depth > 0 ORDER BY pv.position, pv.page_id`, cond)
+	if err := db.NewRaw(query, append([]any{pageID}, args...)...).Scan(ctx, &rows); err != nil {
 		return nil, translate(err)
 	}
 	return rows, nil
