@@ -809,3 +809,37 @@ func TestMergeRevisionTimesFollowTheChain(t *testing.T) {
 		}
 	})
 }
+
+// A page a change request edits and then edits back is no change: it neither conflicts with the
+// space's edit of that page nor overwrites it, and an update shows the space's version.
+func TestMergeRevertedEditIsNoChange(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		m := newMergeFixture(t, e)
+		page := m.add("", "", "Intro", "original")
+		other := m.add("", "", "Other", "other")
+		cr := m.open("Try and undo")
+		m.edit(cr, page, "tried")
+		m.edit(cr, page, "original")
+		m.edit(cr, other, "other, edited")
+		m.edit("", page, "edited in the space")
+
+		var updated struct{ Result string }
+		m.update(cr).want(http.StatusOK).decode(&updated)
+		if updated.Result != "update" {
+			t.Fatalf("update result = %q, want update", updated.Result)
+		}
+		var inCR struct{ Markdown string }
+		e.call(m.admin.Token, "GET", m.crPath(cr)+"/content/page/"+page+"?format=markdown", nil).want(http.StatusOK).decode(&inCR)
+		if inCR.Markdown != "edited in the space" {
+			t.Errorf("change request shows %q after the update, want the space's edit", inCR.Markdown)
+		}
+		m.mustMerge(cr)
+		for id, want := range map[string]string{page: "edited in the space", other: "other, edited"} {
+			var got struct{ Markdown string }
+			e.call(m.admin.Token, "GET", "/spaces/"+m.space+"/content/page/"+id+"?format=markdown", nil).want(http.StatusOK).decode(&got)
+			if got.Markdown != want {
+				t.Errorf("page %s after the merge = %q, want %q", id, got.Markdown, want)
+			}
+		}
+	})
+}

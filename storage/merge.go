@@ -44,8 +44,13 @@ func (s *Store) lockChangeRequest(ctx context.Context, tx bun.Tx, spaceID, crID 
 type overlay struct {
 	pages []*PageVersion
 	files []*FileVersion
+	// reverted are the items changed and changed back: not changes (see readOverlay).
+	revertedPages, revertedFiles []string
 }
 
+// readOverlay reads what a change request changed, leaving out the versions that are back to
+// the space version they started from (edited, then reverted): they change nothing, so they
+// neither conflict nor overwrite what the space did since.
 func readOverlay(ctx context.Context, tx bun.Tx, crID string) (overlay, error) {
 	var o overlay
 	if err := tx.NewSelect().Model(&o.pages).Where("pv.line = ? AND pv.to_seq IS NULL", crID).Scan(ctx); err != nil {
@@ -54,7 +59,44 @@ func readOverlay(ctx context.Context, tx bun.Tx, crID string) (overlay, error) {
 	if err := tx.NewSelect().Model(&o.files).Where("fv.line = ? AND fv.to_seq IS NULL", crID).Scan(ctx); err != nil {
 		return o, translate(err)
 	}
-	return o, nil
+	var err error
+	if o.pages, o.revertedPages, err = withoutReverts(ctx, tx, o.pages, samePage); err != nil {
+		return o, err
+	}
+	o.files, o.revertedFiles, err = withoutReverts(ctx, tx, o.files, sameFile)
+	return o, err
+}
+
+// withoutReverts drops the changes equal to the version they derive from, and names them: one
+// statement.
+func withoutReverts[V versioned[V]](ctx context.Context, tx bun.Tx, changes []V, same func(a, b V) bool) ([]V, []string, error) {
+	var ids []string
+	for _, c := range changes {
+		if origin := c.span().OriginID; origin != nil {
+			ids = append(ids, *origin)
+		}
+	}
+	if len(ids) == 0 {
+		return changes, nil, nil
+	}
+	var origins []V
+	if err := tx.NewSelect().Model(&origins).Where("id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
+		return nil, nil, translate(err)
+	}
+	byID := make(map[string]V, len(origins))
+	for _, v := range origins {
+		byID[v.span().ID] = v
+	}
+	var kept []V
+	var reverted []string
+	for _, c := range changes {
+		if origin := c.span().OriginID; origin == nil || !same(c, byID[*origin]) {
+			kept = append(kept, c)
+		} else {
+			reverted = append(reverted, c.itemID())
+		}
+	}
+	return kept, reverted, nil
 }
 
 // MergeChangeRequest writes a change request's changes into its space as a new space revision,
@@ -174,7 +216,12 @@ func dropApplied(ctx context.Context, tx bun.Tx, space *Space, crID string, seq 
 	if err != nil {
 		return err
 	}
-	for t, ids := range map[versionTable][]string{pageVersions: applied(o.pages, pages, samePage), fileVersions: applied(o.files, files, sameFile)} {
+	// Changes the space made too, and changes undone, leave the change request: it then shows the
+	// space's versions.
+	for t, ids := range map[versionTable][]string{
+		pageVersions: append(applied(o.pages, pages, samePage), o.revertedPages...),
+		fileVersions: append(applied(o.files, files, sameFile), o.revertedFiles...),
+	} {
 		if len(ids) == 0 {
 			continue
 		}
