@@ -16,35 +16,12 @@ type Document json.RawMessage
 // EmptyDocument is a document with no content.
 func EmptyDocument() Document { return Document(`{"object":"document","data":{},"nodes":[]}`) }
 
-// MarshalJSON writes the document as is.
-func (d Document) MarshalJSON() ([]byte, error) {
-	if len(d) == 0 {
-		return []byte("null"), nil
-	}
-	return d, nil
-}
+// The encodings are JSON's: a document is a JSON value that Validate has checked.
 
-// UnmarshalJSON keeps a copy of the raw JSON; Validate checks its shape.
-func (d *Document) UnmarshalJSON(b []byte) error {
-	*d = append((*d)[:0], b...)
-	return nil
-}
-
-// MarshalGQL writes the document as a JSON value.
-func (d Document) MarshalGQL(w io.Writer) {
-	b, _ := d.MarshalJSON()
-	w.Write(b) //nolint:errcheck // gqlgen's writer API has no error path
-}
-
-// UnmarshalGQL accepts a GraphQL input value (an object) and keeps it as JSON.
-func (d *Document) UnmarshalGQL(v any) error {
-	b, err := json.Marshal(emptyListsKept(v))
-	if err != nil {
-		return fmt.Errorf("document must be a JSON object")
-	}
-	*d = b
-	return nil
-}
+func (d Document) MarshalJSON() ([]byte, error)  { return JSON(d).MarshalJSON() }
+func (d *Document) UnmarshalJSON(b []byte) error { return (*JSON)(d).UnmarshalJSON(b) }
+func (d Document) MarshalGQL(w io.Writer)        { JSON(d).MarshalGQL(w) }
+func (d *Document) UnmarshalGQL(v any) error     { return (*JSON)(d).UnmarshalGQL(v) }
 
 type documentShape struct {
 	Object string           `json:"object"`
