@@ -20,6 +20,10 @@ type ContentSource struct {
 	row        *storage.Space
 	View       storage.View
 	RevisionID string
+
+	// links is what resolving references needs, read once for every page of the source that a
+	// request asks about (see links.go).
+	links linkMemo
 }
 
 // The formats of a page's content: the JSON document tree (the default), or markdown.
@@ -349,7 +353,7 @@ func (r *Resolver) documentOf(ctx context.Context, src *ContentSource, markdown 
 	resolve := func(target string) (string, bool) {
 		if files == nil && loadErr == nil {
 			files = map[string]string{}
-			rows, err := r.Store.FilesOf(ctx, src.View)
+			rows, err := r.filesOf(ctx, src)
 			loadErr = err
 			for _, f := range rows {
 				files[f.Name] = f.FileID

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bindery/bindery/graph/apperr"
@@ -25,13 +26,69 @@ type linkIndex struct {
 	all    []*model.RevisionPage // in tree order
 }
 
-// linkIndexOf reads what references resolve against: two statements.
+// linkMemo keeps, per content source, the index references resolve against and all of the
+// revision's references, so that a GraphQL tree asking every page for its links or backlinks
+// reads them once.
+type linkMemo struct {
+	mu    sync.Mutex
+	index *linkIndex
+	refs  map[string][]*storage.ContentRef
+	files []*storage.FileVersion
+}
+
+// filesOf returns the files of the source: one statement, once per source.
+func (r *Resolver) filesOf(ctx context.Context, src *ContentSource) ([]*storage.FileVersion, error) {
+	src.links.mu.Lock()
+	defer src.links.mu.Unlock()
+	return r.memoFiles(ctx, src)
+}
+
+// memoFiles reads the files once; the caller holds the lock.
+func (r *Resolver) memoFiles(ctx context.Context, src *ContentSource) ([]*storage.FileVersion, error) {
+	if src.links.files == nil {
+		files, err := r.Store.FilesOf(ctx, src.View)
+		if err != nil {
+			return nil, err
+		}
+		src.links.files = files
+	}
+	return src.links.files, nil
+}
+
+// linkIndexOf returns what references resolve against: two statements, once per source.
 func (r *Resolver) linkIndexOf(ctx context.Context, src *ContentSource) (*linkIndex, error) {
+	src.links.mu.Lock()
+	defer src.links.mu.Unlock()
+	if src.links.index == nil {
+		ix, err := r.readLinkIndex(ctx, src)
+		if err != nil {
+			return nil, err
+		}
+		src.links.index = ix
+	}
+	return src.links.index, nil
+}
+
+// refsIn returns the references of every page of the source: one statement, once per source.
+func (r *Resolver) refsIn(ctx context.Context, src *ContentSource) (map[string][]*storage.ContentRef, error) {
+	src.links.mu.Lock()
+	defer src.links.mu.Unlock()
+	if src.links.refs == nil {
+		refs, err := r.Store.RefsIn(ctx, src.View)
+		if err != nil {
+			return nil, err
+		}
+		src.links.refs = refs
+	}
+	return src.links.refs, nil
+}
+
+func (r *Resolver) readLinkIndex(ctx context.Context, src *ContentSource) (*linkIndex, error) {
 	tree, err := r.PageTree(ctx, src)
 	if err != nil {
 		return nil, err
 	}
-	files, err := r.Store.FilesOf(ctx, src.View)
+	files, err := r.memoFiles(ctx, src)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +187,7 @@ func (r *Resolver) PageLinks(ctx context.Context, src *ContentSource, pageID str
 	if status != nil && *status != model.LinkOK && *status != model.LinkBroken && *status != model.LinkInApp {
 		return nil, stats, apperr.Invalidf("status", `must be "ok", "broken" or "in-app"`)
 	}
-	items, from, err := r.linksOf(ctx, src, pageID)
+	items, from, err := r.linksOf(ctx, src, pageID, false)
 	if err != nil {
 		return nil, stats, err
 	}
@@ -161,8 +218,9 @@ func (r *Resolver) PageLinks(ctx context.Context, src *ContentSource, pageID str
 	return connectionOf(list, func(it *model.LinkItem) *model.LinkItem { return it }), stats, nil
 }
 
-// linksOf resolves the references of one page of a revision. Errors: NotFound.
-func (r *Resolver) linksOf(ctx context.Context, src *ContentSource, pageID string) ([]*model.LinkItem, *model.RevisionPage, error) {
+// linksOf resolves the references of one page of a revision, reading that page's references, or
+// (allRefs, for a tree of pages) those of the whole revision once. Errors: NotFound.
+func (r *Resolver) linksOf(ctx context.Context, src *ContentSource, pageID string, allRefs bool) ([]*model.LinkItem, *model.RevisionPage, error) {
 	ix, err := r.linkIndexOf(ctx, src)
 	if err != nil {
 		return nil, nil, err
@@ -174,7 +232,12 @@ func (r *Resolver) linksOf(ctx context.Context, src *ContentSource, pageID strin
 	if from.DocumentID == nil {
 		return nil, from, nil
 	}
-	refs, err := r.Store.RefsOf(ctx, []string{*from.DocumentID})
+	var refs map[string][]*storage.ContentRef
+	if allRefs {
+		refs, err = r.refsIn(ctx, src)
+	} else {
+		refs, err = r.Store.RefsOf(ctx, []string{*from.DocumentID})
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -194,7 +257,7 @@ func (r *Resolver) linksOf(ctx context.Context, src *ContentSource, pageID strin
 func (r *Resolver) brokenIntroduced(ctx context.Context, src *ContentSource, from *model.RevisionPage, items []*model.LinkItem) (int, error) {
 	base := &ContentSource{Space: src.Space, row: src.row, View: storage.View{SpaceID: src.View.SpaceID, BaseSeq: src.View.BaseSeq}}
 	before := map[string]bool{} // targets broken before
-	baseItems, _, err := r.linksOf(ctx, base, from.ID)
+	baseItems, _, err := r.linksOf(ctx, base, from.ID, false)
 	if err != nil && apperr.KindOf(err) != apperr.NotFound {
 		return 0, err
 	}
@@ -256,7 +319,37 @@ func shallow(p *model.RevisionPage) *model.RevisionPage {
 // PageBacklinks lists where a revision's pages refer to one of its pages: one location per
 // referencing place. Errors: NotFound.
 func (r *Resolver) PageBacklinks(ctx context.Context, src *ContentSource, pageID string, first *int, after *string) (*model.Connection[*model.ContentLocation], error) {
-	return r.backlinks(ctx, src, first, after, func(ix *linkIndex) error {
+	return r.pagedBacklinks(ctx, src, first, after, func() ([]*model.ContentLocation, error) { return r.pageBacklinks(ctx, src, pageID) })
+}
+
+// FileBacklinks lists where a revision's pages refer to one of its files. Errors: NotFound.
+func (r *Resolver) FileBacklinks(ctx context.Context, src *ContentSource, fileID string, first *int, after *string) (*model.Connection[*model.ContentLocation], error) {
+	return r.pagedBacklinks(ctx, src, first, after, func() ([]*model.ContentLocation, error) { return r.fileBacklinks(ctx, src, fileID) })
+}
+
+// pagedBacklinks pages through backlinks and completes the locations of the page: a fixed number
+// of statements, whatever the size of the space.
+func (r *Resolver) pagedBacklinks(ctx context.Context, src *ContentSource, first *int, after *string, find func() ([]*model.ContentLocation, error)) (*model.Connection[*model.ContentLocation], error) {
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	found, err := find()
+	if err != nil {
+		return nil, err
+	}
+	list, err := pageByOrder("backlinks", found, page)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.completeLocations(ctx, src, list.Items); err != nil {
+		return nil, err
+	}
+	return connectionOf(list, func(l *model.ContentLocation) *model.ContentLocation { return l }), nil
+}
+
+func (r *Resolver) pageBacklinks(ctx context.Context, src *ContentSource, pageID string) ([]*model.ContentLocation, error) {
+	return r.backlinks(ctx, src, func(ix *linkIndex) error {
 		if p := ix.pages[pageID]; p == nil || p.ID != pageID {
 			return apperr.NotFoundf("page not found")
 		}
@@ -264,9 +357,8 @@ func (r *Resolver) PageBacklinks(ctx context.Context, src *ContentSource, pageID
 	}, func(loc *model.ContentLocation) bool { return loc.Kind == "page" && loc.Page.ID == pageID })
 }
 
-// FileBacklinks lists where a revision's pages refer to one of its files. Errors: NotFound.
-func (r *Resolver) FileBacklinks(ctx context.Context, src *ContentSource, fileID string, first *int, after *string) (*model.Connection[*model.ContentLocation], error) {
-	return r.backlinks(ctx, src, first, after, func(ix *linkIndex) error {
+func (r *Resolver) fileBacklinks(ctx context.Context, src *ContentSource, fileID string) ([]*model.ContentLocation, error) {
+	return r.backlinks(ctx, src, func(ix *linkIndex) error {
 		if f := ix.files[fileID]; f == nil || f.ID != fileID {
 			return apperr.NotFoundf("file not found")
 		}
@@ -274,13 +366,8 @@ func (r *Resolver) FileBacklinks(ctx context.Context, src *ContentSource, fileID
 	}, func(loc *model.ContentLocation) bool { return loc.Kind == "file" && loc.File.ID == fileID })
 }
 
-// backlinks resolves every reference of a revision and keeps the places whose target matches:
-// four statements, whatever the size of the space.
-func (r *Resolver) backlinks(ctx context.Context, src *ContentSource, first *int, after *string, exists func(*linkIndex) error, matches func(*model.ContentLocation) bool) (*model.Connection[*model.ContentLocation], error) {
-	page, err := pageOf(first, after)
-	if err != nil {
-		return nil, err
-	}
+// backlinks resolves every reference of a revision and keeps the places whose target matches.
+func (r *Resolver) backlinks(ctx context.Context, src *ContentSource, exists func(*linkIndex) error, matches func(*model.ContentLocation) bool) ([]*model.ContentLocation, error) {
 	ix, err := r.linkIndexOf(ctx, src)
 	if err != nil {
 		return nil, err
@@ -288,7 +375,7 @@ func (r *Resolver) backlinks(ctx context.Context, src *ContentSource, first *int
 	if err := exists(ix); err != nil {
 		return nil, err
 	}
-	refs, err := r.Store.RefsIn(ctx, src.View)
+	refs, err := r.refsIn(ctx, src)
 	if err != nil {
 		return nil, err
 	}
@@ -307,14 +394,7 @@ func (r *Resolver) backlinks(ctx context.Context, src *ContentSource, first *int
 			}
 		}
 	}
-	list, err := pageByOrder("backlinks", found, page)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.completeLocations(ctx, src, list.Items); err != nil {
-		return nil, err
-	}
-	return connectionOf(list, func(l *model.ContentLocation) *model.ContentLocation { return l }), nil
+	return found, nil
 }
 
 // pageByOrder pages through items already in their final order.
@@ -335,27 +415,33 @@ func pageByOrder[T any](name string, items []T, page storage.Page) (storage.List
 	return out, err
 }
 
-// pageLinks is a GraphQL page's links: all of them (GraphQL lists are not paged here).
+// pageLinks is a GraphQL page's links, optionally of one status. The pages of one tree share
+// their source, so asking every page costs the same statements as asking one.
 func (r *Resolver) pageLinks(ctx context.Context, p *model.RevisionPage, status *model.LinkStatus) ([]*model.LinkItem, error) {
 	src, ok := p.Source.(*ContentSource)
 	if !ok || p.Type != model.PageTypeDocument {
 		return []*model.LinkItem{}, nil
 	}
-	all := model.MaxPageSize
-	list, _, err := r.PageLinks(ctx, src, p.ID, status, &all, nil)
-	if err != nil {
-		return nil, err
+	items, _, err := r.linksOf(ctx, src, p.ID, true)
+	if err != nil || status == nil {
+		return items, err
 	}
-	return list.Nodes, nil
+	kept := []*model.LinkItem{}
+	for _, it := range items {
+		if it.Status == *status {
+			kept = append(kept, it)
+		}
+	}
+	return kept, nil
 }
 
 // backlinkPages is the referring pages of backlink locations, for GraphQL.
-func (r *Resolver) backlinkPages(list *model.Connection[*model.ContentLocation], err error) ([]*model.RevisionPage, error) {
+func backlinkPages(found []*model.ContentLocation, err error) ([]*model.RevisionPage, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*model.RevisionPage, len(list.Nodes))
-	for i, loc := range list.Nodes {
+	out := make([]*model.RevisionPage, len(found))
+	for i, loc := range found {
 		out[i] = loc.Page
 	}
 	return out, nil

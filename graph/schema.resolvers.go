@@ -626,7 +626,7 @@ func (r *revisionResolver) FileBacklinks(ctx context.Context, obj *model.Revisio
 	if err != nil {
 		return nil, err
 	}
-	return r.backlinkPages(r.Resolver.FileBacklinks(ctx, src, id, nil, nil))
+	return backlinkPages(r.fileBacklinks(ctx, src, id))
 }
 
 // Markdown is the resolver for the markdown field.
@@ -650,7 +650,7 @@ func (r *revisionPageResolver) Backlinks(ctx context.Context, obj *model.Revisio
 	if !ok {
 		return nil, nil
 	}
-	return r.backlinkPages(r.Resolver.PageBacklinks(ctx, src, obj.ID, nil, nil))
+	return backlinkPages(r.pageBacklinks(ctx, src, obj.ID))
 }
 
 // Structure is the resolver for the structure field.

@@ -1,7 +1,9 @@
 package rest_test
 
 import (
+	"fmt"
 	"net/http"
+	"sync/atomic"
 	"testing"
 )
 
@@ -121,6 +123,55 @@ func TestLinksAndBacklinks(t *testing.T) {
 		}
 		if len(got.Backlinks) != 0 {
 			t.Errorf("GraphQL backlinks of install = %+v, want none", got.Backlinks)
+		}
+	})
+}
+
+// GraphQL reads every page's links and backlinks of a tree in a fixed number of statements: the
+// revision's pages, files and references are read once per request, not once per page.
+func TestLinksGraphStatementsDoNotGrow(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("LinkCounts", "admin@linkcounts.test")
+		count := func(pages int) int64 {
+			space := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Docs"}`).want(http.StatusCreated).object()["id"].(string)
+			to := target(space, "")
+			logo := e.uploadFile(admin.Token, to, "logo.png", []byte("logo"))
+			e.createPage(admin.Token, to, map[string]any{"title": "Home", "markdown": "# Home"})
+			for i := range pages {
+				e.createPage(admin.Token, to, map[string]any{"title": fmt.Sprintf("Page %d", i),
+					"markdown": "[home](home.md) [gone](gone.md) ![logo](logo.png)"})
+			}
+			var n atomic.Int64
+			var data struct {
+				Space struct {
+					Content struct {
+						Pages []struct {
+							Links     []struct{ Status string }
+							Backlinks []struct{ ID string }
+						}
+						FileBacklinks []struct{ ID string }
+					}
+				}
+			}
+			e.gqlCounted(admin.Token, `query($s: ID!, $f: ID!) { space(id: $s) { content {
+				pages { document links { status targetPage { id } } backlinks { id } }
+				fileBacklinks(id: $f) { id } } } }`, map[string]any{"s": space, "f": logo}, &n).ok(&data)
+			if got := len(data.Space.Content.Pages); got != pages+1 {
+				t.Fatalf("%d pages listed, want %d", got, pages+1)
+			}
+			if home := data.Space.Content.Pages[0]; len(home.Backlinks) != pages {
+				t.Errorf("home has %d backlinks, want %d", len(home.Backlinks), pages)
+			}
+			if links := data.Space.Content.Pages[1].Links; len(links) != 3 || links[1].Status != "BROKEN" {
+				t.Errorf("links of a page = %+v", links)
+			}
+			if got := len(data.Space.Content.FileBacklinks); got != pages {
+				t.Errorf("the file has %d backlinks, want %d", got, pages)
+			}
+			return n.Load()
+		}
+		if small, large := count(3), count(12); small != large {
+			t.Errorf("statements grew from %d (3 pages) to %d (12 pages)", small, large)
 		}
 	})
 }
