@@ -61,7 +61,8 @@ func (r *Resolver) toChangeRequest(space *storage.Space, cr *storage.ChangeReque
 }
 
 // ChangeRequests lists a space's change requests, newest first; status defaults to open.
-func (r *Resolver) ChangeRequests(ctx context.Context, spaceID string, status *model.ChangeRequestStatus, creator, contributor, requestedReviewer *string, first *int, after *string) (*model.Connection[*model.ChangeRequest], error) {
+func (r *Resolver) ChangeRequests(ctx context.Context, spaceID string, in model.ChangeRequestFilter, first *int, after *string) (*model.Connection[*model.ChangeRequest], error) {
+	status := in.Status
 	page, err := pageOf(first, after)
 	if err != nil {
 		return nil, err
@@ -73,7 +74,11 @@ func (r *Resolver) ChangeRequests(ctx context.Context, spaceID string, status *m
 	if err != nil {
 		return nil, err
 	}
-	f := storage.ChangeRequestFilter{Status: string(model.ChangeRequestOpen), Creator: deref(creator), Contributor: deref(contributor), RequestedReviewer: deref(requestedReviewer)}
+	if in.ConversationsIssuesCluster != nil {
+		// Conversation clusters do not exist yet: no change request belongs to one.
+		return model.NewConnection[*model.ChangeRequest](nil, nil, 0, false), nil
+	}
+	f := storage.ChangeRequestFilter{Status: string(model.ChangeRequestOpen), Creator: deref(in.Creator), Contributor: deref(in.Contributor), RequestedReviewer: deref(in.RequestedReviewer)}
 	if status != nil {
 		f.Status = string(*status)
 	}

@@ -718,7 +718,7 @@ func (r *spaceResolver) Revisions(ctx context.Context, obj *model.Space, first *
 
 // ChangeRequestList is the resolver for the changeRequestList field.
 func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *model.Space, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string, requestedReviewer *string) (*model.Connection[*model.ChangeRequest], error) {
-	return r.ChangeRequests(ctx, obj.ID, status, creator, contributor, requestedReviewer, first, after)
+	return r.ChangeRequests(ctx, obj.ID, model.ChangeRequestFilter{Status: status, Creator: creator, Contributor: contributor, RequestedReviewer: requestedReviewer}, first, after)
 }
 
 // ChangeRequest is the resolver for the changeRequest field.

@@ -208,16 +208,13 @@ func (a *api) listChangeRequests(w http.ResponseWriter, r *http.Request) (int, a
 	if err != nil {
 		return 0, nil, err
 	}
-	q := r.URL.Query()
-	list, err := a.res.ChangeRequests(r.Context(), chi.URLParam(r, "spaceId"),
-		optionalQuery[model.ChangeRequestStatus](r, "status"), optionalQuery[string](r, "creator"),
-		optionalQuery[string](r, "contributor"), optionalQuery[string](r, "requestedReviewer"), first, after)
+	list, err := a.res.ChangeRequests(r.Context(), chi.URLParam(r, "spaceId"), model.ChangeRequestFilter{
+		Status: optionalQuery[model.ChangeRequestStatus](r, "status"), Creator: optionalQuery[string](r, "creator"),
+		Contributor: optionalQuery[string](r, "contributor"), RequestedReviewer: optionalQuery[string](r, "requestedReviewer"),
+		ConversationsIssuesCluster: optionalQuery[string](r, "conversationsIssuesCluster"),
+	}, first, after)
 	if err != nil {
 		return 0, nil, err
-	}
-	if q.Has("conversationsIssuesCluster") {
-		// Conversation clusters do not exist yet: no change request matches.
-		list = model.NewConnection[*model.ChangeRequest](nil, nil, 0, false)
 	}
 	return ok(envelope(list), nil)
 }

@@ -285,6 +285,15 @@ type ChangeRequest struct {
 	CreatedByID string `json:"-"`
 }
 
+// ChangeRequestFilter narrows a space's change requests; Status defaults to open.
+type ChangeRequestFilter struct {
+	Status                     *ChangeRequestStatus
+	Creator                    *string
+	Contributor                *string
+	RequestedReviewer          *string
+	ConversationsIssuesCluster *string
+}
+
 // MergeResult is the answer to a merge or an update of a change request.
 type MergeResult struct {
 	Revision string `json:"revision"`
