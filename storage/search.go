@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/schema"
 )
 
 // SearchFilter is what a search looks for and where: the current content of the given spaces
@@ -13,7 +15,11 @@ import (
 type SearchFilter struct {
 	OrganizationID string
 	SpaceIDs       []string
-	Query          SearchQuery
+	Query          MatchQuery
+	// Weights gives each positive term of an AnyWord query (its words joined by a space) its
+	// weight in the coverage ranking, from TermFrequencies; PostgreSQL only (SQLite's bm25
+	// weighs terms by rarity itself).
+	Weights map[string]float64
 }
 
 // SearchHit is a page that matches a search, with its relevance (higher is better).
@@ -31,31 +37,143 @@ type SpaceHits struct {
 	Pages   []*SearchHit
 }
 
-// The dialect-specific part of search, in one place. PostgreSQL: the weighted tsvector (title A,
-// body B) matched by websearch_to_tsquery through the GIN index and ranked by ts_rank (of the
-// query without its exclusions) normalised by document length. SQLite: the FTS5 table matched by the same query rendered as an FTS5
-// expression and ranked by bm25 with the title weighted 10 to the body's 1 (negated: bm25 is
-// lower for better matches).
+// Search bounds: a search ranks at most searchCandidates pages (the pages whose title holds a
+// searched word first, then the first others found), so a common word costs what a rare one
+// does; totals are exact up to ExactTotal and lower bounds beyond.
+const (
+	titleCandidates  = 1000
+	searchCandidates = 3000
+	ExactTotal       = 1000
+)
+
+// searchMatches is the dialect-specific part of search, in one place: the bounded candidates
+// with their rank (space_id, page_id, content_id, title, rank). PostgreSQL matches the weighted
+// tsvector (title A, body B) through its GIN index and ranks with ts_rank normalised by
+// document length (the query without its exclusions), or for AnyWord queries by weighted
+// coverage. SQLite matches the FTS5 table, restricted to the spaces inside the MATCH (space ids
+// are indexed as a column), and ranks with bm25, the title weighted 10 to the body's 1.
 func (s *Store) searchMatches(f SearchFilter) *bun.SelectQuery {
-	var q *bun.SelectQuery
+	anyPositive := MatchQuery{Groups: f.Query.Groups, AnyWord: true}
 	if s.dialect == Postgres {
-		q = s.db.NewSelect().TableExpr("search_pages AS sp").
-			ColumnExpr("ts_rank(sp.tsv, websearch_to_tsquery('english', ?), 1) AS rank", f.Query.rankingText()).
-			Where("sp.tsv @@ websearch_to_tsquery('english', ?)", f.Query.websearch())
-	} else {
-		// bm25 only works in the statement that scans the FTS5 table: rank there, join after.
-		// CROSS JOIN makes SQLite scan the matches first: with a plain JOIN it walks the space's
-		// rows and runs the MATCH once per row (13 s instead of 6 ms at 100,000 pages).
-		fts := s.db.NewSelect().TableExpr("search_pages_fts").
-			ColumnExpr("search_pages_fts.rowid AS id, -bm25(search_pages_fts, 10.0, 1.0) AS rank").
-			Where("search_pages_fts MATCH ?", f.Query.fts5())
-		q = s.db.NewSelect().TableExpr("(?) AS fts", fts).
-			Join("CROSS JOIN search_pages AS sp ON sp.id = fts.id").
-			ColumnExpr("fts.rank AS rank")
+		scope := func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.TableExpr("search_pages AS sp").Column("sp.id").
+				Where("sp.organization_id = ?", f.OrganizationID).
+				Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
+				Where("sp.tsv @@ ?", f.Query.tsquery(false))
+		}
+		titled := scope(s.db.NewSelect()).Where("sp.title_tsv @@ ?", anyPositive.tsquery(true)).Limit(titleCandidates)
+		any := scope(s.db.NewSelect()).Limit(searchCandidates)
+		q := s.db.NewSelect().With("cand", titled.Union(any)).
+			TableExpr("cand").Join("JOIN search_pages AS sp ON sp.id = cand.id")
+		if f.Query.AnyWord {
+			q = q.ColumnExpr("? AS rank", s.coverageRank(f))
+		} else {
+			q = q.ColumnExpr("ts_rank(sp.tsv, ?, 1) AS rank", f.Query.tsquery(true))
+		}
+		return q.ColumnExpr("sp.space_id, sp.page_id, sp.content_id, sp.title")
 	}
-	return q.ColumnExpr("sp.space_id, sp.page_id, sp.content_id, sp.title").
+	spaces := make([]string, len(f.SpaceIDs))
+	for i, id := range f.SpaceIDs {
+		spaces[i] = fts5String(id)
+	}
+	inSpaces := "{space_id} : (" + strings.Join(spaces, " OR ") + ")"
+	fts := func(match string, limit int) *bun.SelectQuery {
+		// SQLite takes no LIMIT inside a UNION's parts unless each is a subquery of its own.
+		return s.db.NewSelect().TableExpr("(?) AS c", s.db.NewSelect().TableExpr("search_pages_fts").ColumnExpr("rowid AS id").
+			Where("search_pages_fts MATCH ?", inSpaces+" AND ("+match+")").Limit(int64(limit))).Column("c.id")
+	}
+	titles := make([]string, 0)
+	for _, c := range anyPositive.terms() {
+		titles = append(titles, fts5Clause(c))
+	}
+	titled := fts("{title} : ("+strings.Join(titles, " OR ")+") AND ("+f.Query.fts5()+")", titleCandidates)
+	any := fts(f.Query.fts5(), searchCandidates)
+	// bm25 only works in the statement that scans the FTS5 table: rank there, join after.
+	// CROSS JOIN makes SQLite read the ranked matches first rather than the space's rows.
+	ranked := s.db.NewSelect().TableExpr("search_pages_fts").
+		ColumnExpr("search_pages_fts.rowid AS id, -bm25(search_pages_fts, 10.0, 1.0, 0.0) AS rank").
+		Where("search_pages_fts MATCH ?", inSpaces+" AND ("+f.Query.fts5()+")").
+		Where("search_pages_fts.rowid IN (?)", titled.Union(any))
+	return s.db.NewSelect().TableExpr("(?) AS fts", ranked).
+		Join("CROSS JOIN search_pages AS sp ON sp.id = fts.id").
+		ColumnExpr("fts.rank AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title").
 		Where("sp.organization_id = ?", f.OrganizationID).
 		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
+}
+
+// coverageRank is PostgreSQL's rank of an AnyWord query: the sum of the weights of the terms a
+// page holds, a term in the title counting three times, plus ts_rank to order pages of equal
+// coverage by how often and how densely they hold the terms.
+func (s *Store) coverageRank(f SearchFilter) schema.QueryWithArgs {
+	var sql strings.Builder
+	var args []any
+	for _, c := range f.Query.terms() {
+		w := f.Weights[strings.Join(c.Words, " ")]
+		if w == 0 {
+			w = 1
+		}
+		sql.WriteString("(CASE WHEN sp.tsv @@ ? THEN ? * (1 + 2 * (sp.title_tsv @@ ?)::int) ELSE 0 END) + ")
+		args = append(args, tsClause(c), w, tsClause(c))
+	}
+	sql.WriteString("ts_rank(sp.tsv, ?, 1)")
+	args = append(args, MatchQuery{Groups: f.Query.Groups, AnyWord: true}.tsquery(true))
+	return bun.SafeQuery(sql.String(), args...)
+}
+
+// fts5String quotes s as an FTS5 string.
+func fts5String(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// matchTotal counts the pages matching a search, up to ExactTotal+1: beyond ExactTotal the
+// count is a lower bound.
+func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
+	var m *bun.SelectQuery
+	if s.dialect == Postgres {
+		m = s.db.NewSelect().TableExpr("search_pages AS sp").ColumnExpr("1").
+			Where("sp.tsv @@ ?", f.Query.tsquery(false))
+	} else {
+		m = s.db.NewSelect().TableExpr("search_pages_fts").
+			Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").ColumnExpr("1").
+			Where("search_pages_fts MATCH ?", f.Query.fts5())
+	}
+	m = m.Where("sp.organization_id = ?", f.OrganizationID).
+		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).Limit(int64(ExactTotal + 1))
+	return s.db.NewSelect().TableExpr("(?) AS m", m).ColumnExpr("count(*)")
+}
+
+// TermFrequencies returns, for each term (a word or a phrase's words joined by a space), how
+// many of the filter's pages hold it, counted up to ExactTotal+1, and how many pages there are:
+// what an AnyWord search weighs its terms by. One statement. PostgreSQL only needs it.
+func (s *Store) TermFrequencies(ctx context.Context, f SearchFilter) (map[string]int, int, error) {
+	terms := f.Query.terms()
+	q := s.db.NewSelect().ColumnExpr("(SELECT count(*) FROM search_pages AS sp WHERE sp.organization_id = ? AND sp.space_id IN (?)) AS n",
+		f.OrganizationID, bun.List(f.SpaceIDs))
+	for i, c := range terms {
+		q = q.ColumnExpr("(SELECT count(*) FROM (SELECT 1 FROM search_pages AS sp WHERE sp.organization_id = ? AND sp.space_id IN (?) AND sp.tsv @@ ? LIMIT ?) AS m) AS ?",
+			f.OrganizationID, bun.List(f.SpaceIDs), tsClause(c), ExactTotal+1, bun.Ident(fmt.Sprintf("t%d", i)))
+	}
+	rows, err := q.Rows(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search term frequencies: %w", translate(err))
+	}
+	defer rows.Close()
+	counts := make([]int, len(terms)+1)
+	ptrs := make([]any, len(counts))
+	for i := range counts {
+		ptrs[i] = &counts[i]
+	}
+	if rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, 0, fmt.Errorf("search term frequencies: %w", translate(err))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("search term frequencies: %w", translate(err))
+	}
+	out := make(map[string]int, len(terms))
+	for i, c := range terms {
+		out[strings.Join(c.Words, " ")] = counts[i+1]
+	}
+	return out, counts[0], nil
 }
 
 // searchOffset reads a search page token: the offset of the next result, for this query only.
@@ -98,18 +216,26 @@ func (r *searchRow) hit() *SearchHit {
 	return &SearchHit{SpaceID: r.SpaceID, PageID: r.PageID, ContentID: r.ContentID, Title: r.Title, Rank: r.Rank}
 }
 
+// SearchResults is a page of search results; Total is exact when TotalIsExact, and a lower
+// bound (ExactTotal+1) otherwise.
+type SearchResults[T any] struct {
+	List[T]
+	TotalIsExact bool
+}
+
 // SearchPages pages through the pages matching a search, most relevant first (ties by title,
 // then id). One statement. Errors: ErrInvalidCursor.
-func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (List[*SearchHit], error) {
-	var out List[*SearchHit]
+func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (SearchResults[*SearchHit], error) {
+	out := SearchResults[*SearchHit]{TotalIsExact: true}
 	offset, err := searchOffset("search", f, page)
 	if err != nil || f.Query.Empty() || len(f.SpaceIDs) == 0 {
 		out.Items, out.Cursors = []*SearchHit{}, []string{}
 		return out, err
 	}
 	var rows []*searchRow
-	q := s.searchMatches(f).ColumnExpr("count(*) OVER () AS total").
-		OrderExpr("rank DESC, sp.title ASC, sp.page_id ASC").Limit(int64(page.Limit + 1)).Offset(int64(offset))
+	q := s.db.NewSelect().TableExpr("(?) AS r", s.searchMatches(f)).
+		ColumnExpr("r.*, (?) AS total", s.matchTotal(f)).
+		OrderExpr("r.rank DESC, r.title ASC, r.page_id ASC").Limit(int64(page.Limit + 1)).Offset(int64(offset))
 	if err := q.Scan(ctx, &rows); err != nil {
 		return out, fmt.Errorf("search pages: %w", translate(err))
 	}
@@ -121,12 +247,11 @@ func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (Lis
 		out.Items[i], out.Total = r.hit(), r.Total
 	}
 	if len(rows) == 0 && offset > 0 {
-		n, err := s.db.NewSelect().TableExpr("(?) AS m", s.searchMatches(f)).Count(ctx)
-		if err != nil {
+		if err := s.matchTotal(f).Scan(ctx, &out.Total); err != nil {
 			return out, fmt.Errorf("count search results: %w", translate(err))
 		}
-		out.Total = int(n)
 	}
+	out.Total, out.TotalIsExact = min(out.Total, ExactTotal+1), out.Total <= ExactTotal
 	out.Cursors = searchCursors("search", f, offset, len(rows))
 	return out, nil
 }
@@ -134,19 +259,19 @@ func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (Lis
 // SearchSpaces pages through the spaces holding pages that match a search, each with its
 // perSpace best pages; spaces are ordered by their best page's relevance. One statement.
 // Errors: ErrInvalidCursor.
-func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, page Page) (List[*SpaceHits], error) {
-	var out List[*SpaceHits]
+func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, page Page) (SearchResults[*SpaceHits], error) {
+	out := SearchResults[*SpaceHits]{TotalIsExact: true}
 	offset, err := searchOffset("search.spaces", f, page)
 	if err != nil || f.Query.Empty() || len(f.SpaceIDs) == 0 {
 		out.Items, out.Cursors = []*SpaceHits{}, []string{}
 		return out, err
 	}
 	var rows []*searchRow
-	err = s.db.NewRaw(`SELECT space_id, page_id, content_id, title, rank, n FROM (
+	err = s.db.NewRaw(`SELECT space_id, page_id, content_id, title, rank, n, (?) AS total FROM (
 		SELECT m.*, row_number() OVER (PARTITION BY m.space_id ORDER BY m.rank DESC, m.title ASC, m.page_id ASC) AS n,
 			max(m.rank) OVER (PARTITION BY m.space_id) AS best
 		FROM (?) AS m) AS ranked
-	WHERE n <= ? ORDER BY best DESC, space_id ASC, n ASC`, s.searchMatches(f), perSpace).Scan(ctx, &rows)
+	WHERE n <= ? ORDER BY best DESC, space_id ASC, n ASC`, s.matchTotal(f), s.searchMatches(f), perSpace).Scan(ctx, &rows)
 	if err != nil {
 		return out, fmt.Errorf("search spaces: %w", translate(err))
 	}
@@ -157,6 +282,9 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 		}
 		last := all[len(all)-1]
 		last.Pages = append(last.Pages, r.hit())
+		// The spaces are those of the ranked candidates: all of them when the matches were
+		// few enough to rank every one.
+		out.TotalIsExact = r.Total <= ExactTotal
 	}
 	start := min(offset, len(all))
 	end := min(start+page.Limit, len(all))
