@@ -329,3 +329,19 @@ func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []strin
 	}
 	return out, nil
 }
+
+// CountMatches counts the pages matching a search, up to ExactTotal+1. One statement.
+func (s *Store) CountMatches(ctx context.Context, f SearchFilter) (int, error) {
+	if f.Query.Empty() || len(f.SpaceIDs) == 0 {
+		return 0, nil
+	}
+	var n int
+	if err := s.matchTotal(f).Scan(ctx, &n); err != nil {
+		return 0, fmt.Errorf("count search matches: %w", translate(err))
+	}
+	return n, nil
+}
+
+// WeighsTermsInSQL reports whether an AnyWord search needs its terms' weights (SearchFilter.Weights):
+// PostgreSQL's ranking has no notion of a term's rarity; SQLite's bm25 has.
+func (s *Store) WeighsTermsInSQL() bool { return s.dialect == Postgres }
