@@ -25,11 +25,11 @@ const (
 // misspelt word, and below how many pages holding every word a search falls back to pages
 // holding any of them.
 const (
-	maxCompletions   = 24
-	maxCorrections   = 4
-	maxCorrected     = 3    // misspelt words corrected in one query
-	correctionScan   = 4000 // vocabulary words read to correct one word
-	fewMatches       = 3
+	maxCompletions = 24
+	maxCorrections = 4
+	maxCorrected   = 3    // misspelt words corrected in one query
+	correctionScan = 4000 // vocabulary words read to correct one word
+	fewMatches     = 3
 )
 
 // searchPlan is a query as the graph decided to match it: the typed word completed, misspelt
