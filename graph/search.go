@@ -120,6 +120,9 @@ func matchQuery(q text.Query, alternatives map[string][]string) storage.MatchQue
 			if len(c.Words) == 1 && !c.Negated {
 				mc.Or = alternatives[c.Words[0]]
 			}
+			if c.Compound != "" {
+				mc.Or = append(mc.Or, c.Compound)
+			}
 			out.Groups[i] = append(out.Groups[i], mc)
 		}
 	}
@@ -141,9 +144,6 @@ func positiveClauses(q storage.MatchQuery) int {
 // one holding its common ones. A term held by more pages than are counted is taken as held by
 // half of them.
 func (r *Resolver) termWeights(ctx context.Context, f storage.SearchFilter) (map[string]float64, error) {
-	if !r.Store.WeighsTermsInSQL() {
-		return nil, nil
-	}
 	df, n, err := r.Store.TermFrequencies(ctx, f)
 	if err != nil {
 		return nil, err

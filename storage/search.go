@@ -49,62 +49,74 @@ const (
 // searchMatches is the dialect-specific part of search, in one place: the bounded candidates
 // with their rank (space_id, page_id, content_id, title, rank). PostgreSQL matches the weighted
 // tsvector (title A, body B) through its GIN index and ranks with ts_rank normalised by
-// document length (the query without its exclusions), or for AnyWord queries by weighted
-// coverage. SQLite matches the FTS5 table, restricted to the spaces inside the MATCH (space ids
-// are indexed as a column), and ranks with bm25, the title weighted 10 to the body's 1.
+// document length (the query without its exclusions). SQLite matches the FTS5 table,
+// restricted to the spaces inside the MATCH (space ids are indexed as a column), and ranks with
+// bm25, the title weighted 10 to the body's 1. An AnyWord query is ranked by coverage on both
+// (coverage), with those ranks only breaking ties.
 func (s *Store) searchMatches(f SearchFilter) *bun.SelectQuery {
-	anyPositive := MatchQuery{Groups: f.Query.Groups, AnyWord: true}
 	if s.dialect == Postgres {
-		scope := func(q *bun.SelectQuery) *bun.SelectQuery {
-			return q.TableExpr("search_pages AS sp").Column("sp.id").
-				Where("sp.organization_id = ?", f.OrganizationID).
-				Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
-				Where("sp.tsv @@ ?", f.Query.tsquery(false))
-		}
-		titled := scope(s.db.NewSelect()).Where("sp.title_tsv @@ ?", anyPositive.tsquery(true)).Limit(titleCandidates)
-		any := scope(s.db.NewSelect()).Limit(searchCandidates)
-		q := s.db.NewSelect().With("cand", titled.Union(any)).
-			TableExpr("cand").Join("JOIN search_pages AS sp ON sp.id = cand.id")
+		titled := s.pgMatches(f).Where("sp.title_tsv @@ ?", f.Query.anyPositive().tsquery(true)).Limit(titleCandidates)
+		any := s.pgMatches(f).Limit(searchCandidates)
+		rank := bun.SafeQuery("ts_rank(sp.tsv, ?, 1)", f.Query.tsquery(true))
 		if f.Query.AnyWord {
-			q = q.ColumnExpr("? AS rank", s.coverageRank(f))
-		} else {
-			q = q.ColumnExpr("ts_rank(sp.tsv, ?, 1) AS rank", f.Query.tsquery(true))
+			rank = s.coverage(f, rank, 1)
 		}
-		return q.ColumnExpr("sp.space_id, sp.page_id, sp.content_id, sp.title")
+		return s.db.NewSelect().With("cand", titled.Union(any)).
+			TableExpr("cand").Join("JOIN search_pages AS sp ON sp.id = cand.id").
+			ColumnExpr("? AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title", rank)
 	}
-	spaces := make([]string, len(f.SpaceIDs))
-	for i, id := range f.SpaceIDs {
-		spaces[i] = fts5String(id)
-	}
-	inSpaces := "{space_id} : (" + strings.Join(spaces, " OR ") + ")"
-	fts := func(match string, limit int) *bun.SelectQuery {
-		// SQLite takes no LIMIT inside a UNION's parts unless each is a subquery of its own.
-		return s.db.NewSelect().TableExpr("(?) AS c", s.db.NewSelect().TableExpr("search_pages_fts").ColumnExpr("rowid AS id").
-			Where("search_pages_fts MATCH ?", inSpaces+" AND ("+match+")").Limit(int64(limit))).Column("c.id")
-	}
-	titles := make([]string, 0)
-	for _, c := range anyPositive.terms() {
+	var titles []string
+	for _, c := range f.Query.terms() {
 		titles = append(titles, fts5Clause(c))
 	}
-	titled := fts("{title} : ("+strings.Join(titles, " OR ")+") AND ("+f.Query.fts5()+")", titleCandidates)
-	any := fts(f.Query.fts5(), searchCandidates)
+	titled := s.ftsMatches(f, "{title} : ("+strings.Join(titles, " OR ")+") AND ("+f.Query.fts5()+")", titleCandidates)
+	any := s.ftsMatches(f, f.Query.fts5(), searchCandidates)
+	rank := bun.SafeQuery("fts.bm25")
+	if f.Query.AnyWord {
+		rank = s.coverage(f, bun.SafeQuery("fts.bm25"), 0.05)
+	}
 	// bm25 only works in the statement that scans the FTS5 table: rank there, join after.
 	// CROSS JOIN makes SQLite read the ranked matches first rather than the space's rows.
 	ranked := s.db.NewSelect().TableExpr("search_pages_fts").
-		ColumnExpr("search_pages_fts.rowid AS id, -bm25(search_pages_fts, 10.0, 1.0, 0.0) AS rank").
-		Where("search_pages_fts MATCH ?", inSpaces+" AND ("+f.Query.fts5()+")").
+		ColumnExpr("search_pages_fts.rowid AS id, -bm25(search_pages_fts, 10.0, 1.0, 0.0) AS bm25").
+		Where("search_pages_fts MATCH ?", s.inSpaces(f, f.Query.fts5())).
 		Where("search_pages_fts.rowid IN (?)", titled.Union(any))
 	return s.db.NewSelect().TableExpr("(?) AS fts", ranked).
 		Join("CROSS JOIN search_pages AS sp ON sp.id = fts.id").
-		ColumnExpr("fts.rank AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title").
+		ColumnExpr("? AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title", rank).
 		Where("sp.organization_id = ?", f.OrganizationID).
 		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
 }
 
-// coverageRank is PostgreSQL's rank of an AnyWord query: the sum of the weights of the terms a
-// page holds, a term in the title counting three times, plus ts_rank to order pages of equal
-// coverage by how often and how densely they hold the terms.
-func (s *Store) coverageRank(f SearchFilter) schema.QueryWithArgs {
+// pgMatches selects the ids of the filter's pages that match its query (PostgreSQL).
+func (s *Store) pgMatches(f SearchFilter) *bun.SelectQuery {
+	return s.db.NewSelect().TableExpr("search_pages AS sp").Column("sp.id").
+		Where("sp.organization_id = ?", f.OrganizationID).
+		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
+		Where("sp.tsv @@ ?", f.Query.tsquery(false))
+}
+
+// inSpaces restricts an FTS5 expression to the filter's spaces.
+func (s *Store) inSpaces(f SearchFilter, match string) string {
+	spaces := make([]string, len(f.SpaceIDs))
+	for i, id := range f.SpaceIDs {
+		spaces[i] = fts5String(id)
+	}
+	return "{space_id} : (" + strings.Join(spaces, " OR ") + ") AND (" + match + ")"
+}
+
+// ftsMatches selects the ids of up to limit FTS5 rows of the filter's spaces matching an
+// expression (SQLite). SQLite takes no LIMIT inside a UNION's parts unless each is a subquery.
+func (s *Store) ftsMatches(f SearchFilter, match string, limit int) *bun.SelectQuery {
+	return s.db.NewSelect().TableExpr("(?) AS c", s.db.NewSelect().TableExpr("search_pages_fts").
+		ColumnExpr("rowid AS id").Where("search_pages_fts MATCH ?", s.inSpaces(f, match)).
+		Limit(int64(limit))).Column("c.id")
+}
+
+// coverage ranks a page of an AnyWord query by the query it covers: the sum of the weights of
+// the terms it holds (Weights: rarer terms weigh more), a term in the title counting three
+// times; the database's own rank, scaled by tieBreak, orders pages of equal coverage.
+func (s *Store) coverage(f SearchFilter, rank schema.QueryWithArgs, tieBreak float64) schema.QueryWithArgs {
 	var sql strings.Builder
 	var args []any
 	for _, c := range f.Query.terms() {
@@ -112,11 +124,17 @@ func (s *Store) coverageRank(f SearchFilter) schema.QueryWithArgs {
 		if w == 0 {
 			w = 1
 		}
-		sql.WriteString("(CASE WHEN sp.tsv @@ ? THEN ? * (1 + 2 * (sp.title_tsv @@ ?)::int) ELSE 0 END) + ")
-		args = append(args, tsClause(c), w, tsClause(c))
+		if s.dialect == Postgres {
+			sql.WriteString("(CASE WHEN sp.tsv @@ ? THEN ? * (1 + 2 * (sp.title_tsv @@ ?)::int) ELSE 0 END) + ")
+			args = append(args, tsClause(c), w, tsClause(c))
+			continue
+		}
+		sql.WriteString("(CASE WHEN fts.id IN (SELECT rowid FROM search_pages_fts WHERE search_pages_fts MATCH ?) " +
+			"THEN ? * (1 + 2 * (fts.id IN (SELECT rowid FROM search_pages_fts WHERE search_pages_fts MATCH ?))) ELSE 0 END) + ")
+		args = append(args, s.inSpaces(f, fts5Clause(c)), w, s.inSpaces(f, "{title} : "+fts5Clause(c)))
 	}
-	sql.WriteString("ts_rank(sp.tsv, ?, 1)")
-	args = append(args, MatchQuery{Groups: f.Query.Groups, AnyWord: true}.tsquery(true))
+	sql.WriteString("? * ?")
+	args = append(args, tieBreak, rank)
 	return bun.SafeQuery(sql.String(), args...)
 }
 
@@ -128,28 +146,28 @@ func fts5String(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
 	var m *bun.SelectQuery
 	if s.dialect == Postgres {
-		m = s.db.NewSelect().TableExpr("search_pages AS sp").ColumnExpr("1").
-			Where("sp.tsv @@ ?", f.Query.tsquery(false))
+		m = s.pgMatches(f)
 	} else {
 		m = s.db.NewSelect().TableExpr("search_pages_fts").
-			Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").ColumnExpr("1").
-			Where("search_pages_fts MATCH ?", f.Query.fts5())
+			Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").Column("sp.id").
+			Where("search_pages_fts MATCH ?", s.inSpaces(f, f.Query.fts5())).
+			Where("sp.organization_id = ?", f.OrganizationID).
+			Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
 	}
-	m = m.Where("sp.organization_id = ?", f.OrganizationID).
-		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).Limit(int64(ExactTotal + 1))
-	return s.db.NewSelect().TableExpr("(?) AS m", m).ColumnExpr("count(*)")
+	return s.db.NewSelect().TableExpr("(?) AS m", m.Limit(int64(ExactTotal+1))).ColumnExpr("count(*)")
 }
 
-// TermFrequencies returns, for each term (a word or a phrase's words joined by a space), how
-// many of the filter's pages hold it, counted up to ExactTotal+1, and how many pages there are:
-// what an AnyWord search weighs its terms by. One statement. PostgreSQL only needs it.
+// TermFrequencies returns, for each term of the filter's query (a word or a phrase's words
+// joined by a space), how many of the filter's pages hold it, counted up to ExactTotal+1, and
+// how many pages there are: what an AnyWord search weighs its terms by. One statement.
 func (s *Store) TermFrequencies(ctx context.Context, f SearchFilter) (map[string]int, int, error) {
 	terms := f.Query.terms()
 	q := s.db.NewSelect().ColumnExpr("(SELECT count(*) FROM search_pages AS sp WHERE sp.organization_id = ? AND sp.space_id IN (?)) AS n",
 		f.OrganizationID, bun.List(f.SpaceIDs))
 	for i, c := range terms {
-		q = q.ColumnExpr("(SELECT count(*) FROM (SELECT 1 FROM search_pages AS sp WHERE sp.organization_id = ? AND sp.space_id IN (?) AND sp.tsv @@ ? LIMIT ?) AS m) AS ?",
-			f.OrganizationID, bun.List(f.SpaceIDs), tsClause(c), ExactTotal+1, bun.Ident(fmt.Sprintf("t%d", i)))
+		one := f
+		one.Query = MatchQuery{Groups: [][]MatchClause{{c}}}
+		q = q.ColumnExpr("(?) AS ?", s.matchTotal(one), bun.Ident(fmt.Sprintf("t%d", i)))
 	}
 	rows, err := q.Rows(ctx)
 	if err != nil {
@@ -341,7 +359,3 @@ func (s *Store) CountMatches(ctx context.Context, f SearchFilter) (int, error) {
 	}
 	return n, nil
 }
-
-// WeighsTermsInSQL reports whether an AnyWord search needs its terms' weights (SearchFilter.Weights):
-// PostgreSQL's ranking has no notion of a term's rarity; SQLite's bm25 has.
-func (s *Store) WeighsTermsInSQL() bool { return s.dialect == Postgres }

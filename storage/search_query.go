@@ -49,6 +49,11 @@ func (q MatchQuery) terms() []MatchClause {
 	return out
 }
 
+// anyPositive is the query matching any of its positive clauses.
+func (q MatchQuery) anyPositive() MatchQuery {
+	return MatchQuery{Groups: [][]MatchClause{q.terms()}, AnyWord: true}
+}
+
 // exclusions are the query's excluded clauses, across alternatives (AnyWord only).
 func (q MatchQuery) exclusions() []MatchClause {
 	var out []MatchClause
@@ -195,13 +200,8 @@ type tsBuilder struct {
 }
 
 func (b *tsBuilder) clause(c MatchClause) {
-	if len(c.Words) > 1 {
-		b.sql.WriteString("phraseto_tsquery('english', ?)")
-		b.args = append(b.args, phraseText(c.Words))
-		return
-	}
-	b.sql.WriteString("(plainto_tsquery('english', ?)")
-	b.args = append(b.args, phraseText(c.Words[:1]))
+	b.sql.WriteString("(phraseto_tsquery('english', ?)")
+	b.args = append(b.args, phraseText(c.Words))
 	for _, w := range c.Or {
 		b.sql.WriteString(" || plainto_tsquery('english', ?)")
 		b.args = append(b.args, phraseText([]string{w}))

@@ -19,6 +19,9 @@ type Query struct {
 type Clause struct {
 	Words   []string // lowercase; letters, digits and combining marks only
 	Negated bool
+	// Compound is the words of an unquoted clause written as one ("utf-8", "SHA-256") joined
+	// together ("utf8", "sha256"): text may write them either way.
+	Compound string
 	// Partial marks the last word of a query typed without a closing space: it may be the start
 	// of a longer word (search as you type).
 	Partial bool
@@ -83,6 +86,9 @@ func ParseQuery(input string) Query {
 			continue
 		}
 		c := Clause{Words: words, Negated: negated}
+		if !quoted && len(words) > 1 {
+			c.Compound = strings.Join(words, "")
+		}
 		// Only a single plain word ending the input is being typed; "utf-8" is two words.
 		if i >= len(rs) && !quoted && !negated && len(words) == 1 && len([]rune(words[0])) >= minPartial && isWordRune(rs[len(rs)-1]) {
 			c.Partial = true

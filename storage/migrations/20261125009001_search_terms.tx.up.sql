@@ -9,7 +9,19 @@ CREATE TABLE search_terms (
 );
 --bun:split
 {{if eq .Dialect "postgres"}}
-ALTER TABLE search_pages ADD COLUMN title_tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', title)) STORED;
+-- PostgreSQL's parser reads "sync/atomic", "example.com" or "pg_dump" as one token (a path, a
+-- host, a word with an underscore) where SQLite's unicode61 reads two words: index both the way
+-- SQLite does, so a query finds the same pages on both.
+ALTER TABLE search_pages DROP COLUMN tsv;
+--bun:split
+ALTER TABLE search_pages ADD COLUMN tsv tsvector GENERATED ALWAYS AS (
+    setweight(to_tsvector('english', translate(title, '/.@:_-', '      ')), 'A') ||
+    setweight(to_tsvector('english', translate(body, '/.@:_-', '      ')), 'B')) STORED;
+--bun:split
+CREATE INDEX search_pages_tsv ON search_pages USING GIN (tsv);
+--bun:split
+ALTER TABLE search_pages ADD COLUMN title_tsv tsvector GENERATED ALWAYS AS (
+    to_tsvector('english', translate(title, '/.@:_-', '      '))) STORED;
 --bun:split
 CREATE INDEX search_pages_title_tsv ON search_pages USING GIN (title_tsv);
 {{else}}
