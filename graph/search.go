@@ -55,12 +55,7 @@ func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []stri
 		return plan, nil
 	}
 	partial := q.Partial()
-	var words []string
-	for _, t := range plan.terms {
-		if t != partial {
-			words = append(words, t)
-		}
-	}
+	words := plan.terms
 	vocab, err := r.Store.MatchTerms(ctx, orgID, words, partial, maxCompletions)
 	if err != nil {
 		return nil, err
@@ -79,7 +74,7 @@ func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []stri
 		// Nothing holds every word: correct the words no page holds, and count again.
 		corrected := 0
 		for _, w := range words {
-			if vocab.Known[w] || text.MaxEdits(w) == 0 || corrected == maxCorrected {
+			if vocab.Known[w] || text.MaxEdits(w) == 0 || corrected == maxCorrected || (w == partial && len(vocab.Completions) > 0) {
 				continue
 			}
 			corrected++

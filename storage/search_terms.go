@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -99,27 +100,30 @@ func (s *Store) MatchTerms(ctx context.Context, orgID string, words []string, pr
 	if len(words) == 0 && prefix == "" {
 		return out, nil
 	}
-	var terms []string
-	q := s.db.NewSelect().Model((*SearchTerm)(nil)).Column("term").
+	var rows []struct {
+		Term       string
+		Completion bool
+	}
+	q := s.db.NewSelect().Model((*SearchTerm)(nil)).ColumnExpr("term, ? AS completion", false).
 		Where("organization_id = ?", orgID).Where("term IN (?)", bun.List(append(words, ""))) // "" keeps the list non-empty
 	if prefix != "" {
-		completions := s.db.NewSelect().Model((*SearchTerm)(nil)).Column("term").
+		// SQLite wants a compound SELECT's parts without their own ORDER BY and LIMIT.
+		completions := s.db.NewSelect().TableExpr("(?) AS c", s.db.NewSelect().Model((*SearchTerm)(nil)).Column("term").
 			Where("organization_id = ?", orgID).Where("term > ? AND term < ?", prefix, prefix+"\U0010FFFF").
-			Order("term").Limit(int64(limit))
+			Order("term").Limit(int64(limit))).ColumnExpr("c.term, ? AS completion", true)
 		q = q.UnionAll(completions)
 	}
-	if err := q.Scan(ctx, &terms); err != nil {
+	if err := q.Scan(ctx, &rows); err != nil {
 		return out, fmt.Errorf("match search terms: %w", translate(err))
 	}
-	for _, t := range terms {
-		if strings.HasPrefix(t, prefix) && prefix != "" && t != prefix {
-			if !contains(out.Completions, t) {
-				out.Completions = append(out.Completions, t)
-			}
-			continue
+	for _, r := range rows {
+		if r.Completion {
+			out.Completions = append(out.Completions, r.Term)
+		} else {
+			out.Known[r.Term] = true
 		}
-		out.Known[t] = true
 	}
+	slices.Sort(out.Completions)
 	return out, nil
 }
 
@@ -134,13 +138,4 @@ func (s *Store) TermsNear(ctx context.Context, orgID, first string, minRunes, ma
 		return nil, fmt.Errorf("search terms near %q: %w", first, translate(err))
 	}
 	return terms, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -224,3 +224,30 @@ func TestSearchVocabularyCompletesAndCorrects(t *testing.T) {
 		}
 	})
 }
+
+func TestSearchTotalsAreExactUpToALimit(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		pages := map[string]string{}
+		for i := range storage.ExactTotal + 5 {
+			pages[fmt.Sprintf("page%d", i)] = fmt.Sprintf("common words %d", i)
+			if i < 10 {
+				pages[fmt.Sprintf("page%d", i)] += " rare"
+			}
+		}
+		sp := searchSpace(t, s, org.ID, pages)
+		for q, want := range map[string]struct {
+			total int
+			exact bool
+		}{"common": {storage.ExactTotal + 1, false}, "rare": {10, true}} {
+			l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word(q))}, storage.Page{Limit: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Total != want.total || l.TotalIsExact != want.exact || len(l.Items) != 5 || !l.HasMore {
+				t.Errorf("search %q: total %d exact %v, %d items, more %v; want total %d exact %v", q, l.Total, l.TotalIsExact, len(l.Items), l.HasMore, want.total, want.exact)
+			}
+		}
+	})
+}
