@@ -1,6 +1,6 @@
 // Package rest is Bindery's HTTP front: the /v1 facade that speaks GitBook's management API, the
 // /graphql endpoint, health probes and the middleware they share. It holds no business rule:
-// handlers decode, call resolvers, and encode.
+// handlers decode, call the graph's domain methods (never gqlgen's generated resolvers), and encode.
 package rest
 
 import (
