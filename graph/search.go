@@ -190,7 +190,7 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID string, in mode
 	if err != nil {
 		return nil, err
 	}
-	if _, err := r.organization(ctx, orgID); err != nil {
+	if _, err := r.OrganizationByID(ctx, orgID); err != nil {
 		return nil, err
 	}
 	acc, err := r.viewerAccess(ctx, orgID)

@@ -51,10 +51,13 @@ func (s *Store) Migrate(ctx context.Context) error {
 	}
 	for _, applied := range group.Migrations {
 		if applied.Name == searchTermsMigration {
-			return s.backfillTerms(ctx)
+			if err := s.backfillTerms(ctx); err != nil {
+				return err
+			}
 		}
 	}
-	return nil
+	// The job queue's tables are River's, versioned by River (still under Bindery's lock).
+	return s.migrateJobs(ctx)
 }
 
 // PendingMigrations lists the names of migrations not yet applied.
