@@ -175,7 +175,7 @@ func (r *Resolver) updateSiteSpace(ctx context.Context, orgID, siteID, id string
 	}
 	if v, ok := in.Condition.ValueOK(); ok {
 		if v != nil {
-			if _, err := compileCondition("condition", *v); err != nil {
+			if err := compileCondition("condition", *v); err != nil {
 				return nil, err
 			}
 		}
@@ -272,7 +272,7 @@ func (r *Resolver) moveSiteSpace(ctx context.Context, site *storage.Site, id, an
 
 // checkVisitorCondition reports whether a condition is a valid boolean expression.
 func (r *Resolver) checkVisitorCondition(condition string) *model.ConditionCheck {
-	if _, err := compileCondition("condition", condition); err != nil {
+	if err := compileCondition("condition", condition); err != nil {
 		msg := apperr.Message(err)
 		return &model.ConditionCheck{Valid: false, Error: &msg}
 	}
