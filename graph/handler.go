@@ -31,6 +31,7 @@ func newHandler(r *Resolver, maxDepth int) http.Handler {
 	srv.Use(extension.Introspection{})
 	srv.Use(documentLimits{})
 	srv.Use(queryLimits{maxDepth: maxDepth, schema: schema.Schema()})
+	srv.Use(textInput{})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		slog.ErrorContext(ctx, "graphql resolver panicked", "panic", fmt.Sprint(p))

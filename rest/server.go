@@ -23,7 +23,7 @@ import (
 // NewServer builds the whole HTTP handler over one resolver.
 func NewServer(res *graph.Resolver) http.Handler {
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, logRequests, recoverPanics)
+	r.Use(middleware.RequestID, logRequests, recoverPanics, rejectNUL)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeErrorStatus(w, http.StatusNotFound, "No such endpoint")
 	})
