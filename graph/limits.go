@@ -284,10 +284,14 @@ var unpagedLists = map[string]int{
 	"SearchPageResult.ancestors":        10,
 	"SearchPageResult.sections":         20,
 	"SearchSpaceResult.pages":           20,
-	"EmojiReaction.users":               100,
-	"Comment.reactions":                 20,
-	"Comment.repliers":                  20,
-	"CommentReply.reactions":            20,
+	// Highlights are computed in memory from a title or a 240-character snippet.
+	"SearchPageResult.titleHighlights":    20,
+	"SearchSectionResult.titleHighlights": 20,
+	"SearchSectionResult.bodyHighlights":  60,
+	"EmojiReaction.users":                 100,
+	"Comment.reactions":                   20,
+	"Comment.repliers":                    20,
+	"CommentReply.reactions":              20,
 }
 
 // unpagedDefault prices a list of objects that unpagedLists does not know.
