@@ -126,7 +126,9 @@ func TestTranslateErrorsAreFinalAndKeyFree(t *testing.T) {
 
 func TestTranslateBoundsConcurrencyAndSplitsLongPages(t *testing.T) {
 	srv := translatortest.New(t)
-	srv.Respond = func(int, translatortest.Received) translatortest.Reply { return translatortest.Reply{Delay: 20 * time.Millisecond} }
+	srv.Respond = func(int, translatortest.Received) translatortest.Reply {
+		return translatortest.Reply{Delay: 20 * time.Millisecond}
+	}
 	c := client(t, srv.URL, func(c *translator.Config) { c.Concurrency = 2; c.MaxBatchChars = 10 })
 	var wg sync.WaitGroup
 	for range 6 {
@@ -150,7 +152,9 @@ func TestTranslateBoundsConcurrencyAndSplitsLongPages(t *testing.T) {
 
 func TestTranslateStopsWithTheContext(t *testing.T) {
 	srv := translatortest.New(t)
-	srv.Respond = func(int, translatortest.Received) translatortest.Reply { return translatortest.Reply{Status: http.StatusServiceUnavailable} }
+	srv.Respond = func(int, translatortest.Received) translatortest.Reply {
+		return translatortest.Reply{Status: http.StatusServiceUnavailable}
+	}
 	c := client(t, srv.URL, func(c *translator.Config) { c.Backoff = time.Hour; c.MaxBackoff = time.Hour })
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
