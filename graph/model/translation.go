@@ -24,9 +24,11 @@ const (
 
 var translationStatuses = []TranslationStatus{TranslationStatusPending, TranslationStatusRunning, TranslationStatusCompleted}
 
-func (e TranslationStatus) IsValid() bool             { return slices.Contains(translationStatuses, e) }
-func (e TranslationStatus) MarshalGQL(w io.Writer)    { marshalEnum(w, e) }
-func (e *TranslationStatus) UnmarshalGQL(v any) error { return unmarshalEnum(v, translationStatuses, e) }
+func (e TranslationStatus) IsValid() bool          { return slices.Contains(translationStatuses, e) }
+func (e TranslationStatus) MarshalGQL(w io.Writer) { marshalEnum(w, e) }
+func (e *TranslationStatus) UnmarshalGQL(v any) error {
+	return unmarshalEnum(v, translationStatuses, e)
+}
 
 // TranslationRunStatus is where one run stands (GraphQL only).
 type TranslationRunStatus string
