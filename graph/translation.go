@@ -11,7 +11,6 @@ import (
 	"github.com/bindery/bindery/graph/authz"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
-	"github.com/uptrace/bun"
 )
 
 // Translations (docs/translations.md). Who may do what:
@@ -307,7 +306,7 @@ func (r *Resolver) RunTranslation(ctx context.Context, orgID, id string) (*model
 		OrganizationID: orgID, TranslationID: t.ID, Status: string(model.TranslationRunQueued),
 		CreatedBy: &actor.UserID, CreatedAt: r.Now(),
 	}
-	if err := r.Store.StartTranslationRun(ctx, run, r.enqueueTranslationRun(run)); err != nil {
+	if err := r.Store.StartTranslationRun(ctx, run, newTranslationRunJob); err != nil {
 		return nil, notFound(err, "translation")
 	}
 	return toTranslationRun(run), nil
@@ -399,7 +398,3 @@ func (r *Resolver) UpdateGlossary(ctx context.Context, orgID string, in model.Up
 	return true, nil
 }
 
-// enqueueTranslationRun queues the job that works a run, inside the transaction that records it.
-func (r *Resolver) enqueueTranslationRun(run *storage.TranslationRun) func(ctx context.Context, tx bun.Tx) error {
-	return nil
-}

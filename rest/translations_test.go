@@ -35,17 +35,14 @@ func (e *env) withProvider() *translatortest.Server {
 	return srv
 }
 
-// runTranslation asks for a run through REST (204) and works it to its end, returning the run
-// as GraphQL shows it.
+// runTranslation asks for a run through REST (204) and lets the job queue work it to its end,
+// returning the run as GraphQL shows it.
 func (e *env) runTranslation(token, orgID, translationID string) translationRun {
 	e.t.Helper()
 	if res := e.call(token, "POST", "/orgs/"+orgID+"/translations/"+translationID+"/run", nil).want(http.StatusNoContent); len(res.Body) != 0 {
 		e.t.Fatalf("run answered a body: %s", res.Body)
 	}
-	runs := e.translationRuns(token, orgID, translationID)
-	if err := e.res.ExecuteTranslationRun(context.Background(), runs[0].ID); err != nil {
-		e.t.Fatalf("execute run: %v", err)
-	}
+	e.runJobs()
 	return e.translationRuns(token, orgID, translationID)[0]
 }
 

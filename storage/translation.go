@@ -155,10 +155,10 @@ func (s *Store) DeleteTranslation(ctx context.Context, orgID, id string) (bool, 
 	return n > 0, nil
 }
 
-// StartTranslationRun records a queued run and moves the translation to running, in one
-// transaction; enqueue (when not nil) queues the job that works it in the same transaction, so
-// the run exists exactly when its job does. Errors: ErrNotFound.
-func (s *Store) StartTranslationRun(ctx context.Context, run *TranslationRun, enqueue func(ctx context.Context, tx bun.Tx) error) error {
+// StartTranslationRun records a queued run, moves the translation to running and queues job
+// (made from the run's id) in one transaction, so the run exists exactly when its job does.
+// Errors: ErrNotFound.
+func (s *Store) StartTranslationRun(ctx context.Context, run *TranslationRun, job func(runID string) JobArgs) error {
 	run.ID = NewID()
 	if run.Issues == "" {
 		run.Issues = "[]"
@@ -184,10 +184,8 @@ func (s *Store) StartTranslationRun(ctx context.Context, run *TranslationRun, en
 			Where("id = ?", t.ID).Exec(ctx); err != nil {
 			return translate(err)
 		}
-		if enqueue != nil {
-			return enqueue(ctx, tx)
-		}
-		return nil
+		_, err := s.insertJobTx(ctx, tx, job(run.ID), nil)
+		return err
 	})
 }
 
