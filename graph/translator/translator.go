@@ -99,6 +99,16 @@ func New(cfg Config) (*Client, error) {
 	return &Client{cfg: cfg, endpoint: endpoint, slots: make(chan struct{}, cfg.Concurrency)}, nil
 }
 
+// Redact is a URL fit for logs: without any user or password it holds.
+func Redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	u.User = nil
+	return u.String()
+}
+
 // Model is the model the client asks for.
 func (c *Client) Model() string { return c.cfg.Model }
 
