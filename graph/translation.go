@@ -397,4 +397,3 @@ func (r *Resolver) UpdateGlossary(ctx context.Context, orgID string, in model.Up
 	}
 	return true, nil
 }
-
