@@ -116,6 +116,7 @@ func (r *Resolver) toRevision(rev *storage.Revision, src *ContentSource) *model.
 	if rev.Type == "merge" && rev.MergedFrom == nil {
 		out.Type = "edits"
 	}
+	out.Git = revisionGit(rev.Git)
 	return out
 }
 
@@ -201,7 +202,7 @@ func (r *Resolver) toPage(src *ContentSource, v *storage.PageVersion) *model.Rev
 		ID: v.PageID, Title: v.Title, Emoji: v.Emoji, Icon: v.Icon, CreatedAt: &created, UpdatedAt: &updated,
 		Type: model.PageType(v.Type), Slug: v.Slug, Description: v.Description, Hidden: v.Hidden,
 		NoIndex: v.NoIndex, NoRobotsIndex: v.NoRobotsIndex, Layout: model.DefaultPageLayout(),
-		Cover: jsonOf(v.Cover), Variables: jsonOf(v.Variables), Target: jsonOf(v.LinkTarget), Git: jsonOf(v.Git),
+		Cover: jsonOf(v.Cover), Variables: jsonOf(v.Variables), Target: jsonOf(v.LinkTarget), Git: pageGit(v.Git),
 		DocumentID: v.ContentID, Parent: v.ParentID, Pages: []*model.RevisionPage{}, Source: src,
 	}
 	if v.Layout != nil {
@@ -404,6 +405,7 @@ func (r *Resolver) toFile(f *storage.FileVersion) *model.RevisionFile {
 	if f.Width != nil && f.Height != nil && *f.Width > 0 {
 		out.Dimensions = &model.FileDimensions{Width: *f.Width, Height: *f.Height}
 	}
+	out.Git = blobGit(f.Git)
 	return out
 }
 

@@ -27,4 +27,6 @@ type Resolver struct {
 	Blobs    *blob.Store // uploaded files' bytes
 	Settings Settings
 	Now      func() time.Time
+	// GitSync configures Git import and export (gitsync.go).
+	GitSync GitSyncConfig
 }
