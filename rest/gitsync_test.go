@@ -209,10 +209,17 @@ func TestGitSyncRoundTrip(t *testing.T) {
 		if !bytes.Equal(files["logo.png"], pngBytes) || len(files) != 1 {
 			t.Fatalf("imported files = %v, want logo.png with its bytes", keys(files))
 		}
-		// The image reference resolves to the file.
-		links := e.call(admin.Token, "GET", "/spaces/"+a+"/content/links?status=broken", nil)
-		if links.Status == http.StatusOK && strings.Contains(string(links.Body), "logo.png") {
-			t.Fatalf("the asset reference is broken: %s", links.Body)
+		// The image reference resolves to the file, the relative links to the pages.
+		tree := rev["pages"].([]any)
+		for _, title := range []string{"Welcome", "Installing"} {
+			var links struct {
+				Items []any
+				Stats struct{ Total int }
+			}
+			e.call(admin.Token, "GET", "/spaces/"+a+"/content/page/"+findPage(tree, title)+"/links?status=broken", nil).want(http.StatusOK).decode(&links)
+			if len(links.Items) != 0 || links.Stats.Total == 0 {
+				t.Fatalf("%s: broken links %v of %d", title, links.Items, links.Stats.Total)
+			}
 		}
 
 		// Export to an empty repository, then import that into a second space: the same content.
@@ -515,6 +522,131 @@ func TestGitSyncJobRunsAfterRestart(t *testing.T) {
 		}
 		if _, _, rev := e.contentOf(admin.Token, sp); rev["git"].(map[string]any)["oid"] != head {
 			t.Fatalf("the imported revision is not the fixture's commit")
+		}
+	})
+}
+
+// commitTo adds a commit changing files on the fixture repository's branch.
+func commitTo(t *testing.T, url string, files map[string]string) {
+	t.Helper()
+	dir := strings.TrimPrefix(url, "file://")
+	repo, err := git.PlainOpen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, _ := repo.Worktree()
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := wt.Add(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := wt.Commit("Change", &git.CommitOptions{Author: &gitAuthor}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// findPage returns the id of the page titled title in a page tree (REST JSON).
+func findPage(pages []any, title string) string {
+	for _, raw := range pages {
+		p := raw.(map[string]any)
+		if p["title"] == title {
+			return p["id"].(string)
+		}
+		if kids, ok := p["pages"].([]any); ok {
+			if id := findPage(kids, title); id != "" {
+				return id
+			}
+		}
+	}
+	return ""
+}
+
+// Through GraphQL: the mutation answers the queued job; after it ran, the space shows its sync
+// and the revision, pages and files their Git metadata. A change request opened before a second
+// import still merges page by page.
+func TestGitSyncThroughGraphQLKeepsChangeRequestsMergeable(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		gitEnv(t, e)
+		orgID, admin := e.org("Docs", "admin@git.test")
+		src, head := gitRepo(t, gitbookFixture())
+		sp := e.newSpace(admin.Token, orgID, "Docs")
+		importQ := `mutation($s: ID!, $u: String!) { importGitRepository(spaceId: $s, input: {url: $u, ref: "refs/heads/main", gitInfo: {provider: GITHUB, url: "https://github.com/acme/docs"}}) { state url operation } }`
+		var queued struct {
+			Job struct{ State, URL, Operation string } `json:"importGitRepository"`
+		}
+		e.gql(admin.Token, importQ, map[string]any{"s": sp, "u": src}).ok(&queued)
+		if queued.Job.State != "QUEUED" || queued.Job.Operation != "IMPORT" || queued.Job.URL != src {
+			t.Fatalf("queued job = %+v", queued.Job)
+		}
+		e.runJobs()
+		var data struct {
+			Space struct {
+				GitSync struct {
+					URL, Ref, Commit, RepoName string
+					Provider                   string `json:"installationProvider"`
+				}
+				Content struct {
+					Git struct {
+						Oid, Ref                           string
+						CreatedByService, CreatedByGitBook bool
+					}
+					Files struct {
+						Nodes []struct {
+							Name string
+							Git  struct{ Path, Oid string }
+						}
+					}
+					Pages []struct {
+						Title string
+						Git   *struct{ Path string }
+					}
+				}
+			}
+		}
+		e.gql(admin.Token, `query($s: ID!) { space(id: $s) { gitSync { url ref commit repoName installationProvider }
+			content { git { oid ref createdByService createdByGitBook } files { nodes { name git { path oid } } } pages { title git { path } } } } }`, map[string]any{"s": sp}).ok(&data)
+		s := data.Space
+		if s.GitSync.URL != "https://github.com/acme/docs" || s.GitSync.Ref != "refs/heads/main" || s.GitSync.Commit != head || s.GitSync.Provider != "GITHUB" {
+			t.Fatalf("gitSync = %+v", s.GitSync)
+		}
+		if s.Content.Git.Oid != head || s.Content.Git.CreatedByService || s.Content.Git.Ref != "refs/heads/main" {
+			t.Fatalf("revision git = %+v", s.Content.Git)
+		}
+		if len(s.Content.Files.Nodes) != 1 || s.Content.Files.Nodes[0].Git.Path != ".gitbook/assets/logo.png" || s.Content.Files.Nodes[0].Git.Oid == "" {
+			t.Fatalf("files = %+v", s.Content.Files)
+		}
+		if s.Content.Pages[0].Git == nil || s.Content.Pages[0].Git.Path != "README.md" {
+			t.Fatalf("pages = %+v", s.Content.Pages)
+		}
+
+		// A change request edits one page; the repository changes another; the import then the
+		// merge both apply.
+		tree := e.call(admin.Token, "GET", "/spaces/"+sp+"/content", nil).object()["pages"].([]any)
+		mac, linux := findPage(tree, "On Mac"), findPage(tree, "On Linux")
+		cr := e.openChangeRequest(admin.Token, sp, "Mac edits")
+		e.updatePage(admin.Token, target(sp, cr), mac, map[string]any{"markdown": "Use Homebrew.\n"}).ok(nil)
+		commitTo(t, src, map[string]string{"docs/guides/linux.md": "# On Linux\n\nUse apt or dnf.\n"})
+		e.gql(admin.Token, importQ, map[string]any{"s": sp, "u": src}).ok(nil)
+		e.runJobs()
+		if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
+			t.Fatalf("second import: %s %s", state, msg)
+		}
+		tree = e.call(admin.Token, "GET", "/spaces/"+sp+"/content", nil).object()["pages"].([]any)
+		if findPage(tree, "On Linux") != linux || findPage(tree, "On Mac") != mac {
+			t.Fatalf("the import changed page ids")
+		}
+		e.call(admin.Token, "POST", "/spaces/"+sp+"/change-requests/"+cr+"/merge", nil).want(http.StatusOK)
+		md := func(id string) string {
+			return e.call(admin.Token, "GET", "/spaces/"+sp+"/content/page/"+id+"?format=markdown", nil).want(http.StatusOK).object()["markdown"].(string)
+		}
+		if got := md(linux); got != "Use apt or dnf.\n" {
+			t.Fatalf("Linux page after merge = %q, want the imported text", got)
+		}
+		if got := md(mac); got != "Use Homebrew.\n" {
+			t.Fatalf("Mac page after merge = %q, want the change request's text", got)
 		}
 	})
 }
