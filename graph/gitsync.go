@@ -739,12 +739,11 @@ func (g *gitRun) exportSpace(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := g.r.Store.MarkRevisionGit(ctx, g.space.RevisionID, g.commitGit(oid, g.req.CommitMessage, true)); err != nil {
-		return err
-	}
-	setup := g.newSetup(oid, nil)
+	// The job's end, the revision's commit and the space's set-up are one transaction; a run
+	// interrupted before it finds the branch already holding this content and records the same.
+	setup, revGit := g.newSetup(oid, nil), g.commitGit(oid, g.req.CommitMessage, true)
 	rev := g.space.RevisionID
-	return g.r.Store.FinishGitSyncJob(ctx, g.job.ID, storage.GitJobOutcome{State: storage.GitJobSucceeded, RevisionID: &rev, CommitOID: &oid, GitSync: &setup}, g.r.Now())
+	return g.r.Store.FinishGitSyncJob(ctx, g.job.ID, storage.GitJobOutcome{State: storage.GitJobSucceeded, RevisionID: &rev, CommitOID: &oid, GitSync: &setup, RevisionGit: &revGit}, g.r.Now())
 }
 
 func firstNonEmpty(values ...string) string {

@@ -650,3 +650,50 @@ func TestGitSyncThroughGraphQLKeepsChangeRequestsMergeable(t *testing.T) {
 		}
 	})
 }
+
+// An export does not overwrite a branch that moved since the last sync unless forced; forced,
+// it commits on top.
+func TestGitSyncExportForce(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		gitEnv(t, e)
+		orgID, admin := e.org("Docs", "admin@git.test")
+		src, _ := gitRepo(t, gitbookFixture())
+		sp := e.newSpace(admin.Token, orgID, "Docs")
+		e.call(admin.Token, "POST", "/spaces/"+sp+"/git/import", map[string]any{"url": src, "ref": "refs/heads/main"}).want(http.StatusNoContent)
+		dstURL, dstDir := bareRepo(t)
+		export := func(force bool) (string, string) {
+			e.call(admin.Token, "POST", "/spaces/"+sp+"/git/export", map[string]any{"url": dstURL, "ref": "refs/heads/docs", "commitMessage": "Sync", "force": force}).want(http.StatusNoContent)
+			e.runJobs()
+			return e.lastJob(admin.Token, sp)
+		}
+		if state, msg := export(false); state != "succeeded" {
+			t.Fatalf("first export: %s %s", state, msg)
+		}
+		// Someone else pushes to the branch.
+		work := t.TempDir()
+		clone, err := git.PlainClone(work, false, &git.CloneOptions{URL: dstDir, ReferenceName: plumbing.NewBranchReferenceName("docs")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(work, "NOTES.md"), []byte("# Notes\n"), 0o644)
+		wt, _ := clone.Worktree()
+		wt.Add("NOTES.md")
+		external, err := wt.Commit("External change", &git.CommitOptions{Author: &gitAuthor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := clone.Push(&git.PushOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if state, msg := export(false); state != "failed" || !strings.Contains(msg, "moved") {
+			t.Fatalf("export over a moved branch: %s %q", state, msg)
+		}
+		if state, msg := export(true); state != "succeeded" {
+			t.Fatalf("forced export: %s %s", state, msg)
+		}
+		files, head := branchFiles(t, dstDir, "docs")
+		if _, ok := files["NOTES.md"]; ok || len(head.ParentHashes) != 1 || head.ParentHashes[0] != external {
+			t.Fatalf("forced export: files %v, parents %v; want the space's content on top of %s", keys(files), head.ParentHashes, external)
+		}
+	})
+}

@@ -107,6 +107,8 @@ type GitJobOutcome struct {
 	CommitOID  *string
 	// GitSync, when set, becomes the space's sync set-up.
 	GitSync *string
+	// RevisionGit, when set, is recorded on the outcome's revision (an export's commit).
+	RevisionGit *string
 }
 
 // FinishGitSyncJob records a job's end, erases its credentials and, when the outcome says so,
@@ -126,6 +128,11 @@ func finishGitJob(ctx context.Context, tx bun.Tx, id string, out GitJobOutcome, 
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return ErrNotFound
+	}
+	if out.RevisionGit != nil && out.RevisionID != nil {
+		if _, err := tx.NewUpdate().Model((*Revision)(nil)).Set("git = ?", *out.RevisionGit).Where("id = ?", *out.RevisionID).Exec(ctx); err != nil {
+			return fmt.Errorf("record the revision's commit: %w", translate(err))
+		}
 	}
 	if out.GitSync == nil {
 		return nil
@@ -216,12 +223,6 @@ func (c *ContentTx) Files(ctx context.Context) ([]*FileVersion, error) {
 		return nil, translate(err)
 	}
 	return rows, nil
-}
-
-// MarkRevisionGit records the commit an export made on the revision it exported.
-func (s *Store) MarkRevisionGit(ctx context.Context, revisionID, git string) error {
-	_, err := s.db.NewUpdate().Model((*Revision)(nil)).Set("git = ?", git).Where("id = ?", revisionID).Exec(ctx)
-	return translate(err)
 }
 
 // GitSyncJobs lists a space's jobs, newest first: a keyset page.

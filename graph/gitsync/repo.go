@@ -195,9 +195,6 @@ func Commit(ctx context.Context, r Remote, p Push, lim Limits) (oid string, err 
 			return "", fmt.Errorf("read branch head: %w", err)
 		}
 		parent = head.Hash()
-		if p.Base != "" && parent.String() != p.Base && !p.Force {
-			return "", ErrBranchMoved
-		}
 	case errors.Is(err, transport.ErrEmptyRemoteRepository) || isRefNotFound(err):
 		st = &limitedStorage{Storage: memory.NewStorage(), max: lim.RepoBytes}
 		fs = memfs.New()
@@ -219,6 +216,12 @@ func Commit(ctx context.Context, r Remote, p Push, lim Limits) (oid string, err 
 	}
 	if err := replaceDir(wt, p.Dir, p.Files); err != nil {
 		return "", err
+	}
+	if status, err := wt.Status(); err == nil && status.IsClean() && !parent.IsZero() {
+		return parent.String(), nil // the branch already holds exactly this content
+	}
+	if p.Base != "" && !parent.IsZero() && parent.String() != p.Base && !p.Force {
+		return "", ErrBranchMoved
 	}
 	author := p.Author
 	if author.When.IsZero() {
