@@ -325,7 +325,7 @@ func (r *Resolver) workGitSync(ctx context.Context, job *jobs.Job[gitSyncArgs]) 
 		}
 		remote.Username, remote.Password = creds[0], creds[1]
 	}
-	runCtx, cancel := context.WithTimeout(ctx, r.GitSync.timeout())
+	runCtx, cancel := context.WithTimeout(gitsync.WithAllowLocal(ctx, r.GitSync.AllowLocal), r.GitSync.timeout())
 	defer cancel()
 	if err := gitsync.CheckReachable(runCtx, remote, r.GitSync.AllowLocal); err != nil {
 		return r.finishGit(ctx, row.ID, storage.GitJobFailed, err.Error(), nil)

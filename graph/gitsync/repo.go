@@ -80,6 +80,7 @@ func (s *limitedStorage) SetEncodedObject(o plumbing.EncodedObject) (plumbing.Ha
 // Fetch reads the commit at ref and returns the files under dir (the project directory; "" for
 // the whole repository). Symbolic links, submodules and paths that leave dir are ignored.
 func Fetch(ctx context.Context, r Remote, ref, dir string, lim Limits) (*Snapshot, error) {
+	guardTransports()
 	st := &limitedStorage{Storage: memory.NewStorage(), max: lim.RepoBytes}
 	repo, err := git.CloneContext(ctx, st, nil, &git.CloneOptions{
 		URL: r.URL, Auth: auth(r), ReferenceName: plumbing.ReferenceName(ref), SingleBranch: true,
@@ -181,6 +182,7 @@ var ErrBranchMoved = errors.New("the branch has moved since the last sync; impor
 // Commit writes p.Files as the whole content of p.Dir on top of the branch (or as its first
 // commit), commits and pushes. It returns the new commit, or the branch head when nothing changed.
 func Commit(ctx context.Context, r Remote, p Push, lim Limits) (oid string, err error) {
+	guardTransports()
 	st := &limitedStorage{Storage: memory.NewStorage(), max: lim.RepoBytes}
 	fs := memfs.New()
 	ref := plumbing.ReferenceName(p.Ref)
@@ -311,6 +313,9 @@ func remoteErr(r Remote, op string, err error) error {
 	var lim *LimitError
 	if errors.As(err, &lim) {
 		return lim
+	}
+	if errors.Is(err, ErrLocalRemote) {
+		return ErrLocalRemote
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return err
