@@ -111,6 +111,8 @@ func (r *Resolver) removeMember(ctx context.Context, orgID, userID string) (bool
 		if err := authz.CanAdminister(org); err != nil {
 			return false, err
 		}
+	} else if err := authz.RequireUnlimited(ctx, "leaving the organization"); err != nil {
+		return false, err
 	}
 	removed, err := r.Store.RemoveMember(ctx, org.ID, userID)
 	return removed, memberError(err)
@@ -132,6 +134,9 @@ func (r *Resolver) setMemberSSO(ctx context.Context, orgID, userID string) (*mod
 func (r *Resolver) ping(ctx context.Context, orgID string) (*model.PingResult, error) {
 	org, err := r.organization(ctx, orgID)
 	if err != nil {
+		return nil, err
+	}
+	if err := authz.RequireUnlimited(ctx, "recording activity"); err != nil {
 		return nil, err
 	}
 	if err := r.Store.TouchMember(ctx, org.ID, org.Viewer.ID, r.Now()); err != nil {
@@ -156,6 +161,12 @@ func memberError(err error) error {
 func (r *Resolver) join(ctx context.Context, orgID string) (*model.Member, error) {
 	actor, err := authz.RequireActor(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if !actor.Limit.InOrganization(orgID) {
+		return nil, apperr.NotFoundf("organization not found")
+	}
+	if err := authz.RequireUnlimited(ctx, "joining an organization"); err != nil {
 		return nil, err
 	}
 	if m, err := r.Store.FindMembership(ctx, orgID, actor.UserID); err == nil {

@@ -110,6 +110,7 @@ func app() *cli.Command {
 								databaseFlag(),
 								&cli.StringFlag{Name: "email", Required: true, Sources: cli.EnvVars("BINDERY_EMAIL")},
 								&cli.DurationFlag{Name: "expires", Sources: cli.EnvVars("BINDERY_TOKEN_EXPIRES"), Usage: "lifetime, e.g. 720h (default: never expires)"},
+								&cli.StringSliceFlag{Name: "scope", Usage: "limit the token to a scope, repeatable: read, space:content:read, openapi:write… (default: all the user may do)"},
 								&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 							},
 							Action: createToken,
@@ -257,7 +258,13 @@ func createToken(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer closeStore()
-	c, err := res.CreateToken(ctx, cmd.String("email"), cmd.Duration("expires"))
+	create := res.CreateToken
+	if scopes := cmd.StringSlice("scope"); len(scopes) > 0 {
+		create = func(ctx context.Context, email string, expires time.Duration) (*graph.Credentials, error) {
+			return res.CreateScopedToken(ctx, email, expires, scopes)
+		}
+	}
+	c, err := create(ctx, cmd.String("email"), cmd.Duration("expires"))
 	if err != nil {
 		return err
 	}
