@@ -54,9 +54,9 @@ type SpecWrite struct {
 	// State is the processing state to record ("complete" for text, "pending" for a fetch).
 	State string
 	Now   time.Time
-	// Then runs in the same transaction after the write, with the spec written (to enqueue the
-	// fetch job in it).
-	Then func(ctx context.Context, tx bun.Tx, spec *OpenAPISpec) error
+	// Fetch, when set, makes the job that fetches the spec's URL, enqueued in the same
+	// transaction as the write.
+	Fetch func(spec *OpenAPISpec) JobArgs
 }
 
 // SaveSpec creates or updates a specification, adding a version when its content changed.
@@ -96,8 +96,9 @@ func (s *Store) SaveSpec(ctx context.Context, w SpecWrite) (*OpenAPISpec, bool, 
 				return err
 			}
 		}
-		if w.Then != nil {
-			return w.Then(ctx, tx, spec)
+		if w.Fetch != nil {
+			_, err := s.insertJobTx(ctx, tx, w.Fetch(spec), &JobOptions{MaxAttempts: 3})
+			return err
 		}
 		return nil
 	})
