@@ -52,13 +52,14 @@ type OpenAPISpecVersion struct {
 	CreatedAt time.Time    `json:"createdAt"`
 	URL       string       `json:"url"`
 	URLs      LocationURLs `json:"urls"`
-	SpecID    string       `json:"-"`
+	// Spec is the specification it belongs to (for its content).
+	Spec *OpenAPISpec `json:"-"`
 }
 
 // OpenAPISpecContent is a version's document and the files it references, by path.
 type OpenAPISpecContent struct {
-	Filesystem map[string]JSON `json:"filesystem"`
-	URL        string          `json:"url"`
+	Filesystem JSON   `json:"filesystem"`
+	URL        string `json:"url"`
 }
 
 // OpenAPISpecSource is where a specification comes from: exactly one of text and url.
