@@ -22,6 +22,8 @@ type Integration struct {
 	Definition     string
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
+	// Owner is loaded by the reads.
+	Owner *Organization `bun:"rel:belongs-to,join:organization_id=id"`
 }
 
 // Installation is an integration installed on an organization.
@@ -84,7 +86,7 @@ func (s *Store) PublishIntegration(ctx context.Context, in *Integration) (*Integ
 // FindIntegration returns an integration by name. Errors: ErrNotFound.
 func (s *Store) FindIntegration(ctx context.Context, name string) (*Integration, error) {
 	ig := new(Integration)
-	if err := s.db.NewSelect().Model(ig).Where("ig.name = ?", name).Scan(ctx); err != nil {
+	if err := s.db.NewSelect().Model(ig).Relation("Owner").Where("ig.name = ?", name).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return ig, nil
@@ -135,7 +137,7 @@ func (s *Store) InstallOnSpace(ctx context.Context, in *Installation, spaceID st
 // those whose name contains search (case-insensitive): one statement.
 func (s *Store) SpaceIntegrations(ctx context.Context, spaceID, search string) ([]*Integration, error) {
 	var out []*Integration
-	q := s.db.NewSelect().Model(&out).
+	q := s.db.NewSelect().Model(&out).Relation("Owner").
 		Join("JOIN integration_installations AS ii ON ii.integration_name = ig.name").
 		Join("JOIN integration_space_installations AS isi ON isi.installation_id = ii.id").
 		Where("isi.space_id = ?", spaceID).OrderExpr("ig.name")
