@@ -61,7 +61,7 @@ func (r *Resolver) PublishIntegration(ctx context.Context, name string, in model
 	if err != nil {
 		return nil, err
 	}
-	org, err := r.organization(ctx, in.Organization)
+	org, err := r.OrganizationByID(ctx, in.Organization)
 	if err != nil {
 		return nil, apperr.NotFoundf("owner organization not found")
 	}
@@ -137,7 +137,7 @@ func (r *Resolver) InstallIntegration(ctx context.Context, name string, in model
 	if err := model.ValidateIntegrationName(name); err != nil {
 		return nil, err
 	}
-	org, err := r.organization(ctx, in.Organization)
+	org, err := r.OrganizationByID(ctx, in.Organization)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +182,7 @@ func (r *Resolver) installation(ctx context.Context, name, id string) (*storage.
 	if err != nil {
 		return nil, nil, notFound(err, "installation")
 	}
-	org, err := r.organization(ctx, inst.OrganizationID)
+	org, err := r.OrganizationByID(ctx, inst.OrganizationID)
 	if err != nil {
 		return nil, nil, apperr.NotFoundf("installation not found")
 	}
@@ -257,7 +257,7 @@ func (r *Resolver) SpaceIntegrations(ctx context.Context, spaceID string, search
 		return nil, err
 	}
 	var viewerOrg *model.Organization
-	if o, err := r.organization(ctx, row.OrganizationID); err == nil {
+	if o, err := r.OrganizationByID(ctx, row.OrganizationID); err == nil {
 		viewerOrg = o
 	}
 	out := make([]*model.Integration, 0, len(rows))

@@ -23,7 +23,7 @@ import (
 // specReader returns an organization whose specifications the caller may read: members with a
 // role (guests do not see them), with a token allowed to read them. Errors: NotFound, Forbidden.
 func (r *Resolver) specReader(ctx context.Context, orgID string) (*model.Organization, error) {
-	org, err := r.organization(ctx, orgID)
+	org, err := r.OrganizationByID(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (r *Resolver) specReader(ctx context.Context, orgID string) (*model.Organiz
 // specEditor returns an organization where the caller may create and change specifications:
 // the create role (the contract's createOpenAPISpec permission). Errors: NotFound, Forbidden.
 func (r *Resolver) specEditor(ctx context.Context, orgID string) (*model.Organization, error) {
-	org, err := r.organization(ctx, orgID)
+	org, err := r.OrganizationByID(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
