@@ -65,10 +65,8 @@ func (r *Resolver) Members(ctx context.Context, org *model.Organization, args Me
 // MemberByID returns one member: any member may see themself, others need to list members.
 // Errors: Forbidden, NotFound.
 func (r *Resolver) MemberByID(ctx context.Context, org *model.Organization, userID string) (*model.Member, error) {
-	if org.Viewer == nil || org.Viewer.ID != userID {
-		if err := authz.CanListMembers(org); err != nil {
-			return nil, err
-		}
+	if err := canSeeMember(ctx, org, userID); err != nil {
+		return nil, err
 	}
 	m, err := r.Store.FindMembership(ctx, org.ID, userID)
 	if err != nil {

@@ -33,7 +33,7 @@ const (
 	contentEditorDelete               // contentEditor, except that unseen content answers 204 like missing
 )
 
-var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org"}
+var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org", "read-token", "space-token"}
 
 // rank orders the organization roles of the matrix; guests rank 0.
 var rank = map[string]int{"read": 1, "comment": 2, "review": 3, "edit": 4, "create": 5, "admin": 6}
@@ -70,6 +70,8 @@ type fixture struct {
 	section, group             string
 	// A comment with a reply on the space and on the change request, and a review of it.
 	comment, reply, crComment, crReply, review string
+	// An OpenAPI specification with a version; an integration installed on the organization.
+	spec, specVersion, integration, installation string
 }
 
 type matrixCase struct {
@@ -299,9 +301,11 @@ func TestPermissionMatrix(t *testing.T) {
 					f.section, f.group = e.matrixSections(admin, orgID, f.site)
 				}
 			}
+			e.matrixOpenAPI(path, admin, &f, n)
 			return f
 		}
-		shared := newFixture("/spaces/collections/teams/permissions/content/comments/reviews")
+		callers["read-token"], callers["space-token"] = e.matrixTokens(admin, orgID)
+		shared := newFixture(sharedFixturePath)
 		for _, c := range matrix {
 			for _, role := range roles {
 				for _, door := range []string{"rest", "graphql"} {
@@ -309,12 +313,12 @@ func TestPermissionMatrix(t *testing.T) {
 					if c.method != "GET" {
 						f = newFixture(c.path)
 					}
-					want := c.policy.expect(role, c.ok)
+					want := expectFor(c, role)
 					caller := callers[role]
 					if door == "rest" {
 						var body any
 						if c.body != "" {
-							body = strings.NewReplacer("VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
+							body = strings.NewReplacer("SPECNEW", f.spec+"-new", "ORGID", f.org, "VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
 						}
 						if got := e.call(caller.Token, c.method, c.url(f), body); got.Status != want {
 							t.Errorf("%s %s as %s: REST status %d, want %d (%s)", c.method, c.path, role, got.Status, want, got.Body)
@@ -325,7 +329,8 @@ func TestPermissionMatrix(t *testing.T) {
 					g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
 						"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "sc": f.section, "sg": f.group,
 						"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
-						"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review})
+						"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
+						"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation})
 					e.stayOutside(orgID, role, caller)
 					wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 					gotCode := ""
