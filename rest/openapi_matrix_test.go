@@ -19,10 +19,14 @@ func specPath(suffix string) func(fixture) string {
 	return func(f fixture) string { return "/orgs/" + f.org + "/openapi/" + f.spec + suffix }
 }
 func specVersionPath(suffix string) func(fixture) string {
-	return func(f fixture) string { return "/orgs/" + f.org + "/openapi/" + f.spec + "/versions/" + f.specVersion + suffix }
+	return func(f fixture) string {
+		return "/orgs/" + f.org + "/openapi/" + f.spec + "/versions/" + f.specVersion + suffix
+	}
 }
 func installationPath(suffix string) func(fixture) string {
-	return func(f fixture) string { return "/integrations/" + f.integration + "/installations/" + f.installation + suffix }
+	return func(f fixture) string {
+		return "/integrations/" + f.integration + "/installations/" + f.installation + suffix
+	}
 }
 
 func openAPIMatrix() []matrixCase {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/jobs"
+	"github.com/bindery/bindery/graph/safefetch"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
@@ -59,6 +60,8 @@ func app() *cli.Command {
 					&cli.StringFlag{Name: "public-url", Sources: cli.EnvVars("BINDERY_PUBLIC_URL"), Usage: "the API's external base URL (default http://ADDR)"},
 					&cli.StringFlag{Name: "app-url", Sources: cli.EnvVars("BINDERY_APP_URL"), Usage: "the web app's base URL (default: the public URL)"},
 					&cli.StringFlag{Name: "files-dir", Sources: cli.EnvVars("BINDERY_FILES_DIR"), Usage: "where uploaded files are kept (default: DATABASE-files next to a SQLite file, ./bindery-files for PostgreSQL)"},
+					&cli.BoolFlag{Name: "fetch-allow-http", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_HTTP"), Usage: "let OpenAPI specifications be fetched over plain http (default: https only)"},
+					&cli.BoolFlag{Name: "fetch-allow-private", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_PRIVATE"), Usage: "let OpenAPI specifications be fetched from loopback, private and link-local addresses (default: refused)"},
 				},
 				Action: serve,
 			},
@@ -136,6 +139,7 @@ func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error
 	res := &graph.Resolver{Store: store, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
 		Settings: graph.Settings{Version: version, Build: buildInfo()}}
 	if cmd.Name == "serve" {
+		res.Settings.Fetch = safefetch.Policy{AllowHTTP: cmd.Bool("fetch-allow-http"), AllowPrivate: cmd.Bool("fetch-allow-private")}
 		dir := filesDir(cmd.String("files-dir"), cmd.String("database"))
 		if res.Blobs, err = blob.Open(dir); err != nil {
 			store.Close()
