@@ -7,7 +7,6 @@ import (
 	"github.com/bindery/bindery/graph/model"
 )
 
-
 func TestLimitCapsRoles(t *testing.T) {
 	admin := role(model.MemberRoleAdmin)
 	read := &Limit{Scopes: []string{ScopeRead}}

@@ -106,3 +106,6 @@ type Tag struct {
 	Name, Description string
 	Operations        []Operation
 }
+
+// ToJSON converts a stored (already validated) document to JSON, without validating it again.
+func ToJSON(data []byte) ([]byte, error) { return yaml.YAMLToJSON(data) }
