@@ -30,7 +30,7 @@ func installationPath(suffix string) func(fixture) string {
 }
 
 func openAPIMatrix() []matrixCase {
-	text := strings.ReplaceAll(matrixSpecText, `\n`, `\\n`)
+	text := matrixSpecText // JSON and GraphQL strings read \n as a line break
 	return []matrixCase{
 		{"GET", "/orgs/{organizationId}/openapi", insider, 200, org("/openapi"), "", `query($o: ID!) { organization(id: $o) { openAPISpecs { totalCount } } }`},
 		{"POST", "/orgs/{organizationId}/openapi", creator, 201, org("/openapi"), `{"slug":"SPECNEW","source":{"text":"` + text + `"}}`,
@@ -64,7 +64,7 @@ func openAPIMatrix() []matrixCase {
 // integrations.
 func (e *env) matrixOpenAPI(path string, admin account, f *fixture, n int) {
 	e.t.Helper()
-	if strings.Contains(path, "/openapi") {
+	if strings.Contains(path, "/openapi") || path == sharedFixturePath {
 		f.spec = fmt.Sprintf("spec%d", n)
 		spec := e.call(admin.Token, "PUT", "/orgs/"+f.org+"/openapi/"+f.spec, map[string]any{"source": map[string]any{"text": strings.ReplaceAll(matrixSpecText, `\n`, "\n")}}).want(http.StatusCreated).object()
 		f.specVersion = spec["lastVersion"].(string)
