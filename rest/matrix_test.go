@@ -352,7 +352,6 @@ func TestPermissionMatrix(t *testing.T) {
 						"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
 						"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 						"tr": f.translation, "ge": f.glossaryEntry,
-
 						"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation})
 					e.stayOutside(orgID, role, caller)
 					wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
