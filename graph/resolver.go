@@ -27,4 +27,6 @@ type Resolver struct {
 	Blobs    *blob.Store // uploaded files' bytes
 	Settings Settings
 	Now      func() time.Time
+
+	published publishedTrees // page rows of published revisions (the reader's page views)
 }
