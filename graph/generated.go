@@ -585,16 +585,18 @@ type ComplexityRoot struct {
 	}
 
 	PublishedPageRef struct {
-		Depth       func(childComplexity int) int
-		Description func(childComplexity int) int
-		Emoji       func(childComplexity int) int
-		HasChildren func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Icon        func(childComplexity int) int
-		Path        func(childComplexity int) int
-		Title       func(childComplexity int) int
-		Type        func(childComplexity int) int
-		URL         func(childComplexity int) int
+		Depth         func(childComplexity int) int
+		Description   func(childComplexity int) int
+		Emoji         func(childComplexity int) int
+		HasChildren   func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Icon          func(childComplexity int) int
+		NoIndex       func(childComplexity int) int
+		NoRobotsIndex func(childComplexity int) int
+		Path          func(childComplexity int) int
+		Title         func(childComplexity int) int
+		Type          func(childComplexity int) int
+		URL           func(childComplexity int) int
 	}
 
 	PublishedSearchResult struct {
@@ -4115,6 +4117,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PublishedPageRef.Icon(childComplexity), true
+	case "PublishedPageRef.noIndex":
+		if e.ComplexityRoot.PublishedPageRef.NoIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.NoIndex(childComplexity), true
+	case "PublishedPageRef.noRobotsIndex":
+		if e.ComplexityRoot.PublishedPageRef.NoRobotsIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.NoRobotsIndex(childComplexity), true
 	case "PublishedPageRef.path":
 		if e.ComplexityRoot.PublishedPageRef.Path == nil {
 			break
@@ -9316,6 +9330,10 @@ func (ec *executionContext) childFields_PublishedPageRef(ctx context.Context, fi
 		return ec.fieldContext_PublishedPageRef_depth(ctx, field)
 	case "hasChildren":
 		return ec.fieldContext_PublishedPageRef_hasChildren(ctx, field)
+	case "noIndex":
+		return ec.fieldContext_PublishedPageRef_noIndex(ctx, field)
+	case "noRobotsIndex":
+		return ec.fieldContext_PublishedPageRef_noRobotsIndex(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedPageRef", field.Name)
 }
@@ -25329,6 +25347,52 @@ func (ec *executionContext) _PublishedPageRef_hasChildren(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_PublishedPageRef_hasChildren(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_noIndex(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_noIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoIndex, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_noIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_noRobotsIndex(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_noRobotsIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoRobotsIndex, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_noRobotsIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
@@ -43852,6 +43916,16 @@ func (ec *executionContext) _PublishedPageRef(ctx context.Context, sel ast.Selec
 			}
 		case "hasChildren":
 			out.Values[i] = ec._PublishedPageRef_hasChildren(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "noIndex":
+			out.Values[i] = ec._PublishedPageRef_noIndex(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "noRobotsIndex":
+			out.Values[i] = ec._PublishedPageRef_noRobotsIndex(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -348,7 +348,7 @@ func (sp *PublishedSiteSpace) pageURL(path string) string { return sp.URL + path
 // ref is a page as navigation lists it.
 func (sp *PublishedSiteSpace) ref(t *publishedTreeView, p *model.RevisionPage) *model.PublishedPageRef {
 	out := &model.PublishedPageRef{ID: p.ID, Type: p.Type, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Description: p.Description,
-		Path: p.Path, URL: sp.pageURL(p.Path), Depth: t.depth[p.ID]}
+		Path: p.Path, URL: sp.pageURL(p.Path), Depth: t.depth[p.ID], NoIndex: p.NoIndex, NoRobotsIndex: p.NoRobotsIndex}
 	for _, c := range p.Pages {
 		if t.isList[c.ID] {
 			out.HasChildren = true
@@ -414,6 +414,11 @@ func (r *Resolver) publishedSidebar(ctx context.Context, loc *PublishedLocation)
 	open := map[string]bool{}
 	for p := t.pageAt(loc.PagePath); p != nil; p = t.parent[p.ID] {
 		open[p.ID] = true
+	}
+	for _, p := range t.listed {
+		if p.Type == model.PageTypeGroup {
+			open[p.ID] = true // a group is a heading over its pages, never folded
+		}
 	}
 	out := []*model.PublishedPageRef{}
 	for _, p := range t.listed {
@@ -687,4 +692,14 @@ func evaluateDocument(doc document.Document, siteVars, pageVars map[string]strin
 func evaluateMarkdown(md string, siteVars, pageVars map[string]string, now func() time.Time) string {
 	out, _ := document.EvaluateMarkdown(md, expr.Evaluator(expr.Env{SpaceVars: siteVars, PageVars: pageVars}, expr.All, now))
 	return out
+}
+
+// HeadingAnchor is the anchor of a heading without an id of its own: the slug its search section
+// uses (so search results, the outline and links to #anchors agree). Repeated headings of a page
+// take -2, -3… in document order, as search does.
+func HeadingAnchor(title string) string {
+	if s := storage.Slug(title); s != "" {
+		return s
+	}
+	return "section"
 }

@@ -44,6 +44,10 @@ type PublishedPageRef struct {
 	// 0 at the top of the tree.
 	Depth       int  `json:"depth"`
 	HasChildren bool `json:"hasChildren"`
+	// Left out of search engines' indexes (the page's noIndex).
+	NoIndex bool `json:"noIndex"`
+	// Robots are asked not to crawl it (the page's noRobotsIndex).
+	NoRobotsIndex bool `json:"noRobotsIndex"`
 }
 
 type PublishedSearchResult struct {
