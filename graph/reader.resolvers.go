@@ -13,7 +13,7 @@ import (
 
 // UpdateSiteReaderSettings is the resolver for the updateSiteReaderSettings field.
 func (r *mutationResolver) UpdateSiteReaderSettings(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) (*model.SiteReaderSettings, error) {
-	return r.UpdateSiteReaderSettings(ctx, organizationID, siteID, input)
+	return r.ChangeSiteReaderSettings(ctx, organizationID, siteID, input)
 }
 
 // Sidebar is the resolver for the sidebar field.

@@ -35,9 +35,9 @@ func (r *Resolver) siteReaderSettings(ctx context.Context, site *model.Site) (*m
 	return toReaderSettings(s), nil
 }
 
-// UpdateSiteReaderSettings changes a site's reader settings: a new signing key, whether unsigned
+// ChangeSiteReaderSettings changes a site's reader settings: a new signing key, whether unsigned
 // claims count, its variables. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) UpdateSiteReaderSettings(ctx context.Context, orgID, siteID string, in model.UpdateSiteReaderSettingsInput) (*model.SiteReaderSettings, error) {
+func (r *Resolver) ChangeSiteReaderSettings(ctx context.Context, orgID, siteID string, in model.UpdateSiteReaderSettingsInput) (*model.SiteReaderSettings, error) {
 	vars, setVars := in.Variables.ValueOK()
 	var text *string
 	if setVars && vars != nil && !vars.IsNull() {

@@ -54,7 +54,7 @@ type heading struct {
 // docRenderer renders one document; links and files are the graph's answers for this page.
 type docRenderer struct {
 	b       strings.Builder
-	links   map[string]linkData // by node key
+	links   map[string]linkData // by target as written
 	files   map[string]fileData // by file id
 	outline []heading
 	anchors map[string]int
@@ -74,8 +74,11 @@ func renderDocument(doc json.RawMessage, links []linkData, files []fileData) (te
 		return "", nil
 	}
 	r := &docRenderer{links: map[string]linkData{}, files: map[string]fileData{}, anchors: map[string]int{}, code: codeFormatter, style: codeStyle}
+	// The graph names each reference's node too, but a reference is found by its target as
+	// written: the same target always leads to the same place, and node keys depend on how the
+	// document was built.
 	for _, l := range links {
-		r.links[l.Node] = l
+		r.links[l.Target] = l
 	}
 	for _, f := range files {
 		r.files[f.ID] = f
@@ -317,20 +320,25 @@ func plainTextRaw(nodes []node) string {
 // refURL is where a node's reference leads: the graph's answer, else a file of the space, else an
 // absolute http(s)/mailto URL as written; "" when nowhere (then the node renders as text).
 func (r *docRenderer) refURL(n node) (string, *linkData) {
-	if l, ok := r.links[n.Key]; ok {
-		if l.URL != nil {
-			return safeURL(*l.URL), &l
-		}
-		return "", &l
-	}
 	ref, _ := n.Data["ref"].(map[string]any)
 	switch str(ref, "kind") {
 	case "file":
 		if f, ok := r.files[str(ref, "file")]; ok {
-			return f.URL, nil
+			return f.URL, &linkData{Target: f.Name, Title: &f.Name}
 		}
+		return "", nil
 	case "url":
-		return safeURL(str(ref, "url")), nil
+		target := str(ref, "url")
+		if l, ok := r.links[target]; ok {
+			if l.URL == nil {
+				return "", &l
+			}
+			return safeURL(*l.URL), &l
+		}
+		return safeURL(target), nil
+	}
+	if u := str(n.Data, "url"); u != "" {
+		return safeURL(u), nil
 	}
 	return "", nil
 }

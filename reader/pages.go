@@ -166,7 +166,7 @@ func sidebarTree(refs []pageRef, currentID string) []*navItem {
 	var roots []*navItem
 	var stack []*navItem
 	for _, r := range refs {
-		it := &navItem{ID: r.ID, Title: r.Title, URL: r.URL, Kind: r.Type, Emoji: deref(r.Emoji), Icon: deref(r.Icon),
+		it := &navItem{ID: r.ID, Title: r.Title, URL: r.URL, Kind: string(r.Type), Emoji: deref(r.Emoji), Icon: deref(r.Icon),
 			HasChildren: r.HasChildren, Current: r.ID == currentID, depth: r.Depth}
 		if r.Type == "link" {
 			it.External = !strings.HasPrefix(r.URL, "/") && !sameSite(r.URL, refs)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/bindery/bindery/graph"
 )
@@ -68,6 +69,19 @@ const searchQuery = `query ReaderSearch($name: String!, $visitor: SiteVisitorInp
   }
 }`
 
+// pageType is a page's type as the templates compare it: document, group or link (GraphQL's
+// enum values, lowercased).
+type pageType string
+
+func (t *pageType) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*t = pageType(strings.ToLower(s))
+	return nil
+}
+
 // queryError is a failed query: the graph's error code (NOT_FOUND, UNAUTHENTICATED, INVALID…).
 type queryError struct {
 	Code, Message string
@@ -90,8 +104,8 @@ func (h *Handler) run(ctx context.Context, query string, vars map[string]any, ou
 	resp := graph.Run(ctx, h.exec, query, vars)
 	if len(resp.Errors) > 0 {
 		e := resp.Errors[0]
-		code, _ := e.Extensions["code"].(string)
-		if code == "" {
+		code := fmt.Sprint(e.Extensions["code"])
+		if e.Extensions["code"] == nil {
 			code = "INTERNAL"
 		}
 		return nil, &queryError{Code: code, Message: e.Message}
@@ -139,10 +153,10 @@ type siteSpaceRow struct {
 }
 
 type pageRef struct {
-	ID          string  `json:"id"`
-	Type        string  `json:"type"`
-	Title       string  `json:"title"`
-	Emoji       *string `json:"emoji"`
+	ID          string   `json:"id"`
+	Type        pageType `json:"type"`
+	Title       string   `json:"title"`
+	Emoji       *string  `json:"emoji"`
 	Icon        *string `json:"icon"`
 	Description *string `json:"description"`
 	Path        string  `json:"path"`
@@ -155,7 +169,7 @@ type pageRef struct {
 
 type pageData struct {
 	ID            string          `json:"id"`
-	Type          string          `json:"type"`
+	Type          pageType        `json:"type"`
 	Title         string          `json:"title"`
 	Emoji         *string         `json:"emoji"`
 	Icon          *string         `json:"icon"`
