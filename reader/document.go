@@ -87,7 +87,7 @@ func renderDocument(doc json.RawMessage, links []linkData, files []fileData) (te
 	return template.HTML(r.b.String()), r.outline
 }
 
-func (r *docRenderer) w(s string)   { r.b.WriteString(s) }
+func (r *docRenderer) w(s string)    { r.b.WriteString(s) }
 func (r *docRenderer) text(s string) { r.b.WriteString(html.EscapeString(s)) }
 
 func (r *docRenderer) blocks(nodes []node) {

@@ -157,14 +157,14 @@ type pageRef struct {
 	Type        pageType `json:"type"`
 	Title       string   `json:"title"`
 	Emoji       *string  `json:"emoji"`
-	Icon        *string `json:"icon"`
-	Description *string `json:"description"`
-	Path        string  `json:"path"`
-	URL         string  `json:"url"`
-	Depth       int     `json:"depth"`
-	HasChildren bool    `json:"hasChildren"`
-	NoIndex     bool    `json:"noIndex"`
-	NoRobots    bool    `json:"noRobotsIndex"`
+	Icon        *string  `json:"icon"`
+	Description *string  `json:"description"`
+	Path        string   `json:"path"`
+	URL         string   `json:"url"`
+	Depth       int      `json:"depth"`
+	HasChildren bool     `json:"hasChildren"`
+	NoIndex     bool     `json:"noIndex"`
+	NoRobots    bool     `json:"noRobotsIndex"`
 }
 
 type pageData struct {

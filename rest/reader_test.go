@@ -236,7 +236,7 @@ func TestReaderSite(t *testing.T) {
 			lacks("Secret notes", "SSO")
 
 		// Search: the visitor's site spaces only, with snippets.
-		e.read("/sites/docs/~search?q=configuration", nil).want(http.StatusOK).has(`<a class="result-title" href="`+s.root+`advanced/configuration">Configuration</a>`)
+		e.read("/sites/docs/~search?q=configuration", nil).want(http.StatusOK).has(`<a class="result-title" href="` + s.root + `advanced/configuration">Configuration</a>`)
 		e.read("/sites/docs/~search?q=single+sign", nil).want(http.StatusOK).has("No page matches").lacks("SSO")
 	})
 }
@@ -255,7 +255,7 @@ func TestReaderAdaptiveContent(t *testing.T) {
 		e.gql(s.admin.Token, `mutation($o: ID!, $s: ID!) { updateSiteReaderSettings(organizationId: $o, siteId: $s, input: {unsignedClaims: true}) { unsignedClaims } }`,
 			map[string]any{"o": s.org, "s": s.site}).ok(nil)
 		e.read("/sites/docs/enterprise/", nil, "Cookie", cookie).want(http.StatusOK).has("Enterprise single sign-on.")
-		e.read("/sites/docs/", nil, "Cookie", cookie).want(http.StatusOK).has(`href="`+s.root+`enterprise/"`)
+		e.read("/sites/docs/", nil, "Cookie", cookie).want(http.StatusOK).has(`href="` + s.root + `enterprise/"`)
 		e.read("/sites/docs/~search?q=single+sign", nil, "Cookie", cookie).want(http.StatusOK).has(">SSO</a>")
 		e.read("/sites/docs/sitemap.xml", nil, "Cookie", cookie).want(http.StatusOK).has(s.root + "enterprise/sso")
 	})
