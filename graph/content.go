@@ -21,10 +21,6 @@ type ContentSource struct {
 	View       storage.View
 	RevisionID string
 
-	// pageRows, when set, are the source's page rows read before (a published revision's, from
-	// the cache of immutable revisions): PageTree builds on them instead of reading.
-	pageRows []*storage.PageVersion
-
 	// links is what resolving references needs, read once for every page of the source that a
 	// request asks about (see links.go).
 	links linkMemo
@@ -125,12 +121,9 @@ func (r *Resolver) toRevision(rev *storage.Revision, src *ContentSource) *model.
 
 // PageTree reads the pages of a content source as a tree, without their content: one statement.
 func (r *Resolver) PageTree(ctx context.Context, src *ContentSource) ([]*model.RevisionPage, error) {
-	rows := src.pageRows
-	if rows == nil {
-		var err error
-		if rows, err = r.Store.PagesOf(ctx, src.View); err != nil {
-			return nil, err
-		}
+	rows, err := r.Store.PagesOf(ctx, src.View)
+	if err != nil {
+		return nil, err
 	}
 	return r.buildTree(src, rows), nil
 }

@@ -295,8 +295,9 @@ type publishedTreeView struct {
 	isList map[string]bool
 }
 
-// treeOf reads a site space's page tree: from the cache of published revisions, or in one
-// statement (then cached).
+// treeOf reads a site space's page tree, link index and files: from the cache of published
+// revisions, or in two statements (then cached). The content source then resolves references
+// and files from them without reading.
 func (r *Resolver) treeOf(ctx context.Context, sp *PublishedSiteSpace) (*publishedTreeView, error) {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
@@ -304,19 +305,32 @@ func (r *Resolver) treeOf(ctx context.Context, sp *PublishedSiteSpace) (*publish
 		return sp.tree, nil
 	}
 	key := sp.src.View.SpaceID + "@" + sp.src.RevisionID
-	rows, ok := r.published.get(key)
+	rev, ok := r.published.get(key)
 	if !ok {
 		var err error
-		if rows, err = r.Store.PagesOf(ctx, sp.src.View); err != nil {
+		if rev, err = r.readPublishedRevision(ctx, sp.src, key); err != nil {
 			return nil, err
 		}
-		r.published.put(key, rows)
+		r.published.put(rev)
 	}
-	sp.src.pageRows = rows
-	roots, err := r.PageTree(ctx, sp.src)
+	sp.src.links.mu.Lock()
+	sp.src.links.index, sp.src.links.files = rev.index, rev.files
+	sp.src.links.mu.Unlock()
+	sp.tree = rev.tree
+	return sp.tree, nil
+}
+
+// readPublishedRevision reads and indexes a revision for page views: its pages and its files.
+func (r *Resolver) readPublishedRevision(ctx context.Context, src *ContentSource, key string) (*publishedRevision, error) {
+	rows, err := r.Store.PagesOf(ctx, src.View)
 	if err != nil {
 		return nil, err
 	}
+	files, err := r.Store.FilesOf(ctx, src.View)
+	if err != nil {
+		return nil, err
+	}
+	roots := r.buildTree(src, rows)
 	t := &publishedTreeView{byID: map[string]*model.RevisionPage{}, byPath: map[string]*model.RevisionPage{},
 		parent: map[string]*model.RevisionPage{}, depth: map[string]int{}, isList: map[string]bool{}}
 	var walk func(pages []*model.RevisionPage, parent *model.RevisionPage, depth int, listed bool)
@@ -338,8 +352,7 @@ func (r *Resolver) treeOf(ctx context.Context, sp *PublishedSiteSpace) (*publish
 		}
 	}
 	walk(roots, nil, 0, true)
-	sp.tree = t
-	return t, nil
+	return &publishedRevision{key: key, tree: t, index: r.linkIndexFrom(roots, files), files: files, rows: len(rows)}, nil
 }
 
 // pageURL is where a page of the site space is published.
@@ -592,6 +605,9 @@ func (sp *PublishedSiteSpace) fileURL(fileID, name string) string {
 // publishedFiles lists the files of the page's site space with their published URLs: one
 // statement, shared with resolving the page's references.
 func (r *Resolver) publishedFiles(ctx context.Context, pp *PublishedPage) ([]*model.PublishedFile, error) {
+	if _, err := r.treeOf(ctx, pp.space); err != nil {
+		return nil, err
+	}
 	files, err := r.filesOf(ctx, pp.space.src)
 	if err != nil {
 		return nil, err
