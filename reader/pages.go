@@ -91,7 +91,7 @@ func (h *Handler) servePage(w http.ResponseWriter, req *http.Request) {
 	v.Content, v.Outline = renderDocument(p.Document, p.Links, p.Files)
 	v.OGImage = coverURL(p.Cover, p.Files)
 	v.Crumbs = p.Ancestors
-	v.Sidebar = sidebarTree(at.Sidebar, p.ID)
+	v.Sidebar = sidebarTree(at.Sidebar, p.ID, res.Site.URL)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	h.render(w, req, "page.html", v)
 }
@@ -162,14 +162,14 @@ func markOpen(it *navItem) bool {
 }
 
 // sidebarTree nests the sidebar's depth-first list.
-func sidebarTree(refs []pageRef, currentID string) []*navItem {
+func sidebarTree(refs []pageRef, currentID, siteURL string) []*navItem {
 	var roots []*navItem
 	var stack []*navItem
 	for _, r := range refs {
 		it := &navItem{ID: r.ID, Title: r.Title, URL: r.URL, Kind: string(r.Type), Emoji: deref(r.Emoji), Icon: deref(r.Icon),
 			HasChildren: r.HasChildren, Current: r.ID == currentID, depth: r.Depth}
 		if r.Type == "link" {
-			it.External = !strings.HasPrefix(r.URL, "/") && !sameSite(r.URL, refs)
+			it.External = !strings.HasPrefix(r.URL, siteURL)
 		}
 		for len(stack) > 0 && stack[len(stack)-1].depth >= r.Depth {
 			stack = stack[:len(stack)-1]
@@ -184,15 +184,6 @@ func sidebarTree(refs []pageRef, currentID string) []*navItem {
 		stack = append(stack, it)
 	}
 	return roots
-}
-
-func sameSite(u string, refs []pageRef) bool {
-	for _, r := range refs {
-		if r.Type != "link" && strings.HasPrefix(u, r.URL) {
-			return true
-		}
-	}
-	return false
 }
 
 // coverURL is the page cover's image URL, when it is a file of the space or an http(s) URL.

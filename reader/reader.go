@@ -21,6 +21,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql/executor"
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/apperr"
@@ -77,6 +78,7 @@ func New(res *graph.Resolver) *Handler {
 // Routes mounts the reader; the caller mounts it at /sites.
 func (h *Handler) Routes() http.Handler {
 	r := chi.NewRouter()
+	r.Use(middleware.GetHead) // crawlers and link checkers ask HEAD
 	r.Get("/{name}", func(w http.ResponseWriter, req *http.Request) {
 		u := *req.URL
 		u.Path += "/"
