@@ -2,12 +2,9 @@ package graph
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/executor"
-	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -15,16 +12,19 @@ import (
 )
 
 // NewExecutor runs GraphQL operations in process for first-party clients of the graph (the
-// reader): the schema, resolvers, complexity limit and error presenter of /graphql, without an
-// HTTP round trip. Parsed and validated documents are cached, so a client's fixed queries are
+// reader): the schema, resolvers, document and query limits and error presenter of /graphql,
+// without an HTTP round trip. Parsed and validated documents are cached, so a client's fixed queries are
 // parsed once.
 func NewExecutor(r *Resolver) *executor.Executor {
-	exec := executor.New(NewExecutableSchema(Config{Resolvers: r, Complexity: complexity()}))
-	exec.Use(extension.FixedComplexityLimit(MaxComplexity))
+	schema := NewExecutableSchema(Config{Resolvers: r})
+	exec := executor.New(schema)
+	exec.SetParserTokenLimit(MaxTokens)
+	exec.Use(documentLimits{})
+	exec.Use(queryLimits{maxDepth: MaxDepth, schema: schema.Schema()})
 	exec.SetQueryCache(lru.New[*ast.QueryDocument](64))
 	exec.SetErrorPresenter(presentError)
 	exec.SetRecoverFunc(func(ctx context.Context, p any) error {
-		slog.ErrorContext(ctx, "graphql resolver panicked", "panic", fmt.Sprint(p))
+		LogPanic(ctx, "graphql resolver panicked", p)
 		return &apperr.Error{Kind: apperr.Internal, Msg: "Internal error"}
 	})
 	return exec

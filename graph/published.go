@@ -649,10 +649,6 @@ const maxPublishedSearch = 50
 // publishedSearch searches the current content of the site spaces the visitor sees.
 // Errors: Invalid.
 func (r *Resolver) publishedSearch(ctx context.Context, ps *PublishedSite, query string, first *int) ([]*model.PublishedSearchResult, error) {
-	q, err := parseSearch(query)
-	if err != nil {
-		return nil, err
-	}
 	limit := 10
 	if first != nil {
 		if *first < 1 || *first > maxPublishedSearch {
@@ -669,18 +665,19 @@ func (r *Resolver) publishedSearch(ctx context.Context, ps *PublishedSite, query
 		}
 	}
 	out := []*model.PublishedSearchResult{}
-	if len(ids) == 0 {
-		return out, nil
+	plan, err := r.planSearch(ctx, ps.orgID, ids, query)
+	if err != nil || len(ids) == 0 {
+		return out, err
 	}
 	page, err := pageOf(&limit, nil)
 	if err != nil {
 		return nil, err
 	}
-	hits, err := r.Store.SearchPages(ctx, storage.SearchFilter{OrganizationID: ps.orgID, SpaceIDs: ids, Query: q}, page)
+	hits, err := r.Store.SearchPages(ctx, plan.filter, page)
 	if err != nil {
 		return nil, err
 	}
-	results, err := r.searchResults(ctx, q, hits.Items)
+	results, err := r.searchResults(ctx, plan.terms, hits.Items)
 	if err != nil {
 		return nil, err
 	}

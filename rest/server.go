@@ -1,6 +1,6 @@
 // Package rest is Bindery's HTTP front: the /v1 facade that speaks GitBook's management API, the
 // /graphql endpoint, health probes and the middleware they share. It holds no business rule:
-// handlers decode, call resolvers, and encode.
+// handlers decode, call the graph's domain methods (never gqlgen's generated resolvers), and encode.
 package rest
 
 import (
@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -24,7 +23,7 @@ import (
 // NewServer builds the whole HTTP handler over one resolver.
 func NewServer(res *graph.Resolver) http.Handler {
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, logRequests, recoverPanics)
+	r.Use(middleware.RequestID, logRequests, recoverPanics, rejectNUL)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeErrorStatus(w, http.StatusNotFound, "No such endpoint")
 	})
@@ -47,7 +46,7 @@ func NewServer(res *graph.Resolver) http.Handler {
 	})
 
 	gql := graph.NewHandler(res)
-	r.With(authenticate(res, graphqlUnauthorized, isExplorerPage), loader.Middleware(res.Store)).
+	r.With(authenticate(res, graph.WriteUnauthenticated, graph.IsExplorerRequest), loader.Middleware(res.Store)).
 		Handle("/graphql", gql)
 
 	r.With(authenticate(res, restUnauthorized, nil), loader.Middleware(res.Store)).
@@ -65,7 +64,7 @@ func NewServer(res *graph.Resolver) http.Handler {
 
 // authenticate resolves the bearer token to an actor. Requests without a valid one are refused,
 // except those public(r) lets through anonymously.
-func authenticate(res *graph.Resolver, refuse func(http.ResponseWriter, error), public func(*http.Request) bool) func(http.Handler) http.Handler {
+func authenticate(res *graph.Resolver, refuse func(http.ResponseWriter, *http.Request, error), public func(*http.Request) bool) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if public != nil && public(r) {
@@ -74,7 +73,7 @@ func authenticate(res *graph.Resolver, refuse func(http.ResponseWriter, error), 
 			}
 			token, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			if !found || token == "" {
-				refuse(w, apperr.ErrUnauthenticated)
+				refuse(w, r, apperr.ErrUnauthenticated)
 				return
 			}
 			actor, err := res.Authenticate(r.Context(), strings.TrimSpace(token))
@@ -83,7 +82,7 @@ func authenticate(res *graph.Resolver, refuse func(http.ResponseWriter, error), 
 					writeError(w, r, err)
 					return
 				}
-				refuse(w, err)
+				refuse(w, r, err)
 				return
 			}
 			next.ServeHTTP(w, r.WithContext(authz.WithActor(r.Context(), actor)))
@@ -91,20 +90,10 @@ func authenticate(res *graph.Resolver, refuse func(http.ResponseWriter, error), 
 	}
 }
 
-func restUnauthorized(w http.ResponseWriter, err error) {
+// restUnauthorized answers in the contract's error shape; graph.WriteUnauthenticated is
+// GraphQL's.
+func restUnauthorized(w http.ResponseWriter, _ *http.Request, err error) {
 	writeErrorStatus(w, http.StatusUnauthorized, apperr.Message(err))
-}
-
-// graphqlUnauthorized answers in GraphQL's error shape, with the code the error presenter uses.
-func graphqlUnauthorized(w http.ResponseWriter, err error) {
-	writeJSON(w, http.StatusUnauthorized, map[string]any{
-		"errors": []map[string]any{{"message": apperr.Message(err), "extensions": map[string]any{"code": apperr.Unauthenticated}}},
-	})
-}
-
-// isExplorerPage lets browsers load the GraphQL explorer; its queries still need a token.
-func isExplorerPage(r *http.Request) bool {
-	return r.Method == http.MethodGet && r.URL.RawQuery == "" && strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
 // recoverPanics turns a panic into a logged 500 with the contract's error body.
@@ -115,7 +104,7 @@ func recoverPanics(next http.Handler) http.Handler {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				slog.ErrorContext(r.Context(), "panic serving request", "panic", p, "stack", string(debug.Stack()))
+				graph.LogPanic(r.Context(), "panic serving request", p)
 				writeErrorStatus(w, http.StatusInternalServerError, "Internal error")
 			}
 		}()
@@ -166,11 +155,24 @@ func serveFile(res *graph.Resolver) http.HandlerFunc {
 		w.Header().Set("Content-Type", d.ContentType)
 		w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": d.Name}))
-		if d.ContentType == "image/svg+xml" {
-			// SVG can carry script: never let it run in our origin.
-			w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-		}
+		// Uploaded bytes are the uploader's, served on the API's origin: whatever a browser might
+		// run (HTML, XML, SVG, scripts…) is downloaded rather than shown, and nothing runs even
+		// when shown (a sandboxing CSP on every file).
+		w.Header().Set("Content-Disposition", mime.FormatMediaType(fileDisposition(d.ContentType), map[string]string{"filename": d.Name}))
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox")
 		http.ServeContent(w, r, d.Name, d.ModTime, d.Content)
 	}
+}
+
+// fileDisposition is "inline" for the types browsers show without running anything (images, audio,
+// video, PDF, plain text; SVG, which can hold script, only ever under the sandboxing CSP), and
+// "attachment" for everything else.
+func fileDisposition(contentType string) string {
+	mediaType, _, _ := mime.ParseMediaType(contentType)
+	switch {
+	case strings.HasPrefix(mediaType, "image/"), strings.HasPrefix(mediaType, "audio/"), strings.HasPrefix(mediaType, "video/"),
+		mediaType == "application/pdf", mediaType == "text/plain":
+		return "inline"
+	}
+	return "attachment"
 }
