@@ -38,6 +38,10 @@ type ResolverRoot interface {
 	OpenAPISpec() OpenAPISpecResolver
 	OpenAPISpecVersion() OpenAPISpecVersionResolver
 	Organization() OrganizationResolver
+	PublishedLocation() PublishedLocationResolver
+	PublishedPage() PublishedPageResolver
+	PublishedSite() PublishedSiteResolver
+	PublishedSiteSpace() PublishedSiteSpaceResolver
 	Query() QueryResolver
 	Revision() RevisionResolver
 	RevisionPage() RevisionPageResolver
@@ -597,6 +601,7 @@ type ComplexityRoot struct {
 		UpdatePage                         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
 		UpdateShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) int
 		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
+		UpdateSiteReaderSettings           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) int
 		UpdateSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.UpdateSiteSectionGroupInput) int
 		UpdateSiteSpace                    func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) int
@@ -797,6 +802,120 @@ type ComplexityRoot struct {
 		ServiceVisitorClaims func(childComplexity int) int
 	}
 
+	PublishedFile struct {
+		ContentType func(childComplexity int) int
+		Height      func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		URL         func(childComplexity int) int
+		Width       func(childComplexity int) int
+	}
+
+	PublishedLink struct {
+		Description func(childComplexity int) int
+		Node        func(childComplexity int) int
+		Target      func(childComplexity int) int
+		Title       func(childComplexity int) int
+		URL         func(childComplexity int) int
+	}
+
+	PublishedLocation struct {
+		Page      func(childComplexity int) int
+		PagePath  func(childComplexity int) int
+		Sidebar   func(childComplexity int) int
+		SiteSpace func(childComplexity int) int
+	}
+
+	PublishedPage struct {
+		Ancestors     func(childComplexity int) int
+		Children      func(childComplexity int) int
+		Cover         func(childComplexity int) int
+		Description   func(childComplexity int) int
+		Document      func(childComplexity int) int
+		Emoji         func(childComplexity int) int
+		Files         func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Icon          func(childComplexity int) int
+		Layout        func(childComplexity int) int
+		Links         func(childComplexity int) int
+		Markdown      func(childComplexity int) int
+		Next          func(childComplexity int) int
+		NoIndex       func(childComplexity int) int
+		NoRobotsIndex func(childComplexity int) int
+		Path          func(childComplexity int) int
+		Previous      func(childComplexity int) int
+		Title         func(childComplexity int) int
+		Type          func(childComplexity int) int
+		URL           func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+	}
+
+	PublishedPageRef struct {
+		Depth         func(childComplexity int) int
+		Description   func(childComplexity int) int
+		Emoji         func(childComplexity int) int
+		HasChildren   func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Icon          func(childComplexity int) int
+		NoIndex       func(childComplexity int) int
+		NoRobotsIndex func(childComplexity int) int
+		Path          func(childComplexity int) int
+		Title         func(childComplexity int) int
+		Type          func(childComplexity int) int
+		URL           func(childComplexity int) int
+	}
+
+	PublishedSearchResult struct {
+		Ancestors func(childComplexity int) int
+		Sections  func(childComplexity int) int
+		SiteSpace func(childComplexity int) int
+		Title     func(childComplexity int) int
+		URL       func(childComplexity int) int
+	}
+
+	PublishedSearchSection struct {
+		Snippet func(childComplexity int) int
+		Title   func(childComplexity int) int
+		URL     func(childComplexity int) int
+	}
+
+	PublishedSection struct {
+		Default     func(childComplexity int) int
+		Depth       func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Icon        func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		Parent      func(childComplexity int) int
+		Title       func(childComplexity int) int
+		URL         func(childComplexity int) int
+	}
+
+	PublishedSite struct {
+		At         func(childComplexity int, path string) int
+		Claims     func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Indexable  func(childComplexity int) int
+		Search     func(childComplexity int, query string, first *int) int
+		Sections   func(childComplexity int) int
+		SiteSpaces func(childComplexity int) int
+		Title      func(childComplexity int) int
+		URL        func(childComplexity int) int
+		Visibility func(childComplexity int) int
+	}
+
+	PublishedSiteSpace struct {
+		Default  func(childComplexity int) int
+		Emoji    func(childComplexity int) int
+		ID       func(childComplexity int) int
+		Pages    func(childComplexity int) int
+		Path     func(childComplexity int) int
+		Revision func(childComplexity int) int
+		Section  func(childComplexity int) int
+		Title    func(childComplexity int) int
+		URL      func(childComplexity int) int
+	}
+
 	PublishedURLs struct {
 		Published func(childComplexity int) int
 	}
@@ -808,6 +927,7 @@ type ComplexityRoot struct {
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
 		OrganizationsForEmailDomain func(childComplexity int, emailDomain string) int
+		PublishedSite               func(childComplexity int, name string, visitor *model.SiteVisitorInput) int
 		Space                       func(childComplexity int, id string) int
 		User                        func(childComplexity int, id string) int
 		Viewer                      func(childComplexity int) int
@@ -1030,6 +1150,7 @@ type ComplexityRoot struct {
 		CreatedAt        func(childComplexity int) int
 		ID               func(childComplexity int) int
 		Published        func(childComplexity int) int
+		ReaderSettings   func(childComplexity int) int
 		SectionGroups    func(childComplexity int, first *int, after *string) int
 		Sections         func(childComplexity int, first *int, after *string, shareKey *string) int
 		ShareLinks       func(childComplexity int, first *int, after *string) int
@@ -1062,6 +1183,12 @@ type ComplexityRoot struct {
 	SitePointer struct {
 		Site func(childComplexity int) int
 		Type func(childComplexity int) int
+	}
+
+	SiteReaderSettings struct {
+		SigningKey     func(childComplexity int) int
+		UnsignedClaims func(childComplexity int) int
+		Variables      func(childComplexity int) int
 	}
 
 	SiteSection struct {
@@ -1509,6 +1636,7 @@ type MutationResolver interface {
 	RefreshOpenAPISpec(ctx context.Context, organizationID string, slug string) (*model.OpenAPISpec, error)
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*model.Organization, error)
 	UpdateAgentInstructions(ctx context.Context, organizationID string, input model.UpdateAgentInstructionsInput) (*model.AgentInstructions, error)
+	UpdateSiteReaderSettings(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) (*model.SiteReaderSettings, error)
 	RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, input model.RequestReviewersInput) (*model.RequestReviewersResult, error)
 	RemoveRequestedReviewer(ctx context.Context, spaceID string, changeRequestID string, userID string) (bool, error)
 	SubmitReview(ctx context.Context, spaceID string, changeRequestID string, input model.SubmitReviewInput) (*model.Review, error)
@@ -1575,11 +1703,30 @@ type OrganizationResolver interface {
 	Glossary(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.GlossaryEntry], error)
 	GlossaryEntry(ctx context.Context, obj *model.Organization, id string) (*model.GlossaryEntry, error)
 }
+type PublishedLocationResolver interface {
+	Sidebar(ctx context.Context, obj *PublishedLocation) ([]*model.PublishedPageRef, error)
+	Page(ctx context.Context, obj *PublishedLocation) (*PublishedPage, error)
+}
+type PublishedPageResolver interface {
+	Document(ctx context.Context, obj *PublishedPage) (model.JSON, error)
+	Markdown(ctx context.Context, obj *PublishedPage) (*string, error)
+
+	Links(ctx context.Context, obj *PublishedPage) ([]*model.PublishedLink, error)
+	Files(ctx context.Context, obj *PublishedPage) ([]*model.PublishedFile, error)
+}
+type PublishedSiteResolver interface {
+	At(ctx context.Context, obj *PublishedSite, path string) (*PublishedLocation, error)
+	Search(ctx context.Context, obj *PublishedSite, query string, first *int) ([]*model.PublishedSearchResult, error)
+}
+type PublishedSiteSpaceResolver interface {
+	Pages(ctx context.Context, obj *PublishedSiteSpace) ([]*model.PublishedPageRef, error)
+}
 type QueryResolver interface {
 	Collection(ctx context.Context, id string) (*model.Collection, error)
 	Organizations(ctx context.Context, first *int, after *string) (*model.Connection[*model.Organization], error)
 	Organization(ctx context.Context, id string) (*model.Organization, error)
 	OrganizationsForEmailDomain(ctx context.Context, emailDomain string) ([]*model.Organization, error)
+	PublishedSite(ctx context.Context, name string, visitor *model.SiteVisitorInput) (*PublishedSite, error)
 	CheckVisitorCondition(ctx context.Context, condition string) (*model.ConditionCheck, error)
 	Space(ctx context.Context, id string) (*model.Space, error)
 	APIInformation(ctx context.Context) (*model.ApiInformation, error)
@@ -1607,6 +1754,7 @@ type RevisionPageResolver interface {
 type SiteResolver interface {
 	Structure(ctx context.Context, obj *model.Site, shareKey *string) (*model.SiteStructure, error)
 	VisibleStructure(ctx context.Context, obj *model.Site, claims model.Document) (*model.SiteStructure, error)
+	ReaderSettings(ctx context.Context, obj *model.Site) (*model.SiteReaderSettings, error)
 	ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error)
 	Sections(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string) (*model.Connection[*model.SiteSection], error)
 	SectionGroups(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.SiteSectionGroup], error)
@@ -4325,6 +4473,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteInput)), true
+	case "Mutation.updateSiteReaderSettings":
+		if e.ComplexityRoot.Mutation.UpdateSiteReaderSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteReaderSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteReaderSettings(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteReaderSettingsInput)), true
 	case "Mutation.updateSiteSection":
 		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
 			break
@@ -5280,6 +5439,530 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PingResult.ServiceVisitorClaims(childComplexity), true
 
+	case "PublishedFile.contentType":
+		if e.ComplexityRoot.PublishedFile.ContentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedFile.ContentType(childComplexity), true
+	case "PublishedFile.height":
+		if e.ComplexityRoot.PublishedFile.Height == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedFile.Height(childComplexity), true
+	case "PublishedFile.id":
+		if e.ComplexityRoot.PublishedFile.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedFile.ID(childComplexity), true
+	case "PublishedFile.name":
+		if e.ComplexityRoot.PublishedFile.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedFile.Name(childComplexity), true
+	case "PublishedFile.url":
+		if e.ComplexityRoot.PublishedFile.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedFile.URL(childComplexity), true
+	case "PublishedFile.width":
+		if e.ComplexityRoot.PublishedFile.Width == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedFile.Width(childComplexity), true
+
+	case "PublishedLink.description":
+		if e.ComplexityRoot.PublishedLink.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLink.Description(childComplexity), true
+	case "PublishedLink.node":
+		if e.ComplexityRoot.PublishedLink.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLink.Node(childComplexity), true
+	case "PublishedLink.target":
+		if e.ComplexityRoot.PublishedLink.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLink.Target(childComplexity), true
+	case "PublishedLink.title":
+		if e.ComplexityRoot.PublishedLink.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLink.Title(childComplexity), true
+	case "PublishedLink.url":
+		if e.ComplexityRoot.PublishedLink.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLink.URL(childComplexity), true
+
+	case "PublishedLocation.page":
+		if e.ComplexityRoot.PublishedLocation.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLocation.Page(childComplexity), true
+	case "PublishedLocation.pagePath":
+		if e.ComplexityRoot.PublishedLocation.PagePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLocation.PagePath(childComplexity), true
+	case "PublishedLocation.sidebar":
+		if e.ComplexityRoot.PublishedLocation.Sidebar == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLocation.Sidebar(childComplexity), true
+	case "PublishedLocation.siteSpace":
+		if e.ComplexityRoot.PublishedLocation.SiteSpace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLocation.SiteSpace(childComplexity), true
+
+	case "PublishedPage.ancestors":
+		if e.ComplexityRoot.PublishedPage.Ancestors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Ancestors(childComplexity), true
+	case "PublishedPage.children":
+		if e.ComplexityRoot.PublishedPage.Children == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Children(childComplexity), true
+	case "PublishedPage.cover":
+		if e.ComplexityRoot.PublishedPage.Cover == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Cover(childComplexity), true
+	case "PublishedPage.description":
+		if e.ComplexityRoot.PublishedPage.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Description(childComplexity), true
+	case "PublishedPage.document":
+		if e.ComplexityRoot.PublishedPage.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Document(childComplexity), true
+	case "PublishedPage.emoji":
+		if e.ComplexityRoot.PublishedPage.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Emoji(childComplexity), true
+	case "PublishedPage.files":
+		if e.ComplexityRoot.PublishedPage.Files == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Files(childComplexity), true
+	case "PublishedPage.id":
+		if e.ComplexityRoot.PublishedPage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.ID(childComplexity), true
+	case "PublishedPage.icon":
+		if e.ComplexityRoot.PublishedPage.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Icon(childComplexity), true
+	case "PublishedPage.layout":
+		if e.ComplexityRoot.PublishedPage.Layout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Layout(childComplexity), true
+	case "PublishedPage.links":
+		if e.ComplexityRoot.PublishedPage.Links == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Links(childComplexity), true
+	case "PublishedPage.markdown":
+		if e.ComplexityRoot.PublishedPage.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Markdown(childComplexity), true
+	case "PublishedPage.next":
+		if e.ComplexityRoot.PublishedPage.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Next(childComplexity), true
+	case "PublishedPage.noIndex":
+		if e.ComplexityRoot.PublishedPage.NoIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.NoIndex(childComplexity), true
+	case "PublishedPage.noRobotsIndex":
+		if e.ComplexityRoot.PublishedPage.NoRobotsIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.NoRobotsIndex(childComplexity), true
+	case "PublishedPage.path":
+		if e.ComplexityRoot.PublishedPage.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Path(childComplexity), true
+	case "PublishedPage.previous":
+		if e.ComplexityRoot.PublishedPage.Previous == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Previous(childComplexity), true
+	case "PublishedPage.title":
+		if e.ComplexityRoot.PublishedPage.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Title(childComplexity), true
+	case "PublishedPage.type":
+		if e.ComplexityRoot.PublishedPage.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Type(childComplexity), true
+	case "PublishedPage.url":
+		if e.ComplexityRoot.PublishedPage.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.URL(childComplexity), true
+	case "PublishedPage.updatedAt":
+		if e.ComplexityRoot.PublishedPage.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.UpdatedAt(childComplexity), true
+
+	case "PublishedPageRef.depth":
+		if e.ComplexityRoot.PublishedPageRef.Depth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Depth(childComplexity), true
+	case "PublishedPageRef.description":
+		if e.ComplexityRoot.PublishedPageRef.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Description(childComplexity), true
+	case "PublishedPageRef.emoji":
+		if e.ComplexityRoot.PublishedPageRef.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Emoji(childComplexity), true
+	case "PublishedPageRef.hasChildren":
+		if e.ComplexityRoot.PublishedPageRef.HasChildren == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.HasChildren(childComplexity), true
+	case "PublishedPageRef.id":
+		if e.ComplexityRoot.PublishedPageRef.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.ID(childComplexity), true
+	case "PublishedPageRef.icon":
+		if e.ComplexityRoot.PublishedPageRef.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Icon(childComplexity), true
+	case "PublishedPageRef.noIndex":
+		if e.ComplexityRoot.PublishedPageRef.NoIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.NoIndex(childComplexity), true
+	case "PublishedPageRef.noRobotsIndex":
+		if e.ComplexityRoot.PublishedPageRef.NoRobotsIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.NoRobotsIndex(childComplexity), true
+	case "PublishedPageRef.path":
+		if e.ComplexityRoot.PublishedPageRef.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Path(childComplexity), true
+	case "PublishedPageRef.title":
+		if e.ComplexityRoot.PublishedPageRef.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Title(childComplexity), true
+	case "PublishedPageRef.type":
+		if e.ComplexityRoot.PublishedPageRef.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Type(childComplexity), true
+	case "PublishedPageRef.url":
+		if e.ComplexityRoot.PublishedPageRef.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.URL(childComplexity), true
+
+	case "PublishedSearchResult.ancestors":
+		if e.ComplexityRoot.PublishedSearchResult.Ancestors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchResult.Ancestors(childComplexity), true
+	case "PublishedSearchResult.sections":
+		if e.ComplexityRoot.PublishedSearchResult.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchResult.Sections(childComplexity), true
+	case "PublishedSearchResult.siteSpace":
+		if e.ComplexityRoot.PublishedSearchResult.SiteSpace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchResult.SiteSpace(childComplexity), true
+	case "PublishedSearchResult.title":
+		if e.ComplexityRoot.PublishedSearchResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchResult.Title(childComplexity), true
+	case "PublishedSearchResult.url":
+		if e.ComplexityRoot.PublishedSearchResult.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchResult.URL(childComplexity), true
+
+	case "PublishedSearchSection.snippet":
+		if e.ComplexityRoot.PublishedSearchSection.Snippet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchSection.Snippet(childComplexity), true
+	case "PublishedSearchSection.title":
+		if e.ComplexityRoot.PublishedSearchSection.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchSection.Title(childComplexity), true
+	case "PublishedSearchSection.url":
+		if e.ComplexityRoot.PublishedSearchSection.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchSection.URL(childComplexity), true
+
+	case "PublishedSection.default":
+		if e.ComplexityRoot.PublishedSection.Default == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Default(childComplexity), true
+	case "PublishedSection.depth":
+		if e.ComplexityRoot.PublishedSection.Depth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Depth(childComplexity), true
+	case "PublishedSection.description":
+		if e.ComplexityRoot.PublishedSection.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Description(childComplexity), true
+	case "PublishedSection.id":
+		if e.ComplexityRoot.PublishedSection.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.ID(childComplexity), true
+	case "PublishedSection.icon":
+		if e.ComplexityRoot.PublishedSection.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Icon(childComplexity), true
+	case "PublishedSection.kind":
+		if e.ComplexityRoot.PublishedSection.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Kind(childComplexity), true
+	case "PublishedSection.parent":
+		if e.ComplexityRoot.PublishedSection.Parent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Parent(childComplexity), true
+	case "PublishedSection.title":
+		if e.ComplexityRoot.PublishedSection.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Title(childComplexity), true
+	case "PublishedSection.url":
+		if e.ComplexityRoot.PublishedSection.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.URL(childComplexity), true
+
+	case "PublishedSite.at":
+		if e.ComplexityRoot.PublishedSite.At == nil {
+			break
+		}
+
+		args, err := ec.field_PublishedSite_at_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.PublishedSite.At(childComplexity, args["path"].(string)), true
+	case "PublishedSite.claims":
+		if e.ComplexityRoot.PublishedSite.Claims == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Claims(childComplexity), true
+	case "PublishedSite.id":
+		if e.ComplexityRoot.PublishedSite.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.ID(childComplexity), true
+	case "PublishedSite.indexable":
+		if e.ComplexityRoot.PublishedSite.Indexable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Indexable(childComplexity), true
+	case "PublishedSite.search":
+		if e.ComplexityRoot.PublishedSite.Search == nil {
+			break
+		}
+
+		args, err := ec.field_PublishedSite_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.PublishedSite.Search(childComplexity, args["query"].(string), args["first"].(*int)), true
+	case "PublishedSite.sections":
+		if e.ComplexityRoot.PublishedSite.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Sections(childComplexity), true
+	case "PublishedSite.siteSpaces":
+		if e.ComplexityRoot.PublishedSite.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.SiteSpaces(childComplexity), true
+	case "PublishedSite.title":
+		if e.ComplexityRoot.PublishedSite.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Title(childComplexity), true
+	case "PublishedSite.url":
+		if e.ComplexityRoot.PublishedSite.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.URL(childComplexity), true
+	case "PublishedSite.visibility":
+		if e.ComplexityRoot.PublishedSite.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Visibility(childComplexity), true
+
+	case "PublishedSiteSpace.default":
+		if e.ComplexityRoot.PublishedSiteSpace.Default == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Default(childComplexity), true
+	case "PublishedSiteSpace.emoji":
+		if e.ComplexityRoot.PublishedSiteSpace.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Emoji(childComplexity), true
+	case "PublishedSiteSpace.id":
+		if e.ComplexityRoot.PublishedSiteSpace.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.ID(childComplexity), true
+	case "PublishedSiteSpace.pages":
+		if e.ComplexityRoot.PublishedSiteSpace.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Pages(childComplexity), true
+	case "PublishedSiteSpace.path":
+		if e.ComplexityRoot.PublishedSiteSpace.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Path(childComplexity), true
+	case "PublishedSiteSpace.revision":
+		if e.ComplexityRoot.PublishedSiteSpace.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Revision(childComplexity), true
+	case "PublishedSiteSpace.section":
+		if e.ComplexityRoot.PublishedSiteSpace.Section == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Section(childComplexity), true
+	case "PublishedSiteSpace.title":
+		if e.ComplexityRoot.PublishedSiteSpace.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Title(childComplexity), true
+	case "PublishedSiteSpace.url":
+		if e.ComplexityRoot.PublishedSiteSpace.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.URL(childComplexity), true
+
 	case "PublishedURLs.published":
 		if e.ComplexityRoot.PublishedURLs.Published == nil {
 			break
@@ -5349,6 +6032,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrganizationsForEmailDomain(childComplexity, args["emailDomain"].(string)), true
+	case "Query.publishedSite":
+		if e.ComplexityRoot.Query.PublishedSite == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishedSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishedSite(childComplexity, args["name"].(string), args["visitor"].(*model.SiteVisitorInput)), true
 	case "Query.space":
 		if e.ComplexityRoot.Query.Space == nil {
 			break
@@ -6262,6 +6956,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.readerSettings":
+		if e.ComplexityRoot.Site.ReaderSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.ReaderSettings(childComplexity), true
 	case "Site.sectionGroups":
 		if e.ComplexityRoot.Site.SectionGroups == nil {
 			break
@@ -6416,6 +7116,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SitePointer.Type(childComplexity), true
+
+	case "SiteReaderSettings.signingKey":
+		if e.ComplexityRoot.SiteReaderSettings.SigningKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteReaderSettings.SigningKey(childComplexity), true
+	case "SiteReaderSettings.unsignedClaims":
+		if e.ComplexityRoot.SiteReaderSettings.UnsignedClaims == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteReaderSettings.UnsignedClaims(childComplexity), true
+	case "SiteReaderSettings.variables":
+		if e.ComplexityRoot.SiteReaderSettings.Variables == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteReaderSettings.Variables(childComplexity), true
 
 	case "SiteSection.condition":
 		if e.ComplexityRoot.SiteSection.Condition == nil {
@@ -7903,6 +8622,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSetTeamMemberInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSitePointerInput,
+		ec.unmarshalInputSiteVisitorInput,
 		ec.unmarshalInputSortSiteStructureInput,
 		ec.unmarshalInputStructurePointerInput,
 		ec.unmarshalInputStructurePositionInput,
@@ -7922,6 +8642,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateShareLinkInput,
 		ec.unmarshalInputUpdateSiteInput,
+		ec.unmarshalInputUpdateSiteReaderSettingsInput,
 		ec.unmarshalInputUpdateSiteSectionGroupInput,
 		ec.unmarshalInputUpdateSiteSectionInput,
 		ec.unmarshalInputUpdateSiteSpaceInput,
@@ -8003,7 +8724,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
+//go:embed "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/reader.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -8082,6 +8803,7 @@ type PublishedURLs {
 	{Name: "schema/merge_rules.graphqls", Input: sourceData("schema/merge_rules.graphqls"), BuiltIn: false},
 	{Name: "schema/openapi.graphqls", Input: sourceData("schema/openapi.graphqls"), BuiltIn: false},
 	{Name: "schema/organization.graphqls", Input: sourceData("schema/organization.graphqls"), BuiltIn: false},
+	{Name: "schema/reader.graphqls", Input: sourceData("schema/reader.graphqls"), BuiltIn: false},
 	{Name: "schema/review.graphqls", Input: sourceData("schema/review.graphqls"), BuiltIn: false},
 	{Name: "schema/search.graphqls", Input: sourceData("schema/search.graphqls"), BuiltIn: false},
 	{Name: "schema/share_link.graphqls", Input: sourceData("schema/share_link.graphqls"), BuiltIn: false},
@@ -9410,6 +10132,234 @@ func (ec *executionContext) childFields_PingResult(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type PingResult", field.Name)
 }
 
+func (ec *executionContext) childFields_PublishedFile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishedFile_id(ctx, field)
+	case "name":
+		return ec.fieldContext_PublishedFile_name(ctx, field)
+	case "contentType":
+		return ec.fieldContext_PublishedFile_contentType(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedFile_url(ctx, field)
+	case "width":
+		return ec.fieldContext_PublishedFile_width(ctx, field)
+	case "height":
+		return ec.fieldContext_PublishedFile_height(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedFile", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_PublishedLink_node(ctx, field)
+	case "target":
+		return ec.fieldContext_PublishedLink_target(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedLink_url(ctx, field)
+	case "title":
+		return ec.fieldContext_PublishedLink_title(ctx, field)
+	case "description":
+		return ec.fieldContext_PublishedLink_description(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedLink", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedLocation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteSpace":
+		return ec.fieldContext_PublishedLocation_siteSpace(ctx, field)
+	case "pagePath":
+		return ec.fieldContext_PublishedLocation_pagePath(ctx, field)
+	case "sidebar":
+		return ec.fieldContext_PublishedLocation_sidebar(ctx, field)
+	case "page":
+		return ec.fieldContext_PublishedLocation_page(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedLocation", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishedPage_id(ctx, field)
+	case "type":
+		return ec.fieldContext_PublishedPage_type(ctx, field)
+	case "title":
+		return ec.fieldContext_PublishedPage_title(ctx, field)
+	case "emoji":
+		return ec.fieldContext_PublishedPage_emoji(ctx, field)
+	case "icon":
+		return ec.fieldContext_PublishedPage_icon(ctx, field)
+	case "description":
+		return ec.fieldContext_PublishedPage_description(ctx, field)
+	case "path":
+		return ec.fieldContext_PublishedPage_path(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedPage_url(ctx, field)
+	case "noIndex":
+		return ec.fieldContext_PublishedPage_noIndex(ctx, field)
+	case "noRobotsIndex":
+		return ec.fieldContext_PublishedPage_noRobotsIndex(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_PublishedPage_updatedAt(ctx, field)
+	case "layout":
+		return ec.fieldContext_PublishedPage_layout(ctx, field)
+	case "cover":
+		return ec.fieldContext_PublishedPage_cover(ctx, field)
+	case "document":
+		return ec.fieldContext_PublishedPage_document(ctx, field)
+	case "markdown":
+		return ec.fieldContext_PublishedPage_markdown(ctx, field)
+	case "children":
+		return ec.fieldContext_PublishedPage_children(ctx, field)
+	case "ancestors":
+		return ec.fieldContext_PublishedPage_ancestors(ctx, field)
+	case "previous":
+		return ec.fieldContext_PublishedPage_previous(ctx, field)
+	case "next":
+		return ec.fieldContext_PublishedPage_next(ctx, field)
+	case "links":
+		return ec.fieldContext_PublishedPage_links(ctx, field)
+	case "files":
+		return ec.fieldContext_PublishedPage_files(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedPage", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedPageRef(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishedPageRef_id(ctx, field)
+	case "type":
+		return ec.fieldContext_PublishedPageRef_type(ctx, field)
+	case "title":
+		return ec.fieldContext_PublishedPageRef_title(ctx, field)
+	case "emoji":
+		return ec.fieldContext_PublishedPageRef_emoji(ctx, field)
+	case "icon":
+		return ec.fieldContext_PublishedPageRef_icon(ctx, field)
+	case "description":
+		return ec.fieldContext_PublishedPageRef_description(ctx, field)
+	case "path":
+		return ec.fieldContext_PublishedPageRef_path(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedPageRef_url(ctx, field)
+	case "depth":
+		return ec.fieldContext_PublishedPageRef_depth(ctx, field)
+	case "hasChildren":
+		return ec.fieldContext_PublishedPageRef_hasChildren(ctx, field)
+	case "noIndex":
+		return ec.fieldContext_PublishedPageRef_noIndex(ctx, field)
+	case "noRobotsIndex":
+		return ec.fieldContext_PublishedPageRef_noRobotsIndex(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedPageRef", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSearchResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_PublishedSearchResult_title(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedSearchResult_url(ctx, field)
+	case "siteSpace":
+		return ec.fieldContext_PublishedSearchResult_siteSpace(ctx, field)
+	case "ancestors":
+		return ec.fieldContext_PublishedSearchResult_ancestors(ctx, field)
+	case "sections":
+		return ec.fieldContext_PublishedSearchResult_sections(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSearchResult", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSearchSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_PublishedSearchSection_title(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedSearchSection_url(ctx, field)
+	case "snippet":
+		return ec.fieldContext_PublishedSearchSection_snippet(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSearchSection", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishedSection_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_PublishedSection_kind(ctx, field)
+	case "title":
+		return ec.fieldContext_PublishedSection_title(ctx, field)
+	case "description":
+		return ec.fieldContext_PublishedSection_description(ctx, field)
+	case "icon":
+		return ec.fieldContext_PublishedSection_icon(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedSection_url(ctx, field)
+	case "depth":
+		return ec.fieldContext_PublishedSection_depth(ctx, field)
+	case "parent":
+		return ec.fieldContext_PublishedSection_parent(ctx, field)
+	case "default":
+		return ec.fieldContext_PublishedSection_default(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSection", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishedSite_id(ctx, field)
+	case "title":
+		return ec.fieldContext_PublishedSite_title(ctx, field)
+	case "visibility":
+		return ec.fieldContext_PublishedSite_visibility(ctx, field)
+	case "indexable":
+		return ec.fieldContext_PublishedSite_indexable(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedSite_url(ctx, field)
+	case "claims":
+		return ec.fieldContext_PublishedSite_claims(ctx, field)
+	case "sections":
+		return ec.fieldContext_PublishedSite_sections(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_PublishedSite_siteSpaces(ctx, field)
+	case "at":
+		return ec.fieldContext_PublishedSite_at(ctx, field)
+	case "search":
+		return ec.fieldContext_PublishedSite_search(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSite", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSiteSpace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishedSiteSpace_id(ctx, field)
+	case "title":
+		return ec.fieldContext_PublishedSiteSpace_title(ctx, field)
+	case "emoji":
+		return ec.fieldContext_PublishedSiteSpace_emoji(ctx, field)
+	case "path":
+		return ec.fieldContext_PublishedSiteSpace_path(ctx, field)
+	case "section":
+		return ec.fieldContext_PublishedSiteSpace_section(ctx, field)
+	case "default":
+		return ec.fieldContext_PublishedSiteSpace_default(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedSiteSpace_url(ctx, field)
+	case "revision":
+		return ec.fieldContext_PublishedSiteSpace_revision(ctx, field)
+	case "pages":
+		return ec.fieldContext_PublishedSiteSpace_pages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteSpace", field.Name)
+}
+
 func (ec *executionContext) childFields_PublishedURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "published":
@@ -9866,6 +10816,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_structure(ctx, field)
 	case "visibleStructure":
 		return ec.fieldContext_Site_visibleStructure(ctx, field)
+	case "readerSettings":
+		return ec.fieldContext_Site_readerSettings(ctx, field)
 	case "shareLinks":
 		return ec.fieldContext_Site_shareLinks(ctx, field)
 	case "sections":
@@ -9918,6 +10870,18 @@ func (ec *executionContext) childFields_SitePointer(ctx context.Context, field g
 		return ec.fieldContext_SitePointer_site(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SitePointer", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteReaderSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "signingKey":
+		return ec.fieldContext_SiteReaderSettings_signingKey(ctx, field)
+	case "unsignedClaims":
+		return ec.fieldContext_SiteReaderSettings_unsignedClaims(ctx, field)
+	case "variables":
+		return ec.fieldContext_SiteReaderSettings_variables(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteReaderSettings", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13094,6 +14058,36 @@ func (ec *executionContext) field_Mutation_updateShareLink_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateSiteReaderSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteReaderSettingsInput, error) {
+			return ec.unmarshalNUpdateSiteReaderSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteReaderSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13884,6 +14878,42 @@ func (ec *executionContext) field_Organization_translations_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_PublishedSite_at_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "path",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["path"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_PublishedSite_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13973,6 +15003,28 @@ func (ec *executionContext) field_Query_organizations_args(ctx context.Context, 
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_publishedSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "visitor",
+		func(ctx context.Context, v any) (*model.SiteVisitorInput, error) {
+			return ec.unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisitorInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visitor"] = arg1
 	return args, nil
 }
 
@@ -24358,6 +25410,50 @@ func (ec *executionContext) fieldContext_Mutation_updateAgentInstructions(ctx co
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateSiteReaderSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteReaderSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteReaderSettings(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.UpdateSiteReaderSettingsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteReaderSettings) graphql.Marshaler {
+			return ec.marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteReaderSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteReaderSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteReaderSettings(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteReaderSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_requestReviewers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29466,6 +30562,2106 @@ func (ec *executionContext) fieldContext_PingResult_gitbookVisitorClaims(_ conte
 	return graphql.NewScalarFieldContext("PingResult", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PublishedFile_id(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedFile_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedFile_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedFile", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedFile_name(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedFile_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedFile_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedFile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedFile_contentType(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedFile_contentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedFile_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedFile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedFile_url(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedFile_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedFile_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedFile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedFile_width(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedFile_width(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Width, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedFile_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedFile", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedFile_height(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedFile_height(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Height, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedFile_height(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedFile", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLink_node(ctx context.Context, field graphql.CollectedField, obj *model.PublishedLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLink_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLink_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLink_target(ctx context.Context, field graphql.CollectedField, obj *model.PublishedLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLink_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLink_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLink_url(ctx context.Context, field graphql.CollectedField, obj *model.PublishedLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLink_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLink_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLink_title(ctx context.Context, field graphql.CollectedField, obj *model.PublishedLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLink_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLink_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLink_description(ctx context.Context, field graphql.CollectedField, obj *model.PublishedLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLink_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLink_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLocation_siteSpace(ctx context.Context, field graphql.CollectedField, obj *PublishedLocation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLocation_siteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpace, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PublishedSiteSpace) graphql.Marshaler {
+			return ec.marshalNPublishedSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLocation_siteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedLocation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedLocation_pagePath(ctx context.Context, field graphql.CollectedField, obj *PublishedLocation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLocation_pagePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PagePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLocation_pagePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedLocation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLocation_sidebar(ctx context.Context, field graphql.CollectedField, obj *PublishedLocation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLocation_sidebar(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedLocation().Sidebar(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
+			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLocation_sidebar(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedLocation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPageRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedLocation_page(ctx context.Context, field graphql.CollectedField, obj *PublishedLocation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLocation_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedLocation().Page(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PublishedPage) graphql.Marshaler {
+			return ec.marshalOPublishedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLocation_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedLocation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_id(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_type(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageType) graphql.Marshaler {
+			return ec.marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type PageType does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_title(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_emoji(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_emoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Emoji, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_icon(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_description(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_path(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_url(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_noIndex(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_noIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoIndex, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_noIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_noRobotsIndex(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_noRobotsIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoRobotsIndex, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_noRobotsIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_updatedAt(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_layout(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_layout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Layout, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageLayout) graphql.Marshaler {
+			return ec.marshalNPageLayout2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageLayout(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_layout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageLayout(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_cover(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_cover(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cover, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_cover(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_document(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Document(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_markdown(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_markdown(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Markdown(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_children(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_children(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Children, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
+			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_children(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPageRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_ancestors(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_ancestors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ancestors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
+			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_ancestors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPageRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_previous(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_previous(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Previous, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
+			return ec.marshalOPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_previous(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPageRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_next(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_next(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Next, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
+			return ec.marshalOPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPageRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_links(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_links(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Links(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedLink) graphql.Marshaler {
+			return ec.marshalNPublishedLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedLinkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_links(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_files(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_files(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Files(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedFile) graphql.Marshaler {
+			return ec.marshalNPublishedFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedFileᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_files(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedFile(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPageRef_id(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_type(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageType) graphql.Marshaler {
+			return ec.marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type PageType does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_title(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_emoji(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_emoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Emoji, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_icon(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_description(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_path(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_url(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_depth(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_depth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Depth, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_depth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_hasChildren(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_hasChildren(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasChildren, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_hasChildren(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_noIndex(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_noIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoIndex, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_noIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_noRobotsIndex(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_noRobotsIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoRobotsIndex, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_noRobotsIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchResult_title(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchResult_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchResult_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchResult_url(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchResult_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchResult_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchResult_siteSpace(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchResult_siteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpace, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchResult_siteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchResult_ancestors(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchResult_ancestors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ancestors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchResult_ancestors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchResult_sections(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchResult_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sections, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedSearchSection) graphql.Marshaler {
+			return ec.marshalNPublishedSearchSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchSectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchResult_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSearchResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSearchSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSearchSection_title(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchSection_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchSection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchSection_url(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchSection_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchSection_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchSection_snippet(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchSection_snippet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Snippet, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchSection_snippet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_id(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_kind(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_title(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_description(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_icon(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_url(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_depth(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_depth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Depth, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_depth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_parent(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_parent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Parent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_parent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_default(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_default(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Default, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_id(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_title(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_visibility(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_visibility(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visibility, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteVisibility) graphql.Marshaler {
+			return ec.marshalNSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type SiteVisibility does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_indexable(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_indexable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Indexable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_indexable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_url(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_claims(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_claims(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Claims, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_claims(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_sections(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sections, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedSection) graphql.Marshaler {
+			return ec.marshalNPublishedSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSite_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_siteSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaces, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*PublishedSiteSpace) graphql.Marshaler {
+			return ec.marshalNPublishedSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSite_at(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.PublishedSite().At(ctx, obj, fc.Args["path"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PublishedLocation) graphql.Marshaler {
+			return ec.marshalOPublishedLocation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedLocation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_at(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSite",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedLocation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_PublishedSite_at_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSite_search(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_search(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.PublishedSite().Search(ctx, obj, fc.Args["query"].(string), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedSearchResult) graphql.Marshaler {
+			return ec.marshalNPublishedSearchResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSite",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSearchResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_PublishedSite_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_title(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_emoji(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_emoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Emoji, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_path(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_section(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_section(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Section, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_default(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_default(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Default, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_url(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_revision(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_pages(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedSiteSpace().Pages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
+			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSiteSpace",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPageRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PublishedURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLs) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29659,6 +32855,50 @@ func (ec *executionContext) fieldContext_Query_organizationsForEmailDomain(ctx c
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_organizationsForEmailDomain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_publishedSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishedSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishedSite(ctx, fc.Args["name"].(string), fc.Args["visitor"].(*model.SiteVisitorInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PublishedSite) graphql.Marshaler {
+			return ec.marshalNPublishedSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishedSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSite(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishedSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -33962,6 +37202,38 @@ func (ec *executionContext) fieldContext_Site_visibleStructure(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_readerSettings(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_readerSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().ReaderSettings(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteReaderSettings) graphql.Marshaler {
+			return ec.marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteReaderSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_readerSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteReaderSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34379,6 +37651,75 @@ func (ec *executionContext) _SitePointer_site(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_SitePointer_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePointer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteReaderSettings_signingKey(ctx context.Context, field graphql.CollectedField, obj *model.SiteReaderSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteReaderSettings_signingKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SigningKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteReaderSettings_signingKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteReaderSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteReaderSettings_unsignedClaims(ctx context.Context, field graphql.CollectedField, obj *model.SiteReaderSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteReaderSettings_unsignedClaims(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnsignedClaims, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteReaderSettings_unsignedClaims(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteReaderSettings", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteReaderSettings_variables(ctx context.Context, field graphql.CollectedField, obj *model.SiteReaderSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteReaderSettings_variables(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Variables, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteReaderSettings_variables(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteReaderSettings", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSection_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteSection) (ret graphql.Marshaler) {
@@ -43316,6 +46657,50 @@ func (ec *executionContext) unmarshalInputSitePointerInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSiteVisitorInput(ctx context.Context, obj any) (model.SiteVisitorInput, error) {
+	var it model.SiteVisitorInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"shareKey", "token", "claims"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "shareKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shareKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShareKey = data
+		case "token":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("token"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Token = data
+		case "claims":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claims"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Claims = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSortSiteStructureInput(ctx context.Context, obj any) (model.SortSiteStructureInput, error) {
 	var it model.SortSiteStructureInput
 	if obj == nil {
@@ -44189,6 +47574,50 @@ func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, o
 				return it, err
 			}
 			it.DefaultSiteSection = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateSiteReaderSettingsInput(ctx context.Context, obj any) (model.UpdateSiteReaderSettingsInput, error) {
+	var it model.UpdateSiteReaderSettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"rotateSigningKey", "unsignedClaims", "variables"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "rotateSigningKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rotateSigningKey"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RotateSigningKey = data
+		case "unsignedClaims":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unsignedClaims"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnsignedClaims = data
+		case "variables":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variables"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Variables = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -48858,6 +52287,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateSiteReaderSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteReaderSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "requestReviewers":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_requestReviewers(ctx, field)
@@ -51174,6 +54610,1053 @@ func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var publishedFileImplementors = []string{"PublishedFile"}
+
+func (ec *executionContext) _PublishedFile(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedFile) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedFileImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedFile")
+		case "id":
+			out.Values[i] = ec._PublishedFile_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._PublishedFile_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contentType":
+			out.Values[i] = ec._PublishedFile_contentType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PublishedFile_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "width":
+			out.Values[i] = ec._PublishedFile_width(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "height":
+			out.Values[i] = ec._PublishedFile_height(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedLinkImplementors = []string{"PublishedLink"}
+
+func (ec *executionContext) _PublishedLink(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedLink) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedLink")
+		case "node":
+			out.Values[i] = ec._PublishedLink_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._PublishedLink_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PublishedLink_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._PublishedLink_title(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._PublishedLink_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedLocationImplementors = []string{"PublishedLocation"}
+
+func (ec *executionContext) _PublishedLocation(ctx context.Context, sel ast.SelectionSet, obj *PublishedLocation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedLocationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedLocation")
+		case "siteSpace":
+			out.Values[i] = ec._PublishedLocation_siteSpace(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pagePath":
+			out.Values[i] = ec._PublishedLocation_pagePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sidebar":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedLocation_sidebar(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "page":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedLocation_page(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedPageImplementors = []string{"PublishedPage"}
+
+func (ec *executionContext) _PublishedPage(ctx context.Context, sel ast.SelectionSet, obj *PublishedPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedPage")
+		case "id":
+			out.Values[i] = ec._PublishedPage_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._PublishedPage_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._PublishedPage_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "emoji":
+			out.Values[i] = ec._PublishedPage_emoji(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "icon":
+			out.Values[i] = ec._PublishedPage_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._PublishedPage_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "path":
+			out.Values[i] = ec._PublishedPage_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._PublishedPage_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "noIndex":
+			out.Values[i] = ec._PublishedPage_noIndex(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "noRobotsIndex":
+			out.Values[i] = ec._PublishedPage_noRobotsIndex(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._PublishedPage_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "layout":
+			out.Values[i] = ec._PublishedPage_layout(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cover":
+			out.Values[i] = ec._PublishedPage_cover(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "document":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedPage_document(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "markdown":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedPage_markdown(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "children":
+			out.Values[i] = ec._PublishedPage_children(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "ancestors":
+			out.Values[i] = ec._PublishedPage_ancestors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "previous":
+			out.Values[i] = ec._PublishedPage_previous(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "next":
+			out.Values[i] = ec._PublishedPage_next(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "links":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedPage_links(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "files":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedPage_files(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedPageRefImplementors = []string{"PublishedPageRef"}
+
+func (ec *executionContext) _PublishedPageRef(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedPageRef) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedPageRefImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedPageRef")
+		case "id":
+			out.Values[i] = ec._PublishedPageRef_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._PublishedPageRef_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._PublishedPageRef_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "emoji":
+			out.Values[i] = ec._PublishedPageRef_emoji(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "icon":
+			out.Values[i] = ec._PublishedPageRef_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._PublishedPageRef_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._PublishedPageRef_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PublishedPageRef_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "depth":
+			out.Values[i] = ec._PublishedPageRef_depth(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasChildren":
+			out.Values[i] = ec._PublishedPageRef_hasChildren(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "noIndex":
+			out.Values[i] = ec._PublishedPageRef_noIndex(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "noRobotsIndex":
+			out.Values[i] = ec._PublishedPageRef_noRobotsIndex(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSearchResultImplementors = []string{"PublishedSearchResult"}
+
+func (ec *executionContext) _PublishedSearchResult(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSearchResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSearchResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSearchResult")
+		case "title":
+			out.Values[i] = ec._PublishedSearchResult_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PublishedSearchResult_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSpace":
+			out.Values[i] = ec._PublishedSearchResult_siteSpace(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ancestors":
+			out.Values[i] = ec._PublishedSearchResult_ancestors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sections":
+			out.Values[i] = ec._PublishedSearchResult_sections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSearchSectionImplementors = []string{"PublishedSearchSection"}
+
+func (ec *executionContext) _PublishedSearchSection(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSearchSection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSearchSectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSearchSection")
+		case "title":
+			out.Values[i] = ec._PublishedSearchSection_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PublishedSearchSection_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "snippet":
+			out.Values[i] = ec._PublishedSearchSection_snippet(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSectionImplementors = []string{"PublishedSection"}
+
+func (ec *executionContext) _PublishedSection(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSection")
+		case "id":
+			out.Values[i] = ec._PublishedSection_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._PublishedSection_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._PublishedSection_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._PublishedSection_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "icon":
+			out.Values[i] = ec._PublishedSection_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PublishedSection_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "depth":
+			out.Values[i] = ec._PublishedSection_depth(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "parent":
+			out.Values[i] = ec._PublishedSection_parent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "default":
+			out.Values[i] = ec._PublishedSection_default(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSiteImplementors = []string{"PublishedSite"}
+
+func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.SelectionSet, obj *PublishedSite) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSite")
+		case "id":
+			out.Values[i] = ec._PublishedSite_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._PublishedSite_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "visibility":
+			out.Values[i] = ec._PublishedSite_visibility(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "indexable":
+			out.Values[i] = ec._PublishedSite_indexable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._PublishedSite_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "claims":
+			out.Values[i] = ec._PublishedSite_claims(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sections":
+			out.Values[i] = ec._PublishedSite_sections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "siteSpaces":
+			out.Values[i] = ec._PublishedSite_siteSpaces(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "at":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedSite_at(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "search":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedSite_search(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSiteSpaceImplementors = []string{"PublishedSiteSpace"}
+
+func (ec *executionContext) _PublishedSiteSpace(ctx context.Context, sel ast.SelectionSet, obj *PublishedSiteSpace) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteSpaceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSiteSpace")
+		case "id":
+			out.Values[i] = ec._PublishedSiteSpace_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._PublishedSiteSpace_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "emoji":
+			out.Values[i] = ec._PublishedSiteSpace_emoji(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "path":
+			out.Values[i] = ec._PublishedSiteSpace_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "section":
+			out.Values[i] = ec._PublishedSiteSpace_section(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "default":
+			out.Values[i] = ec._PublishedSiteSpace_default(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._PublishedSiteSpace_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revision":
+			out.Values[i] = ec._PublishedSiteSpace_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pages":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedSiteSpace_pages(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var publishedURLsImplementors = []string{"PublishedURLs"}
 
 func (ec *executionContext) _PublishedURLs(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedURLs) graphql.Marshaler {
@@ -51308,6 +55791,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_organizationsForEmailDomain(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "publishedSite":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_publishedSite(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -53522,6 +58027,44 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "readerSettings":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_readerSettings(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "shareLinks":
 			field := field
 
@@ -53849,6 +58392,54 @@ func (ec *executionContext) _SitePointer(ctx context.Context, sel ast.SelectionS
 		case "site":
 			out.Values[i] = ec._SitePointer_site(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteReaderSettingsImplementors = []string{"SiteReaderSettings"}
+
+func (ec *executionContext) _SiteReaderSettings(ctx context.Context, sel ast.SelectionSet, obj *model.SiteReaderSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteReaderSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteReaderSettings")
+		case "signingKey":
+			out.Values[i] = ec._SiteReaderSettings_signingKey(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "unsignedClaims":
+			out.Values[i] = ec._SiteReaderSettings_unsignedClaims(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variables":
+			out.Values[i] = ec._SiteReaderSettings_variables(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -59113,6 +63704,198 @@ func (ec *executionContext) unmarshalNPublishIntegrationInput2githubᚗcomᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNPublishedFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedFile) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedFile(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedFile(ctx context.Context, sel ast.SelectionSet, v *model.PublishedFile) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedFile(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedLink) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedLink(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedLink(ctx context.Context, sel ast.SelectionSet, v *model.PublishedLink) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedLink(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx context.Context, sel ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedPageRef(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedSearchResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedSearchResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedSearchResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedSearchResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchResult(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSearchResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedSearchResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedSearchSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedSearchSection) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedSearchSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchSection(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedSearchSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchSection(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSearchSection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedSearchSection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedSection) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSection(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSection(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedSection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSite(ctx context.Context, sel ast.SelectionSet, v *PublishedSite) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedSite(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*PublishedSiteSpace) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpace(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpace(ctx context.Context, sel ast.SelectionSet, v *PublishedSiteSpace) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedSiteSpace(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedURLs(ctx context.Context, sel ast.SelectionSet, v model.PublishedURLs) graphql.Marshaler {
 	return ec._PublishedURLs(ctx, sel, &v)
 }
@@ -59774,6 +64557,16 @@ func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbindery
 		return graphql.Null
 	}
 	return ec._SiteEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteReaderSettings(ctx context.Context, sel ast.SelectionSet, v *model.SiteReaderSettings) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteReaderSettings(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSection) graphql.Marshaler {
@@ -60721,6 +65514,11 @@ func (ec *executionContext) unmarshalNUpdateSiteInput2githubᚗcomᚋbinderyᚋb
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateSiteReaderSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteReaderSettingsInput(ctx context.Context, v any) (model.UpdateSiteReaderSettingsInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteReaderSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionGroupInput(ctx context.Context, v any) (model.UpdateSiteSectionGroupInput, error) {
 	res, err := ec.unmarshalInputUpdateSiteSectionGroupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -61659,6 +66457,27 @@ func (ec *executionContext) marshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return v
 }
 
+func (ec *executionContext) marshalOPublishedLocation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedLocation(ctx context.Context, sel ast.SelectionSet, v *PublishedLocation) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedLocation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPublishedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedPage(ctx context.Context, sel ast.SelectionSet, v *PublishedPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx context.Context, sel ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedPageRef(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx context.Context, sel ast.SelectionSet, v *model.Review) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -61799,6 +66618,14 @@ func (ec *executionContext) marshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyᚋb
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisitorInput(ctx context.Context, v any) (*model.SiteVisitorInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteVisitorInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx context.Context, sel ast.SelectionSet, v *model.Space) graphql.Marshaler {

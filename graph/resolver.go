@@ -36,4 +36,6 @@ type Resolver struct {
 	Translator *translator.Client
 	// GitSync configures Git import and export (gitsync.go).
 	GitSync GitSyncConfig
+
+	published publishedTrees // published revisions' navigation, link index and files (the reader's page views)
 }
