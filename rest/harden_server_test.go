@@ -95,7 +95,9 @@ func TestAbuseLeavesServerHealthy(t *testing.T) {
 				}
 			}()
 		}
-		isError := func(status int, body []byte) bool { return status == 0 || status >= 400 || bytes.Contains(body, []byte(`"errors"`)) }
+		isError := func(status int, body []byte) bool {
+			return status == 0 || status >= 400 || bytes.Contains(body, []byte(`"errors"`))
+		}
 		// 1. A condition bomb.
 		attack("condition", func() (int, []byte) {
 			b, _ := json.Marshal(map[string]any{"condition": conditionBomb})
