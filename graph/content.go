@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/url"
 	"strings"
 
@@ -380,7 +381,10 @@ func (r *Resolver) documentOf(ctx context.Context, src *ContentSource, markdown 
 		id, ok := files[name]
 		return id, ok
 	}
-	doc := document.FromMarkdown(markdown, resolve)
+	doc, err := document.Convert(markdown, resolve)
+	if errors.Is(err, document.ErrTooLarge) {
+		return doc, apperr.Invalidf("format", "the page's content is too large to read as a document (over %d nodes); read it as markdown", document.MaxReadNodes)
+	}
 	return doc, loadErr
 }
 

@@ -287,6 +287,7 @@ var unpagedLists = map[string]int{
 	// Highlights are computed in memory from a title or a 240-character snippet.
 	"SearchPageResult.titleHighlights":    20,
 	"SearchSectionResult.titleHighlights": 20,
+	"TranslationRun.issues":               100, // problems noted in one run, one per page at most
 	"SearchSectionResult.bodyHighlights":  60,
 	"EmojiReaction.users":                 100,
 	"Comment.reactions":                   20,

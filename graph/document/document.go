@@ -328,7 +328,19 @@ var markdown = goldmark.New(
 //
 // The result is deterministic: the same markdown (and resolver answers) gives the same tree,
 // keys included. Keys are base-36 counters in document order.
+//
+// The tree holds at most MaxReadNodes keyed nodes: past that the rest of the markdown is left out
+// (see Convert, which reports it).
 func FromMarkdown(markdownText string, files FileResolver) Document {
+	doc, _ := Convert(markdownText, files)
+	return doc
+}
+
+// Convert is FromMarkdown that reports ErrTooLarge when the markdown would make more than
+// MaxReadNodes keyed nodes, stopping there: the size is checked while the tree is built, so that
+// no content stored before the write limits existed (CheckMarkdown) can make a read build a huge
+// tree.
+func Convert(markdownText string, files FileResolver) (Document, error) {
 	src := []byte(strings.ReplaceAll(markdownText, "\r\n", "\n"))
 	root := markdown.Parser().Parse(text.NewReader(src))
 	c := &converter{src: src, files: files}
@@ -336,7 +348,11 @@ func FromMarkdown(markdownText string, files FileResolver) Document {
 	if nodes == nil {
 		nodes = []Node{}
 	}
-	return Document{Object: "document", Data: map[string]any{}, Nodes: nodes}
+	doc := Document{Object: "document", Data: map[string]any{}, Nodes: nodes}
+	if c.over {
+		return doc, ErrTooLarge
+	}
+	return doc, nil
 }
 
 // maxDepth bounds the nesting of the output: a container block deeper than that (say a list
@@ -349,12 +365,16 @@ type converter struct {
 	src   []byte
 	files FileResolver
 	n     int64
-	depth int // block nesting of the block being converted
+	depth int  // block nesting of the block being converted
+	over  bool // MaxReadNodes keys were given out: the conversion stops
 }
 
 // key returns the next node key.
 func (c *converter) key() string {
 	c.n++
+	if c.n > MaxReadNodes {
+		c.over = true
+	}
 	return strconv.FormatInt(c.n, 36)
 }
 
@@ -374,7 +394,7 @@ func (c *converter) voidBlock(typ string, data map[string]any) Node {
 // blocks converts the block children of parent.
 func (c *converter) blocks(parent ast.Node) []Node {
 	var out []Node
-	for ch := parent.FirstChild(); ch != nil; ch = ch.NextSibling() {
+	for ch := parent.FirstChild(); ch != nil && !c.over; ch = ch.NextSibling() {
 		out = append(out, c.convertBlock(ch)...)
 	}
 	return out
@@ -766,7 +786,7 @@ func (c *converter) table(t *extast.Table) Node {
 	records := map[string]any{}
 	var fragments []Fragment
 	row := 0
-	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
+	for r := t.FirstChild(); r != nil && !c.over; r = r.NextSibling() {
 		if _, header := r.(*extast.TableHeader); header {
 			i := 0
 			for cell := r.FirstChild(); cell != nil; cell = cell.NextSibling() {
@@ -789,7 +809,7 @@ func (c *converter) table(t *extast.Table) Node {
 		recordID := c.key()
 		values := map[string]any{}
 		i := 0
-		for cell := r.FirstChild(); cell != nil && i < len(columns); cell = cell.NextSibling() {
+		for cell := r.FirstChild(); cell != nil && i < len(columns) && !c.over; cell = cell.NextSibling() {
 			name := c.key()
 			p := c.block("paragraph", nil)
 			p.Nodes = c.inlines(cell, nil)

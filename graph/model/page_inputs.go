@@ -7,6 +7,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/document"
 )
 
 // MaxMarkdownBytes bounds one page's markdown.
@@ -209,6 +210,9 @@ func pageFields(title, slug, markdown, emoji, icon, description *string) error {
 		}
 		if !utf8.ValidString(*markdown) {
 			return apperr.Invalidf("markdown", "must be UTF-8 text")
+		}
+		if err := document.CheckMarkdown(*markdown); err != nil {
+			return apperr.Invalidf("markdown", "too large: %s", err.Error())
 		}
 	}
 	if emoji != nil {
