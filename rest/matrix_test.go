@@ -32,7 +32,7 @@ const (
 	contentReviewer                   // the review role on the content; lower readers 403, guests 404
 	contentEditorDelete               // contentEditor, except that unseen content answers 204 like missing
 	contentCreator                    // readers of the content with the create role in the organization; lower readers 403, guests 404
-	contentCreatorDelete              // contentCreator, except that unseen content answers 204 like missing
+	contentCreatorDel              // contentCreator, except that unseen content answers 204 like missing
 )
 
 var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org"}
@@ -48,7 +48,7 @@ func (p policy) expect(role string, ok int) int {
 	switch {
 	case p == anyone || p == linkHolder:
 		return ok
-	case (p == contentDelete || p == contentEditorDelete || p == contentCreatorDelete) && (outsider || guest):
+	case (p == contentDelete || p == contentEditorDelete || p == contentCreatorDel) && (outsider || guest):
 		return http.StatusNoContent
 	case outsider, guest && (p == contentReader || p == contentEditor || p == contentAdmin || p == contentCommenter || p == contentReviewer || p == contentCreator):
 		return http.StatusNotFound
@@ -57,7 +57,7 @@ func (p policy) expect(role string, ok int) int {
 		(p == contentAdmin || p == contentDelete) && role == "admin",
 		p == contentCommenter && rank[role] >= rank["comment"], p == contentReviewer && rank[role] >= rank["review"],
 		p == contentEditorDelete && rank[role] >= rank["edit"],
-		(p == contentCreator || p == contentCreatorDelete) && rank[role] >= rank["create"]:
+		(p == contentCreator || p == contentCreatorDel) && rank[role] >= rank["create"]:
 		return ok
 	}
 	return http.StatusForbidden
