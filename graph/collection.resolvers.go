@@ -13,32 +13,32 @@ import (
 
 // Spaces is the resolver for the spaces field.
 func (r *collectionResolver) Spaces(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.Space], error) {
-	return r.collectionSpaces(ctx, obj, first, after)
+	return r.CollectionSpaces(ctx, obj, first, after)
 }
 
 // CreateCollection is the resolver for the createCollection field.
 func (r *mutationResolver) CreateCollection(ctx context.Context, organizationID string, input model.CreateCollectionInput) (*model.Collection, error) {
-	return r.createCollection(ctx, organizationID, input)
+	return r.Resolver.CreateCollection(ctx, organizationID, input)
 }
 
 // UpdateCollection is the resolver for the updateCollection field.
 func (r *mutationResolver) UpdateCollection(ctx context.Context, id string, input model.UpdateCollectionInput) (*model.Collection, error) {
-	return r.updateCollection(ctx, id, input)
+	return r.Resolver.UpdateCollection(ctx, id, input)
 }
 
 // DeleteCollection is the resolver for the deleteCollection field.
 func (r *mutationResolver) DeleteCollection(ctx context.Context, id string) (bool, error) {
-	return r.deleteCollection(ctx, id)
+	return r.Resolver.DeleteCollection(ctx, id)
 }
 
 // Collections is the resolver for the collections field.
 func (r *organizationResolver) Collections(ctx context.Context, obj *model.Organization, first *int, after *string, nested *bool) (*model.Connection[*model.Collection], error) {
-	return r.organizationCollections(ctx, obj, first, after, nested)
+	return r.OrganizationCollections(ctx, obj, first, after, nested)
 }
 
 // Collection is the resolver for the collection field.
 func (r *queryResolver) Collection(ctx context.Context, id string) (*model.Collection, error) {
-	return r.collection(ctx, id)
+	return r.CollectionByID(ctx, id)
 }
 
 // Collection returns CollectionResolver implementation.

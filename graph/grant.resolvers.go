@@ -9,81 +9,74 @@ import (
 	"context"
 
 	"github.com/bindery/bindery/graph/model"
-	"github.com/bindery/bindery/storage"
 )
 
 // TeamPermissions is the resolver for the teamPermissions field.
 func (r *collectionResolver) TeamPermissions(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.TeamGrant], error) {
-	return r.teamGrants(ctx, obj.ID, obj.Organization, first, after)
+	return r.TeamGrants(ctx, obj.ID, obj.Organization, first, after)
 }
 
 // UserPermissions is the resolver for the userPermissions field.
 func (r *collectionResolver) UserPermissions(ctx context.Context, obj *model.Collection, first *int, after *string) (*model.Connection[*model.UserGrant], error) {
-	return r.userGrants(ctx, obj.ID, first, after)
+	return r.UserGrants(ctx, obj.ID, first, after)
 }
 
 // GrantSpaceAccess is the resolver for the grantSpaceAccess field.
 func (r *mutationResolver) GrantSpaceAccess(ctx context.Context, spaceID string, input model.GrantAccessInput) (*model.Space, error) {
-	if err := r.grantAccess(ctx, storage.TargetSpace, spaceID, input); err != nil {
-		return nil, err
-	}
-	return r.space(ctx, spaceID)
+	return r.Resolver.GrantSpaceAccess(ctx, spaceID, input)
 }
 
 // UpdateSpaceUserPermission is the resolver for the updateSpaceUserPermission field.
 func (r *mutationResolver) UpdateSpaceUserPermission(ctx context.Context, spaceID string, userID string, input model.UpdateGrantInput) (bool, error) {
-	return r.updateGrant(ctx, storage.TargetSpace, spaceID, storage.PrincipalUser, userID, input)
+	return r.UpdateGrant(ctx, GrantRef{Target: GrantOnSpace, ID: spaceID, Principal: GrantToUser, PrincipalID: userID}, input)
 }
 
 // RemoveSpaceUserPermission is the resolver for the removeSpaceUserPermission field.
 func (r *mutationResolver) RemoveSpaceUserPermission(ctx context.Context, spaceID string, userID string) (bool, error) {
-	return r.removeGrant(ctx, storage.TargetSpace, spaceID, storage.PrincipalUser, userID)
+	return r.RemoveGrant(ctx, GrantRef{Target: GrantOnSpace, ID: spaceID, Principal: GrantToUser, PrincipalID: userID})
 }
 
 // UpdateSpaceTeamPermission is the resolver for the updateSpaceTeamPermission field.
 func (r *mutationResolver) UpdateSpaceTeamPermission(ctx context.Context, spaceID string, teamID string, input model.UpdateGrantInput) (bool, error) {
-	return r.updateGrant(ctx, storage.TargetSpace, spaceID, storage.PrincipalTeam, teamID, input)
+	return r.UpdateGrant(ctx, GrantRef{Target: GrantOnSpace, ID: spaceID, Principal: GrantToTeam, PrincipalID: teamID}, input)
 }
 
 // RemoveSpaceTeamPermission is the resolver for the removeSpaceTeamPermission field.
 func (r *mutationResolver) RemoveSpaceTeamPermission(ctx context.Context, spaceID string, teamID string) (bool, error) {
-	return r.removeGrant(ctx, storage.TargetSpace, spaceID, storage.PrincipalTeam, teamID)
+	return r.RemoveGrant(ctx, GrantRef{Target: GrantOnSpace, ID: spaceID, Principal: GrantToTeam, PrincipalID: teamID})
 }
 
 // GrantCollectionAccess is the resolver for the grantCollectionAccess field.
 func (r *mutationResolver) GrantCollectionAccess(ctx context.Context, collectionID string, input model.GrantAccessInput) (*model.Collection, error) {
-	if err := r.grantAccess(ctx, storage.TargetCollection, collectionID, input); err != nil {
-		return nil, err
-	}
-	return r.collection(ctx, collectionID)
+	return r.Resolver.GrantCollectionAccess(ctx, collectionID, input)
 }
 
 // UpdateCollectionUserPermission is the resolver for the updateCollectionUserPermission field.
 func (r *mutationResolver) UpdateCollectionUserPermission(ctx context.Context, collectionID string, userID string, input model.UpdateGrantInput) (bool, error) {
-	return r.updateGrant(ctx, storage.TargetCollection, collectionID, storage.PrincipalUser, userID, input)
+	return r.UpdateGrant(ctx, GrantRef{Target: GrantOnCollection, ID: collectionID, Principal: GrantToUser, PrincipalID: userID}, input)
 }
 
 // RemoveCollectionUserPermission is the resolver for the removeCollectionUserPermission field.
 func (r *mutationResolver) RemoveCollectionUserPermission(ctx context.Context, collectionID string, userID string) (bool, error) {
-	return r.removeGrant(ctx, storage.TargetCollection, collectionID, storage.PrincipalUser, userID)
+	return r.RemoveGrant(ctx, GrantRef{Target: GrantOnCollection, ID: collectionID, Principal: GrantToUser, PrincipalID: userID})
 }
 
 // UpdateCollectionTeamPermission is the resolver for the updateCollectionTeamPermission field.
 func (r *mutationResolver) UpdateCollectionTeamPermission(ctx context.Context, collectionID string, teamID string, input model.UpdateGrantInput) (bool, error) {
-	return r.updateGrant(ctx, storage.TargetCollection, collectionID, storage.PrincipalTeam, teamID, input)
+	return r.UpdateGrant(ctx, GrantRef{Target: GrantOnCollection, ID: collectionID, Principal: GrantToTeam, PrincipalID: teamID}, input)
 }
 
 // RemoveCollectionTeamPermission is the resolver for the removeCollectionTeamPermission field.
 func (r *mutationResolver) RemoveCollectionTeamPermission(ctx context.Context, collectionID string, teamID string) (bool, error) {
-	return r.removeGrant(ctx, storage.TargetCollection, collectionID, storage.PrincipalTeam, teamID)
+	return r.RemoveGrant(ctx, GrantRef{Target: GrantOnCollection, ID: collectionID, Principal: GrantToTeam, PrincipalID: teamID})
 }
 
 // TeamPermissions is the resolver for the teamPermissions field.
 func (r *spaceResolver) TeamPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.TeamGrant], error) {
-	return r.teamGrants(ctx, obj.ID, obj.Organization, first, after)
+	return r.TeamGrants(ctx, obj.ID, obj.Organization, first, after)
 }
 
 // UserPermissions is the resolver for the userPermissions field.
 func (r *spaceResolver) UserPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.UserGrant], error) {
-	return r.userGrants(ctx, obj.ID, first, after)
+	return r.UserGrants(ctx, obj.ID, first, after)
 }

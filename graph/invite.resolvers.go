@@ -13,25 +13,25 @@ import (
 
 // JoinOrganizationWithInvite is the resolver for the joinOrganizationWithInvite field.
 func (r *mutationResolver) JoinOrganizationWithInvite(ctx context.Context, organizationID string, inviteID string) (*model.Member, error) {
-	return r.joinWithInvite(ctx, organizationID, inviteID)
+	return r.Resolver.JoinOrganizationWithInvite(ctx, organizationID, inviteID)
 }
 
 // InviteUsersToOrganization is the resolver for the inviteUsersToOrganization field.
 func (r *mutationResolver) InviteUsersToOrganization(ctx context.Context, organizationID string, input model.InviteUsersInput) (*model.InviteUsersResult, error) {
-	return r.inviteUsers(ctx, organizationID, input)
+	return r.InviteUsers(ctx, organizationID, input)
 }
 
 // CreateInviteLink is the resolver for the createInviteLink field.
 func (r *mutationResolver) CreateInviteLink(ctx context.Context, organizationID string, input model.CreateInviteLinkInput) (*model.InviteLink, error) {
-	return r.createInviteLink(ctx, organizationID, input)
+	return r.Resolver.CreateInviteLink(ctx, organizationID, input)
 }
 
 // DeleteInviteLink is the resolver for the deleteInviteLink field.
 func (r *mutationResolver) DeleteInviteLink(ctx context.Context, organizationID string, inviteID string) (bool, error) {
-	return r.deleteInviteLink(ctx, organizationID, inviteID)
+	return r.Resolver.DeleteInviteLink(ctx, organizationID, inviteID)
 }
 
 // InviteLinkList is the resolver for the inviteLinkList field.
 func (r *organizationResolver) InviteLinkList(ctx context.Context, obj *model.Organization, first *int, after *string, content *bool) (*model.Connection[*model.InviteLink], error) {
-	return r.inviteLinks(ctx, obj, first, after, content)
+	return r.InviteLinks(ctx, obj, first, after, content)
 }

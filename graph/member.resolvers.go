@@ -13,42 +13,42 @@ import (
 
 // AccessibleSpaces is the resolver for the accessibleSpaces field.
 func (r *memberResolver) AccessibleSpaces(ctx context.Context, obj *model.Member, first *int, after *string, order *model.ListOrder) (*model.Connection[*model.MemberSpace], error) {
-	return r.memberSpaces(ctx, obj, first, after, order)
+	return r.MemberSpaces(ctx, obj, first, after, order)
 }
 
 // JoinOrganization is the resolver for the joinOrganization field.
 func (r *mutationResolver) JoinOrganization(ctx context.Context, id string) (*model.Member, error) {
-	return r.join(ctx, id)
+	return r.Resolver.JoinOrganization(ctx, id)
 }
 
 // UpdateMember is the resolver for the updateMember field.
 func (r *mutationResolver) UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*model.Member, error) {
-	return r.updateMember(ctx, organizationID, userID, input)
+	return r.Resolver.UpdateMember(ctx, organizationID, userID, input)
 }
 
 // RemoveMember is the resolver for the removeMember field.
 func (r *mutationResolver) RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error) {
-	return r.removeMember(ctx, organizationID, userID)
+	return r.Resolver.RemoveMember(ctx, organizationID, userID)
 }
 
 // SetMemberSso is the resolver for the setMemberSSO field.
 func (r *mutationResolver) SetMemberSso(ctx context.Context, organizationID string, userID string) (*model.Member, error) {
-	return r.setMemberSSO(ctx, organizationID, userID)
+	return r.SetMemberSSO(ctx, organizationID, userID)
 }
 
 // PingOrganization is the resolver for the pingOrganization field.
 func (r *mutationResolver) PingOrganization(ctx context.Context, organizationID string) (*model.PingResult, error) {
-	return r.ping(ctx, organizationID)
+	return r.Resolver.PingOrganization(ctx, organizationID)
 }
 
 // Members is the resolver for the members field.
 func (r *organizationResolver) Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error) {
-	return r.members(ctx, obj, first, after, order, role, search, sort)
+	return r.Resolver.Members(ctx, obj, MemberListArgs{Order: order, Role: role, Search: search, Sort: sort}, first, after)
 }
 
 // Member is the resolver for the member field.
 func (r *organizationResolver) Member(ctx context.Context, obj *model.Organization, userID string) (*model.Member, error) {
-	return r.member(ctx, obj, userID)
+	return r.MemberByID(ctx, obj, userID)
 }
 
 // Member returns MemberResolver implementation.

@@ -13,32 +13,32 @@ import (
 
 // UpdateOrganization is the resolver for the updateOrganization field.
 func (r *mutationResolver) UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*model.Organization, error) {
-	return r.updateOrganization(ctx, id, input)
+	return r.Resolver.UpdateOrganization(ctx, id, input)
 }
 
 // UpdateAgentInstructions is the resolver for the updateAgentInstructions field.
 func (r *mutationResolver) UpdateAgentInstructions(ctx context.Context, organizationID string, input model.UpdateAgentInstructionsInput) (*model.AgentInstructions, error) {
-	return r.updateAgentInstructions(ctx, organizationID, input)
+	return r.Resolver.UpdateAgentInstructions(ctx, organizationID, input)
 }
 
 // AgentInstructions is the resolver for the agentInstructions field.
 func (r *organizationResolver) AgentInstructions(ctx context.Context, obj *model.Organization) (*model.AgentInstructions, error) {
-	return r.agentInstructions(ctx, obj)
+	return r.Resolver.AgentInstructions(ctx, obj)
 }
 
 // Organizations is the resolver for the organizations field.
 func (r *queryResolver) Organizations(ctx context.Context, first *int, after *string) (*model.Connection[*model.Organization], error) {
-	return r.organizations(ctx, first, after)
+	return r.Resolver.Organizations(ctx, first, after)
 }
 
 // Organization is the resolver for the organization field.
 func (r *queryResolver) Organization(ctx context.Context, id string) (*model.Organization, error) {
-	return r.organization(ctx, id)
+	return r.OrganizationByID(ctx, id)
 }
 
 // OrganizationsForEmailDomain is the resolver for the organizationsForEmailDomain field.
 func (r *queryResolver) OrganizationsForEmailDomain(ctx context.Context, emailDomain string) ([]*model.Organization, error) {
-	return r.organizationsForEmailDomain(ctx, emailDomain)
+	return r.Resolver.OrganizationsForEmailDomain(ctx, emailDomain)
 }
 
 // Organization returns OrganizationResolver implementation.

@@ -13,20 +13,20 @@ import (
 
 // CreateShareLink is the resolver for the createShareLink field.
 func (r *mutationResolver) CreateShareLink(ctx context.Context, organizationID string, siteID string, input model.CreateShareLinkInput) (*model.ShareLink, error) {
-	return r.createShareLink(ctx, organizationID, siteID, input)
+	return r.Resolver.CreateShareLink(ctx, organizationID, siteID, input)
 }
 
 // UpdateShareLink is the resolver for the updateShareLink field.
 func (r *mutationResolver) UpdateShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) (*model.ShareLink, error) {
-	return r.updateShareLink(ctx, organizationID, siteID, shareLinkID, input)
+	return r.Resolver.UpdateShareLink(ctx, organizationID, siteID, shareLinkID, input)
 }
 
 // DeleteShareLink is the resolver for the deleteShareLink field.
 func (r *mutationResolver) DeleteShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string) (bool, error) {
-	return r.deleteShareLink(ctx, organizationID, siteID, shareLinkID)
+	return r.Resolver.DeleteShareLink(ctx, organizationID, siteID, shareLinkID)
 }
 
 // ShareLinks is the resolver for the shareLinks field.
 func (r *siteResolver) ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error) {
-	return r.shareLinks(ctx, obj, first, after)
+	return r.Resolver.ShareLinks(ctx, obj, first, after)
 }

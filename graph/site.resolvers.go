@@ -13,47 +13,47 @@ import (
 
 // CreateSite is the resolver for the createSite field.
 func (r *mutationResolver) CreateSite(ctx context.Context, organizationID string, input model.CreateSiteInput) (*model.Site, error) {
-	return r.createSite(ctx, organizationID, input)
+	return r.Resolver.CreateSite(ctx, organizationID, input)
 }
 
 // UpdateSite is the resolver for the updateSite field.
 func (r *mutationResolver) UpdateSite(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteInput) (*model.Site, error) {
-	return r.updateSite(ctx, organizationID, siteID, input)
+	return r.Resolver.UpdateSite(ctx, organizationID, siteID, input)
 }
 
 // DeleteSite is the resolver for the deleteSite field.
 func (r *mutationResolver) DeleteSite(ctx context.Context, organizationID string, siteID string) (bool, error) {
-	return r.deleteSite(ctx, organizationID, siteID)
+	return r.Resolver.DeleteSite(ctx, organizationID, siteID)
 }
 
 // SortSiteStructure is the resolver for the sortSiteStructure field.
 func (r *mutationResolver) SortSiteStructure(ctx context.Context, organizationID string, siteID string, input model.SortSiteStructureInput) (model.SiteStructureItem, error) {
-	return r.sortSiteStructure(ctx, organizationID, siteID, input)
+	return r.Resolver.SortSiteStructure(ctx, organizationID, siteID, input)
 }
 
 // Sites is the resolver for the sites field.
 func (r *organizationResolver) Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) (*model.Connection[*model.Site], error) {
-	return r.sites(ctx, obj, first, after, title, space, published, typeArg)
+	return r.Resolver.Sites(ctx, obj, SiteListArgs{Title: title, Space: space, Published: published, Types: typeArg}, first, after)
 }
 
 // Site is the resolver for the site field.
 func (r *organizationResolver) Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error) {
-	return r.site(ctx, obj.ID, id)
+	return r.SiteByID(ctx, obj.ID, id)
 }
 
 // CheckVisitorCondition is the resolver for the checkVisitorCondition field.
 func (r *queryResolver) CheckVisitorCondition(ctx context.Context, condition string) (*model.ConditionCheck, error) {
-	return r.checkVisitorCondition(condition), nil
+	return r.Resolver.CheckVisitorCondition(condition), nil
 }
 
 // Structure is the resolver for the structure field.
 func (r *siteResolver) Structure(ctx context.Context, obj *model.Site, shareKey *string) (*model.SiteStructure, error) {
-	return r.structure(ctx, obj, shareKey)
+	return r.SiteStructure(ctx, obj, shareKey)
 }
 
 // VisibleStructure is the resolver for the visibleStructure field.
 func (r *siteResolver) VisibleStructure(ctx context.Context, obj *model.Site, claims model.Document) (*model.SiteStructure, error) {
-	return r.visibleStructure(ctx, obj, claims)
+	return r.VisibleSiteStructure(ctx, obj, claims)
 }
 
 // Site returns SiteResolver implementation.

@@ -13,50 +13,50 @@ import (
 
 // CreateSiteSection is the resolver for the createSiteSection field.
 func (r *mutationResolver) CreateSiteSection(ctx context.Context, organizationID string, siteID string, input model.CreateSiteSectionInput) (*model.SiteSection, error) {
-	return r.createSiteSection(ctx, organizationID, siteID, input)
+	return r.Resolver.CreateSiteSection(ctx, organizationID, siteID, input)
 }
 
 // UpdateSiteSection is the resolver for the updateSiteSection field.
 func (r *mutationResolver) UpdateSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) (*model.SiteSection, error) {
-	return r.updateSiteSection(ctx, organizationID, siteID, siteSectionID, input)
+	return r.Resolver.UpdateSiteSection(ctx, organizationID, siteID, siteSectionID, input)
 }
 
 // DeleteSiteSection is the resolver for the deleteSiteSection field.
 func (r *mutationResolver) DeleteSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string) (bool, error) {
-	return r.deleteSiteSection(ctx, organizationID, siteID, siteSectionID)
+	return r.Resolver.DeleteSiteSection(ctx, organizationID, siteID, siteSectionID)
 }
 
 // CreateSiteSectionGroup is the resolver for the createSiteSectionGroup field.
 func (r *mutationResolver) CreateSiteSectionGroup(ctx context.Context, organizationID string, siteID string, input model.CreateSiteSectionGroupInput) (*model.SiteSectionGroup, error) {
-	return r.createSiteSectionGroup(ctx, organizationID, siteID, input)
+	return r.Resolver.CreateSiteSectionGroup(ctx, organizationID, siteID, input)
 }
 
 // UpdateSiteSectionGroup is the resolver for the updateSiteSectionGroup field.
 func (r *mutationResolver) UpdateSiteSectionGroup(ctx context.Context, organizationID string, siteID string, siteSectionGroupID string, input model.UpdateSiteSectionGroupInput) (*model.SiteSectionGroup, error) {
-	return r.updateSiteSectionGroup(ctx, organizationID, siteID, siteSectionGroupID, input)
+	return r.Resolver.UpdateSiteSectionGroup(ctx, organizationID, siteID, siteSectionGroupID, input)
 }
 
 // DeleteSiteSectionGroup is the resolver for the deleteSiteSectionGroup field.
 func (r *mutationResolver) DeleteSiteSectionGroup(ctx context.Context, organizationID string, siteID string, siteSectionGroupID string) (bool, error) {
-	return r.deleteSiteSectionGroup(ctx, organizationID, siteID, siteSectionGroupID)
+	return r.Resolver.DeleteSiteSectionGroup(ctx, organizationID, siteID, siteSectionGroupID)
 }
 
 // AddSectionToGroup is the resolver for the addSectionToGroup field.
 func (r *mutationResolver) AddSectionToGroup(ctx context.Context, organizationID string, siteID string, siteSectionGroupID string, input model.AddSectionToGroupInput) (*model.SiteSectionGroup, error) {
-	return r.addSectionToGroup(ctx, organizationID, siteID, siteSectionGroupID, input)
+	return r.Resolver.AddSectionToGroup(ctx, organizationID, siteID, siteSectionGroupID, input)
 }
 
 // RemoveSectionFromGroup is the resolver for the removeSectionFromGroup field.
 func (r *mutationResolver) RemoveSectionFromGroup(ctx context.Context, organizationID string, siteID string, siteSectionGroupID string, siteSectionID string) (bool, error) {
-	return r.removeSectionFromGroup(ctx, organizationID, siteID, siteSectionGroupID, siteSectionID)
+	return r.Resolver.RemoveSectionFromGroup(ctx, organizationID, siteID, siteSectionGroupID, siteSectionID)
 }
 
 // Sections is the resolver for the sections field.
 func (r *siteResolver) Sections(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string) (*model.Connection[*model.SiteSection], error) {
-	return r.sectionList(ctx, obj, first, after, shareKey)
+	return r.SiteSections(ctx, obj, first, after, shareKey)
 }
 
 // SectionGroups is the resolver for the sectionGroups field.
 func (r *siteResolver) SectionGroups(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.SiteSectionGroup], error) {
-	return r.sectionGroupList(ctx, obj, first, after)
+	return r.SiteSectionGroups(ctx, obj, first, after)
 }

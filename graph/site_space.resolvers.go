@@ -13,20 +13,20 @@ import (
 
 // AddSiteSpace is the resolver for the addSiteSpace field.
 func (r *mutationResolver) AddSiteSpace(ctx context.Context, organizationID string, siteID string, input model.AddSiteSpaceInput) (*model.SiteSpace, error) {
-	return r.addSiteSpace(ctx, organizationID, siteID, input)
+	return r.Resolver.AddSiteSpace(ctx, organizationID, siteID, input)
 }
 
 // UpdateSiteSpace is the resolver for the updateSiteSpace field.
 func (r *mutationResolver) UpdateSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) (*model.SiteSpace, error) {
-	return r.updateSiteSpace(ctx, organizationID, siteID, siteSpaceID, input)
+	return r.Resolver.UpdateSiteSpace(ctx, organizationID, siteID, siteSpaceID, input)
 }
 
 // DeleteSiteSpace is the resolver for the deleteSiteSpace field.
 func (r *mutationResolver) DeleteSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error) {
-	return r.deleteSiteSpace(ctx, organizationID, siteID, siteSpaceID)
+	return r.Resolver.DeleteSiteSpace(ctx, organizationID, siteID, siteSpaceID)
 }
 
 // SiteSpaceList is the resolver for the siteSpaceList field.
 func (r *siteResolver) SiteSpaceList(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string, defaultArg *bool) (*model.Connection[*model.SiteSpace], error) {
-	return r.siteSpaceList(ctx, obj, first, after, shareKey, defaultArg)
+	return r.SiteSpaces(ctx, obj, SiteSpaceListArgs{ShareKey: shareKey, Default: defaultArg}, first, after)
 }

@@ -13,32 +13,32 @@ import (
 
 // CreateSpace is the resolver for the createSpace field.
 func (r *mutationResolver) CreateSpace(ctx context.Context, organizationID string, input model.CreateSpaceInput) (*model.Space, error) {
-	return r.createSpace(ctx, organizationID, input)
+	return r.Resolver.CreateSpace(ctx, organizationID, input)
 }
 
 // UpdateSpace is the resolver for the updateSpace field.
 func (r *mutationResolver) UpdateSpace(ctx context.Context, id string, input model.UpdateSpaceInput) (*model.Space, error) {
-	return r.updateSpace(ctx, id, input)
+	return r.Resolver.UpdateSpace(ctx, id, input)
 }
 
 // DeleteSpace is the resolver for the deleteSpace field.
 func (r *mutationResolver) DeleteSpace(ctx context.Context, id string) (bool, error) {
-	return r.deleteSpace(ctx, id)
+	return r.Resolver.DeleteSpace(ctx, id)
 }
 
 // RestoreSpace is the resolver for the restoreSpace field.
 func (r *mutationResolver) RestoreSpace(ctx context.Context, id string) (*model.Space, error) {
-	return r.restoreSpace(ctx, id)
+	return r.Resolver.RestoreSpace(ctx, id)
 }
 
 // Spaces is the resolver for the spaces field.
 func (r *organizationResolver) Spaces(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.Space], error) {
-	return r.organizationSpaces(ctx, obj, first, after)
+	return r.OrganizationSpaces(ctx, obj, first, after)
 }
 
 // Space is the resolver for the space field.
 func (r *queryResolver) Space(ctx context.Context, id string) (*model.Space, error) {
-	return r.space(ctx, id)
+	return r.SpaceByID(ctx, id)
 }
 
 // Space returns SpaceResolver implementation.

@@ -13,52 +13,52 @@ import (
 
 // TeamMemberships is the resolver for the teamMemberships field.
 func (r *memberResolver) TeamMemberships(ctx context.Context, obj *model.Member, first *int, after *string, title *string) (*model.Connection[*model.MemberTeam], error) {
-	return r.memberTeams(ctx, obj, first, after, title)
+	return r.MemberTeams(ctx, obj, first, after, title)
 }
 
 // CreateTeam is the resolver for the createTeam field.
 func (r *mutationResolver) CreateTeam(ctx context.Context, organizationID string, input model.CreateTeamInput) (*model.Team, error) {
-	return r.createTeam(ctx, organizationID, input)
+	return r.Resolver.CreateTeam(ctx, organizationID, input)
 }
 
 // UpdateTeam is the resolver for the updateTeam field.
 func (r *mutationResolver) UpdateTeam(ctx context.Context, organizationID string, teamID string, input model.UpdateTeamInput) (*model.Team, error) {
-	return r.updateTeam(ctx, organizationID, teamID, input)
+	return r.Resolver.UpdateTeam(ctx, organizationID, teamID, input)
 }
 
 // DeleteTeam is the resolver for the deleteTeam field.
 func (r *mutationResolver) DeleteTeam(ctx context.Context, organizationID string, teamID string) (bool, error) {
-	return r.deleteTeam(ctx, organizationID, teamID)
+	return r.Resolver.DeleteTeam(ctx, organizationID, teamID)
 }
 
 // UpdateTeamMembers is the resolver for the updateTeamMembers field.
 func (r *mutationResolver) UpdateTeamMembers(ctx context.Context, organizationID string, teamID string, input model.UpdateTeamMembersInput) (*model.Team, error) {
-	return r.updateTeamMembers(ctx, organizationID, teamID, input)
+	return r.Resolver.UpdateTeamMembers(ctx, organizationID, teamID, input)
 }
 
 // SetTeamMember is the resolver for the setTeamMember field.
 func (r *mutationResolver) SetTeamMember(ctx context.Context, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) (*model.Team, error) {
-	return r.setTeamMember(ctx, organizationID, teamID, userID, input)
+	return r.Resolver.SetTeamMember(ctx, organizationID, teamID, userID, input)
 }
 
 // RemoveTeamMember is the resolver for the removeTeamMember field.
 func (r *mutationResolver) RemoveTeamMember(ctx context.Context, organizationID string, teamID string, userID string) (bool, error) {
-	return r.removeTeamMember(ctx, organizationID, teamID, userID)
+	return r.Resolver.RemoveTeamMember(ctx, organizationID, teamID, userID)
 }
 
 // Teams is the resolver for the teams field.
 func (r *organizationResolver) Teams(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, owner *string) (*model.Connection[*model.Team], error) {
-	return r.teams(ctx, obj, first, after, title, owner)
+	return r.Resolver.Teams(ctx, obj, TeamListArgs{Title: title, Owner: owner}, first, after)
 }
 
 // Team is the resolver for the team field.
 func (r *organizationResolver) Team(ctx context.Context, obj *model.Organization, id string) (*model.Team, error) {
-	return r.team(ctx, obj.ID, id)
+	return r.TeamByID(ctx, obj.ID, id)
 }
 
 // MemberList is the resolver for the memberList field.
 func (r *teamResolver) MemberList(ctx context.Context, obj *model.Team, first *int, after *string) (*model.Connection[*model.TeamMember], error) {
-	return r.teamMembers(ctx, obj, first, after)
+	return r.TeamMembers(ctx, obj, first, after)
 }
 
 // Team returns TeamResolver implementation.

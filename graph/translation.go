@@ -47,7 +47,7 @@ type translationReader struct {
 }
 
 func (r *Resolver) translationReader(ctx context.Context, orgID string) (*translationReader, error) {
-	if _, err := r.organization(ctx, orgID); err != nil {
+	if _, err := r.OrganizationByID(ctx, orgID); err != nil {
 		return nil, err
 	}
 	acc, err := r.viewerAccess(ctx, orgID)
@@ -314,7 +314,7 @@ func (r *Resolver) RunTranslation(ctx context.Context, orgID, id string) (*model
 
 // glossaryReader checks that the caller is a member of the organization. Errors: NotFound.
 func (r *Resolver) glossaryReader(ctx context.Context, orgID string) (*model.Organization, error) {
-	return r.organization(ctx, orgID)
+	return r.OrganizationByID(ctx, orgID)
 }
 
 func (r *Resolver) toGlossaryEntry(e *storage.GlossaryEntry) *model.GlossaryEntry {

@@ -13,15 +13,15 @@ import (
 
 // APIInformation is the resolver for the apiInformation field.
 func (r *queryResolver) APIInformation(ctx context.Context) (*model.ApiInformation, error) {
-	return &model.ApiInformation{Version: r.Settings.Version, Build: r.Settings.Build}, nil
+	return r.Resolver.APIInformation(), nil
 }
 
 // Viewer is the resolver for the viewer field.
 func (r *queryResolver) Viewer(ctx context.Context) (*model.User, error) {
-	return r.viewer(ctx)
+	return r.Resolver.Viewer(ctx)
 }
 
 // User is the resolver for the user field.
 func (r *queryResolver) User(ctx context.Context, id string) (*model.User, error) {
-	return r.user(ctx, id)
+	return r.UserByID(ctx, id)
 }

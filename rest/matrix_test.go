@@ -32,7 +32,7 @@ const (
 	contentReviewer                   // the review role on the content; lower readers 403, guests 404
 	contentEditorDelete               // contentEditor, except that unseen content answers 204 like missing
 	contentCreator                    // readers of the content with the create role in the organization; lower readers 403, guests 404
-	contentCreatorDel              // contentCreator, except that unseen content answers 204 like missing
+	contentCreatorDel                 // contentCreator, except that unseen content answers 204 like missing
 )
 
 var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org"}
