@@ -233,6 +233,61 @@ type ComplexityRoot struct {
 		Revision func(childComplexity int) int
 	}
 
+	GitSyncBlob struct {
+		Oid  func(childComplexity int) int
+		Path func(childComplexity int) int
+	}
+
+	GitSyncCommit struct {
+		CreatedByGitBook func(childComplexity int) int
+		CreatedByService func(childComplexity int) int
+		Message          func(childComplexity int) int
+		Oid              func(childComplexity int) int
+		Ref              func(childComplexity int) int
+		URL              func(childComplexity int) int
+	}
+
+	GitSyncJob struct {
+		Commit        func(childComplexity int) int
+		CommitMessage func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		Error         func(childComplexity int) int
+		FinishedAt    func(childComplexity int) int
+		Force         func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Operation     func(childComplexity int) int
+		Ref           func(childComplexity int) int
+		RevisionID    func(childComplexity int) int
+		Standalone    func(childComplexity int) int
+		StartedAt     func(childComplexity int) int
+		State         func(childComplexity int) int
+		Timestamp     func(childComplexity int) int
+		URL           func(childComplexity int) int
+	}
+
+	GitSyncJobConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	GitSyncJobEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	GitSyncState struct {
+		Commit               func(childComplexity int) int
+		InstallationProvider func(childComplexity int) int
+		Integration          func(childComplexity int) int
+		ProjectDirectory     func(childComplexity int) int
+		Ref                  func(childComplexity int) int
+		RepoName             func(childComplexity int) int
+		URL                  func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
+	}
+
 	GlossaryEntry struct {
 		CreatedAt    func(childComplexity int) int
 		ID           func(childComplexity int) int
@@ -389,6 +444,7 @@ type ComplexityRoot struct {
 		DeleteCommentReply             func(childComplexity int, target model.ContentTarget, commentID string, replyID string) int
 		DeleteFile                     func(childComplexity int, target model.ContentTarget, fileID string) int
 		DeleteInviteLink               func(childComplexity int, organizationID string, inviteID string) int
+		DeleteLegacyGitInstallation    func(childComplexity int, spaceID string) int
 		DeletePage                     func(childComplexity int, target model.ContentTarget, pageID string) int
 		DeleteShareLink                func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
 		DeleteSite                     func(childComplexity int, organizationID string, siteID string) int
@@ -398,8 +454,10 @@ type ComplexityRoot struct {
 		DeleteSpace                    func(childComplexity int, id string) int
 		DeleteTeam                     func(childComplexity int, organizationID string, teamID string) int
 		DeleteTranslation              func(childComplexity int, organizationID string, translationID string) int
+		ExportToGitRepository          func(childComplexity int, spaceID string, input model.ExportToGitRepositoryInput) int
 		GrantCollectionAccess          func(childComplexity int, collectionID string, input model.GrantAccessInput) int
 		GrantSpaceAccess               func(childComplexity int, spaceID string, input model.GrantAccessInput) int
+		ImportGitRepository            func(childComplexity int, spaceID string, input model.ImportGitRepositoryInput) int
 		InviteUsersToOrganization      func(childComplexity int, organizationID string, input model.InviteUsersInput) int
 		JoinOrganization               func(childComplexity int, id string) int
 		JoinOrganizationWithInvite     func(childComplexity int, organizationID string, inviteID string) int
@@ -636,6 +694,7 @@ type ComplexityRoot struct {
 		File          func(childComplexity int, id string) int
 		FileBacklinks func(childComplexity int, id string) int
 		Files         func(childComplexity int, first *int, after *string) int
+		Git           func(childComplexity int) int
 		ID            func(childComplexity int) int
 		MergedFrom    func(childComplexity int) int
 		Page          func(childComplexity int, id string, format *model.PageFormat, evaluated *model.Evaluation) int
@@ -662,6 +721,7 @@ type ComplexityRoot struct {
 		ContentType func(childComplexity int) int
 		Dimensions  func(childComplexity int) int
 		DownloadURL func(childComplexity int) int
+		Git         func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Name        func(childComplexity int) int
 		Size        func(childComplexity int) int
@@ -687,6 +747,7 @@ type ComplexityRoot struct {
 		Document      func(childComplexity int) int
 		DocumentID    func(childComplexity int) int
 		Emoji         func(childComplexity int) int
+		Git           func(childComplexity int) int
 		Hidden        func(childComplexity int) int
 		Href          func(childComplexity int) int
 		ID            func(childComplexity int) int
@@ -922,6 +983,8 @@ type ComplexityRoot struct {
 		DeletedAt           func(childComplexity int) int
 		EditMode            func(childComplexity int) int
 		Emoji               func(childComplexity int) int
+		GitSync             func(childComplexity int) int
+		GitSyncJobs         func(childComplexity int, first *int, after *string) int
 		ID                  func(childComplexity int) int
 		IsTemplate          func(childComplexity int) int
 		Language            func(childComplexity int) int
@@ -1230,6 +1293,9 @@ type MutationResolver interface {
 	DeletePage(ctx context.Context, target model.ContentTarget, pageID string) (*PageEdit, error)
 	UploadFile(ctx context.Context, target model.ContentTarget, file graphql.Upload, name *string) (*FileEdit, error)
 	DeleteFile(ctx context.Context, target model.ContentTarget, fileID string) (*FileEdit, error)
+	ImportGitRepository(ctx context.Context, spaceID string, input model.ImportGitRepositoryInput) (*model.GitSyncJob, error)
+	ExportToGitRepository(ctx context.Context, spaceID string, input model.ExportToGitRepositoryInput) (*model.GitSyncJob, error)
+	DeleteLegacyGitInstallation(ctx context.Context, spaceID string) (bool, error)
 	GrantSpaceAccess(ctx context.Context, spaceID string, input model.GrantAccessInput) (*model.Space, error)
 	UpdateSpaceUserPermission(ctx context.Context, spaceID string, userID string, input model.UpdateGrantInput) (bool, error)
 	RemoveSpaceUserPermission(ctx context.Context, spaceID string, userID string) (bool, error)
@@ -1326,12 +1392,14 @@ type RevisionResolver interface {
 	Files(ctx context.Context, obj *model.Revision, first *int, after *string) (*model.Connection[*model.RevisionFile], error)
 	File(ctx context.Context, obj *model.Revision, id string) (*model.RevisionFile, error)
 	MergedFrom(ctx context.Context, obj *model.Revision) (*model.ChangeRequest, error)
+
 	FileBacklinks(ctx context.Context, obj *model.Revision, id string) ([]*model.RevisionPage, error)
 }
 type RevisionPageResolver interface {
 	Markdown(ctx context.Context, obj *model.RevisionPage) (*string, error)
 	Document(ctx context.Context, obj *model.RevisionPage) (model.JSON, error)
 
+	Git(ctx context.Context, obj *model.RevisionPage) (*model.GitSyncBlob, error)
 	Links(ctx context.Context, obj *model.RevisionPage, status *model.LinkStatus) ([]*model.LinkItem, error)
 	Backlinks(ctx context.Context, obj *model.RevisionPage) ([]*model.RevisionPage, error)
 }
@@ -1352,6 +1420,8 @@ type SpaceResolver interface {
 	Content(ctx context.Context, obj *model.Space) (*model.Revision, error)
 	RevisionByID(ctx context.Context, obj *model.Space, id string) (*model.Revision, error)
 	Revisions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Revision], error)
+
+	GitSyncJobs(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.GitSyncJob], error)
 	TeamPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.TeamGrant], error)
 	UserPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.UserGrant], error)
 	Search(ctx context.Context, obj *model.Space, query string, first *int, after *string) (*model.SearchPageResultConnection, error)
@@ -2149,6 +2219,234 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FileEdit.Revision(childComplexity), true
 
+	case "GitSyncBlob.oid":
+		if e.ComplexityRoot.GitSyncBlob.Oid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncBlob.Oid(childComplexity), true
+	case "GitSyncBlob.path":
+		if e.ComplexityRoot.GitSyncBlob.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncBlob.Path(childComplexity), true
+
+	case "GitSyncCommit.createdByGitBook":
+		if e.ComplexityRoot.GitSyncCommit.CreatedByGitBook == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.CreatedByGitBook(childComplexity), true
+	case "GitSyncCommit.createdByService":
+		if e.ComplexityRoot.GitSyncCommit.CreatedByService == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.CreatedByService(childComplexity), true
+	case "GitSyncCommit.message":
+		if e.ComplexityRoot.GitSyncCommit.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.Message(childComplexity), true
+	case "GitSyncCommit.oid":
+		if e.ComplexityRoot.GitSyncCommit.Oid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.Oid(childComplexity), true
+	case "GitSyncCommit.ref":
+		if e.ComplexityRoot.GitSyncCommit.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.Ref(childComplexity), true
+	case "GitSyncCommit.url":
+		if e.ComplexityRoot.GitSyncCommit.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.URL(childComplexity), true
+
+	case "GitSyncJob.commit":
+		if e.ComplexityRoot.GitSyncJob.Commit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.Commit(childComplexity), true
+	case "GitSyncJob.commitMessage":
+		if e.ComplexityRoot.GitSyncJob.CommitMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.CommitMessage(childComplexity), true
+	case "GitSyncJob.createdAt":
+		if e.ComplexityRoot.GitSyncJob.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.CreatedAt(childComplexity), true
+	case "GitSyncJob.error":
+		if e.ComplexityRoot.GitSyncJob.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.Error(childComplexity), true
+	case "GitSyncJob.finishedAt":
+		if e.ComplexityRoot.GitSyncJob.FinishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.FinishedAt(childComplexity), true
+	case "GitSyncJob.force":
+		if e.ComplexityRoot.GitSyncJob.Force == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.Force(childComplexity), true
+	case "GitSyncJob.id":
+		if e.ComplexityRoot.GitSyncJob.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.ID(childComplexity), true
+	case "GitSyncJob.operation":
+		if e.ComplexityRoot.GitSyncJob.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.Operation(childComplexity), true
+	case "GitSyncJob.ref":
+		if e.ComplexityRoot.GitSyncJob.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.Ref(childComplexity), true
+	case "GitSyncJob.revisionId":
+		if e.ComplexityRoot.GitSyncJob.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.RevisionID(childComplexity), true
+	case "GitSyncJob.standalone":
+		if e.ComplexityRoot.GitSyncJob.Standalone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.Standalone(childComplexity), true
+	case "GitSyncJob.startedAt":
+		if e.ComplexityRoot.GitSyncJob.StartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.StartedAt(childComplexity), true
+	case "GitSyncJob.state":
+		if e.ComplexityRoot.GitSyncJob.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.State(childComplexity), true
+	case "GitSyncJob.timestamp":
+		if e.ComplexityRoot.GitSyncJob.Timestamp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.Timestamp(childComplexity), true
+	case "GitSyncJob.url":
+		if e.ComplexityRoot.GitSyncJob.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJob.URL(childComplexity), true
+
+	case "GitSyncJobConnection.edges":
+		if e.ComplexityRoot.GitSyncJobConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJobConnection.Edges(childComplexity), true
+	case "GitSyncJobConnection.nodes":
+		if e.ComplexityRoot.GitSyncJobConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJobConnection.Nodes(childComplexity), true
+	case "GitSyncJobConnection.pageInfo":
+		if e.ComplexityRoot.GitSyncJobConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJobConnection.PageInfo(childComplexity), true
+	case "GitSyncJobConnection.totalCount":
+		if e.ComplexityRoot.GitSyncJobConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJobConnection.TotalCount(childComplexity), true
+
+	case "GitSyncJobEdge.cursor":
+		if e.ComplexityRoot.GitSyncJobEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJobEdge.Cursor(childComplexity), true
+	case "GitSyncJobEdge.node":
+		if e.ComplexityRoot.GitSyncJobEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncJobEdge.Node(childComplexity), true
+
+	case "GitSyncState.commit":
+		if e.ComplexityRoot.GitSyncState.Commit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.Commit(childComplexity), true
+	case "GitSyncState.installationProvider":
+		if e.ComplexityRoot.GitSyncState.InstallationProvider == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.InstallationProvider(childComplexity), true
+	case "GitSyncState.integration":
+		if e.ComplexityRoot.GitSyncState.Integration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.Integration(childComplexity), true
+	case "GitSyncState.projectDirectory":
+		if e.ComplexityRoot.GitSyncState.ProjectDirectory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.ProjectDirectory(childComplexity), true
+	case "GitSyncState.ref":
+		if e.ComplexityRoot.GitSyncState.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.Ref(childComplexity), true
+	case "GitSyncState.repoName":
+		if e.ComplexityRoot.GitSyncState.RepoName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.RepoName(childComplexity), true
+	case "GitSyncState.url":
+		if e.ComplexityRoot.GitSyncState.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.URL(childComplexity), true
+	case "GitSyncState.updatedAt":
+		if e.ComplexityRoot.GitSyncState.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.UpdatedAt(childComplexity), true
+
 	case "GlossaryEntry.createdAt":
 		if e.ComplexityRoot.GlossaryEntry.CreatedAt == nil {
 			break
@@ -2810,6 +3108,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteInviteLink(childComplexity, args["organizationId"].(string), args["inviteId"].(string)), true
+	case "Mutation.deleteLegacyGitInstallation":
+		if e.ComplexityRoot.Mutation.DeleteLegacyGitInstallation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteLegacyGitInstallation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteLegacyGitInstallation(childComplexity, args["spaceId"].(string)), true
 	case "Mutation.deletePage":
 		if e.ComplexityRoot.Mutation.DeletePage == nil {
 			break
@@ -2909,6 +3218,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTranslation(childComplexity, args["organizationId"].(string), args["translationId"].(string)), true
+	case "Mutation.exportToGitRepository":
+		if e.ComplexityRoot.Mutation.ExportToGitRepository == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_exportToGitRepository_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ExportToGitRepository(childComplexity, args["spaceId"].(string), args["input"].(model.ExportToGitRepositoryInput)), true
 	case "Mutation.grantCollectionAccess":
 		if e.ComplexityRoot.Mutation.GrantCollectionAccess == nil {
 			break
@@ -2931,6 +3251,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.GrantSpaceAccess(childComplexity, args["spaceId"].(string), args["input"].(model.GrantAccessInput)), true
+	case "Mutation.importGitRepository":
+		if e.ComplexityRoot.Mutation.ImportGitRepository == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importGitRepository_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportGitRepository(childComplexity, args["spaceId"].(string), args["input"].(model.ImportGitRepositoryInput)), true
 	case "Mutation.inviteUsersToOrganization":
 		if e.ComplexityRoot.Mutation.InviteUsersToOrganization == nil {
 			break
@@ -4334,6 +4665,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Files(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Revision.git":
+		if e.ComplexityRoot.Revision.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Git(childComplexity), true
 	case "Revision.id":
 		if e.ComplexityRoot.Revision.ID == nil {
 			break
@@ -4449,6 +4786,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionFile.DownloadURL(childComplexity), true
+	case "RevisionFile.git":
+		if e.ComplexityRoot.RevisionFile.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionFile.Git(childComplexity), true
 	case "RevisionFile.id":
 		if e.ComplexityRoot.RevisionFile.ID == nil {
 			break
@@ -4548,6 +4891,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.Emoji(childComplexity), true
+	case "RevisionPage.git":
+		if e.ComplexityRoot.RevisionPage.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Git(childComplexity), true
 	case "RevisionPage.hidden":
 		if e.ComplexityRoot.RevisionPage.Hidden == nil {
 			break
@@ -5542,6 +5891,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Emoji(childComplexity), true
+	case "Space.gitSync":
+		if e.ComplexityRoot.Space.GitSync == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.GitSync(childComplexity), true
+	case "Space.gitSyncJobs":
+		if e.ComplexityRoot.Space.GitSyncJobs == nil {
+			break
+		}
+
+		args, err := ec.field_Space_gitSyncJobs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.GitSyncJobs(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Space.id":
 		if e.ComplexityRoot.Space.ID == nil {
 			break
@@ -6543,8 +6909,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
 		ec.unmarshalInputCreateTranslationInput,
+		ec.unmarshalInputExportToGitRepositoryInput,
+		ec.unmarshalInputGitInfoInput,
 		ec.unmarshalInputGlossaryOperationInput,
 		ec.unmarshalInputGrantAccessInput,
+		ec.unmarshalInputImportGitRepositoryInput,
 		ec.unmarshalInputInviteEmailInput,
 		ec.unmarshalInputInviteUsersInput,
 		ec.unmarshalInputMergeRuleInput,
@@ -6657,7 +7026,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/grant.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/organization.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
+//go:embed "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/organization.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -6727,6 +7096,7 @@ type PublishedURLs {
 	{Name: "schema/collection.graphqls", Input: sourceData("schema/collection.graphqls"), BuiltIn: false},
 	{Name: "schema/comment.graphqls", Input: sourceData("schema/comment.graphqls"), BuiltIn: false},
 	{Name: "schema/content.graphqls", Input: sourceData("schema/content.graphqls"), BuiltIn: false},
+	{Name: "schema/gitsync.graphqls", Input: sourceData("schema/gitsync.graphqls"), BuiltIn: false},
 	{Name: "schema/grant.graphqls", Input: sourceData("schema/grant.graphqls"), BuiltIn: false},
 	{Name: "schema/invite.graphqls", Input: sourceData("schema/invite.graphqls"), BuiltIn: false},
 	{Name: "schema/links.graphqls", Input: sourceData("schema/links.graphqls"), BuiltIn: false},
@@ -7117,6 +7487,116 @@ func (ec *executionContext) childFields_FileEdit(ctx context.Context, field grap
 		return ec.fieldContext_FileEdit_file(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FileEdit", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncBlob(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "oid":
+		return ec.fieldContext_GitSyncBlob_oid(ctx, field)
+	case "path":
+		return ec.fieldContext_GitSyncBlob_path(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncBlob", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncCommit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "oid":
+		return ec.fieldContext_GitSyncCommit_oid(ctx, field)
+	case "message":
+		return ec.fieldContext_GitSyncCommit_message(ctx, field)
+	case "createdByService":
+		return ec.fieldContext_GitSyncCommit_createdByService(ctx, field)
+	case "createdByGitBook":
+		return ec.fieldContext_GitSyncCommit_createdByGitBook(ctx, field)
+	case "url":
+		return ec.fieldContext_GitSyncCommit_url(ctx, field)
+	case "ref":
+		return ec.fieldContext_GitSyncCommit_ref(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncCommit", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncJob(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_GitSyncJob_id(ctx, field)
+	case "operation":
+		return ec.fieldContext_GitSyncJob_operation(ctx, field)
+	case "state":
+		return ec.fieldContext_GitSyncJob_state(ctx, field)
+	case "error":
+		return ec.fieldContext_GitSyncJob_error(ctx, field)
+	case "url":
+		return ec.fieldContext_GitSyncJob_url(ctx, field)
+	case "ref":
+		return ec.fieldContext_GitSyncJob_ref(ctx, field)
+	case "commitMessage":
+		return ec.fieldContext_GitSyncJob_commitMessage(ctx, field)
+	case "timestamp":
+		return ec.fieldContext_GitSyncJob_timestamp(ctx, field)
+	case "force":
+		return ec.fieldContext_GitSyncJob_force(ctx, field)
+	case "standalone":
+		return ec.fieldContext_GitSyncJob_standalone(ctx, field)
+	case "revisionId":
+		return ec.fieldContext_GitSyncJob_revisionId(ctx, field)
+	case "commit":
+		return ec.fieldContext_GitSyncJob_commit(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_GitSyncJob_createdAt(ctx, field)
+	case "startedAt":
+		return ec.fieldContext_GitSyncJob_startedAt(ctx, field)
+	case "finishedAt":
+		return ec.fieldContext_GitSyncJob_finishedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncJob", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncJobConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_GitSyncJobConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_GitSyncJobConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_GitSyncJobConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_GitSyncJobConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncJobConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncJobEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_GitSyncJobEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_GitSyncJobEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncJobEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "repoName":
+		return ec.fieldContext_GitSyncState_repoName(ctx, field)
+	case "installationProvider":
+		return ec.fieldContext_GitSyncState_installationProvider(ctx, field)
+	case "integration":
+		return ec.fieldContext_GitSyncState_integration(ctx, field)
+	case "url":
+		return ec.fieldContext_GitSyncState_url(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_GitSyncState_updatedAt(ctx, field)
+	case "ref":
+		return ec.fieldContext_GitSyncState_ref(ctx, field)
+	case "projectDirectory":
+		return ec.fieldContext_GitSyncState_projectDirectory(ctx, field)
+	case "commit":
+		return ec.fieldContext_GitSyncState_commit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncState", field.Name)
 }
 
 func (ec *executionContext) childFields_GlossaryEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7753,6 +8233,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_file(ctx, field)
 	case "mergedFrom":
 		return ec.fieldContext_Revision_mergedFrom(ctx, field)
+	case "git":
+		return ec.fieldContext_Revision_git(ctx, field)
 	case "fileBacklinks":
 		return ec.fieldContext_Revision_fileBacklinks(ctx, field)
 	}
@@ -7797,6 +8279,8 @@ func (ec *executionContext) childFields_RevisionFile(ctx context.Context, field 
 		return ec.fieldContext_RevisionFile_size(ctx, field)
 	case "dimensions":
 		return ec.fieldContext_RevisionFile_dimensions(ctx, field)
+	case "git":
+		return ec.fieldContext_RevisionFile_git(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionFile", field.Name)
 }
@@ -7875,6 +8359,8 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_document(ctx, field)
 	case "urls":
 		return ec.fieldContext_RevisionPage_urls(ctx, field)
+	case "git":
+		return ec.fieldContext_RevisionPage_git(ctx, field)
 	case "links":
 		return ec.fieldContext_RevisionPage_links(ctx, field)
 	case "backlinks":
@@ -8337,6 +8823,10 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_revisionById(ctx, field)
 	case "revisions":
 		return ec.fieldContext_Space_revisions(ctx, field)
+	case "gitSync":
+		return ec.fieldContext_Space_gitSync(ctx, field)
+	case "gitSyncJobs":
+		return ec.fieldContext_Space_gitSyncJobs(ctx, field)
 	case "teamPermissions":
 		return ec.fieldContext_Space_teamPermissions(ctx, field)
 	case "userPermissions":
@@ -9789,6 +10279,20 @@ func (ec *executionContext) field_Mutation_deleteInviteLink_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteLegacyGitInstallation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deletePage_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10011,6 +10515,28 @@ func (ec *executionContext) field_Mutation_deleteTranslation_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_exportToGitRepository_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ExportToGitRepositoryInput, error) {
+			return ec.unmarshalNExportToGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐExportToGitRepositoryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_grantCollectionAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10047,6 +10573,28 @@ func (ec *executionContext) field_Mutation_grantSpaceAccess_args(ctx context.Con
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.GrantAccessInput, error) {
 			return ec.unmarshalNGrantAccessInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGrantAccessInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_importGitRepository_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ImportGitRepositoryInput, error) {
+			return ec.unmarshalNImportGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐImportGitRepositoryInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12292,6 +12840,28 @@ func (ec *executionContext) field_Space_comment_args(ctx context.Context, rawArg
 }
 
 func (ec *executionContext) field_Space_commenters_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_gitSyncJobs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
@@ -15772,6 +16342,893 @@ func (ec *executionContext) fieldContext_FileEdit_file(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _GitSyncBlob_oid(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncBlob_oid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Oid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncBlob_oid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncBlob_path(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncBlob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncBlob_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncBlob_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncBlob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncCommit_oid(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncCommit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncCommit_oid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Oid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncCommit_oid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncCommit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncCommit_message(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncCommit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncCommit_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncCommit_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncCommit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncCommit_createdByService(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncCommit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncCommit_createdByService(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedByService, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncCommit_createdByService(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncCommit", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncCommit_createdByGitBook(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncCommit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncCommit_createdByGitBook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedByGitBook(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncCommit_createdByGitBook(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncCommit", field, true, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncCommit_url(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncCommit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncCommit_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncCommit_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncCommit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncCommit_ref(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncCommit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncCommit_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ref, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncCommit_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncCommit", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_id(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_operation(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.GitSyncOperation) graphql.Marshaler {
+			return ec.marshalNGitSyncOperation2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncOperation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type GitSyncOperation does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_state(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.GitSyncJobState) graphql.Marshaler {
+			return ec.marshalNGitSyncJobState2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJobState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type GitSyncJobState does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_error(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_url(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_ref(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ref, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_commitMessage(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_commitMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CommitMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_commitMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_timestamp(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_timestamp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Timestamp, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_timestamp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_force(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_force(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Force, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_force(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_standalone(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_standalone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Standalone, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_standalone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_revisionId(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_revisionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_revisionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_commit(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_commit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_commit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_startedAt(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_startedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_startedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJob_finishedAt(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncJob) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJob_finishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FinishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJob_finishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJob", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJobConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.GitSyncJob]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJobConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.GitSyncJob]) graphql.Marshaler {
+			return ec.marshalNGitSyncJobEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJobConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncJobConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncJobEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncJobConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.GitSyncJob]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJobConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.GitSyncJob) graphql.Marshaler {
+			return ec.marshalNGitSyncJob2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJobᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJobConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncJobConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncJob(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncJobConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.GitSyncJob]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJobConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJobConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncJobConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncJobConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.GitSyncJob]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJobConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJobConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJobConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJobEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.GitSyncJob]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJobEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJobEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncJobEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncJobEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.GitSyncJob]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncJobEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncJob) graphql.Marshaler {
+			return ec.marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJob(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncJobEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncJobEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncJob(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncState_repoName(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_repoName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RepoName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_repoName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_installationProvider(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_installationProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InstallationProvider, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncProvider) graphql.Marshaler {
+			return ec.marshalOGitSyncProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncProvider(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_installationProvider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, errors.New("field of type GitSyncProvider does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_integration(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_integration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Integration, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_integration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_url(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_ref(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ref, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_projectDirectory(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_projectDirectory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProjectDirectory, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_projectDirectory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GitSyncState_commit(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_commit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_commit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _GlossaryEntry_id(ctx context.Context, field graphql.CollectedField, obj *model.GlossaryEntry) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18506,6 +19963,138 @@ func (ec *executionContext) fieldContext_Mutation_deleteFile(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteFile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importGitRepository(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importGitRepository(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportGitRepository(ctx, fc.Args["spaceId"].(string), fc.Args["input"].(model.ImportGitRepositoryInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncJob) graphql.Marshaler {
+			return ec.marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJob(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importGitRepository(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncJob(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importGitRepository_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_exportToGitRepository(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_exportToGitRepository(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ExportToGitRepository(ctx, fc.Args["spaceId"].(string), fc.Args["input"].(model.ExportToGitRepositoryInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncJob) graphql.Marshaler {
+			return ec.marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJob(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_exportToGitRepository(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncJob(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_exportToGitRepository_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteLegacyGitInstallation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteLegacyGitInstallation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteLegacyGitInstallation(ctx, fc.Args["spaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteLegacyGitInstallation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteLegacyGitInstallation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -25000,6 +26589,38 @@ func (ec *executionContext) fieldContext_Revision_mergedFrom(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Revision_git(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_git(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Git, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncCommit) graphql.Marshaler {
+			return ec.marshalOGitSyncCommit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncCommit(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_git(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncCommit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Revision_fileBacklinks(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25360,6 +26981,38 @@ func (ec *executionContext) fieldContext_RevisionFile_dimensions(_ context.Conte
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_FileDimensions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionFile_git(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionFile_git(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Git, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncBlob) graphql.Marshaler {
+			return ec.marshalOGitSyncBlob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncBlob(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionFile_git(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionFile",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncBlob(ctx, field)
 		},
 	}
 	return fc, nil
@@ -26113,6 +27766,38 @@ func (ec *executionContext) fieldContext_RevisionPage_urls(_ context.Context, fi
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_AppURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionPage_git(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_git(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RevisionPage().Git(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncBlob) graphql.Marshaler {
+			return ec.marshalOGitSyncBlob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncBlob(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_git(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncBlob(ctx, field)
 		},
 	}
 	return fc, nil
@@ -30237,6 +31922,82 @@ func (ec *executionContext) fieldContext_Space_revisions(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Space_revisions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_gitSync(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_gitSync(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GitSync, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncState) graphql.Marshaler {
+			return ec.marshalOGitSyncState2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_gitSync(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncState(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_gitSyncJobs(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_gitSyncJobs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().GitSyncJobs(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.GitSyncJob]) graphql.Marshaler {
+			return ec.marshalNGitSyncJobConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_gitSyncJobs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncJobConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_gitSyncJobs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -35661,6 +37422,136 @@ func (ec *executionContext) unmarshalInputCreateTranslationInput(ctx context.Con
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputExportToGitRepositoryInput(ctx context.Context, obj any) (model.ExportToGitRepositoryInput, error) {
+	var it model.ExportToGitRepositoryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "ref", "commitMessage", "repoCacheID", "repoTreeURL", "repoCommitURL", "repoProjectDirectory", "timestamp", "force", "gitInfo"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "ref":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ref = data
+		case "commitMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commitMessage"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CommitMessage = data
+		case "repoCacheID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoCacheID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoCacheID = data
+		case "repoTreeURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoTreeURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoTreeURL = data
+		case "repoCommitURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoCommitURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoCommitURL = data
+		case "repoProjectDirectory":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoProjectDirectory"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoProjectDirectory = data
+		case "timestamp":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timestamp"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Timestamp = data
+		case "force":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("force"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Force = data
+		case "gitInfo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gitInfo"))
+			data, err := ec.unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitInfoInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GitInfo = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputGitInfoInput(ctx context.Context, obj any) (model.GitInfoInput, error) {
+	var it model.GitInfoInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"provider", "url"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "provider":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provider"))
+			data, err := ec.unmarshalOGitSyncProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncProvider(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Provider = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputGlossaryOperationInput(ctx context.Context, obj any) (model.GlossaryOperationInput, error) {
 	var it model.GlossaryOperationInput
 	if obj == nil {
@@ -35744,6 +37635,99 @@ func (ec *executionContext) unmarshalInputGrantAccessInput(ctx context.Context, 
 				return it, err
 			}
 			it.Teams = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputImportGitRepositoryInput(ctx context.Context, obj any) (model.ImportGitRepositoryInput, error) {
+	var it model.ImportGitRepositoryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "ref", "repoCacheID", "repoTreeURL", "repoCommitURL", "repoProjectDirectory", "timestamp", "force", "standalone", "gitInfo"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "ref":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ref = data
+		case "repoCacheID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoCacheID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoCacheID = data
+		case "repoTreeURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoTreeURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoTreeURL = data
+		case "repoCommitURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoCommitURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoCommitURL = data
+		case "repoProjectDirectory":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoProjectDirectory"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoProjectDirectory = data
+		case "timestamp":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timestamp"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Timestamp = data
+		case "force":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("force"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Force = data
+		case "standalone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("standalone"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Standalone = data
+		case "gitInfo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gitInfo"))
+			data, err := ec.unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitInfoInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GitInfo = data
 		}
 	}
 	return it, nil
@@ -39252,6 +41236,389 @@ func (ec *executionContext) _FileEdit(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var gitSyncBlobImplementors = []string{"GitSyncBlob"}
+
+func (ec *executionContext) _GitSyncBlob(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncBlob) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncBlobImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncBlob")
+		case "oid":
+			out.Values[i] = ec._GitSyncBlob_oid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._GitSyncBlob_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var gitSyncCommitImplementors = []string{"GitSyncCommit"}
+
+func (ec *executionContext) _GitSyncCommit(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncCommit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncCommitImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncCommit")
+		case "oid":
+			out.Values[i] = ec._GitSyncCommit_oid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._GitSyncCommit_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdByService":
+			out.Values[i] = ec._GitSyncCommit_createdByService(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdByGitBook":
+			out.Values[i] = ec._GitSyncCommit_createdByGitBook(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._GitSyncCommit_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "ref":
+			out.Values[i] = ec._GitSyncCommit_ref(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var gitSyncJobImplementors = []string{"GitSyncJob"}
+
+func (ec *executionContext) _GitSyncJob(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncJob) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncJobImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncJob")
+		case "id":
+			out.Values[i] = ec._GitSyncJob_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operation":
+			out.Values[i] = ec._GitSyncJob_operation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "state":
+			out.Values[i] = ec._GitSyncJob_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._GitSyncJob_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._GitSyncJob_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ref":
+			out.Values[i] = ec._GitSyncJob_ref(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "commitMessage":
+			out.Values[i] = ec._GitSyncJob_commitMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "timestamp":
+			out.Values[i] = ec._GitSyncJob_timestamp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "force":
+			out.Values[i] = ec._GitSyncJob_force(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "standalone":
+			out.Values[i] = ec._GitSyncJob_standalone(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revisionId":
+			out.Values[i] = ec._GitSyncJob_revisionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "commit":
+			out.Values[i] = ec._GitSyncJob_commit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._GitSyncJob_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startedAt":
+			out.Values[i] = ec._GitSyncJob_startedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "finishedAt":
+			out.Values[i] = ec._GitSyncJob_finishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var gitSyncJobConnectionImplementors = []string{"GitSyncJobConnection"}
+
+func (ec *executionContext) _GitSyncJobConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.GitSyncJob]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncJobConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncJobConnection")
+		case "edges":
+			out.Values[i] = ec._GitSyncJobConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._GitSyncJobConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._GitSyncJobConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._GitSyncJobConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var gitSyncJobEdgeImplementors = []string{"GitSyncJobEdge"}
+
+func (ec *executionContext) _GitSyncJobEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.GitSyncJob]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncJobEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncJobEdge")
+		case "cursor":
+			out.Values[i] = ec._GitSyncJobEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._GitSyncJobEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var gitSyncStateImplementors = []string{"GitSyncState"}
+
+func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncState) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncStateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncState")
+		case "repoName":
+			out.Values[i] = ec._GitSyncState_repoName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "installationProvider":
+			out.Values[i] = ec._GitSyncState_installationProvider(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "integration":
+			out.Values[i] = ec._GitSyncState_integration(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._GitSyncState_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._GitSyncState_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "ref":
+			out.Values[i] = ec._GitSyncState_ref(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "projectDirectory":
+			out.Values[i] = ec._GitSyncState_projectDirectory(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "commit":
+			out.Values[i] = ec._GitSyncState_commit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var glossaryEntryImplementors = []string{"GlossaryEntry"}
 
 func (ec *executionContext) _GlossaryEntry(ctx context.Context, sel ast.SelectionSet, obj *model.GlossaryEntry) graphql.Marshaler {
@@ -40543,6 +42910,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteFile":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteFile(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importGitRepository":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importGitRepository(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "exportToGitRepository":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_exportToGitRepository(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteLegacyGitInstallation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteLegacyGitInstallation(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -43232,6 +45620,11 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "git":
+			out.Values[i] = ec._Revision_git(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "fileBacklinks":
 			field := field
 
@@ -43426,6 +45819,11 @@ func (ec *executionContext) _RevisionFile(ctx context.Context, sel ast.Selection
 			}
 		case "dimensions":
 			out.Values[i] = ec._RevisionFile_dimensions(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "git":
+			out.Values[i] = ec._RevisionFile_git(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -43744,6 +46142,44 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "git":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._RevisionPage_git(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "links":
 			field := field
 
@@ -45903,6 +48339,49 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 					}
 				}()
 				res = ec._Space_revisions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "gitSync":
+			out.Values[i] = ec._Space_gitSync(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "gitSyncJobs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_gitSyncJobs(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -48863,6 +51342,11 @@ func (ec *executionContext) marshalNEmojiReaction2ᚖgithubᚗcomᚋbinderyᚋbi
 	return ec._EmojiReaction(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNExportToGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐExportToGitRepositoryInput(ctx context.Context, v any) (model.ExportToGitRepositoryInput, error) {
+	res, err := ec.unmarshalInputExportToGitRepositoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐFileEdit(ctx context.Context, sel ast.SelectionSet, v *FileEdit) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -48871,6 +51355,88 @@ func (ec *executionContext) marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbindery
 		return graphql.Null
 	}
 	return ec._FileEdit(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNGitSyncJob2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJobᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.GitSyncJob) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJob(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJob(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncJob) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GitSyncJob(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNGitSyncJobConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.GitSyncJob]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GitSyncJobConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNGitSyncJobEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.GitSyncJob]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGitSyncJobEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNGitSyncJobEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.GitSyncJob]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GitSyncJobEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNGitSyncJobState2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJobState(ctx context.Context, v any) (model.GitSyncJobState, error) {
+	var res model.GitSyncJobState
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGitSyncJobState2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJobState(ctx context.Context, sel ast.SelectionSet, v model.GitSyncJobState) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNGitSyncOperation2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncOperation(ctx context.Context, v any) (model.GitSyncOperation, error) {
+	var res model.GitSyncOperation
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGitSyncOperation2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncOperation(ctx context.Context, sel ast.SelectionSet, v model.GitSyncOperation) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNGlossaryEntry2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.GlossaryEntry) graphql.Marshaler {
@@ -49028,6 +51594,11 @@ func (ec *executionContext) marshalNID2ᚕstringᚄ(ctx context.Context, sel ast
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNImportGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐImportGitRepositoryInput(ctx context.Context, v any) (model.ImportGitRepositoryInput, error) {
+	res, err := ec.unmarshalInputImportGitRepositoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
@@ -51623,6 +54194,51 @@ func (ec *executionContext) marshalOFileDimensions2ᚖgithubᚗcomᚋbinderyᚋb
 		return graphql.Null
 	}
 	return ec._FileDimensions(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitInfoInput(ctx context.Context, v any) (*model.GitInfoInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputGitInfoInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOGitSyncBlob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncBlob(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncBlob) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GitSyncBlob(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOGitSyncCommit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncCommit(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncCommit) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GitSyncCommit(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOGitSyncProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncProvider(ctx context.Context, v any) (*model.GitSyncProvider, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.GitSyncProvider)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOGitSyncProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncProvider(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncProvider) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOGitSyncState2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncState(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncState) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GitSyncState(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryTranslations(ctx context.Context, v any) (model.GlossaryTranslations, error) {

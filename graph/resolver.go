@@ -30,4 +30,6 @@ type Resolver struct {
 	Now      func() time.Time
 	// Translator is the machine-translation provider; nil when none is configured (runs fail).
 	Translator *translator.Client
+	// GitSync configures Git import and export (gitsync.go).
+	GitSync GitSyncConfig
 }

@@ -20,7 +20,7 @@ func (r *Resolver) toSpace(s *storage.Space, role *model.MemberRole) *model.Spac
 		Language: (*model.Language)(s.Language), Revision: s.RevisionID, DefaultLevel: (*model.DefaultLevel)(s.DefaultLevel),
 		URLs:        model.SpaceURLs{Location: r.apiURL("/spaces/%s", s.ID), App: r.Settings.AppURL + "/s/" + s.ID + "/", Icon: s.IconURL},
 		Permissions: authz.SpacePermissions(role),
-		ViewerRole:  role, IsTemplate: s.IsTemplate,
+		ViewerRole:  role, IsTemplate: s.IsTemplate, GitSync: gitSyncState(s.GitSync),
 	}
 	if s.CollectionID != nil {
 		out.Visibility = "in-collection"

@@ -455,17 +455,6 @@ func resultEdit(current, want []*storage.PageVersion, contents []*storage.PageCo
 	return edit
 }
 
-// samePage reports whether two versions of a page hold the same thing.
-func samePage(a, b *storage.PageVersion) bool {
-	x, y := *a, *b
-	x.Span, y.Span = storage.Span{}, storage.Span{}
-	x.CreatedAt, y.CreatedAt, x.UpdatedAt, y.UpdatedAt = time.Time{}, time.Time{}, time.Time{}, time.Time{}
-	return fmt.Sprintf("%v|%v|%v|%v|%v|%v|%v|%v|%v", x.ParentID == nil, deref(x.ParentID), deref(x.ContentID), deref(x.Description), deref(x.Emoji), deref(x.Icon), deref(x.Layout), deref(x.Cover), deref(x.Variables)) ==
-		fmt.Sprintf("%v|%v|%v|%v|%v|%v|%v|%v|%v", y.ParentID == nil, deref(y.ParentID), deref(y.ContentID), deref(y.Description), deref(y.Emoji), deref(y.Icon), deref(y.Layout), deref(y.Cover), deref(y.Variables)) &&
-		x.Position == y.Position && x.Type == y.Type && x.Title == y.Title && x.Slug == y.Slug && x.Hidden == y.Hidden &&
-		x.NoIndex == y.NoIndex && x.NoRobotsIndex == y.NoRobotsIndex && deref(x.LinkTarget) == deref(y.LinkTarget) && deref(x.Git) == deref(y.Git)
-}
-
 // glossaryTerms are the entries that have a term in both languages.
 func glossaryTerms(entries []*storage.GlossaryEntry, from, to string) []translator.Term {
 	var out []translator.Term

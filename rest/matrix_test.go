@@ -125,6 +125,13 @@ var matrix = []matrixCase{
 	{"DELETE", "/spaces/{spaceId}", contentDelete, 204, space(""), "", `mutation($s: ID!) { deleteSpace(id: $s) }`},
 	{"POST", "/spaces/{spaceId}/restore", contentAdmin, 200, space("/restore"), "", `mutation($s: ID!) { restoreSpace(id: $s) { id } }`},
 
+	{"POST", "/spaces/{spaceId}/git/import", contentEditor, 204, space("/git/import"), `{"url":"https://93.184.216.34/docs.git","ref":"refs/heads/main"}`,
+		`mutation($s: ID!) { importGitRepository(spaceId: $s, input: {url: "https://93.184.216.34/docs.git", ref: "refs/heads/main"}) { id } }`},
+	{"POST", "/spaces/{spaceId}/git/export", contentEditor, 204, space("/git/export"), `{"url":"https://93.184.216.34/docs.git","ref":"refs/heads/main","commitMessage":"Sync"}`,
+		`mutation($s: ID!) { exportToGitRepository(spaceId: $s, input: {url: "https://93.184.216.34/docs.git", ref: "refs/heads/main", commitMessage: "Sync"}) { id } }`},
+	{"GET", "/spaces/{spaceId}/git/info", contentReader, 200, space("/git/info"), "", `query($s: ID!) { space(id: $s) { gitSyncJobs { totalCount } } }`},
+	{"DELETE", "/spaces/{spaceId}/git/legacy-installation", contentEditor, 204, space("/git/legacy-installation"), "", `mutation($s: ID!) { deleteLegacyGitInstallation(spaceId: $s) }`},
+
 	{"POST", "/orgs/{organizationId}/collections", creator, 201, org("/collections"), `{"title":"New"}`, `mutation($o: ID!) { createCollection(organizationId: $o, input: {title: "New"}) { id } }`},
 	{"GET", "/orgs/{organizationId}/collections", member, 200, org("/collections"), "", `query($o: ID!) { organization(id: $o) { collections { totalCount } } }`},
 	{"GET", "/collections/{collectionId}", contentReader, 200, collection(""), "", `query($c: ID!) { collection(id: $c) { id } }`},
@@ -293,6 +300,9 @@ func TestPermissionMatrix(t *testing.T) {
 			if strings.Contains(path, "comment") || strings.Contains(path, "review") {
 				f.comment, f.reply, f.crComment, f.crReply, f.review = e.matrixDiscussion(admin, f.space, f.changeRequest)
 			}
+			if strings.Contains(path, "/git") { // a queued import: git/info has something to show
+				e.call(admin.Token, "POST", "/spaces/"+f.space+"/git/import", `{"url":"https://93.184.216.34/docs.git","ref":"refs/heads/main"}`).want(http.StatusNoContent)
+			}
 			if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") {
 				var published string
 				f.site, f.siteSpace, f.shareLink, published = e.matrixSite(admin, orgID)
@@ -312,7 +322,7 @@ func TestPermissionMatrix(t *testing.T) {
 			}
 			return f
 		}
-		shared := newFixture("/spaces/collections/teams/permissions/content/comments/reviews/translations")
+		shared := newFixture("/spaces/collections/teams/permissions/content/comments/reviews/translations/git")
 		for _, c := range matrix {
 			for _, role := range roles {
 				for _, door := range []string{"rest", "graphql"} {

@@ -127,8 +127,9 @@ type Space struct {
 	DefaultLevel   *string // "inherit", a role, or nil: no access beyond grants
 	MergeRules     string  // JSON, owned by the API layer
 	RevisionID     string
-	RevisionSeq    int64 // sequence of RevisionID on the space's line
-	IsTemplate     bool  // offered as a template to the organization's spaces
+	RevisionSeq    int64   // sequence of RevisionID on the space's line
+	IsTemplate     bool    // offered as a template to the organization's spaces
+	GitSync        *string // JSON: the Git Sync set-up (gitsync.go), nil until a sync
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	DeletedAt      *time.Time `bun:",nullzero"`
@@ -150,6 +151,7 @@ type Revision struct {
 	ChangeRequestID *string
 	MergedFrom      *string // merge revisions: the change request merged
 	CreatedBy       *string
+	Git             *string // JSON: the Git commit the revision was imported from or exported to
 	CreatedAt       time.Time
 }
 

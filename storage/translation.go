@@ -370,11 +370,3 @@ func (s *Store) ReplaceContent(ctx context.Context, spaceID, typ string, clock f
 	return rev, err
 }
 
-// Files returns every live file of the line being edited.
-func (c *ContentTx) Files(ctx context.Context) ([]*FileVersion, error) {
-	var rows []*FileVersion
-	if err := filesQuery(c.tx, c.View, &rows).Scan(ctx); err != nil {
-		return nil, translate(err)
-	}
-	return rows, nil
-}

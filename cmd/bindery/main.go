@@ -58,6 +58,8 @@ func app() *cli.Command {
 					databaseFlag(),
 					&cli.StringFlag{Name: "public-url", Sources: cli.EnvVars("BINDERY_PUBLIC_URL"), Usage: "the API's external base URL (default http://ADDR)"},
 					&cli.StringFlag{Name: "app-url", Sources: cli.EnvVars("BINDERY_APP_URL"), Usage: "the web app's base URL (default: the public URL)"},
+					&cli.StringFlag{Name: "secret-key", Sources: cli.EnvVars("BINDERY_SECRET_KEY"), Usage: "encrypts Git credentials while their sync job waits (without it, repository URLs with credentials are refused)"},
+					&cli.BoolFlag{Name: "git-allow-local", Sources: cli.EnvVars("BINDERY_GIT_ALLOW_LOCAL"), Usage: "allow Git Sync with file:// URLs and hosts on loopback, private or link-local addresses"},
 					&cli.StringFlag{Name: "files-dir", Sources: cli.EnvVars("BINDERY_FILES_DIR"), Usage: "where uploaded files are kept (default: DATABASE-files next to a SQLite file, ./bindery-files for PostgreSQL)"},
 					&cli.StringFlag{Name: "translate-url", Sources: cli.EnvVars("BINDERY_TRANSLATE_URL"), Usage: "OpenAI-compatible chat-completions base URL for translations, e.g. http://localhost:11434/v1 (default: none; runs fail)"},
 					&cli.StringFlag{Name: "translate-model", Sources: cli.EnvVars("BINDERY_TRANSLATE_MODEL"), Usage: "model name for translations"},
@@ -190,6 +192,8 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if creds != nil {
 		printFirstStart(res.Settings.PublicURL, creds)
 	}
+
+	res.GitSync = graph.GitSyncConfig{AllowLocal: cmd.Bool("git-allow-local"), SecretKey: cmd.String("secret-key")}
 
 	// Background jobs (and any left queued by the last run) start before requests can queue more.
 	runner, err := res.StartJobs(ctx, jobs.Config{})
