@@ -21,7 +21,7 @@ func translationMatrix() []matrixCase {
 		{"GET", "/orgs/{organizationId}/translations/{translationId}", contentReader, 200, tr(""), "", `query($o: ID!, $tr: ID!) { organization(id: $o) { translation(id: $tr) { id } } }`},
 		{"PUT", "/orgs/{organizationId}/translations/{translationId}", contentCreator, 200, tr(""), `{"instructions":{"object":"document","data":{},"nodes":[]}}`,
 			`mutation($o: ID!, $tr: ID!) { updateTranslation(organizationId: $o, translationId: $tr, input: {instructions: {object: "document", data: {}, nodes: []}}) { id } }`},
-		{"DELETE", "/orgs/{organizationId}/translations/{translationId}", contentCreatorDel, 204, tr(""), "",
+		{"DELETE", "/orgs/{organizationId}/translations/{translationId}", contentCreatorDelete, 204, tr(""), "",
 			`mutation($o: ID!, $tr: ID!) { deleteTranslation(organizationId: $o, translationId: $tr) }`},
 		{"POST", "/orgs/{organizationId}/translations/{translationId}/run", contentCreator, 204, tr("/run"), "",
 			`mutation($o: ID!, $tr: ID!) { runTranslation(organizationId: $o, translationId: $tr) { id } }`},
