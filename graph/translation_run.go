@@ -271,7 +271,11 @@ func (r *Resolver) translatePages(ctx context.Context, t *storage.Translation, r
 					return
 				}
 				tp := translatedPage(t, run, p, out, r.Now())
-				if err := r.Store.SaveTranslatedPage(ctx, tp); err != nil {
+				// An answer paid for is kept even as the run stops (a shutdown): the write is short.
+				saveCtx, cancelSave := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+				err = r.Store.SaveTranslatedPage(saveCtx, tp)
+				cancelSave()
+				if err != nil {
 					fail(err)
 					return
 				}
@@ -291,9 +295,8 @@ func (r *Resolver) translatePages(ctx context.Context, t *storage.Translation, r
 // saveProgress records a run's progress and the pages it sent so far; a failed write is not the
 // run's failure (the next page writes it again).
 func (r *Resolver) saveProgress(ctx context.Context, run *storage.TranslationRun, progress, sent int) {
-	row := &storage.TranslationRun{ID: run.ID, Progress: progress, PagesSent: sent}
 	// Written even as the run stops: the page it counts is stored already.
-	if err := r.Store.UpdateTranslationRun(context.WithoutCancel(ctx), row, "progress", "pages_sent"); err != nil {
+	if err := r.Store.SaveTranslationProgress(context.WithoutCancel(ctx), run.ID, progress, sent); err != nil {
 		slog.WarnContext(ctx, "save translation progress", "run", run.ID, "err", err)
 	}
 }

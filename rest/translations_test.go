@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -347,6 +348,11 @@ func TestTranslations(t *testing.T) {
 		if ran.RunTranslation.Status != "QUEUED" {
 			t.Errorf("GraphQL run = %+v", ran)
 		}
+		var again struct{ RunTranslation struct{ ID string } }
+		e.gql(admin.Token, `mutation($o: ID!, $t: ID!) { runTranslation(organizationId: $o, translationId: $t) { id } }`, map[string]any{"o": orgID, "t": created.CreateTranslation.ID}).ok(&again)
+		if again.RunTranslation.ID != ran.RunTranslation.ID {
+			t.Errorf("a second run was queued while one waits: %s, %s", ran.RunTranslation.ID, again.RunTranslation.ID)
+		}
 		if code := e.gql(admin.Token, `mutation($o: ID!) { updateGlossary(organizationId: $o, input: {operations: [{type: DELETE, id: "nope"}]}) }`, map[string]any{"o": orgID}).code(); code != "INVALID" {
 			t.Errorf("GraphQL glossary delete of a missing id: %s", code)
 		}
@@ -457,8 +463,8 @@ func TestTranslationRunResumesAfterARestart(t *testing.T) {
 		if err != nil || first.Status != "RUNNING" || stored[tr][0].FinishedAt != nil {
 			t.Fatalf("after the stop: %+v, %v", first, err)
 		}
-		storedBefore := first.PagesSent
-		if storedBefore == 0 || storedBefore >= 40 {
+		storedBefore, err := e.store.CountTranslatedPages(context.Background(), tr)
+		if err != nil || storedBefore == 0 || storedBefore >= 40 {
 			t.Fatalf("%d pages stored before the stop", storedBefore)
 		}
 
@@ -530,4 +536,33 @@ func (e *env) firstPage(token, spaceID string) string {
 	var pages struct{ Pages []struct{ ID string } }
 	e.call(token, "GET", "/spaces/"+spaceID+"/content/pages", nil).want(http.StatusOK).decode(&pages)
 	return pages.Pages[0].ID
+}
+
+func TestTranslationListStatements(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Counted", "admin@counted.test")
+		source := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Docs"}`).want(http.StatusCreated).object()["id"].(string)
+		e.call(admin.Token, "PUT", "/orgs/"+orgID+"/translations-glossary", `{"operations":[{"type":"insert","translations":{"en":"A","fr":"B"}}]}`).want(http.StatusNoContent)
+		counts := func() (rest, gql, glossary int64) {
+			var r, g, gl atomic.Int64
+			e.callCounted(admin.Token, "GET", "/orgs/"+orgID+"/translations", nil, &r).want(http.StatusOK)
+			e.gqlCounted(admin.Token, `query($o: ID!) { organization(id: $o) { translations { nodes { id runs { nodes { id issues { page } } } } } } }`, map[string]any{"o": orgID}, &g).ok(nil)
+			e.callCounted(admin.Token, "GET", "/orgs/"+orgID+"/translations-glossary", nil, &gl).want(http.StatusOK)
+			return r.Load(), g.Load(), gl.Load()
+		}
+		add := func(lang string) {
+			id := e.call(admin.Token, "POST", "/orgs/"+orgID+"/translations", `{"language":"`+lang+`","source":{"space":"`+source+`","language":"en"}}`).want(http.StatusCreated).object()["id"].(string)
+			e.call(admin.Token, "POST", "/orgs/"+orgID+"/translations/"+id+"/run", nil).want(http.StatusNoContent)
+			e.call(admin.Token, "PUT", "/orgs/"+orgID+"/translations-glossary", `{"operations":[{"type":"insert","translations":{"en":"x`+lang+`","fr":"y"}}]}`).want(http.StatusNoContent)
+		}
+		add("fr")
+		r1, g1, gl1 := counts()
+		for _, lang := range []string{"de", "es", "it", "ja"} {
+			add(lang)
+		}
+		r5, g5, gl5 := counts()
+		if r1 != r5 || g1 != g5 || gl1 != gl5 {
+			t.Errorf("statements grow with the items: REST %d → %d, GraphQL %d → %d, glossary %d → %d", r1, r5, g1, g5, gl1, gl5)
+		}
+	})
 }

@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -156,10 +158,10 @@ func (s *Store) DeleteTranslation(ctx context.Context, orgID, id string) (bool, 
 }
 
 // StartTranslationRun records a queued run, moves the translation to running and queues job
-// (made from the run's id) in one transaction, so the run exists exactly when its job does.
-// Errors: ErrNotFound.
+// (made from the run's id) in one transaction, so the run exists exactly when its job does. When
+// a run of the translation is queued or under way already, run becomes that one and nothing is
+// written. Errors: ErrNotFound.
 func (s *Store) StartTranslationRun(ctx context.Context, run *TranslationRun, job func(runID string) JobArgs) error {
-	run.ID = NewID()
 	if run.Issues == "" {
 		run.Issues = "[]"
 	}
@@ -169,14 +171,17 @@ func (s *Store) StartTranslationRun(ctx context.Context, run *TranslationRun, jo
 			return translate(err)
 		}
 		run.PreviousStatus = t.Status
-		if t.Status == "running" {
-			// A run already under way goes on; the new one keeps what it would return to.
-			var last TranslationRun
-			err := tx.NewSelect().Model(&last).Where("trr.translation_id = ?", t.ID).OrderExpr("trr.created_at DESC, trr.id DESC").Limit(1).Scan(ctx)
-			if err == nil {
-				run.PreviousStatus = last.PreviousStatus
-			}
+		var last TranslationRun
+		err := tx.NewSelect().Model(&last).Where("trr.translation_id = ? AND trr.status IN ('queued', 'running')", t.ID).
+			OrderExpr("trr.created_at DESC, trr.id DESC").Limit(1).Scan(ctx)
+		if err == nil {
+			*run = last // a run queued or under way is the one asked for: runs never overlap
+			return nil
 		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return translate(err)
+		}
+		run.ID = NewID()
 		if _, err := tx.NewInsert().Model(run).Exec(ctx); err != nil {
 			return fmt.Errorf("insert translation run: %w", translate(err))
 		}
@@ -184,7 +189,7 @@ func (s *Store) StartTranslationRun(ctx context.Context, run *TranslationRun, jo
 			Where("id = ?", t.ID).Exec(ctx); err != nil {
 			return translate(err)
 		}
-		_, err := s.insertJobTx(ctx, tx, job(run.ID), nil)
+		_, err = s.insertJobTx(ctx, tx, job(run.ID), nil)
 		return err
 	})
 }
@@ -221,6 +226,14 @@ func (s *Store) UpdateTranslationRun(ctx context.Context, r *TranslationRun, col
 	return translate(err)
 }
 
+// SaveTranslationProgress records a run's progress and the pages it sent so far. Writes from
+// concurrent workers may arrive out of order: the counters only grow.
+func (s *Store) SaveTranslationProgress(ctx context.Context, runID string, progress, sent int) error {
+	_, err := s.db.NewUpdate().Model((*TranslationRun)(nil)).Set("progress = ?, pages_sent = ?", progress, sent).
+		Where("id = ? AND pages_sent < ?", runID, sent).Exec(ctx)
+	return translate(err)
+}
+
 // TranslatedPages returns the memory entries of a translation for the given keys, by key.
 func (s *Store) TranslatedPages(ctx context.Context, translationID string, keys []string) (map[string]*TranslatedPage, error) {
 	out := map[string]*TranslatedPage{}
@@ -235,6 +248,12 @@ func (s *Store) TranslatedPages(ctx context.Context, translationID string, keys 
 		}
 	}
 	return out, nil
+}
+
+// CountTranslatedPages is the number of pages a translation's memory holds.
+func (s *Store) CountTranslatedPages(ctx context.Context, translationID string) (int, error) {
+	n, err := s.db.NewSelect().Model((*TranslatedPage)(nil)).Where("translation_id = ?", translationID).Count(ctx)
+	return int(n), translate(err)
 }
 
 // SaveTranslatedPage stores one page's translation as soon as it arrives; a key already stored
