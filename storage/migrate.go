@@ -45,7 +45,8 @@ func (s *Store) Migrate(ctx context.Context) error {
 	if _, err := m.Migrate(ctx); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	return nil
+	// The job queue's tables are River's, versioned by River (still under Bindery's lock).
+	return s.migrateJobs(ctx)
 }
 
 // PendingMigrations lists the names of migrations not yet applied.
