@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -190,11 +189,12 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 		}
 	}()
 
-	ln, err := net.Listen("tcp", addr)
+	limits := rest.DefaultServerLimits()
+	ln, err := rest.Listen(addr, limits)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: rest.NewServer(res), ReadHeaderTimeout: 10 * time.Second}
+	srv := rest.NewHTTPServer(rest.NewServer(res), limits)
 	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
