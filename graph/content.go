@@ -116,6 +116,7 @@ func (r *Resolver) toRevision(rev *storage.Revision, src *ContentSource) *model.
 	if rev.Type == "merge" && rev.MergedFrom == nil {
 		out.Type = "edits"
 	}
+	out.Git = revisionGit(rev.Git)
 	return out
 }
 
@@ -201,7 +202,7 @@ func (r *Resolver) toPage(src *ContentSource, v *storage.PageVersion) *model.Rev
 		ID: v.PageID, Title: v.Title, Emoji: v.Emoji, Icon: v.Icon, CreatedAt: &created, UpdatedAt: &updated,
 		Type: model.PageType(v.Type), Slug: v.Slug, Description: v.Description, Hidden: v.Hidden,
 		NoIndex: v.NoIndex, NoRobotsIndex: v.NoRobotsIndex, Layout: model.DefaultPageLayout(),
-		Cover: jsonOf(v.Cover), Variables: jsonOf(v.Variables), Target: jsonOf(v.LinkTarget), Git: jsonOf(v.Git),
+		Cover: jsonOf(v.Cover), Variables: jsonOf(v.Variables), Target: jsonOf(v.LinkTarget), Git: pageGit(v.Git),
 		DocumentID: v.ContentID, Parent: v.ParentID, Pages: []*model.RevisionPage{}, Source: src,
 	}
 	if v.Layout != nil {
@@ -413,6 +414,7 @@ func (r *Resolver) toFile(f *storage.FileVersion) *model.RevisionFile {
 	if f.Width != nil && f.Height != nil && *f.Width > 0 {
 		out.Dimensions = &model.FileDimensions{Width: *f.Width, Height: *f.Height}
 	}
+	out.Git = blobGit(f.Git)
 	return out
 }
 
@@ -459,4 +461,16 @@ func stringVars(raw model.JSON) map[string]string {
 		}
 	}
 	return out
+}
+
+// samePage reports whether two versions of a page hold the same thing, wherever and whenever
+// they were written: a rewrite that changes nothing (an import, a translation run) keeps the
+// version it has.
+func samePage(a, b *storage.PageVersion) bool {
+	eq := func(x, y *string) bool { return deref(x) == deref(y) }
+	return a.PageID == b.PageID && eq(a.ParentID, b.ParentID) && a.Position == b.Position && a.Type == b.Type &&
+		a.Title == b.Title && a.Slug == b.Slug && eq(a.Emoji, b.Emoji) && eq(a.Icon, b.Icon) &&
+		eq(a.Description, b.Description) && a.Hidden == b.Hidden && a.NoIndex == b.NoIndex &&
+		a.NoRobotsIndex == b.NoRobotsIndex && eq(a.Layout, b.Layout) && eq(a.Cover, b.Cover) &&
+		eq(a.Variables, b.Variables) && eq(a.LinkTarget, b.LinkTarget) && eq(a.Git, b.Git) && eq(a.ContentID, b.ContentID)
 }

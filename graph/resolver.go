@@ -7,6 +7,8 @@ package graph
 import (
 	"time"
 
+	"github.com/bindery/bindery/graph/translator"
+	"github.com/bindery/bindery/graph/safefetch"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
 )
@@ -19,6 +21,9 @@ type Settings struct {
 	AppURL string
 	// Version and Build describe the running binary.
 	Version, Build string
+	// Fetch is what fetching a user's URL (OpenAPI specifications) may reach; the zero value is
+	// https only, public addresses only.
+	Fetch safefetch.Policy
 }
 
 // Resolver is the dependency-injection root shared by GraphQL and REST.
@@ -27,4 +32,8 @@ type Resolver struct {
 	Blobs    *blob.Store // uploaded files' bytes
 	Settings Settings
 	Now      func() time.Time
+	// Translator is the machine-translation provider; nil when none is configured (runs fail).
+	Translator *translator.Client
+	// GitSync configures Git import and export (gitsync.go).
+	GitSync GitSyncConfig
 }

@@ -20,7 +20,7 @@ func (r *Resolver) toSpace(s *storage.Space, role *model.MemberRole) *model.Spac
 		Language: (*model.Language)(s.Language), Revision: s.RevisionID, DefaultLevel: (*model.DefaultLevel)(s.DefaultLevel),
 		URLs:        model.SpaceURLs{Location: r.apiURL("/spaces/%s", s.ID), App: r.Settings.AppURL + "/s/" + s.ID + "/", Icon: s.IconURL},
 		Permissions: authz.SpacePermissions(role),
-		ViewerRole:  role, IsTemplate: s.IsTemplate,
+		ViewerRole:  role, IsTemplate: s.IsTemplate, GitSync: gitSyncState(s.GitSync),
 	}
 	if s.CollectionID != nil {
 		out.Visibility = "in-collection"
@@ -184,7 +184,7 @@ func (r *Resolver) creatorAccess(ctx context.Context, orgID string, parent *stri
 // organization's root. Errors: Invalid (unknown parent), Forbidden.
 func (r *Resolver) canCreateIn(acc *orgAccess, parent *string) error {
 	if parent == nil {
-		if !authz.AtLeast(acc.OrgRole, model.MemberRoleCreate) {
+		if !authz.AtLeast(acc.OrganizationRole(), model.MemberRoleCreate) {
 			return apperr.Forbiddenf("you need the create role in this organization")
 		}
 		return nil

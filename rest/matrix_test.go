@@ -16,24 +16,26 @@ import (
 type policy int
 
 const (
-	anyone              policy = iota // any authenticated user
-	member                            // any member of the organization, guests included
-	insider                           // members with a role (not guests)
-	adminOnly                         // organization admins
-	linkHolder                        // whoever holds the invite link's id
-	creator                           // members with the create role (guests and lower roles: 403)
-	teamManager                       // organization admins (the fixtures' teams have no other owner)
-	contentReader                     // readers of the content; guests do not see it (404)
-	contentEditor                     // editors of the content; lower readers 403, guests 404
-	contentAdmin                      // admins of the content; other readers 403, guests 404
-	contentDelete                     // contentAdmin, except that unseen content answers 204 like missing
-	siteEditor                        // the create role manages sites (guests and lower roles: 403)
-	contentCommenter                  // the comment role on the content; readers 403, guests 404
-	contentReviewer                   // the review role on the content; lower readers 403, guests 404
-	contentEditorDelete               // contentEditor, except that unseen content answers 204 like missing
+	anyone               policy = iota // any authenticated user
+	member                             // any member of the organization, guests included
+	insider                            // members with a role (not guests)
+	adminOnly                          // organization admins
+	linkHolder                         // whoever holds the invite link's id
+	creator                            // members with the create role (guests and lower roles: 403)
+	teamManager                        // organization admins (the fixtures' teams have no other owner)
+	contentReader                      // readers of the content; guests do not see it (404)
+	contentEditor                      // editors of the content; lower readers 403, guests 404
+	contentAdmin                       // admins of the content; other readers 403, guests 404
+	contentDelete                      // contentAdmin, except that unseen content answers 204 like missing
+	siteEditor                         // the create role manages sites (guests and lower roles: 403)
+	contentCommenter                   // the comment role on the content; readers 403, guests 404
+	contentReviewer                    // the review role on the content; lower readers 403, guests 404
+	contentEditorDelete                // contentEditor, except that unseen content answers 204 like missing
+	contentCreator                     // readers of the content with the create role in the organization; lower readers 403, guests 404
+	contentCreatorDelete               // contentCreator, except that unseen content answers 204 like missing
 )
 
-var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org"}
+var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org", "read-token", "space-token"}
 
 // rank orders the organization roles of the matrix; guests rank 0.
 var rank = map[string]int{"read": 1, "comment": 2, "review": 3, "edit": 4, "create": 5, "admin": 6}
@@ -46,15 +48,16 @@ func (p policy) expect(role string, ok int) int {
 	switch {
 	case p == anyone || p == linkHolder:
 		return ok
-	case (p == contentDelete || p == contentEditorDelete) && (outsider || guest):
+	case (p == contentDelete || p == contentEditorDelete || p == contentCreatorDelete) && (outsider || guest):
 		return http.StatusNoContent
-	case outsider, guest && (p == contentReader || p == contentEditor || p == contentAdmin || p == contentCommenter || p == contentReviewer):
+	case outsider, guest && (p == contentReader || p == contentEditor || p == contentAdmin || p == contentCommenter || p == contentReviewer || p == contentCreator):
 		return http.StatusNotFound
 	case p == member, p == insider && !guest, p == adminOnly && role == "admin", p == teamManager && role == "admin",
 		(p == creator || p == siteEditor) && rank[role] >= rank["create"], p == contentReader, p == contentEditor && rank[role] >= rank["edit"],
 		(p == contentAdmin || p == contentDelete) && role == "admin",
 		p == contentCommenter && rank[role] >= rank["comment"], p == contentReviewer && rank[role] >= rank["review"],
-		p == contentEditorDelete && rank[role] >= rank["edit"]:
+		p == contentEditorDelete && rank[role] >= rank["edit"],
+		(p == contentCreator || p == contentCreatorDelete) && rank[role] >= rank["create"]:
 		return ok
 	}
 	return http.StatusForbidden
@@ -70,6 +73,9 @@ type fixture struct {
 	section, group             string
 	// A comment with a reply on the space and on the change request, and a review of it.
 	comment, reply, crComment, crReply, review string
+	translation, glossaryEntry                 string
+	// An OpenAPI specification with a version; an integration installed on the organization.
+	spec, specVersion, integration, installation string
 }
 
 type matrixCase struct {
@@ -120,6 +126,13 @@ var matrix = []matrixCase{
 	{"PATCH", "/spaces/{spaceId}", contentEditor, 200, space(""), `{"title":"Renamed"}`, `mutation($s: ID!) { updateSpace(id: $s, input: {title: "Renamed"}) { id } }`},
 	{"DELETE", "/spaces/{spaceId}", contentDelete, 204, space(""), "", `mutation($s: ID!) { deleteSpace(id: $s) }`},
 	{"POST", "/spaces/{spaceId}/restore", contentAdmin, 200, space("/restore"), "", `mutation($s: ID!) { restoreSpace(id: $s) { id } }`},
+
+	{"POST", "/spaces/{spaceId}/git/import", contentEditor, 204, space("/git/import"), `{"url":"https://93.184.216.34/docs.git","ref":"refs/heads/main"}`,
+		`mutation($s: ID!) { importGitRepository(spaceId: $s, input: {url: "https://93.184.216.34/docs.git", ref: "refs/heads/main"}) { id } }`},
+	{"POST", "/spaces/{spaceId}/git/export", contentEditor, 204, space("/git/export"), `{"url":"https://93.184.216.34/docs.git","ref":"refs/heads/main","commitMessage":"Sync"}`,
+		`mutation($s: ID!) { exportToGitRepository(spaceId: $s, input: {url: "https://93.184.216.34/docs.git", ref: "refs/heads/main", commitMessage: "Sync"}) { id } }`},
+	{"GET", "/spaces/{spaceId}/git/info", contentReader, 200, space("/git/info"), "", `query($s: ID!) { space(id: $s) { gitSyncJobs { totalCount } } }`},
+	{"DELETE", "/spaces/{spaceId}/git/legacy-installation", contentEditor, 204, space("/git/legacy-installation"), "", `mutation($s: ID!) { deleteLegacyGitInstallation(spaceId: $s) }`},
 
 	{"POST", "/orgs/{organizationId}/collections", creator, 201, org("/collections"), `{"title":"New"}`, `mutation($o: ID!) { createCollection(organizationId: $o, input: {title: "New"}) { id } }`},
 	{"GET", "/orgs/{organizationId}/collections", member, 200, org("/collections"), "", `query($o: ID!) { organization(id: $o) { collections { totalCount } } }`},
@@ -289,6 +302,9 @@ func TestPermissionMatrix(t *testing.T) {
 			if strings.Contains(path, "comment") || strings.Contains(path, "review") {
 				f.comment, f.reply, f.crComment, f.crReply, f.review = e.matrixDiscussion(admin, f.space, f.changeRequest)
 			}
+			if strings.Contains(path, "/git") { // a queued import: git/info has something to show
+				e.call(admin.Token, "POST", "/spaces/"+f.space+"/git/import", `{"url":"https://93.184.216.34/docs.git","ref":"refs/heads/main"}`).want(http.StatusNoContent)
+			}
 			if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") {
 				var published string
 				f.site, f.siteSpace, f.shareLink, published = e.matrixSite(admin, orgID)
@@ -299,9 +315,18 @@ func TestPermissionMatrix(t *testing.T) {
 					f.section, f.group = e.matrixSections(admin, orgID, f.site)
 				}
 			}
+			if strings.Contains(path, "translation") {
+				var source string
+				f.translation, f.glossaryEntry, source = e.matrixTranslation(admin, orgID)
+				if f.space == "" {
+					f.space = source
+				}
+			}
+			e.matrixOpenAPI(path, admin, &f, n)
 			return f
 		}
-		shared := newFixture("/spaces/collections/teams/permissions/content/comments/reviews")
+		callers["read-token"], callers["space-token"] = e.matrixTokens(admin, orgID)
+		shared := newFixture(sharedFixturePath)
 		for _, c := range matrix {
 			for _, role := range roles {
 				for _, door := range []string{"rest", "graphql"} {
@@ -309,12 +334,12 @@ func TestPermissionMatrix(t *testing.T) {
 					if c.method != "GET" {
 						f = newFixture(c.path)
 					}
-					want := c.policy.expect(role, c.ok)
+					want := expectFor(c, role)
 					caller := callers[role]
 					if door == "rest" {
 						var body any
 						if c.body != "" {
-							body = strings.NewReplacer("VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
+							body = strings.NewReplacer("SPECNEW", f.spec+"-new", "ORGID", f.org, "VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
 						}
 						if got := e.call(caller.Token, c.method, c.url(f), body); got.Status != want {
 							t.Errorf("%s %s as %s: REST status %d, want %d (%s)", c.method, c.path, role, got.Status, want, got.Body)
@@ -325,7 +350,9 @@ func TestPermissionMatrix(t *testing.T) {
 					g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
 						"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "sc": f.section, "sg": f.group,
 						"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
-						"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review})
+						"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
+						"tr": f.translation, "ge": f.glossaryEntry,
+						"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation})
 					e.stayOutside(orgID, role, caller)
 					wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 					gotCode := ""

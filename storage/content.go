@@ -85,6 +85,7 @@ type FileVersion struct {
 	Width       *int
 	Height      *int
 	BlobKey     string
+	Git         *string // JSON {oid, path}: the Git blob the file was imported from
 	CreatedAt   time.Time
 }
 
@@ -99,10 +100,11 @@ type View struct {
 
 // ViewOf is the content a revision shows.
 func ViewOf(r *Revision) View {
-	if r.ChangeRequestID == nil {
+	if r.ChangeRequestID == nil && (r.Line == r.SpaceID || r.Line == "") {
 		return View{SpaceID: r.SpaceID, BaseSeq: r.Seq}
 	}
-	v := View{SpaceID: r.SpaceID, ChangeRequestID: *r.ChangeRequestID, Seq: r.Seq}
+	// A change request's line, or a standalone revision's own line (gitsync.go): an overlay.
+	v := View{SpaceID: r.SpaceID, ChangeRequestID: r.Line, Seq: r.Seq}
 	if r.BaseSeq != nil {
 		v.BaseSeq = *r.BaseSeq
 	}

@@ -30,6 +30,12 @@ type APIToken struct {
 	TokenHash string
 	CreatedAt time.Time
 	ExpiresAt *time.Time
+	// Scopes is a JSON array of scopes (nil: the token may do all its user may).
+	Scopes *string
+	// InstallationID ties the token to an integration installation (nil: the user's own).
+	InstallationID *string
+	// User is loaded by FindToken.
+	User *User `bun:"rel:belongs-to,join:user_id=id"`
 }
 
 // Organization is a tenant: every other row that belongs to one carries its id.
@@ -127,8 +133,9 @@ type Space struct {
 	DefaultLevel   *string // "inherit", a role, or nil: no access beyond grants
 	MergeRules     string  // JSON, owned by the API layer
 	RevisionID     string
-	RevisionSeq    int64 // sequence of RevisionID on the space's line
-	IsTemplate     bool  // offered as a template to the organization's spaces
+	RevisionSeq    int64   // sequence of RevisionID on the space's line
+	IsTemplate     bool    // offered as a template to the organization's spaces
+	GitSync        *string // JSON: the Git Sync set-up (gitsync.go), nil until a sync
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	DeletedAt      *time.Time `bun:",nullzero"`
@@ -150,6 +157,7 @@ type Revision struct {
 	ChangeRequestID *string
 	MergedFrom      *string // merge revisions: the change request merged
 	CreatedBy       *string
+	Git             *string // JSON: the Git commit the revision was imported from or exported to
 	CreatedAt       time.Time
 }
 

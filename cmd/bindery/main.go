@@ -19,6 +19,8 @@ import (
 
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/jobs"
+	"github.com/bindery/bindery/graph/translator"
+	"github.com/bindery/bindery/graph/safefetch"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
@@ -57,7 +59,16 @@ func app() *cli.Command {
 					databaseFlag(),
 					&cli.StringFlag{Name: "public-url", Sources: cli.EnvVars("BINDERY_PUBLIC_URL"), Usage: "the API's external base URL (default http://ADDR)"},
 					&cli.StringFlag{Name: "app-url", Sources: cli.EnvVars("BINDERY_APP_URL"), Usage: "the web app's base URL (default: the public URL)"},
+					&cli.StringFlag{Name: "secret-key", Sources: cli.EnvVars("BINDERY_SECRET_KEY"), Usage: "encrypts Git credentials while their sync job waits (without it, repository URLs with credentials are refused)"},
+					&cli.BoolFlag{Name: "git-allow-local", Sources: cli.EnvVars("BINDERY_GIT_ALLOW_LOCAL"), Usage: "allow Git Sync with file:// URLs and hosts on loopback, private or link-local addresses"},
 					&cli.StringFlag{Name: "files-dir", Sources: cli.EnvVars("BINDERY_FILES_DIR"), Usage: "where uploaded files are kept (default: DATABASE-files next to a SQLite file, ./bindery-files for PostgreSQL)"},
+					&cli.StringFlag{Name: "translate-url", Sources: cli.EnvVars("BINDERY_TRANSLATE_URL"), Usage: "OpenAI-compatible chat-completions base URL for translations, e.g. http://localhost:11434/v1 (default: none; runs fail)"},
+					&cli.StringFlag{Name: "translate-model", Sources: cli.EnvVars("BINDERY_TRANSLATE_MODEL"), Usage: "model name for translations"},
+					&cli.StringFlag{Name: "translate-api-key", Sources: cli.EnvVars("BINDERY_TRANSLATE_API_KEY"), Usage: "bearer key for the translation provider (prefer the environment variable)"},
+					&cli.IntFlag{Name: "translate-concurrency", Value: 4, Sources: cli.EnvVars("BINDERY_TRANSLATE_CONCURRENCY"), Usage: "translation requests in flight at once"},
+					&cli.DurationFlag{Name: "translate-timeout", Value: 2 * time.Minute, Sources: cli.EnvVars("BINDERY_TRANSLATE_TIMEOUT"), Usage: "time limit of one translation request"},
+					&cli.BoolFlag{Name: "fetch-allow-http", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_HTTP"), Usage: "let OpenAPI specifications be fetched over plain http (default: https only)"},
+					&cli.BoolFlag{Name: "fetch-allow-private", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_PRIVATE"), Usage: "let OpenAPI specifications be fetched from loopback, private and link-local addresses (default: refused)"},
 				},
 				Action: serve,
 			},
@@ -110,6 +121,7 @@ func app() *cli.Command {
 								databaseFlag(),
 								&cli.StringFlag{Name: "email", Required: true, Sources: cli.EnvVars("BINDERY_EMAIL")},
 								&cli.DurationFlag{Name: "expires", Sources: cli.EnvVars("BINDERY_TOKEN_EXPIRES"), Usage: "lifetime, e.g. 720h (default: never expires)"},
+								&cli.StringSliceFlag{Name: "scope", Usage: "limit the token to a scope, repeatable: read, space:content:read, openapi:write… (default: all the user may do)"},
 								&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 							},
 							Action: createToken,
@@ -134,6 +146,7 @@ func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error
 	res := &graph.Resolver{Store: store, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
 		Settings: graph.Settings{Version: version, Build: buildInfo()}}
 	if cmd.Name == "serve" {
+		res.Settings.Fetch = safefetch.Policy{AllowHTTP: cmd.Bool("fetch-allow-http"), AllowPrivate: cmd.Bool("fetch-allow-private")}
 		dir := filesDir(cmd.String("files-dir"), cmd.String("database"))
 		if res.Blobs, err = blob.Open(dir); err != nil {
 			store.Close()
@@ -168,6 +181,15 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	res.Settings.PublicURL = strings.TrimRight(firstOf(cmd.String("public-url"), "http://"+addr), "/")
 	res.Settings.AppURL = strings.TrimRight(firstOf(cmd.String("app-url"), res.Settings.PublicURL), "/")
 
+	if url := cmd.String("translate-url"); url != "" {
+		res.Translator, err = translator.New(translator.Config{URL: url, Model: cmd.String("translate-model"), APIKey: cmd.String("translate-api-key"),
+			Concurrency: int(cmd.Int("translate-concurrency")), Timeout: cmd.Duration("translate-timeout")})
+		if err != nil {
+			return err
+		}
+		slog.Info("translation provider", "url", translator.Redact(url), "model", res.Translator.Model())
+	}
+
 	creds, err := res.BootstrapIfEmpty(ctx, graph.BootstrapInput{OrgTitle: "My Organization", Email: "admin@bindery.local", Name: "Admin"})
 	if err != nil {
 		return fmt.Errorf("bootstrap empty database: %w", err)
@@ -175,6 +197,8 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if creds != nil {
 		printFirstStart(res.Settings.PublicURL, creds)
 	}
+
+	res.GitSync = graph.GitSyncConfig{AllowLocal: cmd.Bool("git-allow-local"), SecretKey: cmd.String("secret-key")}
 
 	// Background jobs (and any left queued by the last run) start before requests can queue more.
 	runner, err := res.StartJobs(ctx, jobs.Config{})
@@ -271,7 +295,13 @@ func createToken(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer closeStore()
-	c, err := res.CreateToken(ctx, cmd.String("email"), cmd.Duration("expires"))
+	create := res.CreateToken
+	if scopes := cmd.StringSlice("scope"); len(scopes) > 0 {
+		create = func(ctx context.Context, email string, expires time.Duration) (*graph.Credentials, error) {
+			return res.CreateScopedToken(ctx, email, expires, scopes)
+		}
+	}
+	c, err := create(ctx, cmd.String("email"), cmd.Duration("expires"))
 	if err != nil {
 		return err
 	}

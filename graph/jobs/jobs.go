@@ -61,6 +61,10 @@ func Add[T storage.JobArgs](r *Registry, work func(ctx context.Context, job *Job
 // Kinds lists the registered kinds in registration order.
 func (r *Registry) Kinds() []string { return append([]string(nil), r.kinds...) }
 
+// Retry puts the job back in the queue to run again after d, without counting an attempt: for
+// work that must wait its turn.
+func Retry(d time.Duration) error { return river.JobSnooze(d) }
+
 // Cancel wraps err so that the job is not retried.
 func Cancel(err error) error { return river.JobCancel(err) }
 

@@ -87,6 +87,7 @@ type Space struct {
 	Organization        string            `json:"organization"`
 	Parent              *string           `json:"parent,omitempty"`
 	Language            *Language         `json:"language,omitempty"`
+	GitSync             *GitSyncState     `json:"gitSync,omitempty"`
 	Revision            string            `json:"revision"`
 	DefaultLevel        *DefaultLevel     `json:"defaultLevel"`
 	Comments            int               `json:"comments"`

@@ -191,6 +191,7 @@ type RevisionFile struct {
 	DownloadURL string          `json:"downloadURL"`
 	Size        int             `json:"size"`
 	Dimensions  *FileDimensions `json:"dimensions,omitempty"`
+	Git         *GitSyncBlob    `json:"git,omitempty"`
 }
 
 // FileDimensions are an image's size in pixels.
@@ -220,6 +221,7 @@ type Revision struct {
 	URLs             AppURLs           `json:"urls"`
 	Type             RevisionType      `json:"type"`
 	MergedFrom       *ChangeRequest    `json:"mergedFrom,omitempty"`
+	Git              *GitSyncCommit    `json:"git,omitempty"`
 
 	SpaceID         string  `json:"-"`
 	ChangeRequestID *string `json:"-"`

@@ -1,0 +1,544 @@
+package gitsync
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Content is a space's content in Git Sync terms: the page tree, the files and the redirects.
+type Content struct {
+	Pages     []*Page
+	Files     []*File
+	Redirects map[string]string
+	// Readme and Summary are the paths (relative to the root) of the first page and of the table
+	// of contents; Root is the synced root inside the project directory ("" for itself).
+	Root, Readme, Summary string
+}
+
+// Page is one page: a document (a markdown file), a group (a SUMMARY.md heading) or a link (a
+// SUMMARY.md entry pointing at a URL).
+type Page struct {
+	Kind  string // document, group, link
+	Title string
+	// LinkTitle is the title shown in the table of contents when it differs from the page's
+	// ([Title](page.md "Link title")).
+	LinkTitle string
+	// Path is the markdown file (relative to the root); OID its blob when read from Git.
+	Path, OID string
+	// Slug is the page's last path segment in Bindery (derived from the file or folder name).
+	Slug     string
+	Markdown string
+	Front    FrontMatter
+	URL      string // link pages
+	Pages    []*Page
+}
+
+// File is one file under .gitbook/assets/ (or wherever a page's reference put it).
+type File struct {
+	Name, Path, OID string
+	Data            []byte
+}
+
+// FrontMatter is the YAML header of a page file.
+type FrontMatter struct {
+	Description string  `yaml:"description,omitempty"`
+	Icon        string  `yaml:"icon,omitempty"`
+	Emoji       string  `yaml:"emoji,omitempty"`
+	Hidden      bool    `yaml:"hidden,omitempty"`
+	NoIndex     bool    `yaml:"noIndex,omitempty"`
+	Layout      *Layout `yaml:"layout,omitempty"`
+}
+
+// Layout is GitBook's front matter layout block.
+type Layout struct {
+	Width           string      `yaml:"width,omitempty"`
+	Cover           *Visibility `yaml:"cover,omitempty"`
+	Title           *Visibility `yaml:"title,omitempty"`
+	Description     *Visibility `yaml:"description,omitempty"`
+	TableOfContents *Visibility `yaml:"tableOfContents,omitempty"`
+	Outline         *Visibility `yaml:"outline,omitempty"`
+	Pagination      *Visibility `yaml:"pagination,omitempty"`
+	Metadata        *Visibility `yaml:"metadata,omitempty"`
+}
+
+// Visibility is one layout element's switch (cover also has a size).
+type Visibility struct {
+	Visible bool   `yaml:"visible"`
+	Size    string `yaml:"size,omitempty"`
+}
+
+// AssetsDir is where files live, relative to the root.
+const AssetsDir = ".gitbook/assets"
+
+type bookConfig struct {
+	Root      string `yaml:"root"`
+	Structure struct {
+		Readme  string `yaml:"readme"`
+		Summary string `yaml:"summary"`
+	} `yaml:"structure"`
+	Redirects map[string]string `yaml:"redirects"`
+}
+
+// Read interprets a snapshot in GitBook's layout: .gitbook.yaml, SUMMARY.md (or the folder tree),
+// pages with front matter, files under .gitbook/assets/.
+func Read(files map[string]Blob) (*Content, error) {
+	var cfg bookConfig
+	if b, ok := files[".gitbook.yaml"]; ok {
+		if err := yaml.Unmarshal(b.Data, &cfg); err != nil {
+			return nil, fmt.Errorf(".gitbook.yaml: %s", firstLine(err.Error()))
+		}
+	}
+	c := &Content{Redirects: map[string]string{}}
+	if cfg.Root != "" {
+		root, ok := CleanPath(strings.TrimPrefix(cfg.Root, "./"))
+		if !ok && path.Clean(cfg.Root) != "." && path.Clean(strings.TrimPrefix(cfg.Root, "./")) != "." {
+			return nil, fmt.Errorf(".gitbook.yaml: root %q leaves the repository", cfg.Root)
+		}
+		if ok {
+			c.Root = root
+		}
+	}
+	// Everything below is relative to the root.
+	under := map[string]Blob{}
+	for p, b := range files {
+		if c.Root == "" {
+			under[p] = b
+		} else if strings.HasPrefix(p, c.Root+"/") {
+			under[strings.TrimPrefix(p, c.Root+"/")] = b
+		}
+	}
+	var ok bool
+	if c.Readme, ok = configPath(cfg.Structure.Readme, "README.md"); !ok {
+		return nil, fmt.Errorf(".gitbook.yaml: structure.readme %q leaves the root", cfg.Structure.Readme)
+	}
+	if c.Summary, ok = configPath(cfg.Structure.Summary, "SUMMARY.md"); !ok {
+		return nil, fmt.Errorf(".gitbook.yaml: structure.summary %q leaves the root", cfg.Structure.Summary)
+	}
+	for from, to := range cfg.Redirects {
+		c.Redirects[from] = to
+	}
+
+	r := &reader{files: under, used: map[string]bool{}}
+	if sum, ok := under[c.Summary]; ok {
+		c.Pages = r.summary(string(sum.Data), path.Dir(c.Summary))
+		if _, ok := under[c.Readme]; ok && !r.used[c.Readme] {
+			c.Pages = append([]*Page{r.page(c.Readme, "")}, c.Pages...)
+		}
+	} else {
+		c.Pages = r.folder("", c.Readme)
+	}
+	r.slugs(c.Pages, c.Readme)
+
+	names := map[string]bool{}
+	paths := make([]string, 0)
+	for p := range under {
+		if strings.HasPrefix(p, AssetsDir+"/") {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		name := path.Base(p)
+		if names[name] {
+			continue // file names are unique in a revision; the first path wins
+		}
+		names[name] = true
+		b := under[p]
+		c.Files = append(c.Files, &File{Name: name, Path: p, OID: b.OID, Data: b.Data})
+	}
+	return c, nil
+}
+
+func configPath(v, def string) (string, bool) {
+	if v == "" {
+		return def, true
+	}
+	return CleanPath(strings.TrimPrefix(v, "./"))
+}
+
+type reader struct {
+	files map[string]Blob
+	used  map[string]bool
+}
+
+var (
+	summaryItem  = regexp.MustCompile(`^(\s*)[*+-]\s+\[((?:[^\]\\]|\\.)*)\]\(\s*(<[^>]*>|[^\s)]*)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\)\s*$`)
+	summaryGroup = regexp.MustCompile(`^#{2,}\s+(.+?)\s*#*\s*$`)
+)
+
+// summary builds the page tree a SUMMARY.md describes. dir is the summary's folder: links in it
+// are relative to it.
+func (r *reader) summary(text, dir string) []*Page {
+	var root []*Page
+	var group *Page
+	type level struct {
+		indent int
+		page   *Page
+	}
+	var stack []level
+	add := func(indent int, p *Page) {
+		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
+			stack = stack[:len(stack)-1]
+		}
+		switch {
+		case len(stack) > 0:
+			parent := stack[len(stack)-1].page
+			parent.Pages = append(parent.Pages, p)
+		case group != nil:
+			group.Pages = append(group.Pages, p)
+		default:
+			root = append(root, p)
+		}
+		if p.Kind == "document" {
+			stack = append(stack, level{indent, p})
+		}
+	}
+	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		if m := summaryGroup.FindStringSubmatch(line); m != nil {
+			group = &Page{Kind: "group", Title: unescape(m[1])}
+			root = append(root, group)
+			stack = nil
+			continue
+		}
+		m := summaryItem.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		indent := len(strings.ReplaceAll(m[1], "\t", "    "))
+		title, target, linkTitle := unescape(m[2]), strings.Trim(m[3], "<>"), unescape(m[4])
+		if u, err := url.Parse(target); err == nil && u.Scheme != "" {
+			add(indent, &Page{Kind: "link", Title: title, URL: target})
+			continue
+		}
+		target, _, _ = strings.Cut(target, "#")
+		if t, err := url.PathUnescape(target); err == nil {
+			target = t
+		}
+		p, ok := CleanPath(path.Join(dir, target))
+		if !ok || r.used[p] || !strings.HasSuffix(strings.ToLower(p), ".md") {
+			continue // outside the root, listed twice, or not a page
+		}
+		page := r.page(p, title)
+		page.LinkTitle = linkTitle
+		add(indent, page)
+	}
+	return root
+}
+
+// folder builds the page tree of a folder when there is no SUMMARY.md: its README (or the
+// readme, at the root) first, then its markdown files and sub-folders by name. A sub-folder is a
+// page of its own: its README.md, or an empty page named after it.
+func (r *reader) folder(dir, readme string) []*Page {
+	var pages []*Page
+	entries := map[string]bool{}
+	subdirs := map[string]bool{}
+	prefix := ""
+	if dir != "" {
+		prefix = dir + "/"
+	}
+	for p := range r.files {
+		if !strings.HasPrefix(p, prefix) {
+			continue
+		}
+		rest := strings.TrimPrefix(p, prefix)
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			if !strings.HasPrefix(rest, ".") {
+				subdirs[rest[:i]] = true
+			}
+			continue
+		}
+		if strings.HasSuffix(strings.ToLower(rest), ".md") {
+			entries[p] = true
+		}
+	}
+	first := readme
+	if dir != "" {
+		first = prefix + "README.md"
+	}
+	if dir == "" && entries[first] {
+		pages = append(pages, r.page(first, ""))
+	}
+	var names []string
+	for p := range entries {
+		if p != first && !strings.EqualFold(path.Base(p), "SUMMARY.md") {
+			names = append(names, p)
+		}
+	}
+	for d := range subdirs {
+		names = append(names, prefix+d+"/")
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if !strings.HasSuffix(n, "/") {
+			pages = append(pages, r.page(n, ""))
+			continue
+		}
+		sub := strings.TrimSuffix(n, "/")
+		children := r.folder(sub, readme)
+		var page *Page
+		if _, ok := r.files[sub+"/README.md"]; ok {
+			page = r.page(sub+"/README.md", "")
+		} else if len(children) > 0 {
+			page = &Page{Kind: "document", Title: humanize(path.Base(sub)), Slug: path.Base(sub)}
+		} else {
+			continue
+		}
+		page.Pages = children
+		pages = append(pages, page)
+	}
+	return pages
+}
+
+// page reads a markdown file: front matter, then the body. The title is title if given, else the
+// first heading, else the file's name; a first heading equal to the title is the title, not
+// content.
+func (r *reader) page(p, title string) *Page {
+	r.used[p] = true
+	b := r.files[p]
+	front, body := splitFrontMatter(string(b.Data))
+	page := &Page{Kind: "document", Path: p, OID: b.OID}
+	_ = yaml.Unmarshal([]byte(front), &page.Front) // a front matter that is not YAML is ignored
+	heading, rest := firstHeading(body)
+	switch {
+	case title == "" && heading != "":
+		title, body = heading, rest
+	case heading != "" && heading == title:
+		body = rest
+	case title == "":
+		name := strings.TrimSuffix(path.Base(p), path.Ext(p))
+		if strings.EqualFold(name, "README") && path.Dir(p) != "." {
+			name = path.Base(path.Dir(p))
+		}
+		title = humanize(name)
+	}
+	page.Title, page.Markdown = title, body
+	return page
+}
+
+// slugs gives each page the last segment of its path in Bindery: the file's name, the folder's
+// for a README, the title's for groups and the root readme.
+func (r *reader) slugs(pages []*Page, readme string) {
+	for _, p := range pages {
+		switch {
+		case p.Slug != "":
+		case p.Kind == "group" || p.Path == readme:
+			p.Slug = Slugify(p.Title)
+		case p.Kind == "document":
+			name := strings.TrimSuffix(path.Base(p.Path), path.Ext(p.Path))
+			if strings.EqualFold(name, "README") && path.Dir(p.Path) != "." {
+				name = path.Base(path.Dir(p.Path))
+			}
+			p.Slug = Slugify(name)
+		}
+		r.slugs(p.Pages, readme)
+	}
+}
+
+func splitFrontMatter(text string) (front, body string) {
+	text = strings.TrimPrefix(strings.ReplaceAll(text, "\r\n", "\n"), "\ufeff")
+	if !strings.HasPrefix(text, "---\n") {
+		return "", text
+	}
+	end := strings.Index(text[4:], "\n---")
+	if end < 0 {
+		return "", text
+	}
+	front = text[4 : 4+end]
+	body = text[4+end+4:]
+	if i := strings.IndexByte(body, '\n'); i >= 0 && strings.TrimSpace(body[:i]) == "" {
+		body = body[i+1:]
+	} else if strings.TrimSpace(body) == "" {
+		body = ""
+	}
+	return front, body
+}
+
+// firstHeading returns the text of a level-1 heading opening the body, and the body after it.
+func firstHeading(body string) (heading, rest string) {
+	trimmed := strings.TrimLeft(body, "\n")
+	line, after, _ := strings.Cut(trimmed, "\n")
+	if !strings.HasPrefix(line, "# ") {
+		return "", body
+	}
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line[2:]), "#")), strings.TrimLeft(after, "\n")
+}
+
+func unescape(s string) string {
+	return regexp.MustCompile(`\\(.)`).ReplaceAllString(s, "$1")
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// humanize turns a file name into a title: "getting-started" → "Getting started".
+func humanize(name string) string {
+	name = strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(name))
+	if name == "" {
+		return "Untitled"
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
+}
+
+// Slugify derives a slug: lowercase ASCII letters and digits joined by hyphens.
+func Slugify(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	if b.Len() == 0 {
+		return "page"
+	}
+	return b.String()
+}
+
+// Write lays content out as files (relative to the project directory): .gitbook.yaml (when there
+// are redirects), README.md, SUMMARY.md, one markdown file per document page at its Path, and the
+// files at theirs. Pages and files must have unique paths (Assign gives them).
+func Write(c *Content) map[string][]byte {
+	out := map[string][]byte{}
+	var summary bytes.Buffer
+	summary.WriteString("# Table of contents\n\n")
+	var list func(pages []*Page, depth int)
+	list = func(pages []*Page, depth int) {
+		for _, p := range pages {
+			indent := strings.Repeat("  ", depth)
+			switch p.Kind {
+			case "group":
+				fmt.Fprintf(&summary, "\n## %s\n\n", escapeHeading(p.Title))
+				list(p.Pages, 0)
+				continue
+			case "link":
+				fmt.Fprintf(&summary, "%s* [%s](%s)\n", indent, escapeLink(p.Title), p.URL)
+				continue
+			}
+			target := (&url.URL{Path: p.Path}).EscapedPath()
+			if strings.ContainsAny(target, " ()") {
+				target = "<" + p.Path + ">"
+			}
+			if p.LinkTitle != "" {
+				fmt.Fprintf(&summary, "%s* [%s](%s \"%s\")\n", indent, escapeLink(p.Title), target, strings.ReplaceAll(p.LinkTitle, `"`, `\"`))
+			} else {
+				fmt.Fprintf(&summary, "%s* [%s](%s)\n", indent, escapeLink(p.Title), target)
+			}
+			out[p.Path] = pageFile(p)
+			list(p.Pages, depth+1)
+		}
+	}
+	list(c.Pages, 0)
+	out["SUMMARY.md"] = summary.Bytes()
+	for _, f := range c.Files {
+		out[f.Path] = f.Data
+	}
+	if len(c.Redirects) > 0 {
+		cfg := bookConfig{Root: "./", Redirects: c.Redirects}
+		cfg.Structure.Readme, cfg.Structure.Summary = "README.md", "SUMMARY.md"
+		b, _ := yaml.Marshal(cfg)
+		out[".gitbook.yaml"] = b
+	}
+	return out
+}
+
+func pageFile(p *Page) []byte {
+	var b bytes.Buffer
+	if front, _ := yaml.Marshal(p.Front); len(front) > 0 && string(front) != "{}\n" {
+		b.WriteString("---\n")
+		b.Write(front)
+		b.WriteString("---\n\n")
+	}
+	fmt.Fprintf(&b, "# %s\n\n", p.Title)
+	b.WriteString(p.Markdown)
+	if p.Markdown != "" && !strings.HasSuffix(p.Markdown, "\n") {
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+func escapeLink(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
+}
+
+func escapeHeading(s string) string { return strings.ReplaceAll(s, "\n", " ") }
+
+// Assign gives every document page and file a path, unique in the repository: the path it was
+// imported from when it still has one that no other item took, else one derived from its place
+// in the tree (a page with children is its folder's README.md; the first root page is the
+// readme), and files go under .gitbook/assets/.
+func Assign(c *Content) {
+	taken := map[string]bool{"SUMMARY.md": true, ".gitbook.yaml": true}
+	// Keep the imported paths first, in tree order.
+	var keep func(pages []*Page)
+	keep = func(pages []*Page) {
+		for _, p := range pages {
+			if p.Kind == "document" && p.Path != "" {
+				if cp, ok := CleanPath(p.Path); ok && strings.HasSuffix(cp, ".md") && !taken[cp] {
+					p.Path = cp
+					taken[cp] = true
+				} else {
+					p.Path = ""
+				}
+			}
+			keep(p.Pages)
+		}
+	}
+	keep(c.Pages)
+	readmeGiven := taken["README.md"]
+	var derive func(pages []*Page, dir string, root bool)
+	derive = func(pages []*Page, dir string, root bool) {
+		for i, p := range pages {
+			folder := path.Join(dir, p.Slug)
+			if p.Kind == "document" && p.Path == "" {
+				candidate := folder + ".md"
+				switch {
+				case root && i == 0 && !readmeGiven:
+					candidate = "README.md"
+					readmeGiven = true
+				case len(p.Pages) > 0:
+					candidate = folder + "/README.md"
+				}
+				p.Path = unique(candidate, taken)
+			}
+			if p.Kind == "document" && strings.HasSuffix(p.Path, "/README.md") {
+				folder = path.Dir(p.Path)
+			}
+			derive(p.Pages, folder, false)
+		}
+	}
+	derive(c.Pages, "", true)
+	for _, f := range c.Files {
+		if cp, ok := CleanPath(f.Path); ok && !taken[cp] && !strings.HasSuffix(cp, ".md") {
+			f.Path = cp
+		} else {
+			f.Path = unique(path.Join(AssetsDir, f.Name), taken)
+		}
+		taken[f.Path] = true
+	}
+}
+
+func unique(p string, taken map[string]bool) string {
+	ext := path.Ext(p)
+	base := strings.TrimSuffix(p, ext)
+	c := p
+	for i := 2; taken[c]; i++ {
+		c = fmt.Sprintf("%s-%d%s", base, i, ext)
+	}
+	taken[c] = true
+	return c
+}

@@ -1,0 +1,126 @@
+package gitsync
+
+import (
+	"strings"
+	"testing"
+)
+
+func blobs(files map[string]string) map[string]Blob {
+	out := map[string]Blob{}
+	for p, s := range files {
+		out[p] = Blob{OID: "oid-" + p, Data: []byte(s)}
+	}
+	return out
+}
+
+// outline is a page tree as "title(slug,path)" lines indented by depth.
+func outline(pages []*Page, depth int) string {
+	var b strings.Builder
+	for _, p := range pages {
+		b.WriteString(strings.Repeat("  ", depth) + p.Kind + " " + p.Title + " (" + p.Slug + ", " + p.Path + ")\n")
+		b.WriteString(outline(p.Pages, depth+1))
+	}
+	return b.String()
+}
+
+func TestReadFollowsFoldersWithoutSummary(t *testing.T) {
+	c, err := Read(blobs(map[string]string{
+		"README.md":             "# Home\n\nWelcome.\n",
+		"zeta.md":               "Last by name.\n",
+		"guide/README.md":       "---\ndescription: The guide\nhidden: true\n---\n# The guide\n\nBody.\n",
+		"guide/setup.md":        "# Set up\n",
+		"loose/notes.md":        "# Notes\n",
+		".gitbook/assets/a.png": "png",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "document Home (home, README.md)\n" +
+		"document The guide (guide, guide/README.md)\n" +
+		"  document Set up (setup, guide/setup.md)\n" +
+		"document Loose (loose, )\n" +
+		"  document Notes (notes, loose/notes.md)\n" +
+		"document Zeta (zeta, zeta.md)\n"
+	if got := outline(c.Pages, 0); got != want {
+		t.Fatalf("tree:\n%s\nwant:\n%s", got, want)
+	}
+	guide := c.Pages[1]
+	if guide.Markdown != "Body.\n" || guide.Front.Description != "The guide" || !guide.Front.Hidden {
+		t.Fatalf("guide page = %+v", guide)
+	}
+	if len(c.Files) != 1 || c.Files[0].Name != "a.png" {
+		t.Fatalf("files = %+v", c.Files)
+	}
+}
+
+func TestReadSummaryNestingGroupsAndRefusals(t *testing.T) {
+	c, err := Read(blobs(map[string]string{
+		"SUMMARY.md": "# Summary\n\n- [Intro](README.md)\n\n## Part one\n\n- [A](a.md \"Short A\")\n    - [A1](a/one.md)\n        - [Deep](a/deep.md)\n- [Outside](../etc/passwd.md)\n- [Twice](a.md)\n- [Site](https://example.com)\n",
+		"README.md":  "Intro text.\n",
+		"a.md":       "# A\n\nAlpha.\n",
+		"a/one.md":   "# Another title\n\nOne.\n",
+		"a/deep.md":  "Deep.\n",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "document Intro (intro, README.md)\n" +
+		"group Part one (part-one, )\n" +
+		"  document A (a, a.md)\n" +
+		"    document A1 (one, a/one.md)\n" +
+		"      document Deep (deep, a/deep.md)\n" +
+		"  link Site (, )\n"
+	if got := outline(c.Pages, 0); got != want {
+		t.Fatalf("tree:\n%s\nwant:\n%s", got, want)
+	}
+	a := c.Pages[1].Pages[0]
+	if a.LinkTitle != "Short A" || a.Markdown != "Alpha.\n" {
+		t.Fatalf("page A = %+v", a)
+	}
+	// A heading that differs from the summary's title stays content.
+	if one := a.Pages[0]; one.Markdown != "# Another title\n\nOne.\n" {
+		t.Fatalf("A1 markdown = %q", one.Markdown)
+	}
+}
+
+func TestReadRefusesARootOutsideTheRepository(t *testing.T) {
+	if _, err := Read(blobs(map[string]string{".gitbook.yaml": "root: ../../\n"})); err == nil {
+		t.Fatal("a root above the repository was accepted")
+	}
+	for _, p := range []string{"../x.md", "/etc/passwd", "a/../../x", ".git/config", "a\\b"} {
+		if _, ok := CleanPath(p); ok {
+			t.Errorf("CleanPath(%q) accepted", p)
+		}
+	}
+}
+
+func TestWriteThenReadIsTheSameTree(t *testing.T) {
+	in := &Content{Pages: []*Page{
+		{Kind: "document", Title: "Home", Slug: "home", Markdown: "Hi.\n"},
+		{Kind: "group", Title: "Docs", Slug: "docs", Pages: []*Page{
+			{Kind: "document", Title: "Guide", Slug: "guide", Markdown: "G.\n", Front: FrontMatter{Icon: "book"}, Pages: []*Page{
+				{Kind: "document", Title: "Step (one)", Slug: "step", Markdown: "S.\n", LinkTitle: "Step"},
+			}},
+			{Kind: "link", Title: "Web", URL: "https://example.com"},
+		}},
+	}, Files: []*File{{Name: "a.png", Data: []byte("png")}}}
+	Assign(in)
+	files := Write(in)
+	back := map[string]Blob{}
+	for p, b := range files {
+		back[p] = Blob{Data: b}
+	}
+	out, err := Read(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := outline(out.Pages, 0), outline(in.Pages, 0); got != want {
+		t.Fatalf("read back:\n%s\nwrote:\n%s\nSUMMARY.md:\n%s", got, want, files["SUMMARY.md"])
+	}
+	if out.Pages[1].Pages[0].Front.Icon != "book" || out.Pages[1].Pages[0].Pages[0].LinkTitle != "Step" {
+		t.Fatalf("front matter or link title lost")
+	}
+	if len(out.Files) != 1 || string(out.Files[0].Data) != "png" || out.Files[0].Path != ".gitbook/assets/a.png" {
+		t.Fatalf("files = %+v", out.Files)
+	}
+}
