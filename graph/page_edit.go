@@ -3,14 +3,13 @@ package graph
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
 	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/graph/text"
 	"github.com/bindery/bindery/storage"
 )
 
@@ -343,17 +342,8 @@ func (r *Resolver) DeletePage(ctx context.Context, target model.ContentTarget, p
 	return r.pageEdit(ctx, src, rev, "")
 }
 
-// slugify derives a page slug from a title (storage.Slug), at most 100 characters.
-func slugify(title string) string {
-	s := storage.Slug(title)
-	if len(s) > 100 {
-		s = strings.TrimRight(s[:100], "-")
-	}
-	if s == "" {
-		return "page"
-	}
-	return s
-}
+// slugify derives a page slug from a title (text.Slug), at most 100 characters.
+func slugify(title string) string { return text.SlugOf(title, 100, "page") }
 
 // uniqueSlug returns slug, or slug-2, slug-3… if a sibling (other than self) already uses it.
 func uniqueSlug(slug string, siblings []*storage.PageVersion, self string) string {
@@ -363,11 +353,7 @@ func uniqueSlug(slug string, siblings []*storage.PageVersion, self string) strin
 			taken[s.Slug] = true
 		}
 	}
-	candidate := slug
-	for n := 2; taken[candidate]; n++ {
-		candidate = fmt.Sprintf("%s-%d", slug, n)
-	}
-	return candidate
+	return text.Unique(slug, func(s string) bool { return taken[s] })
 }
 
 func jsonText(v any) *string {

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/graph/text"
 	"github.com/bindery/bindery/storage"
 )
 
@@ -179,19 +178,8 @@ func (r *Resolver) newSiteSpace(ctx context.Context, orgID, spaceID, field strin
 	return &storage.SiteSpace{OrganizationID: orgID, SpaceID: spaceID, Path: freePath(slug(s.Title), used), CreatedAt: r.Now()}, nil
 }
 
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
-
 // slug turns a title into a path segment: "Getting Started!" → "getting-started".
-func slug(title string) string {
-	s := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(title), "-"), "-")
-	if len(s) > 90 {
-		s = strings.Trim(s[:90], "-")
-	}
-	if s == "" {
-		return "space"
-	}
-	return s
-}
+func slug(title string) string { return text.SlugOf(title, 90, "space") }
 
 // UpdateSite changes a site. Errors: Invalid (also a basename another site uses), NotFound,
 // Forbidden.

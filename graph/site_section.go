@@ -9,6 +9,7 @@ import (
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/graph/text"
 	"github.com/bindery/bindery/storage"
 )
 
@@ -90,11 +91,7 @@ func sectionTitle(candidates ...string) string {
 
 // freePath is base, or base-2, base-3… when taken.
 func freePath(base string, taken map[string]bool) string {
-	p := base
-	for i := 2; taken[p]; i++ {
-		p = fmt.Sprintf("%s-%d", base, i)
-	}
-	return p
+	return text.Unique(base, func(p string) bool { return taken[p] })
 }
 
 func sectionPaths(o *storage.SiteOutline) map[string]bool {

@@ -160,7 +160,11 @@ func BenchmarkContent(b *testing.B) {
 // Opening a change request on a space of 10,000 pages copies nothing: no page version is
 // written, in a handful of statements. Editing one page of it writes one version, and merging it
 // one more.
+// It builds the 10,000-page data set, so -short skips it.
 func TestOpenChangeRequestDoesNotCopyTheTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skips the 10,000-page data set")
+	}
 	for _, d := range storagetest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()

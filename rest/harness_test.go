@@ -52,8 +52,10 @@ type env struct {
 
 var t0 = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 
-// eachDB runs fn on SQLite and on PostgreSQL, each with a fresh database and stack.
+// eachDB runs fn on SQLite and on PostgreSQL, each with a fresh database and stack. Nothing is
+// shared between tests, so the test runs in parallel with the others (-parallel bounds how many).
 func eachDB(t *testing.T, fn func(t *testing.T, e *env)) {
+	t.Parallel()
 	storagetest.Each(t, func(t *testing.T, s *storage.Store) { fn(t, newEnv(t, s)) })
 }
 

@@ -11,14 +11,26 @@ import (
 // Errors every Store method may return, translated from driver errors in one place.
 var (
 	// ErrNotFound: no row matched (or none the caller may see).
-	ErrNotFound = errors.New("not found")
+	ErrNotFound error = &classified{"not found", "NOT_FOUND", "Not found"}
 	// ErrConflict: a unique constraint refused the write.
-	ErrConflict = errors.New("conflict")
+	ErrConflict error = &classified{"conflict", "CONFLICT", "Conflict with an existing resource"}
 	// ErrInvalidCursor: a page token that this server did not issue for this list.
-	ErrInvalidCursor = errors.New("invalid page cursor")
+	ErrInvalidCursor error = &classified{"invalid page cursor", "INVALID", "page: not a valid page cursor"}
 	// ErrCycle: a section group would move into itself or one of its own groups.
 	ErrCycle = errors.New("a section group cannot move into itself")
 )
+
+// classified is a sentinel error that says what class it is and what a client may be shown, so
+// the graph's apperr can classify it without importing storage (and so the database drivers).
+type classified struct{ msg, kind, public string }
+
+func (e *classified) Error() string { return e.msg }
+
+// ErrorKind is the class of the error, named as apperr's kinds are.
+func (e *classified) ErrorKind() string { return e.kind }
+
+// PublicMessage is what a client may be shown.
+func (e *classified) PublicMessage() string { return e.public }
 
 // translate maps driver errors onto the package's sentinel errors, keeping the original for logs.
 func translate(err error) error {

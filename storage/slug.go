@@ -8,7 +8,9 @@ import (
 )
 
 // Slug is the URL form of a title: lowercase ASCII letters and digits joined by single hyphens,
-// accents dropped (é → e), everything else a separator. Page slugs and heading anchors use it.
+// accents dropped (é → e), everything else a separator. Only search's heading anchors
+// (search_text.go) still use it; page slugs and site paths come from graph/text, which also
+// transliterates other scripts.
 func Slug(title string) string {
 	var b strings.Builder
 	dash := false

@@ -5,8 +5,6 @@ package apperr
 import (
 	"errors"
 	"fmt"
-
-	"github.com/bindery/bindery/storage"
 )
 
 // Kind classifies an error by what the client should do about it.
@@ -66,20 +64,27 @@ func Conflictf(format string, args ...any) *Error {
 // ErrUnauthenticated is returned when no valid token came with the request.
 var ErrUnauthenticated = &Error{Kind: Unauthenticated, Msg: "a valid API token is required (Authorization: Bearer <token>)"}
 
+// Classified is an error from a layer below (storage's ErrNotFound, ErrConflict,
+// ErrInvalidCursor) that names its own class and public message. apperr recognises it by these
+// methods rather than by importing storage, so the graph's model and authz packages do not link
+// the database drivers.
+type Classified interface {
+	error
+	ErrorKind() string     // one of the Kinds, e.g. "NOT_FOUND"
+	PublicMessage() string // safe to show a client
+}
+
 // KindOf classifies any error; unknown errors are Internal.
 func KindOf(err error) Kind {
 	var e *Error
+	var c Classified
 	switch {
 	case err == nil:
 		return ""
 	case errors.As(err, &e):
 		return e.Kind
-	case errors.Is(err, storage.ErrNotFound):
-		return NotFound
-	case errors.Is(err, storage.ErrConflict):
-		return Conflict
-	case errors.Is(err, storage.ErrInvalidCursor):
-		return Invalid
+	case errors.As(err, &c):
+		return Kind(c.ErrorKind())
 	}
 	return Internal
 }
@@ -88,15 +93,12 @@ func KindOf(err error) Kind {
 // storage errors, and never the text of an internal error.
 func Message(err error) string {
 	var e *Error
+	var c Classified
 	switch {
 	case errors.As(err, &e):
 		return e.Msg
-	case errors.Is(err, storage.ErrNotFound):
-		return "Not found"
-	case errors.Is(err, storage.ErrConflict):
-		return "Conflict with an existing resource"
-	case errors.Is(err, storage.ErrInvalidCursor):
-		return "page: not a valid page cursor"
+	case errors.As(err, &c):
+		return c.PublicMessage()
 	}
 	return "Internal error"
 }
