@@ -285,9 +285,12 @@ var unpagedLists = map[string]int{
 	"SearchPageResult.sections":         20,
 	"SearchSpaceResult.pages":           20,
 	// A space's installed integrations and their blocks: an organization installs few.
-	"Space.integrations":            100,
-	"Space.integrationBlocks":       100,
-	"SpaceIntegrationBlocks.blocks": 20,
+	"Space.integrations":              100,
+	"Space.integrationBlocks":         100,
+	"SpaceIntegrationBlocks.blocks":   20,
+	"Integration.blocks":              20,
+	"Integration.externalLinks":       20,
+	"OpenAPISpec.lastProcessedErrors": 20,
 	// Highlights are computed in memory from a title or a 240-character snippet.
 	"SearchPageResult.titleHighlights":    20,
 	"SearchSectionResult.titleHighlights": 20,
