@@ -462,3 +462,15 @@ func stringVars(raw model.JSON) map[string]string {
 	}
 	return out
 }
+
+// samePage reports whether two versions of a page hold the same thing, wherever and whenever
+// they were written: a rewrite that changes nothing (an import, a translation run) keeps the
+// version it has.
+func samePage(a, b *storage.PageVersion) bool {
+	eq := func(x, y *string) bool { return deref(x) == deref(y) }
+	return a.PageID == b.PageID && eq(a.ParentID, b.ParentID) && a.Position == b.Position && a.Type == b.Type &&
+		a.Title == b.Title && a.Slug == b.Slug && eq(a.Emoji, b.Emoji) && eq(a.Icon, b.Icon) &&
+		eq(a.Description, b.Description) && a.Hidden == b.Hidden && a.NoIndex == b.NoIndex &&
+		a.NoRobotsIndex == b.NoRobotsIndex && eq(a.Layout, b.Layout) && eq(a.Cover, b.Cover) &&
+		eq(a.Variables, b.Variables) && eq(a.LinkTarget, b.LinkTarget) && eq(a.Git, b.Git) && eq(a.ContentID, b.ContentID)
+}

@@ -700,15 +700,6 @@ func layoutToFront(raw *string) *gitsync.Layout {
 		TableOfContents: vis(l.TableOfContents), Outline: vis(l.Outline), Pagination: vis(l.Pagination), Metadata: vis(l.Metadata)}
 }
 
-// samePage reports whether an import leaves a page as it was (timestamps aside).
-func samePage(a, b *storage.PageVersion) bool {
-	eq := func(x, y *string) bool { return deref(x) == deref(y) }
-	return a.PageID == b.PageID && eq(a.ParentID, b.ParentID) && a.Position == b.Position && a.Type == b.Type &&
-		a.Title == b.Title && a.Slug == b.Slug && eq(a.Emoji, b.Emoji) && eq(a.Icon, b.Icon) &&
-		eq(a.Description, b.Description) && a.Hidden == b.Hidden && a.NoIndex == b.NoIndex &&
-		eq(a.Layout, b.Layout) && eq(a.LinkTarget, b.LinkTarget) && eq(a.Git, b.Git) && eq(a.ContentID, b.ContentID)
-}
-
 // exportSpace writes the space's current content to the repository and records the commit on
 // the revision.
 func (g *gitRun) exportSpace(ctx context.Context) error {

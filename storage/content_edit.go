@@ -378,3 +378,12 @@ func jsonList(ids ...string) string {
 	b, _ := json.Marshal(ids)
 	return string(b)
 }
+
+// Files returns every live file of the line being edited.
+func (c *ContentTx) Files(ctx context.Context) ([]*FileVersion, error) {
+	var rows []*FileVersion
+	if err := filesQuery(c.tx, c.View, &rows).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return rows, nil
+}

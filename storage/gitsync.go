@@ -216,15 +216,6 @@ func (s *Store) commitStandalone(ctx context.Context, tx bun.Tx, l lineState, ed
 	return rev, nil
 }
 
-// Files returns every live file of the line.
-func (c *ContentTx) Files(ctx context.Context) ([]*FileVersion, error) {
-	var rows []*FileVersion
-	if err := filesQuery(c.tx, c.View, &rows).Scan(ctx); err != nil {
-		return nil, translate(err)
-	}
-	return rows, nil
-}
-
 // GitSyncJobs lists a space's jobs, newest first: a keyset page.
 func (s *Store) GitSyncJobs(ctx context.Context, spaceID string, page Page) (List[*GitSyncJob], error) {
 	key := sortKey{name: "git-sync-jobs", column: "gsj.created_at", idCol: "gsj.id", desc: true, isTime: true}
