@@ -31,7 +31,14 @@ func (r *Resolver) viewerAccess(ctx context.Context, orgID string) (*orgAccess, 
 		if err != nil && apperr.KindOf(err) != apperr.NotFound {
 			return nil, err
 		}
-		return r.accessOf(ctx, orgID, actor.UserID, m)
+		if !actor.Limit.InOrganization(orgID) {
+			m = nil // a token confined to another organization is a stranger here
+		}
+		a, err := r.accessOf(ctx, orgID, actor.UserID, m)
+		if a != nil {
+			a.Limit = actor.Limit
+		}
+		return a, err
 	})
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 
@@ -10,20 +11,47 @@ import (
 	"github.com/bindery/bindery/storage"
 )
 
-// Authenticate resolves a bearer token to its user: one statement. Tokens that are malformed,
-// unknown or expired all answer the same. Errors: Unauthenticated.
+// Authenticate resolves a bearer token to its user and its limits: one statement, two for an
+// installation's token (its organization and spaces, read at each request so that installing
+// on another space takes effect at once). Tokens that are malformed, unknown or expired, and
+// tokens of an installation that is gone, all answer the same. Errors: Unauthenticated.
 func (r *Resolver) Authenticate(ctx context.Context, token string) (*authz.Actor, error) {
 	if !strings.HasPrefix(token, storage.TokenPrefix) || len(token) > 200 {
 		return nil, apperr.ErrUnauthenticated
 	}
-	u, err := r.Store.FindUserByToken(ctx, token, r.Now())
+	t, err := r.Store.FindToken(ctx, token, r.Now())
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, apperr.ErrUnauthenticated
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &authz.Actor{UserID: u.ID, Email: u.Email, EmailVerified: u.EmailVerified}, nil
+	u := t.User
+	actor := &authz.Actor{UserID: u.ID, Email: u.Email, EmailVerified: u.EmailVerified}
+	if t.Scopes == nil && t.InstallationID == nil {
+		return actor, nil
+	}
+	limit := &authz.Limit{Scopes: []string{}}
+	if t.Scopes != nil {
+		if err := json.Unmarshal([]byte(*t.Scopes), &limit.Scopes); err != nil {
+			return nil, err
+		}
+	}
+	if t.InstallationID != nil {
+		orgID, spaces, err := r.Store.InstallationSpaces(ctx, *t.InstallationID)
+		if errors.Is(err, storage.ErrNotFound) {
+			return nil, apperr.ErrUnauthenticated
+		}
+		if err != nil {
+			return nil, err
+		}
+		limit.Installation, limit.Organization, limit.Spaces = *t.InstallationID, orgID, map[string]bool{}
+		for _, id := range spaces {
+			limit.Spaces[id] = true
+		}
+	}
+	actor.Limit = limit
+	return actor, nil
 }
 
 // Ready reports whether the database answers, for readiness probes.

@@ -157,7 +157,7 @@ func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, 
 		return nil, notFound(err, "change request")
 	}
 	actor, _ := authz.RequireActor(ctx)
-	if cr.CreatedBy != actor.UserID {
+	if cr.CreatedBy != actor.UserID || !actor.Limit.Unlimited() { // authorship grants to full tokens only
 		if err := require(sp.ViewerRole, model.MemberRoleEdit, "space"); err != nil {
 			return nil, err
 		}

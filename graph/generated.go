@@ -35,7 +35,13 @@ type ResolverRoot interface {
 	Comment() CommentResolver
 	Member() MemberResolver
 	Mutation() MutationResolver
+	OpenAPISpec() OpenAPISpecResolver
+	OpenAPISpecVersion() OpenAPISpecVersionResolver
 	Organization() OrganizationResolver
+	PublishedLocation() PublishedLocationResolver
+	PublishedPage() PublishedPageResolver
+	PublishedSite() PublishedSiteResolver
+	PublishedSiteSpace() PublishedSiteSpaceResolver
 	Query() QueryResolver
 	Revision() RevisionResolver
 	RevisionPage() RevisionPageResolver
@@ -49,6 +55,11 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	APITemporaryToken struct {
+		ExpiresAt func(childComplexity int) int
+		Token     func(childComplexity int) int
+	}
+
 	AgentInstructions struct {
 		Instructions func(childComplexity int) int
 		URLs         func(childComplexity int) int
@@ -312,6 +323,93 @@ type ComplexityRoot struct {
 		ID func(childComplexity int) int
 	}
 
+	Integration struct {
+		Blocks                func(childComplexity int) int
+		Categories            func(childComplexity int) int
+		Configurations        func(childComplexity int) int
+		ContentSecurityPolicy func(childComplexity int) int
+		ContentSources        func(childComplexity int) int
+		Description           func(childComplexity int) int
+		ExternalLinks         func(childComplexity int) int
+		Name                  func(childComplexity int) int
+		Owner                 func(childComplexity int) int
+		Permissions           func(childComplexity int) int
+		PreviewImages         func(childComplexity int) int
+		Scopes                func(childComplexity int) int
+		Summary               func(childComplexity int) int
+		Target                func(childComplexity int) int
+		Title                 func(childComplexity int) int
+		URLs                  func(childComplexity int) int
+		Verified              func(childComplexity int) int
+		Version               func(childComplexity int) int
+		Visibility            func(childComplexity int) int
+	}
+
+	IntegrationBlock struct {
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Icon        func(childComplexity int) int
+		Markdown    func(childComplexity int) int
+		Title       func(childComplexity int) int
+		URLUnfurl   func(childComplexity int) int
+	}
+
+	IntegrationBlockMarkdown struct {
+		Body      func(childComplexity int) int
+		Codeblock func(childComplexity int) int
+	}
+
+	IntegrationInstallation struct {
+		Configuration  func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		ExternalIDs    func(childComplexity int) int
+		ID             func(childComplexity int) int
+		SiteSelection  func(childComplexity int) int
+		SpaceSelection func(childComplexity int) int
+		Spaces         func(childComplexity int) int
+		Status         func(childComplexity int) int
+		Target         func(childComplexity int) int
+		URLs           func(childComplexity int) int
+		UpdatedAt      func(childComplexity int) int
+	}
+
+	IntegrationInstallationURLs struct {
+		App            func(childComplexity int) int
+		Location       func(childComplexity int) int
+		PublicEndpoint func(childComplexity int) int
+	}
+
+	IntegrationLink struct {
+		Label func(childComplexity int) int
+		URL   func(childComplexity int) int
+	}
+
+	IntegrationPermissions struct {
+		Admin func(childComplexity int) int
+	}
+
+	IntegrationSpaceInstallation struct {
+		Configuration func(childComplexity int) int
+		ExternalIDs   func(childComplexity int) int
+		Installation  func(childComplexity int) int
+		Integration   func(childComplexity int) int
+		Space         func(childComplexity int) int
+		Status        func(childComplexity int) int
+		URLs          func(childComplexity int) int
+	}
+
+	IntegrationSpaceInstallationURLs struct {
+		Location       func(childComplexity int) int
+		PublicEndpoint func(childComplexity int) int
+	}
+
+	IntegrationURLs struct {
+		App            func(childComplexity int) int
+		Assets         func(childComplexity int) int
+		Location       func(childComplexity int) int
+		PublicEndpoint func(childComplexity int) int
+	}
+
 	InviteLink struct {
 		Collection func(childComplexity int) int
 		CreatedAt  func(childComplexity int) int
@@ -425,87 +523,166 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddSectionToGroup              func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.AddSectionToGroupInput) int
-		AddSiteSpace                   func(childComplexity int, organizationID string, siteID string, input model.AddSiteSpaceInput) int
-		ApplyTemplate                  func(childComplexity int, target model.ContentTarget, templateID string, contentRefs model.JSON) int
-		CreateChangeRequest            func(childComplexity int, spaceID string, input *model.CreateChangeRequestInput) int
-		CreateCollection               func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
-		CreateInviteLink               func(childComplexity int, organizationID string, input model.CreateInviteLinkInput) int
-		CreatePage                     func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
-		CreateShareLink                func(childComplexity int, organizationID string, siteID string, input model.CreateShareLinkInput) int
-		CreateSite                     func(childComplexity int, organizationID string, input model.CreateSiteInput) int
-		CreateSiteSection              func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionInput) int
-		CreateSiteSectionGroup         func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionGroupInput) int
-		CreateSpace                    func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
-		CreateTeam                     func(childComplexity int, organizationID string, input model.CreateTeamInput) int
-		CreateTranslation              func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
-		DeleteCollection               func(childComplexity int, id string) int
-		DeleteComment                  func(childComplexity int, target model.ContentTarget, commentID string) int
-		DeleteCommentReply             func(childComplexity int, target model.ContentTarget, commentID string, replyID string) int
-		DeleteFile                     func(childComplexity int, target model.ContentTarget, fileID string) int
-		DeleteInviteLink               func(childComplexity int, organizationID string, inviteID string) int
-		DeleteLegacyGitInstallation    func(childComplexity int, spaceID string) int
-		DeletePage                     func(childComplexity int, target model.ContentTarget, pageID string) int
-		DeleteShareLink                func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
-		DeleteSite                     func(childComplexity int, organizationID string, siteID string) int
-		DeleteSiteSection              func(childComplexity int, organizationID string, siteID string, siteSectionID string) int
-		DeleteSiteSectionGroup         func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string) int
-		DeleteSiteSpace                func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
-		DeleteSpace                    func(childComplexity int, id string) int
-		DeleteTeam                     func(childComplexity int, organizationID string, teamID string) int
-		DeleteTranslation              func(childComplexity int, organizationID string, translationID string) int
-		ExportToGitRepository          func(childComplexity int, spaceID string, input model.ExportToGitRepositoryInput) int
-		GrantCollectionAccess          func(childComplexity int, collectionID string, input model.GrantAccessInput) int
-		GrantSpaceAccess               func(childComplexity int, spaceID string, input model.GrantAccessInput) int
-		ImportGitRepository            func(childComplexity int, spaceID string, input model.ImportGitRepositoryInput) int
-		InviteUsersToOrganization      func(childComplexity int, organizationID string, input model.InviteUsersInput) int
-		JoinOrganization               func(childComplexity int, id string) int
-		JoinOrganizationWithInvite     func(childComplexity int, organizationID string, inviteID string) int
-		MergeChangeRequest             func(childComplexity int, spaceID string, changeRequestID string) int
-		MovePage                       func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
-		PingOrganization               func(childComplexity int, organizationID string) int
-		PostComment                    func(childComplexity int, target model.ContentTarget, input model.PostCommentInput, format *model.PageFormat) int
-		PostCommentReply               func(childComplexity int, target model.ContentTarget, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) int
-		RemoveCollectionTeamPermission func(childComplexity int, collectionID string, teamID string) int
-		RemoveCollectionUserPermission func(childComplexity int, collectionID string, userID string) int
-		RemoveMember                   func(childComplexity int, organizationID string, userID string) int
-		RemoveRequestedReviewer        func(childComplexity int, spaceID string, changeRequestID string, userID string) int
-		RemoveSectionFromGroup         func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, siteSectionID string) int
-		RemoveSpaceTeamPermission      func(childComplexity int, spaceID string, teamID string) int
-		RemoveSpaceUserPermission      func(childComplexity int, spaceID string, userID string) int
-		RemoveTeamMember               func(childComplexity int, organizationID string, teamID string, userID string) int
-		RequestReviewers               func(childComplexity int, spaceID string, changeRequestID string, input model.RequestReviewersInput) int
-		RestoreSpace                   func(childComplexity int, id string) int
-		RunTranslation                 func(childComplexity int, organizationID string, translationID string) int
-		SetMemberSso                   func(childComplexity int, organizationID string, userID string) int
-		SetSpaceTemplate               func(childComplexity int, spaceID string, template bool) int
-		SetTeamMember                  func(childComplexity int, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) int
-		SortSiteStructure              func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
-		SubmitReview                   func(childComplexity int, spaceID string, changeRequestID string, input model.SubmitReviewInput) int
-		UpdateAgentInstructions        func(childComplexity int, organizationID string, input model.UpdateAgentInstructionsInput) int
-		UpdateChangeRequest            func(childComplexity int, spaceID string, changeRequestID string, input model.UpdateChangeRequestInput) int
-		UpdateChangeRequestFromSpace   func(childComplexity int, spaceID string, changeRequestID string) int
-		UpdateCollection               func(childComplexity int, id string, input model.UpdateCollectionInput) int
-		UpdateCollectionTeamPermission func(childComplexity int, collectionID string, teamID string, input model.UpdateGrantInput) int
-		UpdateCollectionUserPermission func(childComplexity int, collectionID string, userID string, input model.UpdateGrantInput) int
-		UpdateComment                  func(childComplexity int, target model.ContentTarget, commentID string, input model.UpdateCommentInput, format *model.PageFormat) int
-		UpdateCommentReply             func(childComplexity int, target model.ContentTarget, commentID string, replyID string, input model.UpdateCommentReplyInput, format *model.PageFormat) int
-		UpdateGlossary                 func(childComplexity int, organizationID string, input model.UpdateGlossaryInput) int
-		UpdateMember                   func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
-		UpdateOrganization             func(childComplexity int, id string, input model.UpdateOrganizationInput) int
-		UpdatePage                     func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
-		UpdateShareLink                func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) int
-		UpdateSite                     func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
-		UpdateSiteSection              func(childComplexity int, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) int
-		UpdateSiteSectionGroup         func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.UpdateSiteSectionGroupInput) int
-		UpdateSiteSpace                func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) int
-		UpdateSpace                    func(childComplexity int, id string, input model.UpdateSpaceInput) int
-		UpdateSpaceTeamPermission      func(childComplexity int, spaceID string, teamID string, input model.UpdateGrantInput) int
-		UpdateSpaceUserPermission      func(childComplexity int, spaceID string, userID string, input model.UpdateGrantInput) int
-		UpdateTeam                     func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
-		UpdateTeamMembers              func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
-		UpdateTranslation              func(childComplexity int, organizationID string, translationID string, input model.UpdateTranslationInput) int
-		UploadFile                     func(childComplexity int, target model.ContentTarget, file graphql.Upload, name *string) int
+		AddSectionToGroup                  func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.AddSectionToGroupInput) int
+		AddSiteSpace                       func(childComplexity int, organizationID string, siteID string, input model.AddSiteSpaceInput) int
+		ApplyTemplate                      func(childComplexity int, target model.ContentTarget, templateID string, contentRefs model.JSON) int
+		CreateChangeRequest                func(childComplexity int, spaceID string, input *model.CreateChangeRequestInput) int
+		CreateCollection                   func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
+		CreateIntegrationInstallationToken func(childComplexity int, name string, installationID string) int
+		CreateInviteLink                   func(childComplexity int, organizationID string, input model.CreateInviteLinkInput) int
+		CreateOpenAPISpec                  func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
+		CreatePage                         func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
+		CreateShareLink                    func(childComplexity int, organizationID string, siteID string, input model.CreateShareLinkInput) int
+		CreateSite                         func(childComplexity int, organizationID string, input model.CreateSiteInput) int
+		CreateSiteSection                  func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionInput) int
+		CreateSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionGroupInput) int
+		CreateSpace                        func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
+		CreateTeam                         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
+		CreateTranslation                  func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
+		DeleteCollection                   func(childComplexity int, id string) int
+		DeleteComment                      func(childComplexity int, target model.ContentTarget, commentID string) int
+		DeleteCommentReply                 func(childComplexity int, target model.ContentTarget, commentID string, replyID string) int
+		DeleteFile                         func(childComplexity int, target model.ContentTarget, fileID string) int
+		DeleteInviteLink                   func(childComplexity int, organizationID string, inviteID string) int
+		DeleteLegacyGitInstallation        func(childComplexity int, spaceID string) int
+		DeletePage                         func(childComplexity int, target model.ContentTarget, pageID string) int
+		DeleteShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
+		DeleteSite                         func(childComplexity int, organizationID string, siteID string) int
+		DeleteSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string) int
+		DeleteSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string) int
+		DeleteSiteSpace                    func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
+		DeleteSpace                        func(childComplexity int, id string) int
+		DeleteTeam                         func(childComplexity int, organizationID string, teamID string) int
+		DeleteTranslation                  func(childComplexity int, organizationID string, translationID string) int
+		ExportToGitRepository              func(childComplexity int, spaceID string, input model.ExportToGitRepositoryInput) int
+		GrantCollectionAccess              func(childComplexity int, collectionID string, input model.GrantAccessInput) int
+		GrantSpaceAccess                   func(childComplexity int, spaceID string, input model.GrantAccessInput) int
+		ImportGitRepository                func(childComplexity int, spaceID string, input model.ImportGitRepositoryInput) int
+		InstallIntegration                 func(childComplexity int, name string, organizationID string) int
+		InstallIntegrationOnSpace          func(childComplexity int, name string, installationID string, spaceID string) int
+		InviteUsersToOrganization          func(childComplexity int, organizationID string, input model.InviteUsersInput) int
+		JoinOrganization                   func(childComplexity int, id string) int
+		JoinOrganizationWithInvite         func(childComplexity int, organizationID string, inviteID string) int
+		MergeChangeRequest                 func(childComplexity int, spaceID string, changeRequestID string) int
+		MovePage                           func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
+		PingOrganization                   func(childComplexity int, organizationID string) int
+		PostComment                        func(childComplexity int, target model.ContentTarget, input model.PostCommentInput, format *model.PageFormat) int
+		PostCommentReply                   func(childComplexity int, target model.ContentTarget, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) int
+		PublishIntegration                 func(childComplexity int, name string, input model.PublishIntegrationInput) int
+		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
+		RefreshOpenAPISpec                 func(childComplexity int, organizationID string, slug string) int
+		RemoveCollectionTeamPermission     func(childComplexity int, collectionID string, teamID string) int
+		RemoveCollectionUserPermission     func(childComplexity int, collectionID string, userID string) int
+		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
+		RemoveRequestedReviewer            func(childComplexity int, spaceID string, changeRequestID string, userID string) int
+		RemoveSectionFromGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, siteSectionID string) int
+		RemoveSpaceTeamPermission          func(childComplexity int, spaceID string, teamID string) int
+		RemoveSpaceUserPermission          func(childComplexity int, spaceID string, userID string) int
+		RemoveTeamMember                   func(childComplexity int, organizationID string, teamID string, userID string) int
+		RequestReviewers                   func(childComplexity int, spaceID string, changeRequestID string, input model.RequestReviewersInput) int
+		RestoreSpace                       func(childComplexity int, id string) int
+		RunTranslation                     func(childComplexity int, organizationID string, translationID string) int
+		SetMemberSso                       func(childComplexity int, organizationID string, userID string) int
+		SetSpaceTemplate                   func(childComplexity int, spaceID string, template bool) int
+		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) int
+		SortSiteStructure                  func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
+		SubmitReview                       func(childComplexity int, spaceID string, changeRequestID string, input model.SubmitReviewInput) int
+		UpdateAgentInstructions            func(childComplexity int, organizationID string, input model.UpdateAgentInstructionsInput) int
+		UpdateChangeRequest                func(childComplexity int, spaceID string, changeRequestID string, input model.UpdateChangeRequestInput) int
+		UpdateChangeRequestFromSpace       func(childComplexity int, spaceID string, changeRequestID string) int
+		UpdateCollection                   func(childComplexity int, id string, input model.UpdateCollectionInput) int
+		UpdateCollectionTeamPermission     func(childComplexity int, collectionID string, teamID string, input model.UpdateGrantInput) int
+		UpdateCollectionUserPermission     func(childComplexity int, collectionID string, userID string, input model.UpdateGrantInput) int
+		UpdateComment                      func(childComplexity int, target model.ContentTarget, commentID string, input model.UpdateCommentInput, format *model.PageFormat) int
+		UpdateCommentReply                 func(childComplexity int, target model.ContentTarget, commentID string, replyID string, input model.UpdateCommentReplyInput, format *model.PageFormat) int
+		UpdateGlossary                     func(childComplexity int, organizationID string, input model.UpdateGlossaryInput) int
+		UpdateMember                       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
+		UpdateOrganization                 func(childComplexity int, id string, input model.UpdateOrganizationInput) int
+		UpdatePage                         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
+		UpdateShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) int
+		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
+		UpdateSiteReaderSettings           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) int
+		UpdateSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) int
+		UpdateSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.UpdateSiteSectionGroupInput) int
+		UpdateSiteSpace                    func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) int
+		UpdateSpace                        func(childComplexity int, id string, input model.UpdateSpaceInput) int
+		UpdateSpaceTeamPermission          func(childComplexity int, spaceID string, teamID string, input model.UpdateGrantInput) int
+		UpdateSpaceUserPermission          func(childComplexity int, spaceID string, userID string, input model.UpdateGrantInput) int
+		UpdateTeam                         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
+		UpdateTeamMembers                  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
+		UpdateTranslation                  func(childComplexity int, organizationID string, translationID string, input model.UpdateTranslationInput) int
+		UploadFile                         func(childComplexity int, target model.ContentTarget, file graphql.Upload, name *string) int
+	}
+
+	OpenAPIError struct {
+		Code     func(childComplexity int) int
+		Location func(childComplexity int) int
+		Message  func(childComplexity int) int
+	}
+
+	OpenAPISpec struct {
+		CreatedAt            func(childComplexity int) int
+		ID                   func(childComplexity int) int
+		LastProcessErrorCode func(childComplexity int) int
+		LastProcessedAt      func(childComplexity int) int
+		LastProcessedErrors  func(childComplexity int) int
+		LastVersion          func(childComplexity int) int
+		Permissions          func(childComplexity int) int
+		ProcessingState      func(childComplexity int) int
+		Slug                 func(childComplexity int) int
+		SourceURL            func(childComplexity int) int
+		URLs                 func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
+		Version              func(childComplexity int, id string) int
+		Versions             func(childComplexity int, first *int, after *string) int
+		Visibility           func(childComplexity int) int
+	}
+
+	OpenAPISpecConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	OpenAPISpecContent struct {
+		Filesystem func(childComplexity int) int
+		URL        func(childComplexity int) int
+	}
+
+	OpenAPISpecEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	OpenAPISpecPermissions struct {
+		Edit func(childComplexity int) int
+		View func(childComplexity int) int
+	}
+
+	OpenAPISpecURLs struct {
+		App      func(childComplexity int) int
+		Location func(childComplexity int) int
+	}
+
+	OpenAPISpecVersion struct {
+		Content   func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		URL       func(childComplexity int) int
+		URLs      func(childComplexity int) int
+	}
+
+	OpenAPISpecVersionConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	OpenAPISpecVersionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Organization struct {
@@ -526,6 +703,8 @@ type ComplexityRoot struct {
 		Member            func(childComplexity int, userID string) int
 		Members           func(childComplexity int, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) int
 		MergeRules        func(childComplexity int) int
+		OpenAPISpec       func(childComplexity int, slug string) int
+		OpenAPISpecs      func(childComplexity int, first *int, after *string) int
 		Permissions       func(childComplexity int) int
 		Plan              func(childComplexity int) int
 		SSO               func(childComplexity int) int
@@ -570,6 +749,10 @@ type ComplexityRoot struct {
 		OwnTeam             func(childComplexity int) int
 		View                func(childComplexity int) int
 		ViewBilling         func(childComplexity int) int
+	}
+
+	OrganizationTarget struct {
+		Organization func(childComplexity int) int
 	}
 
 	OrganizationTrial struct {
@@ -619,6 +802,120 @@ type ComplexityRoot struct {
 		ServiceVisitorClaims func(childComplexity int) int
 	}
 
+	PublishedFile struct {
+		ContentType func(childComplexity int) int
+		Height      func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		URL         func(childComplexity int) int
+		Width       func(childComplexity int) int
+	}
+
+	PublishedLink struct {
+		Description func(childComplexity int) int
+		Node        func(childComplexity int) int
+		Target      func(childComplexity int) int
+		Title       func(childComplexity int) int
+		URL         func(childComplexity int) int
+	}
+
+	PublishedLocation struct {
+		Page      func(childComplexity int) int
+		PagePath  func(childComplexity int) int
+		Sidebar   func(childComplexity int) int
+		SiteSpace func(childComplexity int) int
+	}
+
+	PublishedPage struct {
+		Ancestors     func(childComplexity int) int
+		Children      func(childComplexity int) int
+		Cover         func(childComplexity int) int
+		Description   func(childComplexity int) int
+		Document      func(childComplexity int) int
+		Emoji         func(childComplexity int) int
+		Files         func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Icon          func(childComplexity int) int
+		Layout        func(childComplexity int) int
+		Links         func(childComplexity int) int
+		Markdown      func(childComplexity int) int
+		Next          func(childComplexity int) int
+		NoIndex       func(childComplexity int) int
+		NoRobotsIndex func(childComplexity int) int
+		Path          func(childComplexity int) int
+		Previous      func(childComplexity int) int
+		Title         func(childComplexity int) int
+		Type          func(childComplexity int) int
+		URL           func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+	}
+
+	PublishedPageRef struct {
+		Depth         func(childComplexity int) int
+		Description   func(childComplexity int) int
+		Emoji         func(childComplexity int) int
+		HasChildren   func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Icon          func(childComplexity int) int
+		NoIndex       func(childComplexity int) int
+		NoRobotsIndex func(childComplexity int) int
+		Path          func(childComplexity int) int
+		Title         func(childComplexity int) int
+		Type          func(childComplexity int) int
+		URL           func(childComplexity int) int
+	}
+
+	PublishedSearchResult struct {
+		Ancestors func(childComplexity int) int
+		Sections  func(childComplexity int) int
+		SiteSpace func(childComplexity int) int
+		Title     func(childComplexity int) int
+		URL       func(childComplexity int) int
+	}
+
+	PublishedSearchSection struct {
+		Snippet func(childComplexity int) int
+		Title   func(childComplexity int) int
+		URL     func(childComplexity int) int
+	}
+
+	PublishedSection struct {
+		Default     func(childComplexity int) int
+		Depth       func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Icon        func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		Parent      func(childComplexity int) int
+		Title       func(childComplexity int) int
+		URL         func(childComplexity int) int
+	}
+
+	PublishedSite struct {
+		At         func(childComplexity int, path string) int
+		Claims     func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Indexable  func(childComplexity int) int
+		Search     func(childComplexity int, query string, first *int) int
+		Sections   func(childComplexity int) int
+		SiteSpaces func(childComplexity int) int
+		Title      func(childComplexity int) int
+		URL        func(childComplexity int) int
+		Visibility func(childComplexity int) int
+	}
+
+	PublishedSiteSpace struct {
+		Default  func(childComplexity int) int
+		Emoji    func(childComplexity int) int
+		ID       func(childComplexity int) int
+		Pages    func(childComplexity int) int
+		Path     func(childComplexity int) int
+		Revision func(childComplexity int) int
+		Section  func(childComplexity int) int
+		Title    func(childComplexity int) int
+		URL      func(childComplexity int) int
+	}
+
 	PublishedURLs struct {
 		Published func(childComplexity int) int
 	}
@@ -630,6 +927,7 @@ type ComplexityRoot struct {
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
 		OrganizationsForEmailDomain func(childComplexity int, emailDomain string) int
+		PublishedSite               func(childComplexity int, name string, visitor *model.SiteVisitorInput) int
 		Space                       func(childComplexity int, id string) int
 		User                        func(childComplexity int, id string) int
 		Viewer                      func(childComplexity int) int
@@ -852,6 +1150,7 @@ type ComplexityRoot struct {
 		CreatedAt        func(childComplexity int) int
 		ID               func(childComplexity int) int
 		Published        func(childComplexity int) int
+		ReaderSettings   func(childComplexity int) int
 		SectionGroups    func(childComplexity int, first *int, after *string) int
 		Sections         func(childComplexity int, first *int, after *string, shareKey *string) int
 		ShareLinks       func(childComplexity int, first *int, after *string) int
@@ -884,6 +1183,12 @@ type ComplexityRoot struct {
 	SitePointer struct {
 		Site func(childComplexity int) int
 		Type func(childComplexity int) int
+	}
+
+	SiteReaderSettings struct {
+		SigningKey     func(childComplexity int) int
+		UnsignedClaims func(childComplexity int) int
+		Variables      func(childComplexity int) int
 	}
 
 	SiteSection struct {
@@ -986,6 +1291,8 @@ type ComplexityRoot struct {
 		GitSync             func(childComplexity int) int
 		GitSyncJobs         func(childComplexity int, first *int, after *string) int
 		ID                  func(childComplexity int) int
+		IntegrationBlocks   func(childComplexity int) int
+		Integrations        func(childComplexity int, search *string) int
 		IsTemplate          func(childComplexity int) int
 		Language            func(childComplexity int) int
 		MergeRules          func(childComplexity int) int
@@ -1014,6 +1321,11 @@ type ComplexityRoot struct {
 	SpaceEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	SpaceIntegrationBlocks struct {
+		Blocks func(childComplexity int) int
+		Name   func(childComplexity int) int
 	}
 
 	SpacePermissions struct {
@@ -1306,6 +1618,10 @@ type MutationResolver interface {
 	RemoveCollectionUserPermission(ctx context.Context, collectionID string, userID string) (bool, error)
 	UpdateCollectionTeamPermission(ctx context.Context, collectionID string, teamID string, input model.UpdateGrantInput) (bool, error)
 	RemoveCollectionTeamPermission(ctx context.Context, collectionID string, teamID string) (bool, error)
+	PublishIntegration(ctx context.Context, name string, input model.PublishIntegrationInput) (*model.Integration, error)
+	InstallIntegration(ctx context.Context, name string, organizationID string) (*model.IntegrationInstallation, error)
+	InstallIntegrationOnSpace(ctx context.Context, name string, installationID string, spaceID string) (*model.IntegrationSpaceInstallation, error)
+	CreateIntegrationInstallationToken(ctx context.Context, name string, installationID string) (*model.APITemporaryToken, error)
 	JoinOrganizationWithInvite(ctx context.Context, organizationID string, inviteID string) (*model.Member, error)
 	InviteUsersToOrganization(ctx context.Context, organizationID string, input model.InviteUsersInput) (*model.InviteUsersResult, error)
 	CreateInviteLink(ctx context.Context, organizationID string, input model.CreateInviteLinkInput) (*model.InviteLink, error)
@@ -1315,8 +1631,12 @@ type MutationResolver interface {
 	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
 	SetMemberSso(ctx context.Context, organizationID string, userID string) (*model.Member, error)
 	PingOrganization(ctx context.Context, organizationID string) (*model.PingResult, error)
+	CreateOpenAPISpec(ctx context.Context, organizationID string, input model.CreateOpenAPISpecInput) (*model.OpenAPISpec, error)
+	PutOpenAPISpec(ctx context.Context, organizationID string, slug string, input model.PutOpenAPISpecInput) (*model.OpenAPISpec, error)
+	RefreshOpenAPISpec(ctx context.Context, organizationID string, slug string) (*model.OpenAPISpec, error)
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*model.Organization, error)
 	UpdateAgentInstructions(ctx context.Context, organizationID string, input model.UpdateAgentInstructionsInput) (*model.AgentInstructions, error)
+	UpdateSiteReaderSettings(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) (*model.SiteReaderSettings, error)
 	RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, input model.RequestReviewersInput) (*model.RequestReviewersResult, error)
 	RemoveRequestedReviewer(ctx context.Context, spaceID string, changeRequestID string, userID string) (bool, error)
 	SubmitReview(ctx context.Context, spaceID string, changeRequestID string, input model.SubmitReviewInput) (*model.Review, error)
@@ -1356,12 +1676,21 @@ type MutationResolver interface {
 	RunTranslation(ctx context.Context, organizationID string, translationID string) (*model.TranslationRun, error)
 	UpdateGlossary(ctx context.Context, organizationID string, input model.UpdateGlossaryInput) (bool, error)
 }
+type OpenAPISpecResolver interface {
+	Versions(ctx context.Context, obj *model.OpenAPISpec, first *int, after *string) (*model.Connection[*model.OpenAPISpecVersion], error)
+	Version(ctx context.Context, obj *model.OpenAPISpec, id string) (*model.OpenAPISpecVersion, error)
+}
+type OpenAPISpecVersionResolver interface {
+	Content(ctx context.Context, obj *model.OpenAPISpecVersion) (*model.OpenAPISpecContent, error)
+}
 type OrganizationResolver interface {
 	AgentInstructions(ctx context.Context, obj *model.Organization) (*model.AgentInstructions, error)
 	Collections(ctx context.Context, obj *model.Organization, first *int, after *string, nested *bool) (*model.Connection[*model.Collection], error)
 	InviteLinkList(ctx context.Context, obj *model.Organization, first *int, after *string, content *bool) (*model.Connection[*model.InviteLink], error)
 	Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error)
 	Member(ctx context.Context, obj *model.Organization, userID string) (*model.Member, error)
+	OpenAPISpecs(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.OpenAPISpec], error)
+	OpenAPISpec(ctx context.Context, obj *model.Organization, slug string) (*model.OpenAPISpec, error)
 	Search(ctx context.Context, obj *model.Organization, query string, first *int, after *string) (*model.SearchSpaceResultConnection, error)
 	Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) (*model.Connection[*model.Site], error)
 	Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error)
@@ -1374,11 +1703,30 @@ type OrganizationResolver interface {
 	Glossary(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.GlossaryEntry], error)
 	GlossaryEntry(ctx context.Context, obj *model.Organization, id string) (*model.GlossaryEntry, error)
 }
+type PublishedLocationResolver interface {
+	Sidebar(ctx context.Context, obj *PublishedLocation) ([]*model.PublishedPageRef, error)
+	Page(ctx context.Context, obj *PublishedLocation) (*PublishedPage, error)
+}
+type PublishedPageResolver interface {
+	Document(ctx context.Context, obj *PublishedPage) (model.JSON, error)
+	Markdown(ctx context.Context, obj *PublishedPage) (*string, error)
+
+	Links(ctx context.Context, obj *PublishedPage) ([]*model.PublishedLink, error)
+	Files(ctx context.Context, obj *PublishedPage) ([]*model.PublishedFile, error)
+}
+type PublishedSiteResolver interface {
+	At(ctx context.Context, obj *PublishedSite, path string) (*PublishedLocation, error)
+	Search(ctx context.Context, obj *PublishedSite, query string, first *int) ([]*model.PublishedSearchResult, error)
+}
+type PublishedSiteSpaceResolver interface {
+	Pages(ctx context.Context, obj *PublishedSiteSpace) ([]*model.PublishedPageRef, error)
+}
 type QueryResolver interface {
 	Collection(ctx context.Context, id string) (*model.Collection, error)
 	Organizations(ctx context.Context, first *int, after *string) (*model.Connection[*model.Organization], error)
 	Organization(ctx context.Context, id string) (*model.Organization, error)
 	OrganizationsForEmailDomain(ctx context.Context, emailDomain string) ([]*model.Organization, error)
+	PublishedSite(ctx context.Context, name string, visitor *model.SiteVisitorInput) (*PublishedSite, error)
 	CheckVisitorCondition(ctx context.Context, condition string) (*model.ConditionCheck, error)
 	Space(ctx context.Context, id string) (*model.Space, error)
 	APIInformation(ctx context.Context) (*model.ApiInformation, error)
@@ -1406,6 +1754,7 @@ type RevisionPageResolver interface {
 type SiteResolver interface {
 	Structure(ctx context.Context, obj *model.Site, shareKey *string) (*model.SiteStructure, error)
 	VisibleStructure(ctx context.Context, obj *model.Site, claims model.Document) (*model.SiteStructure, error)
+	ReaderSettings(ctx context.Context, obj *model.Site) (*model.SiteReaderSettings, error)
 	ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error)
 	Sections(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string) (*model.Connection[*model.SiteSection], error)
 	SectionGroups(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.SiteSectionGroup], error)
@@ -1424,6 +1773,8 @@ type SpaceResolver interface {
 	GitSyncJobs(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.GitSyncJob], error)
 	TeamPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.TeamGrant], error)
 	UserPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.UserGrant], error)
+	Integrations(ctx context.Context, obj *model.Space, search *string) ([]*model.Integration, error)
+	IntegrationBlocks(ctx context.Context, obj *model.Space) ([]*model.SpaceIntegrationBlocks, error)
 	Search(ctx context.Context, obj *model.Space, query string, first *int, after *string) (*model.SearchPageResultConnection, error)
 }
 type TeamResolver interface {
@@ -1450,6 +1801,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "APITemporaryToken.expiresAt":
+		if e.ComplexityRoot.APITemporaryToken.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APITemporaryToken.ExpiresAt(childComplexity), true
+	case "APITemporaryToken.token":
+		if e.ComplexityRoot.APITemporaryToken.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APITemporaryToken.Token(childComplexity), true
 
 	case "AgentInstructions.instructions":
 		if e.ComplexityRoot.AgentInstructions.Instructions == nil {
@@ -2523,6 +2887,358 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.IDRef.ID(childComplexity), true
 
+	case "Integration.blocks":
+		if e.ComplexityRoot.Integration.Blocks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Blocks(childComplexity), true
+	case "Integration.categories":
+		if e.ComplexityRoot.Integration.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Categories(childComplexity), true
+	case "Integration.configurations":
+		if e.ComplexityRoot.Integration.Configurations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Configurations(childComplexity), true
+	case "Integration.contentSecurityPolicy":
+		if e.ComplexityRoot.Integration.ContentSecurityPolicy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.ContentSecurityPolicy(childComplexity), true
+	case "Integration.contentSources":
+		if e.ComplexityRoot.Integration.ContentSources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.ContentSources(childComplexity), true
+	case "Integration.description":
+		if e.ComplexityRoot.Integration.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Description(childComplexity), true
+	case "Integration.externalLinks":
+		if e.ComplexityRoot.Integration.ExternalLinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.ExternalLinks(childComplexity), true
+	case "Integration.name":
+		if e.ComplexityRoot.Integration.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Name(childComplexity), true
+	case "Integration.owner":
+		if e.ComplexityRoot.Integration.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Owner(childComplexity), true
+	case "Integration.permissions":
+		if e.ComplexityRoot.Integration.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Permissions(childComplexity), true
+	case "Integration.previewImages":
+		if e.ComplexityRoot.Integration.PreviewImages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.PreviewImages(childComplexity), true
+	case "Integration.scopes":
+		if e.ComplexityRoot.Integration.Scopes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Scopes(childComplexity), true
+	case "Integration.summary":
+		if e.ComplexityRoot.Integration.Summary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Summary(childComplexity), true
+	case "Integration.target":
+		if e.ComplexityRoot.Integration.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Target(childComplexity), true
+	case "Integration.title":
+		if e.ComplexityRoot.Integration.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Title(childComplexity), true
+	case "Integration.urls":
+		if e.ComplexityRoot.Integration.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.URLs(childComplexity), true
+	case "Integration.verified":
+		if e.ComplexityRoot.Integration.Verified == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Verified(childComplexity), true
+	case "Integration.version":
+		if e.ComplexityRoot.Integration.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Version(childComplexity), true
+	case "Integration.visibility":
+		if e.ComplexityRoot.Integration.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Integration.Visibility(childComplexity), true
+
+	case "IntegrationBlock.description":
+		if e.ComplexityRoot.IntegrationBlock.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlock.Description(childComplexity), true
+	case "IntegrationBlock.id":
+		if e.ComplexityRoot.IntegrationBlock.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlock.ID(childComplexity), true
+	case "IntegrationBlock.icon":
+		if e.ComplexityRoot.IntegrationBlock.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlock.Icon(childComplexity), true
+	case "IntegrationBlock.markdown":
+		if e.ComplexityRoot.IntegrationBlock.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlock.Markdown(childComplexity), true
+	case "IntegrationBlock.title":
+		if e.ComplexityRoot.IntegrationBlock.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlock.Title(childComplexity), true
+	case "IntegrationBlock.urlUnfurl":
+		if e.ComplexityRoot.IntegrationBlock.URLUnfurl == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlock.URLUnfurl(childComplexity), true
+
+	case "IntegrationBlockMarkdown.body":
+		if e.ComplexityRoot.IntegrationBlockMarkdown.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlockMarkdown.Body(childComplexity), true
+	case "IntegrationBlockMarkdown.codeblock":
+		if e.ComplexityRoot.IntegrationBlockMarkdown.Codeblock == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationBlockMarkdown.Codeblock(childComplexity), true
+
+	case "IntegrationInstallation.configuration":
+		if e.ComplexityRoot.IntegrationInstallation.Configuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Configuration(childComplexity), true
+	case "IntegrationInstallation.createdAt":
+		if e.ComplexityRoot.IntegrationInstallation.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.CreatedAt(childComplexity), true
+	case "IntegrationInstallation.externalIds":
+		if e.ComplexityRoot.IntegrationInstallation.ExternalIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.ExternalIDs(childComplexity), true
+	case "IntegrationInstallation.id":
+		if e.ComplexityRoot.IntegrationInstallation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.ID(childComplexity), true
+	case "IntegrationInstallation.siteSelection":
+		if e.ComplexityRoot.IntegrationInstallation.SiteSelection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.SiteSelection(childComplexity), true
+	case "IntegrationInstallation.spaceSelection":
+		if e.ComplexityRoot.IntegrationInstallation.SpaceSelection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.SpaceSelection(childComplexity), true
+	case "IntegrationInstallation.spaces":
+		if e.ComplexityRoot.IntegrationInstallation.Spaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Spaces(childComplexity), true
+	case "IntegrationInstallation.status":
+		if e.ComplexityRoot.IntegrationInstallation.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Status(childComplexity), true
+	case "IntegrationInstallation.target":
+		if e.ComplexityRoot.IntegrationInstallation.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.Target(childComplexity), true
+	case "IntegrationInstallation.urls":
+		if e.ComplexityRoot.IntegrationInstallation.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.URLs(childComplexity), true
+	case "IntegrationInstallation.updatedAt":
+		if e.ComplexityRoot.IntegrationInstallation.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallation.UpdatedAt(childComplexity), true
+
+	case "IntegrationInstallationURLs.app":
+		if e.ComplexityRoot.IntegrationInstallationURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationURLs.App(childComplexity), true
+	case "IntegrationInstallationURLs.location":
+		if e.ComplexityRoot.IntegrationInstallationURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationURLs.Location(childComplexity), true
+	case "IntegrationInstallationURLs.publicEndpoint":
+		if e.ComplexityRoot.IntegrationInstallationURLs.PublicEndpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationInstallationURLs.PublicEndpoint(childComplexity), true
+
+	case "IntegrationLink.label":
+		if e.ComplexityRoot.IntegrationLink.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationLink.Label(childComplexity), true
+	case "IntegrationLink.url":
+		if e.ComplexityRoot.IntegrationLink.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationLink.URL(childComplexity), true
+
+	case "IntegrationPermissions.admin":
+		if e.ComplexityRoot.IntegrationPermissions.Admin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationPermissions.Admin(childComplexity), true
+
+	case "IntegrationSpaceInstallation.configuration":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Configuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Configuration(childComplexity), true
+	case "IntegrationSpaceInstallation.externalIds":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.ExternalIDs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.ExternalIDs(childComplexity), true
+	case "IntegrationSpaceInstallation.installation":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Installation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Installation(childComplexity), true
+	case "IntegrationSpaceInstallation.integration":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Integration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Integration(childComplexity), true
+	case "IntegrationSpaceInstallation.space":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Space(childComplexity), true
+	case "IntegrationSpaceInstallation.status":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.Status(childComplexity), true
+	case "IntegrationSpaceInstallation.urls":
+		if e.ComplexityRoot.IntegrationSpaceInstallation.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallation.URLs(childComplexity), true
+
+	case "IntegrationSpaceInstallationURLs.location":
+		if e.ComplexityRoot.IntegrationSpaceInstallationURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallationURLs.Location(childComplexity), true
+	case "IntegrationSpaceInstallationURLs.publicEndpoint":
+		if e.ComplexityRoot.IntegrationSpaceInstallationURLs.PublicEndpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationSpaceInstallationURLs.PublicEndpoint(childComplexity), true
+
+	case "IntegrationURLs.app":
+		if e.ComplexityRoot.IntegrationURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.App(childComplexity), true
+	case "IntegrationURLs.assets":
+		if e.ComplexityRoot.IntegrationURLs.Assets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.Assets(childComplexity), true
+	case "IntegrationURLs.location":
+		if e.ComplexityRoot.IntegrationURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.Location(childComplexity), true
+	case "IntegrationURLs.publicEndpoint":
+		if e.ComplexityRoot.IntegrationURLs.PublicEndpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IntegrationURLs.PublicEndpoint(childComplexity), true
+
 	case "InviteLink.collection":
 		if e.ComplexityRoot.InviteLink.Collection == nil {
 			break
@@ -2954,6 +3670,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCollection(childComplexity, args["organizationId"].(string), args["input"].(model.CreateCollectionInput)), true
+	case "Mutation.createIntegrationInstallationToken":
+		if e.ComplexityRoot.Mutation.CreateIntegrationInstallationToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createIntegrationInstallationToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateIntegrationInstallationToken(childComplexity, args["name"].(string), args["installationId"].(string)), true
 	case "Mutation.createInviteLink":
 		if e.ComplexityRoot.Mutation.CreateInviteLink == nil {
 			break
@@ -2965,6 +3692,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateInviteLink(childComplexity, args["organizationId"].(string), args["input"].(model.CreateInviteLinkInput)), true
+	case "Mutation.createOpenAPISpec":
+		if e.ComplexityRoot.Mutation.CreateOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateOpenAPISpec(childComplexity, args["organizationId"].(string), args["input"].(model.CreateOpenAPISpecInput)), true
 	case "Mutation.createPage":
 		if e.ComplexityRoot.Mutation.CreatePage == nil {
 			break
@@ -3262,6 +4000,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportGitRepository(childComplexity, args["spaceId"].(string), args["input"].(model.ImportGitRepositoryInput)), true
+	case "Mutation.installIntegration":
+		if e.ComplexityRoot.Mutation.InstallIntegration == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_installIntegration_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InstallIntegration(childComplexity, args["name"].(string), args["organizationId"].(string)), true
+	case "Mutation.installIntegrationOnSpace":
+		if e.ComplexityRoot.Mutation.InstallIntegrationOnSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_installIntegrationOnSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InstallIntegrationOnSpace(childComplexity, args["name"].(string), args["installationId"].(string), args["spaceId"].(string)), true
 	case "Mutation.inviteUsersToOrganization":
 		if e.ComplexityRoot.Mutation.InviteUsersToOrganization == nil {
 			break
@@ -3350,6 +4110,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["target"].(model.ContentTarget), args["commentId"].(string), args["input"].(model.PostCommentReplyInput), args["format"].(*model.PageFormat)), true
+	case "Mutation.publishIntegration":
+		if e.ComplexityRoot.Mutation.PublishIntegration == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishIntegration_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishIntegration(childComplexity, args["name"].(string), args["input"].(model.PublishIntegrationInput)), true
+	case "Mutation.putOpenAPISpec":
+		if e.ComplexityRoot.Mutation.PutOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_putOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PutOpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string), args["input"].(model.PutOpenAPISpecInput)), true
+	case "Mutation.refreshOpenAPISpec":
+		if e.ComplexityRoot.Mutation.RefreshOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_refreshOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RefreshOpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string)), true
 	case "Mutation.removeCollectionTeamPermission":
 		if e.ComplexityRoot.Mutation.RemoveCollectionTeamPermission == nil {
 			break
@@ -3680,6 +4473,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteInput)), true
+	case "Mutation.updateSiteReaderSettings":
+		if e.ComplexityRoot.Mutation.UpdateSiteReaderSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteReaderSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteReaderSettings(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteReaderSettingsInput)), true
 	case "Mutation.updateSiteSection":
 		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
 			break
@@ -3790,6 +4594,272 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UploadFile(childComplexity, args["target"].(model.ContentTarget), args["file"].(graphql.Upload), args["name"].(*string)), true
+
+	case "OpenAPIError.code":
+		if e.ComplexityRoot.OpenAPIError.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPIError.Code(childComplexity), true
+	case "OpenAPIError.location":
+		if e.ComplexityRoot.OpenAPIError.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPIError.Location(childComplexity), true
+	case "OpenAPIError.message":
+		if e.ComplexityRoot.OpenAPIError.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPIError.Message(childComplexity), true
+
+	case "OpenAPISpec.createdAt":
+		if e.ComplexityRoot.OpenAPISpec.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.CreatedAt(childComplexity), true
+	case "OpenAPISpec.id":
+		if e.ComplexityRoot.OpenAPISpec.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.ID(childComplexity), true
+	case "OpenAPISpec.lastProcessErrorCode":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessErrorCode(childComplexity), true
+	case "OpenAPISpec.lastProcessedAt":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessedAt(childComplexity), true
+	case "OpenAPISpec.lastProcessedErrors":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessedErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessedErrors(childComplexity), true
+	case "OpenAPISpec.lastVersion":
+		if e.ComplexityRoot.OpenAPISpec.LastVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastVersion(childComplexity), true
+	case "OpenAPISpec.permissions":
+		if e.ComplexityRoot.OpenAPISpec.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Permissions(childComplexity), true
+	case "OpenAPISpec.processingState":
+		if e.ComplexityRoot.OpenAPISpec.ProcessingState == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.ProcessingState(childComplexity), true
+	case "OpenAPISpec.slug":
+		if e.ComplexityRoot.OpenAPISpec.Slug == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Slug(childComplexity), true
+	case "OpenAPISpec.sourceURL":
+		if e.ComplexityRoot.OpenAPISpec.SourceURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.SourceURL(childComplexity), true
+	case "OpenAPISpec.urls":
+		if e.ComplexityRoot.OpenAPISpec.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.URLs(childComplexity), true
+	case "OpenAPISpec.updatedAt":
+		if e.ComplexityRoot.OpenAPISpec.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.UpdatedAt(childComplexity), true
+	case "OpenAPISpec.version":
+		if e.ComplexityRoot.OpenAPISpec.Version == nil {
+			break
+		}
+
+		args, err := ec.field_OpenAPISpec_version_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Version(childComplexity, args["id"].(string)), true
+	case "OpenAPISpec.versions":
+		if e.ComplexityRoot.OpenAPISpec.Versions == nil {
+			break
+		}
+
+		args, err := ec.field_OpenAPISpec_versions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Versions(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "OpenAPISpec.visibility":
+		if e.ComplexityRoot.OpenAPISpec.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Visibility(childComplexity), true
+
+	case "OpenAPISpecConnection.edges":
+		if e.ComplexityRoot.OpenAPISpecConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecConnection.Edges(childComplexity), true
+	case "OpenAPISpecConnection.nodes":
+		if e.ComplexityRoot.OpenAPISpecConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecConnection.Nodes(childComplexity), true
+	case "OpenAPISpecConnection.pageInfo":
+		if e.ComplexityRoot.OpenAPISpecConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecConnection.PageInfo(childComplexity), true
+	case "OpenAPISpecConnection.totalCount":
+		if e.ComplexityRoot.OpenAPISpecConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecConnection.TotalCount(childComplexity), true
+
+	case "OpenAPISpecContent.filesystem":
+		if e.ComplexityRoot.OpenAPISpecContent.Filesystem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecContent.Filesystem(childComplexity), true
+	case "OpenAPISpecContent.url":
+		if e.ComplexityRoot.OpenAPISpecContent.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecContent.URL(childComplexity), true
+
+	case "OpenAPISpecEdge.cursor":
+		if e.ComplexityRoot.OpenAPISpecEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecEdge.Cursor(childComplexity), true
+	case "OpenAPISpecEdge.node":
+		if e.ComplexityRoot.OpenAPISpecEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecEdge.Node(childComplexity), true
+
+	case "OpenAPISpecPermissions.edit":
+		if e.ComplexityRoot.OpenAPISpecPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecPermissions.Edit(childComplexity), true
+	case "OpenAPISpecPermissions.view":
+		if e.ComplexityRoot.OpenAPISpecPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecPermissions.View(childComplexity), true
+
+	case "OpenAPISpecURLs.app":
+		if e.ComplexityRoot.OpenAPISpecURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecURLs.App(childComplexity), true
+	case "OpenAPISpecURLs.location":
+		if e.ComplexityRoot.OpenAPISpecURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecURLs.Location(childComplexity), true
+
+	case "OpenAPISpecVersion.content":
+		if e.ComplexityRoot.OpenAPISpecVersion.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Content(childComplexity), true
+	case "OpenAPISpecVersion.createdAt":
+		if e.ComplexityRoot.OpenAPISpecVersion.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.CreatedAt(childComplexity), true
+	case "OpenAPISpecVersion.id":
+		if e.ComplexityRoot.OpenAPISpecVersion.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.ID(childComplexity), true
+	case "OpenAPISpecVersion.url":
+		if e.ComplexityRoot.OpenAPISpecVersion.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.URL(childComplexity), true
+	case "OpenAPISpecVersion.urls":
+		if e.ComplexityRoot.OpenAPISpecVersion.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.URLs(childComplexity), true
+
+	case "OpenAPISpecVersionConnection.edges":
+		if e.ComplexityRoot.OpenAPISpecVersionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionConnection.Edges(childComplexity), true
+	case "OpenAPISpecVersionConnection.nodes":
+		if e.ComplexityRoot.OpenAPISpecVersionConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionConnection.Nodes(childComplexity), true
+	case "OpenAPISpecVersionConnection.pageInfo":
+		if e.ComplexityRoot.OpenAPISpecVersionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionConnection.PageInfo(childComplexity), true
+	case "OpenAPISpecVersionConnection.totalCount":
+		if e.ComplexityRoot.OpenAPISpecVersionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionConnection.TotalCount(childComplexity), true
+
+	case "OpenAPISpecVersionEdge.cursor":
+		if e.ComplexityRoot.OpenAPISpecVersionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionEdge.Cursor(childComplexity), true
+	case "OpenAPISpecVersionEdge.node":
+		if e.ComplexityRoot.OpenAPISpecVersionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionEdge.Node(childComplexity), true
 
 	case "Organization.ai":
 		if e.ComplexityRoot.Organization.AI == nil {
@@ -3923,6 +4993,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.MergeRules(childComplexity), true
+	case "Organization.openAPISpec":
+		if e.ComplexityRoot.Organization.OpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_openAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.OpenAPISpec(childComplexity, args["slug"].(string)), true
+	case "Organization.openAPISpecs":
+		if e.ComplexityRoot.Organization.OpenAPISpecs == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_openAPISpecs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.OpenAPISpecs(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Organization.permissions":
 		if e.ComplexityRoot.Organization.Permissions == nil {
 			break
@@ -4177,6 +5269,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OrganizationPermissions.ViewBilling(childComplexity), true
 
+	case "OrganizationTarget.organization":
+		if e.ComplexityRoot.OrganizationTarget.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationTarget.Organization(childComplexity), true
+
 	case "OrganizationTrial.count":
 		if e.ComplexityRoot.OrganizationTrial.Count == nil {
 			break
@@ -4340,6 +5439,530 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PingResult.ServiceVisitorClaims(childComplexity), true
 
+	case "PublishedFile.contentType":
+		if e.ComplexityRoot.PublishedFile.ContentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedFile.ContentType(childComplexity), true
+	case "PublishedFile.height":
+		if e.ComplexityRoot.PublishedFile.Height == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedFile.Height(childComplexity), true
+	case "PublishedFile.id":
+		if e.ComplexityRoot.PublishedFile.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedFile.ID(childComplexity), true
+	case "PublishedFile.name":
+		if e.ComplexityRoot.PublishedFile.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedFile.Name(childComplexity), true
+	case "PublishedFile.url":
+		if e.ComplexityRoot.PublishedFile.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedFile.URL(childComplexity), true
+	case "PublishedFile.width":
+		if e.ComplexityRoot.PublishedFile.Width == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedFile.Width(childComplexity), true
+
+	case "PublishedLink.description":
+		if e.ComplexityRoot.PublishedLink.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLink.Description(childComplexity), true
+	case "PublishedLink.node":
+		if e.ComplexityRoot.PublishedLink.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLink.Node(childComplexity), true
+	case "PublishedLink.target":
+		if e.ComplexityRoot.PublishedLink.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLink.Target(childComplexity), true
+	case "PublishedLink.title":
+		if e.ComplexityRoot.PublishedLink.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLink.Title(childComplexity), true
+	case "PublishedLink.url":
+		if e.ComplexityRoot.PublishedLink.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLink.URL(childComplexity), true
+
+	case "PublishedLocation.page":
+		if e.ComplexityRoot.PublishedLocation.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLocation.Page(childComplexity), true
+	case "PublishedLocation.pagePath":
+		if e.ComplexityRoot.PublishedLocation.PagePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLocation.PagePath(childComplexity), true
+	case "PublishedLocation.sidebar":
+		if e.ComplexityRoot.PublishedLocation.Sidebar == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLocation.Sidebar(childComplexity), true
+	case "PublishedLocation.siteSpace":
+		if e.ComplexityRoot.PublishedLocation.SiteSpace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedLocation.SiteSpace(childComplexity), true
+
+	case "PublishedPage.ancestors":
+		if e.ComplexityRoot.PublishedPage.Ancestors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Ancestors(childComplexity), true
+	case "PublishedPage.children":
+		if e.ComplexityRoot.PublishedPage.Children == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Children(childComplexity), true
+	case "PublishedPage.cover":
+		if e.ComplexityRoot.PublishedPage.Cover == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Cover(childComplexity), true
+	case "PublishedPage.description":
+		if e.ComplexityRoot.PublishedPage.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Description(childComplexity), true
+	case "PublishedPage.document":
+		if e.ComplexityRoot.PublishedPage.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Document(childComplexity), true
+	case "PublishedPage.emoji":
+		if e.ComplexityRoot.PublishedPage.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Emoji(childComplexity), true
+	case "PublishedPage.files":
+		if e.ComplexityRoot.PublishedPage.Files == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Files(childComplexity), true
+	case "PublishedPage.id":
+		if e.ComplexityRoot.PublishedPage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.ID(childComplexity), true
+	case "PublishedPage.icon":
+		if e.ComplexityRoot.PublishedPage.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Icon(childComplexity), true
+	case "PublishedPage.layout":
+		if e.ComplexityRoot.PublishedPage.Layout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Layout(childComplexity), true
+	case "PublishedPage.links":
+		if e.ComplexityRoot.PublishedPage.Links == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Links(childComplexity), true
+	case "PublishedPage.markdown":
+		if e.ComplexityRoot.PublishedPage.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Markdown(childComplexity), true
+	case "PublishedPage.next":
+		if e.ComplexityRoot.PublishedPage.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Next(childComplexity), true
+	case "PublishedPage.noIndex":
+		if e.ComplexityRoot.PublishedPage.NoIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.NoIndex(childComplexity), true
+	case "PublishedPage.noRobotsIndex":
+		if e.ComplexityRoot.PublishedPage.NoRobotsIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.NoRobotsIndex(childComplexity), true
+	case "PublishedPage.path":
+		if e.ComplexityRoot.PublishedPage.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Path(childComplexity), true
+	case "PublishedPage.previous":
+		if e.ComplexityRoot.PublishedPage.Previous == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Previous(childComplexity), true
+	case "PublishedPage.title":
+		if e.ComplexityRoot.PublishedPage.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Title(childComplexity), true
+	case "PublishedPage.type":
+		if e.ComplexityRoot.PublishedPage.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Type(childComplexity), true
+	case "PublishedPage.url":
+		if e.ComplexityRoot.PublishedPage.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.URL(childComplexity), true
+	case "PublishedPage.updatedAt":
+		if e.ComplexityRoot.PublishedPage.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.UpdatedAt(childComplexity), true
+
+	case "PublishedPageRef.depth":
+		if e.ComplexityRoot.PublishedPageRef.Depth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Depth(childComplexity), true
+	case "PublishedPageRef.description":
+		if e.ComplexityRoot.PublishedPageRef.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Description(childComplexity), true
+	case "PublishedPageRef.emoji":
+		if e.ComplexityRoot.PublishedPageRef.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Emoji(childComplexity), true
+	case "PublishedPageRef.hasChildren":
+		if e.ComplexityRoot.PublishedPageRef.HasChildren == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.HasChildren(childComplexity), true
+	case "PublishedPageRef.id":
+		if e.ComplexityRoot.PublishedPageRef.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.ID(childComplexity), true
+	case "PublishedPageRef.icon":
+		if e.ComplexityRoot.PublishedPageRef.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Icon(childComplexity), true
+	case "PublishedPageRef.noIndex":
+		if e.ComplexityRoot.PublishedPageRef.NoIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.NoIndex(childComplexity), true
+	case "PublishedPageRef.noRobotsIndex":
+		if e.ComplexityRoot.PublishedPageRef.NoRobotsIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.NoRobotsIndex(childComplexity), true
+	case "PublishedPageRef.path":
+		if e.ComplexityRoot.PublishedPageRef.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Path(childComplexity), true
+	case "PublishedPageRef.title":
+		if e.ComplexityRoot.PublishedPageRef.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Title(childComplexity), true
+	case "PublishedPageRef.type":
+		if e.ComplexityRoot.PublishedPageRef.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.Type(childComplexity), true
+	case "PublishedPageRef.url":
+		if e.ComplexityRoot.PublishedPageRef.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPageRef.URL(childComplexity), true
+
+	case "PublishedSearchResult.ancestors":
+		if e.ComplexityRoot.PublishedSearchResult.Ancestors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchResult.Ancestors(childComplexity), true
+	case "PublishedSearchResult.sections":
+		if e.ComplexityRoot.PublishedSearchResult.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchResult.Sections(childComplexity), true
+	case "PublishedSearchResult.siteSpace":
+		if e.ComplexityRoot.PublishedSearchResult.SiteSpace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchResult.SiteSpace(childComplexity), true
+	case "PublishedSearchResult.title":
+		if e.ComplexityRoot.PublishedSearchResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchResult.Title(childComplexity), true
+	case "PublishedSearchResult.url":
+		if e.ComplexityRoot.PublishedSearchResult.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchResult.URL(childComplexity), true
+
+	case "PublishedSearchSection.snippet":
+		if e.ComplexityRoot.PublishedSearchSection.Snippet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchSection.Snippet(childComplexity), true
+	case "PublishedSearchSection.title":
+		if e.ComplexityRoot.PublishedSearchSection.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchSection.Title(childComplexity), true
+	case "PublishedSearchSection.url":
+		if e.ComplexityRoot.PublishedSearchSection.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSearchSection.URL(childComplexity), true
+
+	case "PublishedSection.default":
+		if e.ComplexityRoot.PublishedSection.Default == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Default(childComplexity), true
+	case "PublishedSection.depth":
+		if e.ComplexityRoot.PublishedSection.Depth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Depth(childComplexity), true
+	case "PublishedSection.description":
+		if e.ComplexityRoot.PublishedSection.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Description(childComplexity), true
+	case "PublishedSection.id":
+		if e.ComplexityRoot.PublishedSection.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.ID(childComplexity), true
+	case "PublishedSection.icon":
+		if e.ComplexityRoot.PublishedSection.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Icon(childComplexity), true
+	case "PublishedSection.kind":
+		if e.ComplexityRoot.PublishedSection.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Kind(childComplexity), true
+	case "PublishedSection.parent":
+		if e.ComplexityRoot.PublishedSection.Parent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Parent(childComplexity), true
+	case "PublishedSection.title":
+		if e.ComplexityRoot.PublishedSection.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.Title(childComplexity), true
+	case "PublishedSection.url":
+		if e.ComplexityRoot.PublishedSection.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSection.URL(childComplexity), true
+
+	case "PublishedSite.at":
+		if e.ComplexityRoot.PublishedSite.At == nil {
+			break
+		}
+
+		args, err := ec.field_PublishedSite_at_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.PublishedSite.At(childComplexity, args["path"].(string)), true
+	case "PublishedSite.claims":
+		if e.ComplexityRoot.PublishedSite.Claims == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Claims(childComplexity), true
+	case "PublishedSite.id":
+		if e.ComplexityRoot.PublishedSite.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.ID(childComplexity), true
+	case "PublishedSite.indexable":
+		if e.ComplexityRoot.PublishedSite.Indexable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Indexable(childComplexity), true
+	case "PublishedSite.search":
+		if e.ComplexityRoot.PublishedSite.Search == nil {
+			break
+		}
+
+		args, err := ec.field_PublishedSite_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.PublishedSite.Search(childComplexity, args["query"].(string), args["first"].(*int)), true
+	case "PublishedSite.sections":
+		if e.ComplexityRoot.PublishedSite.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Sections(childComplexity), true
+	case "PublishedSite.siteSpaces":
+		if e.ComplexityRoot.PublishedSite.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.SiteSpaces(childComplexity), true
+	case "PublishedSite.title":
+		if e.ComplexityRoot.PublishedSite.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Title(childComplexity), true
+	case "PublishedSite.url":
+		if e.ComplexityRoot.PublishedSite.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.URL(childComplexity), true
+	case "PublishedSite.visibility":
+		if e.ComplexityRoot.PublishedSite.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Visibility(childComplexity), true
+
+	case "PublishedSiteSpace.default":
+		if e.ComplexityRoot.PublishedSiteSpace.Default == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Default(childComplexity), true
+	case "PublishedSiteSpace.emoji":
+		if e.ComplexityRoot.PublishedSiteSpace.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Emoji(childComplexity), true
+	case "PublishedSiteSpace.id":
+		if e.ComplexityRoot.PublishedSiteSpace.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.ID(childComplexity), true
+	case "PublishedSiteSpace.pages":
+		if e.ComplexityRoot.PublishedSiteSpace.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Pages(childComplexity), true
+	case "PublishedSiteSpace.path":
+		if e.ComplexityRoot.PublishedSiteSpace.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Path(childComplexity), true
+	case "PublishedSiteSpace.revision":
+		if e.ComplexityRoot.PublishedSiteSpace.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Revision(childComplexity), true
+	case "PublishedSiteSpace.section":
+		if e.ComplexityRoot.PublishedSiteSpace.Section == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Section(childComplexity), true
+	case "PublishedSiteSpace.title":
+		if e.ComplexityRoot.PublishedSiteSpace.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Title(childComplexity), true
+	case "PublishedSiteSpace.url":
+		if e.ComplexityRoot.PublishedSiteSpace.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.URL(childComplexity), true
+
 	case "PublishedURLs.published":
 		if e.ComplexityRoot.PublishedURLs.Published == nil {
 			break
@@ -4409,6 +6032,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrganizationsForEmailDomain(childComplexity, args["emailDomain"].(string)), true
+	case "Query.publishedSite":
+		if e.ComplexityRoot.Query.PublishedSite == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishedSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishedSite(childComplexity, args["name"].(string), args["visitor"].(*model.SiteVisitorInput)), true
 	case "Query.space":
 		if e.ComplexityRoot.Query.Space == nil {
 			break
@@ -5322,6 +6956,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.readerSettings":
+		if e.ComplexityRoot.Site.ReaderSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.ReaderSettings(childComplexity), true
 	case "Site.sectionGroups":
 		if e.ComplexityRoot.Site.SectionGroups == nil {
 			break
@@ -5476,6 +7116,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SitePointer.Type(childComplexity), true
+
+	case "SiteReaderSettings.signingKey":
+		if e.ComplexityRoot.SiteReaderSettings.SigningKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteReaderSettings.SigningKey(childComplexity), true
+	case "SiteReaderSettings.unsignedClaims":
+		if e.ComplexityRoot.SiteReaderSettings.UnsignedClaims == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteReaderSettings.UnsignedClaims(childComplexity), true
+	case "SiteReaderSettings.variables":
+		if e.ComplexityRoot.SiteReaderSettings.Variables == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteReaderSettings.Variables(childComplexity), true
 
 	case "SiteSection.condition":
 		if e.ComplexityRoot.SiteSection.Condition == nil {
@@ -5914,6 +7573,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.ID(childComplexity), true
+	case "Space.integrationBlocks":
+		if e.ComplexityRoot.Space.IntegrationBlocks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.IntegrationBlocks(childComplexity), true
+	case "Space.integrations":
+		if e.ComplexityRoot.Space.Integrations == nil {
+			break
+		}
+
+		args, err := ec.field_Space_integrations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Integrations(childComplexity, args["search"].(*string)), true
 	case "Space.isTemplate":
 		if e.ComplexityRoot.Space.IsTemplate == nil {
 			break
@@ -6073,6 +7749,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SpaceEdge.Node(childComplexity), true
+
+	case "SpaceIntegrationBlocks.blocks":
+		if e.ComplexityRoot.SpaceIntegrationBlocks.Blocks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceIntegrationBlocks.Blocks(childComplexity), true
+	case "SpaceIntegrationBlocks.name":
+		if e.ComplexityRoot.SpaceIntegrationBlocks.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceIntegrationBlocks.Name(childComplexity), true
 
 	case "SpacePermissions.access":
 		if e.ComplexityRoot.SpacePermissions.Access == nil {
@@ -6901,6 +8590,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateChangeRequestInput,
 		ec.unmarshalInputCreateCollectionInput,
 		ec.unmarshalInputCreateInviteLinkInput,
+		ec.unmarshalInputCreateOpenAPISpecInput,
 		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateShareLinkInput,
 		ec.unmarshalInputCreateSiteInput,
@@ -6914,18 +8604,25 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputGlossaryOperationInput,
 		ec.unmarshalInputGrantAccessInput,
 		ec.unmarshalInputImportGitRepositoryInput,
+		ec.unmarshalInputIntegrationBlockInput,
+		ec.unmarshalInputIntegrationBlockMarkdownInput,
+		ec.unmarshalInputIntegrationLinkInput,
 		ec.unmarshalInputInviteEmailInput,
 		ec.unmarshalInputInviteUsersInput,
 		ec.unmarshalInputMergeRuleInput,
 		ec.unmarshalInputMergeRulesInput,
 		ec.unmarshalInputMovePageInput,
+		ec.unmarshalInputOpenAPISpecSourceInput,
 		ec.unmarshalInputPageLayoutInput,
 		ec.unmarshalInputPostCommentInput,
 		ec.unmarshalInputPostCommentReplyInput,
+		ec.unmarshalInputPublishIntegrationInput,
+		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputRequestReviewersInput,
 		ec.unmarshalInputSetTeamMemberInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSitePointerInput,
+		ec.unmarshalInputSiteVisitorInput,
 		ec.unmarshalInputSortSiteStructureInput,
 		ec.unmarshalInputStructurePointerInput,
 		ec.unmarshalInputStructurePositionInput,
@@ -6945,6 +8642,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateShareLinkInput,
 		ec.unmarshalInputUpdateSiteInput,
+		ec.unmarshalInputUpdateSiteReaderSettingsInput,
 		ec.unmarshalInputUpdateSiteSectionGroupInput,
 		ec.unmarshalInputUpdateSiteSectionInput,
 		ec.unmarshalInputUpdateSiteSpaceInput,
@@ -7026,7 +8724,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/organization.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
+//go:embed "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/reader.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -7098,11 +8796,14 @@ type PublishedURLs {
 	{Name: "schema/content.graphqls", Input: sourceData("schema/content.graphqls"), BuiltIn: false},
 	{Name: "schema/gitsync.graphqls", Input: sourceData("schema/gitsync.graphqls"), BuiltIn: false},
 	{Name: "schema/grant.graphqls", Input: sourceData("schema/grant.graphqls"), BuiltIn: false},
+	{Name: "schema/integration.graphqls", Input: sourceData("schema/integration.graphqls"), BuiltIn: false},
 	{Name: "schema/invite.graphqls", Input: sourceData("schema/invite.graphqls"), BuiltIn: false},
 	{Name: "schema/links.graphqls", Input: sourceData("schema/links.graphqls"), BuiltIn: false},
 	{Name: "schema/member.graphqls", Input: sourceData("schema/member.graphqls"), BuiltIn: false},
 	{Name: "schema/merge_rules.graphqls", Input: sourceData("schema/merge_rules.graphqls"), BuiltIn: false},
+	{Name: "schema/openapi.graphqls", Input: sourceData("schema/openapi.graphqls"), BuiltIn: false},
 	{Name: "schema/organization.graphqls", Input: sourceData("schema/organization.graphqls"), BuiltIn: false},
+	{Name: "schema/reader.graphqls", Input: sourceData("schema/reader.graphqls"), BuiltIn: false},
 	{Name: "schema/review.graphqls", Input: sourceData("schema/review.graphqls"), BuiltIn: false},
 	{Name: "schema/search.graphqls", Input: sourceData("schema/search.graphqls"), BuiltIn: false},
 	{Name: "schema/share_link.graphqls", Input: sourceData("schema/share_link.graphqls"), BuiltIn: false},
@@ -7120,6 +8821,16 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_APITemporaryToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "token":
+		return ec.fieldContext_APITemporaryToken_token(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_APITemporaryToken_expiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type APITemporaryToken", field.Name)
+}
 
 func (ec *executionContext) childFields_AgentInstructions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -7647,6 +9358,180 @@ func (ec *executionContext) childFields_IDRef(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type IDRef", field.Name)
 }
 
+func (ec *executionContext) childFields_Integration(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_Integration_name(ctx, field)
+	case "version":
+		return ec.fieldContext_Integration_version(ctx, field)
+	case "title":
+		return ec.fieldContext_Integration_title(ctx, field)
+	case "description":
+		return ec.fieldContext_Integration_description(ctx, field)
+	case "summary":
+		return ec.fieldContext_Integration_summary(ctx, field)
+	case "previewImages":
+		return ec.fieldContext_Integration_previewImages(ctx, field)
+	case "target":
+		return ec.fieldContext_Integration_target(ctx, field)
+	case "verified":
+		return ec.fieldContext_Integration_verified(ctx, field)
+	case "visibility":
+		return ec.fieldContext_Integration_visibility(ctx, field)
+	case "scopes":
+		return ec.fieldContext_Integration_scopes(ctx, field)
+	case "categories":
+		return ec.fieldContext_Integration_categories(ctx, field)
+	case "blocks":
+		return ec.fieldContext_Integration_blocks(ctx, field)
+	case "contentSources":
+		return ec.fieldContext_Integration_contentSources(ctx, field)
+	case "configurations":
+		return ec.fieldContext_Integration_configurations(ctx, field)
+	case "externalLinks":
+		return ec.fieldContext_Integration_externalLinks(ctx, field)
+	case "owner":
+		return ec.fieldContext_Integration_owner(ctx, field)
+	case "urls":
+		return ec.fieldContext_Integration_urls(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Integration_permissions(ctx, field)
+	case "contentSecurityPolicy":
+		return ec.fieldContext_Integration_contentSecurityPolicy(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Integration", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationBlock(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_IntegrationBlock_id(ctx, field)
+	case "title":
+		return ec.fieldContext_IntegrationBlock_title(ctx, field)
+	case "description":
+		return ec.fieldContext_IntegrationBlock_description(ctx, field)
+	case "icon":
+		return ec.fieldContext_IntegrationBlock_icon(ctx, field)
+	case "urlUnfurl":
+		return ec.fieldContext_IntegrationBlock_urlUnfurl(ctx, field)
+	case "markdown":
+		return ec.fieldContext_IntegrationBlock_markdown(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationBlock", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationBlockMarkdown(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "codeblock":
+		return ec.fieldContext_IntegrationBlockMarkdown_codeblock(ctx, field)
+	case "body":
+		return ec.fieldContext_IntegrationBlockMarkdown_body(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationBlockMarkdown", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationInstallation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_IntegrationInstallation_id(ctx, field)
+	case "status":
+		return ec.fieldContext_IntegrationInstallation_status(ctx, field)
+	case "spaceSelection":
+		return ec.fieldContext_IntegrationInstallation_spaceSelection(ctx, field)
+	case "siteSelection":
+		return ec.fieldContext_IntegrationInstallation_siteSelection(ctx, field)
+	case "spaces":
+		return ec.fieldContext_IntegrationInstallation_spaces(ctx, field)
+	case "configuration":
+		return ec.fieldContext_IntegrationInstallation_configuration(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_IntegrationInstallation_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_IntegrationInstallation_updatedAt(ctx, field)
+	case "urls":
+		return ec.fieldContext_IntegrationInstallation_urls(ctx, field)
+	case "externalIds":
+		return ec.fieldContext_IntegrationInstallation_externalIds(ctx, field)
+	case "target":
+		return ec.fieldContext_IntegrationInstallation_target(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationInstallation", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationInstallationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_IntegrationInstallationURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_IntegrationInstallationURLs_app(ctx, field)
+	case "publicEndpoint":
+		return ec.fieldContext_IntegrationInstallationURLs_publicEndpoint(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationInstallationURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_IntegrationLink_url(ctx, field)
+	case "label":
+		return ec.fieldContext_IntegrationLink_label(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationLink", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "admin":
+		return ec.fieldContext_IntegrationPermissions_admin(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationSpaceInstallation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "integration":
+		return ec.fieldContext_IntegrationSpaceInstallation_integration(ctx, field)
+	case "installation":
+		return ec.fieldContext_IntegrationSpaceInstallation_installation(ctx, field)
+	case "status":
+		return ec.fieldContext_IntegrationSpaceInstallation_status(ctx, field)
+	case "configuration":
+		return ec.fieldContext_IntegrationSpaceInstallation_configuration(ctx, field)
+	case "externalIds":
+		return ec.fieldContext_IntegrationSpaceInstallation_externalIds(ctx, field)
+	case "urls":
+		return ec.fieldContext_IntegrationSpaceInstallation_urls(ctx, field)
+	case "space":
+		return ec.fieldContext_IntegrationSpaceInstallation_space(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationSpaceInstallation", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationSpaceInstallationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_IntegrationSpaceInstallationURLs_location(ctx, field)
+	case "publicEndpoint":
+		return ec.fieldContext_IntegrationSpaceInstallationURLs_publicEndpoint(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationSpaceInstallationURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_IntegrationURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_IntegrationURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_IntegrationURLs_app(ctx, field)
+	case "assets":
+		return ec.fieldContext_IntegrationURLs_assets(ctx, field)
+	case "publicEndpoint":
+		return ec.fieldContext_IntegrationURLs_publicEndpoint(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IntegrationURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_InviteLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -7871,6 +9756,148 @@ func (ec *executionContext) childFields_MergeRules(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type MergeRules", field.Name)
 }
 
+func (ec *executionContext) childFields_OpenAPIError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "message":
+		return ec.fieldContext_OpenAPIError_message(ctx, field)
+	case "code":
+		return ec.fieldContext_OpenAPIError_code(ctx, field)
+	case "location":
+		return ec.fieldContext_OpenAPIError_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPIError", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpec(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OpenAPISpec_id(ctx, field)
+	case "slug":
+		return ec.fieldContext_OpenAPISpec_slug(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_OpenAPISpec_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_OpenAPISpec_updatedAt(ctx, field)
+	case "sourceURL":
+		return ec.fieldContext_OpenAPISpec_sourceURL(ctx, field)
+	case "processingState":
+		return ec.fieldContext_OpenAPISpec_processingState(ctx, field)
+	case "visibility":
+		return ec.fieldContext_OpenAPISpec_visibility(ctx, field)
+	case "lastVersion":
+		return ec.fieldContext_OpenAPISpec_lastVersion(ctx, field)
+	case "lastProcessedAt":
+		return ec.fieldContext_OpenAPISpec_lastProcessedAt(ctx, field)
+	case "lastProcessErrorCode":
+		return ec.fieldContext_OpenAPISpec_lastProcessErrorCode(ctx, field)
+	case "lastProcessedErrors":
+		return ec.fieldContext_OpenAPISpec_lastProcessedErrors(ctx, field)
+	case "permissions":
+		return ec.fieldContext_OpenAPISpec_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_OpenAPISpec_urls(ctx, field)
+	case "versions":
+		return ec.fieldContext_OpenAPISpec_versions(ctx, field)
+	case "version":
+		return ec.fieldContext_OpenAPISpec_version(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpec", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_OpenAPISpecConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_OpenAPISpecConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_OpenAPISpecConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_OpenAPISpecConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "filesystem":
+		return ec.fieldContext_OpenAPISpecContent_filesystem(ctx, field)
+	case "url":
+		return ec.fieldContext_OpenAPISpecContent_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecContent", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_OpenAPISpecEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_OpenAPISpecEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_OpenAPISpecPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_OpenAPISpecPermissions_edit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_OpenAPISpecURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_OpenAPISpecURLs_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OpenAPISpecVersion_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_OpenAPISpecVersion_createdAt(ctx, field)
+	case "url":
+		return ec.fieldContext_OpenAPISpecVersion_url(ctx, field)
+	case "urls":
+		return ec.fieldContext_OpenAPISpecVersion_urls(ctx, field)
+	case "content":
+		return ec.fieldContext_OpenAPISpecVersion_content(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersion", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_OpenAPISpecVersionConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_OpenAPISpecVersionConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_OpenAPISpecVersionConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_OpenAPISpecVersionConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_OpenAPISpecVersionEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_OpenAPISpecVersionEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersionEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_Organization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -7919,6 +9946,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_members(ctx, field)
 	case "member":
 		return ec.fieldContext_Organization_member(ctx, field)
+	case "openAPISpecs":
+		return ec.fieldContext_Organization_openAPISpecs(ctx, field)
+	case "openAPISpec":
+		return ec.fieldContext_Organization_openAPISpec(ctx, field)
 	case "search":
 		return ec.fieldContext_Organization_search(ctx, field)
 	case "sites":
@@ -7997,6 +10028,14 @@ func (ec *executionContext) childFields_OrganizationPermissions(ctx context.Cont
 		return ec.fieldContext_OrganizationPermissions_installIntegration(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrganizationPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_OrganizationTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "organization":
+		return ec.fieldContext_OrganizationTarget_organization(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrganizationTarget", field.Name)
 }
 
 func (ec *executionContext) childFields_OrganizationTrial(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8091,6 +10130,234 @@ func (ec *executionContext) childFields_PingResult(ctx context.Context, field gr
 		return ec.fieldContext_PingResult_gitbookVisitorClaims(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PingResult", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedFile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishedFile_id(ctx, field)
+	case "name":
+		return ec.fieldContext_PublishedFile_name(ctx, field)
+	case "contentType":
+		return ec.fieldContext_PublishedFile_contentType(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedFile_url(ctx, field)
+	case "width":
+		return ec.fieldContext_PublishedFile_width(ctx, field)
+	case "height":
+		return ec.fieldContext_PublishedFile_height(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedFile", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_PublishedLink_node(ctx, field)
+	case "target":
+		return ec.fieldContext_PublishedLink_target(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedLink_url(ctx, field)
+	case "title":
+		return ec.fieldContext_PublishedLink_title(ctx, field)
+	case "description":
+		return ec.fieldContext_PublishedLink_description(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedLink", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedLocation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteSpace":
+		return ec.fieldContext_PublishedLocation_siteSpace(ctx, field)
+	case "pagePath":
+		return ec.fieldContext_PublishedLocation_pagePath(ctx, field)
+	case "sidebar":
+		return ec.fieldContext_PublishedLocation_sidebar(ctx, field)
+	case "page":
+		return ec.fieldContext_PublishedLocation_page(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedLocation", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishedPage_id(ctx, field)
+	case "type":
+		return ec.fieldContext_PublishedPage_type(ctx, field)
+	case "title":
+		return ec.fieldContext_PublishedPage_title(ctx, field)
+	case "emoji":
+		return ec.fieldContext_PublishedPage_emoji(ctx, field)
+	case "icon":
+		return ec.fieldContext_PublishedPage_icon(ctx, field)
+	case "description":
+		return ec.fieldContext_PublishedPage_description(ctx, field)
+	case "path":
+		return ec.fieldContext_PublishedPage_path(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedPage_url(ctx, field)
+	case "noIndex":
+		return ec.fieldContext_PublishedPage_noIndex(ctx, field)
+	case "noRobotsIndex":
+		return ec.fieldContext_PublishedPage_noRobotsIndex(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_PublishedPage_updatedAt(ctx, field)
+	case "layout":
+		return ec.fieldContext_PublishedPage_layout(ctx, field)
+	case "cover":
+		return ec.fieldContext_PublishedPage_cover(ctx, field)
+	case "document":
+		return ec.fieldContext_PublishedPage_document(ctx, field)
+	case "markdown":
+		return ec.fieldContext_PublishedPage_markdown(ctx, field)
+	case "children":
+		return ec.fieldContext_PublishedPage_children(ctx, field)
+	case "ancestors":
+		return ec.fieldContext_PublishedPage_ancestors(ctx, field)
+	case "previous":
+		return ec.fieldContext_PublishedPage_previous(ctx, field)
+	case "next":
+		return ec.fieldContext_PublishedPage_next(ctx, field)
+	case "links":
+		return ec.fieldContext_PublishedPage_links(ctx, field)
+	case "files":
+		return ec.fieldContext_PublishedPage_files(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedPage", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedPageRef(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishedPageRef_id(ctx, field)
+	case "type":
+		return ec.fieldContext_PublishedPageRef_type(ctx, field)
+	case "title":
+		return ec.fieldContext_PublishedPageRef_title(ctx, field)
+	case "emoji":
+		return ec.fieldContext_PublishedPageRef_emoji(ctx, field)
+	case "icon":
+		return ec.fieldContext_PublishedPageRef_icon(ctx, field)
+	case "description":
+		return ec.fieldContext_PublishedPageRef_description(ctx, field)
+	case "path":
+		return ec.fieldContext_PublishedPageRef_path(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedPageRef_url(ctx, field)
+	case "depth":
+		return ec.fieldContext_PublishedPageRef_depth(ctx, field)
+	case "hasChildren":
+		return ec.fieldContext_PublishedPageRef_hasChildren(ctx, field)
+	case "noIndex":
+		return ec.fieldContext_PublishedPageRef_noIndex(ctx, field)
+	case "noRobotsIndex":
+		return ec.fieldContext_PublishedPageRef_noRobotsIndex(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedPageRef", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSearchResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_PublishedSearchResult_title(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedSearchResult_url(ctx, field)
+	case "siteSpace":
+		return ec.fieldContext_PublishedSearchResult_siteSpace(ctx, field)
+	case "ancestors":
+		return ec.fieldContext_PublishedSearchResult_ancestors(ctx, field)
+	case "sections":
+		return ec.fieldContext_PublishedSearchResult_sections(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSearchResult", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSearchSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_PublishedSearchSection_title(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedSearchSection_url(ctx, field)
+	case "snippet":
+		return ec.fieldContext_PublishedSearchSection_snippet(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSearchSection", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishedSection_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_PublishedSection_kind(ctx, field)
+	case "title":
+		return ec.fieldContext_PublishedSection_title(ctx, field)
+	case "description":
+		return ec.fieldContext_PublishedSection_description(ctx, field)
+	case "icon":
+		return ec.fieldContext_PublishedSection_icon(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedSection_url(ctx, field)
+	case "depth":
+		return ec.fieldContext_PublishedSection_depth(ctx, field)
+	case "parent":
+		return ec.fieldContext_PublishedSection_parent(ctx, field)
+	case "default":
+		return ec.fieldContext_PublishedSection_default(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSection", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishedSite_id(ctx, field)
+	case "title":
+		return ec.fieldContext_PublishedSite_title(ctx, field)
+	case "visibility":
+		return ec.fieldContext_PublishedSite_visibility(ctx, field)
+	case "indexable":
+		return ec.fieldContext_PublishedSite_indexable(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedSite_url(ctx, field)
+	case "claims":
+		return ec.fieldContext_PublishedSite_claims(ctx, field)
+	case "sections":
+		return ec.fieldContext_PublishedSite_sections(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_PublishedSite_siteSpaces(ctx, field)
+	case "at":
+		return ec.fieldContext_PublishedSite_at(ctx, field)
+	case "search":
+		return ec.fieldContext_PublishedSite_search(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSite", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSiteSpace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishedSiteSpace_id(ctx, field)
+	case "title":
+		return ec.fieldContext_PublishedSiteSpace_title(ctx, field)
+	case "emoji":
+		return ec.fieldContext_PublishedSiteSpace_emoji(ctx, field)
+	case "path":
+		return ec.fieldContext_PublishedSiteSpace_path(ctx, field)
+	case "section":
+		return ec.fieldContext_PublishedSiteSpace_section(ctx, field)
+	case "default":
+		return ec.fieldContext_PublishedSiteSpace_default(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedSiteSpace_url(ctx, field)
+	case "revision":
+		return ec.fieldContext_PublishedSiteSpace_revision(ctx, field)
+	case "pages":
+		return ec.fieldContext_PublishedSiteSpace_pages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteSpace", field.Name)
 }
 
 func (ec *executionContext) childFields_PublishedURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8549,6 +10816,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_structure(ctx, field)
 	case "visibleStructure":
 		return ec.fieldContext_Site_visibleStructure(ctx, field)
+	case "readerSettings":
+		return ec.fieldContext_Site_readerSettings(ctx, field)
 	case "shareLinks":
 		return ec.fieldContext_Site_shareLinks(ctx, field)
 	case "sections":
@@ -8601,6 +10870,18 @@ func (ec *executionContext) childFields_SitePointer(ctx context.Context, field g
 		return ec.fieldContext_SitePointer_site(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SitePointer", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteReaderSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "signingKey":
+		return ec.fieldContext_SiteReaderSettings_signingKey(ctx, field)
+	case "unsignedClaims":
+		return ec.fieldContext_SiteReaderSettings_unsignedClaims(ctx, field)
+	case "variables":
+		return ec.fieldContext_SiteReaderSettings_variables(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteReaderSettings", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8831,6 +11112,10 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_teamPermissions(ctx, field)
 	case "userPermissions":
 		return ec.fieldContext_Space_userPermissions(ctx, field)
+	case "integrations":
+		return ec.fieldContext_Space_integrations(ctx, field)
+	case "integrationBlocks":
+		return ec.fieldContext_Space_integrationBlocks(ctx, field)
 	case "search":
 		return ec.fieldContext_Space_search(ctx, field)
 	case "isTemplate":
@@ -8861,6 +11146,16 @@ func (ec *executionContext) childFields_SpaceEdge(ctx context.Context, field gra
 		return ec.fieldContext_SpaceEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpaceEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SpaceIntegrationBlocks(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_SpaceIntegrationBlocks_name(ctx, field)
+	case "blocks":
+		return ec.fieldContext_SpaceIntegrationBlocks_blocks(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpaceIntegrationBlocks", field.Name)
 }
 
 func (ec *executionContext) childFields_SpacePermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9947,6 +12242,28 @@ func (ec *executionContext) field_Mutation_createCollection_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createIntegrationInstallationToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "installationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["installationId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createInviteLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9961,6 +12278,28 @@ func (ec *executionContext) field_Mutation_createInviteLink_args(ctx context.Con
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateInviteLinkInput, error) {
 			return ec.unmarshalNCreateInviteLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateInviteLinkInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createOpenAPISpec_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateOpenAPISpecInput, error) {
+			return ec.unmarshalNCreateOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateOpenAPISpecInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10603,6 +12942,58 @@ func (ec *executionContext) field_Mutation_importGitRepository_args(ctx context.
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_installIntegrationOnSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "installationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["installationId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_installIntegration_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_inviteUsersToOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10792,6 +13183,80 @@ func (ec *executionContext) field_Mutation_postComment_args(ctx context.Context,
 		return nil, err
 	}
 	args["format"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_publishIntegration_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PublishIntegrationInput, error) {
+			return ec.unmarshalNPublishIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishIntegrationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_putOpenAPISpec_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "slug",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["slug"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PutOpenAPISpecInput, error) {
+			return ec.unmarshalNPutOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPutOpenAPISpecInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_refreshOpenAPISpec_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "slug",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["slug"] = arg1
 	return args, nil
 }
 
@@ -11593,6 +14058,36 @@ func (ec *executionContext) field_Mutation_updateShareLink_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateSiteReaderSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteReaderSettingsInput, error) {
+			return ec.unmarshalNUpdateSiteReaderSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteReaderSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11939,6 +14434,42 @@ func (ec *executionContext) field_Mutation_uploadFile_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_OpenAPISpec_version_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_OpenAPISpec_versions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Organization_collections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12100,6 +14631,42 @@ func (ec *executionContext) field_Organization_members_args(ctx context.Context,
 		return nil, err
 	}
 	args["sort"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_openAPISpec_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "slug",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["slug"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_openAPISpecs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -12311,6 +14878,42 @@ func (ec *executionContext) field_Organization_translations_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_PublishedSite_at_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "path",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["path"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_PublishedSite_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12400,6 +15003,28 @@ func (ec *executionContext) field_Query_organizations_args(ctx context.Context, 
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_publishedSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "visitor",
+		func(ctx context.Context, v any) (*model.SiteVisitorInput, error) {
+			return ec.unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisitorInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visitor"] = arg1
 	return args, nil
 }
 
@@ -12883,6 +15508,20 @@ func (ec *executionContext) field_Space_gitSyncJobs_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Space_integrations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Space_revisionById_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13096,6 +15735,52 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _APITemporaryToken_token(ctx context.Context, field graphql.CollectedField, obj *model.APITemporaryToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APITemporaryToken_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APITemporaryToken_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APITemporaryToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _APITemporaryToken_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.APITemporaryToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APITemporaryToken_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APITemporaryToken_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APITemporaryToken", field, false, false, errors.New("field of type Time does not have child fields"))
+}
 
 func (ec *executionContext) _AgentInstructions_instructions(ctx context.Context, field graphql.CollectedField, obj *model.AgentInstructions) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -17550,6 +20235,1398 @@ func (ec *executionContext) fieldContext_IDRef_id(_ context.Context, field graph
 	return graphql.NewScalarFieldContext("IDRef", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _Integration_name(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_version(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_title(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_description(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_summary(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_summary(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Summary, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_summary(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_previewImages(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_previewImages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreviewImages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_previewImages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_target(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_verified(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_verified(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Verified, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_verified(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_visibility(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_visibility(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visibility, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_scopes(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_scopes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scopes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_scopes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_categories(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Categories, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_blocks(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_blocks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Blocks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationBlock) graphql.Marshaler {
+			return ec.marshalOIntegrationBlock2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_blocks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Integration",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationBlock(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Integration_contentSources(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_contentSources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContentSources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_contentSources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_configurations(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_configurations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Configurations, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_configurations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Integration_externalLinks(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_externalLinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExternalLinks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationLink) graphql.Marshaler {
+			return ec.marshalNIntegrationLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLinkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_externalLinks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Integration",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Integration_owner(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_owner(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Owner, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Organization) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_owner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Integration",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Integration_urls(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.IntegrationURLs) graphql.Marshaler {
+			return ec.marshalNIntegrationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Integration",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Integration_permissions(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Permissions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.IntegrationPermissions) graphql.Marshaler {
+			return ec.marshalNIntegrationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Integration",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Integration_contentSecurityPolicy(ctx context.Context, field graphql.CollectedField, obj *model.Integration) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Integration_contentSecurityPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContentSecurityPolicy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Integration_contentSecurityPolicy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Integration", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationBlock_id(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationBlock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationBlock_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationBlock_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationBlock", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationBlock_title(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationBlock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationBlock_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationBlock_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationBlock", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationBlock_description(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationBlock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationBlock_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationBlock_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationBlock", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationBlock_icon(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationBlock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationBlock_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationBlock_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationBlock", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationBlock_urlUnfurl(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationBlock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationBlock_urlUnfurl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLUnfurl, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationBlock_urlUnfurl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationBlock", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationBlock_markdown(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationBlock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationBlock_markdown(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Markdown, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationBlockMarkdown) graphql.Marshaler {
+			return ec.marshalOIntegrationBlockMarkdown2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockMarkdown(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationBlock_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationBlock",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationBlockMarkdown(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationBlockMarkdown_codeblock(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationBlockMarkdown) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationBlockMarkdown_codeblock(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Codeblock, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationBlockMarkdown_codeblock(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationBlockMarkdown", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationBlockMarkdown_body(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationBlockMarkdown) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationBlockMarkdown_body(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Body, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationBlockMarkdown_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationBlockMarkdown", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_id(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_status(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_spaceSelection(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_spaceSelection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpaceSelection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_spaceSelection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_siteSelection(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_siteSelection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSelection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_siteSelection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_spaces(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_spaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Spaces, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_spaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_configuration(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_configuration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Configuration, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_configuration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_urls(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.IntegrationInstallationURLs) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallationURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallationURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallation_externalIds(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_externalIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExternalIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_externalIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallation_target(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallation_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.OrganizationTarget) graphql.Marshaler {
+			return ec.marshalNOrganizationTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationTarget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallation_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationInstallation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrganizationTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationInstallationURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallationURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallationURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallationURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallationURLs_app(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.App, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallationURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationInstallationURLs_publicEndpoint(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationInstallationURLs_publicEndpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicEndpoint, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationInstallationURLs_publicEndpoint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationInstallationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationLink_url(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationLink_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationLink_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationLink_label(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationLink_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationLink_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationPermissions_admin(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationPermissions_admin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Admin, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationPermissions_admin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_integration(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_integration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Integration, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_integration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_installation(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_installation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Installation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_installation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_status(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_configuration(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_configuration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Configuration, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_configuration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallation", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_externalIds(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_externalIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExternalIDs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_externalIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_urls(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.IntegrationSpaceInstallationURLs) graphql.Marshaler {
+			return ec.marshalNIntegrationSpaceInstallationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallationURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "IntegrationSpaceInstallation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSpaceInstallationURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallation_space(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallation_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallationURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallationURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallationURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationSpaceInstallationURLs_publicEndpoint(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationSpaceInstallationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationSpaceInstallationURLs_publicEndpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicEndpoint, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationSpaceInstallationURLs_publicEndpoint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationSpaceInstallationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationURLs_app(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.App, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationURLs_assets(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationURLs_assets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Assets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationURLs_assets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _IntegrationURLs_publicEndpoint(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_IntegrationURLs_publicEndpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublicEndpoint, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_IntegrationURLs_publicEndpoint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("IntegrationURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _InviteLink_id(ctx context.Context, field graphql.CollectedField, obj *model.InviteLink) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20541,6 +24618,182 @@ func (ec *executionContext) fieldContext_Mutation_removeCollectionTeamPermission
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_publishIntegration(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishIntegration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishIntegration(ctx, fc.Args["name"].(string), fc.Args["input"].(model.PublishIntegrationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Integration) graphql.Marshaler {
+			return ec.marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegration(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishIntegration(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Integration(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishIntegration_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_installIntegration(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_installIntegration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InstallIntegration(ctx, fc.Args["name"].(string), fc.Args["organizationId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_installIntegration(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationInstallation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_installIntegration_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_installIntegrationOnSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_installIntegrationOnSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InstallIntegrationOnSpace(ctx, fc.Args["name"].(string), fc.Args["installationId"].(string), fc.Args["spaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationSpaceInstallation) graphql.Marshaler {
+			return ec.marshalNIntegrationSpaceInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_installIntegrationOnSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationSpaceInstallation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_installIntegrationOnSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createIntegrationInstallationToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createIntegrationInstallationToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateIntegrationInstallationToken(ctx, fc.Args["name"].(string), fc.Args["installationId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APITemporaryToken) graphql.Marshaler {
+			return ec.marshalNAPITemporaryToken2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAPITemporaryToken(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createIntegrationInstallationToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APITemporaryToken(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createIntegrationInstallationToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_joinOrganizationWithInvite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20937,6 +25190,138 @@ func (ec *executionContext) fieldContext_Mutation_pingOrganization(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createOpenAPISpec(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createOpenAPISpec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateOpenAPISpec(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateOpenAPISpecInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createOpenAPISpec_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_putOpenAPISpec(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_putOpenAPISpec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PutOpenAPISpec(ctx, fc.Args["organizationId"].(string), fc.Args["slug"].(string), fc.Args["input"].(model.PutOpenAPISpecInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_putOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_putOpenAPISpec_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_refreshOpenAPISpec(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_refreshOpenAPISpec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RefreshOpenAPISpec(ctx, fc.Args["organizationId"].(string), fc.Args["slug"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_refreshOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_refreshOpenAPISpec_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21019,6 +25404,50 @@ func (ec *executionContext) fieldContext_Mutation_updateAgentInstructions(ctx co
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateAgentInstructions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteReaderSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteReaderSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteReaderSettings(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.UpdateSiteReaderSettingsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteReaderSettings) graphql.Marshaler {
+			return ec.marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteReaderSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteReaderSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteReaderSettings(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteReaderSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -22697,6 +27126,1108 @@ func (ec *executionContext) fieldContext_Mutation_updateGlossary(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _OpenAPIError_message(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPIError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPIError_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPIError_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPIError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPIError_code(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPIError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPIError_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPIError_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPIError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPIError_location(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPIError) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPIError_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPIError_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPIError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_id(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_slug(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_slug(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Slug, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_slug(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_sourceURL(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_sourceURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_sourceURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_processingState(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_processingState(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProcessingState, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_processingState(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_visibility(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_visibility(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visibility, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_lastVersion(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_lastVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastVersion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_lastVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_lastProcessedAt(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_lastProcessedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastProcessedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_lastProcessErrorCode(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_lastProcessErrorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastProcessErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessErrorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpec_lastProcessedErrors(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_lastProcessedErrors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastProcessedErrors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.OpenAPIError) graphql.Marshaler {
+			return ec.marshalOOpenAPIError2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPIErrorᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_lastProcessedErrors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpec",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPIError(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpec_permissions(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Permissions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.OpenAPISpecPermissions) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpec",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpec_urls(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.OpenAPISpecURLs) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpec",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpec_versions(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_versions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.OpenAPISpec().Versions(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.OpenAPISpecVersion]) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecVersionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_versions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpec",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecVersionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_OpenAPISpec_versions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpec_version(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.OpenAPISpec().Version(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecVersion) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_version(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpec",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_OpenAPISpec_version_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.OpenAPISpec]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.OpenAPISpec]) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.OpenAPISpec]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.OpenAPISpec]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.OpenAPISpec]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecContent_filesystem(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecContent_filesystem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Filesystem, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecContent_filesystem(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecContent", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecContent_url(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecContent_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecContent_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.OpenAPISpec]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.OpenAPISpec]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecPermissions_view(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecPermissions_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecPermissions_edit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecURLs_app(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.App, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_id(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_url(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_urls(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
+			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecVersion",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LocationURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecVersion_content(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersion_content(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OpenAPISpecVersion().Content(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecContent) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecContent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersion_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecVersionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.OpenAPISpecVersion]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.OpenAPISpecVersion]) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecVersionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecVersionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecVersionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecVersionConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.OpenAPISpecVersion]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersionConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.OpenAPISpecVersion) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecVersion2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecVersionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecVersionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.OpenAPISpecVersion]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecVersionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpecVersionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.OpenAPISpecVersion]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersionConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersionConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecVersionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.OpenAPISpecVersion]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecVersionEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPISpecVersionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.OpenAPISpecVersion]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecVersionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecVersion) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecVersionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpecVersionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23358,6 +28889,94 @@ func (ec *executionContext) fieldContext_Organization_member(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Organization_member_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_openAPISpecs(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_openAPISpecs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().OpenAPISpecs(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.OpenAPISpec]) graphql.Marshaler {
+			return ec.marshalNOpenAPISpecConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_openAPISpecs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_openAPISpecs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_openAPISpec(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_openAPISpec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().OpenAPISpec(ctx, obj, fc.Args["slug"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_openAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_openAPISpec_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -24286,6 +29905,29 @@ func (ec *executionContext) fieldContext_OrganizationPermissions_installIntegrat
 	return graphql.NewScalarFieldContext("OrganizationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _OrganizationTarget_organization(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrganizationTarget_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Organization, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrganizationTarget_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrganizationTarget", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _OrganizationTrial_status(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationTrial) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24920,6 +30562,2106 @@ func (ec *executionContext) fieldContext_PingResult_gitbookVisitorClaims(_ conte
 	return graphql.NewScalarFieldContext("PingResult", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PublishedFile_id(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedFile_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedFile_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedFile", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedFile_name(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedFile_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedFile_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedFile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedFile_contentType(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedFile_contentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedFile_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedFile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedFile_url(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedFile_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedFile_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedFile", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedFile_width(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedFile_width(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Width, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedFile_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedFile", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedFile_height(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedFile_height(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Height, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedFile_height(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedFile", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLink_node(ctx context.Context, field graphql.CollectedField, obj *model.PublishedLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLink_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLink_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLink_target(ctx context.Context, field graphql.CollectedField, obj *model.PublishedLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLink_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLink_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLink_url(ctx context.Context, field graphql.CollectedField, obj *model.PublishedLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLink_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLink_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLink_title(ctx context.Context, field graphql.CollectedField, obj *model.PublishedLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLink_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLink_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLink_description(ctx context.Context, field graphql.CollectedField, obj *model.PublishedLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLink_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLink_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLocation_siteSpace(ctx context.Context, field graphql.CollectedField, obj *PublishedLocation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLocation_siteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpace, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PublishedSiteSpace) graphql.Marshaler {
+			return ec.marshalNPublishedSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLocation_siteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedLocation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedLocation_pagePath(ctx context.Context, field graphql.CollectedField, obj *PublishedLocation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLocation_pagePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PagePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLocation_pagePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedLocation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedLocation_sidebar(ctx context.Context, field graphql.CollectedField, obj *PublishedLocation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLocation_sidebar(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedLocation().Sidebar(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
+			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLocation_sidebar(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedLocation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPageRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedLocation_page(ctx context.Context, field graphql.CollectedField, obj *PublishedLocation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedLocation_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedLocation().Page(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PublishedPage) graphql.Marshaler {
+			return ec.marshalOPublishedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedLocation_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedLocation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_id(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_type(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageType) graphql.Marshaler {
+			return ec.marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type PageType does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_title(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_emoji(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_emoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Emoji, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_icon(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_description(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_path(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_url(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_noIndex(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_noIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoIndex, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_noIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_noRobotsIndex(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_noRobotsIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoRobotsIndex, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_noRobotsIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_updatedAt(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_layout(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_layout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Layout, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageLayout) graphql.Marshaler {
+			return ec.marshalNPageLayout2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageLayout(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_layout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageLayout(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_cover(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_cover(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cover, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_cover(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_document(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Document(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_markdown(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_markdown(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Markdown(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPage_children(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_children(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Children, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
+			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_children(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPageRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_ancestors(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_ancestors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ancestors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
+			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_ancestors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPageRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_previous(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_previous(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Previous, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
+			return ec.marshalOPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_previous(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPageRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_next(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_next(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Next, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
+			return ec.marshalOPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPageRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_links(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_links(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Links(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedLink) graphql.Marshaler {
+			return ec.marshalNPublishedLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedLinkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_links(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_files(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_files(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Files(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedFile) graphql.Marshaler {
+			return ec.marshalNPublishedFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedFileᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_files(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedFile(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPageRef_id(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_type(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageType) graphql.Marshaler {
+			return ec.marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type PageType does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_title(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_emoji(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_emoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Emoji, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_icon(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_description(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_path(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_url(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_depth(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_depth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Depth, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_depth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_hasChildren(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_hasChildren(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasChildren, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_hasChildren(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_noIndex(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_noIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoIndex, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_noIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedPageRef_noRobotsIndex(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPageRef) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPageRef_noRobotsIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoRobotsIndex, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPageRef_noRobotsIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPageRef", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchResult_title(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchResult_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchResult_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchResult_url(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchResult_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchResult_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchResult_siteSpace(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchResult_siteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpace, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchResult_siteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchResult_ancestors(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchResult_ancestors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ancestors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchResult_ancestors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchResult_sections(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchResult_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sections, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedSearchSection) graphql.Marshaler {
+			return ec.marshalNPublishedSearchSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchSectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchResult_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSearchResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSearchSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSearchSection_title(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchSection_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchSection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchSection_url(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchSection_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchSection_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSearchSection_snippet(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSearchSection_snippet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Snippet, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSearchSection_snippet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSearchSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_id(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_kind(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_title(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_description(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_icon(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_url(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_depth(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_depth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Depth, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_depth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_parent(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_parent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Parent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_parent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSection_default(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSection_default(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Default, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSection_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_id(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_title(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_visibility(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_visibility(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visibility, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteVisibility) graphql.Marshaler {
+			return ec.marshalNSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type SiteVisibility does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_indexable(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_indexable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Indexable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_indexable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_url(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_claims(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_claims(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Claims, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_claims(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_sections(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sections, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedSection) graphql.Marshaler {
+			return ec.marshalNPublishedSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSite_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_siteSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaces, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*PublishedSiteSpace) graphql.Marshaler {
+			return ec.marshalNPublishedSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSite_at(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.PublishedSite().At(ctx, obj, fc.Args["path"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PublishedLocation) graphql.Marshaler {
+			return ec.marshalOPublishedLocation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedLocation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_at(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSite",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedLocation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_PublishedSite_at_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSite_search(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_search(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.PublishedSite().Search(ctx, obj, fc.Args["query"].(string), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedSearchResult) graphql.Marshaler {
+			return ec.marshalNPublishedSearchResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSite",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSearchResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_PublishedSite_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_title(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_emoji(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_emoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Emoji, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_path(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_section(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_section(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Section, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_default(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_default(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Default, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_url(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_revision(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteSpace_pages(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedSiteSpace().Pages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
+			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSiteSpace",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPageRef(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PublishedURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLs) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25113,6 +32855,50 @@ func (ec *executionContext) fieldContext_Query_organizationsForEmailDomain(ctx c
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_organizationsForEmailDomain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_publishedSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishedSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishedSite(ctx, fc.Args["name"].(string), fc.Args["visitor"].(*model.SiteVisitorInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PublishedSite) graphql.Marshaler {
+			return ec.marshalNPublishedSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishedSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSite(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishedSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -29416,6 +37202,38 @@ func (ec *executionContext) fieldContext_Site_visibleStructure(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_readerSettings(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_readerSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().ReaderSettings(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteReaderSettings) graphql.Marshaler {
+			return ec.marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteReaderSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_readerSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteReaderSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29833,6 +37651,75 @@ func (ec *executionContext) _SitePointer_site(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_SitePointer_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePointer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteReaderSettings_signingKey(ctx context.Context, field graphql.CollectedField, obj *model.SiteReaderSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteReaderSettings_signingKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SigningKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteReaderSettings_signingKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteReaderSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteReaderSettings_unsignedClaims(ctx context.Context, field graphql.CollectedField, obj *model.SiteReaderSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteReaderSettings_unsignedClaims(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UnsignedClaims, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteReaderSettings_unsignedClaims(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteReaderSettings", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteReaderSettings_variables(ctx context.Context, field graphql.CollectedField, obj *model.SiteReaderSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteReaderSettings_variables(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Variables, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteReaderSettings_variables(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteReaderSettings", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _SiteSection_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteSection) (ret graphql.Marshaler) {
@@ -32092,6 +39979,82 @@ func (ec *executionContext) fieldContext_Space_userPermissions(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_integrations(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_integrations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Integrations(ctx, obj, fc.Args["search"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Integration) graphql.Marshaler {
+			return ec.marshalNIntegration2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_integrations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Integration(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_integrations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_integrationBlocks(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_integrationBlocks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().IntegrationBlocks(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SpaceIntegrationBlocks) graphql.Marshaler {
+			return ec.marshalNSpaceIntegrationBlocks2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceIntegrationBlocksᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_integrationBlocks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SpaceIntegrationBlocks(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_search(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32328,6 +40291,61 @@ func (ec *executionContext) fieldContext_SpaceEdge_node(_ context.Context, field
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SpaceIntegrationBlocks_name(ctx context.Context, field graphql.CollectedField, obj *model.SpaceIntegrationBlocks) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceIntegrationBlocks_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceIntegrationBlocks_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpaceIntegrationBlocks", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SpaceIntegrationBlocks_blocks(ctx context.Context, field graphql.CollectedField, obj *model.SpaceIntegrationBlocks) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceIntegrationBlocks_blocks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Blocks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationBlock) graphql.Marshaler {
+			return ec.marshalNIntegrationBlock2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceIntegrationBlocks_blocks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SpaceIntegrationBlocks",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_IntegrationBlock(ctx, field)
 		},
 	}
 	return fc, nil
@@ -36986,6 +45004,43 @@ func (ec *executionContext) unmarshalInputCreateInviteLinkInput(ctx context.Cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateOpenAPISpecInput(ctx context.Context, obj any) (model.CreateOpenAPISpecInput, error) {
+	var it model.CreateOpenAPISpecInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"slug", "source"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "slug":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("slug"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Slug = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNOpenAPISpecSourceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecSource(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, obj any) (model.CreatePageInput, error) {
 	var it model.CreatePageInput
 	if obj == nil {
@@ -37733,6 +45788,145 @@ func (ec *executionContext) unmarshalInputImportGitRepositoryInput(ctx context.C
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputIntegrationBlockInput(ctx context.Context, obj any) (model.IntegrationBlock, error) {
+	var it model.IntegrationBlock
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "title", "description", "icon", "urlUnfurl", "markdown"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = data
+		case "urlUnfurl":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlUnfurl"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLUnfurl = data
+		case "markdown":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("markdown"))
+			data, err := ec.unmarshalOIntegrationBlockMarkdownInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockMarkdown(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Markdown = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputIntegrationBlockMarkdownInput(ctx context.Context, obj any) (model.IntegrationBlockMarkdown, error) {
+	var it model.IntegrationBlockMarkdown
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"codeblock", "body"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "codeblock":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeblock"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Codeblock = data
+		case "body":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Body = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputIntegrationLinkInput(ctx context.Context, obj any) (model.IntegrationLink, error) {
+	var it model.IntegrationLink
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "label"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputInviteEmailInput(ctx context.Context, obj any) (model.InviteEmail, error) {
 	var it model.InviteEmail
 	if obj == nil {
@@ -37939,6 +46133,43 @@ func (ec *executionContext) unmarshalInputMovePageInput(ctx context.Context, obj
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputOpenAPISpecSourceInput(ctx context.Context, obj any) (model.OpenAPISpecSource, error) {
+	var it model.OpenAPISpecSource
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"text", "url"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "text":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("text"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Text = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputPageLayoutInput(ctx context.Context, obj any) (model.PageLayout, error) {
 	var it model.PageLayout
 	if obj == nil {
@@ -38106,6 +46337,185 @@ func (ec *executionContext) unmarshalInputPostCommentReplyInput(ctx context.Cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPublishIntegrationInput(ctx context.Context, obj any) (model.PublishIntegrationInput, error) {
+	var it model.PublishIntegrationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"runtime", "icon", "title", "description", "summary", "previewImages", "visibility", "target", "scopes", "categories", "blocks", "contentSources", "externalLinks", "configurations", "script", "organization", "secrets", "contentSecurityPolicy"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "runtime":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("runtime"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Runtime = data
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "summary":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("summary"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Summary = data
+		case "previewImages":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("previewImages"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PreviewImages = data
+		case "visibility":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visibility"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Visibility = data
+		case "target":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("target"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Target = data
+		case "scopes":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scopes"))
+			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scopes = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "blocks":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("blocks"))
+			data, err := ec.unmarshalOIntegrationBlockInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Blocks = data
+		case "contentSources":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentSources"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentSources = data
+		case "externalLinks":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalLinks"))
+			data, err := ec.unmarshalOIntegrationLinkInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLinkᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalLinks = data
+		case "configurations":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("configurations"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Configurations = data
+		case "script":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("script"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Script = data
+		case "organization":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("organization"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Organization = data
+		case "secrets":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("secrets"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Secrets = data
+		case "contentSecurityPolicy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentSecurityPolicy"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentSecurityPolicy = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPutOpenAPISpecInput(ctx context.Context, obj any) (model.PutOpenAPISpecInput, error) {
+	var it model.PutOpenAPISpecInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNOpenAPISpecSourceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecSource(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputRequestReviewersInput(ctx context.Context, obj any) (model.RequestReviewersInput, error) {
 	var it model.RequestReviewersInput
 	if obj == nil {
@@ -38242,6 +46652,50 @@ func (ec *executionContext) unmarshalInputSitePointerInput(ctx context.Context, 
 				return it, err
 			}
 			it.Site = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteVisitorInput(ctx context.Context, obj any) (model.SiteVisitorInput, error) {
+	var it model.SiteVisitorInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"shareKey", "token", "claims"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "shareKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shareKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShareKey = data
+		case "token":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("token"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Token = data
+		case "claims":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claims"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Claims = data
 		}
 	}
 	return it, nil
@@ -39125,6 +47579,50 @@ func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateSiteReaderSettingsInput(ctx context.Context, obj any) (model.UpdateSiteReaderSettingsInput, error) {
+	var it model.UpdateSiteReaderSettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"rotateSigningKey", "unsignedClaims", "variables"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "rotateSigningKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rotateSigningKey"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RotateSigningKey = data
+		case "unsignedClaims":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unsignedClaims"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnsignedClaims = data
+		case "variables":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variables"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Variables = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateSiteSectionGroupInput(ctx context.Context, obj any) (model.UpdateSiteSectionGroupInput, error) {
 	var it model.UpdateSiteSectionGroupInput
 	if obj == nil {
@@ -39505,6 +48003,49 @@ func (ec *executionContext) _SiteStructureItem(ctx context.Context, sel ast.Sele
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
+
+var aPITemporaryTokenImplementors = []string{"APITemporaryToken"}
+
+func (ec *executionContext) _APITemporaryToken(ctx context.Context, sel ast.SelectionSet, obj *model.APITemporaryToken) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, aPITemporaryTokenImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("APITemporaryToken")
+		case "token":
+			out.Values[i] = ec._APITemporaryToken_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._APITemporaryToken_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
 
 var agentInstructionsImplementors = []string{"AgentInstructions"}
 
@@ -41811,6 +50352,621 @@ func (ec *executionContext) _IDRef(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
+var integrationImplementors = []string{"Integration"}
+
+func (ec *executionContext) _Integration(ctx context.Context, sel ast.SelectionSet, obj *model.Integration) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Integration")
+		case "name":
+			out.Values[i] = ec._Integration_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._Integration_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._Integration_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._Integration_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "summary":
+			out.Values[i] = ec._Integration_summary(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "previewImages":
+			out.Values[i] = ec._Integration_previewImages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._Integration_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "verified":
+			out.Values[i] = ec._Integration_verified(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visibility":
+			out.Values[i] = ec._Integration_visibility(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scopes":
+			out.Values[i] = ec._Integration_scopes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "categories":
+			out.Values[i] = ec._Integration_categories(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "blocks":
+			out.Values[i] = ec._Integration_blocks(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "contentSources":
+			out.Values[i] = ec._Integration_contentSources(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "configurations":
+			out.Values[i] = ec._Integration_configurations(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "externalLinks":
+			out.Values[i] = ec._Integration_externalLinks(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "owner":
+			out.Values[i] = ec._Integration_owner(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "urls":
+			out.Values[i] = ec._Integration_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "permissions":
+			out.Values[i] = ec._Integration_permissions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contentSecurityPolicy":
+			out.Values[i] = ec._Integration_contentSecurityPolicy(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationBlockImplementors = []string{"IntegrationBlock"}
+
+func (ec *executionContext) _IntegrationBlock(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationBlock) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationBlockImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationBlock")
+		case "id":
+			out.Values[i] = ec._IntegrationBlock_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._IntegrationBlock_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._IntegrationBlock_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "icon":
+			out.Values[i] = ec._IntegrationBlock_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "urlUnfurl":
+			out.Values[i] = ec._IntegrationBlock_urlUnfurl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "markdown":
+			out.Values[i] = ec._IntegrationBlock_markdown(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationBlockMarkdownImplementors = []string{"IntegrationBlockMarkdown"}
+
+func (ec *executionContext) _IntegrationBlockMarkdown(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationBlockMarkdown) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationBlockMarkdownImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationBlockMarkdown")
+		case "codeblock":
+			out.Values[i] = ec._IntegrationBlockMarkdown_codeblock(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "body":
+			out.Values[i] = ec._IntegrationBlockMarkdown_body(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationInstallationImplementors = []string{"IntegrationInstallation"}
+
+func (ec *executionContext) _IntegrationInstallation(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationInstallation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationInstallationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationInstallation")
+		case "id":
+			out.Values[i] = ec._IntegrationInstallation_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._IntegrationInstallation_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spaceSelection":
+			out.Values[i] = ec._IntegrationInstallation_spaceSelection(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSelection":
+			out.Values[i] = ec._IntegrationInstallation_siteSelection(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spaces":
+			out.Values[i] = ec._IntegrationInstallation_spaces(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "configuration":
+			out.Values[i] = ec._IntegrationInstallation_configuration(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._IntegrationInstallation_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._IntegrationInstallation_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "urls":
+			out.Values[i] = ec._IntegrationInstallation_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "externalIds":
+			out.Values[i] = ec._IntegrationInstallation_externalIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._IntegrationInstallation_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationInstallationURLsImplementors = []string{"IntegrationInstallationURLs"}
+
+func (ec *executionContext) _IntegrationInstallationURLs(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationInstallationURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationInstallationURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationInstallationURLs")
+		case "location":
+			out.Values[i] = ec._IntegrationInstallationURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "app":
+			out.Values[i] = ec._IntegrationInstallationURLs_app(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publicEndpoint":
+			out.Values[i] = ec._IntegrationInstallationURLs_publicEndpoint(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationLinkImplementors = []string{"IntegrationLink"}
+
+func (ec *executionContext) _IntegrationLink(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationLink) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationLink")
+		case "url":
+			out.Values[i] = ec._IntegrationLink_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._IntegrationLink_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationPermissionsImplementors = []string{"IntegrationPermissions"}
+
+func (ec *executionContext) _IntegrationPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationPermissions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationPermissionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationPermissions")
+		case "admin":
+			out.Values[i] = ec._IntegrationPermissions_admin(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationSpaceInstallationImplementors = []string{"IntegrationSpaceInstallation"}
+
+func (ec *executionContext) _IntegrationSpaceInstallation(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationSpaceInstallation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSpaceInstallationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationSpaceInstallation")
+		case "integration":
+			out.Values[i] = ec._IntegrationSpaceInstallation_integration(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "installation":
+			out.Values[i] = ec._IntegrationSpaceInstallation_installation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._IntegrationSpaceInstallation_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "configuration":
+			out.Values[i] = ec._IntegrationSpaceInstallation_configuration(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "externalIds":
+			out.Values[i] = ec._IntegrationSpaceInstallation_externalIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "urls":
+			out.Values[i] = ec._IntegrationSpaceInstallation_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._IntegrationSpaceInstallation_space(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationSpaceInstallationURLsImplementors = []string{"IntegrationSpaceInstallationURLs"}
+
+func (ec *executionContext) _IntegrationSpaceInstallationURLs(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationSpaceInstallationURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationSpaceInstallationURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationSpaceInstallationURLs")
+		case "location":
+			out.Values[i] = ec._IntegrationSpaceInstallationURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publicEndpoint":
+			out.Values[i] = ec._IntegrationSpaceInstallationURLs_publicEndpoint(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var integrationURLsImplementors = []string{"IntegrationURLs"}
+
+func (ec *executionContext) _IntegrationURLs(ctx context.Context, sel ast.SelectionSet, obj *model.IntegrationURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, integrationURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("IntegrationURLs")
+		case "location":
+			out.Values[i] = ec._IntegrationURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "app":
+			out.Values[i] = ec._IntegrationURLs_app(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "assets":
+			out.Values[i] = ec._IntegrationURLs_assets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publicEndpoint":
+			out.Values[i] = ec._IntegrationURLs_publicEndpoint(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var inviteLinkImplementors = []string{"InviteLink"}
 
 func (ec *executionContext) _InviteLink(ctx context.Context, sel ast.SelectionSet, obj *model.InviteLink) graphql.Marshaler {
@@ -43005,6 +52161,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "publishIntegration":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishIntegration(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "installIntegration":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_installIntegration(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "installIntegrationOnSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_installIntegrationOnSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createIntegrationInstallationToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createIntegrationInstallationToken(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "joinOrganizationWithInvite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_joinOrganizationWithInvite(ctx, field)
@@ -43068,6 +52252,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createOpenAPISpec":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createOpenAPISpec(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "putOpenAPISpec":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_putOpenAPISpec(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refreshOpenAPISpec":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_refreshOpenAPISpec(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "updateOrganization":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateOrganization(ctx, field)
@@ -43078,6 +52283,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateAgentInstructions":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateAgentInstructions(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteReaderSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteReaderSettings(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -43369,6 +52581,640 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 	return out
 }
 
+var openAPIErrorImplementors = []string{"OpenAPIError"}
+
+func (ec *executionContext) _OpenAPIError(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPIError) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPIErrorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPIError")
+		case "message":
+			out.Values[i] = ec._OpenAPIError_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._OpenAPIError_code(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "location":
+			out.Values[i] = ec._OpenAPIError_location(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecImplementors = []string{"OpenAPISpec"}
+
+func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpec) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpec")
+		case "id":
+			out.Values[i] = ec._OpenAPISpec_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "slug":
+			out.Values[i] = ec._OpenAPISpec_slug(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._OpenAPISpec_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._OpenAPISpec_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sourceURL":
+			out.Values[i] = ec._OpenAPISpec_sourceURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "processingState":
+			out.Values[i] = ec._OpenAPISpec_processingState(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "visibility":
+			out.Values[i] = ec._OpenAPISpec_visibility(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastVersion":
+			out.Values[i] = ec._OpenAPISpec_lastVersion(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastProcessedAt":
+			out.Values[i] = ec._OpenAPISpec_lastProcessedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastProcessErrorCode":
+			out.Values[i] = ec._OpenAPISpec_lastProcessErrorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastProcessedErrors":
+			out.Values[i] = ec._OpenAPISpec_lastProcessedErrors(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permissions":
+			out.Values[i] = ec._OpenAPISpec_permissions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "urls":
+			out.Values[i] = ec._OpenAPISpec_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "versions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._OpenAPISpec_versions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "version":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._OpenAPISpec_version(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecConnectionImplementors = []string{"OpenAPISpecConnection"}
+
+func (ec *executionContext) _OpenAPISpecConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.OpenAPISpec]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecConnection")
+		case "edges":
+			out.Values[i] = ec._OpenAPISpecConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._OpenAPISpecConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._OpenAPISpecConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._OpenAPISpecConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecContentImplementors = []string{"OpenAPISpecContent"}
+
+func (ec *executionContext) _OpenAPISpecContent(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecContent")
+		case "filesystem":
+			out.Values[i] = ec._OpenAPISpecContent_filesystem(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._OpenAPISpecContent_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecEdgeImplementors = []string{"OpenAPISpecEdge"}
+
+func (ec *executionContext) _OpenAPISpecEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.OpenAPISpec]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecEdge")
+		case "cursor":
+			out.Values[i] = ec._OpenAPISpecEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._OpenAPISpecEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecPermissionsImplementors = []string{"OpenAPISpecPermissions"}
+
+func (ec *executionContext) _OpenAPISpecPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecPermissions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecPermissionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecPermissions")
+		case "view":
+			out.Values[i] = ec._OpenAPISpecPermissions_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edit":
+			out.Values[i] = ec._OpenAPISpecPermissions_edit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecURLsImplementors = []string{"OpenAPISpecURLs"}
+
+func (ec *executionContext) _OpenAPISpecURLs(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecURLs")
+		case "location":
+			out.Values[i] = ec._OpenAPISpecURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "app":
+			out.Values[i] = ec._OpenAPISpecURLs_app(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion"}
+
+func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecVersion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecVersion")
+		case "id":
+			out.Values[i] = ec._OpenAPISpecVersion_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._OpenAPISpecVersion_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._OpenAPISpecVersion_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "urls":
+			out.Values[i] = ec._OpenAPISpecVersion_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "content":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._OpenAPISpecVersion_content(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecVersionConnectionImplementors = []string{"OpenAPISpecVersionConnection"}
+
+func (ec *executionContext) _OpenAPISpecVersionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.OpenAPISpecVersion]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecVersionConnection")
+		case "edges":
+			out.Values[i] = ec._OpenAPISpecVersionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._OpenAPISpecVersionConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._OpenAPISpecVersionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._OpenAPISpecVersionConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPISpecVersionEdgeImplementors = []string{"OpenAPISpecVersionEdge"}
+
+func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.OpenAPISpecVersion]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecVersionEdge")
+		case "cursor":
+			out.Values[i] = ec._OpenAPISpecVersionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._OpenAPISpecVersionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var organizationImplementors = []string{"Organization"}
 
 func (ec *executionContext) _Organization(ctx context.Context, sel ast.SelectionSet, obj *model.Organization) graphql.Marshaler {
@@ -43634,6 +53480,82 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}()
 				res = ec._Organization_member(ctx, field, obj)
 				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "openAPISpecs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_openAPISpecs(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "openAPISpec":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_openAPISpec(ctx, field, obj)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -44289,6 +54211,44 @@ func (ec *executionContext) _OrganizationPermissions(ctx context.Context, sel as
 	return out
 }
 
+var organizationTargetImplementors = []string{"OrganizationTarget"}
+
+func (ec *executionContext) _OrganizationTarget(ctx context.Context, sel ast.SelectionSet, obj *model.OrganizationTarget) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, organizationTargetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrganizationTarget")
+		case "organization":
+			out.Values[i] = ec._OrganizationTarget_organization(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var organizationTrialImplementors = []string{"OrganizationTrial"}
 
 func (ec *executionContext) _OrganizationTrial(ctx context.Context, sel ast.SelectionSet, obj *model.OrganizationTrial) graphql.Marshaler {
@@ -44650,6 +54610,1053 @@ func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var publishedFileImplementors = []string{"PublishedFile"}
+
+func (ec *executionContext) _PublishedFile(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedFile) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedFileImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedFile")
+		case "id":
+			out.Values[i] = ec._PublishedFile_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._PublishedFile_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contentType":
+			out.Values[i] = ec._PublishedFile_contentType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PublishedFile_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "width":
+			out.Values[i] = ec._PublishedFile_width(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "height":
+			out.Values[i] = ec._PublishedFile_height(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedLinkImplementors = []string{"PublishedLink"}
+
+func (ec *executionContext) _PublishedLink(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedLink) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedLink")
+		case "node":
+			out.Values[i] = ec._PublishedLink_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._PublishedLink_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PublishedLink_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._PublishedLink_title(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._PublishedLink_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedLocationImplementors = []string{"PublishedLocation"}
+
+func (ec *executionContext) _PublishedLocation(ctx context.Context, sel ast.SelectionSet, obj *PublishedLocation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedLocationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedLocation")
+		case "siteSpace":
+			out.Values[i] = ec._PublishedLocation_siteSpace(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pagePath":
+			out.Values[i] = ec._PublishedLocation_pagePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sidebar":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedLocation_sidebar(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "page":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedLocation_page(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedPageImplementors = []string{"PublishedPage"}
+
+func (ec *executionContext) _PublishedPage(ctx context.Context, sel ast.SelectionSet, obj *PublishedPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedPage")
+		case "id":
+			out.Values[i] = ec._PublishedPage_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._PublishedPage_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._PublishedPage_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "emoji":
+			out.Values[i] = ec._PublishedPage_emoji(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "icon":
+			out.Values[i] = ec._PublishedPage_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._PublishedPage_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "path":
+			out.Values[i] = ec._PublishedPage_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._PublishedPage_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "noIndex":
+			out.Values[i] = ec._PublishedPage_noIndex(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "noRobotsIndex":
+			out.Values[i] = ec._PublishedPage_noRobotsIndex(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._PublishedPage_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "layout":
+			out.Values[i] = ec._PublishedPage_layout(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cover":
+			out.Values[i] = ec._PublishedPage_cover(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "document":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedPage_document(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "markdown":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedPage_markdown(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "children":
+			out.Values[i] = ec._PublishedPage_children(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "ancestors":
+			out.Values[i] = ec._PublishedPage_ancestors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "previous":
+			out.Values[i] = ec._PublishedPage_previous(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "next":
+			out.Values[i] = ec._PublishedPage_next(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "links":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedPage_links(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "files":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedPage_files(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedPageRefImplementors = []string{"PublishedPageRef"}
+
+func (ec *executionContext) _PublishedPageRef(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedPageRef) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedPageRefImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedPageRef")
+		case "id":
+			out.Values[i] = ec._PublishedPageRef_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._PublishedPageRef_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._PublishedPageRef_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "emoji":
+			out.Values[i] = ec._PublishedPageRef_emoji(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "icon":
+			out.Values[i] = ec._PublishedPageRef_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._PublishedPageRef_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._PublishedPageRef_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PublishedPageRef_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "depth":
+			out.Values[i] = ec._PublishedPageRef_depth(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasChildren":
+			out.Values[i] = ec._PublishedPageRef_hasChildren(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "noIndex":
+			out.Values[i] = ec._PublishedPageRef_noIndex(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "noRobotsIndex":
+			out.Values[i] = ec._PublishedPageRef_noRobotsIndex(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSearchResultImplementors = []string{"PublishedSearchResult"}
+
+func (ec *executionContext) _PublishedSearchResult(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSearchResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSearchResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSearchResult")
+		case "title":
+			out.Values[i] = ec._PublishedSearchResult_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PublishedSearchResult_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSpace":
+			out.Values[i] = ec._PublishedSearchResult_siteSpace(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ancestors":
+			out.Values[i] = ec._PublishedSearchResult_ancestors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sections":
+			out.Values[i] = ec._PublishedSearchResult_sections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSearchSectionImplementors = []string{"PublishedSearchSection"}
+
+func (ec *executionContext) _PublishedSearchSection(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSearchSection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSearchSectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSearchSection")
+		case "title":
+			out.Values[i] = ec._PublishedSearchSection_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PublishedSearchSection_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "snippet":
+			out.Values[i] = ec._PublishedSearchSection_snippet(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSectionImplementors = []string{"PublishedSection"}
+
+func (ec *executionContext) _PublishedSection(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSection")
+		case "id":
+			out.Values[i] = ec._PublishedSection_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._PublishedSection_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._PublishedSection_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._PublishedSection_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "icon":
+			out.Values[i] = ec._PublishedSection_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PublishedSection_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "depth":
+			out.Values[i] = ec._PublishedSection_depth(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "parent":
+			out.Values[i] = ec._PublishedSection_parent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "default":
+			out.Values[i] = ec._PublishedSection_default(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSiteImplementors = []string{"PublishedSite"}
+
+func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.SelectionSet, obj *PublishedSite) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSite")
+		case "id":
+			out.Values[i] = ec._PublishedSite_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._PublishedSite_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "visibility":
+			out.Values[i] = ec._PublishedSite_visibility(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "indexable":
+			out.Values[i] = ec._PublishedSite_indexable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._PublishedSite_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "claims":
+			out.Values[i] = ec._PublishedSite_claims(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sections":
+			out.Values[i] = ec._PublishedSite_sections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "siteSpaces":
+			out.Values[i] = ec._PublishedSite_siteSpaces(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "at":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedSite_at(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "search":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedSite_search(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSiteSpaceImplementors = []string{"PublishedSiteSpace"}
+
+func (ec *executionContext) _PublishedSiteSpace(ctx context.Context, sel ast.SelectionSet, obj *PublishedSiteSpace) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteSpaceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSiteSpace")
+		case "id":
+			out.Values[i] = ec._PublishedSiteSpace_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._PublishedSiteSpace_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "emoji":
+			out.Values[i] = ec._PublishedSiteSpace_emoji(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "path":
+			out.Values[i] = ec._PublishedSiteSpace_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "section":
+			out.Values[i] = ec._PublishedSiteSpace_section(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "default":
+			out.Values[i] = ec._PublishedSiteSpace_default(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._PublishedSiteSpace_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revision":
+			out.Values[i] = ec._PublishedSiteSpace_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pages":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedSiteSpace_pages(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var publishedURLsImplementors = []string{"PublishedURLs"}
 
 func (ec *executionContext) _PublishedURLs(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedURLs) graphql.Marshaler {
@@ -44784,6 +55791,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_organizationsForEmailDomain(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "publishedSite":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_publishedSite(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -46998,6 +58027,44 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "readerSettings":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_readerSettings(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "shareLinks":
 			field := field
 
@@ -47325,6 +58392,54 @@ func (ec *executionContext) _SitePointer(ctx context.Context, sel ast.SelectionS
 		case "site":
 			out.Values[i] = ec._SitePointer_site(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteReaderSettingsImplementors = []string{"SiteReaderSettings"}
+
+func (ec *executionContext) _SiteReaderSettings(ctx context.Context, sel ast.SelectionSet, obj *model.SiteReaderSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteReaderSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteReaderSettings")
+		case "signingKey":
+			out.Values[i] = ec._SiteReaderSettings_signingKey(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "unsignedClaims":
+			out.Values[i] = ec._SiteReaderSettings_unsignedClaims(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variables":
+			out.Values[i] = ec._SiteReaderSettings_variables(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -48486,6 +59601,82 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "integrations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_integrations(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "integrationBlocks":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_integrationBlocks(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "search":
 			field := field
 
@@ -48622,6 +59813,49 @@ func (ec *executionContext) _SpaceEdge(ctx context.Context, sel ast.SelectionSet
 			}
 		case "node":
 			out.Values[i] = ec._SpaceEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var spaceIntegrationBlocksImplementors = []string{"SpaceIntegrationBlocks"}
+
+func (ec *executionContext) _SpaceIntegrationBlocks(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceIntegrationBlocks) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, spaceIntegrationBlocksImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SpaceIntegrationBlocks")
+		case "name":
+			out.Values[i] = ec._SpaceIntegrationBlocks_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "blocks":
+			out.Values[i] = ec._SpaceIntegrationBlocks_blocks(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -50866,6 +62100,16 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNAPITemporaryToken2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAPITemporaryToken(ctx context.Context, sel ast.SelectionSet, v *model.APITemporaryToken) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._APITemporaryToken(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNAddSectionToGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAddSectionToGroupInput(ctx context.Context, v any) (model.AddSectionToGroupInput, error) {
 	res, err := ec.unmarshalInputAddSectionToGroupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -51260,6 +62504,11 @@ func (ec *executionContext) unmarshalNCreateInviteLinkInput2githubᚗcomᚋbinde
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateOpenAPISpecInput(ctx context.Context, v any) (model.CreateOpenAPISpecInput, error) {
+	res, err := ec.unmarshalInputCreateOpenAPISpecInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreatePageInput(ctx context.Context, v any) (model.CreatePageInput, error) {
 	res, err := ec.unmarshalInputCreatePageInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -51617,6 +62866,130 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) marshalNIntegration2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Integration) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegration(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegration(ctx context.Context, sel ast.SelectionSet, v *model.Integration) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Integration(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationBlock2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationBlock) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationBlock2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlock(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIntegrationBlock2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlock(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationBlock) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationBlock(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNIntegrationBlockInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlock(ctx context.Context, v any) (*model.IntegrationBlock, error) {
+	res, err := ec.unmarshalInputIntegrationBlockInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallation(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationInstallation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationInstallation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationInstallationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallationURLs(ctx context.Context, sel ast.SelectionSet, v model.IntegrationInstallationURLs) graphql.Marshaler {
+	return ec._IntegrationInstallationURLs(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNIntegrationLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationLink) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLink(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNIntegrationLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLink(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationLink) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationLink(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNIntegrationLinkInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLink(ctx context.Context, v any) (*model.IntegrationLink, error) {
+	res, err := ec.unmarshalInputIntegrationLinkInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIntegrationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationPermissions(ctx context.Context, sel ast.SelectionSet, v model.IntegrationPermissions) graphql.Marshaler {
+	return ec._IntegrationPermissions(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNIntegrationSpaceInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallation(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationSpaceInstallation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._IntegrationSpaceInstallation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNIntegrationSpaceInstallationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallationURLs(ctx context.Context, sel ast.SelectionSet, v model.IntegrationSpaceInstallationURLs) graphql.Marshaler {
+	return ec._IntegrationSpaceInstallationURLs(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNIntegrationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationURLs(ctx context.Context, sel ast.SelectionSet, v model.IntegrationURLs) graphql.Marshaler {
+	return ec._IntegrationURLs(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNInviteEmailInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteEmailᚄ(ctx context.Context, v any) ([]*model.InviteEmail, error) {
 	vSlice := graphql.CoerceList(v)
 	var err error
@@ -51711,6 +63084,22 @@ func (ec *executionContext) marshalNInviteUsersResult2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._InviteUsersResult(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx context.Context, v any) (model.JSON, error) {
+	var res model.JSON
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx context.Context, sel ast.SelectionSet, v model.JSON) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx context.Context, v any) (model.Language, error) {
@@ -51991,6 +63380,163 @@ func (ec *executionContext) unmarshalNMovePageInput2githubᚗcomᚋbinderyᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNOpenAPIError2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPIError(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPIError) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPIError(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOpenAPISpec2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpec) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpec) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpec(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.OpenAPISpec]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpecConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecContent(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecContent) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpecContent(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.OpenAPISpec]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOpenAPISpecEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOpenAPISpecEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.OpenAPISpec]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpecEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecPermissions(ctx context.Context, sel ast.SelectionSet, v model.OpenAPISpecPermissions) graphql.Marshaler {
+	return ec._OpenAPISpecPermissions(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNOpenAPISpecSourceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecSource(ctx context.Context, v any) (model.OpenAPISpecSource, error) {
+	res, err := ec.unmarshalInputOpenAPISpecSourceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecURLs(ctx context.Context, sel ast.SelectionSet, v model.OpenAPISpecURLs) graphql.Marshaler {
+	return ec._OpenAPISpecURLs(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecVersion2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpecVersion) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersion(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecVersion) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpecVersion(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecVersionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.OpenAPISpecVersion]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpecVersionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.OpenAPISpecVersion]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOpenAPISpecVersionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.OpenAPISpecVersion]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPISpecVersionEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNOrganization2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Organization) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -52055,6 +63601,10 @@ func (ec *executionContext) marshalNOrganizationEdge2ᚖgithubᚗcomᚋbindery�
 
 func (ec *executionContext) marshalNOrganizationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationPermissions(ctx context.Context, sel ast.SelectionSet, v model.OrganizationPermissions) graphql.Marshaler {
 	return ec._OrganizationPermissions(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNOrganizationTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationTarget(ctx context.Context, sel ast.SelectionSet, v model.OrganizationTarget) graphql.Marshaler {
+	return ec._OrganizationTarget(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNOrganizationTrial2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationTrial(ctx context.Context, sel ast.SelectionSet, v model.OrganizationTrial) graphql.Marshaler {
@@ -52149,8 +63699,210 @@ func (ec *executionContext) unmarshalNPostCommentReplyInput2githubᚗcomᚋbinde
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNPublishIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishIntegrationInput(ctx context.Context, v any) (model.PublishIntegrationInput, error) {
+	res, err := ec.unmarshalInputPublishIntegrationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPublishedFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedFile) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedFile(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedFile(ctx context.Context, sel ast.SelectionSet, v *model.PublishedFile) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedFile(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedLink) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedLink(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedLink(ctx context.Context, sel ast.SelectionSet, v *model.PublishedLink) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedLink(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx context.Context, sel ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedPageRef(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedSearchResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedSearchResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedSearchResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedSearchResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchResult(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSearchResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedSearchResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedSearchSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedSearchSection) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedSearchSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchSection(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedSearchSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchSection(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSearchSection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedSearchSection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedSection) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSection(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSection(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedSection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSite(ctx context.Context, sel ast.SelectionSet, v *PublishedSite) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedSite(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*PublishedSiteSpace) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpace(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpace(ctx context.Context, sel ast.SelectionSet, v *PublishedSiteSpace) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedSiteSpace(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedURLs(ctx context.Context, sel ast.SelectionSet, v model.PublishedURLs) graphql.Marshaler {
 	return ec._PublishedURLs(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNPutOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPutOpenAPISpecInput(ctx context.Context, v any) (model.PutOpenAPISpecInput, error) {
+	res, err := ec.unmarshalInputPutOpenAPISpecInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNReactionAuthor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReactionAuthorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReactionAuthor) graphql.Marshaler {
@@ -52807,6 +64559,16 @@ func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return ec._SiteEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteReaderSettings(ctx context.Context, sel ast.SelectionSet, v *model.SiteReaderSettings) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteReaderSettings(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSection) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -53138,6 +64900,32 @@ func (ec *executionContext) unmarshalNSpaceEditMode2githubᚗcomᚋbinderyᚋbin
 
 func (ec *executionContext) marshalNSpaceEditMode2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceEditMode(ctx context.Context, sel ast.SelectionSet, v model.SpaceEditMode) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNSpaceIntegrationBlocks2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceIntegrationBlocksᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SpaceIntegrationBlocks) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSpaceIntegrationBlocks2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceIntegrationBlocks(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSpaceIntegrationBlocks2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceIntegrationBlocks(ctx context.Context, sel ast.SelectionSet, v *model.SpaceIntegrationBlocks) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SpaceIntegrationBlocks(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSpacePermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpacePermissions(ctx context.Context, sel ast.SelectionSet, v model.SpacePermissions) graphql.Marshaler {
@@ -53723,6 +65511,11 @@ func (ec *executionContext) unmarshalNUpdateShareLinkInput2githubᚗcomᚋbinder
 
 func (ec *executionContext) unmarshalNUpdateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteInput(ctx context.Context, v any) (model.UpdateSiteInput, error) {
 	res, err := ec.unmarshalInputUpdateSiteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteReaderSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteReaderSettingsInput(ctx context.Context, v any) (model.UpdateSiteReaderSettingsInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteReaderSettingsInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -54335,6 +66128,74 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	return res
 }
 
+func (ec *executionContext) marshalOIntegrationBlock2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationBlock) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIntegrationBlock2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlock(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOIntegrationBlockInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockᚄ(ctx context.Context, v any) ([]*model.IntegrationBlock, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.IntegrationBlock, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNIntegrationBlockInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlock(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOIntegrationBlockMarkdown2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockMarkdown(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationBlockMarkdown) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._IntegrationBlockMarkdown(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOIntegrationBlockMarkdownInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockMarkdown(ctx context.Context, v any) (*model.IntegrationBlockMarkdown, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputIntegrationBlockMarkdownInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOIntegrationLinkInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLinkᚄ(ctx context.Context, v any) ([]*model.IntegrationLink, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.IntegrationLink, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNIntegrationLinkInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLink(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx context.Context, v any) (model.JSON, error) {
 	if v == nil {
 		return nil, nil
@@ -54498,6 +66359,25 @@ func (ec *executionContext) unmarshalOMergeRulesInput2ᚖgithubᚗcomᚋbindery�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOOpenAPIError2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPIErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPIError) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOpenAPIError2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPIError(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganization(ctx context.Context, sel ast.SelectionSet, v *model.Organization) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -54575,6 +66455,27 @@ func (ec *executionContext) marshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbindery
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOPublishedLocation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedLocation(ctx context.Context, sel ast.SelectionSet, v *PublishedLocation) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedLocation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPublishedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedPage(ctx context.Context, sel ast.SelectionSet, v *PublishedPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx context.Context, sel ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedPageRef(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx context.Context, sel ast.SelectionSet, v *model.Review) graphql.Marshaler {
@@ -54717,6 +66618,14 @@ func (ec *executionContext) marshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyᚋb
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisitorInput(ctx context.Context, v any) (*model.SiteVisitorInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteVisitorInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx context.Context, sel ast.SelectionSet, v *model.Space) graphql.Marshaler {

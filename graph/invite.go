@@ -174,6 +174,9 @@ func (r *Resolver) JoinOrganizationWithInvite(ctx context.Context, orgID, invite
 	if err != nil {
 		return nil, err
 	}
+	if err := authz.RequireUnlimited(ctx, "joining an organization"); err != nil {
+		return nil, err
+	}
 	link, err := r.Store.FindInviteLink(ctx, orgID, inviteID)
 	if err != nil {
 		return nil, notFound(err, "invite")

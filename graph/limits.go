@@ -292,6 +292,16 @@ var unpagedLists = map[string]int{
 	"Comment.reactions":                   20,
 	"Comment.repliers":                    20,
 	"CommentReply.reactions":              20,
+	// The reader's published sites (graph/published.go): a space's listed pages can be many.
+	"PublishedSite.sections":         50,
+	"PublishedSite.siteSpaces":       20,
+	"PublishedSiteSpace.pages":       10000,
+	"PublishedLocation.sidebar":      300,
+	"PublishedPage.ancestors":        20,
+	"PublishedPage.children":         100,
+	"PublishedPage.files":            200,
+	"PublishedPage.links":            200,
+	"PublishedSearchResult.sections": 20,
 }
 
 // unpagedDefault prices a list of objects that unpagedLists does not know.

@@ -92,6 +92,11 @@ func (r *Resolver) readLinkIndex(ctx context.Context, src *ContentSource) (*link
 	if err != nil {
 		return nil, err
 	}
+	return r.linkIndexFrom(tree, files), nil
+}
+
+// linkIndexFrom indexes a revision's page tree and files; it only reads them.
+func (r *Resolver) linkIndexFrom(tree []*model.RevisionPage, files []*storage.FileVersion) *linkIndex {
 	ix := &linkIndex{pages: map[string]*model.RevisionPage{}, files: map[string]*model.RevisionFile{}, appURL: r.Settings.AppURL}
 	var walk func([]*model.RevisionPage)
 	walk = func(pages []*model.RevisionPage) {
@@ -109,7 +114,7 @@ func (r *Resolver) readLinkIndex(ctx context.Context, src *ContentSource) (*link
 		file := r.toFile(f)
 		ix.files[f.FileID], ix.files[f.Name] = file, file
 	}
-	return ix, nil
+	return ix
 }
 
 // resolve classifies a reference written in page from: its status and what it points at.

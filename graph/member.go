@@ -65,10 +65,8 @@ func (r *Resolver) Members(ctx context.Context, org *model.Organization, args Me
 // MemberByID returns one member: any member may see themself, others need to list members.
 // Errors: Forbidden, NotFound.
 func (r *Resolver) MemberByID(ctx context.Context, org *model.Organization, userID string) (*model.Member, error) {
-	if org.Viewer == nil || org.Viewer.ID != userID {
-		if err := authz.CanListMembers(org); err != nil {
-			return nil, err
-		}
+	if err := canSeeMember(ctx, org, userID); err != nil {
+		return nil, err
 	}
 	m, err := r.Store.FindMembership(ctx, org.ID, userID)
 	if err != nil {
@@ -120,6 +118,8 @@ func (r *Resolver) RemoveMember(ctx context.Context, orgID, userID string) (bool
 		if err := authz.CanAdminister(org); err != nil {
 			return false, err
 		}
+	} else if err := authz.RequireUnlimited(ctx, "leaving the organization"); err != nil {
+		return false, err
 	}
 	removed, err := r.Store.RemoveMember(ctx, org.ID, userID)
 	return removed, memberError(err)
@@ -141,6 +141,9 @@ func (r *Resolver) SetMemberSSO(ctx context.Context, orgID, userID string) (*mod
 func (r *Resolver) PingOrganization(ctx context.Context, orgID string) (*model.PingResult, error) {
 	org, err := r.OrganizationByID(ctx, orgID)
 	if err != nil {
+		return nil, err
+	}
+	if err := authz.RequireUnlimited(ctx, "recording activity"); err != nil {
 		return nil, err
 	}
 	if err := r.Store.TouchMember(ctx, org.ID, org.Viewer.ID, r.Now()); err != nil {
@@ -165,6 +168,12 @@ func memberError(err error) error {
 func (r *Resolver) JoinOrganization(ctx context.Context, orgID string) (*model.Member, error) {
 	actor, err := authz.RequireActor(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if !actor.Limit.InOrganization(orgID) {
+		return nil, apperr.NotFoundf("organization not found")
+	}
+	if err := authz.RequireUnlimited(ctx, "joining an organization"); err != nil {
 		return nil, err
 	}
 	if m, err := r.Store.FindMembership(ctx, orgID, actor.UserID); err == nil {

@@ -40,9 +40,10 @@ func (r *Resolver) fillMemberCounts(ctx context.Context, orgID string, members [
 	return nil
 }
 
-// canSeeMember lets members read their own views and insiders read anyone's. Errors: Forbidden.
-func canSeeMember(org *model.Organization, userID string) error {
-	if org.Viewer != nil && org.Viewer.ID == userID {
+// canSeeMember lets members read their own views and insiders read anyone's. Seeing oneself is
+// a grant by ownership: a scoped token uses it only with the read scope. Errors: Forbidden.
+func canSeeMember(ctx context.Context, org *model.Organization, userID string) error {
+	if org.Viewer != nil && org.Viewer.ID == userID && authz.LimitFrom(ctx).Allows(authz.ScopeRead) {
 		return nil
 	}
 	return authz.CanListMembers(org)
@@ -59,7 +60,7 @@ func (r *Resolver) MemberTeams(ctx context.Context, m *model.Member, first *int,
 	if err != nil {
 		return nil, err
 	}
-	if err := canSeeMember(org, m.ID); err != nil {
+	if err := canSeeMember(ctx, org, m.ID); err != nil {
 		return nil, err
 	}
 	acc, err := r.viewerAccess(ctx, org.ID)
@@ -93,7 +94,7 @@ func (r *Resolver) MemberSpaces(ctx context.Context, m *model.Member, first *int
 	if err != nil {
 		return nil, err
 	}
-	if err := canSeeMember(org, m.ID); err != nil {
+	if err := canSeeMember(ctx, org, m.ID); err != nil {
 		return nil, err
 	}
 	viewer, err := r.viewerAccess(ctx, org.ID)

@@ -18,14 +18,18 @@ import (
 // OrganizationByID returns an organization the caller belongs to. Errors: Unauthenticated, NotFound
 // (also for organizations the caller is not a member of: existence is never revealed).
 func (r *Resolver) OrganizationByID(ctx context.Context, id string) (*model.Organization, error) {
-	if _, err := authz.RequireActor(ctx); err != nil {
+	actor, err := authz.RequireActor(ctx)
+	if err != nil {
 		return nil, err
+	}
+	if !actor.Limit.InOrganization(id) {
+		return nil, apperr.NotFoundf("organization not found")
 	}
 	m, err := loader.For(ctx, r.Store).Membership.Load(ctx, id)()
 	if err != nil {
 		return nil, notFound(err, "organization")
 	}
-	return r.toOrganization(m.Organization, r.toMember(m)), nil
+	return r.limited(ctx, r.toOrganization(m.Organization, r.toMember(m))), nil
 }
 
 // Organizations lists the organizations the caller belongs to, oldest membership first.
@@ -39,12 +43,15 @@ func (r *Resolver) Organizations(ctx context.Context, first *int, after *string)
 	if err != nil {
 		return nil, err
 	}
+	if actor.Limit != nil && actor.Limit.Organization != "" {
+		return r.confinedOrganizations(ctx, actor.Limit.Organization)
+	}
 	list, err := r.Store.FindMemberships(ctx, actor.UserID, page)
 	if err != nil {
 		return nil, err
 	}
 	return connectionOf(list, func(m *storage.Member) *model.Organization {
-		return r.toOrganization(m.Organization, r.toMember(m))
+		return r.limited(ctx, r.toOrganization(m.Organization, r.toMember(m)))
 	}), nil
 }
 
@@ -75,8 +82,9 @@ func (r *Resolver) OrganizationsForEmailDomain(ctx context.Context, domain strin
 	ownDomain := emailDomain(actor.Email)
 	for _, o := range orgs {
 		switch m, ok := mine[o.ID]; {
+		case !actor.Limit.InOrganization(o.ID):
 		case ok:
-			out = append(out, r.toOrganization(o, r.toMember(m)))
+			out = append(out, r.limited(ctx, r.toOrganization(o, r.toMember(m))))
 		case ownDomain == domain:
 			out = append(out, r.toOrganization(o, nil))
 		}
@@ -197,4 +205,23 @@ func normalizeDomains(in []string) []string {
 		}
 	}
 	return out
+}
+
+// limited masks an organization's permissions by the caller's token scopes.
+func (r *Resolver) limited(ctx context.Context, org *model.Organization) *model.Organization {
+	org.Permissions = authz.LimitFrom(ctx).OrganizationPermissions(org.Permissions)
+	return org
+}
+
+// confinedOrganizations lists the one organization a confined token (an installation's) may
+// act in.
+func (r *Resolver) confinedOrganizations(ctx context.Context, orgID string) (*model.OrganizationConnection, error) {
+	org, err := r.OrganizationByID(ctx, orgID)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return model.NewConnection[*model.Organization](nil, nil, 0, false), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return model.NewConnection([]*model.Organization{org}, []string{org.ID}, 1, false), nil
 }

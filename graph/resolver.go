@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/graph/translator"
+	"github.com/bindery/bindery/graph/safefetch"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
 )
@@ -20,6 +21,9 @@ type Settings struct {
 	AppURL string
 	// Version and Build describe the running binary.
 	Version, Build string
+	// Fetch is what fetching a user's URL (OpenAPI specifications) may reach; the zero value is
+	// https only, public addresses only.
+	Fetch safefetch.Policy
 }
 
 // Resolver is the dependency-injection root shared by GraphQL and REST.
@@ -32,4 +36,6 @@ type Resolver struct {
 	Translator *translator.Client
 	// GitSync configures Git import and export (gitsync.go).
 	GitSync GitSyncConfig
+
+	published publishedTrees // published revisions' navigation, link index and files (the reader's page views)
 }

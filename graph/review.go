@@ -65,7 +65,8 @@ func (r *Resolver) toRequestedReviewers(ctx context.Context, rows []*storage.Rev
 // mayManage checks that the caller may change a change request: its author, or an editor of the
 // space. Errors: Forbidden.
 func mayManage(ctx context.Context, t *thread) error {
-	if t.cr.CreatedBy == authz.ActorFrom(ctx).UserID {
+	actor := authz.ActorFrom(ctx)
+	if t.cr.CreatedBy == actor.UserID && actor.Limit.Unlimited() { // authorship grants to full tokens only
 		return nil
 	}
 	return require(t.space.ViewerRole, model.MemberRoleEdit, "space")
@@ -147,7 +148,7 @@ func (r *Resolver) RemoveRequestedReviewer(ctx context.Context, spaceID, changeR
 	if err != nil {
 		return false, err
 	}
-	if userID != authz.ActorFrom(ctx).UserID {
+	if userID != authz.ActorFrom(ctx).UserID || !authz.LimitFrom(ctx).Unlimited() { // withdrawing oneself: full tokens only
 		if err := mayManage(ctx, t); err != nil {
 			return false, err
 		}

@@ -55,12 +55,18 @@ func (r *Resolver) VisibleSiteStructure(ctx context.Context, site *model.Site, c
 	if err != nil {
 		return nil, err
 	}
+	return v.visibleTo(values), nil
+}
+
+// visibleTo keeps the site spaces and sections whose condition holds for claims, and returns
+// the structure that leaves (published sites show visitors the same).
+func (v *siteView) visibleTo(claims map[string]any) *model.SiteStructure {
 	for k, list := range v.spaces {
-		v.spaces[k] = slices.DeleteFunc(list, func(ss *model.SiteSpace) bool { return !conditionHolds(ss.Condition, values) })
+		v.spaces[k] = slices.DeleteFunc(list, func(ss *model.SiteSpace) bool { return !conditionHolds(ss.Condition, claims) })
 	}
 	st := v.structure()
-	st.Sections = visibleItems(st.Sections, values)
-	return st, nil
+	st.Sections = visibleItems(st.Sections, claims)
+	return st
 }
 
 // visibleItems keeps the sections whose condition holds for claims, and the groups that still

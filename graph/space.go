@@ -184,7 +184,7 @@ func (r *Resolver) creatorAccess(ctx context.Context, orgID string, parent *stri
 // organization's root. Errors: Invalid (unknown parent), Forbidden.
 func (r *Resolver) canCreateIn(acc *orgAccess, parent *string) error {
 	if parent == nil {
-		if !authz.AtLeast(acc.OrgRole, model.MemberRoleCreate) {
+		if !authz.AtLeast(acc.OrganizationRole(), model.MemberRoleCreate) {
 			return apperr.Forbiddenf("you need the create role in this organization")
 		}
 		return nil

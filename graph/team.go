@@ -18,8 +18,9 @@ func (r *Resolver) toTeam(t *storage.Team, acc *orgAccess, spaces map[string]int
 		Object: "team", ID: t.ID, Title: t.Title, Members: t.Members, Spaces: spaces[t.ID], CreatedAt: t.CreatedAt,
 		OrganizationID: t.OrganizationID,
 		Permissions: model.TeamPermissions{
-			Admin: authz.AtLeast(acc.OrgRole, model.MemberRoleAdmin) || acc.teamRoles[t.ID] == "owner",
-			View:  acc.Member && acc.OrgRole != nil,
+			// Owning a team grants by ownership: only an unlimited token uses it.
+			Admin: authz.AtLeast(acc.OrganizationRole(), model.MemberRoleAdmin) || (acc.teamRoles[t.ID] == "owner" && acc.Limit.Unlimited()),
+			View:  acc.Member && acc.OrganizationRole() != nil,
 		},
 	}
 }
@@ -310,6 +311,8 @@ func (r *Resolver) RemoveTeamMember(ctx context.Context, orgID, teamID, userID s
 		if _, err := r.managedTeam(ctx, org.ID, teamID); err != nil {
 			return false, err
 		}
+	} else if err := authz.RequireUnlimited(ctx, "leaving a team"); err != nil {
+		return false, err
 	}
 	return r.Store.RemoveTeamMember(ctx, teamID, userID)
 }

@@ -16,26 +16,26 @@ import (
 type policy int
 
 const (
-	anyone              policy = iota // any authenticated user
-	member                            // any member of the organization, guests included
-	insider                           // members with a role (not guests)
-	adminOnly                         // organization admins
-	linkHolder                        // whoever holds the invite link's id
-	creator                           // members with the create role (guests and lower roles: 403)
-	teamManager                       // organization admins (the fixtures' teams have no other owner)
-	contentReader                     // readers of the content; guests do not see it (404)
-	contentEditor                     // editors of the content; lower readers 403, guests 404
-	contentAdmin                      // admins of the content; other readers 403, guests 404
-	contentDelete                     // contentAdmin, except that unseen content answers 204 like missing
-	siteEditor                        // the create role manages sites (guests and lower roles: 403)
-	contentCommenter                  // the comment role on the content; readers 403, guests 404
-	contentReviewer                   // the review role on the content; lower readers 403, guests 404
-	contentEditorDelete               // contentEditor, except that unseen content answers 204 like missing
-	contentCreator                    // readers of the content with the create role in the organization; lower readers 403, guests 404
-	contentCreatorDelete              // contentCreator, except that unseen content answers 204 like missing
+	anyone               policy = iota // any authenticated user
+	member                             // any member of the organization, guests included
+	insider                            // members with a role (not guests)
+	adminOnly                          // organization admins
+	linkHolder                         // whoever holds the invite link's id
+	creator                            // members with the create role (guests and lower roles: 403)
+	teamManager                        // organization admins (the fixtures' teams have no other owner)
+	contentReader                      // readers of the content; guests do not see it (404)
+	contentEditor                      // editors of the content; lower readers 403, guests 404
+	contentAdmin                       // admins of the content; other readers 403, guests 404
+	contentDelete                      // contentAdmin, except that unseen content answers 204 like missing
+	siteEditor                         // the create role manages sites (guests and lower roles: 403)
+	contentCommenter                   // the comment role on the content; readers 403, guests 404
+	contentReviewer                    // the review role on the content; lower readers 403, guests 404
+	contentEditorDelete                // contentEditor, except that unseen content answers 204 like missing
+	contentCreator                     // readers of the content with the create role in the organization; lower readers 403, guests 404
+	contentCreatorDelete               // contentCreator, except that unseen content answers 204 like missing
 )
 
-var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org"}
+var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org", "read-token", "space-token"}
 
 // rank orders the organization roles of the matrix; guests rank 0.
 var rank = map[string]int{"read": 1, "comment": 2, "review": 3, "edit": 4, "create": 5, "admin": 6}
@@ -74,6 +74,8 @@ type fixture struct {
 	// A comment with a reply on the space and on the change request, and a review of it.
 	comment, reply, crComment, crReply, review string
 	translation, glossaryEntry                 string
+	// An OpenAPI specification with a version; an integration installed on the organization.
+	spec, specVersion, integration, installation string
 }
 
 type matrixCase struct {
@@ -320,9 +322,11 @@ func TestPermissionMatrix(t *testing.T) {
 					f.space = source
 				}
 			}
+			e.matrixOpenAPI(path, admin, &f, n)
 			return f
 		}
-		shared := newFixture("/spaces/collections/teams/permissions/content/comments/reviews/translations/git")
+		callers["read-token"], callers["space-token"] = e.matrixTokens(admin, orgID)
+		shared := newFixture(sharedFixturePath)
 		for _, c := range matrix {
 			for _, role := range roles {
 				for _, door := range []string{"rest", "graphql"} {
@@ -330,12 +334,12 @@ func TestPermissionMatrix(t *testing.T) {
 					if c.method != "GET" {
 						f = newFixture(c.path)
 					}
-					want := c.policy.expect(role, c.ok)
+					want := expectFor(c, role)
 					caller := callers[role]
 					if door == "rest" {
 						var body any
 						if c.body != "" {
-							body = strings.NewReplacer("VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
+							body = strings.NewReplacer("SPECNEW", f.spec+"-new", "ORGID", f.org, "VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
 						}
 						if got := e.call(caller.Token, c.method, c.url(f), body); got.Status != want {
 							t.Errorf("%s %s as %s: REST status %d, want %d (%s)", c.method, c.path, role, got.Status, want, got.Body)
@@ -347,7 +351,8 @@ func TestPermissionMatrix(t *testing.T) {
 						"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "sc": f.section, "sg": f.group,
 						"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
 						"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
-						"tr": f.translation, "ge": f.glossaryEntry})
+						"tr": f.translation, "ge": f.glossaryEntry,
+						"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation})
 					e.stayOutside(orgID, role, caller)
 					wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 					gotCode := ""

@@ -15,6 +15,7 @@ import (
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
 	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/reader"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 )
@@ -50,6 +51,9 @@ func NewServer(res *graph.Resolver) http.Handler {
 
 	r.With(authenticate(res, restUnauthorized, nil), loader.Middleware(res.Store)).
 		Get("/files/{versionId}/{name}", serveFile(res))
+
+	// Published sites: anyone may read them (the graph decides what each visitor sees).
+	r.With(loader.Middleware(res.Store)).Mount("/sites", reader.New(res).Routes())
 
 	r.Route("/v1", func(v1 chi.Router) {
 		v1.Use(authenticate(res, restUnauthorized, nil), loader.Middleware(res.Store))

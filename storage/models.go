@@ -30,6 +30,12 @@ type APIToken struct {
 	TokenHash string
 	CreatedAt time.Time
 	ExpiresAt *time.Time
+	// Scopes is a JSON array of scopes (nil: the token may do all its user may).
+	Scopes *string
+	// InstallationID ties the token to an integration installation (nil: the user's own).
+	InstallationID *string
+	// User is loaded by FindToken.
+	User *User `bun:"rel:belongs-to,join:user_id=id"`
 }
 
 // Organization is a tenant: every other row that belongs to one carries its id.

@@ -101,3 +101,34 @@ func newUser(in NewUser, now time.Time) *User {
 	return &User{ID: NewID(), DisplayName: in.DisplayName, Email: email, EmailVerified: in.EmailVerified,
 		SearchKey: userSearchKey(in.DisplayName, email), CreatedAt: now}
 }
+
+// TokenLimit narrows a new token: its scopes (JSON array) and the installation it belongs to.
+type TokenLimit struct {
+	Scopes         *string
+	InstallationID *string
+}
+
+// CreateLimitedToken issues a token like CreateToken, narrowed by limit.
+func (s *Store) CreateLimitedToken(ctx context.Context, userID string, now time.Time, expiresAt *time.Time, limit TokenLimit) (string, error) {
+	token := TokenPrefix + randomString(40)
+	t := &APIToken{ID: NewID(), UserID: userID, TokenHash: hashToken(token), CreatedAt: now, ExpiresAt: expiresAt,
+		Scopes: limit.Scopes, InstallationID: limit.InstallationID}
+	if _, err := s.db.NewInsert().Model(t).Exec(ctx); err != nil {
+		return "", fmt.Errorf("create token: %w", translate(err))
+	}
+	return token, nil
+}
+
+// FindToken authenticates a bearer token with its user and limits: one statement. Errors:
+// ErrNotFound when the token is unknown or expired.
+func (s *Store) FindToken(ctx context.Context, token string, now time.Time) (*APIToken, error) {
+	t := new(APIToken)
+	err := s.db.NewSelect().Model(t).Relation("User").
+		Where("t.token_hash = ?", hashToken(token)).
+		Where("(t.expires_at IS NULL OR t.expires_at > ?)", now).
+		Scan(ctx)
+	if err != nil {
+		return nil, translate(err)
+	}
+	return t, nil
+}

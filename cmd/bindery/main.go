@@ -20,6 +20,7 @@ import (
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/jobs"
 	"github.com/bindery/bindery/graph/translator"
+	"github.com/bindery/bindery/graph/safefetch"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
@@ -66,6 +67,8 @@ func app() *cli.Command {
 					&cli.StringFlag{Name: "translate-api-key", Sources: cli.EnvVars("BINDERY_TRANSLATE_API_KEY"), Usage: "bearer key for the translation provider (prefer the environment variable)"},
 					&cli.IntFlag{Name: "translate-concurrency", Value: 4, Sources: cli.EnvVars("BINDERY_TRANSLATE_CONCURRENCY"), Usage: "translation requests in flight at once"},
 					&cli.DurationFlag{Name: "translate-timeout", Value: 2 * time.Minute, Sources: cli.EnvVars("BINDERY_TRANSLATE_TIMEOUT"), Usage: "time limit of one translation request"},
+					&cli.BoolFlag{Name: "fetch-allow-http", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_HTTP"), Usage: "let OpenAPI specifications be fetched over plain http (default: https only)"},
+					&cli.BoolFlag{Name: "fetch-allow-private", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_PRIVATE"), Usage: "let OpenAPI specifications be fetched from loopback, private and link-local addresses (default: refused)"},
 				},
 				Action: serve,
 			},
@@ -118,6 +121,7 @@ func app() *cli.Command {
 								databaseFlag(),
 								&cli.StringFlag{Name: "email", Required: true, Sources: cli.EnvVars("BINDERY_EMAIL")},
 								&cli.DurationFlag{Name: "expires", Sources: cli.EnvVars("BINDERY_TOKEN_EXPIRES"), Usage: "lifetime, e.g. 720h (default: never expires)"},
+								&cli.StringSliceFlag{Name: "scope", Usage: "limit the token to a scope, repeatable: read, space:content:read, openapi:write… (default: all the user may do)"},
 								&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 							},
 							Action: createToken,
@@ -142,6 +146,7 @@ func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error
 	res := &graph.Resolver{Store: store, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
 		Settings: graph.Settings{Version: version, Build: buildInfo()}}
 	if cmd.Name == "serve" {
+		res.Settings.Fetch = safefetch.Policy{AllowHTTP: cmd.Bool("fetch-allow-http"), AllowPrivate: cmd.Bool("fetch-allow-private")}
 		dir := filesDir(cmd.String("files-dir"), cmd.String("database"))
 		if res.Blobs, err = blob.Open(dir); err != nil {
 			store.Close()
@@ -290,7 +295,13 @@ func createToken(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer closeStore()
-	c, err := res.CreateToken(ctx, cmd.String("email"), cmd.Duration("expires"))
+	create := res.CreateToken
+	if scopes := cmd.StringSlice("scope"); len(scopes) > 0 {
+		create = func(ctx context.Context, email string, expires time.Duration) (*graph.Credentials, error) {
+			return res.CreateScopedToken(ctx, email, expires, scopes)
+		}
+	}
+	c, err := create(ctx, cmd.String("email"), cmd.Duration("expires"))
 	if err != nil {
 		return err
 	}

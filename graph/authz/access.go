@@ -34,13 +34,37 @@ type Access struct {
 	Teams       map[string]bool  // the user's teams
 	Grants      []Grant          // grants that reach the user (their own and their teams')
 	Collections map[string]*Node // the organization's collection tree
+	// Limit caps the roles below for a scoped token (nil: none). Only the viewer's access
+	// carries one; another user's access, computed to show their roles, never does.
+	Limit *Limit
 }
 
 // SpaceRole is the user's effective role on a space (nil: no access).
-func (a *Access) SpaceRole(space Node) *model.MemberRole { return a.roleOn("space", space, 0) }
+func (a *Access) SpaceRole(space Node) *model.MemberRole {
+	role := a.roleOn("space", space, 0)
+	if a != nil && a.Limit != nil {
+		return a.Limit.SpaceRole(space.ID, role)
+	}
+	return role
+}
 
 // CollectionRole is the user's effective role on a collection (nil: no access).
-func (a *Access) CollectionRole(c Node) *model.MemberRole { return a.roleOn("collection", c, 0) }
+func (a *Access) CollectionRole(c Node) *model.MemberRole {
+	role := a.roleOn("collection", c, 0)
+	if a != nil && a.Limit != nil {
+		return a.Limit.CollectionRole(role)
+	}
+	return role
+}
+
+// OrganizationRole is the member's organization role as the token may use it, for rules that
+// ask the organization role directly.
+func (a *Access) OrganizationRole() *model.MemberRole {
+	if a.Limit != nil {
+		return a.Limit.OrganizationRole(a.OrgRole)
+	}
+	return a.OrgRole
+}
 
 func (a *Access) roleOn(kind string, n Node, depth int) *model.MemberRole {
 	if a == nil || !a.Member {

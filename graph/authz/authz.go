@@ -14,6 +14,8 @@ type Actor struct {
 	UserID        string
 	Email         string
 	EmailVerified bool
+	// Limit narrows what the token may do below the user's roles (nil: nothing narrowed).
+	Limit *Limit
 }
 
 type actorKey struct{}
@@ -90,4 +92,8 @@ func CanAdminister(org *model.Organization) error {
 		return apperr.Forbiddenf("only an admin of this organization can do this")
 	}
 	return nil
+}
+
+func errScoped(what string) error {
+	return apperr.Forbiddenf("this token's scopes do not allow %s", what)
 }

@@ -1,0 +1,589 @@
+package reader
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"html/template"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+
+	"github.com/bindery/bindery/graph"
+)
+
+// Rendering a page's document tree (docs/document-format.md) as HTML. Every text is escaped;
+// every URL written comes from the graph's resolved links and files, or is an http(s)/mailto
+// URL as written: a reference that resolves nowhere becomes plain text, never a broken page.
+
+type node struct {
+	Object    string         `json:"object"`
+	Type      string         `json:"type"`
+	Key       string         `json:"key"`
+	Data      map[string]any `json:"data"`
+	Nodes     []node         `json:"nodes"`
+	Leaves    []leaf         `json:"leaves"`
+	Fragments []fragment     `json:"fragments"`
+}
+
+type leaf struct {
+	Text  string `json:"text"`
+	Marks []struct {
+		Type string `json:"type"`
+	} `json:"marks"`
+}
+
+type fragment struct {
+	Fragment string `json:"fragment"`
+	Nodes    []node `json:"nodes"`
+}
+
+// heading is an entry of the page's outline.
+type heading struct {
+	Level int
+	ID    string
+	Text  string
+}
+
+// docRenderer renders one document; links and files are the graph's answers for this page.
+type docRenderer struct {
+	b       strings.Builder
+	links   map[string]linkData // by target as written
+	files   map[string]fileData // by file id
+	outline []heading
+	anchors map[string]int
+	code    *chromahtml.Formatter
+	style   *chroma.Style
+}
+
+var (
+	codeFormatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true))
+	codeStyle     = styles.Get("github")
+)
+
+// renderDocument turns a document tree into HTML and the page's outline.
+func renderDocument(doc json.RawMessage, links []linkData, files []fileData) (template.HTML, []heading) {
+	var root node
+	if len(doc) == 0 || json.Unmarshal(doc, &root) != nil {
+		return "", nil
+	}
+	r := &docRenderer{links: map[string]linkData{}, files: map[string]fileData{}, anchors: map[string]int{}, code: codeFormatter, style: codeStyle}
+	// The graph names each reference's node too, but a reference is found by its target as
+	// written: the same target always leads to the same place, and node keys depend on how the
+	// document was built.
+	for _, l := range links {
+		r.links[l.Target] = l
+	}
+	for _, f := range files {
+		r.files[f.ID] = f
+	}
+	r.blocks(root.Nodes)
+	return template.HTML(r.b.String()), r.outline
+}
+
+func (r *docRenderer) w(s string)    { r.b.WriteString(s) }
+func (r *docRenderer) text(s string) { r.b.WriteString(html.EscapeString(s)) }
+
+func (r *docRenderer) blocks(nodes []node) {
+	for _, n := range nodes {
+		r.block(n)
+	}
+}
+
+func str(data map[string]any, key string) string {
+	s, _ := data[key].(string)
+	return s
+}
+
+func (r *docRenderer) block(n node) {
+	switch n.Type {
+	case "paragraph":
+		r.w("<p>")
+		r.inlines(n.Nodes)
+		r.w("</p>\n")
+	case "heading-1", "heading-2", "heading-3":
+		r.heading(n)
+	case "list-unordered":
+		r.w("<ul>")
+		r.blocks(n.Nodes)
+		r.w("</ul>\n")
+	case "list-ordered":
+		if start, ok := n.Data["start"].(float64); ok && start != 1 {
+			r.w(`<ol start="` + strconv.Itoa(int(start)) + `">`)
+		} else {
+			r.w("<ol>")
+		}
+		r.blocks(n.Nodes)
+		r.w("</ol>\n")
+	case "list-tasks":
+		r.w(`<ul class="tasks">`)
+		r.blocks(n.Nodes)
+		r.w("</ul>\n")
+	case "list-item":
+		if checked, ok := n.Data["checked"].(bool); ok {
+			box := `<input type="checkbox" disabled aria-label="not done">`
+			if checked {
+				box = `<input type="checkbox" checked disabled aria-label="done">`
+			}
+			r.w(`<li class="task">` + box)
+		} else {
+			r.w("<li>")
+		}
+		r.blocks(n.Nodes)
+		r.w("</li>\n")
+	case "blockquote":
+		r.w("<blockquote>")
+		r.blocks(n.Nodes)
+		r.w("</blockquote>\n")
+	case "divider":
+		r.w("<hr>\n")
+	case "code":
+		r.codeBlock(n)
+	case "images":
+		r.w(`<div class="images">`)
+		r.blocks(n.Nodes)
+		r.w("</div>\n")
+	case "image":
+		r.image(n)
+	case "table":
+		r.table(n)
+	case "math":
+		r.w(`<div class="math" role="math"><code>`)
+		r.text(str(n.Data, "formula"))
+		r.w("</code></div>\n")
+	case "hint":
+		style := str(n.Data, "style")
+		label := map[string]string{"info": "Info", "warning": "Warning", "danger": "Danger", "success": "Success"}[style]
+		if label == "" {
+			style, label = "info", "Info"
+		}
+		r.w(`<aside class="hint hint-` + style + `" role="note" aria-label="` + label + `"><span class="hint-icon" aria-hidden="true"></span><div>`)
+		r.blocks(n.Nodes)
+		r.w("</div></aside>\n")
+	case "tabs":
+		r.w(`<div class="tabs" data-tabs>`)
+		for _, item := range n.Nodes {
+			title := str(item.Data, "title")
+			if title == "" {
+				title = "Tab"
+			}
+			r.w(`<section class="tab-panel" data-title="` + html.EscapeString(title) + `"><p class="tab-title"><strong>`)
+			r.text(title)
+			r.w("</strong></p>")
+			r.blocks(item.Nodes)
+			r.w("</section>")
+		}
+		r.w("</div>\n")
+	case "embed":
+		u := safeURL(str(n.Data, "url"))
+		if u == "" {
+			r.text(str(n.Data, "url"))
+			return
+		}
+		host := u
+		if parsed, err := url.Parse(u); err == nil && parsed.Host != "" {
+			host = parsed.Host
+		}
+		r.w(`<a class="card embed" href="` + html.EscapeString(u) + `" rel="noopener"><span class="card-title">`)
+		r.text(host)
+		r.w(`</span><span class="card-text">`)
+		r.text(u)
+		r.w("</span></a>\n")
+	case "file":
+		r.fileCard(n)
+	case "content-ref":
+		r.contentRef(n)
+	case "expandable":
+		r.w("<details class=\"expandable\"><summary>")
+		for _, f := range n.Fragments {
+			if f.Fragment == "expandable-title" {
+				for _, p := range f.Nodes {
+					r.inlines(p.Nodes)
+				}
+			}
+		}
+		r.w("</summary>")
+		for _, f := range n.Fragments {
+			if f.Fragment == "expandable-body" {
+				r.blocks(f.Nodes)
+			}
+		}
+		r.w("</details>\n")
+	default:
+		// A kind this reader does not know: its content, so nothing is lost.
+		if len(n.Nodes) > 0 && n.Nodes[0].Object == "block" {
+			r.blocks(n.Nodes)
+		} else if len(n.Nodes) > 0 {
+			r.w("<p>")
+			r.inlines(n.Nodes)
+			r.w("</p>\n")
+		}
+	}
+}
+
+// heading writes a document heading one level under the page title (h1), with the anchor the
+// document names or the one search gives it.
+func (r *docRenderer) heading(n node) {
+	level := int(n.Type[len(n.Type)-1]-'0') + 1
+	title := plainText(n.Nodes)
+	id := str(n.Data, "id")
+	if id == "" {
+		id = graph.HeadingAnchor(title)
+	}
+	if k := r.anchors[id]; k > 0 {
+		r.anchors[id] = k + 1
+		id += "-" + strconv.Itoa(k+1)
+	} else {
+		r.anchors[id] = 1
+	}
+	r.outline = append(r.outline, heading{Level: level, ID: id, Text: title})
+	tag := "h" + strconv.Itoa(level)
+	r.w("<" + tag + ` id="` + html.EscapeString(id) + `">`)
+	r.inlines(n.Nodes)
+	r.w(` <a class="anchor" href="#` + html.EscapeString(id) + `" aria-label="Link to this section">#</a></` + tag + ">\n")
+}
+
+func plainText(nodes []node) string {
+	var b strings.Builder
+	var walk func([]node)
+	walk = func(nodes []node) {
+		for _, n := range nodes {
+			for _, l := range n.Leaves {
+				b.WriteString(l.Text)
+			}
+			walk(n.Nodes)
+		}
+	}
+	walk(nodes)
+	return strings.TrimSpace(b.String())
+}
+
+func (r *docRenderer) codeBlock(n node) {
+	lines := make([]string, 0, len(n.Nodes))
+	for _, l := range n.Nodes {
+		lines = append(lines, plainTextRaw(l.Nodes))
+	}
+	source := strings.Join(lines, "\n")
+	syntax := str(n.Data, "syntax")
+	r.w(`<figure class="code">`)
+	if title := str(n.Data, "title"); title != "" {
+		r.w("<figcaption>")
+		r.text(title)
+		r.w("</figcaption>")
+	}
+	numbers, _ := n.Data["lineNumbers"].(bool)
+	class := "chroma"
+	if numbers {
+		class += " numbered"
+	}
+	r.w(`<pre class="` + class + `" tabindex="0"><code data-lang="` + html.EscapeString(syntax) + `">`)
+	lexer := lexers.Get(syntax)
+	if lexer == nil {
+		lexer = lexers.Fallback
+	}
+	it, err := chroma.Coalesce(lexer).Tokenise(nil, source)
+	if err == nil {
+		var b strings.Builder
+		if r.code.Format(&b, r.style, it) == nil {
+			// One span per line, so CSS can number them.
+			for i, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+				if i > 0 {
+					r.w("\n")
+				}
+				r.w(`<span class="line">` + line + `</span>`)
+			}
+			r.w("</code></pre></figure>\n")
+			return
+		}
+	}
+	r.text(source)
+	r.w("</code></pre></figure>\n")
+}
+
+func plainTextRaw(nodes []node) string {
+	var b strings.Builder
+	for _, n := range nodes {
+		for _, l := range n.Leaves {
+			b.WriteString(l.Text)
+		}
+		b.WriteString(plainTextRaw(n.Nodes))
+	}
+	return b.String()
+}
+
+// refURL is where a node's reference leads: the graph's answer, else a file of the space, else an
+// absolute http(s)/mailto URL as written; "" when nowhere (then the node renders as text).
+func (r *docRenderer) refURL(n node) (string, *linkData) {
+	ref, _ := n.Data["ref"].(map[string]any)
+	switch str(ref, "kind") {
+	case "file":
+		if f, ok := r.files[str(ref, "file")]; ok {
+			return f.URL, &linkData{Target: f.Name, Title: &f.Name}
+		}
+		return "", nil
+	case "url":
+		target := str(ref, "url")
+		if l, ok := r.links[target]; ok {
+			if l.URL == nil {
+				return "", &l
+			}
+			return safeURL(*l.URL), &l
+		}
+		return safeURL(target), nil
+	}
+	if u := str(n.Data, "url"); u != "" {
+		return safeURL(u), nil
+	}
+	return "", nil
+}
+
+// safeURL keeps absolute http, https and mailto URLs and the site's own (absolute) URLs.
+func safeURL(u string) string {
+	parsed, err := url.Parse(strings.TrimSpace(u))
+	if err != nil {
+		return ""
+	}
+	switch strings.ToLower(parsed.Scheme) {
+	case "http", "https", "mailto":
+		return parsed.String()
+	}
+	if parsed.Scheme == "" && strings.HasPrefix(u, "#") {
+		return u
+	}
+	return ""
+}
+
+func (r *docRenderer) image(n node) {
+	src := ""
+	ref, _ := n.Data["ref"].(map[string]any)
+	var file *fileData
+	if str(ref, "kind") == "file" {
+		if f, ok := r.files[str(ref, "file")]; ok {
+			src, file = f.URL, &f
+		}
+	}
+	if src == "" {
+		src, _ = r.refURL(n)
+	}
+	alt := str(n.Data, "alt")
+	r.w("<figure class=\"image\">")
+	if src == "" {
+		r.w(`<span class="broken-image">`)
+		r.text(alt)
+		r.w("</span>")
+	} else {
+		r.w(`<img src="` + html.EscapeString(src) + `" alt="` + html.EscapeString(alt) + `" loading="lazy"`)
+		if file != nil && file.Width != nil && file.Height != nil {
+			r.w(fmt.Sprintf(` width="%d" height="%d"`, *file.Width, *file.Height))
+		}
+		r.w(">")
+	}
+	for _, f := range n.Fragments {
+		if f.Fragment == "caption" {
+			r.w("<figcaption>")
+			for _, p := range f.Nodes {
+				r.inlines(p.Nodes)
+			}
+			r.w("</figcaption>")
+		}
+	}
+	r.w("</figure>\n")
+}
+
+func (r *docRenderer) table(n node) {
+	view, _ := n.Data["view"].(map[string]any)
+	def, _ := n.Data["definition"].(map[string]any)
+	records, _ := n.Data["records"].(map[string]any)
+	var columns []string
+	if cols, ok := view["columns"].([]any); ok {
+		for _, c := range cols {
+			if s, ok := c.(string); ok {
+				columns = append(columns, s)
+			}
+		}
+	}
+	fragments := map[string][]node{}
+	for _, f := range n.Fragments {
+		fragments[f.Fragment] = f.Nodes
+	}
+	type row struct {
+		order  string
+		values map[string]any
+	}
+	var rows []row
+	for _, rec := range records {
+		m, _ := rec.(map[string]any)
+		values, _ := m["values"].(map[string]any)
+		rows = append(rows, row{order: str(m, "orderIndex"), values: values})
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].order < rows[j].order })
+	align := func(col string) string {
+		d, _ := def[col].(map[string]any)
+		switch a := str(d, "textAlignment"); a {
+		case "center", "right":
+			return ` class="align-` + a + `"`
+		}
+		return ""
+	}
+	r.w(`<div class="table-wrap" tabindex="0"><table>`)
+	if hide, _ := view["hideHeader"].(bool); !hide {
+		r.w("<thead><tr>")
+		for _, c := range columns {
+			d, _ := def[c].(map[string]any)
+			r.w(`<th scope="col"` + align(c) + ">")
+			r.text(str(d, "title"))
+			r.w("</th>")
+		}
+		r.w("</tr></thead>")
+	}
+	r.w("<tbody>")
+	for _, rw := range rows {
+		r.w("<tr>")
+		for _, c := range columns {
+			r.w("<td" + align(c) + ">")
+			switch v := rw.values[c].(type) {
+			case string:
+				if nodes, ok := fragments[v]; ok {
+					for _, p := range nodes {
+						if p.Type == "paragraph" {
+							r.inlines(p.Nodes)
+						} else {
+							r.block(p)
+						}
+					}
+				} else {
+					r.text(v)
+				}
+			case nil:
+			default:
+				r.text(fmt.Sprint(v))
+			}
+			r.w("</td>")
+		}
+		r.w("</tr>")
+	}
+	r.w("</tbody></table></div>\n")
+}
+
+func (r *docRenderer) fileCard(n node) {
+	u, _ := r.refURL(n)
+	ref, _ := n.Data["ref"].(map[string]any)
+	name := str(ref, "file")
+	if f, ok := r.files[name]; ok {
+		name = f.Name
+	}
+	if u == "" {
+		r.w(`<p class="broken-link">`)
+		r.text(name)
+		r.w("</p>\n")
+		return
+	}
+	r.w(`<a class="card file" href="` + html.EscapeString(u) + `" download><span class="card-title">`)
+	r.text(name)
+	r.w(`</span><span class="card-text">Download</span></a>` + "\n")
+}
+
+func (r *docRenderer) contentRef(n node) {
+	u, l := r.refURL(n)
+	title := ""
+	if l != nil {
+		title = l.Target
+		if l.Title != nil {
+			title = *l.Title
+		}
+	}
+	if title == "" {
+		ref, _ := n.Data["ref"].(map[string]any)
+		title = str(ref, "url")
+		if f, ok := r.files[str(ref, "file")]; ok {
+			title = f.Name
+		}
+	}
+	if u == "" {
+		r.w(`<p class="card broken-link">`)
+		r.text(title)
+		r.w("</p>\n")
+		return
+	}
+	r.w(`<a class="card content-ref" href="` + html.EscapeString(u) + `"><span class="card-title">`)
+	r.text(title)
+	r.w("</span>")
+	if l != nil && l.Description != nil && *l.Description != "" {
+		r.w(`<span class="card-text">`)
+		r.text(*l.Description)
+		r.w("</span>")
+	}
+	r.w("</a>\n")
+}
+
+func (r *docRenderer) inlines(nodes []node) {
+	for _, n := range nodes {
+		switch {
+		case n.Object == "text":
+			for _, l := range n.Leaves {
+				r.leaf(l)
+			}
+		case n.Type == "link":
+			u, _ := r.refURL(n)
+			if u == "" {
+				r.w(`<span class="broken-link">`)
+				r.inlines(n.Nodes)
+				r.w("</span>")
+				continue
+			}
+			r.w(`<a href="` + html.EscapeString(u) + `">`)
+			r.inlines(n.Nodes)
+			r.w("</a>")
+		case n.Type == "inline-image":
+			u, _ := r.refURL(n)
+			alt := str(n.Data, "alt")
+			if u == "" {
+				r.text(alt)
+				continue
+			}
+			r.w(`<img class="inline" src="` + html.EscapeString(u) + `" alt="` + html.EscapeString(alt) + `">`)
+		case n.Type == "inline-math":
+			r.w(`<code class="math" role="math">`)
+			r.text(str(n.Data, "formula"))
+			r.w("</code>")
+		case n.Type == "expression":
+			// Not evaluated (it failed): shown as written, with why.
+			r.w(`<code class="expression" title="` + html.EscapeString(str(n.Data, "error")) + `">`)
+			r.text(str(n.Data, "expression"))
+			r.w("</code>")
+		default:
+			r.inlines(n.Nodes)
+		}
+	}
+}
+
+func (r *docRenderer) leaf(l leaf) {
+	var open, close []string
+	for _, m := range l.Marks {
+		tag := map[string]string{"bold": "strong", "italic": "em", "strikethrough": "s", "code": "code"}[m.Type]
+		if tag == "" {
+			continue
+		}
+		open = append(open, "<"+tag+">")
+		close = append([]string{"</" + tag + ">"}, close...)
+	}
+	r.w(strings.Join(open, ""))
+	r.w(strings.ReplaceAll(html.EscapeString(l.Text), "\n", "<br>")) // hard line breaks
+	r.w(strings.Join(close, ""))
+}
+
+// chromaCSS is the code highlighting's style sheet, light and dark.
+func chromaCSS() string {
+	var b strings.Builder
+	_ = codeFormatter.WriteCSS(&b, styles.Get("github"))
+	b.WriteString("@media (prefers-color-scheme: dark) {\n")
+	_ = codeFormatter.WriteCSS(&b, styles.Get("github-dark"))
+	b.WriteString("}\n")
+	return b.String()
+}

@@ -1,0 +1,261 @@
+package reader
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+)
+
+// navItem is an entry of a navigation tree: section tabs and menus, or the sidebar.
+type navItem struct {
+	Title, URL     string
+	Icon, Emoji    string
+	Kind           string // section, group (section groups), document, group (page groups), link
+	Current, Open  bool
+	External       bool
+	HasChildren    bool
+	Children       []*navItem
+	Description    string
+	ID             string
+	depth          int
+	parentID, path string
+}
+
+// view is what the layout template renders.
+type view struct {
+	Site        siteData
+	Title       string
+	Description string
+	Canonical   string
+	Robots      string
+	OGImage     string
+	Static      map[string]string
+	Home        string
+	SearchURL   string
+	Query       string
+	Tabs        []*navItem
+	Variants    []*navItem
+	Variant     *navItem
+	Sidebar     []*navItem
+	Crumbs      []pageRef
+	Page        *pageData
+	Content     template.HTML
+	Outline     []heading
+	MarkdownURL string
+	Results     any
+	Searched    bool
+}
+
+// servePage renders the page a path of the site shows.
+func (h *Handler) servePage(w http.ResponseWriter, req *http.Request) {
+	if takeCredentials(w, req) {
+		return
+	}
+	path := requestPath(req)
+	if p, ok := strings.CutSuffix(path, ".md"); ok {
+		h.serveMarkdown(w, req, p)
+		return
+	}
+	var res pageResult
+	data, err := h.run(req.Context(), pageQuery, vars(req, map[string]any{"path": path}), &res)
+	if err != nil {
+		h.fail(w, req, err)
+		return
+	}
+	at := res.Site.At
+	if at == nil || at.Page == nil {
+		h.fail(w, req, &queryError{Code: "NOT_FOUND", Message: "page not found"})
+		return
+	}
+	headers(w, res.Site.Indexable)
+	if notModified(w, req, etag(at.SiteSpace.Revision, data)) {
+		return
+	}
+	p := at.Page
+	v := h.chrome(req, res.Site.siteData, at.SiteSpace.ID)
+	v.Page = p
+	v.Title = p.Title + " | " + res.Site.Title
+	v.Description = deref(p.Description)
+	v.Canonical = p.URL
+	v.MarkdownURL = p.URL + ".md"
+	if !res.Site.Indexable || p.NoIndex {
+		v.Robots = "noindex"
+	}
+	v.Content, v.Outline = renderDocument(p.Document, p.Links, p.Files)
+	v.OGImage = coverURL(p.Cover, p.Files)
+	v.Crumbs = p.Ancestors
+	v.Sidebar = sidebarTree(at.Sidebar, p.ID, res.Site.URL)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	h.render(w, req, "page.html", v)
+}
+
+func (h *Handler) render(w http.ResponseWriter, req *http.Request, name string, v any) {
+	var b bytes.Buffer
+	if err := h.tmpl.ExecuteTemplate(&b, name, v); err != nil {
+		h.fail(w, req, fmt.Errorf("render %s: %w", name, err))
+		return
+	}
+	_, _ = w.Write(b.Bytes())
+}
+
+// chrome fills what every page of the site shows: section tabs and menus, the variant switcher
+// of the current section.
+func (h *Handler) chrome(req *http.Request, site siteData, siteSpaceID string) *view {
+	v := &view{Site: site, Static: h.staticURLs(req), Home: site.URL, SearchURL: site.URL + "~search"}
+	var current *siteSpaceRow
+	for i := range site.SiteSpaces {
+		if site.SiteSpaces[i].ID == siteSpaceID {
+			current = &site.SiteSpaces[i]
+		}
+	}
+	currentSection := ""
+	if current != nil && current.Section != nil {
+		currentSection = *current.Section
+	}
+	// Section tabs: a tree of sections and groups from the depth-first list.
+	byID := map[string]*navItem{}
+	for _, s := range site.Sections {
+		it := &navItem{ID: s.ID, Title: s.Title, Kind: s.Kind, Icon: deref(s.Icon), URL: deref(s.URL), Description: deref(s.Description),
+			Current: s.ID == currentSection}
+		byID[s.ID] = it
+		if s.Parent != nil && byID[*s.Parent] != nil {
+			parent := byID[*s.Parent]
+			parent.Children = append(parent.Children, it)
+		} else {
+			v.Tabs = append(v.Tabs, it)
+		}
+	}
+	for _, it := range v.Tabs {
+		markOpen(it)
+	}
+	// Variants: the site spaces of the current section.
+	for _, ss := range site.SiteSpaces {
+		if current != nil && deref(ss.Section) == deref(current.Section) {
+			it := &navItem{ID: ss.ID, Title: ss.Title, Emoji: ss.Emoji, URL: ss.URL, Current: ss.ID == current.ID}
+			v.Variants = append(v.Variants, it)
+			if it.Current {
+				v.Variant = it
+			}
+		}
+	}
+	if len(v.Variants) < 2 {
+		v.Variants = nil
+	}
+	return v
+}
+
+// markOpen opens the groups holding the current section.
+func markOpen(it *navItem) bool {
+	for _, c := range it.Children {
+		if markOpen(c) {
+			it.Open = true
+		}
+	}
+	return it.Current || it.Open
+}
+
+// sidebarTree nests the sidebar's depth-first list.
+func sidebarTree(refs []pageRef, currentID, siteURL string) []*navItem {
+	var roots []*navItem
+	var stack []*navItem
+	for _, r := range refs {
+		it := &navItem{ID: r.ID, Title: r.Title, URL: r.URL, Kind: string(r.Type), Emoji: deref(r.Emoji), Icon: deref(r.Icon),
+			HasChildren: r.HasChildren, Current: r.ID == currentID, depth: r.Depth}
+		if r.Type == "link" {
+			it.External = !strings.HasPrefix(r.URL, siteURL)
+		}
+		for len(stack) > 0 && stack[len(stack)-1].depth >= r.Depth {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) == 0 {
+			roots = append(roots, it)
+		} else {
+			parent := stack[len(stack)-1]
+			parent.Children = append(parent.Children, it)
+			parent.Open = true
+		}
+		stack = append(stack, it)
+	}
+	return roots
+}
+
+// coverURL is the page cover's image URL, when it is a file of the space or an http(s) URL.
+func coverURL(cover json.RawMessage, files []fileData) string {
+	var c struct {
+		Ref struct{ Kind, File, URL string } `json:"ref"`
+	}
+	if len(cover) == 0 || json.Unmarshal(cover, &c) != nil {
+		return ""
+	}
+	if c.Ref.Kind == "file" {
+		for _, f := range files {
+			if f.ID == c.Ref.File {
+				return f.URL
+			}
+		}
+	}
+	if c.Ref.Kind == "url" {
+		return safeURL(c.Ref.URL)
+	}
+	return ""
+}
+
+// serveSearch lists the pages of the site that match a query, among those the visitor may read.
+func (h *Handler) serveSearch(w http.ResponseWriter, req *http.Request) {
+	if takeCredentials(w, req) {
+		return
+	}
+	q := strings.TrimSpace(req.URL.Query().Get("q"))
+	if q == "" {
+		http.Redirect(w, req, "/sites/"+chi.URLParam(req, "name")+"/", http.StatusFound)
+		return
+	}
+	var res searchResult
+	if _, err := h.run(req.Context(), searchQuery, vars(req, map[string]any{"query": q}), &res); err != nil {
+		h.fail(w, req, err)
+		return
+	}
+	headers(w, false) // results are for this visitor and query: never indexed, never shared
+	v := h.chrome(req, res.Site.siteData, "")
+	v.Title = "Search: " + q + " | " + res.Site.Title
+	v.Query, v.Results, v.Searched, v.Robots = q, res.Site.Search, true, "noindex"
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	h.render(w, req, "search.html", v)
+}
+
+var funcs = template.FuncMap{
+	"icon":  iconSVG,
+	"emoji": emojiText,
+	"deref": deref,
+	"inc":   func(i int) int { return i + 1 },
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+var codePoints = regexp.MustCompile(`^[0-9a-fA-F]{4,6}(-[0-9a-fA-F]{4,6})*$`)
+
+// emojiText shows an emoji given as code points ("1f680", GitBook's form) or as itself.
+func emojiText(s string) string {
+	if !codePoints.MatchString(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, part := range strings.Split(s, "-") {
+		if n, err := strconv.ParseUint(part, 16, 32); err == nil {
+			b.WriteRune(rune(n))
+		}
+	}
+	return b.String()
+}

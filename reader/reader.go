@@ -1,0 +1,298 @@
+// Package reader serves published sites at /sites/<name>/: server-rendered HTML (html/template,
+// CSS and a little JavaScript embedded in the binary), search, files, and what machines read
+// (sitemap.xml, robots.txt, llms.txt, each page's markdown). It is a client of the graph: every
+// view runs one of a few fixed GraphQL queries in process (query.go), so it reads the graph's
+// published-site fields and nothing else. See docs/reader.md.
+package reader
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql/executor"
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/model"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Cookies that carry a visitor's credentials from page to page, scoped to the site's path.
+const (
+	tokenCookie  = "bindery_visitor_token"
+	shareCookie  = "bindery_share_key"
+	claimsCookie = "bindery_visitor_claims"
+)
+
+// build is part of every ETag, so that a new reader never answers 304 with an old page.
+const build = "reader-1"
+
+// Handler serves published sites.
+type Handler struct {
+	res    *graph.Resolver
+	exec   *executor.Executor
+	tmpl   *template.Template
+	static map[string]staticFile
+}
+
+type staticFile struct {
+	body        []byte
+	contentType string
+	hash        string
+}
+
+// New builds the reader over the graph's resolver.
+func New(res *graph.Resolver) *Handler {
+	h := &Handler{res: res, exec: graph.NewExecutor(res), static: map[string]staticFile{}}
+	h.tmpl = template.Must(template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html"))
+	entries, _ := fs.ReadDir(staticFS, "static")
+	for _, e := range entries {
+		body, _ := staticFS.ReadFile("static/" + e.Name())
+		if e.Name() == "reader.css" {
+			body = append(body, chromaCSS()...)
+		}
+		sum := sha256.Sum256(body)
+		ct := mime.TypeByExtension(e.Name()[strings.LastIndexByte(e.Name(), '.'):])
+		h.static[e.Name()] = staticFile{body: body, contentType: ct, hash: hex.EncodeToString(sum[:6])}
+	}
+	return h
+}
+
+// Routes mounts the reader; the caller mounts it at /sites.
+func (h *Handler) Routes() http.Handler {
+	r := chi.NewRouter()
+	r.Use(middleware.GetHead) // crawlers and link checkers ask HEAD
+	r.Get("/{name}", func(w http.ResponseWriter, req *http.Request) {
+		u := *req.URL
+		u.Path += "/"
+		http.Redirect(w, req, u.String(), http.StatusMovedPermanently)
+	})
+	r.Get("/{name}/~static/{file}", h.serveStatic)
+	r.Get("/{name}/~files/{siteSpace}/{file}/{fname}", h.serveFile)
+	r.Get("/{name}/~search", h.serveSearch)
+	r.Get("/{name}/robots.txt", h.serveRobots)
+	r.Get("/{name}/sitemap.xml", h.serveSitemap)
+	r.Get("/{name}/llms.txt", h.serveLLMs)
+	r.Get("/{name}/*", h.servePage)
+	return r
+}
+
+// visitor reads who is visiting from the request: a share key or visitor token given in the URL
+// (moved into a cookie by redirect first, see takeCredentials), else from the cookies; and
+// unsigned claims (visitor.<claim> parameters, kept in a cookie likewise).
+func visitor(req *http.Request) *model.SiteVisitorInput {
+	in := &model.SiteVisitorInput{}
+	if c, err := req.Cookie(shareCookie); err == nil && c.Value != "" {
+		in.ShareKey = &c.Value
+	}
+	if c, err := req.Cookie(tokenCookie); err == nil && c.Value != "" {
+		in.Token = &c.Value
+	}
+	if c, err := req.Cookie(claimsCookie); err == nil && c.Value != "" {
+		if b, err := base64.RawURLEncoding.DecodeString(c.Value); err == nil && json.Valid(b) {
+			in.Claims = model.JSON(b)
+		}
+	}
+	return in
+}
+
+// takeCredentials moves a share key, visitor token or unsigned claims from the URL into cookies
+// and redirects to the URL without them, so that they stay out of links, logs and history.
+// It reports whether it answered.
+func takeCredentials(w http.ResponseWriter, req *http.Request) bool {
+	q := req.URL.Query()
+	name := chi.URLParam(req, "name")
+	cookie := func(key, value string) {
+		http.SetCookie(w, &http.Cookie{Name: key, Value: value, Path: "/sites/" + name + "/", HttpOnly: true,
+			Secure: req.TLS != nil, SameSite: http.SameSiteLaxMode})
+	}
+	moved := false
+	if v := q.Get("share"); v != "" {
+		cookie(shareCookie, v)
+		q.Del("share")
+		moved = true
+	}
+	if v := q.Get("jwt_token"); v != "" {
+		cookie(tokenCookie, v)
+		q.Del("jwt_token")
+		moved = true
+	}
+	claims := map[string]any{}
+	for k, vs := range q {
+		if claim, ok := strings.CutPrefix(k, "visitor."); ok && claim != "" && len(vs) > 0 {
+			claims[claim] = claimValue(vs[0])
+			q.Del(k)
+		}
+	}
+	if len(claims) > 0 {
+		b, _ := json.Marshal(claims)
+		cookie(claimsCookie, base64.RawURLEncoding.EncodeToString(b))
+		moved = true
+	}
+	if !moved {
+		return false
+	}
+	u := *req.URL
+	u.RawQuery = q.Encode()
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, req, u.String(), http.StatusFound)
+	return true
+}
+
+// claimValue reads an unsigned claim: true, false and numbers as such, anything else a string.
+func claimValue(s string) any {
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err == nil {
+		switch v.(type) {
+		case bool, float64:
+			return v
+		}
+	}
+	return s
+}
+
+// vars are the variables of a query for this request.
+func vars(req *http.Request, extra map[string]any) map[string]any {
+	in := visitor(req)
+	v := map[string]any{"name": chi.URLParam(req, "name"), "visitor": map[string]any{}}
+	vis := v["visitor"].(map[string]any)
+	if in.ShareKey != nil {
+		vis["shareKey"] = *in.ShareKey
+	}
+	if in.Token != nil {
+		vis["token"] = *in.Token
+	}
+	if in.Claims != nil {
+		var claims any
+		_ = json.Unmarshal(in.Claims, &claims)
+		vis["claims"] = claims
+	}
+	for k, x := range extra {
+		v[k] = x
+	}
+	return v
+}
+
+// etag is a page's entity tag: the revision shown and a hash of everything the page renders
+// from (the query's data), so that any change to the site or the visitor's view changes it.
+func etag(revision string, data []byte) string {
+	sum := sha256.Sum256(append([]byte(build), data...))
+	return `"` + revision + "-" + hex.EncodeToString(sum[:8]) + `"`
+}
+
+// notModified answers 304 when the request already holds this version.
+func notModified(w http.ResponseWriter, req *http.Request, tag string) bool {
+	w.Header().Set("ETag", tag)
+	for _, t := range strings.Split(req.Header.Get("If-None-Match"), ",") {
+		if t = strings.TrimSpace(t); t == tag || t == "W/"+tag || t == "*" {
+			w.WriteHeader(http.StatusNotModified)
+			return true
+		}
+	}
+	return false
+}
+
+// headers sets what every reader response carries: caching by visibility (a site that needs a
+// share key or token is private to the visitor), and a strict content security policy.
+func headers(w http.ResponseWriter, indexable bool) {
+	h := w.Header()
+	if indexable {
+		h.Set("Cache-Control", "public, max-age=0, must-revalidate")
+	} else {
+		h.Set("Cache-Control", "private, no-cache")
+		h.Set("X-Robots-Tag", "noindex")
+	}
+	h.Set("Vary", "Cookie")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'")
+}
+
+// fail answers an error of the graph: 404 for what is not there (or not for this visitor), 401
+// for a visitor-auth site without a valid token, 400 for bad input, else a logged 500.
+func (h *Handler) fail(w http.ResponseWriter, req *http.Request, err error) {
+	status, title, text := http.StatusInternalServerError, "Something went wrong", "The page could not be shown. Please try again later."
+	switch codeOf(err) {
+	case "NOT_FOUND":
+		status, title, text = http.StatusNotFound, "Page not found", "There is nothing at this address."
+	case "UNAUTHENTICATED":
+		status, title, text = http.StatusUnauthorized, "Sign in to read this site", "This site is for signed-in visitors. Open it through the link your sign-in gives you."
+	case "INVALID":
+		status, title, text = http.StatusBadRequest, "Bad request", err.(*queryError).Message
+	default:
+		slog.ErrorContext(req.Context(), "reader failed", "path", req.URL.Path, "err", err)
+	}
+	h.errorPage(w, req, status, title, text)
+}
+
+func (h *Handler) errorPage(w http.ResponseWriter, req *http.Request, status int, title, text string) {
+	headers(w, false)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_ = h.tmpl.ExecuteTemplate(w, "error.html", map[string]any{"Title": title, "Text": text, "Status": status,
+		"Static": h.staticURLs(req)})
+}
+
+func (h *Handler) staticURLs(req *http.Request) map[string]string {
+	base := "/sites/" + url.PathEscape(chi.URLParam(req, "name")) + "/~static/"
+	return map[string]string{
+		"CSS": base + "reader.css?v=" + h.static["reader.css"].hash,
+		"JS":  base + "reader.js?v=" + h.static["reader.js"].hash,
+	}
+}
+
+func (h *Handler) serveStatic(w http.ResponseWriter, req *http.Request) {
+	f, ok := h.static[chi.URLParam(req, "file")]
+	if !ok {
+		http.NotFound(w, req)
+		return
+	}
+	w.Header().Set("Content-Type", f.contentType)
+	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(f.body)
+}
+
+// serveFile serves a file of a site space to a visitor who may read the site.
+func (h *Handler) serveFile(w http.ResponseWriter, req *http.Request) {
+	d, err := h.res.OpenPublishedFile(req.Context(), chi.URLParam(req, "name"), visitor(req), chi.URLParam(req, "siteSpace"), chi.URLParam(req, "file"))
+	if err != nil {
+		h.fail(w, req, &queryError{Code: string(apperr.KindOf(err)), Message: apperr.Message(err)})
+		return
+	}
+	defer d.Content.Close()
+	w.Header().Set("Content-Type", d.ContentType)
+	w.Header().Set("Cache-Control", "private, max-age=3600")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": d.Name}))
+	if d.ContentType == "image/svg+xml" {
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+	}
+	http.ServeContent(w, req, d.Name, d.ModTime, d.Content)
+}
+
+// requestPath is the site-relative path of a request.
+func requestPath(req *http.Request) string {
+	p := chi.URLParam(req, "*")
+	if u, err := url.PathUnescape(p); err == nil {
+		p = u
+	}
+	return strings.Trim(p, "/")
+}

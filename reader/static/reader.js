@@ -1,0 +1,50 @@
+// The reader's little JavaScript: everything works without it; it adds tabs that switch, a "/"
+// shortcut to the search box, and remembers which tab a reader chose.
+(function () {
+  "use strict";
+  document.querySelectorAll("[data-tabs]").forEach(function (tabs, n) {
+    var panels = Array.prototype.slice.call(tabs.children).filter(function (el) {
+      return el.classList.contains("tab-panel");
+    });
+    if (panels.length < 2) return;
+    var list = document.createElement("div");
+    list.className = "tab-list";
+    list.setAttribute("role", "tablist");
+    var buttons = panels.map(function (panel, i) {
+      var id = "tab-" + n + "-" + i;
+      var b = document.createElement("button");
+      b.type = "button";
+      b.id = id;
+      b.textContent = panel.getAttribute("data-title");
+      b.setAttribute("role", "tab");
+      panel.setAttribute("role", "tabpanel");
+      panel.setAttribute("aria-labelledby", id);
+      var title = panel.querySelector(".tab-title");
+      if (title) title.hidden = true;
+      b.addEventListener("click", function () { select(i); });
+      b.addEventListener("keydown", function (e) {
+        if (e.key === "ArrowRight") { select((i + 1) % panels.length); buttons[(i + 1) % panels.length].focus(); }
+        if (e.key === "ArrowLeft") { select((i + panels.length - 1) % panels.length); buttons[(i + panels.length - 1) % panels.length].focus(); }
+      });
+      list.appendChild(b);
+      return b;
+    });
+    function select(k) {
+      buttons.forEach(function (b, i) {
+        b.setAttribute("aria-selected", i === k ? "true" : "false");
+        b.tabIndex = i === k ? 0 : -1;
+        panels[i].hidden = i !== k;
+      });
+    }
+    tabs.insertBefore(list, tabs.firstChild);
+    tabs.classList.add("js");
+    select(0);
+  });
+  document.addEventListener("keydown", function (e) {
+    var q = document.getElementById("q");
+    if (e.key === "/" && q && document.activeElement !== q && !/INPUT|TEXTAREA/.test(document.activeElement.tagName)) {
+      e.preventDefault();
+      q.focus();
+    }
+  });
+})();
