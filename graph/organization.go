@@ -21,7 +21,7 @@ func (r *Resolver) organization(ctx context.Context, id string) (*model.Organiza
 	if _, err := authz.RequireActor(ctx); err != nil {
 		return nil, err
 	}
-	m, err := loader.For(ctx, r.Store).Membership.Load(ctx, id)()
+	m, err := loader.For(ctx, r.Store).Membership.Find(ctx, id)
 	if err != nil {
 		return nil, notFound(err, "organization")
 	}

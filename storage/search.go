@@ -39,17 +39,17 @@ type SpaceHits struct {
 func (s *Store) searchMatches(f SearchFilter) *bun.SelectQuery {
 	var q *bun.SelectQuery
 	if s.dialect == Postgres {
-		q = s.db.NewSelect().TableExpr("search_pages AS sp").
+		q = s.rdb.NewSelect().TableExpr("search_pages AS sp").
 			ColumnExpr("ts_rank(sp.tsv, websearch_to_tsquery('english', ?), 1) AS rank", f.Query.rankingText()).
 			Where("sp.tsv @@ websearch_to_tsquery('english', ?)", f.Query.websearch())
 	} else {
 		// bm25 only works in the statement that scans the FTS5 table: rank there, join after.
 		// CROSS JOIN makes SQLite scan the matches first: with a plain JOIN it walks the space's
 		// rows and runs the MATCH once per row (13 s instead of 6 ms at 100,000 pages).
-		fts := s.db.NewSelect().TableExpr("search_pages_fts").
+		fts := s.rdb.NewSelect().TableExpr("search_pages_fts").
 			ColumnExpr("search_pages_fts.rowid AS id, -bm25(search_pages_fts, 10.0, 1.0) AS rank").
 			Where("search_pages_fts MATCH ?", f.Query.fts5())
-		q = s.db.NewSelect().TableExpr("(?) AS fts", fts).
+		q = s.rdb.NewSelect().TableExpr("(?) AS fts", fts).
 			Join("CROSS JOIN search_pages AS sp ON sp.id = fts.id").
 			ColumnExpr("fts.rank AS rank")
 	}
@@ -121,7 +121,7 @@ func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (Lis
 		out.Items[i], out.Total = r.hit(), r.Total
 	}
 	if len(rows) == 0 && offset > 0 {
-		n, err := s.db.NewSelect().TableExpr("(?) AS m", s.searchMatches(f)).Count(ctx)
+		n, err := s.rdb.NewSelect().TableExpr("(?) AS m", s.searchMatches(f)).Count(ctx)
 		if err != nil {
 			return out, fmt.Errorf("count search results: %w", translate(err))
 		}
@@ -142,7 +142,7 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 		return out, err
 	}
 	var rows []*searchRow
-	err = s.db.NewRaw(`SELECT space_id, page_id, content_id, title, rank, n FROM (
+	err = s.rdb.NewRaw(`SELECT space_id, page_id, content_id, title, rank, n FROM (
 		SELECT m.*, row_number() OVER (PARTITION BY m.space_id ORDER BY m.rank DESC, m.title ASC, m.page_id ASC) AS n,
 			max(m.rank) OVER (PARTITION BY m.space_id) AS best
 		FROM (?) AS m) AS ranked
@@ -180,7 +180,7 @@ func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []strin
 		PageVersion
 		StartPage string `bun:"start_page"`
 	}
-	err := s.db.NewRaw(`WITH RECURSIVE chain(start_page, version_id, depth) AS (
+	err := s.rdb.NewRaw(`WITH RECURSIVE chain(start_page, version_id, depth) AS (
 		SELECT pv.page_id, pv.id, 0 FROM page_versions pv
 		WHERE pv.line IN (?) AND pv.line = pv.space_id AND COALESCE(pv.to_seq, 0) = 0 AND NOT pv.deleted AND pv.page_id IN (?)
 		UNION ALL

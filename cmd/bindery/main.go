@@ -57,6 +57,7 @@ func app() *cli.Command {
 					databaseFlag(),
 					&cli.StringFlag{Name: "public-url", Sources: cli.EnvVars("BINDERY_PUBLIC_URL"), Usage: "the API's external base URL (default http://ADDR)"},
 					&cli.StringFlag{Name: "app-url", Sources: cli.EnvVars("BINDERY_APP_URL"), Usage: "the web app's base URL (default: the public URL)"},
+					&cli.IntFlag{Name: "db-max-conns", Sources: cli.EnvVars("BINDERY_DB_MAX_CONNS"), Usage: "database connections to keep open: PostgreSQL connections, or SQLite readers (default 4 per CPU, at least 8)"},
 					&cli.StringFlag{Name: "files-dir", Sources: cli.EnvVars("BINDERY_FILES_DIR"), Usage: "where uploaded files are kept (default: DATABASE-files next to a SQLite file, ./bindery-files for PostgreSQL)"},
 				},
 				Action: serve,
@@ -123,7 +124,7 @@ func app() *cli.Command {
 
 // open connects to the database and applies migrations.
 func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error) {
-	store, err := storage.Open(ctx, cmd.String("database"))
+	store, err := storage.Open(ctx, cmd.String("database"), storage.WithMaxConns(int(cmd.Int("db-max-conns"))))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -159,6 +160,9 @@ func filesDir(flag, database string) string {
 }
 
 func serve(ctx context.Context, cmd *cli.Command) error {
+	if percent, limit, chosen := tuneGC(); chosen {
+		slog.Info("garbage collector tuned (set GOGC or GOMEMLIMIT to choose yourself)", "gogc", percent, "memory_limit_bytes", limit)
+	}
 	res, closeStore, err := open(ctx, cmd)
 	if err != nil {
 		return err
