@@ -91,7 +91,15 @@ func (s *Store) FindMemberships(ctx context.Context, userID string, page Page) (
 // organization, keyed by organization id: one statement for any number of organizations.
 func (s *Store) MembershipsIn(ctx context.Context, userID string, orgIDs []string) (map[string]*Member, error) {
 	var members []*Member
-	if len(orgIDs) > 0 {
+	if len(orgIDs) == 1 { // the common case: one organization's page, prepared
+		p, err := s.statements(ctx)
+		if err == nil {
+			err = s.queryPrepared(ctx, p.membership, &members, userID, orgIDs[0])
+		}
+		if err != nil {
+			return nil, err
+		}
+	} else if len(orgIDs) > 0 {
 		err := s.rdb.NewSelect().Model(&members).Relation("User").Relation("Organization").
 			Where("m.user_id = ? AND m.organization_id IN (?)", userID, bun.List(orgIDs)).Scan(ctx)
 		if err != nil {

@@ -29,12 +29,17 @@ type Store struct {
 	db      *bun.DB
 	rdb     *bun.DB
 	dialect Dialect
+	prep    prepared
+	tokens  tokenCache
 }
 
 // Option adjusts how Open connects.
 type Option func(*options)
 
-type options struct{ maxConns int }
+type options struct {
+	maxConns int
+	tokenTTL time.Duration
+}
 
 // WithMaxConns sets the size of the connection pool: PostgreSQL connections kept open (and idle),
 // or SQLite reader connections. n <= 0 keeps the default (DefaultMaxConns).
@@ -59,7 +64,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if o.maxConns <= 0 {
 		o.maxConns = DefaultMaxConns()
 	}
-	s := &Store{}
+	s := &Store{tokens: tokenCache{ttl: o.tokenTTL}}
 	if isPostgres(dsn) {
 		pgDSN, err := postgresDSN(dsn)
 		if err != nil {
@@ -111,6 +116,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 
 // Close releases the connection pools.
 func (s *Store) Close() error {
+	s.prep.close()
 	err := s.db.Close()
 	if s.rdb != s.db {
 		err = errors.Join(err, s.rdb.Close())

@@ -75,18 +75,26 @@ func (s *Store) CreateToken(ctx context.Context, userID string, now time.Time, e
 	return token, nil
 }
 
-// FindUserByToken authenticates a bearer token: one statement. Errors: ErrNotFound when the
-// token is unknown or expired.
+// FindUserByToken authenticates a bearer token: one prepared statement, or none while the token
+// is in the cache (see tokenCache). Errors: ErrNotFound when the token is unknown or expired.
 func (s *Store) FindUserByToken(ctx context.Context, token string, now time.Time) (*User, error) {
-	u := new(User)
-	err := s.rdb.NewSelect().Model(u).
-		Join("JOIN api_tokens AS t ON t.user_id = u.id").
-		Where("t.token_hash = ?", hashToken(token)).
-		Where("(t.expires_at IS NULL OR t.expires_at > ?)", now).
-		Scan(ctx)
-	if err != nil {
-		return nil, translate(err)
+	hash := hashToken(token)
+	if u, ok := s.tokens.get(hash, now); ok {
+		return u, nil
 	}
+	p, err := s.statements(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []*tokenUser
+	if err := s.queryPrepared(ctx, p.userByToken, &rows, hash); err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 || (rows[0].TokenExpiresAt != nil && !rows[0].TokenExpiresAt.After(now)) {
+		return nil, ErrNotFound
+	}
+	u := &rows[0].User
+	s.tokens.put(hash, u, rows[0].TokenExpiresAt)
 	return u, nil
 }
 

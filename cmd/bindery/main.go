@@ -124,7 +124,8 @@ func app() *cli.Command {
 
 // open connects to the database and applies migrations.
 func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error) {
-	store, err := storage.Open(ctx, cmd.String("database"), storage.WithMaxConns(int(cmd.Int("db-max-conns"))))
+	store, err := storage.Open(ctx, cmd.String("database"), storage.WithMaxConns(int(cmd.Int("db-max-conns"))),
+		storage.WithTokenCache(storage.DefaultTokenTTL))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -22,8 +22,8 @@ import (
 //     alone splits them under load.
 //   - Other loads under a list wait while siblings keep coming within the short wait.
 //
-// maxWait bounds every wait: children that ask for less than announced (repeated keys, fields
-// not selected) are sent by it. Results, found or not, are kept for the rest of the request, so a
+// announcedWait and maxWait bound every wait: children that ask for less than announced (repeated
+// keys, a sibling that failed) are sent by them. Results, found or not, are kept for the rest of the request, so a
 // key is fetched once.
 type Batch[K comparable, V any] struct {
 	fetch func(context.Context, []K) (map[K]V, error)
@@ -53,8 +53,13 @@ type found[V any] struct {
 	ok bool
 }
 
-// maxWait bounds how long a level waits for siblings that were announced or keep arriving.
+// maxWait bounds how long a window waits for siblings that keep arriving unannounced.
 const maxWait = 25 * time.Millisecond
+
+// announcedWait bounds how long an announced level waits for its siblings. They do come (the
+// parent said so) unless a sibling failed or asked for a key another already had, so this is only
+// a fallback; it is long enough that a busy machine does not split the level.
+const announcedWait = 100 * time.Millisecond
 
 // NewBatch returns a Batch over fetch, which returns the values it found keyed by key. wait is the
 // window for loads under a list that no parent announced.
@@ -79,7 +84,7 @@ func (b *Batch[K, V]) expect(keys, calls int) {
 	r := b.current()
 	r.wantKeys += keys
 	r.wantCalls += calls
-	r.timer.Reset(maxWait - time.Since(r.opened)) // announced: wait for the siblings, not a window
+	r.timer.Reset(announcedWait - time.Since(r.opened)) // announced: wait for the siblings, not a window
 }
 
 // Prime stores values found elsewhere (by a batch that loaded them along the way), so that
