@@ -29,6 +29,9 @@ func (s *Store) migrator() (*migrate.Migrator, error) {
 	), nil
 }
 
+// searchTermsMigration created the search vocabulary, which pages indexed before it are added to.
+const searchTermsMigration = "20261125009001"
+
 // Migrate applies every pending migration under the migration lock.
 func (s *Store) Migrate(ctx context.Context) error {
 	m, err := s.migrator()
@@ -42,10 +45,19 @@ func (s *Store) Migrate(ctx context.Context) error {
 		return fmt.Errorf("lock migrations: %w", err)
 	}
 	defer m.Unlock(ctx) //nolint:errcheck // the migration result matters more than the unlock
-	if _, err := m.Migrate(ctx); err != nil {
+	group, err := m.Migrate(ctx)
+	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	return nil
+	for _, applied := range group.Migrations {
+		if applied.Name == searchTermsMigration {
+			if err := s.backfillTerms(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	// The job queue's tables are River's, versioned by River (still under Bindery's lock).
+	return s.migrateJobs(ctx)
 }
 
 // PendingMigrations lists the names of migrations not yet applied.

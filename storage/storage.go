@@ -10,9 +10,11 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
@@ -31,6 +33,11 @@ type Store struct {
 	dialect Dialect
 	prep    prepared
 	tokens  tokenCache
+
+	// The insert-only job client (jobs.go), made on first use.
+	jobsOnce sync.Once
+	jobs     *river.Client[*sql.Tx]
+	jobsErr  error
 }
 
 // Option adjusts how Open connects.
