@@ -7,6 +7,7 @@ package graph
 import (
 	"time"
 
+	"github.com/bindery/bindery/graph/translator"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
 )
@@ -27,4 +28,6 @@ type Resolver struct {
 	Blobs    *blob.Store // uploaded files' bytes
 	Settings Settings
 	Now      func() time.Time
+	// Translator is the machine-translation provider; nil when none is configured (runs fail).
+	Translator *translator.Client
 }

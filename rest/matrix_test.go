@@ -31,6 +31,8 @@ const (
 	contentCommenter                  // the comment role on the content; readers 403, guests 404
 	contentReviewer                   // the review role on the content; lower readers 403, guests 404
 	contentEditorDelete               // contentEditor, except that unseen content answers 204 like missing
+	contentCreator                    // readers of the content with the create role in the organization; lower readers 403, guests 404
+	contentCreatorDelete              // contentCreator, except that unseen content answers 204 like missing
 )
 
 var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org"}
@@ -46,15 +48,16 @@ func (p policy) expect(role string, ok int) int {
 	switch {
 	case p == anyone || p == linkHolder:
 		return ok
-	case (p == contentDelete || p == contentEditorDelete) && (outsider || guest):
+	case (p == contentDelete || p == contentEditorDelete || p == contentCreatorDelete) && (outsider || guest):
 		return http.StatusNoContent
-	case outsider, guest && (p == contentReader || p == contentEditor || p == contentAdmin || p == contentCommenter || p == contentReviewer):
+	case outsider, guest && (p == contentReader || p == contentEditor || p == contentAdmin || p == contentCommenter || p == contentReviewer || p == contentCreator):
 		return http.StatusNotFound
 	case p == member, p == insider && !guest, p == adminOnly && role == "admin", p == teamManager && role == "admin",
 		(p == creator || p == siteEditor) && rank[role] >= rank["create"], p == contentReader, p == contentEditor && rank[role] >= rank["edit"],
 		(p == contentAdmin || p == contentDelete) && role == "admin",
 		p == contentCommenter && rank[role] >= rank["comment"], p == contentReviewer && rank[role] >= rank["review"],
-		p == contentEditorDelete && rank[role] >= rank["edit"]:
+		p == contentEditorDelete && rank[role] >= rank["edit"],
+		(p == contentCreator || p == contentCreatorDelete) && rank[role] >= rank["create"]:
 		return ok
 	}
 	return http.StatusForbidden
@@ -70,6 +73,7 @@ type fixture struct {
 	section, group             string
 	// A comment with a reply on the space and on the change request, and a review of it.
 	comment, reply, crComment, crReply, review string
+	translation, glossaryEntry                 string
 }
 
 type matrixCase struct {
@@ -299,9 +303,16 @@ func TestPermissionMatrix(t *testing.T) {
 					f.section, f.group = e.matrixSections(admin, orgID, f.site)
 				}
 			}
+			if strings.Contains(path, "translation") {
+				var source string
+				f.translation, f.glossaryEntry, source = e.matrixTranslation(admin, orgID)
+				if f.space == "" {
+					f.space = source
+				}
+			}
 			return f
 		}
-		shared := newFixture("/spaces/collections/teams/permissions/content/comments/reviews")
+		shared := newFixture("/spaces/collections/teams/permissions/content/comments/reviews/translations")
 		for _, c := range matrix {
 			for _, role := range roles {
 				for _, door := range []string{"rest", "graphql"} {
@@ -325,7 +336,8 @@ func TestPermissionMatrix(t *testing.T) {
 					g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
 						"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "sc": f.section, "sg": f.group,
 						"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
-						"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review})
+						"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
+						"tr": f.translation, "ge": f.glossaryEntry})
 					e.stayOutside(orgID, role, caller)
 					wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 					gotCode := ""

@@ -142,6 +142,7 @@ func (a *api) table() []Route {
 		Route{"GET", "/spaces/{spaceId}/search", a.searchSpace},
 		Route{"GET", "/orgs/{organizationId}/search", a.searchOrganization},
 	)
+	routes = append(routes, a.translationRoutes()...)
 	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/content", a.spaceContent)...)
 	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)...)
 	routes = append(routes, a.linkRoutes("/spaces/{spaceId}/content", a.spaceContent)...)
