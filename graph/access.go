@@ -27,7 +27,7 @@ func (r *Resolver) viewerAccess(ctx context.Context, orgID string) (*orgAccess, 
 		return nil, err
 	}
 	v, err := loader.For(ctx, r.Store).Access.Get(orgID, func() (any, error) {
-		m, err := loader.For(ctx, r.Store).Membership.Load(ctx, orgID)()
+		m, err := loader.For(ctx, r.Store).Membership.Find(ctx, orgID)
 		if err != nil && apperr.KindOf(err) != apperr.NotFound {
 			return nil, err
 		}

@@ -18,7 +18,7 @@ func (r *Resolver) toChangeRequests(ctx context.Context, space *storage.Space, r
 	for i, cr := range rows {
 		ids[i] = cr.CreatedBy
 	}
-	users, errs := loader.For(ctx, r.Store).User.LoadMany(ctx, ids)()
+	users, errs := loader.For(ctx, r.Store).User.LoadEach(ctx, ids)
 	crIDs := make([]string, len(rows))
 	for i, cr := range rows {
 		crIDs[i] = cr.ID

@@ -69,7 +69,10 @@ func (r *Resolver) OrganizationCollections(ctx context.Context, org *model.Organ
 	if err != nil {
 		return nil, err
 	}
-	loader.For(ctx, r.Store).Grants.Expect(len(list.Items))
+	l := loader.For(ctx, r.Store)
+	l.Grants.Expect(len(list.Items))
+	// Each listed collection may list its spaces, reading their change request counters.
+	l.ChangeRequestCounts.ExpectCalls(len(list.Items))
 	return connectionOf(list, func(c *model.Collection) *model.Collection { return c }), nil
 }
 

@@ -82,7 +82,7 @@ func (r *Resolver) people(ctx context.Context, ids []string) (map[string]*model.
 	if len(ids) == 0 {
 		return out, nil
 	}
-	users, errs := loader.For(ctx, r.Store).User.LoadMany(ctx, ids)()
+	users, errs := loader.For(ctx, r.Store).User.LoadEach(ctx, ids)
 	for i, id := range ids {
 		if len(errs) > i && errs[i] != nil {
 			if apperr.KindOf(errs[i]) != apperr.NotFound {

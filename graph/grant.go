@@ -106,7 +106,7 @@ func (r *Resolver) UserGrants(ctx context.Context, id string, first *int, after 
 	for i, g := range list.Items {
 		ids[i] = g.PrincipalID
 	}
-	users, errs := loader.For(ctx, r.Store).User.LoadMany(ctx, ids)()
+	users, errs := loader.For(ctx, r.Store).User.LoadEach(ctx, ids)
 	items := make([]*model.UserGrant, len(list.Items))
 	for i, g := range list.Items {
 		if len(errs) > i && errs[i] != nil {

@@ -25,7 +25,7 @@ func (r *Resolver) OrganizationByID(ctx context.Context, id string) (*model.Orga
 	if !actor.Limit.InOrganization(id) {
 		return nil, apperr.NotFoundf("organization not found")
 	}
-	m, err := loader.For(ctx, r.Store).Membership.Load(ctx, id)()
+	m, err := loader.For(ctx, r.Store).Membership.Find(ctx, id)
 	if err != nil {
 		return nil, notFound(err, "organization")
 	}

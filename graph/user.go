@@ -28,7 +28,7 @@ func (r *Resolver) UserByID(ctx context.Context, id string) (*model.User, error)
 	if _, err := authz.RequireActor(ctx); err != nil {
 		return nil, err
 	}
-	u, err := loader.For(ctx, r.Store).User.Load(ctx, id)()
+	u, err := loader.For(ctx, r.Store).User.Find(ctx, id)
 	if err != nil {
 		return nil, notFound(err, "user")
 	}

@@ -62,7 +62,7 @@ func (s *Store) CreateChangeRequest(ctx context.Context, cr *ChangeRequest) erro
 // FindChangeRequest returns a change request of a space by id or by its number in the space.
 // Errors: ErrNotFound.
 func (s *Store) FindChangeRequest(ctx context.Context, spaceID, idOrNumber string) (*ChangeRequest, error) {
-	return findChangeRequest(ctx, s.db, spaceID, idOrNumber)
+	return findChangeRequest(ctx, s.rdb, spaceID, idOrNumber)
 }
 
 func findChangeRequest(ctx context.Context, db bun.IDB, spaceID, idOrNumber string) (*ChangeRequest, error) {
@@ -104,7 +104,7 @@ type ChangeRequestFilter struct {
 // ChangeRequestPage pages through a space's change requests, newest first.
 func (s *Store) ChangeRequestPage(ctx context.Context, spaceID string, f ChangeRequestFilter, page Page) (List[*ChangeRequest], error) {
 	key := sortKey{name: "change-requests", column: "cr.created_at", idCol: "cr.id", desc: true, isTime: true}
-	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
+	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		q = q.Where("cr.space_id = ?", spaceID)
 		if f.Status != "" {
 			q = q.Where("cr.status = ?", f.Status)
@@ -153,11 +153,11 @@ func (s *Store) ChangeRequestCountsOf(ctx context.Context, spaceIDs []string) ([
 		return nil, nil
 	}
 	var out []ChangeRequestCounts
-	comments := s.db.NewSelect().Model((*Comment)(nil)).
+	comments := s.rdb.NewSelect().Model((*Comment)(nil)).
 		ColumnExpr("cm.space_id AS space_id, ? AS status, COUNT(*) AS count", CommentsCount).
 		Where("cm.space_id IN (?) AND cm.change_request_id IS NULL AND cm.parent_id IS NULL", bun.List(spaceIDs)).
 		GroupExpr("cm.space_id")
-	err := s.db.NewSelect().Model((*ChangeRequest)(nil)).
+	err := s.rdb.NewSelect().Model((*ChangeRequest)(nil)).
 		ColumnExpr("cr.space_id AS space_id, cr.status AS status, COUNT(*) AS count").
 		Where("cr.space_id IN (?)", bun.List(spaceIDs)).GroupExpr("cr.space_id, cr.status").
 		UnionAll(comments).Scan(ctx, &out)

@@ -23,7 +23,7 @@ func (s *Store) CreateCollection(ctx context.Context, c *Collection, adminID str
 // FindCollectionByID returns a collection; callers decide who may see it. Errors: ErrNotFound.
 func (s *Store) FindCollectionByID(ctx context.Context, id string) (*Collection, error) {
 	c := new(Collection)
-	if err := s.db.NewSelect().Model(c).Where("c.id = ?", id).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(c).Where("c.id = ?", id).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return c, nil
@@ -33,7 +33,7 @@ func (s *Store) FindCollectionByID(ctx context.Context, id string) (*Collection,
 // tree, so deciding any access needs the whole (small) tree. One statement.
 func (s *Store) CollectionsIn(ctx context.Context, orgID string) ([]*Collection, error) {
 	var cs []*Collection
-	err := s.db.NewSelect().Model(&cs).Where("c.organization_id = ?", orgID).Scan(ctx)
+	err := s.rdb.NewSelect().Model(&cs).Where("c.organization_id = ?", orgID).Scan(ctx)
 	return cs, translate(err)
 }
 

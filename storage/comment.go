@@ -86,14 +86,14 @@ func (s *Store) CreateComment(ctx context.Context, c *Comment) error {
 // FindComment returns a comment (not a reply) of a thread. Errors: ErrNotFound.
 func (s *Store) FindComment(ctx context.Context, t Thread, id string) (*Comment, error) {
 	c := new(Comment)
-	err := t.where(s.db.NewSelect().Model(c)).Where("cm.id = ? AND cm.parent_id IS NULL", id).Scan(ctx)
+	err := t.where(s.rdb.NewSelect().Model(c)).Where("cm.id = ? AND cm.parent_id IS NULL", id).Scan(ctx)
 	return c, translate(err)
 }
 
 // FindReply returns a reply to a comment. Errors: ErrNotFound.
 func (s *Store) FindReply(ctx context.Context, parentID, id string) (*Comment, error) {
 	c := new(Comment)
-	err := s.db.NewSelect().Model(c).Where("cm.id = ? AND cm.parent_id = ?", id, parentID).Scan(ctx)
+	err := s.rdb.NewSelect().Model(c).Where("cm.id = ? AND cm.parent_id = ?", id, parentID).Scan(ctx)
 	return c, translate(err)
 }
 
@@ -104,7 +104,7 @@ func (s *Store) CommentPage(ctx context.Context, t Thread, f CommentFilter, page
 	if f.Ascending {
 		key.name += ".asc"
 	}
-	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
+	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		q = t.where(q).Where("cm.parent_id IS NULL")
 		if f.Status != "" {
 			q = q.Where("cm.status = ?", f.Status)
@@ -122,7 +122,7 @@ func (s *Store) CommentPage(ctx context.Context, t Thread, f CommentFilter, page
 // ReplyPage pages through a comment's replies, oldest first (the order of the conversation).
 func (s *Store) ReplyPage(ctx context.Context, parentID string, page Page) (List[*Comment], error) {
 	key := sortKey{name: "replies", column: "cm.posted_at", idCol: "cm.id", isTime: true}
-	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
+	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Where("cm.parent_id = ?", parentID)
 	}, func(c *Comment) (time.Time, string, string) { return c.PostedAt, "", c.ID })
 }
@@ -179,7 +179,7 @@ func (s *Store) ReactionsOf(ctx context.Context, commentIDs []string) ([]*Reacti
 	if len(commentIDs) == 0 {
 		return out, nil
 	}
-	err := s.db.NewSelect().Model(&out).Where("rc.comment_id IN (?)", bun.List(commentIDs)).
+	err := s.rdb.NewSelect().Model(&out).Where("rc.comment_id IN (?)", bun.List(commentIDs)).
 		OrderExpr("rc.reacted_at, rc.user_id, rc.emoji").Scan(ctx)
 	return out, translate(err)
 }
@@ -197,7 +197,7 @@ func (s *Store) ReplyAuthorsOf(ctx context.Context, commentIDs []string) ([]Repl
 	if len(commentIDs) == 0 {
 		return out, nil
 	}
-	err := s.db.NewSelect().Model((*Comment)(nil)).Column("cm.parent_id", "cm.posted_by", "cm.posted_at").
+	err := s.rdb.NewSelect().Model((*Comment)(nil)).Column("cm.parent_id", "cm.posted_by", "cm.posted_at").
 		Where("cm.parent_id IN (?)", bun.List(commentIDs)).OrderExpr("cm.posted_at, cm.id").Scan(ctx, &out)
 	return out, translate(err)
 }
@@ -213,7 +213,7 @@ func (s *Store) CommentCountsOfChangeRequests(ctx context.Context, ids []string)
 		ChangeRequestID string
 		Count           int
 	}
-	err := s.db.NewSelect().Model((*Comment)(nil)).ColumnExpr("cm.change_request_id AS change_request_id, COUNT(*) AS count").
+	err := s.rdb.NewSelect().Model((*Comment)(nil)).ColumnExpr("cm.change_request_id AS change_request_id, COUNT(*) AS count").
 		Where("cm.change_request_id IN (?) AND cm.parent_id IS NULL", bun.List(ids)).GroupExpr("cm.change_request_id").Scan(ctx, &rows)
 	for _, r := range rows {
 		out[r.ChangeRequestID] = r.Count

@@ -146,7 +146,7 @@ func pagesQuery(db bun.IDB, v View, rows any) *bun.SelectQuery {
 
 // PagesOf returns every page of a view, ordered by position within each parent: one statement.
 func (s *Store) PagesOf(ctx context.Context, v View) ([]*PageVersion, error) {
-	return pagesOf(ctx, s.db, v)
+	return pagesOf(ctx, s.rdb, v)
 }
 
 func pagesOf(ctx context.Context, db bun.IDB, v View) ([]*PageVersion, error) {
@@ -159,7 +159,7 @@ func pagesOf(ctx context.Context, db bun.IDB, v View) ([]*PageVersion, error) {
 
 // PageOf returns one page of a view. Errors: ErrNotFound.
 func (s *Store) PageOf(ctx context.Context, v View, pageID string) (*PageVersion, error) {
-	return pageOf(ctx, s.db, v, pageID)
+	return pageOf(ctx, s.rdb, v, pageID)
 }
 
 func pageOf(ctx context.Context, db bun.IDB, v View, pageID string) (*PageVersion, error) {
@@ -185,7 +185,7 @@ func (s *Store) PageWithAncestors(ctx context.Context, v View, pageID string) ([
 		WHERE %s AND NOT pv.deleted AND chain.depth < 64
 	) SELECT pv.* FROM chain JOIN page_versions pv ON pv.id = chain.version_id ORDER BY chain.depth`, condA, condR)
 	args := append(append([]any{pageID}, argsA...), argsR...)
-	if err := s.db.NewRaw(query, args...).Scan(ctx, &rows); err != nil {
+	if err := s.rdb.NewRaw(query, args...).Scan(ctx, &rows); err != nil {
 		return nil, translate(err)
 	}
 	if len(rows) == 0 {
@@ -201,7 +201,7 @@ func (s *Store) PageMarkdown(ctx context.Context, ids []string) (map[string]stri
 		return out, nil
 	}
 	var rows []*PageContent
-	if err := s.db.NewSelect().Model(&rows).Where("pc.id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(&rows).Where("pc.id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	for _, r := range rows {
@@ -219,7 +219,7 @@ func filesQuery(db bun.IDB, v View, rows any) *bun.SelectQuery {
 // FilesOf returns every file of a view, by name: one statement.
 func (s *Store) FilesOf(ctx context.Context, v View) ([]*FileVersion, error) {
 	var rows []*FileVersion
-	if err := filesQuery(s.db, v, &rows).OrderExpr("fv.name ASC, fv.file_id ASC").Scan(ctx); err != nil {
+	if err := filesQuery(s.rdb, v, &rows).OrderExpr("fv.name ASC, fv.file_id ASC").Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return rows, nil
@@ -228,7 +228,7 @@ func (s *Store) FilesOf(ctx context.Context, v View) ([]*FileVersion, error) {
 // FilePageOf pages through the files of a view, oldest first.
 func (s *Store) FilePageOf(ctx context.Context, v View, page Page) (List[*FileVersion], error) {
 	key := sortKey{name: "files", column: "fv.created_at", idCol: "fv.file_id", isTime: true}
-	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
+	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		cond, args := v.where(fileVersions, "fv")
 		return q.Where(cond, args...).Where("NOT fv.deleted")
 	}, func(f *FileVersion) (time.Time, string, string) { return f.CreatedAt, "", f.FileID })
@@ -237,7 +237,7 @@ func (s *Store) FilePageOf(ctx context.Context, v View, page Page) (List[*FileVe
 // FileOf returns one file of a view. Errors: ErrNotFound.
 func (s *Store) FileOf(ctx context.Context, v View, fileID string) (*FileVersion, error) {
 	row := new(FileVersion)
-	if err := filesQuery(s.db, v, row).Where("fv.file_id = ?", fileID).Limit(1).Scan(ctx); err != nil {
+	if err := filesQuery(s.rdb, v, row).Where("fv.file_id = ?", fileID).Limit(1).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return row, nil
@@ -246,7 +246,7 @@ func (s *Store) FileOf(ctx context.Context, v View, fileID string) (*FileVersion
 // FindRevision returns a revision of a space. Errors: ErrNotFound.
 func (s *Store) FindRevision(ctx context.Context, spaceID, id string) (*Revision, error) {
 	r := new(Revision)
-	if err := s.db.NewSelect().Model(r).Where("r.id = ? AND r.space_id = ?", id, spaceID).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(r).Where("r.id = ? AND r.space_id = ?", id, spaceID).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return r, nil
@@ -258,7 +258,7 @@ func (s *Store) RevisionsByIDs(ctx context.Context, ids []string) ([]*Revision, 
 		return nil, nil
 	}
 	var rows []*Revision
-	if err := s.db.NewSelect().Model(&rows).Where("r.id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(&rows).Where("r.id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return rows, nil
@@ -268,7 +268,7 @@ func (s *Store) RevisionsByIDs(ctx context.Context, ids []string) ([]*Revision, 
 // newest first.
 func (s *Store) RevisionPageOf(ctx context.Context, spaceID string, page Page) (List[*Revision], error) {
 	key := sortKey{name: "revisions", column: "r.created_at", idCol: "r.id", desc: true, isTime: true}
-	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
+	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Where("r.space_id = ?", spaceID)
 	}, func(r *Revision) (time.Time, string, string) { return r.CreatedAt, "", r.ID })
 }
@@ -276,7 +276,7 @@ func (s *Store) RevisionPageOf(ctx context.Context, spaceID string, page Page) (
 // PageSubtree returns the live descendants of a page in a view, in one statement (a recursive
 // query), each level ordered by position.
 func (s *Store) PageSubtree(ctx context.Context, v View, pageID string) ([]*PageVersion, error) {
-	return pageSubtree(ctx, s.db, v, pageID)
+	return pageSubtree(ctx, s.rdb, v, pageID)
 }
 
 func pageSubtree(ctx context.Context, db bun.IDB, v View, pageID string) ([]*PageVersion, error) {
@@ -302,7 +302,7 @@ func pageSubtree(ctx context.Context, db bun.IDB, v View, pageID string) ([]*Pag
 // FindFileVersion returns one version of a file, whatever line it is on. Errors: ErrNotFound.
 func (s *Store) FindFileVersion(ctx context.Context, id string) (*FileVersion, error) {
 	row := new(FileVersion)
-	if err := s.db.NewSelect().Model(row).Where("fv.id = ?", id).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(row).Where("fv.id = ?", id).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return row, nil
@@ -315,7 +315,7 @@ func (s *Store) RefsOf(ctx context.Context, contentIDs []string) (map[string][]*
 		return out, nil
 	}
 	var rows []*ContentRef
-	if err := s.db.NewSelect().Model(&rows).Where("cref.content_id IN (?)", bun.List(contentIDs)).
+	if err := s.rdb.NewSelect().Model(&rows).Where("cref.content_id IN (?)", bun.List(contentIDs)).
 		OrderExpr("cref.content_id, cref.ord").Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
@@ -329,7 +329,7 @@ func (s *Store) RefsOf(ctx context.Context, contentIDs []string) (map[string][]*
 func (s *Store) RefsIn(ctx context.Context, v View) (map[string][]*ContentRef, error) {
 	cond, args := v.where(pageVersions, "pv")
 	var rows []*ContentRef
-	err := s.db.NewSelect().Model(&rows).
+	err := s.rdb.NewSelect().Model(&rows).
 		Where("cref.content_id IN (SELECT pv.content_id FROM page_versions pv WHERE "+cond+" AND NOT pv.deleted)", args...).
 		OrderExpr("cref.content_id, cref.ord").Scan(ctx)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 // through their teams) when userIDs is not nil: one statement.
 func (s *Store) GrantsIn(ctx context.Context, orgID string, userIDs []string) ([]*Grant, error) {
 	var grants []*Grant
-	q := s.db.NewSelect().Model(&grants).Where("g.organization_id = ?", orgID)
+	q := s.rdb.NewSelect().Model(&grants).Where("g.organization_id = ?", orgID)
 	if userIDs != nil {
 		if len(userIDs) == 0 {
 			return grants, nil
@@ -89,6 +89,6 @@ func (s *Store) GrantsOn(ctx context.Context, targetIDs []string) ([]*Grant, err
 	if len(targetIDs) == 0 {
 		return grants, nil
 	}
-	err := s.db.NewSelect().Model(&grants).Where("g.target_id IN (?)", bun.List(targetIDs)).Scan(ctx)
+	err := s.rdb.NewSelect().Model(&grants).Where("g.target_id IN (?)", bun.List(targetIDs)).Scan(ctx)
 	return grants, translate(err)
 }

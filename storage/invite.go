@@ -33,7 +33,7 @@ func (s *Store) FindInviteLinks(ctx context.Context, orgID string, content bool,
 		}
 		return q.Where("il.target_kind IS NULL")
 	}
-	return paginate(ctx, s.db, key, page, filter, func(l *InviteLink) (time.Time, string, string) {
+	return paginate(ctx, s.rdb, key, page, filter, func(l *InviteLink) (time.Time, string, string) {
 		return l.CreatedAt, "", l.ID
 	})
 }
@@ -48,7 +48,7 @@ func withRedundant(q *bun.SelectQuery) *bun.SelectQuery {
 // FindInviteLink returns one of an organization's invite links. Errors: ErrNotFound.
 func (s *Store) FindInviteLink(ctx context.Context, orgID, id string) (*InviteLink, error) {
 	l := new(InviteLink)
-	if err := withRedundant(s.db.NewSelect().Model(l)).Where("il.organization_id = ? AND il.id = ?", orgID, id).Scan(ctx); err != nil {
+	if err := withRedundant(s.rdb.NewSelect().Model(l)).Where("il.organization_id = ? AND il.id = ?", orgID, id).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return l, nil
@@ -68,7 +68,7 @@ func (s *Store) DeleteInviteLink(ctx context.Context, orgID, id string) (bool, e
 // none were ever written.
 func (s *Store) FindAgentInstructions(ctx context.Context, orgID string) (*AgentInstructions, error) {
 	a := new(AgentInstructions)
-	if err := s.db.NewSelect().Model(a).Where("ai.organization_id = ?", orgID).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(a).Where("ai.organization_id = ?", orgID).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return a, nil

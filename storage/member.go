@@ -48,11 +48,11 @@ func (s *Store) FindMembers(ctx context.Context, orgID string, f MemberFilter, p
 			q = q.Where("m.last_seen_at IS NOT NULL")
 		}
 		if f.CommentersOf != nil {
-			q = q.Where("m.user_id IN (?)", f.CommentersOf.commenters(s.db))
+			q = q.Where("m.user_id IN (?)", f.CommentersOf.commenters(s.rdb))
 		}
 		return q
 	}
-	return paginate(ctx, s.db, key, page, filter, func(m *Member) (time.Time, string, string) {
+	return paginate(ctx, s.rdb, key, page, filter, func(m *Member) (time.Time, string, string) {
 		if f.LastSeen && m.LastSeenAt != nil {
 			return *m.LastSeenAt, "", m.UserID
 		}
@@ -67,7 +67,7 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // Errors: ErrNotFound.
 func (s *Store) FindMembership(ctx context.Context, orgID, userID string) (*Member, error) {
 	m := new(Member)
-	err := s.db.NewSelect().Model(m).Relation("User").Relation("Organization").
+	err := s.rdb.NewSelect().Model(m).Relation("User").Relation("Organization").
 		Where("m.organization_id = ? AND m.user_id = ?", orgID, userID).Scan(ctx)
 	if err != nil {
 		return nil, translate(err)
@@ -82,7 +82,7 @@ func (s *Store) FindMemberships(ctx context.Context, userID string, page Page) (
 	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Relation("User").Relation("Organization").Where("m.user_id = ?", userID)
 	}
-	return paginate(ctx, s.db, key, page, filter, func(m *Member) (time.Time, string, string) {
+	return paginate(ctx, s.rdb, key, page, filter, func(m *Member) (time.Time, string, string) {
 		return m.Organization.CreatedAt, "", m.OrganizationID
 	})
 }
@@ -91,8 +91,16 @@ func (s *Store) FindMemberships(ctx context.Context, userID string, page Page) (
 // organization, keyed by organization id: one statement for any number of organizations.
 func (s *Store) MembershipsIn(ctx context.Context, userID string, orgIDs []string) (map[string]*Member, error) {
 	var members []*Member
-	if len(orgIDs) > 0 {
-		err := s.db.NewSelect().Model(&members).Relation("User").Relation("Organization").
+	if len(orgIDs) == 1 { // the common case: one organization's page, prepared
+		p, err := s.statements(ctx)
+		if err == nil {
+			err = s.queryPrepared(ctx, p.membership, &members, userID, orgIDs[0])
+		}
+		if err != nil {
+			return nil, err
+		}
+	} else if len(orgIDs) > 0 {
+		err := s.rdb.NewSelect().Model(&members).Relation("User").Relation("Organization").
 			Where("m.user_id = ? AND m.organization_id IN (?)", userID, bun.List(orgIDs)).Scan(ctx)
 		if err != nil {
 			return nil, translate(err)
@@ -278,7 +286,7 @@ func (s *Store) InviteUsers(ctx context.Context, orgID string, invites []Invitat
 
 // MemberIDsIn reports which of userIDs are members of orgID: one statement.
 func (s *Store) MemberIDsIn(ctx context.Context, orgID string, userIDs []string) (map[string]bool, error) {
-	return memberIDsIn(ctx, s.db, orgID, userIDs)
+	return memberIDsIn(ctx, s.rdb, orgID, userIDs)
 }
 
 func memberIDsIn(ctx context.Context, db bun.IDB, orgID string, userIDs []string) (map[string]bool, error) {
@@ -313,7 +321,7 @@ func (s *Store) ResolveMembers(ctx context.Context, orgID string, idsOrEmails []
 		ID    string `bun:"id"`
 		Email string `bun:"email"`
 	}
-	err := s.db.NewSelect().Table("users").ColumnExpr("users.id, users.email").
+	err := s.rdb.NewSelect().Table("users").ColumnExpr("users.id, users.email").
 		Join("JOIN organization_members AS om ON om.user_id = users.id AND om.organization_id = ?", orgID).
 		Where("users.id IN (?) OR users.email IN (?)", bun.List(idsOrEmails), bun.List(lower)).Scan(ctx, &rows)
 	if err != nil {

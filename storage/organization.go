@@ -68,7 +68,7 @@ func (s *Store) Bootstrap(ctx context.Context, org *Organization, user NewUser, 
 // FindMembership. Errors: ErrNotFound.
 func (s *Store) FindOrganizationByID(ctx context.Context, id string) (*Organization, error) {
 	org := new(Organization)
-	if err := s.db.NewSelect().Model(org).Where("o.id = ?", id).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(org).Where("o.id = ?", id).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return org, nil
@@ -79,7 +79,7 @@ func (s *Store) FindOrganizationsByEmailDomain(ctx context.Context, domain strin
 	var orgs []*Organization
 	// email_domains is a JSON array of validated domains ([a-z0-9.-]), so an exact quoted match
 	// needs no escaping.
-	err := s.db.NewSelect().Model(&orgs).
+	err := s.rdb.NewSelect().Model(&orgs).
 		Where("o.email_domains LIKE ?", `%"`+strings.ToLower(domain)+`"%`).
 		OrderExpr("o.created_at ASC, o.id ASC").
 		Scan(ctx)

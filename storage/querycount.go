@@ -19,10 +19,15 @@ func WithQueryCounter(ctx context.Context, n *atomic.Int64) context.Context {
 type queryCounter struct{}
 
 func (queryCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	countStatement(ctx)
+	return ctx
+}
+
+// countStatement counts one statement run outside Bun's query builder (a prepared statement).
+func countStatement(ctx context.Context) {
 	if n, ok := ctx.Value(queryCountKey{}).(*atomic.Int64); ok {
 		n.Add(1)
 	}
-	return ctx
 }
 
 func (queryCounter) AfterQuery(context.Context, *bun.QueryEvent) {}

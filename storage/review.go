@@ -62,7 +62,7 @@ func (s *Store) RequestReviewers(ctx context.Context, rows []*Reviewer, cr *Chan
 // ReviewerPage pages through a change request's requested reviewers, in the order asked.
 func (s *Store) ReviewerPage(ctx context.Context, changeRequestID string, page Page) (List[*Reviewer], error) {
 	key := sortKey{name: "requested-reviewers", column: "rr.created_at", idCol: "rr.user_id", isTime: true}
-	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
+	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Where("rr.change_request_id = ?", changeRequestID)
 	}, func(r *Reviewer) (time.Time, string, string) { return r.CreatedAt, "", r.UserID })
 }
@@ -70,7 +70,7 @@ func (s *Store) ReviewerPage(ctx context.Context, changeRequestID string, page P
 // ReviewersOf returns every requested reviewer of a change request: one statement.
 func (s *Store) ReviewersOf(ctx context.Context, changeRequestID string) ([]*Reviewer, error) {
 	var out []*Reviewer
-	err := s.db.NewSelect().Model(&out).Where("rr.change_request_id = ?", changeRequestID).OrderExpr("rr.created_at, rr.user_id").Scan(ctx)
+	err := s.rdb.NewSelect().Model(&out).Where("rr.change_request_id = ?", changeRequestID).OrderExpr("rr.created_at, rr.user_id").Scan(ctx)
 	return out, translate(err)
 }
 
@@ -117,7 +117,7 @@ type ReviewFilter struct {
 // ReviewPage pages through a change request's reviews, newest first.
 func (s *Store) ReviewPage(ctx context.Context, changeRequestID string, f ReviewFilter, page Page) (List[*Review], error) {
 	key := sortKey{name: "reviews", column: "rv.created_at", idCol: "rv.id", desc: true, isTime: true}
-	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
+	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		q = q.Where("rv.change_request_id = ?", changeRequestID)
 		switch {
 		case f.Outdated == nil:
@@ -133,14 +133,14 @@ func (s *Store) ReviewPage(ctx context.Context, changeRequestID string, f Review
 // ReviewsOf returns every review of a change request, oldest first: one statement.
 func (s *Store) ReviewsOf(ctx context.Context, changeRequestID string) ([]*Review, error) {
 	var out []*Review
-	err := s.db.NewSelect().Model(&out).Where("rv.change_request_id = ?", changeRequestID).OrderExpr("rv.created_at, rv.id").Scan(ctx)
+	err := s.rdb.NewSelect().Model(&out).Where("rv.change_request_id = ?", changeRequestID).OrderExpr("rv.created_at, rv.id").Scan(ctx)
 	return out, translate(err)
 }
 
 // FindReview returns a review of a change request. Errors: ErrNotFound.
 func (s *Store) FindReview(ctx context.Context, changeRequestID, id string) (*Review, error) {
 	rv := new(Review)
-	err := s.db.NewSelect().Model(rv).Where("rv.change_request_id = ? AND rv.id = ?", changeRequestID, id).Scan(ctx)
+	err := s.rdb.NewSelect().Model(rv).Where("rv.change_request_id = ? AND rv.id = ?", changeRequestID, id).Scan(ctx)
 	return rv, translate(err)
 }
 
@@ -150,6 +150,6 @@ func (s *Store) CommentsByIDs(ctx context.Context, ids []string) ([]*Comment, er
 	if len(ids) == 0 {
 		return out, nil
 	}
-	err := s.db.NewSelect().Model(&out).Where("cm.id IN (?)", bun.List(ids)).Scan(ctx)
+	err := s.rdb.NewSelect().Model(&out).Where("cm.id IN (?)", bun.List(ids)).Scan(ctx)
 	return out, translate(err)
 }

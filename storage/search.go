@@ -61,7 +61,7 @@ func (s *Store) searchMatches(f SearchFilter) *bun.SelectQuery {
 		if f.Query.AnyWord {
 			rank = s.coverage(f, rank, 1)
 		}
-		return s.db.NewSelect().With("cand", titled.Union(any)).
+		return s.rdb.NewSelect().With("cand", titled.Union(any)).
 			TableExpr("cand").Join("JOIN search_pages AS sp ON sp.id = cand.id").
 			ColumnExpr("? AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title", rank)
 	}
@@ -77,11 +77,11 @@ func (s *Store) searchMatches(f SearchFilter) *bun.SelectQuery {
 	}
 	// bm25 only works in the statement that scans the FTS5 table: rank there, join after.
 	// CROSS JOIN makes SQLite read the ranked matches first rather than the space's rows.
-	ranked := s.db.NewSelect().TableExpr("search_pages_fts").
+	ranked := s.rdb.NewSelect().TableExpr("search_pages_fts").
 		ColumnExpr("search_pages_fts.rowid AS id, -bm25(search_pages_fts, 10.0, 1.0, 0.0) AS bm25").
 		Where("search_pages_fts MATCH ?", s.inSpaces(f, f.Query.fts5())).
 		Where("search_pages_fts.rowid IN (?)", titled.Union(any))
-	return s.db.NewSelect().TableExpr("(?) AS fts", ranked).
+	return s.rdb.NewSelect().TableExpr("(?) AS fts", ranked).
 		Join("CROSS JOIN search_pages AS sp ON sp.id = fts.id").
 		ColumnExpr("? AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title", rank).
 		Where("sp.organization_id = ?", f.OrganizationID).
@@ -90,7 +90,7 @@ func (s *Store) searchMatches(f SearchFilter) *bun.SelectQuery {
 
 // pgMatches selects the ids of the filter's pages that match its query (PostgreSQL).
 func (s *Store) pgMatches(f SearchFilter) *bun.SelectQuery {
-	return s.db.NewSelect().TableExpr("search_pages AS sp").Column("sp.id").
+	return s.rdb.NewSelect().TableExpr("search_pages AS sp").Column("sp.id").
 		Where("sp.organization_id = ?", f.OrganizationID).
 		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
 		Where("sp.tsv @@ ?", f.Query.tsquery(false))
@@ -108,7 +108,7 @@ func (s *Store) inSpaces(f SearchFilter, match string) string {
 // ftsMatches selects the ids of up to limit FTS5 rows of the filter's spaces matching an
 // expression (SQLite). SQLite takes no LIMIT inside a UNION's parts unless each is a subquery.
 func (s *Store) ftsMatches(f SearchFilter, match string, limit int) *bun.SelectQuery {
-	return s.db.NewSelect().TableExpr("(?) AS c", s.db.NewSelect().TableExpr("search_pages_fts").
+	return s.rdb.NewSelect().TableExpr("(?) AS c", s.rdb.NewSelect().TableExpr("search_pages_fts").
 		ColumnExpr("rowid AS id").Where("search_pages_fts MATCH ?", s.inSpaces(f, match)).
 		Limit(int64(limit))).Column("c.id")
 }
@@ -148,13 +148,13 @@ func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
 	if s.dialect == Postgres {
 		m = s.pgMatches(f)
 	} else {
-		m = s.db.NewSelect().TableExpr("search_pages_fts").
+		m = s.rdb.NewSelect().TableExpr("search_pages_fts").
 			Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").Column("sp.id").
 			Where("search_pages_fts MATCH ?", s.inSpaces(f, f.Query.fts5())).
 			Where("sp.organization_id = ?", f.OrganizationID).
 			Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
 	}
-	return s.db.NewSelect().TableExpr("(?) AS m", m.Limit(int64(ExactTotal+1))).ColumnExpr("count(*)")
+	return s.rdb.NewSelect().TableExpr("(?) AS m", m.Limit(int64(ExactTotal+1))).ColumnExpr("count(*)")
 }
 
 // TermFrequencies returns, for each term of the filter's query (a word or a phrase's words
@@ -162,7 +162,7 @@ func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
 // how many pages there are: what an AnyWord search weighs its terms by. One statement.
 func (s *Store) TermFrequencies(ctx context.Context, f SearchFilter) (map[string]int, int, error) {
 	terms := f.Query.terms()
-	q := s.db.NewSelect().ColumnExpr("(SELECT count(*) FROM search_pages AS sp WHERE sp.organization_id = ? AND sp.space_id IN (?)) AS n",
+	q := s.rdb.NewSelect().ColumnExpr("(SELECT count(*) FROM search_pages AS sp WHERE sp.organization_id = ? AND sp.space_id IN (?)) AS n",
 		f.OrganizationID, bun.List(f.SpaceIDs))
 	for i, c := range terms {
 		one := f
@@ -251,7 +251,7 @@ func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (Sea
 		return out, err
 	}
 	var rows []*searchRow
-	q := s.db.NewSelect().TableExpr("(?) AS r", s.searchMatches(f)).
+	q := s.rdb.NewSelect().TableExpr("(?) AS r", s.searchMatches(f)).
 		ColumnExpr("r.*, (?) AS total", s.matchTotal(f)).
 		OrderExpr("r.rank DESC, r.title ASC, r.page_id ASC").Limit(int64(page.Limit + 1)).Offset(int64(offset))
 	if err := q.Scan(ctx, &rows); err != nil {
@@ -285,7 +285,7 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 		return out, err
 	}
 	var rows []*searchRow
-	err = s.db.NewRaw(`SELECT space_id, page_id, content_id, title, rank, n, (?) AS total FROM (
+	err = s.rdb.NewRaw(`SELECT space_id, page_id, content_id, title, rank, n, (?) AS total FROM (
 		SELECT m.*, row_number() OVER (PARTITION BY m.space_id ORDER BY m.rank DESC, m.title ASC, m.page_id ASC) AS n,
 			max(m.rank) OVER (PARTITION BY m.space_id) AS best
 		FROM (?) AS m) AS ranked
@@ -326,7 +326,7 @@ func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []strin
 		PageVersion
 		StartPage string `bun:"start_page"`
 	}
-	err := s.db.NewRaw(`WITH RECURSIVE chain(start_page, version_id, depth) AS (
+	err := s.rdb.NewRaw(`WITH RECURSIVE chain(start_page, version_id, depth) AS (
 		SELECT pv.page_id, pv.id, 0 FROM page_versions pv
 		WHERE pv.line IN (?) AND pv.line = pv.space_id AND COALESCE(pv.to_seq, 0) = 0 AND NOT pv.deleted AND pv.page_id IN (?)
 		UNION ALL

@@ -68,12 +68,12 @@ func addTerms(ctx context.Context, db bun.IDB, orgID string, words map[string]bo
 // a time.
 func (s *Store) backfillTerms(ctx context.Context) error {
 	var orgs []string
-	if err := s.db.NewSelect().TableExpr("search_pages").ColumnExpr("DISTINCT organization_id").Scan(ctx, &orgs); err != nil {
+	if err := s.rdb.NewSelect().TableExpr("search_pages").ColumnExpr("DISTINCT organization_id").Scan(ctx, &orgs); err != nil {
 		return fmt.Errorf("backfill search terms: %w", translate(err))
 	}
 	for _, org := range orgs {
 		var pages []*SearchPage
-		if err := s.db.NewSelect().Model(&pages).Column("title", "body").Where("organization_id = ?", org).Scan(ctx); err != nil {
+		if err := s.rdb.NewSelect().Model(&pages).Column("title", "body").Where("organization_id = ?", org).Scan(ctx); err != nil {
 			return fmt.Errorf("backfill search terms: %w", translate(err))
 		}
 		words := map[string]bool{}
@@ -104,11 +104,11 @@ func (s *Store) MatchTerms(ctx context.Context, orgID string, words []string, pr
 		Term       string
 		Completion bool
 	}
-	q := s.db.NewSelect().Model((*SearchTerm)(nil)).ColumnExpr("term, ? AS completion", false).
+	q := s.rdb.NewSelect().Model((*SearchTerm)(nil)).ColumnExpr("term, ? AS completion", false).
 		Where("organization_id = ?", orgID).Where("term IN (?)", bun.List(append(words, ""))) // "" keeps the list non-empty
 	if prefix != "" {
 		// SQLite wants a compound SELECT's parts without their own ORDER BY and LIMIT.
-		completions := s.db.NewSelect().TableExpr("(?) AS c", s.db.NewSelect().Model((*SearchTerm)(nil)).Column("term").
+		completions := s.rdb.NewSelect().TableExpr("(?) AS c", s.rdb.NewSelect().Model((*SearchTerm)(nil)).Column("term").
 			Where("organization_id = ?", orgID).Where("term > ? AND term < ?", prefix, prefix+"\U0010FFFF").
 			Order("term").Limit(int64(limit))).ColumnExpr("c.term, ? AS completion", true)
 		q = q.UnionAll(completions)
@@ -131,7 +131,7 @@ func (s *Store) MatchTerms(ctx context.Context, orgID string, words []string, pr
 // are minRunes to maxRunes long: the candidates a misspelt word is corrected from. One statement.
 func (s *Store) TermsNear(ctx context.Context, orgID, first string, minRunes, maxRunes, limit int) ([]string, error) {
 	var terms []string
-	err := s.db.NewSelect().Model((*SearchTerm)(nil)).Column("term").
+	err := s.rdb.NewSelect().Model((*SearchTerm)(nil)).Column("term").
 		Where("organization_id = ?", orgID).Where("term >= ? AND term < ?", first, first+"\U0010FFFF").
 		Where("length(term) BETWEEN ? AND ?", minRunes, maxRunes).Limit(int64(limit)).Scan(ctx, &terms)
 	if err != nil {

@@ -59,13 +59,13 @@ func (s *Store) FindSites(ctx context.Context, orgID string, f SiteFilter, page 
 		}
 		return q
 	}
-	return paginate(ctx, s.db, key, page, filter, func(si *Site) (time.Time, string, string) { return si.CreatedAt, "", si.ID })
+	return paginate(ctx, s.rdb, key, page, filter, func(si *Site) (time.Time, string, string) { return si.CreatedAt, "", si.ID })
 }
 
 // FindSite returns one of an organization's sites. Errors: ErrNotFound.
 func (s *Store) FindSite(ctx context.Context, orgID, id string) (*Site, error) {
 	site := new(Site)
-	if err := withSiteCounts(s.db.NewSelect().Model(site)).Where("si.organization_id = ? AND si.id = ?", orgID, id).Scan(ctx); err != nil {
+	if err := withSiteCounts(s.rdb.NewSelect().Model(site)).Where("si.organization_id = ? AND si.id = ?", orgID, id).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return site, nil
@@ -134,7 +134,7 @@ func (s *Store) lockSite(ctx context.Context, tx bun.Tx, siteID string) error {
 
 // SiteSpacesOf returns a site's site spaces in order: one statement.
 func (s *Store) SiteSpacesOf(ctx context.Context, siteID string) ([]*SiteSpace, error) {
-	return siteSpacesOf(ctx, s.db, siteID)
+	return siteSpacesOf(ctx, s.rdb, siteID)
 }
 
 func siteSpacesOf(ctx context.Context, db bun.IDB, siteID string) ([]*SiteSpace, error) {
@@ -343,7 +343,7 @@ func (s *Store) ShareLinksOf(ctx context.Context, siteIDs []string) (map[string]
 		return out, nil
 	}
 	var rows []*ShareLink
-	err := s.db.NewSelect().Model(&rows).Where("sl.site_id IN (?)", bun.List(siteIDs)).OrderExpr("sl.created_at DESC, sl.id DESC").Scan(ctx)
+	err := s.rdb.NewSelect().Model(&rows).Where("sl.site_id IN (?)", bun.List(siteIDs)).OrderExpr("sl.created_at DESC, sl.id DESC").Scan(ctx)
 	for _, l := range rows {
 		out[l.SiteID] = append(out[l.SiteID], l)
 	}
@@ -353,7 +353,7 @@ func (s *Store) ShareLinksOf(ctx context.Context, siteIDs []string) (map[string]
 // FindShareLink returns one of a site's share links. Errors: ErrNotFound.
 func (s *Store) FindShareLink(ctx context.Context, siteID, id string) (*ShareLink, error) {
 	l := new(ShareLink)
-	if err := s.db.NewSelect().Model(l).Where("sl.site_id = ? AND sl.id = ?", siteID, id).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(l).Where("sl.site_id = ? AND sl.id = ?", siteID, id).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return l, nil
@@ -362,7 +362,7 @@ func (s *Store) FindShareLink(ctx context.Context, siteID, id string) (*ShareLin
 // FindShareLinkByKey returns a site's share link with that key. Errors: ErrNotFound.
 func (s *Store) FindShareLinkByKey(ctx context.Context, siteID, key string) (*ShareLink, error) {
 	l := new(ShareLink)
-	if err := s.db.NewSelect().Model(l).Where("sl.site_id = ? AND sl.share_key = ?", siteID, key).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(l).Where("sl.site_id = ? AND sl.share_key = ?", siteID, key).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return l, nil
@@ -401,7 +401,7 @@ func (s *Store) SiteSpacesOfSites(ctx context.Context, siteIDs []string) (map[st
 		return out, nil
 	}
 	var rows []*SiteSpace
-	err := s.db.NewSelect().Model(&rows).Where("ss.site_id IN (?)", bun.List(siteIDs)).OrderExpr("ss.position ASC, ss.id ASC").Scan(ctx)
+	err := s.rdb.NewSelect().Model(&rows).Where("ss.site_id IN (?)", bun.List(siteIDs)).OrderExpr("ss.position ASC, ss.id ASC").Scan(ctx)
 	for _, ss := range rows {
 		out[ss.SiteID] = append(out[ss.SiteID], ss)
 	}

@@ -32,7 +32,7 @@ func (s *Store) CreateSpace(ctx context.Context, sp *Space, adminID string) erro
 // see it. Errors: ErrNotFound.
 func (s *Store) FindSpaceByID(ctx context.Context, id string, includeDeleted bool) (*Space, error) {
 	sp := new(Space)
-	q := s.db.NewSelect().Model(sp).Where("s.id = ?", id)
+	q := s.rdb.NewSelect().Model(sp).Where("s.id = ?", id)
 	if !includeDeleted {
 		q = q.Where("s.deleted_at IS NULL")
 	}
@@ -46,7 +46,7 @@ func (s *Store) FindSpaceByID(ctx context.Context, id string, includeDeleted boo
 // them, and lists page through them in memory. One statement.
 func (s *Store) SpacesIn(ctx context.Context, orgID string) ([]*Space, error) {
 	var spaces []*Space
-	err := s.db.NewSelect().Model(&spaces).Where("s.organization_id = ? AND s.deleted_at IS NULL", orgID).Scan(ctx)
+	err := s.rdb.NewSelect().Model(&spaces).Where("s.organization_id = ? AND s.deleted_at IS NULL", orgID).Scan(ctx)
 	return spaces, translate(err)
 }
 
@@ -56,7 +56,7 @@ func (s *Store) SpacesByIDs(ctx context.Context, ids []string) ([]*Space, error)
 		return nil, nil
 	}
 	var spaces []*Space
-	if err := s.db.NewSelect().Model(&spaces).Where("s.id IN (?) AND s.deleted_at IS NULL", bun.List(ids)).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(&spaces).Where("s.id IN (?) AND s.deleted_at IS NULL", bun.List(ids)).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	pos := make(map[string]int, len(ids))

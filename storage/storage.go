@@ -5,8 +5,10 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -19,10 +21,18 @@ import (
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 )
 
-// Store is the handle every caller uses: one *bun.DB and the dialect it speaks.
+// Store is the handle every caller uses: its connection pools and the dialect it speaks.
+//
+// db writes (and may read); rdb only reads. On PostgreSQL they are the same pool. On SQLite db is
+// one connection, so writers queue in Go instead of meeting SQLITE_BUSY, and rdb is a pool of
+// read-only connections that WAL lets read while the writer writes. Reads that must see a
+// transaction's own writes use the transaction, never rdb.
 type Store struct {
 	db      *bun.DB
+	rdb     *bun.DB
 	dialect Dialect
+	prep    prepared
+	tokens  tokenCache
 
 	// The insert-only job client (jobs.go), made on first use.
 	jobsOnce sync.Once
@@ -30,13 +40,38 @@ type Store struct {
 	jobsErr  error
 }
 
+// Option adjusts how Open connects.
+type Option func(*options)
+
+type options struct {
+	maxConns int
+	tokenTTL time.Duration
+}
+
+// WithMaxConns sets the size of the connection pool: PostgreSQL connections kept open (and idle),
+// or SQLite reader connections. n <= 0 keeps the default (DefaultMaxConns).
+func WithMaxConns(n int) Option { return func(o *options) { o.maxConns = n } }
+
+// DefaultMaxConns is the pool size when none is chosen: four connections per CPU, at least 8. A
+// request holds a connection only while a statement runs, so a few per CPU keep the CPUs busy
+// while others wait on the network or the disk.
+func DefaultMaxConns() int { return max(8, 4*runtime.NumCPU()) }
+
+// connLifetime recycles PostgreSQL connections now and then, so a server-side restart or a
+// failover is picked up and backends do not grow without end.
+const connLifetime = 30 * time.Minute
+
 // Open connects to a database and returns its Store. dsn is a postgres:// or postgresql:// URL, or
 // a SQLite file path (optionally prefixed with file:). Migrations are not applied: call Migrate.
-func Open(ctx context.Context, dsn string) (*Store, error) {
-	var (
-		db      *bun.DB
-		dialect Dialect
-	)
+func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
+	o := options{}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.maxConns <= 0 {
+		o.maxConns = DefaultMaxConns()
+	}
+	s := &Store{tokens: tokenCache{ttl: o.tokenTTL}}
 	if isPostgres(dsn) {
 		pgDSN, err := postgresDSN(dsn)
 		if err != nil {
@@ -46,34 +81,58 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
-		db = bun.NewDB(sqldb, pgdialect.New())
-		dialect = Postgres
+		// database/sql keeps only 2 idle connections by default: under load nearly every statement
+		// would then start a new PostgreSQL backend. Keep the whole pool open.
+		sqldb.SetMaxOpenConns(o.maxConns)
+		sqldb.SetMaxIdleConns(o.maxConns)
+		sqldb.SetConnMaxLifetime(connLifetime)
+		s.db = bun.NewDB(sqldb, pgdialect.New()).WithQueryHook(queryCounter{})
+		s.rdb = s.db
+		s.dialect = Postgres
 	} else {
-		sqldb, err := sql.Open("sqlite", sqliteDSN(dsn))
+		writer, err := sql.Open("sqlite", sqliteDSN(dsn, false))
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite %s: %w", dsn, err)
 		}
-		// SQLite serialises writers; one writer connection at a time avoids SQLITE_BUSY storms while
-		// WAL still lets readers proceed.
-		sqldb.SetMaxOpenConns(8)
-		db = bun.NewDB(sqldb, sqlitedialect.New())
-		dialect = SQLite
+		writer.SetMaxOpenConns(1)
+		writer.SetMaxIdleConns(1)
+		s.db = bun.NewDB(writer, sqlitedialect.New()).WithQueryHook(queryCounter{})
+		// The writer creates the file and turns WAL on before any reader opens it.
+		if err := writer.PingContext(ctx); err != nil {
+			writer.Close()
+			return nil, fmt.Errorf("connect to database: %w", err)
+		}
+		reader, err := sql.Open("sqlite", sqliteDSN(dsn, true))
+		if err != nil {
+			writer.Close()
+			return nil, fmt.Errorf("open sqlite %s: %w", dsn, err)
+		}
+		reader.SetMaxOpenConns(o.maxConns)
+		reader.SetMaxIdleConns(o.maxConns)
+		s.rdb = bun.NewDB(reader, sqlitedialect.New()).WithQueryHook(queryCounter{})
+		s.dialect = SQLite
 	}
-	s := &Store{db: db.WithQueryHook(queryCounter{}), dialect: dialect}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := s.Ping(pingCtx); err != nil {
-		s.db.Close()
+		s.Close()
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
 	return s, nil
 }
 
-// Close releases the connection pool.
-func (s *Store) Close() error { return s.db.Close() }
+// Close releases the connection pools.
+func (s *Store) Close() error {
+	s.prep.close()
+	err := s.db.Close()
+	if s.rdb != s.db {
+		err = errors.Join(err, s.rdb.Close())
+	}
+	return err
+}
 
 // Ping reports whether the database answers.
-func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+func (s *Store) Ping(ctx context.Context) error { return s.rdb.PingContext(ctx) }
 
 // Dialect reports which database the Store speaks.
 func (s *Store) Dialect() Dialect { return s.dialect }
@@ -98,12 +157,16 @@ func postgresDSN(dsn string) (string, error) {
 }
 
 // sqliteDSN turns a path into a modernc DSN with the pragmas Bindery relies on: foreign keys,
-// WAL for concurrent readers, a busy timeout instead of immediate SQLITE_BUSY, and IMMEDIATE
-// transactions so a read-then-write transaction never fails to upgrade its lock.
-func sqliteDSN(path string) string {
+// WAL for concurrent readers, a busy timeout instead of immediate SQLITE_BUSY (a checkpoint, or
+// another process), and IMMEDIATE transactions so a read-then-write transaction never fails to
+// upgrade its lock. Readers are query_only, so a write sent to them by mistake fails loudly.
+func sqliteDSN(path string, readOnly bool) string {
 	path = strings.TrimPrefix(path, "file:")
 	if i := strings.IndexByte(path, '?'); i >= 0 {
 		path = path[:i]
+	}
+	if readOnly {
+		return "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=query_only(1)"
 	}
 	return "file:" + path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 }

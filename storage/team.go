@@ -76,14 +76,14 @@ func (s *Store) FindTeams(ctx context.Context, orgID string, f TeamFilter, page 
 		}
 		return q
 	}
-	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery { return withTeamCounts(filter(q)) },
+	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery { return withTeamCounts(filter(q)) },
 		func(t *Team) (time.Time, string, string) { return time.Time{}, t.Title, t.ID })
 }
 
 // FindTeam returns one of an organization's teams with its counts. Errors: ErrNotFound.
 func (s *Store) FindTeam(ctx context.Context, orgID, id string) (*Team, error) {
 	t := new(Team)
-	if err := withTeamCounts(s.db.NewSelect().Model(t)).Where("tm.organization_id = ? AND tm.id = ?", orgID, id).Scan(ctx); err != nil {
+	if err := withTeamCounts(s.rdb.NewSelect().Model(t)).Where("tm.organization_id = ? AND tm.id = ?", orgID, id).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return t, nil
@@ -96,7 +96,7 @@ func (s *Store) TeamsByIDs(ctx context.Context, orgID string, ids []string) (map
 		return out, nil
 	}
 	var teams []*Team
-	if err := withTeamCounts(s.db.NewSelect().Model(&teams)).Where("tm.organization_id = ? AND tm.id IN (?)", orgID, bun.List(ids)).Scan(ctx); err != nil {
+	if err := withTeamCounts(s.rdb.NewSelect().Model(&teams)).Where("tm.organization_id = ? AND tm.id IN (?)", orgID, bun.List(ids)).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	for _, t := range teams {
@@ -143,7 +143,7 @@ func (s *Store) TeamMembersOf(ctx context.Context, teamIDs []string) (map[string
 		return out, nil
 	}
 	var rows []*TeamMember
-	err := s.db.NewSelect().Model(&rows).Relation("Member").Relation("Member.User").
+	err := s.rdb.NewSelect().Model(&rows).Relation("Member").Relation("Member.User").
 		Where("tmm.team_id IN (?)", bun.List(teamIDs)).OrderExpr("tmm.created_at ASC, tmm.user_id ASC").Scan(ctx)
 	for _, m := range rows {
 		out[m.TeamID] = append(out[m.TeamID], m)
@@ -164,7 +164,7 @@ func (s *Store) FindTeamsOfMember(ctx context.Context, orgID, userID, title stri
 		}
 		return q
 	}
-	return paginate(ctx, s.db, key, page, filter, func(t *Team) (time.Time, string, string) { return time.Time{}, t.Title, t.ID })
+	return paginate(ctx, s.rdb, key, page, filter, func(t *Team) (time.Time, string, string) { return time.Time{}, t.Title, t.ID })
 }
 
 // TeamUpdate changes a team's membership in one transaction: Add joins users as members
@@ -218,7 +218,7 @@ func (s *Store) RemoveTeamMember(ctx context.Context, teamID, userID string) (bo
 // everyone when userIDs is nil: one statement.
 func (s *Store) TeamMembershipsIn(ctx context.Context, orgID string, userIDs []string) ([]*TeamMember, error) {
 	var out []*TeamMember
-	q := s.db.NewSelect().Model(&out).Where("tmm.organization_id = ?", orgID)
+	q := s.rdb.NewSelect().Model(&out).Where("tmm.organization_id = ?", orgID)
 	if userIDs != nil {
 		if len(userIDs) == 0 {
 			return out, nil
@@ -231,7 +231,7 @@ func (s *Store) TeamMembershipsIn(ctx context.Context, orgID string, userIDs []s
 // TeamRole returns userID's role in a team ("" when not in it).
 func (s *Store) TeamRole(ctx context.Context, teamID, userID string) (string, error) {
 	var role string
-	err := s.db.NewSelect().Model((*TeamMember)(nil)).Column("tmm.role").Where("tmm.team_id = ? AND tmm.user_id = ?", teamID, userID).Scan(ctx, &role)
+	err := s.rdb.NewSelect().Model((*TeamMember)(nil)).Column("tmm.role").Where("tmm.team_id = ? AND tmm.user_id = ?", teamID, userID).Scan(ctx, &role)
 	if err != nil && translate(err) == ErrNotFound {
 		return "", nil
 	}

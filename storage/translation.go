@@ -120,14 +120,14 @@ func (s *Store) CreateTranslation(ctx context.Context, t *Translation, result *S
 // by what the caller may read and page in memory. One statement.
 func (s *Store) TranslationsIn(ctx context.Context, orgID string) ([]*Translation, error) {
 	var rows []*Translation
-	err := s.db.NewSelect().Model(&rows).Where("tr.organization_id = ?", orgID).OrderExpr("tr.created_at, tr.id").Scan(ctx)
+	err := s.rdb.NewSelect().Model(&rows).Where("tr.organization_id = ?", orgID).OrderExpr("tr.created_at, tr.id").Scan(ctx)
 	return rows, translate(err)
 }
 
 // FindTranslation returns a translation of an organization. Errors: ErrNotFound.
 func (s *Store) FindTranslation(ctx context.Context, orgID, id string) (*Translation, error) {
 	t := new(Translation)
-	if err := s.db.NewSelect().Model(t).Where("tr.organization_id = ? AND tr.id = ?", orgID, id).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(t).Where("tr.organization_id = ? AND tr.id = ?", orgID, id).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return t, nil
@@ -197,7 +197,7 @@ func (s *Store) StartTranslationRun(ctx context.Context, run *TranslationRun, jo
 // FindTranslationRun returns a run by id (job workers know only the id). Errors: ErrNotFound.
 func (s *Store) FindTranslationRun(ctx context.Context, id string) (*TranslationRun, error) {
 	r := new(TranslationRun)
-	if err := s.db.NewSelect().Model(r).Where("trr.id = ?", id).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(r).Where("trr.id = ?", id).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return r, nil
@@ -210,7 +210,7 @@ func (s *Store) TranslationRunsOf(ctx context.Context, translationIDs []string) 
 		return out, nil
 	}
 	var rows []*TranslationRun
-	if err := s.db.NewSelect().Model(&rows).Where("trr.translation_id IN (?)", bun.In(translationIDs)).
+	if err := s.rdb.NewSelect().Model(&rows).Where("trr.translation_id IN (?)", bun.In(translationIDs)).
 		OrderExpr("trr.created_at DESC, trr.id DESC").Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
@@ -240,7 +240,7 @@ func (s *Store) TranslatedPages(ctx context.Context, translationID string, keys 
 	for start := 0; start < len(keys); start += 500 {
 		chunk := keys[start:min(start+500, len(keys))]
 		var rows []*TranslatedPage
-		if err := s.db.NewSelect().Model(&rows).Where("trp.translation_id = ? AND trp.source_key IN (?)", translationID, bun.In(chunk)).Scan(ctx); err != nil {
+		if err := s.rdb.NewSelect().Model(&rows).Where("trp.translation_id = ? AND trp.source_key IN (?)", translationID, bun.In(chunk)).Scan(ctx); err != nil {
 			return nil, translate(err)
 		}
 		for _, r := range rows {
@@ -289,14 +289,14 @@ func (s *Store) FinishTranslationRun(ctx context.Context, r *TranslationRun, com
 // GlossaryIn returns every glossary entry of an organization, oldest first. One statement.
 func (s *Store) GlossaryIn(ctx context.Context, orgID string) ([]*GlossaryEntry, error) {
 	var rows []*GlossaryEntry
-	err := s.db.NewSelect().Model(&rows).Where("ge.organization_id = ?", orgID).OrderExpr("ge.created_at, ge.id").Scan(ctx)
+	err := s.rdb.NewSelect().Model(&rows).Where("ge.organization_id = ?", orgID).OrderExpr("ge.created_at, ge.id").Scan(ctx)
 	return rows, translate(err)
 }
 
 // FindGlossaryEntry returns one entry of an organization's glossary. Errors: ErrNotFound.
 func (s *Store) FindGlossaryEntry(ctx context.Context, orgID, id string) (*GlossaryEntry, error) {
 	e := new(GlossaryEntry)
-	if err := s.db.NewSelect().Model(e).Where("ge.organization_id = ? AND ge.id = ?", orgID, id).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(e).Where("ge.organization_id = ? AND ge.id = ?", orgID, id).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return e, nil

@@ -31,7 +31,7 @@ func (s *Store) CreateUser(ctx context.Context, in NewUser, now time.Time) (*Use
 // FindUserByID returns a user. Errors: ErrNotFound.
 func (s *Store) FindUserByID(ctx context.Context, id string) (*User, error) {
 	u := new(User)
-	if err := s.db.NewSelect().Model(u).Where("u.id = ?", id).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(u).Where("u.id = ?", id).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return u, nil
@@ -40,7 +40,7 @@ func (s *Store) FindUserByID(ctx context.Context, id string) (*User, error) {
 // FindUserByEmail returns the user with that e-mail (case-insensitive). Errors: ErrNotFound.
 func (s *Store) FindUserByEmail(ctx context.Context, email string) (*User, error) {
 	u := new(User)
-	if err := s.db.NewSelect().Model(u).Where("u.email = ?", strings.ToLower(email)).Scan(ctx); err != nil {
+	if err := s.rdb.NewSelect().Model(u).Where("u.email = ?", strings.ToLower(email)).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return u, nil
@@ -50,7 +50,7 @@ func (s *Store) FindUserByEmail(ctx context.Context, email string) (*User, error
 // the viewer), keyed by id: one statement for any number of ids.
 func (s *Store) UsersByIDs(ctx context.Context, viewerID string, ids []string) (map[string]*User, error) {
 	var users []*User
-	err := s.db.NewSelect().Model(&users).
+	err := s.rdb.NewSelect().Model(&users).
 		Where("u.id IN (?)", bun.List(ids)).
 		Where("(u.id = ? OR EXISTS (SELECT 1 FROM organization_members mu JOIN organization_members mv ON mv.organization_id = mu.organization_id WHERE mu.user_id = u.id AND mv.user_id = ?))", viewerID, viewerID).
 		Scan(ctx)
@@ -75,24 +75,32 @@ func (s *Store) CreateToken(ctx context.Context, userID string, now time.Time, e
 	return token, nil
 }
 
-// FindUserByToken authenticates a bearer token: one statement. Errors: ErrNotFound when the
-// token is unknown or expired.
+// FindUserByToken authenticates a bearer token: one prepared statement, or none while the token
+// is in the cache (see tokenCache). Errors: ErrNotFound when the token is unknown or expired.
 func (s *Store) FindUserByToken(ctx context.Context, token string, now time.Time) (*User, error) {
-	u := new(User)
-	err := s.db.NewSelect().Model(u).
-		Join("JOIN api_tokens AS t ON t.user_id = u.id").
-		Where("t.token_hash = ?", hashToken(token)).
-		Where("(t.expires_at IS NULL OR t.expires_at > ?)", now).
-		Scan(ctx)
-	if err != nil {
-		return nil, translate(err)
+	hash := hashToken(token)
+	if u, ok := s.tokens.get(hash, now); ok {
+		return u, nil
 	}
+	p, err := s.statements(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []*tokenUser
+	if err := s.queryPrepared(ctx, p.userByToken, &rows, hash); err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 || (rows[0].TokenExpiresAt != nil && !rows[0].TokenExpiresAt.After(now)) {
+		return nil, ErrNotFound
+	}
+	u := &rows[0].User
+	s.tokens.put(hash, u, rows[0].TokenExpiresAt)
 	return u, nil
 }
 
 // CountUsers reports how many users exist; the server bootstraps an empty database.
 func (s *Store) CountUsers(ctx context.Context) (int, error) {
-	n, err := s.db.NewSelect().Model((*User)(nil)).Count(ctx)
+	n, err := s.rdb.NewSelect().Model((*User)(nil)).Count(ctx)
 	return int(n), translate(err)
 }
 

@@ -61,6 +61,7 @@ func app() *cli.Command {
 					&cli.StringFlag{Name: "app-url", Sources: cli.EnvVars("BINDERY_APP_URL"), Usage: "the web app's base URL (default: the public URL)"},
 					&cli.StringFlag{Name: "secret-key", Sources: cli.EnvVars("BINDERY_SECRET_KEY"), Usage: "encrypts Git credentials while their sync job waits (without it, repository URLs with credentials are refused)"},
 					&cli.BoolFlag{Name: "git-allow-local", Sources: cli.EnvVars("BINDERY_GIT_ALLOW_LOCAL"), Usage: "allow Git Sync with file:// URLs and hosts on loopback, private or link-local addresses"},
+					&cli.IntFlag{Name: "db-max-conns", Sources: cli.EnvVars("BINDERY_DB_MAX_CONNS"), Usage: "database connections to keep open: PostgreSQL connections, or SQLite readers (default 4 per CPU, at least 8)"},
 					&cli.StringFlag{Name: "files-dir", Sources: cli.EnvVars("BINDERY_FILES_DIR"), Usage: "where uploaded files are kept (default: DATABASE-files next to a SQLite file, ./bindery-files for PostgreSQL)"},
 					&cli.StringFlag{Name: "translate-url", Sources: cli.EnvVars("BINDERY_TRANSLATE_URL"), Usage: "OpenAI-compatible chat-completions base URL for translations, e.g. http://localhost:11434/v1 (default: none; runs fail)"},
 					&cli.StringFlag{Name: "translate-model", Sources: cli.EnvVars("BINDERY_TRANSLATE_MODEL"), Usage: "model name for translations"},
@@ -135,7 +136,8 @@ func app() *cli.Command {
 
 // open connects to the database and applies migrations.
 func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error) {
-	store, err := storage.Open(ctx, cmd.String("database"))
+	store, err := storage.Open(ctx, cmd.String("database"), storage.WithMaxConns(int(cmd.Int("db-max-conns"))),
+		storage.WithTokenCache(storage.DefaultTokenTTL))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -172,6 +174,9 @@ func filesDir(flag, database string) string {
 }
 
 func serve(ctx context.Context, cmd *cli.Command) error {
+	if percent, limit, chosen := tuneGC(); chosen {
+		slog.Info("garbage collector tuned (set GOGC or GOMEMLIMIT to choose yourself)", "gogc", percent, "memory_limit_bytes", limit)
+	}
 	res, closeStore, err := open(ctx, cmd)
 	if err != nil {
 		return err

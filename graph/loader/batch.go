@@ -4,130 +4,268 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/bindery/bindery/storage"
+	"github.com/graph-gophers/dataloader/v7"
 )
 
-// Batch collects the keys that sibling resolvers ask for and fetches them in one call. A fixed
-// time window alone splits batches under load, so a parent that knows how many children will
-// ask says so with Expect: the batch leaves as soon as that many keys have arrived, waiting up to
-// maxWait for them. Without an expectation the short wait restarts with each arriving key (up to
-// maxWait), so slow siblings still join. Results are kept for the rest of the request.
+// Batch collects the keys that sibling resolvers ask for and fetches them in one call. The keys
+// of one level leave as one dataloader v7 batch whose capacity is exactly their number, so v7
+// sends it the moment the last key is queued. When a level's keys are complete is decided here:
+//
+//   - A load that is alone (outside any GraphQL list: a REST handler, a root field, the viewer's
+//     membership) is complete at once: no window.
+//   - A parent that knows its children says so: Expect(n) when n children will each load a key
+//     (the batch leaves with the n-th new key), ExpectCalls(n) when n children will each call
+//     LoadMany (it leaves with the n-th call). These make batches deterministic: a time window
+//     alone splits them under load.
+//   - Other loads under a list wait while siblings keep coming within the short wait.
+//
+// announcedWait and maxWait bound every wait: children that ask for less than announced (repeated
+// keys, a sibling that failed) are sent by them. Results, found or not, are kept for the rest of the request, so a
+// key is fetched once.
 type Batch[K comparable, V any] struct {
 	fetch func(context.Context, []K) (map[K]V, error)
 	wait  time.Duration
 
-	mu      sync.Mutex
-	expect  int
-	pending *round[K, V]
-	done    map[K]*round[K, V]
+	mu    sync.Mutex
+	cache map[K]dataloader.Thunk[found[V]]
+	open  *round[K, V] // the level being gathered, if any
 }
 
+// round gathers one level's keys.
 type round[K comparable, V any] struct {
-	once  sync.Once
-	timer *time.Timer
-	start time.Time
-	keys  []K
-	ready chan struct{}
-	found map[K]V
-	err   error
+	ctx       context.Context // the first sibling's: its values (the viewer, statement counting) reach fetch
+	opened    time.Time
+	timer     *time.Timer
+	keys      []K
+	wantKeys  int // announced new keys (Expect); 0: none announced
+	wantCalls int // announced calls (ExpectCalls); 0: none announced
+	calls     int
+	ready     chan struct{}
+	thunks    map[K]dataloader.Thunk[found[V]]
 }
 
-// maxWait bounds how long a batch keeps waiting for late siblings.
+// found is one key's result: ok is false when fetch found nothing for the key.
+type found[V any] struct {
+	v  V
+	ok bool
+}
+
+// maxWait bounds how long a window waits for siblings that keep arriving unannounced.
 const maxWait = 25 * time.Millisecond
 
-// NewBatch returns a Batch over fetch, which returns the values it found keyed by key.
+// announcedWait bounds how long an announced level waits for its siblings. They do come (the
+// parent said so) unless a sibling failed or asked for a key another already had, so this is only
+// a fallback; it is long enough that a busy machine does not split the level.
+const announcedWait = 100 * time.Millisecond
+
+// NewBatch returns a Batch over fetch, which returns the values it found keyed by key. wait is the
+// window for loads under a list that no parent announced.
 func NewBatch[K comparable, V any](fetch func(context.Context, []K) (map[K]V, error), wait time.Duration) *Batch[K, V] {
-	return &Batch[K, V]{fetch: fetch, wait: wait, done: map[K]*round[K, V]{}}
+	return &Batch[K, V]{fetch: fetch, wait: wait, cache: map[K]dataloader.Thunk[found[V]]{}}
 }
 
-// Expect announces that n keys are about to be asked for together.
-func (b *Batch[K, V]) Expect(n int) {
+// Expect announces that n new keys are about to be asked for together (one per child of a list
+// just loaded): they leave as one batch when the n-th arrives. Sibling lists' announcements add up.
+func (b *Batch[K, V]) Expect(n int) { b.expect(n, 0) }
+
+// ExpectCalls announces that n children are about to call LoadMany (or Load), each for a list of
+// keys: the keys leave as one batch when the n-th call has queued its keys.
+func (b *Batch[K, V]) ExpectCalls(n int) { b.expect(0, n) }
+
+func (b *Batch[K, V]) expect(keys, calls int) {
+	if keys <= 0 && calls <= 0 {
+		return
+	}
 	b.mu.Lock()
-	b.expect = n
-	b.mu.Unlock()
+	defer b.mu.Unlock()
+	r := b.current()
+	r.wantKeys += keys
+	r.wantCalls += calls
+	r.timer.Reset(announcedWait - time.Since(r.opened)) // announced: wait for the siblings, not a window
 }
 
 // Prime stores values found elsewhere (by a batch that loaded them along the way), so that
 // loading their keys later costs nothing.
-func (b *Batch[K, V]) Prime(found map[K]V) {
-	r := &round[K, V]{ready: make(chan struct{}), found: found}
-	r.once.Do(func() { close(r.ready) })
+func (b *Batch[K, V]) Prime(values map[K]V) {
 	b.mu.Lock()
-	for k := range found {
-		if _, seen := b.done[k]; !seen {
-			b.done[k] = r
+	defer b.mu.Unlock()
+	for k, v := range values {
+		if _, seen := b.cache[k]; !seen {
+			r := found[V]{v: v, ok: true}
+			b.cache[k] = func() (found[V], error) { return r, nil }
 		}
 	}
-	b.mu.Unlock()
 }
 
 // Load returns the value for key (ok false when fetch found none), batching it with its siblings.
 func (b *Batch[K, V]) Load(ctx context.Context, key K) (V, bool, error) {
-	found, err := b.LoadMany(ctx, []K{key})
-	v, ok := found[key]
-	return v, ok, err
+	r, err := b.queue(ctx, []K{key})[0]()
+	return r.v, r.ok, err
+}
+
+// Find is Load for callers that treat a missing value as an error. Errors: storage.ErrNotFound.
+func (b *Batch[K, V]) Find(ctx context.Context, key K) (V, error) {
+	v, ok, err := b.Load(ctx, key)
+	if err == nil && !ok {
+		err = storage.ErrNotFound
+	}
+	return v, err
 }
 
 // LoadMany returns the values found for keys, all joining the same batch.
 func (b *Batch[K, V]) LoadMany(ctx context.Context, keys []K) (map[K]V, error) {
-	b.mu.Lock()
-	rounds := make([]*round[K, V], len(keys))
-	var full *round[K, V]
-	for i, key := range keys {
-		r, seen := b.done[key]
-		if !seen {
-			if b.pending == nil {
-				p := &round[K, V]{ready: make(chan struct{}), start: time.Now()}
-				b.pending = p
-				p.timer = time.AfterFunc(b.fallback(), func() { b.send(ctx, p) })
-			} else if time.Since(b.pending.start) < maxWait {
-				// Siblings are still arriving: wait for the next one rather than leave without it.
-				b.pending.timer.Reset(b.fallback())
-			}
-			r = b.pending
-			r.keys = append(r.keys, key)
-			b.done[key] = r
-			if b.expect > 0 && len(r.keys) >= b.expect {
-				full = r
-			}
-		}
-		rounds[i] = r
-	}
-	b.mu.Unlock()
-	if full != nil {
-		b.send(ctx, full)
-	}
+	thunks := b.queue(ctx, keys)
 	out := make(map[K]V, len(keys))
-	for i, r := range rounds {
-		<-r.ready
-		if r.err != nil {
-			return nil, r.err
+	for i, thunk := range thunks {
+		r, err := thunk()
+		if err != nil {
+			return nil, err
 		}
-		if v, ok := r.found[keys[i]]; ok {
-			out[keys[i]] = v
+		if r.ok {
+			out[keys[i]] = r.v
 		}
 	}
 	return out, nil
 }
 
-// fallback is how long a batch waits for more keys: the short wait, or, while siblings are
-// expected, up to maxWait (the batch leaves as soon as they have all arrived). Called with mu.
-func (b *Batch[K, V]) fallback() time.Duration {
-	if b.expect > 0 {
-		return maxWait
+// LoadEach returns one value and one error per key, in key order, with storage.ErrNotFound for
+// keys fetch found nothing for (the shape of v7's LoadMany). errs is nil when all were found.
+func (b *Batch[K, V]) LoadEach(ctx context.Context, keys []K) ([]V, []error) {
+	thunks := b.queue(ctx, keys)
+	values := make([]V, len(keys))
+	errs := make([]error, len(keys))
+	failed := false
+	for i, thunk := range thunks {
+		r, err := thunk()
+		if err == nil && !r.ok {
+			err = storage.ErrNotFound
+		}
+		values[i], errs[i] = r.v, err
+		failed = failed || err != nil
 	}
-	return b.wait
+	if !failed {
+		errs = nil
+	}
+	return values, errs
 }
 
-// send fetches a round's keys, once, and wakes its waiters.
-func (b *Batch[K, V]) send(ctx context.Context, r *round[K, V]) {
-	r.once.Do(func() {
-		b.mu.Lock()
-		if b.pending == r {
-			b.pending, b.expect = nil, 0
+// queue returns a thunk per key, queueing the keys not seen yet: at once when the call is alone,
+// else on the level being gathered.
+func (b *Batch[K, V]) queue(ctx context.Context, keys []K) []dataloader.Thunk[found[V]] {
+	b.mu.Lock()
+	thunks := make([]dataloader.Thunk[found[V]], len(keys))
+	var fresh []K
+	for i, k := range keys {
+		if t, ok := b.cache[k]; ok {
+			thunks[i] = t
+			continue
 		}
-		keys := append([]K(nil), r.keys...)
+		fresh = append(fresh, k)
+		b.cache[k] = nil // claimed; filled below
+	}
+	var full *round[K, V]
+	switch {
+	case alone(ctx):
+		if len(fresh) > 0 {
+			l := b.loader(len(fresh))
+			for _, k := range fresh {
+				b.cache[k] = l.Load(ctx, k)
+			}
+		}
+	case len(fresh) > 0 || b.open != nil:
+		r := b.current()
+		if r.ctx == nil {
+			r.ctx = ctx
+		}
+		if r.wantKeys == 0 && r.wantCalls == 0 && time.Since(r.opened) < maxWait {
+			r.timer.Reset(b.wait) // unannounced siblings are still arriving: wait for the next
+		}
+		for _, k := range fresh {
+			r.keys = append(r.keys, k)
+			b.cache[k] = func() (found[V], error) {
+				<-r.ready
+				return r.thunks[k]()
+			}
+		}
+		r.calls++
+		if (r.wantKeys > 0 && len(r.keys) >= r.wantKeys) || (r.wantCalls > 0 && r.calls >= r.wantCalls) {
+			full = r
+		}
+	}
+	for i, k := range keys {
+		if thunks[i] == nil {
+			thunks[i] = b.cache[k]
+		}
+	}
+	b.mu.Unlock()
+	if full != nil {
+		b.send(full)
+	}
+	return thunks
+}
+
+// current returns the open round, opening one (a window) if none is. Called with mu held.
+func (b *Batch[K, V]) current() *round[K, V] {
+	if b.open == nil {
+		r := &round[K, V]{opened: time.Now(), ready: make(chan struct{})}
+		r.timer = time.AfterFunc(b.wait, func() { b.send(r) })
+		b.open = r
+	}
+	return b.open
+}
+
+// send fetches a round's keys as one v7 batch of exactly that many keys, once.
+func (b *Batch[K, V]) send(r *round[K, V]) {
+	b.mu.Lock()
+	if b.open != r { // sent already (a timer that fired as the last key came)
 		b.mu.Unlock()
-		r.found, r.err = b.fetch(context.WithoutCancel(ctx), keys)
-		close(r.ready)
-	})
+		return
+	}
+	b.open = nil
+	keys, ctx := r.keys, r.ctx
+	b.mu.Unlock()
+	r.timer.Stop()
+	r.thunks = make(map[K]dataloader.Thunk[found[V]], len(keys))
+	if len(keys) > 0 {
+		l := b.loader(len(keys))
+		for _, k := range keys {
+			r.thunks[k] = l.Load(ctx, k)
+		}
+	}
+	close(r.ready)
+}
+
+// loader returns a v7 loader that sends its batch when capacity keys are queued. The keys'
+// thunks are cached here (with the round's), so its own cache is off.
+func (b *Batch[K, V]) loader(capacity int) *dataloader.Loader[K, found[V]] {
+	return dataloader.NewBatchedLoader(b.batch,
+		dataloader.WithCache[K, found[V]](&dataloader.NoCache[K, found[V]]{}),
+		dataloader.WithBatchCapacity[K, found[V]](capacity),
+		dataloader.WithWait[K, found[V]](maxWait)) // never reached: the capacity is the keys queued
+}
+
+// batch adapts fetch to v7's one-result-per-key contract. The results are shared by every
+// sibling waiting on them, so the fetch does not stop when one caller's context is cancelled.
+func (b *Batch[K, V]) batch(ctx context.Context, keys []K) []*dataloader.Result[found[V]] {
+	values, err := b.fetch(context.WithoutCancel(ctx), keys)
+	out := make([]*dataloader.Result[found[V]], len(keys))
+	for i, k := range keys {
+		v, ok := values[k]
+		out[i] = &dataloader.Result[found[V]]{Data: found[V]{v: v, ok: ok}, Error: err}
+	}
+	return out
+}
+
+// alone reports whether a load has no siblings to wait for: it is not resolving a field of an
+// element of a GraphQL list (REST handlers call loaders with no GraphQL field at all).
+func alone(ctx context.Context) bool {
+	for fc := graphql.GetFieldContext(ctx); fc != nil; fc = fc.Parent {
+		if fc.Index != nil {
+			return false
+		}
+	}
+	return true
 }

@@ -10,16 +10,15 @@ import (
 
 	"github.com/bindery/bindery/graph/authz"
 	"github.com/bindery/bindery/storage"
-	"github.com/graph-gophers/dataloader/v7"
 )
 
 // Loaders are one request's dataloaders. Batch functions do not authorize beyond the viewer
 // scoping storage applies; resolvers apply policy.
 type Loaders struct {
 	// Membership loads the viewer's membership of an organization (with its organization and user).
-	Membership *dataloader.Loader[string, *storage.Member]
+	Membership *Batch[string, *storage.Member]
 	// User loads a user the viewer may see.
-	User *dataloader.Loader[string, *storage.User]
+	User *Batch[string, *storage.User]
 	// Access keeps, per organization, what decides the viewer's roles there (graph builds it).
 	Access Memo[any]
 	// TeamSpaces keeps, per organization, how many spaces each team reaches.
@@ -60,19 +59,19 @@ type TeamKey struct{ OrganizationID, ID string }
 
 type loadersKey struct{}
 
-// batchWait is the fallback wait before a partial batch is sent. Resolvers of one level ask for
-// their keys together, so batches normally fill before it elapses.
+// batchWait is the window for loads under a GraphQL list whose parent announced no expectation
+// (see Batch): siblings resolved in parallel arrive within it.
 const batchWait = 2 * time.Millisecond
 
 // New builds fresh loaders for one request; the viewer comes from each load's context.
 func New(store *storage.Store) *Loaders {
 	l := &Loaders{
-		Membership: dataloader.NewBatchedLoader(byKey(func(ctx context.Context, orgIDs []string) (map[string]*storage.Member, error) {
+		Membership: NewBatch(func(ctx context.Context, orgIDs []string) (map[string]*storage.Member, error) {
 			return store.MembershipsIn(ctx, viewerID(ctx), orgIDs)
-		}), options[*storage.Member]()...),
-		User: dataloader.NewBatchedLoader(byKey(func(ctx context.Context, ids []string) (map[string]*storage.User, error) {
+		}, batchWait),
+		User: NewBatch(func(ctx context.Context, ids []string) (map[string]*storage.User, error) {
 			return store.UsersByIDs(ctx, viewerID(ctx), ids)
-		}), options[*storage.User]()...),
+		}, batchWait),
 	}
 	l.Teams = NewBatch(func(ctx context.Context, keys []TeamKey) (map[TeamKey]*storage.Team, error) {
 		byOrg := map[string][]string{}
@@ -185,13 +184,6 @@ func New(store *storage.Store) *Loaders {
 	return l
 }
 
-func options[V any]() []dataloader.Option[string, V] {
-	return []dataloader.Option[string, V]{
-		dataloader.WithWait[string, V](batchWait),
-		dataloader.WithBatchCapacity[string, V](storage.MaxBatch),
-	}
-}
-
 func viewerID(ctx context.Context) string {
 	if a := authz.ActorFrom(ctx); a != nil {
 		return a.UserID
@@ -215,26 +207,6 @@ func For(ctx context.Context, store *storage.Store) *Loaders {
 		return l
 	}
 	return New(store)
-}
-
-// byKey adapts a map-returning storage batch to dataloader's one-result-per-key contract.
-func byKey[K comparable, V any](fetch func(context.Context, []K) (map[K]V, error)) dataloader.BatchFunc[K, V] {
-	return func(ctx context.Context, keys []K) []*dataloader.Result[V] {
-		found, err := fetch(ctx, keys)
-		out := make([]*dataloader.Result[V], len(keys))
-		for i, k := range keys {
-			v, ok := found[k]
-			switch {
-			case err != nil:
-				out[i] = &dataloader.Result[V]{Error: err}
-			case !ok:
-				out[i] = &dataloader.Result[V]{Error: storage.ErrNotFound}
-			default:
-				out[i] = &dataloader.Result[V]{Data: v}
-			}
-		}
-		return out
-	}
 }
 
 // Memo computes a value once per key for the life of a request, even when resolvers running in

@@ -59,10 +59,14 @@ func DSN(t testing.TB, d storage.Dialect) string {
 	return filepath.Join(t.TempDir(), "bindery.db")
 }
 
+// MaxConns is the pool size of test databases: tests open many databases at once, and
+// PostgreSQL's max_connections is shared by all of them.
+const MaxConns = 4
+
 // Open returns a fresh, migrated database of dialect d, closed (and dropped) when t ends.
 func Open(t testing.TB, d storage.Dialect) *storage.Store {
 	t.Helper()
-	s, err := storage.Open(context.Background(), DSN(t, d))
+	s, err := storage.Open(context.Background(), DSN(t, d), storage.WithMaxConns(MaxConns))
 	if err != nil {
 		t.Fatalf("open %s: %v", d, err)
 	}
@@ -111,7 +115,7 @@ func (h *postgresHarness) setup() error {
 			return
 		}
 		h.template = name
-		s, err := storage.Open(context.Background(), withDatabase(PostgresURL(), name))
+		s, err := storage.Open(context.Background(), withDatabase(PostgresURL(), name), storage.WithMaxConns(1))
 		if err != nil {
 			h.err = err
 			return
