@@ -126,9 +126,13 @@ func logRequests(next http.Handler) http.Handler {
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
 		slog.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path,
-			"status", ww.Status(), "bytes", ww.BytesWritten(), "duration", time.Since(start))
+			"status", ww.Status(), "bytes", ww.BytesWritten(), "duration_ms", Millis(time.Since(start)))
 	})
 }
+
+// Millis is a duration as the number of milliseconds logs carry (keys ending in _ms), to the
+// microsecond.
+func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // LogHandler adds the request id to every log line written with a request's context.
 type LogHandler struct{ slog.Handler }
