@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 
 	"github.com/bindery/bindery/graph/apperr"
@@ -16,12 +17,16 @@ func (r *Resolver) Authenticate(ctx context.Context, token string) (*authz.Actor
 	if !strings.HasPrefix(token, storage.TokenPrefix) || len(token) > 200 {
 		return nil, apperr.ErrUnauthenticated
 	}
-	u, err := r.Store.FindUserByToken(ctx, token, r.Now())
+	now := r.Now()
+	u, t, err := r.Store.AuthenticateToken(ctx, token, now)
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, apperr.ErrUnauthenticated
 	}
 	if err != nil {
 		return nil, err
+	}
+	if err := r.touchToken(t, now); err != nil {
+		slog.WarnContext(ctx, "record API token use", "err", err)
 	}
 	return &authz.Actor{UserID: u.ID, Email: u.Email, EmailVerified: u.EmailVerified}, nil
 }

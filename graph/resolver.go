@@ -27,4 +27,8 @@ type Resolver struct {
 	Blobs    *blob.Store // uploaded files' bytes
 	Settings Settings
 	Now      func() time.Time
+	// TokenRevoked, when set, is called with the hash of every token revoked, after the revocation
+	// is stored: a cache of authenticated tokens drops its entry there, so that the token is refused
+	// on the next request.
+	TokenRevoked func(tokenHash string)
 }

@@ -31,6 +31,7 @@ const (
 	contentCommenter                  // the comment role on the content; readers 403, guests 404
 	contentReviewer                   // the review role on the content; lower readers 403, guests 404
 	contentEditorDelete               // contentEditor, except that unseen content answers 204 like missing
+	tokenOwner                        // only the token's owner, who is none of the matrix's callers: 404
 )
 
 var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org"}
@@ -44,6 +45,8 @@ func (p policy) expect(role string, ok int) int {
 	outsider := role == "non-member" || role == "other-org"
 	guest := role == "guest"
 	switch {
+	case p == tokenOwner:
+		return http.StatusNotFound
 	case p == anyone || p == linkHolder:
 		return ok
 	case (p == contentDelete || p == contentEditorDelete) && (outsider || guest):
@@ -70,6 +73,8 @@ type fixture struct {
 	section, group             string
 	// A comment with a reply on the space and on the change request, and a review of it.
 	comment, reply, crComment, crReply, review string
+	// An API token of the victim's.
+	token string
 }
 
 type matrixCase struct {
@@ -84,6 +89,8 @@ type matrixCase struct {
 var matrix = []matrixCase{
 	{"GET", "/", anyone, 200, fixed("/"), "", `{ apiInformation { version } }`},
 	{"GET", "/user", anyone, 200, fixed("/user"), "", `{ viewer { id } }`},
+	{"GET", "/user/tokens", anyone, 200, fixed("/user/tokens"), "", `{ apiTokens { id } }`},
+	{"DELETE", "/user/tokens/{tokenId}", tokenOwner, 204, func(f fixture) string { return "/user/tokens/" + f.token }, "", `mutation($tk: ID!) { revokeAPIToken(id: $tk) }`},
 	{"GET", "/users/{userId}", member, 200, func(f fixture) string { return "/users/" + f.admin }, "", `query($a: ID!) { user(id: $a) { id } }`},
 	{"GET", "/orgs", anyone, 200, fixed("/orgs"), "", `{ organizations { totalCount } }`},
 	{"GET", "/orgs/{organizationId}", member, 200, org(""), "", `query($o: ID!) { organization(id: $o) { id } }`},
@@ -279,6 +286,13 @@ func TestPermissionMatrix(t *testing.T) {
 		newFixture := func(path string) fixture {
 			n++
 			f := fixture{org: orgID, admin: admin.ID, victim: e.member(orgID, fmt.Sprintf("victim%d@matrix.test", n), "read").ID}
+			if strings.Contains(path, "/user/tokens") {
+				tokens, err := e.res.ListAllAPITokens(e.t.Context(), fmt.Sprintf("victim%d@matrix.test", n))
+				if err != nil || len(tokens) != 1 {
+					e.t.Fatalf("victim's tokens: %v, %v", tokens, err)
+				}
+				f.token = tokens[0].ID
+			}
 			if strings.Contains(path, "invite") {
 				f.invite = e.call(admin.Token, "POST", "/orgs/"+orgID+"/link-invites", `{"role":"read"}`).want(http.StatusCreated).object()["id"].(string)
 			}
@@ -325,7 +339,7 @@ func TestPermissionMatrix(t *testing.T) {
 					g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
 						"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "sc": f.section, "sg": f.group,
 						"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
-						"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review})
+						"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review, "tk": f.token})
 					e.stayOutside(orgID, role, caller)
 					wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 					gotCode := ""

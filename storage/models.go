@@ -30,6 +30,8 @@ type APIToken struct {
 	TokenHash string
 	CreatedAt time.Time
 	ExpiresAt *time.Time
+	// LastUsedAt is when the token last authenticated a request, to a minute (see TouchToken).
+	LastUsedAt *time.Time
 }
 
 // Organization is a tenant: every other row that belongs to one carries its id.

@@ -69,6 +69,7 @@ func app() *cli.Command {
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Commands: []*cli.Command{
 			versionCommand(),
+			healthcheckCommand(),
 			{
 				Name:  "serve",
 				Usage: "run the HTTP server (applies migrations first)",
@@ -133,7 +134,7 @@ func app() *cli.Command {
 								&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 							},
 							Action: createToken,
-						}},
+						}, tokenListCommand(), tokenRevokeCommand()},
 					},
 				},
 			},
