@@ -26,10 +26,13 @@ const (
 )
 
 // NewHandler serves GraphQL over GET and POST, with introspection, depth and complexity limits,
-// and errors carrying extensions.code. Browsers asking for HTML get the GraphiQL explorer.
-func NewHandler(r *Resolver) http.Handler { return newHandler(r, MaxDepth) }
+// and errors carrying extensions.code. Browsers asking for HTML get the GraphiQL explorer. extra
+// extensions (metrics, tracing) run after the built-in ones.
+func NewHandler(r *Resolver, extra ...graphql.HandlerExtension) http.Handler {
+	return newHandler(r, MaxDepth, extra...)
+}
 
-func newHandler(r *Resolver, maxDepth int) http.Handler {
+func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) http.Handler {
 	srv := handler.New(NewExecutableSchema(Config{Resolvers: r, Complexity: complexity()}))
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
@@ -37,6 +40,9 @@ func newHandler(r *Resolver, maxDepth int) http.Handler {
 	srv.Use(extension.Introspection{})
 	srv.Use(depthLimit{max: maxDepth})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
+	for _, ext := range extra {
+		srv.Use(ext)
+	}
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		slog.ErrorContext(ctx, "graphql resolver panicked", "panic", fmt.Sprint(p))

@@ -21,9 +21,14 @@ import (
 )
 
 // NewServer builds the whole HTTP handler over one resolver.
-func NewServer(res *graph.Resolver) http.Handler {
+func NewServer(res *graph.Resolver) http.Handler { return NewServerWith(res, Options{}) }
+
+// NewServerWith is NewServer with operational options (metrics, CORS, tracing; see ops.go).
+func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 	r := chi.NewRouter()
+	r.Use(opts.outer()...)
 	r.Use(middleware.RequestID, logRequests, recoverPanics)
+	opts.mountOps(r)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeErrorStatus(w, http.StatusNotFound, "No such endpoint")
 	})
@@ -45,7 +50,7 @@ func NewServer(res *graph.Resolver) http.Handler {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	})
 
-	gql := graph.NewHandler(res)
+	gql := graph.NewHandler(res, opts.graphqlExtensions()...)
 	r.With(authenticate(res, graphqlUnauthorized, isExplorerPage), loader.Middleware(res.Store)).
 		Handle("/graphql", gql)
 

@@ -73,13 +73,13 @@ func app() *cli.Command {
 			{
 				Name:  "serve",
 				Usage: "run the HTTP server (applies migrations first)",
-				Flags: []cli.Flag{
+				Flags: append([]cli.Flag{
 					&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Sources: cli.EnvVars("BINDERY_ADDR"), Usage: "listen address"},
 					databaseFlag(),
 					&cli.StringFlag{Name: "public-url", Sources: cli.EnvVars("BINDERY_PUBLIC_URL"), Usage: "the API's external base URL (default http://ADDR)"},
 					&cli.StringFlag{Name: "app-url", Sources: cli.EnvVars("BINDERY_APP_URL"), Usage: "the web app's base URL (default: the public URL)"},
 					&cli.StringFlag{Name: "files-dir", Sources: cli.EnvVars("BINDERY_FILES_DIR"), Usage: "where uploaded files are kept (default: DATABASE-files next to a SQLite file, ./bindery-files for PostgreSQL)"},
-				},
+				}, opsFlags()...),
 				Action: serve,
 			},
 			{
@@ -207,7 +207,12 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: rest.NewServer(res), ReadHeaderTimeout: 10 * time.Second}
+	opts, stopOps, err := serveOptions(ctx, cmd, res)
+	if err != nil {
+		return err
+	}
+	defer stopOps()
+	srv := &http.Server{Handler: rest.NewServerWith(res, opts), ReadHeaderTimeout: 10 * time.Second}
 	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res))
 	if derived {
 		slog.Info("public URL derived from the listen address; set --public-url (BINDERY_PUBLIC_URL) to the address clients use",
