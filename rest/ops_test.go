@@ -40,7 +40,9 @@ func TestMetrics(t *testing.T) {
 	e.gql(admin.Token, `query OrgTitle($o: ID!) { organization(id: $o) { title members { totalCount } } }`, map[string]any{"o": orgID}).ok(nil)
 	e.gql(admin.Token, `{ viewer { id } }`, nil).ok(nil)
 	m.JobFailed("git_sync")
-	m.SetQueueSource(func(context.Context) ([]metrics.QueueStats, error) { return []metrics.QueueStats{{Queue: "default", Depth: 7}}, nil })
+	m.SetQueueSource(func(context.Context) ([]metrics.QueueStats, error) {
+		return []metrics.QueueStats{{Queue: "default", Depth: 7}}, nil
+	})
 	body := scrape(t, e.h)
 
 	for _, want := range []string{
