@@ -70,6 +70,8 @@ func app() *cli.Command {
 		Commands: []*cli.Command{
 			versionCommand(),
 			healthcheckCommand(),
+			backupCommand(),
+			restoreCommand(),
 			{
 				Name:  "serve",
 				Usage: "run the HTTP server (applies migrations first)",
