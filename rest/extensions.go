@@ -12,7 +12,6 @@ import (
 var extensionRoutes = map[string]bool{
 	"GET /user/tokens":              true,
 	"DELETE /user/tokens/{tokenId}": true,
-	"GET /openapi.json":             true,
 }
 
 // IsExtension reports whether a route of the table (method and pattern) is a Bindery extension.

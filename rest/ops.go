@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/metrics"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/cors"
@@ -57,7 +58,8 @@ func (o Options) graphqlExtensions() []graphql.HandlerExtension {
 }
 
 // mountOps adds the operational endpoints that need no token.
-func (o Options) mountOps(r chi.Router) {
+func (o Options) mountOps(r chi.Router, res *graph.Resolver) {
+	r.Get(OpenAPIPath, serveOpenAPI(res))
 	if o.Metrics != nil && o.ServeMetrics {
 		r.Method(http.MethodGet, "/metrics", o.Metrics.Handler())
 	}

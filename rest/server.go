@@ -28,7 +28,7 @@ func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 	r := chi.NewRouter()
 	r.Use(opts.outer()...)
 	r.Use(middleware.RequestID, logRequests, recoverPanics)
-	opts.mountOps(r)
+	opts.mountOps(r, res)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeErrorStatus(w, http.StatusNotFound, "No such endpoint")
 	})
