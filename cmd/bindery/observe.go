@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/metrics"
 	"github.com/bindery/bindery/rest"
+	"github.com/bindery/bindery/tracing"
 	"github.com/urfave/cli/v3"
 )
 
@@ -39,6 +41,24 @@ func serveOptions(ctx context.Context, cmd *cli.Command, res *graph.Resolver) (o
 	}
 	opts.CORSOrigins = origins
 
+	if tracing.Enabled() {
+		tp, shutdown, err := tracing.Setup(ctx, version)
+		if err != nil {
+			return opts, stop, fmt.Errorf("set up OpenTelemetry tracing: %w", err)
+		}
+		res.Store.AddQueryHook(tracing.QueryHook(tp, string(res.Store.Dialect())))
+		opts.Middleware = append(opts.Middleware, tracing.Middleware(tp))
+		opts.GraphQLExtensions = append(opts.GraphQLExtensions, tracing.GraphQL(tp))
+		stop = func() {
+			flushCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := shutdown(flushCtx); err != nil {
+				slog.Warn("flush traces", "err", err)
+			}
+		}
+		slog.Info("exporting OpenTelemetry traces over OTLP")
+	}
+
 	addr := cmd.String("metrics-addr")
 	if addr == "off" {
 		return opts, stop, nil
@@ -61,9 +81,11 @@ func serveOptions(ctx context.Context, cmd *cli.Command, res *graph.Resolver) (o
 		}
 	}()
 	slog.Info("metrics listening", "addr", ln.Addr().String())
+	stopTracing := stop
 	return opts, func() {
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(shutdownCtx)
+		stopTracing()
 	}, nil
 }
