@@ -20,8 +20,8 @@ func (r *Resolver) toCollection(c *storage.Collection, role *model.MemberRole) *
 	}
 }
 
-// collection returns a collection the caller can read. Errors: Unauthenticated, NotFound.
-func (r *Resolver) collection(ctx context.Context, id string) (*model.Collection, error) {
+// CollectionByID returns a collection the caller can read. Errors: Unauthenticated, NotFound.
+func (r *Resolver) CollectionByID(ctx context.Context, id string) (*model.Collection, error) {
 	c, _, err := r.readableCollection(ctx, id)
 	return c, err
 }
@@ -45,9 +45,9 @@ func (r *Resolver) readableCollection(ctx context.Context, id string) (*model.Co
 	return r.toCollection(row, role), row, nil
 }
 
-// organizationCollections lists the collections the caller can read, newest first; nested
+// OrganizationCollections lists the collections the caller can read, newest first; nested
 // false keeps only top-level ones. No statement beyond loading the caller's access.
-func (r *Resolver) organizationCollections(ctx context.Context, org *model.Organization, first *int, after *string, nested *bool) (*model.CollectionConnection, error) {
+func (r *Resolver) OrganizationCollections(ctx context.Context, org *model.Organization, first *int, after *string, nested *bool) (*model.CollectionConnection, error) {
 	page, err := pageOf(first, after)
 	if err != nil {
 		return nil, err
@@ -73,8 +73,8 @@ func (r *Resolver) organizationCollections(ctx context.Context, org *model.Organ
 	return connectionOf(list, func(c *model.Collection) *model.Collection { return c }), nil
 }
 
-// collectionSpaces lists the spaces directly in a collection that the caller can read.
-func (r *Resolver) collectionSpaces(ctx context.Context, c *model.Collection, first *int, after *string) (*model.SpaceConnection, error) {
+// CollectionSpaces lists the spaces directly in a collection that the caller can read.
+func (r *Resolver) CollectionSpaces(ctx context.Context, c *model.Collection, first *int, after *string) (*model.SpaceConnection, error) {
 	page, err := pageOf(first, after)
 	if err != nil {
 		return nil, err
@@ -87,9 +87,9 @@ func (r *Resolver) collectionSpaces(ctx context.Context, c *model.Collection, fi
 	return r.readableSpaces(ctx, "collection.spaces."+c.ID, c.Organization, acc, in, page, false)
 }
 
-// createCollection creates a collection; its creator becomes its admin.
+// CreateCollection creates a collection; its creator becomes its admin.
 // Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) createCollection(ctx context.Context, orgID string, in model.CreateCollectionInput) (*model.Collection, error) {
+func (r *Resolver) CreateCollection(ctx context.Context, orgID string, in model.CreateCollectionInput) (*model.Collection, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -110,8 +110,8 @@ func (r *Resolver) createCollection(ctx context.Context, orgID string, in model.
 	return r.toCollection(row, &role), nil
 }
 
-// updateCollection changes a collection. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) updateCollection(ctx context.Context, id string, in model.UpdateCollectionInput) (*model.Collection, error) {
+// UpdateCollection changes a collection. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) UpdateCollection(ctx context.Context, id string, in model.UpdateCollectionInput) (*model.Collection, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -141,9 +141,9 @@ func (r *Resolver) updateCollection(ctx context.Context, id string, in model.Upd
 	return r.toCollection(row, c.ViewerRole), nil
 }
 
-// deleteCollection deletes a collection; its content moves up. Missing or invisible collections
+// DeleteCollection deletes a collection; its content moves up. Missing or invisible collections
 // report false. Errors: Forbidden.
-func (r *Resolver) deleteCollection(ctx context.Context, id string) (bool, error) {
+func (r *Resolver) DeleteCollection(ctx context.Context, id string) (bool, error) {
 	c, row, err := r.readableCollection(ctx, id)
 	if apperr.KindOf(err) == apperr.NotFound {
 		return false, nil

@@ -323,10 +323,10 @@ func storeBody(c *storage.Comment, b *model.CommentBody) {
 	}
 }
 
-// commentFormat checks a format argument. Errors: Invalid.
+// commentFormat checks a format argument; nil shows bodies as posted. Errors: Invalid.
 func commentFormat(format *model.PageFormat) error {
 	if format != nil && !format.IsValid() {
-		return apperr.Invalidf("format", `must be "document" or "markdown"`)
+		return errFormat()
 	}
 	return nil
 }

@@ -232,9 +232,14 @@ func jsonOf(s *string) model.JSON {
 	return model.JSON(*s)
 }
 
-// Page reads one page with its child pages and path, with its content in the given format:
-// a fixed number of statements, whatever the size of the space.
+// Page reads one page with its child pages and path, with its content in the given format ("":
+// document): a fixed number of statements, whatever the size of the space. Errors: Invalid
+// (format), NotFound.
 func (r *Resolver) Page(ctx context.Context, src *ContentSource, pageID string, format model.PageFormat) (*model.RevisionPage, error) {
+	format, err := pageFormat(format)
+	if err != nil {
+		return nil, err
+	}
 	chain, err := r.Store.PageWithAncestors(ctx, src.View, pageID)
 	if err != nil {
 		return nil, notFound(err, "page")
@@ -280,8 +285,12 @@ func (r *Resolver) subtree(src *ContentSource, chain, descendants []*storage.Pag
 	return page
 }
 
-// PageByPath finds a document or group page by its path. Errors: NotFound.
+// PageByPath finds a document or group page by its path. Errors: Invalid (format), NotFound.
 func (r *Resolver) PageByPath(ctx context.Context, src *ContentSource, path string, format model.PageFormat) (*model.RevisionPage, error) {
+	format, err := pageFormat(format)
+	if err != nil {
+		return nil, err
+	}
 	tree, err := r.PageTree(ctx, src)
 	if err != nil {
 		return nil, err
@@ -410,8 +419,11 @@ func (r *Resolver) toFile(f *storage.FileVersion) *model.RevisionFile {
 // EvaluatedPage is Page with the content's expressions evaluated as asked: all of them, or only
 // those whose inputs are deterministic. Expressions see the page's variables (space.vars is empty:
 // spaces have no variables yet). One that fails stays as written; in a document its node carries
-// data.error.
+// data.error. Evaluation "" is none. Errors: Invalid (format, evaluated), NotFound.
 func (r *Resolver) EvaluatedPage(ctx context.Context, src *ContentSource, pageID string, format model.PageFormat, evaluation model.Evaluation) (*model.RevisionPage, error) {
+	if evaluation != "" && !evaluation.IsValid() {
+		return nil, apperr.Invalidf("evaluated", `must be true, false or "deterministic-only"`)
+	}
 	page, err := r.Page(ctx, src, pageID, format)
 	if err != nil || evaluation == "" || evaluation == model.EvaluateNone || page.Type != model.PageTypeDocument {
 		return page, err

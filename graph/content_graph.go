@@ -93,6 +93,20 @@ func (r *Resolver) pageDocument(ctx context.Context, p *model.RevisionPage) (mod
 	return model.JSON(b), err
 }
 
+// errFormat is the answer to a format that is neither document nor markdown, in both doors.
+func errFormat() error { return apperr.Invalidf("format", `must be "document" or "markdown"`) }
+
+// pageFormat checks the format a page is read in; "" is the default, document. Errors: Invalid.
+func pageFormat(f model.PageFormat) (model.PageFormat, error) {
+	switch {
+	case f == "":
+		return model.PageFormatDocument, nil
+	case !f.IsValid():
+		return "", errFormat()
+	}
+	return f, nil
+}
+
 func formatOf(f *model.PageFormat) model.PageFormat {
 	if f == nil {
 		return model.PageFormatDocument

@@ -1088,34 +1088,29 @@ type CommentResolver interface {
 	Reply(ctx context.Context, obj *model.Comment, id string, format *model.PageFormat) (*model.CommentReply, error)
 }
 type MemberResolver interface {
-	TeamMemberships(ctx context.Context, obj *model.Member, first *int, after *string, title *string) (*model.Connection[*model.MemberTeam], error)
 	AccessibleSpaces(ctx context.Context, obj *model.Member, first *int, after *string, order *model.ListOrder) (*model.Connection[*model.MemberSpace], error)
+	TeamMemberships(ctx context.Context, obj *model.Member, first *int, after *string, title *string) (*model.Connection[*model.MemberTeam], error)
 }
 type MutationResolver interface {
-	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*model.Organization, error)
-	JoinOrganization(ctx context.Context, id string) (*model.Member, error)
-	JoinOrganizationWithInvite(ctx context.Context, organizationID string, inviteID string) (*model.Member, error)
-	UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*model.Member, error)
-	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
-	SetMemberSso(ctx context.Context, organizationID string, userID string) (*model.Member, error)
-	PingOrganization(ctx context.Context, organizationID string) (*model.PingResult, error)
-	InviteUsersToOrganization(ctx context.Context, organizationID string, input model.InviteUsersInput) (*model.InviteUsersResult, error)
-	CreateInviteLink(ctx context.Context, organizationID string, input model.CreateInviteLinkInput) (*model.InviteLink, error)
-	DeleteInviteLink(ctx context.Context, organizationID string, inviteID string) (bool, error)
-	UpdateAgentInstructions(ctx context.Context, organizationID string, input model.UpdateAgentInstructionsInput) (*model.AgentInstructions, error)
-	CreateSpace(ctx context.Context, organizationID string, input model.CreateSpaceInput) (*model.Space, error)
-	UpdateSpace(ctx context.Context, id string, input model.UpdateSpaceInput) (*model.Space, error)
-	DeleteSpace(ctx context.Context, id string) (bool, error)
-	RestoreSpace(ctx context.Context, id string) (*model.Space, error)
+	CreateChangeRequest(ctx context.Context, spaceID string, input *model.CreateChangeRequestInput) (*model.ChangeRequest, error)
+	UpdateChangeRequest(ctx context.Context, spaceID string, changeRequestID string, input model.UpdateChangeRequestInput) (*model.ChangeRequest, error)
+	MergeChangeRequest(ctx context.Context, spaceID string, changeRequestID string) (*model.MergeResult, error)
+	UpdateChangeRequestFromSpace(ctx context.Context, spaceID string, changeRequestID string) (*model.MergeResult, error)
 	CreateCollection(ctx context.Context, organizationID string, input model.CreateCollectionInput) (*model.Collection, error)
 	UpdateCollection(ctx context.Context, id string, input model.UpdateCollectionInput) (*model.Collection, error)
 	DeleteCollection(ctx context.Context, id string) (bool, error)
-	CreateTeam(ctx context.Context, organizationID string, input model.CreateTeamInput) (*model.Team, error)
-	UpdateTeam(ctx context.Context, organizationID string, teamID string, input model.UpdateTeamInput) (*model.Team, error)
-	DeleteTeam(ctx context.Context, organizationID string, teamID string) (bool, error)
-	UpdateTeamMembers(ctx context.Context, organizationID string, teamID string, input model.UpdateTeamMembersInput) (*model.Team, error)
-	SetTeamMember(ctx context.Context, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) (*model.Team, error)
-	RemoveTeamMember(ctx context.Context, organizationID string, teamID string, userID string) (bool, error)
+	PostComment(ctx context.Context, target model.ContentTarget, input model.PostCommentInput, format *model.PageFormat) (*model.Comment, error)
+	UpdateComment(ctx context.Context, target model.ContentTarget, commentID string, input model.UpdateCommentInput, format *model.PageFormat) (*model.Comment, error)
+	DeleteComment(ctx context.Context, target model.ContentTarget, commentID string) (bool, error)
+	PostCommentReply(ctx context.Context, target model.ContentTarget, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error)
+	UpdateCommentReply(ctx context.Context, target model.ContentTarget, commentID string, replyID string, input model.UpdateCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error)
+	DeleteCommentReply(ctx context.Context, target model.ContentTarget, commentID string, replyID string) (bool, error)
+	CreatePage(ctx context.Context, target model.ContentTarget, input model.CreatePageInput) (*PageEdit, error)
+	UpdatePage(ctx context.Context, target model.ContentTarget, pageID string, input model.UpdatePageInput) (*PageEdit, error)
+	MovePage(ctx context.Context, target model.ContentTarget, pageID string, input model.MovePageInput) (*PageEdit, error)
+	DeletePage(ctx context.Context, target model.ContentTarget, pageID string) (*PageEdit, error)
+	UploadFile(ctx context.Context, target model.ContentTarget, file graphql.Upload, name *string) (*FileEdit, error)
+	DeleteFile(ctx context.Context, target model.ContentTarget, fileID string) (*FileEdit, error)
 	GrantSpaceAccess(ctx context.Context, spaceID string, input model.GrantAccessInput) (*model.Space, error)
 	UpdateSpaceUserPermission(ctx context.Context, spaceID string, userID string, input model.UpdateGrantInput) (bool, error)
 	RemoveSpaceUserPermission(ctx context.Context, spaceID string, userID string) (bool, error)
@@ -1126,12 +1121,26 @@ type MutationResolver interface {
 	RemoveCollectionUserPermission(ctx context.Context, collectionID string, userID string) (bool, error)
 	UpdateCollectionTeamPermission(ctx context.Context, collectionID string, teamID string, input model.UpdateGrantInput) (bool, error)
 	RemoveCollectionTeamPermission(ctx context.Context, collectionID string, teamID string) (bool, error)
+	JoinOrganizationWithInvite(ctx context.Context, organizationID string, inviteID string) (*model.Member, error)
+	InviteUsersToOrganization(ctx context.Context, organizationID string, input model.InviteUsersInput) (*model.InviteUsersResult, error)
+	CreateInviteLink(ctx context.Context, organizationID string, input model.CreateInviteLinkInput) (*model.InviteLink, error)
+	DeleteInviteLink(ctx context.Context, organizationID string, inviteID string) (bool, error)
+	JoinOrganization(ctx context.Context, id string) (*model.Member, error)
+	UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*model.Member, error)
+	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
+	SetMemberSso(ctx context.Context, organizationID string, userID string) (*model.Member, error)
+	PingOrganization(ctx context.Context, organizationID string) (*model.PingResult, error)
+	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*model.Organization, error)
+	UpdateAgentInstructions(ctx context.Context, organizationID string, input model.UpdateAgentInstructionsInput) (*model.AgentInstructions, error)
+	RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, input model.RequestReviewersInput) (*model.RequestReviewersResult, error)
+	RemoveRequestedReviewer(ctx context.Context, spaceID string, changeRequestID string, userID string) (bool, error)
+	SubmitReview(ctx context.Context, spaceID string, changeRequestID string, input model.SubmitReviewInput) (*model.Review, error)
+	CreateShareLink(ctx context.Context, organizationID string, siteID string, input model.CreateShareLinkInput) (*model.ShareLink, error)
+	UpdateShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) (*model.ShareLink, error)
+	DeleteShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string) (bool, error)
 	CreateSite(ctx context.Context, organizationID string, input model.CreateSiteInput) (*model.Site, error)
 	UpdateSite(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteInput) (*model.Site, error)
 	DeleteSite(ctx context.Context, organizationID string, siteID string) (bool, error)
-	AddSiteSpace(ctx context.Context, organizationID string, siteID string, input model.AddSiteSpaceInput) (*model.SiteSpace, error)
-	UpdateSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) (*model.SiteSpace, error)
-	DeleteSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error)
 	SortSiteStructure(ctx context.Context, organizationID string, siteID string, input model.SortSiteStructureInput) (model.SiteStructureItem, error)
 	CreateSiteSection(ctx context.Context, organizationID string, siteID string, input model.CreateSiteSectionInput) (*model.SiteSection, error)
 	UpdateSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) (*model.SiteSection, error)
@@ -1141,57 +1150,48 @@ type MutationResolver interface {
 	DeleteSiteSectionGroup(ctx context.Context, organizationID string, siteID string, siteSectionGroupID string) (bool, error)
 	AddSectionToGroup(ctx context.Context, organizationID string, siteID string, siteSectionGroupID string, input model.AddSectionToGroupInput) (*model.SiteSectionGroup, error)
 	RemoveSectionFromGroup(ctx context.Context, organizationID string, siteID string, siteSectionGroupID string, siteSectionID string) (bool, error)
-	CreateShareLink(ctx context.Context, organizationID string, siteID string, input model.CreateShareLinkInput) (*model.ShareLink, error)
-	UpdateShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) (*model.ShareLink, error)
-	DeleteShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string) (bool, error)
-	CreateChangeRequest(ctx context.Context, spaceID string, input *model.CreateChangeRequestInput) (*model.ChangeRequest, error)
-	UpdateChangeRequest(ctx context.Context, spaceID string, changeRequestID string, input model.UpdateChangeRequestInput) (*model.ChangeRequest, error)
-	MergeChangeRequest(ctx context.Context, spaceID string, changeRequestID string) (*model.MergeResult, error)
-	UpdateChangeRequestFromSpace(ctx context.Context, spaceID string, changeRequestID string) (*model.MergeResult, error)
-	CreatePage(ctx context.Context, target model.ContentTarget, input model.CreatePageInput) (*PageEdit, error)
-	UpdatePage(ctx context.Context, target model.ContentTarget, pageID string, input model.UpdatePageInput) (*PageEdit, error)
-	MovePage(ctx context.Context, target model.ContentTarget, pageID string, input model.MovePageInput) (*PageEdit, error)
-	DeletePage(ctx context.Context, target model.ContentTarget, pageID string) (*PageEdit, error)
-	UploadFile(ctx context.Context, target model.ContentTarget, file graphql.Upload, name *string) (*FileEdit, error)
-	DeleteFile(ctx context.Context, target model.ContentTarget, fileID string) (*FileEdit, error)
+	AddSiteSpace(ctx context.Context, organizationID string, siteID string, input model.AddSiteSpaceInput) (*model.SiteSpace, error)
+	UpdateSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) (*model.SiteSpace, error)
+	DeleteSiteSpace(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error)
+	CreateSpace(ctx context.Context, organizationID string, input model.CreateSpaceInput) (*model.Space, error)
+	UpdateSpace(ctx context.Context, id string, input model.UpdateSpaceInput) (*model.Space, error)
+	DeleteSpace(ctx context.Context, id string) (bool, error)
+	RestoreSpace(ctx context.Context, id string) (*model.Space, error)
+	CreateTeam(ctx context.Context, organizationID string, input model.CreateTeamInput) (*model.Team, error)
+	UpdateTeam(ctx context.Context, organizationID string, teamID string, input model.UpdateTeamInput) (*model.Team, error)
+	DeleteTeam(ctx context.Context, organizationID string, teamID string) (bool, error)
+	UpdateTeamMembers(ctx context.Context, organizationID string, teamID string, input model.UpdateTeamMembersInput) (*model.Team, error)
+	SetTeamMember(ctx context.Context, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) (*model.Team, error)
+	RemoveTeamMember(ctx context.Context, organizationID string, teamID string, userID string) (bool, error)
 	ApplyTemplate(ctx context.Context, target model.ContentTarget, templateID string, contentRefs model.JSON) (*model.Revision, error)
 	SetSpaceTemplate(ctx context.Context, spaceID string, template bool) (*model.Space, error)
-	PostComment(ctx context.Context, target model.ContentTarget, input model.PostCommentInput, format *model.PageFormat) (*model.Comment, error)
-	UpdateComment(ctx context.Context, target model.ContentTarget, commentID string, input model.UpdateCommentInput, format *model.PageFormat) (*model.Comment, error)
-	DeleteComment(ctx context.Context, target model.ContentTarget, commentID string) (bool, error)
-	PostCommentReply(ctx context.Context, target model.ContentTarget, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error)
-	UpdateCommentReply(ctx context.Context, target model.ContentTarget, commentID string, replyID string, input model.UpdateCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error)
-	DeleteCommentReply(ctx context.Context, target model.ContentTarget, commentID string, replyID string) (bool, error)
-	RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, input model.RequestReviewersInput) (*model.RequestReviewersResult, error)
-	RemoveRequestedReviewer(ctx context.Context, spaceID string, changeRequestID string, userID string) (bool, error)
-	SubmitReview(ctx context.Context, spaceID string, changeRequestID string, input model.SubmitReviewInput) (*model.Review, error)
 	RevokeAPIToken(ctx context.Context, id string) (bool, error)
 }
 type OrganizationResolver interface {
+	AgentInstructions(ctx context.Context, obj *model.Organization) (*model.AgentInstructions, error)
+	Collections(ctx context.Context, obj *model.Organization, first *int, after *string, nested *bool) (*model.Connection[*model.Collection], error)
+	InviteLinkList(ctx context.Context, obj *model.Organization, first *int, after *string, content *bool) (*model.Connection[*model.InviteLink], error)
 	Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error)
 	Member(ctx context.Context, obj *model.Organization, userID string) (*model.Member, error)
-	InviteLinkList(ctx context.Context, obj *model.Organization, first *int, after *string, content *bool) (*model.Connection[*model.InviteLink], error)
-	AgentInstructions(ctx context.Context, obj *model.Organization) (*model.AgentInstructions, error)
-	Spaces(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.Space], error)
-	Collections(ctx context.Context, obj *model.Organization, first *int, after *string, nested *bool) (*model.Connection[*model.Collection], error)
-	Teams(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, owner *string) (*model.Connection[*model.Team], error)
-	Team(ctx context.Context, obj *model.Organization, id string) (*model.Team, error)
+	Search(ctx context.Context, obj *model.Organization, query string, first *int, after *string) (*model.Connection[*model.SearchSpaceResult], error)
 	Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) (*model.Connection[*model.Site], error)
 	Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error)
+	Spaces(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.Space], error)
+	Teams(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, owner *string) (*model.Connection[*model.Team], error)
+	Team(ctx context.Context, obj *model.Organization, id string) (*model.Team, error)
 	Templates(ctx context.Context, obj *model.Organization) ([]*model.Template, error)
-	Search(ctx context.Context, obj *model.Organization, query string, first *int, after *string) (*model.Connection[*model.SearchSpaceResult], error)
 }
 type QueryResolver interface {
-	APIInformation(ctx context.Context) (*model.ApiInformation, error)
-	Viewer(ctx context.Context) (*model.User, error)
-	User(ctx context.Context, id string) (*model.User, error)
+	Collection(ctx context.Context, id string) (*model.Collection, error)
 	Organizations(ctx context.Context, first *int, after *string) (*model.Connection[*model.Organization], error)
 	Organization(ctx context.Context, id string) (*model.Organization, error)
 	OrganizationsForEmailDomain(ctx context.Context, emailDomain string) ([]*model.Organization, error)
-	Space(ctx context.Context, id string) (*model.Space, error)
-	Collection(ctx context.Context, id string) (*model.Collection, error)
 	CheckVisitorCondition(ctx context.Context, condition string) (*model.ConditionCheck, error)
+	Space(ctx context.Context, id string) (*model.Space, error)
 	APITokens(ctx context.Context) ([]*model.APIToken, error)
+	APIInformation(ctx context.Context) (*model.ApiInformation, error)
+	Viewer(ctx context.Context) (*model.User, error)
+	User(ctx context.Context, id string) (*model.User, error)
 }
 type RevisionResolver interface {
 	Pages(ctx context.Context, obj *model.Revision) ([]*model.RevisionPage, error)
@@ -1211,24 +1211,23 @@ type RevisionPageResolver interface {
 }
 type SiteResolver interface {
 	Structure(ctx context.Context, obj *model.Site, shareKey *string) (*model.SiteStructure, error)
-	SiteSpaceList(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string, defaultArg *bool) (*model.Connection[*model.SiteSpace], error)
-	ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error)
 	VisibleStructure(ctx context.Context, obj *model.Site, claims model.Document) (*model.SiteStructure, error)
+	ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error)
 	Sections(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string) (*model.Connection[*model.SiteSection], error)
 	SectionGroups(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.SiteSectionGroup], error)
+	SiteSpaceList(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string, defaultArg *bool) (*model.Connection[*model.SiteSpace], error)
 }
 type SpaceResolver interface {
-	TeamPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.TeamGrant], error)
-	UserPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.UserGrant], error)
-	Content(ctx context.Context, obj *model.Space) (*model.Revision, error)
-	RevisionByID(ctx context.Context, obj *model.Space, id string) (*model.Revision, error)
-	Revisions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Revision], error)
 	ChangeRequestList(ctx context.Context, obj *model.Space, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string, requestedReviewer *string) (*model.Connection[*model.ChangeRequest], error)
 	ChangeRequest(ctx context.Context, obj *model.Space, id string) (*model.ChangeRequest, error)
-
 	CommentList(ctx context.Context, obj *model.Space, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) (*model.Connection[*model.Comment], error)
 	Comment(ctx context.Context, obj *model.Space, id string, format *model.PageFormat) (*model.Comment, error)
 	Commenters(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Member], error)
+	Content(ctx context.Context, obj *model.Space) (*model.Revision, error)
+	RevisionByID(ctx context.Context, obj *model.Space, id string) (*model.Revision, error)
+	Revisions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Revision], error)
+	TeamPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.TeamGrant], error)
+	UserPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.UserGrant], error)
 	Search(ctx context.Context, obj *model.Space, query string, first *int, after *string) (*model.Connection[*model.SearchPageResult], error)
 }
 type TeamResolver interface {
@@ -6009,7 +6008,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/tokens.graphqls"
+//go:embed "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/grant.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/organization.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -6023,387 +6022,43 @@ func sourceData(filename string) string {
 var sources = []*ast.Source{
 	{Name: "../schema.graphqls", Input: `# Bindery's resource graph: the native API. REST /v1 is the same graph seen through GitBook's
 # management API. Enum values are the contract's values in UPPER_SNAKE_CASE.
+#
+# This file is the schema's root: scalars, directives, the root Query and Mutation, and the small
+# types every domain shares. Each domain's types live in graph/schema/<domain>.graphqls and extend
+# the roots (extend type Query / Mutation / Space …); gqlgen writes that domain's resolvers to
+# graph/<domain>.resolvers.go.
 
 directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on INPUT_FIELD_DEFINITION | FIELD_DEFINITION
 
 "An RFC 3339 date-time."
 scalar Time
+
 "A rich-text document: {object: \"document\", data: {...}, nodes: [block nodes with object \"block\" and a type]}."
 scalar Document
 
-type Query {
-  "The server's version."
-  apiInformation: ApiInformation!
-  "The authenticated user."
-  viewer: User!
-  "A user who shares an organization with the viewer."
-  user(id: ID!): User
-  "Organizations the viewer belongs to, oldest first."
-  organizations(first: Int, after: String): OrganizationConnection!
-  "An organization the viewer belongs to."
-  organization(id: ID!): Organization
-  "Organizations with this e-mail domain that the viewer belongs to or may join with their own address."
-  organizationsForEmailDomain(emailDomain: String!): [Organization!]!
-  "A space the viewer can read."
-  space(id: ID!): Space
-  "A collection the viewer can read."
-  collection(id: ID!): Collection
-}
+"Any JSON value (variables, content references, covers)."
+scalar JSON
 
-extend type Query {
-  "Whether a visitor condition is a valid boolean expression; the error says where it is not."
-  checkVisitorCondition(condition: String!): ConditionCheck!
-}
+"A file sent in a GraphQL multipart request."
+scalar Upload
 
-type Mutation {
-  "Change an organization (admins)."
-  updateOrganization(id: ID!, input: UpdateOrganizationInput!): Organization!
-  "Join an organization that allows the viewer's verified e-mail domain."
-  joinOrganization(id: ID!): Member!
-  "Join an organization through an invite link."
-  joinOrganizationWithInvite(organizationId: ID!, inviteId: ID!): Member!
-  "Change a member's role; null makes them a guest (admins)."
-  updateMember(organizationId: ID!, userId: ID!, input: UpdateMemberInput!): Member!
-  "Remove a member (admins, or the member themself). True when someone was removed."
-  removeMember(organizationId: ID!, userId: ID!): Boolean!
-  "Mark a member as signing in through SSO (admins)."
-  setMemberSSO(organizationId: ID!, userId: ID!): Member!
-  "Record that the viewer is active in the organization."
-  pingOrganization(organizationId: ID!): PingResult!
-  "Invite people by e-mail (admins)."
-  inviteUsersToOrganization(organizationId: ID!, input: InviteUsersInput!): InviteUsersResult!
-  "Create an invite link (admins)."
-  createInviteLink(organizationId: ID!, input: CreateInviteLinkInput!): InviteLink!
-  "Delete an invite link (admins). True when one was deleted."
-  deleteInviteLink(organizationId: ID!, inviteId: ID!): Boolean!
-  "Replace the organization's agent instructions (admins)."
-  updateAgentInstructions(organizationId: ID!, input: UpdateAgentInstructionsInput!): AgentInstructions!
+# Every domain adds its queries with extend type Query in graph/schema/<domain>.graphqls.
+type Query
 
-  "Create a space (create role in the organization, or in the parent collection)."
-  createSpace(organizationId: ID!, input: CreateSpaceInput!): Space!
-  "Change a space: title, emoji and icon need edit; the rest needs admin."
-  updateSpace(id: ID!, input: UpdateSpaceInput!): Space!
-  "Move a space to the trash (space admins). True when it was live."
-  deleteSpace(id: ID!): Boolean!
-  "Bring a space back from the trash (space admins)."
-  restoreSpace(id: ID!): Space!
-  "Create a collection (create role in the organization, or in the parent collection)."
-  createCollection(organizationId: ID!, input: CreateCollectionInput!): Collection!
-  "Change a collection (collection admins)."
-  updateCollection(id: ID!, input: UpdateCollectionInput!): Collection!
-  "Delete a collection; its spaces and collections move up to its parent (collection admins)."
-  deleteCollection(id: ID!): Boolean!
-  "Create a team; its creator owns it."
-  createTeam(organizationId: ID!, input: CreateTeamInput!): Team!
-  "Rename a team (organization admins and team owners)."
-  updateTeam(organizationId: ID!, teamId: ID!, input: UpdateTeamInput!): Team!
-  "Delete a team (organization admins and team owners)."
-  deleteTeam(organizationId: ID!, teamId: ID!): Boolean!
-  "Add, remove and set roles of team members; a user both added and removed ends removed."
-  updateTeamMembers(organizationId: ID!, teamId: ID!, input: UpdateTeamMembersInput!): Team!
-  "Add a member to a team, or change their role."
-  setTeamMember(organizationId: ID!, teamId: ID!, userId: ID!, input: SetTeamMemberInput!): Team!
-  "Remove a member from a team. True when they were in it."
-  removeTeamMember(organizationId: ID!, teamId: ID!, userId: ID!): Boolean!
-  "Give users and teams a role on a space (null role: take it away)."
-  grantSpaceAccess(spaceId: ID!, input: GrantAccessInput!): Space!
-  "Change or (null) remove a user's own role on a space."
-  updateSpaceUserPermission(spaceId: ID!, userId: ID!, input: UpdateGrantInput!): Boolean!
-  "Remove a user's own role on a space. True when there was one."
-  removeSpaceUserPermission(spaceId: ID!, userId: ID!): Boolean!
-  "Change or (null) remove a team's role on a space."
-  updateSpaceTeamPermission(spaceId: ID!, teamId: ID!, input: UpdateGrantInput!): Boolean!
-  "Remove a team's role on a space; a team without one is an error."
-  removeSpaceTeamPermission(spaceId: ID!, teamId: ID!): Boolean!
-  "Give users and teams a role on a collection (null role: take it away)."
-  grantCollectionAccess(collectionId: ID!, input: GrantAccessInput!): Collection!
-  "Change or (null) remove a user's own role on a collection."
-  updateCollectionUserPermission(collectionId: ID!, userId: ID!, input: UpdateGrantInput!): Boolean!
-  "Remove a user's own role on a collection. True when there was one."
-  removeCollectionUserPermission(collectionId: ID!, userId: ID!): Boolean!
-  "Change or (null) remove a team's role on a collection."
-  updateCollectionTeamPermission(collectionId: ID!, teamId: ID!, input: UpdateGrantInput!): Boolean!
-  "Remove a team's role on a collection. True when there was one."
-  removeCollectionTeamPermission(collectionId: ID!, teamId: ID!): Boolean!
+# Every domain adds its mutations with extend type Mutation in graph/schema/<domain>.graphqls.
+type Mutation
 
-  "Create a site (create role)."
-  createSite(organizationId: ID!, input: CreateSiteInput!): Site!
-  "Change a site (create role)."
-  updateSite(organizationId: ID!, siteId: ID!, input: UpdateSiteInput!): Site!
-  "Delete a site. True when there was one."
-  deleteSite(organizationId: ID!, siteId: ID!): Boolean!
-  "Publish a space on a site."
-  addSiteSpace(organizationId: ID!, siteId: ID!, input: AddSiteSpaceInput!): SiteSpace!
-  "Change a site space's path, condition or space."
-  updateSiteSpace(organizationId: ID!, siteId: ID!, siteSpaceId: ID!, input: UpdateSiteSpaceInput!): SiteSpace!
-  "Stop publishing a site space. True when there was one."
-  deleteSiteSpace(organizationId: ID!, siteId: ID!, siteSpaceId: ID!): Boolean!
-  "Move an item of a site's structure before or after another: a site space within its section; a section or group next to any section or group, into the anchor's group."
-  sortSiteStructure(organizationId: ID!, siteId: ID!, input: SortSiteStructureInput!): SiteStructureItem!
-  "Add a section publishing a space; the first section of a site is its default, and site spaces at the site's root move into a first section of their own."
-  createSiteSection(organizationId: ID!, siteId: ID!, input: CreateSiteSectionInput!): SiteSection!
-  "Change a section; null clears condition, icon and description."
-  updateSiteSection(organizationId: ID!, siteId: ID!, siteSectionId: ID!, input: UpdateSiteSectionInput!): SiteSection!
-  "Delete a section and its site spaces. True when there was one."
-  deleteSiteSection(organizationId: ID!, siteId: ID!, siteSectionId: ID!): Boolean!
-  "Add a section group, under parent or at the site's root, holding the given sections."
-  createSiteSectionGroup(organizationId: ID!, siteId: ID!, input: CreateSiteSectionGroupInput!): SiteSectionGroup!
-  "Rename a section group or change its icon."
-  updateSiteSectionGroup(organizationId: ID!, siteId: ID!, siteSectionGroupId: ID!, input: UpdateSiteSectionGroupInput!): SiteSectionGroup!
-  "Delete a section group; what it holds moves up to its parent. True when there was one."
-  deleteSiteSectionGroup(organizationId: ID!, siteId: ID!, siteSectionGroupId: ID!): Boolean!
-  "Move a section to the end of a group."
-  addSectionToGroup(organizationId: ID!, siteId: ID!, siteSectionGroupId: ID!, input: AddSectionToGroupInput!): SiteSectionGroup!
-  "Move a section out of a group, right after it. True when it was in the group."
-  removeSectionFromGroup(organizationId: ID!, siteId: ID!, siteSectionGroupId: ID!, siteSectionId: ID!): Boolean!
-  createShareLink(organizationId: ID!, siteId: ID!, input: CreateShareLinkInput!): ShareLink!
-  updateShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!, input: UpdateShareLinkInput!): ShareLink!
-  deleteShareLink(organizationId: ID!, siteId: ID!, shareLinkId: ID!): Boolean!
-}
+# Types several domains share.
 
-type ApiInformation {
-  version: String!
-  build: String!
-}
-
-type User {
-  id: ID!
-  displayName: String!
-  email: String
-  photoURL: String
-  urls: UserURLs!
-}
-
-type UserURLs {
-  location: String!
-}
-
-enum MemberRole { ADMIN CREATE EDIT REVIEW COMMENT READ }
-enum MemberRoleFilter { ADMIN CREATE EDIT REVIEW COMMENT READ GUEST }
 enum ListOrder { ASC DESC }
-enum MemberSort { JOINED_AT LAST_SEEN_AT }
-enum OrganizationType { BUSINESS COMMUNITY }
-enum OrganizationUseCase { INTERNAL_DOCS DOCS_SITE AUDIENCE_CONTROLLED_SITE PRODUCT_DOCS TEAM_KNOWLEDGE_BASE DESIGN_SYSTEM OPEN_SOURCE_DOCS NOTES OTHER }
-enum OrganizationCommunityType { NON_PROFIT OPEN_SOURCE EDUCATION }
-enum BillingProduct { FREE_2024 PLUS_2024 PRO_2024 ENTERPRISE_2024 COMMUNITY_2024 FREE PLUS PRO INTERNAL }
-enum BillingTrialStatus { NOTAPPLICABLE NONE ACTIVE ENDED EXPIRED }
-enum MergeRulesType { INHERIT RULES NONE }
-enum MergeRuleKind {
-  REQUIRE_SPECIFIC_REVIEWERS REQUIRE_ONE_OF_SPECIFIC_REVIEWERS ALLOW_BYPASS REQUIRE_AT_LEAST_ONE_REVIEW
-  REQUIRE_ALL_REVIEWS_APPROVED REQUIRE_AGENT_REVIEW REQUIRE_UP_TO_DATE_CHANGE_REQUEST
-  REQUIRE_CHANGE_REQUEST_SUBJECT REQUIRE_CHANGE_REQUEST_DESCRIPTION CUSTOM
-}
 
-type Organization {
-  id: ID!
-  title: String!
-  createdAt: Time!
-  emailDomains: [String!]!
-  hostname: String
-  type: OrganizationType!
-  useCase: OrganizationUseCase
-  communityType: OrganizationCommunityType
-  "The role of members without one of their own; null: guest."
-  defaultRole: MemberRole
-  defaultContent: SitePointer
-  sso: Boolean!
-  ai: Boolean!
-  inviteLinks: Boolean!
-  plan: BillingProduct!
-  mergeRules: MergeRules!
-  urls: OrganizationURLs!
-  trial: OrganizationTrial!
-  "What the viewer may do here."
-  permissions: OrganizationPermissions!
-  "Members, newest first unless ordered otherwise."
-  members(first: Int, after: String, order: ListOrder, role: MemberRoleFilter, search: String, sort: MemberSort): MemberConnection!
-  member(userId: ID!): Member
-  "Invite links to the organization, newest first (admins); content: true lists the links to its spaces and collections instead."
-  inviteLinkList(first: Int, after: String, content: Boolean): InviteLinkConnection!
-  agentInstructions: AgentInstructions!
-  "Spaces the viewer can read, newest first."
-  spaces(first: Int, after: String): SpaceConnection!
-  "Collections the viewer can read, newest first; nested: false lists only top-level ones."
-  collections(first: Int, after: String, nested: Boolean): CollectionConnection!
-  "Teams by title."
-  teams(first: Int, after: String, title: String, owner: ID): TeamConnection!
-  team(id: ID!): Team
-  "Sites, newest first (members with a role)."
-  sites(first: Int, after: String, title: String, space: ID, published: Boolean, type: [SiteType!]): SiteConnection!
-  site(id: ID!): Site
-}
-
-type SitePointer {
-  type: String!
-  site: ID!
-}
-
-type OrganizationURLs {
-  location: String!
-  app: String!
-  logo: String
-}
-
-type OrganizationTrial {
-  status: BillingTrialStatus!
-  count: Int!
-}
-
-type OrganizationPermissions {
-  view: Boolean!
-  admin: Boolean!
-  ownTeam: Boolean!
-  createContent: Boolean!
-  createOpenAPISpec: Boolean!
-  ingestConversations: Boolean!
-  viewBilling: Boolean!
-  listMembers: Boolean!
-  listTeams: Boolean!
-  listIntegrations: Boolean!
-  listInstallations: Boolean!
-  installIntegration: Boolean!
-}
-
-type MergeRules {
-  type: MergeRulesType!
-  rules: [MergeRule!]
-}
-
-type MergeRule {
-  rule: MergeRuleKind!
-  users: [ID!]
-  expression: String
-}
-
-type Member {
-  "The member's user id."
-  id: ID!
-  "Null: a guest."
-  role: MemberRole
-  user: User!
-  disabled: Boolean!
-  joinedAt: Time!
-  lastSeenAt: Time
-  sso: Boolean!
-  "Spaces the member can access."
-  spaces: Int!
-  "Teams the member belongs to."
-  teams: Int!
-  "The member's teams with their role in each, by title."
-  teamMemberships(first: Int, after: String, title: String): MemberTeamConnection!
-  "Spaces the member can access (that the viewer can also read), with the member's role."
-  accessibleSpaces(first: Int, after: String, order: ListOrder): MemberSpaceConnection!
-}
-
-type InviteLink {
-  id: ID!
-  "Null: joins as a guest (or, for a space or collection link, as a guest with level there)."
-  role: MemberRole
-  "The role a space or collection link gives on its content."
-  level: MemberRole
-  space: Space
-  collection: Collection
-  "True when an older link already grants the same role."
-  redundant: Boolean!
-  createdAt: Time!
-}
-
-type InviteUsersResult {
-  "Ids of the users who became members, in the order of the addresses."
-  users: [ID!]!
-  "How many users became members (addresses of existing members are skipped)."
-  invited: Int!
-}
-
-type PingResult {
-  serviceVisitorClaims: String
-  gitbookVisitorClaims: String
-}
-
-type AgentInstructions {
-  instructions: Document!
-  updatedAt: Time!
-  "Id of the user who last changed them (empty when never written)."
-  updatedBy: String!
-  urls: LocationURLs!
+type PageInfo {
+  hasNextPage: Boolean!
+  endCursor: String
 }
 
 type LocationURLs {
   location: String!
-}
-
-enum DefaultLevel { INHERIT ADMIN CREATE EDIT REVIEW COMMENT READ }
-enum SpaceEditMode { LIVE LOCKED }
-enum ContentVisibility { PUBLIC UNLISTED SHARE_LINK VISITOR_AUTH IN_COLLECTION PRIVATE }
-enum Language { EN FR DE ES IT PT PT_BR RU JA ZH YUE KO AR HI NL PL TR SV NO DA FI EL CS HU RO TH VI ID MS HE UK SK BG HR LT LV ET SL }
-enum TeamMemberRole { OWNER MEMBER }
-
-type Space {
-  id: ID!
-  title: String!
-  emoji: String!
-  visibility: ContentVisibility!
-  createdAt: Time!
-  updatedAt: Time!
-  deletedAt: Time
-  editMode: SpaceEditMode!
-  mergeRules: MergeRules!
-  urls: SpaceURLs!
-  "Id of the space's organization."
-  organization: ID!
-  "Id of the collection holding the space."
-  parent: ID
-  language: Language
-  "Id of the current revision."
-  revision: ID!
-  "Access of members without a grant; null: none."
-  defaultLevel: DefaultLevel
-  comments: Int!
-  changeRequests: Int!
-  changeRequestsOpen: Int!
-  changeRequestsDraft: Int!
-  permissions: SpacePermissions!
-  "Teams with a role on the space."
-  teamPermissions(first: Int, after: String): TeamGrantConnection!
-  "Users with a role of their own on the space."
-  userPermissions(first: Int, after: String): UserGrantConnection!
-}
-
-type SpaceURLs {
-  location: String!
-  app: String!
-  icon: String
-}
-
-type SpacePermissions {
-  view: Boolean!
-  access: Boolean!
-  admin: Boolean!
-  viewInviteLinks: Boolean!
-  edit: Boolean!
-  triggerGitSync: Boolean!
-  comment: Boolean!
-  merge: Boolean!
-  review: Boolean!
-  installIntegration: Boolean!
-}
-
-type Collection {
-  id: ID!
-  title: String!
-  description: String
-  "Id of the collection's organization."
-  organization: ID!
-  "Id of the parent collection."
-  parent: ID
-  "Access of members without a grant; null: none."
-  defaultLevel: DefaultLevel
-  urls: LocationAppURLs!
-  permissions: CollectionPermissions!
-  "Spaces directly in the collection that the viewer can read."
-  spaces(first: Int, after: String): SpaceConnection!
-  teamPermissions(first: Int, after: String): TeamGrantConnection!
-  userPermissions(first: Int, after: String): UserGrantConnection!
 }
 
 type LocationAppURLs {
@@ -6411,1318 +6066,35 @@ type LocationAppURLs {
   app: String!
 }
 
-type CollectionPermissions {
-  view: Boolean!
-  admin: Boolean!
-  viewInviteLinks: Boolean!
-  create: Boolean!
-}
-
-type Team {
-  id: ID!
-  title: String!
-  members: Int!
-  "Spaces the team has a role on."
-  spaces: Int!
-  createdAt: Time!
-  permissions: TeamPermissions!
-  "The team's members with their role in it."
-  memberList(first: Int, after: String): TeamMemberConnection!
-}
-
-type TeamPermissions {
-  admin: Boolean!
-  view: Boolean!
-}
-
-type TeamRole {
-  role: TeamMemberRole!
-}
-
-type TeamMember {
-  organization: Member!
-  team: TeamRole!
-  permissions: TeamMemberAccess!
-}
-
-type TeamMemberAccess {
-  view: Boolean!
-}
-
-type MemberTeam {
-  team: Team!
-  member: TeamRole!
-}
-
-type MemberSpace {
-  permission: MemberRole!
-  space: Space!
-}
-
-type TeamGrant {
-  permission: MemberRole!
-  team: Team!
-}
-
-type UserGrant {
-  permission: MemberRole!
-  user: User!
-}
-
-type PageInfo {
-  hasNextPage: Boolean!
-  endCursor: String
-}
-
-type OrganizationConnection {
-  edges: [OrganizationEdge!]!
-  nodes: [Organization!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type OrganizationEdge {
-  cursor: String!
-  node: Organization!
-}
-
-type MemberConnection {
-  edges: [MemberEdge!]!
-  nodes: [Member!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type MemberEdge {
-  cursor: String!
-  node: Member!
-}
-
-type InviteLinkConnection {
-  edges: [InviteLinkEdge!]!
-  nodes: [InviteLink!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type InviteLinkEdge {
-  cursor: String!
-  node: InviteLink!
-}
-
-type SpaceConnection {
-  edges: [SpaceEdge!]!
-  nodes: [Space!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type SpaceEdge {
-  cursor: String!
-  node: Space!
-}
-
-type CollectionConnection {
-  edges: [CollectionEdge!]!
-  nodes: [Collection!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type CollectionEdge {
-  cursor: String!
-  node: Collection!
-}
-
-type TeamConnection {
-  edges: [TeamEdge!]!
-  nodes: [Team!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type TeamEdge {
-  cursor: String!
-  node: Team!
-}
-
-type TeamMemberConnection {
-  edges: [TeamMemberEdge!]!
-  nodes: [TeamMember!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type TeamMemberEdge {
-  cursor: String!
-  node: TeamMember!
-}
-
-type MemberTeamConnection {
-  edges: [MemberTeamEdge!]!
-  nodes: [MemberTeam!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type MemberTeamEdge {
-  cursor: String!
-  node: MemberTeam!
-}
-
-type MemberSpaceConnection {
-  edges: [MemberSpaceEdge!]!
-  nodes: [MemberSpace!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type MemberSpaceEdge {
-  cursor: String!
-  node: MemberSpace!
-}
-
-type TeamGrantConnection {
-  edges: [TeamGrantEdge!]!
-  nodes: [TeamGrant!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type TeamGrantEdge {
-  cursor: String!
-  node: TeamGrant!
-}
-
-type UserGrantConnection {
-  edges: [UserGrantEdge!]!
-  nodes: [UserGrant!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type UserGrantEdge {
-  cursor: String!
-  node: UserGrant!
-}
-
-input UpdateOrganizationInput {
-  title: String @goField(omittable: true)
-  emailDomains: [String!] @goField(omittable: true)
-  hostname: String @goField(omittable: true)
-  defaultRole: MemberRole @goField(omittable: true)
-  defaultContent: SitePointerInput @goField(omittable: true)
-  logo: String @goField(omittable: true)
-  sso: Boolean @goField(omittable: true)
-  ai: Boolean @goField(omittable: true)
-  inviteLinks: Boolean @goField(omittable: true)
-  mergeRules: MergeRulesInput @goField(omittable: true)
-}
-
-input SitePointerInput {
-  type: String!
-  site: ID!
-}
-
-input MergeRulesInput {
-  type: MergeRulesType!
-  rules: [MergeRuleInput!]
-}
-
-input MergeRuleInput {
-  rule: MergeRuleKind!
-  users: [ID!]
-  expression: String
-}
-
-input UpdateMemberInput {
-  "Null makes the member a guest."
-  role: MemberRole @goField(omittable: true)
-}
-
-input InviteUsersInput {
-  emails: [InviteEmailInput!]!
-  "Role for addresses without their own; null: guest."
-  role: MemberRole @goField(omittable: true)
-  sso: Boolean
-}
-
-input InviteEmailInput {
-  email: String!
-  role: MemberRole @goField(omittable: true)
-}
-
-input CreateInviteLinkInput {
-  "An organization link's role; null: joins as a guest."
-  role: MemberRole @goField(omittable: true)
-  "A link to one space (with level): joins as a guest with that role on the space."
-  space: ID
-  "A link to one collection (with level)."
-  collection: ID
-  level: MemberRole @goField(omittable: true)
-}
-
-input UpdateAgentInstructionsInput {
-  instructions: Document!
-}
-
-enum SiteType { BASIC PREMIUM ULTIMATE SPONSORED LEGACY_BASIC LEGACY_PREMIUM }
-enum SiteVisibility { PUBLIC UNLISTED SHARE_LINK VISITOR_AUTH }
-enum SiteAgentsContext { EXCLUDED INCLUDED }
-
-type Site {
-  id: ID!
-  type: SiteType!
-  title: String!
-  basename: String
-  visibility: SiteVisibility!
-  "True once the site publishes at least one space."
-  published: Boolean!
-  siteSpaces: Int!
-  createdAt: Time!
-  adaptiveContent: SiteAdaptiveContent!
-  agentsContext: SiteAgentsContext!
-  urls: SiteURLs!
-  "The site's structure; shareKey resolves published URLs through a share link."
-  structure(shareKey: String): SiteStructure!
-  "Site spaces in order; default: true only the default, false only the others."
-  siteSpaceList(first: Int, after: String, shareKey: String, default: Boolean): SiteSpaceConnection!
-  shareLinks(first: Int, after: String): ShareLinkConnection!
-  "The structure a visitor with these claims would see: sections and site spaces whose condition holds, without groups left empty."
-  visibleStructure(claims: Document!): SiteStructure!
-  "Sections in reading order (depth first through groups)."
-  sections(first: Int, after: String, shareKey: String): SiteSectionConnection!
-  "Section groups in reading order (depth first), each with its children."
-  sectionGroups(first: Int, after: String): SiteSectionGroupConnection!
-}
-
-type SiteAdaptiveContent {
-  enabled: Boolean!
-}
-
-type SiteURLs {
-  location: String!
+type AppURLs {
   app: String!
-  published: String
-}
-
-type SiteSpace {
-  id: ID!
-  path: String!
-  "The section the site space is in; null on a site without sections."
-  section: ID
-  space: Space!
-  title: String!
-  default: Boolean!
-  "An expression over visitor claims; the site space shows only when it is true."
-  condition: String
-  urls: PublishedURLs!
 }
 
 type PublishedURLs {
   published: String
 }
-
-type SiteStructure {
-  "sections: the site has sections (see sections); siteSpaces: it has none (see structure)."
-  type: String!
-  "The site spaces of a site without sections, in order; empty when it has sections."
-  structure: [SiteSpace!]!
-  "The sections and groups at the root of a site with sections, in order; empty without."
-  sections: [SiteSectionItem!]!
-}
-
-"A section or a section group."
-union SiteSectionItem = SiteSection | SiteSectionGroup
-
-"What a sort moves."
-union SiteStructureItem = SiteSpace | SiteSection | SiteSectionGroup
-
-type SiteSection {
-  id: ID!
-  title: String!
-  description: String
-  "The site's default section: readers land on it."
-  default: Boolean!
-  path: String!
-  "An expression over visitor claims; the section shows only when it is true."
-  condition: String
-  "The group the section is in; null at the site's root."
-  sectionGroup: ID
-  icon: String
-  "The section's site spaces, in order, as the viewer sees them."
-  siteSpaces: [SiteSpace!]!
-  urls: PublishedURLs!
-}
-
-type SiteSectionGroup {
-  id: ID!
-  title: String!
-  "The parent group; null at the site's root."
-  sectionGroup: ID
-  icon: String
-  "Sections and groups in the group, in order."
-  children: [SiteSectionItem!]!
-  "The sections directly in the group, in order."
-  sections: [SiteSection!]!
-}
-
-type SiteSectionConnection {
-  edges: [SiteSectionEdge!]!
-  nodes: [SiteSection!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type SiteSectionEdge {
-  cursor: String!
-  node: SiteSection!
-}
-
-type SiteSectionGroupConnection {
-  edges: [SiteSectionGroupEdge!]!
-  nodes: [SiteSectionGroup!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type SiteSectionGroupEdge {
-  cursor: String!
-  node: SiteSectionGroup!
-}
-
-type ShareLink {
-  id: ID!
-  createdAt: Time!
-  name: String!
-  active: Boolean!
-  urls: PublishedURLs!
-}
-
-type ConditionCheck {
-  valid: Boolean!
-  error: String
-}
-
-type SiteConnection {
-  edges: [SiteEdge!]!
-  nodes: [Site!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type SiteEdge {
-  cursor: String!
-  node: Site!
-}
-
-type SiteSpaceConnection {
-  edges: [SiteSpaceEdge!]!
-  nodes: [SiteSpace!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type SiteSpaceEdge {
-  cursor: String!
-  node: SiteSpace!
-}
-
-type ShareLinkConnection {
-  edges: [ShareLinkEdge!]!
-  nodes: [ShareLink!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type ShareLinkEdge {
-  cursor: String!
-  node: ShareLink!
-}
-
-input CreateSiteInput {
-  type: SiteType
-  title: String
-  visibility: SiteVisibility
-  "Spaces to publish at once."
-  spaces: [ID!]
-}
-
-input UpdateSiteInput {
-  title: String @goField(omittable: true)
-  visibility: SiteVisibility @goField(omittable: true)
-  basename: String @goField(omittable: true)
-  adaptiveContent: SiteAdaptiveContentInput @goField(omittable: true)
-  agentsContext: SiteAgentsContext @goField(omittable: true)
-  defaultSiteSpace: ID @goField(omittable: true)
-  defaultSiteSection: ID @goField(omittable: true)
-}
-
-input SiteAdaptiveContentInput {
-  enabled: Boolean!
-}
-
-input AddSiteSpaceInput {
-  spaceId: ID!
-  "The section to publish in; absent: the default section, or the root of a site without sections."
-  sectionId: ID
-}
-
-input CreateSiteSectionInput {
-  "The space the section publishes first."
-  spaceId: ID!
-  "Absent: the space's title."
-  title: String
-  icon: String
-}
-
-input UpdateSiteSectionInput {
-  title: String @goField(omittable: true)
-  path: String @goField(omittable: true)
-  "A site space of the section that becomes its default."
-  defaultSiteSpace: ID @goField(omittable: true)
-  condition: String @goField(omittable: true)
-  icon: String @goField(omittable: true)
-  description: String @goField(omittable: true)
-}
-
-input CreateSiteSectionGroupInput {
-  title: String!
-  icon: String
-  "Sections that move into the group, in this order."
-  sections: [ID!]
-  "The parent group; absent: the site's root."
-  parent: ID
-}
-
-input UpdateSiteSectionGroupInput {
-  title: String @goField(omittable: true)
-  icon: String @goField(omittable: true)
-}
-
-input AddSectionToGroupInput {
-  sectionId: ID!
-}
-
-input UpdateSiteSpaceInput {
-  path: String
-  condition: String @goField(omittable: true)
-  spaceId: ID
-}
-
-input CreateShareLinkInput {
-  name: String
-}
-
-input UpdateShareLinkInput {
-  active: Boolean
-  name: String
-}
-
-input StructurePointerInput {
-  type: String!
-  id: ID!
-}
-
-input StructurePositionInput {
-  before: StructurePointerInput
-  after: StructurePointerInput
-}
-
-input SortSiteStructureInput {
-  item: StructurePointerInput
-  position: StructurePositionInput
-}
-
-input CreateSpaceInput {
-  title: String
-  emoji: String
-  "Id of the collection to create the space in."
-  parent: ID
-  language: Language
-  editMode: SpaceEditMode
-}
-
-input UpdateSpaceInput {
-  title: String @goField(omittable: true)
-  emoji: String @goField(omittable: true)
-  icon: String @goField(omittable: true)
-  editMode: SpaceEditMode @goField(omittable: true)
-  defaultLevel: DefaultLevel @goField(omittable: true)
-  language: Language @goField(omittable: true)
-  mergeRules: MergeRulesInput @goField(omittable: true)
-}
-
-input CreateCollectionInput {
-  title: String
-  parent: ID
-}
-
-input UpdateCollectionInput {
-  title: String @goField(omittable: true)
-  description: String @goField(omittable: true)
-  defaultLevel: DefaultLevel @goField(omittable: true)
-}
-
-input CreateTeamInput {
-  title: String!
-  "The first members: user ids or e-mail addresses of organization members."
-  members: [ID!]
-}
-
-input UpdateTeamInput {
-  title: String!
-}
-
-input UpdateTeamMembersInput {
-  "User ids or e-mail addresses to add."
-  add: [String!]
-  "User ids or e-mail addresses to remove."
-  remove: [String!]
-  roles: [TeamMembershipInput!]
-}
-
-input TeamMembershipInput {
-  user: ID!
-  role: TeamMemberRole!
-}
-
-input SetTeamMemberInput {
-  role: TeamMemberRole
-}
-
-input GrantAccessInput {
-  "The role to give; null takes access away."
-  role: MemberRole @goField(omittable: true)
-  users: [ID!]
-  teams: [ID!]
-}
-
-input UpdateGrantInput {
-  "The new role; null removes the grant."
-  role: MemberRole @goField(omittable: true)
-}
-
-# ---------------------------------------------------------------------------------------------
-# Content: revisions, pages, files and change requests.
-
-"Any JSON value (variables, content references, covers)."
-scalar JSON
-"A file sent in a GraphQL multipart request."
-scalar Upload
-
-extend type Space {
-  "The current content."
-  content: Revision!
-  "A revision of the space or of one of its change requests."
-  revisionById(id: ID!): Revision
-  "The space's revisions, newest first."
-  revisions(first: Int, after: String): RevisionConnection!
-  "Change requests, newest first; status defaults to OPEN."
-  changeRequestList(first: Int, after: String, status: ChangeRequestStatus, creator: ID, contributor: ID, requestedReviewer: ID): ChangeRequestConnection!
-  "A change request by id or by its number in the space."
-  changeRequest(id: ID!): ChangeRequest
-}
-
-enum PageType {
-  DOCUMENT
-  GROUP
-  LINK
-}
-
-enum PageFormat {
-  DOCUMENT
-  MARKDOWN
-}
-
-enum Evaluation {
-  "The stored content."
-  NONE
-  "Every expression."
-  ALL
-  "Only expressions whose inputs are deterministic."
-  DETERMINISTIC_ONLY
-}
-
-enum RevisionType {
-  EDITS
-  MERGE
-  ROLLBACK
-  UPDATE
-  COMPUTED
-}
-
-enum ChangeRequestStatus {
-  DRAFT
-  OPEN
-  ARCHIVED
-  MERGED
-}
-
-"An immutable state of a space's content, or of a change request's."
-type Revision {
-  id: ID!
-  type: RevisionType!
-  parents: [ID!]!
-  createdAt: Time!
-  urls: AppURLs!
-  "The page tree."
-  pages: [RevisionPage!]!
-  "One page, with its content; evaluated evaluates its expressions (see docs/document-format.md)."
-  page(id: ID!, format: PageFormat, evaluated: Evaluation): RevisionPage
-  "A page by its path (slugs joined by /)."
-  pageByPath(path: String!, format: PageFormat): RevisionPage
-  files(first: Int, after: String): RevisionFileConnection!
-  file(id: ID!): RevisionFile
-  "The change request a merge revision merged."
-  mergedFrom: ChangeRequest
-}
-
-type AppURLs {
-  app: String!
-}
-
-"A page: a document with content, a group of pages, or a link."
-type RevisionPage {
-  id: ID!
-  type: PageType!
-  title: String!
-  emoji: String
-  icon: String
-  createdAt: Time
-  updatedAt: Time
-  "Documents and groups: the URL slug, and the path of slugs from the root."
-  slug: String!
-  path: String!
-  description: String
-  hidden: Boolean!
-  noIndex: Boolean!
-  noRobotsIndex: Boolean!
-  layout: PageLayout!
-  cover: JSON
-  variables: JSON
-  "Link pages: the content reference they point at."
-  target: JSON
-  href: String
-  "Id of the page's content, shared by every revision holding it unchanged."
-  documentId: ID
-  "Id of the parent page; null at the root."
-  parent: ID
-  pages: [RevisionPage!]!
-  "Documents: the content as markdown."
-  markdown: String
-  "Documents: the content as a document tree (node types in docs/document-format.md)."
-  document: JSON
-  urls: AppURLs!
-}
-
-type PageLayout {
-  width: String!
-  cover: Boolean!
-  coverSize: String!
-  title: Boolean!
-  description: Boolean!
-  tableOfContents: Boolean!
-  outline: Boolean!
-  pagination: Boolean!
-  metadata: Boolean!
-}
-
-type RevisionFile {
-  id: ID!
-  name: String!
-  contentType: String!
-  "Serves the bytes to callers who can read the space (bearer token)."
-  downloadURL: String!
-  size: Int!
-  dimensions: FileDimensions
-}
-
-type FileDimensions {
-  width: Int!
-  height: Int!
-}
-
-type ChangeRequest {
-  id: ID!
-  number: Int!
-  status: ChangeRequestStatus!
-  subject: String!
-  description: Document
-  createdBy: User!
-  createdAt: Time!
-  updatedAt: Time!
-  "Id of the space."
-  space: ID!
-  "Id of the change request's latest revision."
-  revision: ID!
-  "Id of the space revision the change request started from."
-  revisionInitial: ID!
-  revisionMergedAncestor: ID
-  revisionMerged: ID
-  comments: Int!
-  "The space has changed since the change request was opened or last updated."
-  outdated: Boolean!
-  urls: LocationAppURLs!
-  "The change request's latest content."
-  content: Revision!
-}
-
-type RevisionConnection {
-  edges: [RevisionEdge!]!
-  nodes: [Revision!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type RevisionEdge {
-  cursor: String!
-  node: Revision!
-}
-
-type RevisionFileConnection {
-  edges: [RevisionFileEdge!]!
-  nodes: [RevisionFile!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type RevisionFileEdge {
-  cursor: String!
-  node: RevisionFile!
-}
-
-type ChangeRequestConnection {
-  edges: [ChangeRequestEdge!]!
-  nodes: [ChangeRequest!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type ChangeRequestEdge {
-  cursor: String!
-  node: ChangeRequest!
-}
-
-"What a merge or an update of a change request did."
-type MergeResult {
-  "The resulting revision (unchanged on conflicts)."
-  revision: ID!
-  "merge or update when done, conflicts when nothing was written (the contract's lowercase values)."
-  result: String!
-}
-
-"Where an edit goes: a change request of the space, or the space itself when its editMode is LIVE."
-input ContentTarget {
-  spaceId: ID!
-  changeRequestId: ID
-}
-
-input CreateChangeRequestInput {
-  subject: String
-  agentTaskId: String
-}
-
-input UpdateChangeRequestInput {
-  subject: String @goField(omittable: true)
-  description: Document @goField(omittable: true)
-  "DRAFT, OPEN or ARCHIVED."
-  status: ChangeRequestStatus @goField(omittable: true)
-}
-
-input PageLayoutInput {
-  width: String!
-  cover: Boolean!
-  coverSize: String!
-  title: Boolean!
-  description: Boolean!
-  tableOfContents: Boolean!
-  outline: Boolean!
-  pagination: Boolean!
-  metadata: Boolean!
-}
-
-input CreatePageInput {
-  "DOCUMENT unless given."
-  type: PageType
-  title: String!
-  "Derived from the title unless given; made unique among siblings."
-  slug: String
-  "Parent page; the root when absent."
-  parent: ID
-  "Place before or after this sibling; last when neither."
-  before: ID
-  after: ID
-  markdown: String
-  emoji: String
-  icon: String
-  description: String
-  hidden: Boolean
-  noIndex: Boolean
-  layout: PageLayoutInput
-  "Link pages: {kind: \"url\", url} or {kind: \"page\", page}."
-  target: JSON
-}
-
-input UpdatePageInput {
-  title: String @goField(omittable: true)
-  slug: String @goField(omittable: true)
-  markdown: String @goField(omittable: true)
-  emoji: String @goField(omittable: true)
-  icon: String @goField(omittable: true)
-  description: String @goField(omittable: true)
-  hidden: Boolean @goField(omittable: true)
-  noIndex: Boolean @goField(omittable: true)
-  noRobotsIndex: Boolean @goField(omittable: true)
-  layout: PageLayoutInput @goField(omittable: true)
-  cover: JSON @goField(omittable: true)
-  variables: JSON @goField(omittable: true)
-  target: JSON @goField(omittable: true)
-}
-
-input MovePageInput {
-  "New parent; the root when null or absent."
-  parent: ID
-  before: ID
-  after: ID
-}
-
-type PageEdit {
-  "The revision the edit made."
-  revision: Revision!
-  "The page as it now is; null once deleted."
-  page: RevisionPage
-}
-
-type FileEdit {
-  revision: Revision!
-  file: RevisionFile
-}
-
-extend type Mutation {
-  "Open a change request on the space's current content (edit role)."
-  createChangeRequest(spaceId: ID!, input: CreateChangeRequestInput): ChangeRequest!
-  "Change a change request's subject, description or status (its author, or editors)."
-  updateChangeRequest(spaceId: ID!, changeRequestId: ID!, input: UpdateChangeRequestInput!): ChangeRequest!
-  "Merge a change request into its space. Conflicts fail with CONFLICT and change nothing."
-  mergeChangeRequest(spaceId: ID!, changeRequestId: ID!): MergeResult!
-  "Bring the space's newer content into a change request."
-  updateChangeRequestFromSpace(spaceId: ID!, changeRequestId: ID!): MergeResult!
-
-  "Add a page (edit role)."
-  createPage(target: ContentTarget!, input: CreatePageInput!): PageEdit!
-  "Change a page's title, slug, content or options."
-  updatePage(target: ContentTarget!, pageId: ID!, input: UpdatePageInput!): PageEdit!
-  "Reorder a page or move it under another parent."
-  movePage(target: ContentTarget!, pageId: ID!, input: MovePageInput!): PageEdit!
-  "Remove a page and its descendants."
-  deletePage(target: ContentTarget!, pageId: ID!): PageEdit!
-  "Upload a file (GraphQL multipart request)."
-  uploadFile(target: ContentTarget!, file: Upload!, name: String): FileEdit!
-  "Remove a file from the content."
-  deleteFile(target: ContentTarget!, fileId: ID!): FileEdit!
-}
-
-# Links and backlinks.
-
-enum LinkStatus {
-  OK
-  BROKEN
-  IN_APP
-}
-
-"A reference a page makes, resolved in the page's revision."
-type PageLink {
-  status: LinkStatus!
-  "The reference as written in the markdown."
-  target: String!
-  "Key of the document node holding it."
-  node: String!
-  targetPage: RevisionPage
-  targetFile: RevisionFile
-  "Where the link leads when it is not a page or file of the revision."
-  url: String
-}
-
-extend type RevisionPage {
-  "The references the page makes (documents), optionally only those of one status."
-  links(status: LinkStatus): [PageLink!]!
-  "The pages of the revision that refer to this one."
-  backlinks: [RevisionPage!]!
-}
-
-extend type Revision {
-  "The pages of the revision that refer to one of its files."
-  fileBacklinks(id: ID!): [RevisionPage!]!
-}
-
-# Templates.
-
-"Content to start from: a built-in template, or a space its organization marked as one."
-type Template {
-  "Built-in templates have names such as getting-started; a template space's id is its space's."
-  id: ID!
-  title: String!
-  description: String!
-  "built-in or space."
-  source: String!
-  "Names of the files the template needs bound in contentRefs."
-  placeholders: [String!]!
-}
-
-extend type Organization {
-  "Templates the viewer can apply."
-  templates: [Template!]!
-}
-
-extend type Space {
-  "Offered as a template to the organization's spaces."
-  isTemplate: Boolean!
-}
-
-extend type Mutation {
-  "Add a template's pages to a space (or into one of its change requests); contentRefs maps placeholder names to {kind: \"file\", file}."
-  applyTemplate(target: ContentTarget!, templateId: ID!, contentRefs: JSON): Revision!
-  "Offer a space as a template to its organization, or stop (space admins)."
-  setSpaceTemplate(spaceId: ID!, template: Boolean!): Space!
-}
-
-# ---------------------------------------------------------------------------------------------
-# Review and discussion: comments, replies, reactions, requested reviewers, reviews.
-
-enum CommentStatus { OPEN RESOLVED }
-enum CommentStatusFilter { ALL OPEN RESOLVED }
-enum ReviewStatus { APPROVED CHANGES_REQUESTED }
-
-extend type Space {
-  "Comments on the space's own discussion, newest first unless order is ASC."
-  commentList(first: Int, after: String, order: ListOrder, status: CommentStatusFilter, format: PageFormat, targetPage: ID, authors: [ID!]): CommentConnection!
-  "A comment of the space's own discussion."
-  comment(id: ID!, format: PageFormat): Comment
-  "Members who wrote a comment or a reply in the space's own discussion."
-  commenters(first: Int, after: String): MemberConnection!
-}
-
-extend type ChangeRequest {
-  "Comments on the change request, newest first unless order is ASC."
-  commentList(first: Int, after: String, order: ListOrder, status: CommentStatusFilter, format: PageFormat, targetPage: ID, authors: [ID!]): CommentConnection!
-  comment(id: ID!, format: PageFormat): Comment
-  "Members who wrote a comment or a reply on the change request."
-  commenters(first: Int, after: String): MemberConnection!
-  "Users asked to review, in the order asked."
-  requestedReviewers(first: Int, after: String): RequestedReviewerConnection!
-  "Reviews, newest first; outdated filters on whether they predate the current revision."
-  reviews(first: Int, after: String, outdated: Boolean, format: PageFormat): ReviewConnection!
-  review(id: ID!, format: PageFormat): Review
-}
-
-"A comment's body: markdown, a document, or neither (an empty comment)."
-type CommentBody {
-  markdown: String
-  document: Document
-}
-
-type CommentTarget {
-  space: ID!
-  revision: ID!
-  changeRequest: ID
-  "The review the comment was posted with."
-  review: ID
-  page: IDRef
-  node: IDRef
-  tableCell: TableCellTarget
-}
-
-type IDRef {
-  id: ID!
-}
-
-type TableCellTarget {
-  record: String!
-  definition: String!
-}
-
-type CommentPermissions {
-  view: Boolean!
-  edit: Boolean!
-  reply: Boolean!
-  delete: Boolean!
-}
-
-type EmojiReaction {
-  emoji: String!
-  count: Int!
-  users: [ReactionAuthor!]!
-}
-
-type ReactionAuthor {
-  user: User!
-  reactedAt: Time!
-}
-
-"A user who replied to a comment: how many times, and when last."
-type UserContributor {
-  updatedAt: Time!
-  count: Int!
-  user: User!
-}
-
-type Comment {
-  id: ID!
-  postedBy: User!
-  postedAt: Time!
-  editedAt: Time
-  reactions: [EmojiReaction!]!
-  "The number of replies."
-  replies: Int!
-  repliers: [UserContributor!]!
-  body: CommentBody!
-  target: CommentTarget!
-  urls: LocationURLs!
-  permissions: CommentPermissions!
-  status: CommentStatus!
-  resolvedAt: Time
-  resolvedBy: User
-  "Replies, oldest first."
-  replyList(first: Int, after: String, format: PageFormat): CommentReplyConnection!
-  reply(id: ID!, format: PageFormat): CommentReply
-}
-
-type CommentReply {
-  id: ID!
-  postedBy: User!
-  postedAt: Time!
-  editedAt: Time
-  reactions: [EmojiReaction!]!
-  body: CommentBody!
-  urls: LocationURLs!
-  permissions: CommentPermissions!
-}
-
-type RequestedReviewer {
-  "The change request's revision when the review was asked for."
-  revision: ID!
-  requestedBy: User!
-  createdAt: Time!
-  "Always user: Bindery asks users, not teams."
-  kind: String!
-  user: User!
-}
-
-type Review {
-  id: ID!
-  "The change request's revision the review was made at."
-  revision: ID!
-  reviewer: User!
-  requestedBy: User
-  status: ReviewStatus!
-  "The change request has a newer revision than the one reviewed."
-  outdated: Boolean!
-  comment: Comment
-  createdAt: Time!
-  updatedAt: Time!
-  urls: LocationURLs!
-}
-
-type CommentConnection {
-  edges: [CommentEdge!]!
-  nodes: [Comment!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type CommentEdge {
-  cursor: String!
-  node: Comment!
-}
-
-type CommentReplyConnection {
-  edges: [CommentReplyEdge!]!
-  nodes: [CommentReply!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type CommentReplyEdge {
-  cursor: String!
-  node: CommentReply!
-}
-
-type RequestedReviewerConnection {
-  edges: [RequestedReviewerEdge!]!
-  nodes: [RequestedReviewer!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type RequestedReviewerEdge {
-  cursor: String!
-  node: RequestedReviewer!
-}
-
-type ReviewConnection {
-  edges: [ReviewEdge!]!
-  nodes: [Review!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type ReviewEdge {
-  cursor: String!
-  node: Review!
-}
-
-"A comment's body: give markdown or document, or neither for an empty comment."
-input CommentBodyInput {
-  markdown: String
-  document: Document
-}
-
-input TableCellTargetInput {
-  record: String!
-  definition: String!
-}
-
-input PostCommentInput {
-  body: CommentBodyInput!
-  "Anchor the comment to a page of the content,"
-  page: ID
-  "to a node of that page,"
-  node: ID
-  "or to a cell of that node's table."
-  tableCell: TableCellTargetInput
-}
-
-input UpdateCommentInput {
-  "Only the comment's author may change it."
-  body: CommentBodyInput
-  resolved: Boolean
-  addedReactions: [String!]
-  removedReactions: [String!]
-}
-
-input PostCommentReplyInput {
-  body: CommentBodyInput!
-}
-
-input UpdateCommentReplyInput {
-  body: CommentBodyInput
-  addedReactions: [String!]
-  removedReactions: [String!]
-}
-
-input RequestReviewersInput {
-  "Users who hold the review role on the space."
-  users: [ID!]!
-  "Also change the change request's subject,"
-  subject: String
-  "and its description."
-  description: Document
-}
-
-input SubmitReviewInput {
-  status: ReviewStatus!
-  "Posted as a comment on the change request, linked to the review."
-  comment: CommentBodyInput
-}
-
-"What a request for reviewers asked."
-type RequestReviewersResult {
-  users: [RequestedReviewer!]!
-}
-
-extend type Mutation {
-  "Post a comment on a space, or on a change request when target.changeRequestId is set (comment role)."
-  postComment(target: ContentTarget!, input: PostCommentInput!, format: PageFormat): Comment!
-  "Change a comment's body (its author), resolve or reopen it, react to it (comment role)."
-  updateComment(target: ContentTarget!, commentId: ID!, input: UpdateCommentInput!, format: PageFormat): Comment!
-  "Delete a comment and its replies (its author, or a space admin). True when something was removed."
-  deleteComment(target: ContentTarget!, commentId: ID!): Boolean!
-  postCommentReply(target: ContentTarget!, commentId: ID!, input: PostCommentReplyInput!, format: PageFormat): CommentReply!
-  updateCommentReply(target: ContentTarget!, commentId: ID!, replyId: ID!, input: UpdateCommentReplyInput!, format: PageFormat): CommentReply!
-  deleteCommentReply(target: ContentTarget!, commentId: ID!, replyId: ID!): Boolean!
-
-  "Ask users to review a change request (its author, or editors)."
-  requestReviewers(spaceId: ID!, changeRequestId: ID!, input: RequestReviewersInput!): RequestReviewersResult!
-  "Withdraw a review request (its author, editors, or the reviewer)."
-  removeRequestedReviewer(spaceId: ID!, changeRequestId: ID!, userId: ID!): Boolean!
-  "Approve a change request or request changes (review role)."
-  submitReview(spaceId: ID!, changeRequestId: ID!, input: SubmitReviewInput!): Review!
-}
-
-# ---- Full-text search (docs/search.md) ----
-
-"A page matching a search."
-type SearchPageResult {
-  id: ID!
-  title: String!
-  "The page's path: the slugs of its ancestors and its own, joined by /."
-  path: String!
-  "The pages above it, top-level first."
-  ancestors: [SearchAncestor!]!
-  "Its sections that match, each with a snippet around the match."
-  sections: [SearchSectionResult!]!
-  urls: AppURLs!
-}
-
-type SearchAncestor {
-  title: String!
-}
-
-"A part of a page under one heading (or its opening text)."
-type SearchSectionResult {
-  "The heading's anchor (the page id for the opening text)."
-  id: String!
-  title: String!
-  "The page's path and the anchor: path#anchor."
-  path: String!
-  "A snippet of the section's text around the first match."
-  body: String!
-  urls: AppURLs!
-}
-
-"A space holding pages that match a search, with its best pages."
-type SearchSpaceResult {
-  id: ID!
-  title: String!
-  pages: [SearchPageResult!]!
-}
-
-type SearchPageResultConnection {
-  edges: [SearchPageResultEdge!]!
-  nodes: [SearchPageResult!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type SearchPageResultEdge {
-  cursor: String!
-  node: SearchPageResult!
-}
-
-type SearchSpaceResultConnection {
-  edges: [SearchSpaceResultEdge!]!
-  nodes: [SearchSpaceResult!]!
-  pageInfo: PageInfo!
-  totalCount: Int!
-}
-
-type SearchSpaceResultEdge {
-  cursor: String!
-  node: SearchSpaceResult!
-}
-
-extend type Space {
-  "Full-text search of the current content (web-search syntax: \"phrases\", -exclusions, OR), most relevant first."
-  search(query: String!, first: Int, after: String): SearchPageResultConnection!
-}
-
-extend type Organization {
-  "Full-text search of the current content of every space the caller can read, grouped by space."
-  search(query: String!, first: Int, after: String): SearchSpaceResultConnection!
-}
 `, BuiltIn: false},
+	{Name: "schema/change_request.graphqls", Input: sourceData("schema/change_request.graphqls"), BuiltIn: false},
+	{Name: "schema/collection.graphqls", Input: sourceData("schema/collection.graphqls"), BuiltIn: false},
+	{Name: "schema/comment.graphqls", Input: sourceData("schema/comment.graphqls"), BuiltIn: false},
+	{Name: "schema/content.graphqls", Input: sourceData("schema/content.graphqls"), BuiltIn: false},
+	{Name: "schema/grant.graphqls", Input: sourceData("schema/grant.graphqls"), BuiltIn: false},
+	{Name: "schema/invite.graphqls", Input: sourceData("schema/invite.graphqls"), BuiltIn: false},
+	{Name: "schema/links.graphqls", Input: sourceData("schema/links.graphqls"), BuiltIn: false},
+	{Name: "schema/member.graphqls", Input: sourceData("schema/member.graphqls"), BuiltIn: false},
+	{Name: "schema/merge_rules.graphqls", Input: sourceData("schema/merge_rules.graphqls"), BuiltIn: false},
+	{Name: "schema/organization.graphqls", Input: sourceData("schema/organization.graphqls"), BuiltIn: false},
+	{Name: "schema/review.graphqls", Input: sourceData("schema/review.graphqls"), BuiltIn: false},
+	{Name: "schema/search.graphqls", Input: sourceData("schema/search.graphqls"), BuiltIn: false},
+	{Name: "schema/share_link.graphqls", Input: sourceData("schema/share_link.graphqls"), BuiltIn: false},
+	{Name: "schema/site.graphqls", Input: sourceData("schema/site.graphqls"), BuiltIn: false},
+	{Name: "schema/site_section.graphqls", Input: sourceData("schema/site_section.graphqls"), BuiltIn: false},
+	{Name: "schema/site_space.graphqls", Input: sourceData("schema/site_space.graphqls"), BuiltIn: false},
+	{Name: "schema/space.graphqls", Input: sourceData("schema/space.graphqls"), BuiltIn: false},
+	{Name: "schema/team.graphqls", Input: sourceData("schema/team.graphqls"), BuiltIn: false},
+	{Name: "schema/template.graphqls", Input: sourceData("schema/template.graphqls"), BuiltIn: false},
 	{Name: "schema/tokens.graphqls", Input: sourceData("schema/tokens.graphqls"), BuiltIn: false},
+	{Name: "schema/user.graphqls", Input: sourceData("schema/user.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -8212,10 +6584,10 @@ func (ec *executionContext) childFields_Member(ctx context.Context, field graphq
 		return ec.fieldContext_Member_spaces(ctx, field)
 	case "teams":
 		return ec.fieldContext_Member_teams(ctx, field)
-	case "teamMemberships":
-		return ec.fieldContext_Member_teamMemberships(ctx, field)
 	case "accessibleSpaces":
 		return ec.fieldContext_Member_accessibleSpaces(ctx, field)
+	case "teamMemberships":
+		return ec.fieldContext_Member_teamMemberships(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Member", field.Name)
 }
@@ -8382,30 +6754,30 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_trial(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Organization_permissions(ctx, field)
+	case "agentInstructions":
+		return ec.fieldContext_Organization_agentInstructions(ctx, field)
+	case "collections":
+		return ec.fieldContext_Organization_collections(ctx, field)
+	case "inviteLinkList":
+		return ec.fieldContext_Organization_inviteLinkList(ctx, field)
 	case "members":
 		return ec.fieldContext_Organization_members(ctx, field)
 	case "member":
 		return ec.fieldContext_Organization_member(ctx, field)
-	case "inviteLinkList":
-		return ec.fieldContext_Organization_inviteLinkList(ctx, field)
-	case "agentInstructions":
-		return ec.fieldContext_Organization_agentInstructions(ctx, field)
-	case "spaces":
-		return ec.fieldContext_Organization_spaces(ctx, field)
-	case "collections":
-		return ec.fieldContext_Organization_collections(ctx, field)
-	case "teams":
-		return ec.fieldContext_Organization_teams(ctx, field)
-	case "team":
-		return ec.fieldContext_Organization_team(ctx, field)
+	case "search":
+		return ec.fieldContext_Organization_search(ctx, field)
 	case "sites":
 		return ec.fieldContext_Organization_sites(ctx, field)
 	case "site":
 		return ec.fieldContext_Organization_site(ctx, field)
+	case "spaces":
+		return ec.fieldContext_Organization_spaces(ctx, field)
+	case "teams":
+		return ec.fieldContext_Organization_teams(ctx, field)
+	case "team":
+		return ec.fieldContext_Organization_team(ctx, field)
 	case "templates":
 		return ec.fieldContext_Organization_templates(ctx, field)
-	case "search":
-		return ec.fieldContext_Organization_search(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -8996,16 +7368,16 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_urls(ctx, field)
 	case "structure":
 		return ec.fieldContext_Site_structure(ctx, field)
-	case "siteSpaceList":
-		return ec.fieldContext_Site_siteSpaceList(ctx, field)
-	case "shareLinks":
-		return ec.fieldContext_Site_shareLinks(ctx, field)
 	case "visibleStructure":
 		return ec.fieldContext_Site_visibleStructure(ctx, field)
+	case "shareLinks":
+		return ec.fieldContext_Site_shareLinks(ctx, field)
 	case "sections":
 		return ec.fieldContext_Site_sections(ctx, field)
 	case "sectionGroups":
 		return ec.fieldContext_Site_sectionGroups(ctx, field)
+	case "siteSpaceList":
+		return ec.fieldContext_Site_siteSpaceList(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Site", field.Name)
 }
@@ -9256,30 +7628,30 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_changeRequestsDraft(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Space_permissions(ctx, field)
-	case "teamPermissions":
-		return ec.fieldContext_Space_teamPermissions(ctx, field)
-	case "userPermissions":
-		return ec.fieldContext_Space_userPermissions(ctx, field)
-	case "content":
-		return ec.fieldContext_Space_content(ctx, field)
-	case "revisionById":
-		return ec.fieldContext_Space_revisionById(ctx, field)
-	case "revisions":
-		return ec.fieldContext_Space_revisions(ctx, field)
 	case "changeRequestList":
 		return ec.fieldContext_Space_changeRequestList(ctx, field)
 	case "changeRequest":
 		return ec.fieldContext_Space_changeRequest(ctx, field)
-	case "isTemplate":
-		return ec.fieldContext_Space_isTemplate(ctx, field)
 	case "commentList":
 		return ec.fieldContext_Space_commentList(ctx, field)
 	case "comment":
 		return ec.fieldContext_Space_comment(ctx, field)
 	case "commenters":
 		return ec.fieldContext_Space_commenters(ctx, field)
+	case "content":
+		return ec.fieldContext_Space_content(ctx, field)
+	case "revisionById":
+		return ec.fieldContext_Space_revisionById(ctx, field)
+	case "revisions":
+		return ec.fieldContext_Space_revisions(ctx, field)
+	case "teamPermissions":
+		return ec.fieldContext_Space_teamPermissions(ctx, field)
+	case "userPermissions":
+		return ec.fieldContext_Space_userPermissions(ctx, field)
 	case "search":
 		return ec.fieldContext_Space_search(ctx, field)
+	case "isTemplate":
+		return ec.fieldContext_Space_isTemplate(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
 }
@@ -17122,50 +15494,6 @@ func (ec *executionContext) fieldContext_Member_teams(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Member", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Member_teamMemberships(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Member_teamMemberships(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Member().TeamMemberships(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["title"].(*string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.MemberTeam]) graphql.Marshaler {
-			return ec.marshalNMemberTeamConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Member_teamMemberships(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Member",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MemberTeamConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Member_teamMemberships_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Member_accessibleSpaces(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17204,6 +15532,50 @@ func (ec *executionContext) fieldContext_Member_accessibleSpaces(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Member_accessibleSpaces_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Member_teamMemberships(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_teamMemberships(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Member().TeamMemberships(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["title"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.MemberTeam]) graphql.Marshaler {
+			return ec.marshalNMemberTeamConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_teamMemberships(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Member",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemberTeamConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Member_teamMemberships_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -18021,34 +16393,34 @@ func (ec *executionContext) fieldContext_MergeRules_rules(_ context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateOrganization(ctx, field)
+			return ec.fieldContext_Mutation_createChangeRequest(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateOrganization(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateOrganizationInput))
+			return ec.Resolvers.Mutation().CreateChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["input"].(*model.CreateChangeRequestInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganization(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequest(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Organization(ctx, field)
+			return ec.childFields_ChangeRequest(ctx, field)
 		},
 	}
 	defer func() {
@@ -18058,41 +16430,41 @@ func (ec *executionContext) fieldContext_Mutation_updateOrganization(ctx context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_createChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_joinOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_joinOrganization(ctx, field)
+			return ec.fieldContext_Mutation_updateChangeRequest(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().JoinOrganization(ctx, fc.Args["id"].(string))
+			return ec.Resolvers.Mutation().UpdateChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["input"].(model.UpdateChangeRequestInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequest(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_joinOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Member(ctx, field)
+			return ec.childFields_ChangeRequest(ctx, field)
 		},
 	}
 	defer func() {
@@ -18102,41 +16474,41 @@ func (ec *executionContext) fieldContext_Mutation_joinOrganization(ctx context.C
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_joinOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_updateChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_joinOrganizationWithInvite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_joinOrganizationWithInvite(ctx, field)
+			return ec.fieldContext_Mutation_mergeChangeRequest(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().JoinOrganizationWithInvite(ctx, fc.Args["organizationId"].(string), fc.Args["inviteId"].(string))
+			return ec.Resolvers.Mutation().MergeChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
+			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_joinOrganizationWithInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Member(ctx, field)
+			return ec.childFields_MergeResult(ctx, field)
 		},
 	}
 	defer func() {
@@ -18146,41 +16518,41 @@ func (ec *executionContext) fieldContext_Mutation_joinOrganizationWithInvite(ctx
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_joinOrganizationWithInvite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_mergeChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_updateMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_updateChangeRequestFromSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateMember(ctx, field)
+			return ec.fieldContext_Mutation_updateChangeRequestFromSpace(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateMember(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string), fc.Args["input"].(model.UpdateMemberInput))
+			return ec.Resolvers.Mutation().UpdateChangeRequestFromSpace(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
+			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_updateMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_updateChangeRequestFromSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Member(ctx, field)
+			return ec.childFields_MergeResult(ctx, field)
 		},
 	}
 	defer func() {
@@ -18190,491 +16562,7 @@ func (ec *executionContext) fieldContext_Mutation_updateMember(ctx context.Conte
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_removeMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_removeMember(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RemoveMember(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_removeMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type Boolean does not have child fields")
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_removeMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_setMemberSSO(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_setMemberSSO(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().SetMemberSso(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_setMemberSSO(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Member(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_setMemberSSO_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_pingOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_pingOrganization(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().PingOrganization(ctx, fc.Args["organizationId"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PingResult) graphql.Marshaler {
-			return ec.marshalNPingResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPingResult(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_pingOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PingResult(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_pingOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_inviteUsersToOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_inviteUsersToOrganization(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().InviteUsersToOrganization(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.InviteUsersInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.InviteUsersResult) graphql.Marshaler {
-			return ec.marshalNInviteUsersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteUsersResult(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_inviteUsersToOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_InviteUsersResult(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_inviteUsersToOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_createInviteLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createInviteLink(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateInviteLink(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateInviteLinkInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.InviteLink) graphql.Marshaler {
-			return ec.marshalNInviteLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteLink(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_createInviteLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_InviteLink(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createInviteLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_deleteInviteLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_deleteInviteLink(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteInviteLink(ctx, fc.Args["organizationId"].(string), fc.Args["inviteId"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_deleteInviteLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type Boolean does not have child fields")
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_deleteInviteLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_updateAgentInstructions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateAgentInstructions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateAgentInstructions(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.UpdateAgentInstructionsInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.AgentInstructions) graphql.Marshaler {
-			return ec.marshalNAgentInstructions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAgentInstructions(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_updateAgentInstructions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_AgentInstructions(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateAgentInstructions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_createSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateSpace(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateSpaceInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_createSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_updateSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateSpace(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateSpaceInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_updateSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_deleteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_deleteSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteSpace(ctx, fc.Args["id"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_deleteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type Boolean does not have child fields")
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_deleteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_restoreSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_restoreSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RestoreSpace(ctx, fc.Args["id"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_restoreSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_restoreSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_updateChangeRequestFromSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -18813,34 +16701,34 @@ func (ec *executionContext) fieldContext_Mutation_deleteCollection(ctx context.C
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_createTeam(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_postComment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createTeam(ctx, field)
+			return ec.fieldContext_Mutation_postComment(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateTeam(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateTeamInput))
+			return ec.Resolvers.Mutation().PostComment(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["input"].(model.PostCommentInput), fc.Args["format"].(*model.PageFormat))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
+			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_createTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_postComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
+			return ec.childFields_Comment(ctx, field)
 		},
 	}
 	defer func() {
@@ -18850,41 +16738,41 @@ func (ec *executionContext) fieldContext_Mutation_createTeam(ctx context.Context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createTeam_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_postComment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_updateTeam(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_updateComment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateTeam(ctx, field)
+			return ec.fieldContext_Mutation_updateComment(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateTeam(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string), fc.Args["input"].(model.UpdateTeamInput))
+			return ec.Resolvers.Mutation().UpdateComment(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string), fc.Args["input"].(model.UpdateCommentInput), fc.Args["format"].(*model.PageFormat))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
+			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_updateTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_updateComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
+			return ec.childFields_Comment(ctx, field)
 		},
 	}
 	defer func() {
@@ -18894,24 +16782,24 @@ func (ec *executionContext) fieldContext_Mutation_updateTeam(ctx context.Context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateTeam_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_updateComment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_deleteTeam(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_deleteComment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_deleteTeam(ctx, field)
+			return ec.fieldContext_Mutation_deleteComment(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteTeam(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string))
+			return ec.Resolvers.Mutation().DeleteComment(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -18921,7 +16809,7 @@ func (ec *executionContext) _Mutation_deleteTeam(ctx context.Context, field grap
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_deleteTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_deleteComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
@@ -18938,41 +16826,41 @@ func (ec *executionContext) fieldContext_Mutation_deleteTeam(ctx context.Context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_deleteTeam_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_deleteComment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_updateTeamMembers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_postCommentReply(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateTeamMembers(ctx, field)
+			return ec.fieldContext_Mutation_postCommentReply(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateTeamMembers(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string), fc.Args["input"].(model.UpdateTeamMembersInput))
+			return ec.Resolvers.Mutation().PostCommentReply(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string), fc.Args["input"].(model.PostCommentReplyInput), fc.Args["format"].(*model.PageFormat))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
+			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_updateTeamMembers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_postCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
+			return ec.childFields_CommentReply(ctx, field)
 		},
 	}
 	defer func() {
@@ -18982,41 +16870,41 @@ func (ec *executionContext) fieldContext_Mutation_updateTeamMembers(ctx context.
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateTeamMembers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_postCommentReply_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_setTeamMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_updateCommentReply(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_setTeamMember(ctx, field)
+			return ec.fieldContext_Mutation_updateCommentReply(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().SetTeamMember(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string), fc.Args["userId"].(string), fc.Args["input"].(model.SetTeamMemberInput))
+			return ec.Resolvers.Mutation().UpdateCommentReply(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string), fc.Args["replyId"].(string), fc.Args["input"].(model.UpdateCommentReplyInput), fc.Args["format"].(*model.PageFormat))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
+			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_setTeamMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_updateCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
+			return ec.childFields_CommentReply(ctx, field)
 		},
 	}
 	defer func() {
@@ -19026,24 +16914,24 @@ func (ec *executionContext) fieldContext_Mutation_setTeamMember(ctx context.Cont
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_setTeamMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_updateCommentReply_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_removeTeamMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_deleteCommentReply(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_removeTeamMember(ctx, field)
+			return ec.fieldContext_Mutation_deleteCommentReply(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RemoveTeamMember(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string), fc.Args["userId"].(string))
+			return ec.Resolvers.Mutation().DeleteCommentReply(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string), fc.Args["replyId"].(string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -19053,7 +16941,7 @@ func (ec *executionContext) _Mutation_removeTeamMember(ctx context.Context, fiel
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_removeTeamMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_deleteCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
@@ -19070,7 +16958,271 @@ func (ec *executionContext) fieldContext_Mutation_removeTeamMember(ctx context.C
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_removeTeamMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_deleteCommentReply_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreatePage(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["input"].(model.CreatePageInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PageEdit) graphql.Marshaler {
+			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPageEdit(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageEdit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updatePage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updatePage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdatePage(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["pageId"].(string), fc.Args["input"].(model.UpdatePageInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PageEdit) graphql.Marshaler {
+			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPageEdit(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updatePage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageEdit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updatePage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_movePage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_movePage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MovePage(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["pageId"].(string), fc.Args["input"].(model.MovePageInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PageEdit) graphql.Marshaler {
+			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPageEdit(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_movePage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageEdit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_movePage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deletePage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deletePage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeletePage(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["pageId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PageEdit) graphql.Marshaler {
+			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPageEdit(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deletePage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageEdit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deletePage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uploadFile(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uploadFile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UploadFile(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["file"].(graphql.Upload), fc.Args["name"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *FileEdit) graphql.Marshaler {
+			return ec.marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐFileEdit(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uploadFile(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FileEdit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uploadFile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteFile(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteFile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteFile(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["fileId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *FileEdit) graphql.Marshaler {
+			return ec.marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐFileEdit(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteFile(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FileEdit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteFile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -19517,6 +17669,754 @@ func (ec *executionContext) fieldContext_Mutation_removeCollectionTeamPermission
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_joinOrganizationWithInvite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_joinOrganizationWithInvite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().JoinOrganizationWithInvite(ctx, fc.Args["organizationId"].(string), fc.Args["inviteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_joinOrganizationWithInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_joinOrganizationWithInvite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_inviteUsersToOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_inviteUsersToOrganization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InviteUsersToOrganization(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.InviteUsersInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InviteUsersResult) graphql.Marshaler {
+			return ec.marshalNInviteUsersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteUsersResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_inviteUsersToOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InviteUsersResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_inviteUsersToOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createInviteLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createInviteLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateInviteLink(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateInviteLinkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InviteLink) graphql.Marshaler {
+			return ec.marshalNInviteLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createInviteLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InviteLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createInviteLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteInviteLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteInviteLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteInviteLink(ctx, fc.Args["organizationId"].(string), fc.Args["inviteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteInviteLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteInviteLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_joinOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_joinOrganization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().JoinOrganization(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_joinOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_joinOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateMember(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string), fc.Args["input"].(model.UpdateMemberInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveMember(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setMemberSSO(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setMemberSSO(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetMemberSso(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setMemberSSO(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setMemberSSO_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_pingOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_pingOrganization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PingOrganization(ctx, fc.Args["organizationId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PingResult) graphql.Marshaler {
+			return ec.marshalNPingResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPingResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_pingOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PingResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pingOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateOrganization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateOrganization(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateOrganizationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Organization) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateAgentInstructions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateAgentInstructions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateAgentInstructions(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.UpdateAgentInstructionsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AgentInstructions) graphql.Marshaler {
+			return ec.marshalNAgentInstructions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAgentInstructions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateAgentInstructions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AgentInstructions(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateAgentInstructions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_requestReviewers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_requestReviewers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RequestReviewers(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["input"].(model.RequestReviewersInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RequestReviewersResult) graphql.Marshaler {
+			return ec.marshalNRequestReviewersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestReviewersResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_requestReviewers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RequestReviewersResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_requestReviewers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeRequestedReviewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeRequestedReviewer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveRequestedReviewer(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["userId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeRequestedReviewer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeRequestedReviewer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_submitReview(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_submitReview(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SubmitReview(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["input"].(model.SubmitReviewInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Review) graphql.Marshaler {
+			return ec.marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_submitReview(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Review(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_submitReview_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateShareLink(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.CreateShareLinkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ShareLink) graphql.Marshaler {
+			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateShareLink(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["shareLinkId"].(string), fc.Args["input"].(model.UpdateShareLinkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ShareLink) graphql.Marshaler {
+			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ShareLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteShareLink(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["shareLinkId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19643,138 +18543,6 @@ func (ec *executionContext) fieldContext_Mutation_deleteSite(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_addSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_addSiteSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().AddSiteSpace(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.AddSiteSpaceInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
-			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_addSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpace(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_addSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_updateSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateSiteSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateSiteSpace(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string), fc.Args["input"].(model.UpdateSiteSpaceInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
-			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_updateSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpace(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_deleteSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_deleteSiteSpace(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteSiteSpace(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_deleteSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type Boolean does not have child fields")
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_deleteSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -20177,34 +18945,34 @@ func (ec *executionContext) fieldContext_Mutation_removeSectionFromGroup(ctx con
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_createShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_addSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createShareLink(ctx, field)
+			return ec.fieldContext_Mutation_addSiteSpace(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateShareLink(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.CreateShareLinkInput))
+			return ec.Resolvers.Mutation().AddSiteSpace(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.AddSiteSpaceInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ShareLink) graphql.Marshaler {
-			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_createShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_addSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ShareLink(ctx, field)
+			return ec.childFields_SiteSpace(ctx, field)
 		},
 	}
 	defer func() {
@@ -20214,41 +18982,41 @@ func (ec *executionContext) fieldContext_Mutation_createShareLink(ctx context.Co
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_addSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_updateShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_updateSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateShareLink(ctx, field)
+			return ec.fieldContext_Mutation_updateSiteSpace(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateShareLink(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["shareLinkId"].(string), fc.Args["input"].(model.UpdateShareLinkInput))
+			return ec.Resolvers.Mutation().UpdateSiteSpace(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string), fc.Args["input"].(model.UpdateSiteSpaceInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ShareLink) graphql.Marshaler {
-			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_updateShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_updateSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ShareLink(ctx, field)
+			return ec.childFields_SiteSpace(ctx, field)
 		},
 	}
 	defer func() {
@@ -20258,24 +19026,24 @@ func (ec *executionContext) fieldContext_Mutation_updateShareLink(ctx context.Co
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_updateSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_deleteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_deleteSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_deleteShareLink(ctx, field)
+			return ec.fieldContext_Mutation_deleteSiteSpace(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteShareLink(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["shareLinkId"].(string))
+			return ec.Resolvers.Mutation().DeleteSiteSpace(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -20285,7 +19053,7 @@ func (ec *executionContext) _Mutation_deleteShareLink(ctx context.Context, field
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_deleteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_deleteSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
@@ -20302,41 +19070,41 @@ func (ec *executionContext) fieldContext_Mutation_deleteShareLink(ctx context.Co
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_deleteShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_deleteSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_createSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createChangeRequest(ctx, field)
+			return ec.fieldContext_Mutation_createSpace(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["input"].(*model.CreateChangeRequestInput))
+			return ec.Resolvers.Mutation().CreateSpace(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateSpaceInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequest(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_createSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChangeRequest(ctx, field)
+			return ec.childFields_Space(ctx, field)
 		},
 	}
 	defer func() {
@@ -20346,41 +19114,41 @@ func (ec *executionContext) fieldContext_Mutation_createChangeRequest(ctx contex
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_createSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_updateSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateChangeRequest(ctx, field)
+			return ec.fieldContext_Mutation_updateSpace(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["input"].(model.UpdateChangeRequestInput))
+			return ec.Resolvers.Mutation().UpdateSpace(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateSpaceInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequest(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_updateSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChangeRequest(ctx, field)
+			return ec.childFields_Space(ctx, field)
 		},
 	}
 	defer func() {
@@ -20390,41 +19158,41 @@ func (ec *executionContext) fieldContext_Mutation_updateChangeRequest(ctx contex
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_updateSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_deleteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_mergeChangeRequest(ctx, field)
+			return ec.fieldContext_Mutation_deleteSpace(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().MergeChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string))
+			return ec.Resolvers.Mutation().DeleteSpace(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
-			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_deleteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MergeResult(ctx, field)
+			return nil, errors.New("field of type Boolean does not have child fields")
 		},
 	}
 	defer func() {
@@ -20434,41 +19202,41 @@ func (ec *executionContext) fieldContext_Mutation_mergeChangeRequest(ctx context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_mergeChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_deleteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_updateChangeRequestFromSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_restoreSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateChangeRequestFromSpace(ctx, field)
+			return ec.fieldContext_Mutation_restoreSpace(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateChangeRequestFromSpace(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string))
+			return ec.Resolvers.Mutation().RestoreSpace(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
-			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_updateChangeRequestFromSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_restoreSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MergeResult(ctx, field)
+			return ec.childFields_Space(ctx, field)
 		},
 	}
 	defer func() {
@@ -20478,41 +19246,41 @@ func (ec *executionContext) fieldContext_Mutation_updateChangeRequestFromSpace(c
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateChangeRequestFromSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_restoreSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_createPage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_createTeam(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createPage(ctx, field)
+			return ec.fieldContext_Mutation_createTeam(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreatePage(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["input"].(model.CreatePageInput))
+			return ec.Resolvers.Mutation().CreateTeam(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateTeamInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *PageEdit) graphql.Marshaler {
-			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPageEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_createPage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_createTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageEdit(ctx, field)
+			return ec.childFields_Team(ctx, field)
 		},
 	}
 	defer func() {
@@ -20522,41 +19290,41 @@ func (ec *executionContext) fieldContext_Mutation_createPage(ctx context.Context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createPage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_createTeam_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_updatePage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_updateTeam(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updatePage(ctx, field)
+			return ec.fieldContext_Mutation_updateTeam(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdatePage(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["pageId"].(string), fc.Args["input"].(model.UpdatePageInput))
+			return ec.Resolvers.Mutation().UpdateTeam(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string), fc.Args["input"].(model.UpdateTeamInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *PageEdit) graphql.Marshaler {
-			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPageEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_updatePage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_updateTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageEdit(ctx, field)
+			return ec.childFields_Team(ctx, field)
 		},
 	}
 	defer func() {
@@ -20566,41 +19334,41 @@ func (ec *executionContext) fieldContext_Mutation_updatePage(ctx context.Context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updatePage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_updateTeam_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_movePage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_deleteTeam(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_movePage(ctx, field)
+			return ec.fieldContext_Mutation_deleteTeam(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().MovePage(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["pageId"].(string), fc.Args["input"].(model.MovePageInput))
+			return ec.Resolvers.Mutation().DeleteTeam(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *PageEdit) graphql.Marshaler {
-			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPageEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_movePage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_deleteTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageEdit(ctx, field)
+			return nil, errors.New("field of type Boolean does not have child fields")
 		},
 	}
 	defer func() {
@@ -20610,41 +19378,41 @@ func (ec *executionContext) fieldContext_Mutation_movePage(ctx context.Context, 
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_movePage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_deleteTeam_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_deletePage(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_updateTeamMembers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_deletePage(ctx, field)
+			return ec.fieldContext_Mutation_updateTeamMembers(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeletePage(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["pageId"].(string))
+			return ec.Resolvers.Mutation().UpdateTeamMembers(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string), fc.Args["input"].(model.UpdateTeamMembersInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *PageEdit) graphql.Marshaler {
-			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPageEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_deletePage(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_updateTeamMembers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_PageEdit(ctx, field)
+			return ec.childFields_Team(ctx, field)
 		},
 	}
 	defer func() {
@@ -20654,41 +19422,41 @@ func (ec *executionContext) fieldContext_Mutation_deletePage(ctx context.Context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_deletePage_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_updateTeamMembers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_uploadFile(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_setTeamMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_uploadFile(ctx, field)
+			return ec.fieldContext_Mutation_setTeamMember(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UploadFile(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["file"].(graphql.Upload), fc.Args["name"].(*string))
+			return ec.Resolvers.Mutation().SetTeamMember(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string), fc.Args["userId"].(string), fc.Args["input"].(model.SetTeamMemberInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *FileEdit) graphql.Marshaler {
-			return ec.marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐFileEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_uploadFile(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_setTeamMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_FileEdit(ctx, field)
+			return ec.childFields_Team(ctx, field)
 		},
 	}
 	defer func() {
@@ -20698,41 +19466,41 @@ func (ec *executionContext) fieldContext_Mutation_uploadFile(ctx context.Context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_uploadFile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_setTeamMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_deleteFile(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mutation_removeTeamMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_deleteFile(ctx, field)
+			return ec.fieldContext_Mutation_removeTeamMember(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteFile(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["fileId"].(string))
+			return ec.Resolvers.Mutation().RemoveTeamMember(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string), fc.Args["userId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *FileEdit) graphql.Marshaler {
-			return ec.marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐFileEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Mutation_deleteFile(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Mutation_removeTeamMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Mutation",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_FileEdit(ctx, field)
+			return nil, errors.New("field of type Boolean does not have child fields")
 		},
 	}
 	defer func() {
@@ -20742,7 +19510,7 @@ func (ec *executionContext) fieldContext_Mutation_deleteFile(ctx context.Context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_deleteFile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Mutation_removeTeamMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -20831,402 +19599,6 @@ func (ec *executionContext) fieldContext_Mutation_setSpaceTemplate(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_setSpaceTemplate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_postComment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_postComment(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().PostComment(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["input"].(model.PostCommentInput), fc.Args["format"].(*model.PageFormat))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
-			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_postComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Comment(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_postComment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_updateComment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateComment(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateComment(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string), fc.Args["input"].(model.UpdateCommentInput), fc.Args["format"].(*model.PageFormat))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
-			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_updateComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Comment(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateComment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_deleteComment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_deleteComment(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteComment(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_deleteComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type Boolean does not have child fields")
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_deleteComment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_postCommentReply(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_postCommentReply(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().PostCommentReply(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string), fc.Args["input"].(model.PostCommentReplyInput), fc.Args["format"].(*model.PageFormat))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
-			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_postCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentReply(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_postCommentReply_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_updateCommentReply(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateCommentReply(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateCommentReply(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string), fc.Args["replyId"].(string), fc.Args["input"].(model.UpdateCommentReplyInput), fc.Args["format"].(*model.PageFormat))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
-			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_updateCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CommentReply(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateCommentReply_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_deleteCommentReply(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_deleteCommentReply(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteCommentReply(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["commentId"].(string), fc.Args["replyId"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_deleteCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type Boolean does not have child fields")
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_deleteCommentReply_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_requestReviewers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_requestReviewers(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RequestReviewers(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["input"].(model.RequestReviewersInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.RequestReviewersResult) graphql.Marshaler {
-			return ec.marshalNRequestReviewersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestReviewersResult(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_requestReviewers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RequestReviewersResult(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_requestReviewers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_removeRequestedReviewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_removeRequestedReviewer(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RemoveRequestedReviewer(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["userId"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_removeRequestedReviewer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type Boolean does not have child fields")
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_removeRequestedReviewer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_submitReview(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_submitReview(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().SubmitReview(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["input"].(model.SubmitReviewInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Review) graphql.Marshaler {
-			return ec.marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_submitReview(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Review(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_submitReview_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -21736,6 +20108,126 @@ func (ec *executionContext) fieldContext_Organization_permissions(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_agentInstructions(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_agentInstructions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Organization().AgentInstructions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AgentInstructions) graphql.Marshaler {
+			return ec.marshalNAgentInstructions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAgentInstructions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_agentInstructions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AgentInstructions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_collections(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_collections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Collections(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["nested"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Collection]) graphql.Marshaler {
+			return ec.marshalNCollectionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_collections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CollectionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_collections_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_inviteLinkList(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_inviteLinkList(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().InviteLinkList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["content"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.InviteLink]) graphql.Marshaler {
+			return ec.marshalNInviteLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_inviteLinkList(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InviteLinkConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_inviteLinkList_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_members(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21824,34 +20316,34 @@ func (ec *executionContext) fieldContext_Organization_member(ctx context.Context
 	return fc, nil
 }
 
-func (ec *executionContext) _Organization_inviteLinkList(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+func (ec *executionContext) _Organization_search(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Organization_inviteLinkList(ctx, field)
+			return ec.fieldContext_Organization_search(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Organization().InviteLinkList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["content"].(*bool))
+			return ec.Resolvers.Organization().Search(ctx, obj, fc.Args["query"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.InviteLink]) graphql.Marshaler {
-			return ec.marshalNInviteLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SearchSpaceResult]) graphql.Marshaler {
+			return ec.marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Organization_inviteLinkList(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Organization_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_InviteLinkConnection(ctx, field)
+			return ec.childFields_SearchSpaceResultConnection(ctx, field)
 		},
 	}
 	defer func() {
@@ -21861,215 +20353,7 @@ func (ec *executionContext) fieldContext_Organization_inviteLinkList(ctx context
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Organization_inviteLinkList_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Organization_agentInstructions(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Organization_agentInstructions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Organization().AgentInstructions(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.AgentInstructions) graphql.Marshaler {
-			return ec.marshalNAgentInstructions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAgentInstructions(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Organization_agentInstructions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Organization",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_AgentInstructions(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Organization_spaces(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Organization_spaces(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Organization().Spaces(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Space]) graphql.Marshaler {
-			return ec.marshalNSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Organization_spaces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Organization",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SpaceConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Organization_spaces_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Organization_collections(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Organization_collections(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Organization().Collections(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["nested"].(*bool))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Collection]) graphql.Marshaler {
-			return ec.marshalNCollectionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Organization_collections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Organization",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CollectionConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Organization_collections_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Organization_teams(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Organization_teams(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Organization().Teams(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["title"].(*string), fc.Args["owner"].(*string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Team]) graphql.Marshaler {
-			return ec.marshalNTeamConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Organization_teams(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Organization",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TeamConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Organization_teams_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Organization_team(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Organization_team(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Organization().Team(ctx, obj, fc.Args["id"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
-			return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Organization_team(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Organization",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Team(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Organization_team_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Organization_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -22164,6 +20448,138 @@ func (ec *executionContext) fieldContext_Organization_site(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_spaces(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_spaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Spaces(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Space]) graphql.Marshaler {
+			return ec.marshalNSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_spaces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SpaceConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_spaces_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_teams(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_teams(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Teams(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["title"].(*string), fc.Args["owner"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Team]) graphql.Marshaler {
+			return ec.marshalNTeamConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_teams(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_teams_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_team(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_team(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Team(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
+			return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_team(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_team_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_templates(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22192,50 +20608,6 @@ func (ec *executionContext) fieldContext_Organization_templates(_ context.Contex
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Template(ctx, field)
 		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Organization_search(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Organization_search(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Organization().Search(ctx, obj, fc.Args["query"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SearchSpaceResult]) graphql.Marshaler {
-			return ec.marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Organization_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Organization",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SearchSpaceResultConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Organization_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
 	}
 	return fc, nil
 }
@@ -23347,98 +21719,34 @@ func (ec *executionContext) fieldContext_PublishedURLs_published(_ context.Conte
 	return graphql.NewScalarFieldContext("PublishedURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _Query_apiInformation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_collection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_apiInformation(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().APIInformation(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ApiInformation) graphql.Marshaler {
-			return ec.marshalNApiInformation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐApiInformation(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_apiInformation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ApiInformation(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_viewer(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Query().Viewer(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Query_viewer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_user(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_user(ctx, field)
+			return ec.fieldContext_Query_collection(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().User(ctx, fc.Args["id"].(string))
+			return ec.Resolvers.Query().Collection(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollection(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_collection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_User(ctx, field)
+			return ec.childFields_Collection(ctx, field)
 		},
 	}
 	defer func() {
@@ -23448,7 +21756,7 @@ func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field g
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_user_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_collection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -23587,94 +21895,6 @@ func (ec *executionContext) fieldContext_Query_organizationsForEmailDomain(ctx c
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_space(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_space(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Space(ctx, fc.Args["id"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Query_space(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Space(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_space_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_collection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_collection(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Collection(ctx, fc.Args["id"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Collection) graphql.Marshaler {
-			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollection(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Query_collection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Collection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_collection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Query_checkVisitorCondition(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23719,6 +21939,50 @@ func (ec *executionContext) fieldContext_Query_checkVisitorCondition(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_space(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Space(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_space(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_space_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_apiTokens(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23747,6 +22011,114 @@ func (ec *executionContext) fieldContext_Query_apiTokens(_ context.Context, fiel
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_APIToken(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_apiInformation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_apiInformation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().APIInformation(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ApiInformation) graphql.Marshaler {
+			return ec.marshalNApiInformation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐApiInformation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_apiInformation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiInformation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_viewer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Viewer(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_viewer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_user(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().User(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_user_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -27570,34 +25942,34 @@ func (ec *executionContext) fieldContext_Site_structure(ctx context.Context, fie
 	return fc, nil
 }
 
-func (ec *executionContext) _Site_siteSpaceList(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+func (ec *executionContext) _Site_visibleStructure(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Site_siteSpaceList(ctx, field)
+			return ec.fieldContext_Site_visibleStructure(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Site().SiteSpaceList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["shareKey"].(*string), fc.Args["default"].(*bool))
+			return ec.Resolvers.Site().VisibleStructure(ctx, obj, fc.Args["claims"].(model.Document))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SiteSpace]) graphql.Marshaler {
-			return ec.marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
+			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Site_siteSpaceList(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Site_visibleStructure(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Site",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteSpaceConnection(ctx, field)
+			return ec.childFields_SiteStructure(ctx, field)
 		},
 	}
 	defer func() {
@@ -27607,7 +25979,7 @@ func (ec *executionContext) fieldContext_Site_siteSpaceList(ctx context.Context,
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Site_siteSpaceList_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Site_visibleStructure_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -27652,50 +26024,6 @@ func (ec *executionContext) fieldContext_Site_shareLinks(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Site_shareLinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Site_visibleStructure(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Site_visibleStructure(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Site().VisibleStructure(ctx, obj, fc.Args["claims"].(model.Document))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
-			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Site_visibleStructure(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Site",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_SiteStructure(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Site_visibleStructure_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -27784,6 +26112,50 @@ func (ec *executionContext) fieldContext_Site_sectionGroups(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Site_sectionGroups_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_siteSpaceList(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_siteSpaceList(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().SiteSpaceList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["shareKey"].(*string), fc.Args["default"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SiteSpace]) graphql.Marshaler {
+			return ec.marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_siteSpaceList(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpaceConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_siteSpaceList_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -29786,214 +28158,6 @@ func (ec *executionContext) fieldContext_Space_permissions(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _Space_teamPermissions(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_teamPermissions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Space().TeamPermissions(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.TeamGrant]) graphql.Marshaler {
-			return ec.marshalNTeamGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Space_teamPermissions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Space",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_TeamGrantConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Space_teamPermissions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Space_userPermissions(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_userPermissions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Space().UserPermissions(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.UserGrant]) graphql.Marshaler {
-			return ec.marshalNUserGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Space_userPermissions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Space",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_UserGrantConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Space_userPermissions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Space_content(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_content(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().Content(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Space_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Space",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Revision(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Space_revisionById(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_revisionById(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Space().RevisionByID(ctx, obj, fc.Args["id"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
-			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Space_revisionById(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Space",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Revision(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Space_revisionById_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Space_revisions(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_revisions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Space().Revisions(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Revision]) graphql.Marshaler {
-			return ec.marshalNRevisionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Space_revisions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Space",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_RevisionConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Space_revisions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Space_changeRequestList(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30080,29 +28244,6 @@ func (ec *executionContext) fieldContext_Space_changeRequest(ctx context.Context
 		return fc, err
 	}
 	return fc, nil
-}
-
-func (ec *executionContext) _Space_isTemplate(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_isTemplate(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.IsTemplate, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Space_isTemplate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Space_commentList(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
@@ -30237,6 +28378,214 @@ func (ec *executionContext) fieldContext_Space_commenters(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_content(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_content(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().Content(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_revisionById(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_revisionById(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().RevisionByID(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_revisionById(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_revisionById_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_revisions(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_revisions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Revisions(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Revision]) graphql.Marshaler {
+			return ec.marshalNRevisionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_revisions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_revisions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_teamPermissions(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_teamPermissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().TeamPermissions(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.TeamGrant]) graphql.Marshaler {
+			return ec.marshalNTeamGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_teamPermissions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamGrantConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_teamPermissions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_userPermissions(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_userPermissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().UserPermissions(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.UserGrant]) graphql.Marshaler {
+			return ec.marshalNUserGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_userPermissions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserGrantConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_userPermissions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_search(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30279,6 +28628,29 @@ func (ec *executionContext) fieldContext_Space_search(ctx context.Context, field
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Space_isTemplate(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_isTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsTemplate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_isTemplate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Space", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SpaceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Space]) (ret graphql.Marshaler) {
@@ -37928,7 +36300,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "teamMemberships":
+		case "accessibleSpaces":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -37937,7 +36309,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Member_teamMemberships(ctx, field, obj)
+				res = ec._Member_accessibleSpaces(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -37966,7 +36338,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "accessibleSpaces":
+		case "teamMemberships":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -37975,7 +36347,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Member_accessibleSpaces(ctx, field, obj)
+				res = ec._Member_teamMemberships(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -38553,107 +36925,30 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Mutation")
-		case "updateOrganization":
+		case "createChangeRequest":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateOrganization(ctx, field)
+				return ec._Mutation_createChangeRequest(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "joinOrganization":
+		case "updateChangeRequest":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_joinOrganization(ctx, field)
+				return ec._Mutation_updateChangeRequest(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "joinOrganizationWithInvite":
+		case "mergeChangeRequest":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_joinOrganizationWithInvite(ctx, field)
+				return ec._Mutation_mergeChangeRequest(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "updateMember":
+		case "updateChangeRequestFromSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateMember(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "removeMember":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_removeMember(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "setMemberSSO":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_setMemberSSO(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "pingOrganization":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_pingOrganization(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "inviteUsersToOrganization":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_inviteUsersToOrganization(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "createInviteLink":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createInviteLink(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "deleteInviteLink":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_deleteInviteLink(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "updateAgentInstructions":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateAgentInstructions(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "createSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createSpace(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "updateSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateSpace(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "deleteSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_deleteSpace(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "restoreSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_restoreSpace(ctx, field)
+				return ec._Mutation_updateChangeRequestFromSpace(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -38679,44 +36974,86 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "createTeam":
+		case "postComment":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createTeam(ctx, field)
+				return ec._Mutation_postComment(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "updateTeam":
+		case "updateComment":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateTeam(ctx, field)
+				return ec._Mutation_updateComment(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "deleteTeam":
+		case "deleteComment":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_deleteTeam(ctx, field)
+				return ec._Mutation_deleteComment(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "updateTeamMembers":
+		case "postCommentReply":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateTeamMembers(ctx, field)
+				return ec._Mutation_postCommentReply(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "setTeamMember":
+		case "updateCommentReply":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_setTeamMember(ctx, field)
+				return ec._Mutation_updateCommentReply(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "removeTeamMember":
+		case "deleteCommentReply":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_removeTeamMember(ctx, field)
+				return ec._Mutation_deleteCommentReply(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createPage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createPage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatePage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updatePage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "movePage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_movePage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletePage":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deletePage(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uploadFile":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uploadFile(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteFile":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteFile(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -38791,6 +37128,125 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "joinOrganizationWithInvite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_joinOrganizationWithInvite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "inviteUsersToOrganization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_inviteUsersToOrganization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createInviteLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createInviteLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteInviteLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteInviteLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "joinOrganization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_joinOrganization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateMember(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeMember(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setMemberSSO":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setMemberSSO(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pingOrganization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pingOrganization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateOrganization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateOrganization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateAgentInstructions":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateAgentInstructions(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestReviewers":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_requestReviewers(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeRequestedReviewer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeRequestedReviewer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "submitReview":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_submitReview(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSite(ctx, field)
@@ -38808,27 +37264,6 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteSite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSite(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "addSiteSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_addSiteSpace(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "updateSiteSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateSiteSpace(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "deleteSiteSpace":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_deleteSiteSpace(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -38896,93 +37331,93 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "createShareLink":
+		case "addSiteSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createShareLink(ctx, field)
+				return ec._Mutation_addSiteSpace(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "updateShareLink":
+		case "updateSiteSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateShareLink(ctx, field)
+				return ec._Mutation_updateSiteSpace(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "deleteShareLink":
+		case "deleteSiteSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_deleteShareLink(ctx, field)
+				return ec._Mutation_deleteSiteSpace(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "createChangeRequest":
+		case "createSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createChangeRequest(ctx, field)
+				return ec._Mutation_createSpace(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "updateChangeRequest":
+		case "updateSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateChangeRequest(ctx, field)
+				return ec._Mutation_updateSpace(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "mergeChangeRequest":
+		case "deleteSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_mergeChangeRequest(ctx, field)
+				return ec._Mutation_deleteSpace(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "updateChangeRequestFromSpace":
+		case "restoreSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateChangeRequestFromSpace(ctx, field)
+				return ec._Mutation_restoreSpace(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "createPage":
+		case "createTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createPage(ctx, field)
+				return ec._Mutation_createTeam(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "updatePage":
+		case "updateTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updatePage(ctx, field)
+				return ec._Mutation_updateTeam(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "movePage":
+		case "deleteTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_movePage(ctx, field)
+				return ec._Mutation_deleteTeam(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "deletePage":
+		case "updateTeamMembers":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_deletePage(ctx, field)
+				return ec._Mutation_updateTeamMembers(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "uploadFile":
+		case "setTeamMember":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_uploadFile(ctx, field)
+				return ec._Mutation_setTeamMember(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "deleteFile":
+		case "removeTeamMember":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_deleteFile(ctx, field)
+				return ec._Mutation_removeTeamMember(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -38997,69 +37432,6 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "setSpaceTemplate":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setSpaceTemplate(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "postComment":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_postComment(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "updateComment":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateComment(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "deleteComment":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_deleteComment(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "postCommentReply":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_postCommentReply(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "updateCommentReply":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateCommentReply(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "deleteCommentReply":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_deleteCommentReply(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "requestReviewers":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_requestReviewers(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "removeRequestedReviewer":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_removeRequestedReviewer(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "submitReview":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_submitReview(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -39194,6 +37566,120 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "agentInstructions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_agentInstructions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "collections":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_collections(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "inviteLinkList":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_inviteLinkList(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "members":
 			field := field
 
@@ -39270,7 +37756,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "inviteLinkList":
+		case "search":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -39279,7 +37765,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Organization_inviteLinkList(ctx, field, obj)
+				res = ec._Organization_search(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -39308,7 +37794,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "agentInstructions":
+		case "sites":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -39317,8 +37803,46 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Organization_agentInstructions(ctx, field, obj)
+				res = ec._Organization_sites(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "site":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_site(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -39356,44 +37880,6 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 					}
 				}()
 				res = ec._Organization_spaces(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "collections":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Organization_collections(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -39498,82 +37984,6 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "sites":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Organization_sites(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "site":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Organization_site(ctx, field, obj)
-				if res == graphql.RequiredNull {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "templates":
 			field := field
 
@@ -39584,44 +37994,6 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 					}
 				}()
 				res = ec._Organization_templates(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "search":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Organization_search(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -40279,7 +38651,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Query")
-		case "apiInformation":
+		case "collection":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -40288,51 +38660,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Query_apiInformation(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "viewer":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_viewer(ctx, field)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "user":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_user(ctx, field)
+				res = ec._Query_collection(ctx, field)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -40411,50 +38739,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "space":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_space(ctx, field)
-				if res == graphql.RequiredNull {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "collection":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Query_collection(ctx, field)
-				if res == graphql.RequiredNull {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			rrm := func(ctx context.Context) graphql.Marshaler {
-				return ec.OperationContext.RootResolverMiddleware(ctx,
-					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "checkVisitorCondition":
 			field := field
 
@@ -40477,6 +38761,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "space":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_space(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "apiTokens":
 			field := field
 
@@ -40488,6 +38794,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_apiTokens(ctx, field)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "apiInformation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_apiInformation(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "viewer":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_viewer(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "user":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_user(ctx, field)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -42480,7 +40852,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "siteSpaceList":
+		case "visibleStructure":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -42489,7 +40861,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Site_siteSpaceList(ctx, field, obj)
+				res = ec._Site_visibleStructure(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -42528,44 +40900,6 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 					}
 				}()
 				res = ec._Site_shareLinks(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "visibleStructure":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Site_visibleStructure(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -42642,6 +40976,44 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 					}
 				}()
 				res = ec._Site_sectionGroups(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "siteSpaceList":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_siteSpaceList(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -42868,7 +41240,7 @@ func (ec *executionContext) _SitePointer(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
-var siteSectionImplementors = []string{"SiteSection", "SiteSectionItem", "SiteStructureItem"}
+var siteSectionImplementors = []string{"SiteSection", "SiteStructureItem", "SiteSectionItem"}
 
 func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSection) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionImplementors)
@@ -43047,7 +41419,7 @@ func (ec *executionContext) _SiteSectionEdge(ctx context.Context, sel ast.Select
 	return out
 }
 
-var siteSectionGroupImplementors = []string{"SiteSectionGroup", "SiteSectionItem", "SiteStructureItem"}
+var siteSectionGroupImplementors = []string{"SiteSectionGroup", "SiteStructureItem", "SiteSectionItem"}
 
 func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSectionGroup) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupImplementors)
@@ -43583,7 +41955,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "teamPermissions":
+		case "changeRequestList":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -43592,7 +41964,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Space_teamPermissions(ctx, field, obj)
+				res = ec._Space_changeRequestList(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -43621,7 +41993,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "userPermissions":
+		case "changeRequest":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -43630,7 +42002,121 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Space_userPermissions(ctx, field, obj)
+				res = ec._Space_changeRequest(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "commentList":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_commentList(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "comment":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_comment(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "commenters":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_commenters(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -43773,7 +42259,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "changeRequestList":
+		case "teamPermissions":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -43782,7 +42268,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Space_changeRequestList(ctx, field, obj)
+				res = ec._Space_teamPermissions(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -43811,7 +42297,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "changeRequest":
+		case "userPermissions":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -43820,126 +42306,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Space_changeRequest(ctx, field, obj)
-				if res == graphql.RequiredNull {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "isTemplate":
-			out.Values[i] = ec._Space_isTemplate(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
-		case "commentList":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Space_commentList(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "comment":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Space_comment(ctx, field, obj)
-				if res == graphql.RequiredNull {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "commenters":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Space_commenters(ctx, field, obj)
+				res = ec._Space_userPermissions(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -44006,6 +42373,11 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "isTemplate":
+			out.Values[i] = ec._Space_isTemplate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -63,8 +63,8 @@ func (r *Resolver) grantsOf(ctx context.Context, targetID, principalKind string,
 	return storage.PageInMemory("grants."+principalKind, mine, func(g *storage.Grant) (time.Time, string) { return g.CreatedAt, g.PrincipalID }, false, page)
 }
 
-// teamGrants lists the teams with a role on a space or collection, oldest grant first.
-func (r *Resolver) teamGrants(ctx context.Context, id, orgID string, first *int, after *string) (*model.TeamGrantConnection, error) {
+// TeamGrants lists the teams with a role on a space or collection, oldest grant first.
+func (r *Resolver) TeamGrants(ctx context.Context, id, orgID string, first *int, after *string) (*model.TeamGrantConnection, error) {
 	list, err := r.grantsOf(ctx, id, storage.PrincipalTeam, first, after)
 	if err != nil {
 		return nil, err
@@ -96,8 +96,8 @@ func (r *Resolver) teamGrants(ctx context.Context, id, orgID string, first *int,
 	return model.NewConnection(items, list.Cursors, list.Total, list.HasMore), nil
 }
 
-// userGrants lists the users with a role of their own on a space or collection.
-func (r *Resolver) userGrants(ctx context.Context, id string, first *int, after *string) (*model.UserGrantConnection, error) {
+// UserGrants lists the users with a role of their own on a space or collection.
+func (r *Resolver) UserGrants(ctx context.Context, id string, first *int, after *string) (*model.UserGrantConnection, error) {
 	list, err := r.grantsOf(ctx, id, storage.PrincipalUser, first, after)
 	if err != nil {
 		return nil, err
@@ -115,6 +115,24 @@ func (r *Resolver) userGrants(ctx context.Context, id string, first *int, after 
 		items[i] = &model.UserGrant{Permission: model.MemberRole(g.Role), User: r.toUser(users[i])}
 	}
 	return model.NewConnection(items, list.Cursors, list.Total, list.HasMore), nil
+}
+
+// GrantSpaceAccess gives users and teams a role on a space, or (null role) takes it away, and
+// returns the space. Errors: Invalid, NotFound (the space, or a user or team that is not in the
+// organization), Forbidden.
+func (r *Resolver) GrantSpaceAccess(ctx context.Context, spaceID string, in model.GrantAccessInput) (*model.Space, error) {
+	if err := r.grantAccess(ctx, storage.TargetSpace, spaceID, in); err != nil {
+		return nil, err
+	}
+	return r.SpaceByID(ctx, spaceID)
+}
+
+// GrantCollectionAccess is GrantSpaceAccess for a collection.
+func (r *Resolver) GrantCollectionAccess(ctx context.Context, collectionID string, in model.GrantAccessInput) (*model.Collection, error) {
+	if err := r.grantAccess(ctx, storage.TargetCollection, collectionID, in); err != nil {
+		return nil, err
+	}
+	return r.CollectionByID(ctx, collectionID)
 }
 
 // grantAccess gives users and teams a role on content, or (null role) takes it away.
@@ -173,9 +191,36 @@ func (r *Resolver) checkPrincipals(ctx context.Context, orgID string, users, tea
 	return nil
 }
 
-// updateGrant sets or (null) removes one user's or team's role on content.
+// GrantRef names one grant: the role of a user or a team (Principal, PrincipalID) on a space or a
+// collection (Target, ID).
+type GrantRef struct {
+	Target      GrantTarget
+	ID          string
+	Principal   GrantPrincipal
+	PrincipalID string
+}
+
+// GrantTarget is what a grant gives a role on.
+type GrantTarget string
+
+// GrantPrincipal is who a grant gives a role to.
+type GrantPrincipal string
+
+const (
+	GrantOnSpace      GrantTarget    = storage.TargetSpace
+	GrantOnCollection GrantTarget    = storage.TargetCollection
+	GrantToUser       GrantPrincipal = storage.PrincipalUser
+	GrantToTeam       GrantPrincipal = storage.PrincipalTeam
+)
+
+func (g GrantRef) parts() (kind, id, principalKind, principalID string) {
+	return string(g.Target), g.ID, string(g.Principal), g.PrincipalID
+}
+
+// UpdateGrant sets or (null) removes one user's or team's role on a space or collection.
 // Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) updateGrant(ctx context.Context, kind, id, principalKind, principalID string, in model.UpdateGrantInput) (bool, error) {
+func (r *Resolver) UpdateGrant(ctx context.Context, ref GrantRef, in model.UpdateGrantInput) (bool, error) {
+	kind, id, principalKind, principalID := ref.parts()
 	if err := in.Validate(); err != nil {
 		return false, err
 	}
@@ -204,10 +249,11 @@ func principalLists(kind, id string) (users, teams []string) {
 	return nil, []string{id}
 }
 
-// removeGrant removes one user's or team's role on content and reports whether there was one.
-// A team without access to a space is an error, as the contract describes. Errors: Invalid,
-// NotFound, Forbidden.
-func (r *Resolver) removeGrant(ctx context.Context, kind, id, principalKind, principalID string) (bool, error) {
+// RemoveGrant removes one user's or team's role on a space or collection and reports whether
+// there was one. A team without access to a space is an error, as the contract describes.
+// Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) RemoveGrant(ctx context.Context, ref GrantRef) (bool, error) {
+	kind, id, principalKind, principalID := ref.parts()
 	if _, err := r.administeredContent(ctx, kind, id); err != nil {
 		return false, err
 	}

@@ -1,11 +1,14 @@
 package graph
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -45,17 +48,43 @@ func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) ht
 	}
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
-		slog.ErrorContext(ctx, "graphql resolver panicked", "panic", fmt.Sprint(p))
+		LogPanic(ctx, "graphql resolver panicked", p)
 		return &apperr.Error{Kind: apperr.Internal, Msg: "Internal error"}
 	})
 	explorer := playground.Handler("Bindery GraphQL", "/graphql")
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if req.Method == http.MethodGet && req.URL.RawQuery == "" && strings.Contains(req.Header.Get("Accept"), "text/html") {
+		if IsExplorerRequest(req) {
 			explorer.ServeHTTP(w, req)
 			return
 		}
 		srv.ServeHTTP(w, req)
 	})
+}
+
+// IsExplorerRequest reports whether a request is a browser loading the GraphiQL explorer: a GET
+// without a query string that accepts HTML. The explorer page needs no token; its queries do.
+func IsExplorerRequest(r *http.Request) bool {
+	return r.Method == http.MethodGet && r.URL.RawQuery == "" && strings.Contains(r.Header.Get("Accept"), "text/html")
+}
+
+// LogPanic logs a recovered panic with the goroutine's stack, for either door.
+func LogPanic(ctx context.Context, msg string, p any) {
+	slog.ErrorContext(ctx, msg, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+}
+
+// WriteUnauthenticated answers a GraphQL request without a valid token: HTTP 401 with err in
+// GraphQL's error shape, as the error presenter shows every other error.
+func WriteUnauthenticated(w http.ResponseWriter, r *http.Request, err error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the message shows "Bearer <token>"
+	if encErr := enc.Encode(map[string]any{"errors": []*gqlerror.Error{presentError(r.Context(), err)}}); encErr != nil {
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusUnauthorized)
+	w.Write(buf.Bytes()) //nolint:errcheck // the client went away; nothing to do
 }
 
 // complexity makes a connection cost its page size times its children, so a nested list of

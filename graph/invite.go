@@ -11,11 +11,11 @@ import (
 	"github.com/bindery/bindery/storage"
 )
 
-// inviteUsers invites addresses to an organization. Self-hosted Bindery sends no e-mail: an
+// InviteUsers invites addresses to an organization. Self-hosted Bindery sends no e-mail: an
 // invited address becomes a member at once, with an unverified user created for it when needed
 // (an admin issues its token with `bindery admin token create`). Errors: Invalid, NotFound,
 // Forbidden.
-func (r *Resolver) inviteUsers(ctx context.Context, orgID string, in model.InviteUsersInput) (*model.InviteUsersResult, error) {
+func (r *Resolver) InviteUsers(ctx context.Context, orgID string, in model.InviteUsersInput) (*model.InviteUsersResult, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -35,9 +35,9 @@ func (r *Resolver) inviteUsers(ctx context.Context, orgID string, in model.Invit
 	return &model.InviteUsersResult{Users: added, Invited: len(added)}, nil
 }
 
-// inviteLinks lists an organization's invite links: to the organization, or (content) to its
+// InviteLinks lists an organization's invite links: to the organization, or (content) to its
 // spaces and collections. Errors: Invalid, Forbidden.
-func (r *Resolver) inviteLinks(ctx context.Context, org *model.Organization, first *int, after *string, content *bool) (*model.InviteLinkConnection, error) {
+func (r *Resolver) InviteLinks(ctx context.Context, org *model.Organization, first *int, after *string, content *bool) (*model.InviteLinkConnection, error) {
 	if err := authz.CanAdminister(org); err != nil {
 		return nil, err
 	}
@@ -111,14 +111,14 @@ func findCollection(cs []*storage.Collection, id string) *storage.Collection {
 	return nil
 }
 
-// createInviteLink creates an invite link: to the organization (organization admins), or to a
+// CreateInviteLink creates an invite link: to the organization (organization admins), or to a
 // space or collection (its admins). Errors: Invalid (also when the organization has invite links
 // turned off, or the content is unknown), NotFound, Forbidden.
-func (r *Resolver) createInviteLink(ctx context.Context, orgID string, in model.CreateInviteLinkInput) (*model.InviteLink, error) {
+func (r *Resolver) CreateInviteLink(ctx context.Context, orgID string, in model.CreateInviteLinkInput) (*model.InviteLink, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	org, err := r.organization(ctx, orgID)
+	org, err := r.OrganizationByID(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -155,9 +155,9 @@ func (r *Resolver) createInviteLink(ctx context.Context, orgID string, in model.
 	return links[0], nil
 }
 
-// deleteInviteLink deletes an invite link; deleting a missing one succeeds and reports false.
+// DeleteInviteLink deletes an invite link; deleting a missing one succeeds and reports false.
 // Errors: NotFound (organization), Forbidden.
-func (r *Resolver) deleteInviteLink(ctx context.Context, orgID, inviteID string) (bool, error) {
+func (r *Resolver) DeleteInviteLink(ctx context.Context, orgID, inviteID string) (bool, error) {
 	org, err := r.adminOf(ctx, orgID)
 	if err != nil {
 		return false, err
@@ -165,11 +165,11 @@ func (r *Resolver) deleteInviteLink(ctx context.Context, orgID, inviteID string)
 	return r.Store.DeleteInviteLink(ctx, org.ID, inviteID)
 }
 
-// joinWithInvite makes the caller a member through an invite link; holding the link's id is the
+// JoinOrganizationWithInvite makes the caller a member through an invite link; holding the link's id is the
 // permission. A current member keeps their role; a space or collection link makes a newcomer a
 // guest and gives them its level there (a higher grant of their own is kept).
 // Errors: NotFound, Invalid (links turned off).
-func (r *Resolver) joinWithInvite(ctx context.Context, orgID, inviteID string) (*model.Member, error) {
+func (r *Resolver) JoinOrganizationWithInvite(ctx context.Context, orgID, inviteID string) (*model.Member, error) {
 	actor, err := authz.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -212,9 +212,9 @@ func (r *Resolver) grantAtLeast(ctx context.Context, orgID, kind, id, userID str
 	return r.Store.SetGrants(ctx, orgID, kind, id, storage.PrincipalUser, []string{userID}, string(role), r.Now())
 }
 
-// agentInstructions returns the organization's agent instructions, an empty document when none
+// AgentInstructions returns the organization's agent instructions, an empty document when none
 // were written. Errors: none beyond storage's.
-func (r *Resolver) agentInstructions(ctx context.Context, org *model.Organization) (*model.AgentInstructions, error) {
+func (r *Resolver) AgentInstructions(ctx context.Context, org *model.Organization) (*model.AgentInstructions, error) {
 	out := &model.AgentInstructions{
 		Object:    "agent-instructions",
 		URLs:      model.LocationURLs{Location: r.apiURL("/orgs/%s/agent-instructions", org.ID)},
@@ -232,8 +232,8 @@ func (r *Resolver) agentInstructions(ctx context.Context, org *model.Organizatio
 	return out, nil
 }
 
-// updateAgentInstructions replaces the agent instructions. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) updateAgentInstructions(ctx context.Context, orgID string, in model.UpdateAgentInstructionsInput) (*model.AgentInstructions, error) {
+// UpdateAgentInstructions replaces the agent instructions. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) UpdateAgentInstructions(ctx context.Context, orgID string, in model.UpdateAgentInstructionsInput) (*model.AgentInstructions, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -245,5 +245,5 @@ func (r *Resolver) updateAgentInstructions(ctx context.Context, orgID string, in
 	if err := r.Store.SaveAgentInstructions(ctx, a); err != nil {
 		return nil, err
 	}
-	return r.agentInstructions(ctx, org)
+	return r.AgentInstructions(ctx, org)
 }

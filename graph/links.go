@@ -290,7 +290,7 @@ func (r *Resolver) locate(ctx context.Context, src *ContentSource, items []*mode
 }
 
 func (r *Resolver) completeLocations(ctx context.Context, src *ContentSource, locs []*model.ContentLocation) error {
-	org, err := r.organization(ctx, src.Space.Organization)
+	org, err := r.OrganizationByID(ctx, src.Space.Organization)
 	if err != nil {
 		return err
 	}

@@ -11,8 +11,17 @@ import (
 	"github.com/bindery/bindery/storage"
 )
 
-// members lists an organization's members. Errors: Invalid, Forbidden.
-func (r *Resolver) members(ctx context.Context, org *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.MemberConnection, error) {
+// MemberListArgs narrows and orders a list of members; every field is optional.
+type MemberListArgs struct {
+	Order  *model.ListOrder
+	Role   *model.MemberRoleFilter
+	Search *string
+	Sort   *model.MemberSort
+}
+
+// Members lists an organization's members. Errors: Invalid, Forbidden.
+func (r *Resolver) Members(ctx context.Context, org *model.Organization, args MemberListArgs, first *int, after *string) (*model.MemberConnection, error) {
+	order, role, search, sort := args.Order, args.Role, args.Search, args.Sort
 	if err := authz.CanListMembers(org); err != nil {
 		return nil, err
 	}
@@ -53,9 +62,9 @@ func (r *Resolver) members(ctx context.Context, org *model.Organization, first *
 	return c, r.fillMemberCounts(ctx, org.ID, c.Nodes)
 }
 
-// member returns one member: any member may see themself, others need to list members.
+// MemberByID returns one member: any member may see themself, others need to list members.
 // Errors: Forbidden, NotFound.
-func (r *Resolver) member(ctx context.Context, org *model.Organization, userID string) (*model.Member, error) {
+func (r *Resolver) MemberByID(ctx context.Context, org *model.Organization, userID string) (*model.Member, error) {
 	if org.Viewer == nil || org.Viewer.ID != userID {
 		if err := authz.CanListMembers(org); err != nil {
 			return nil, err
@@ -72,7 +81,7 @@ func (r *Resolver) member(ctx context.Context, org *model.Organization, userID s
 // adminOf loads an organization and requires the caller to administer it.
 // Errors: Unauthenticated, NotFound, Forbidden.
 func (r *Resolver) adminOf(ctx context.Context, orgID string) (*model.Organization, error) {
-	org, err := r.organization(ctx, orgID)
+	org, err := r.OrganizationByID(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -82,9 +91,9 @@ func (r *Resolver) adminOf(ctx context.Context, orgID string) (*model.Organizati
 	return org, nil
 }
 
-// updateMember changes a member's role. Errors: Invalid (also for demoting the last admin),
+// UpdateMember changes a member's role. Errors: Invalid (also for demoting the last admin),
 // NotFound, Forbidden.
-func (r *Resolver) updateMember(ctx context.Context, orgID, userID string, in model.UpdateMemberInput) (*model.Member, error) {
+func (r *Resolver) UpdateMember(ctx context.Context, orgID, userID string, in model.UpdateMemberInput) (*model.Member, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -97,13 +106,13 @@ func (r *Resolver) updateMember(ctx context.Context, orgID, userID string, in mo
 			return nil, memberError(err)
 		}
 	}
-	return r.member(ctx, org, userID)
+	return r.MemberByID(ctx, org, userID)
 }
 
-// removeMember removes a member: admins remove anyone, members may leave. Removing someone who is
+// RemoveMember removes a member: admins remove anyone, members may leave. Removing someone who is
 // not a member succeeds and reports false. Errors: NotFound, Forbidden, Invalid (last admin).
-func (r *Resolver) removeMember(ctx context.Context, orgID, userID string) (bool, error) {
-	org, err := r.organization(ctx, orgID)
+func (r *Resolver) RemoveMember(ctx context.Context, orgID, userID string) (bool, error) {
+	org, err := r.OrganizationByID(ctx, orgID)
 	if err != nil {
 		return false, err
 	}
@@ -116,8 +125,8 @@ func (r *Resolver) removeMember(ctx context.Context, orgID, userID string) (bool
 	return removed, memberError(err)
 }
 
-// setMemberSSO marks a member as an SSO member. Errors: NotFound, Forbidden.
-func (r *Resolver) setMemberSSO(ctx context.Context, orgID, userID string) (*model.Member, error) {
+// SetMemberSSO marks a member as an SSO member. Errors: NotFound, Forbidden.
+func (r *Resolver) SetMemberSSO(ctx context.Context, orgID, userID string) (*model.Member, error) {
 	org, err := r.adminOf(ctx, orgID)
 	if err != nil {
 		return nil, err
@@ -125,12 +134,12 @@ func (r *Resolver) setMemberSSO(ctx context.Context, orgID, userID string) (*mod
 	if err := r.Store.SetMemberSSO(ctx, org.ID, userID); err != nil {
 		return nil, memberError(err)
 	}
-	return r.member(ctx, org, userID)
+	return r.MemberByID(ctx, org, userID)
 }
 
-// ping records the caller's activity. Errors: NotFound.
-func (r *Resolver) ping(ctx context.Context, orgID string) (*model.PingResult, error) {
-	org, err := r.organization(ctx, orgID)
+// PingOrganization records the caller's activity. Errors: NotFound.
+func (r *Resolver) PingOrganization(ctx context.Context, orgID string) (*model.PingResult, error) {
+	org, err := r.OrganizationByID(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -150,10 +159,10 @@ func memberError(err error) error {
 	return err
 }
 
-// join makes the caller a member of an organization that allows their verified e-mail domain.
+// JoinOrganization makes the caller a member of an organization that allows their verified e-mail domain.
 // Organizations that neither count the caller as a member nor allow their domain answer
 // NotFound, so that ids cannot be probed. Errors: NotFound, Invalid (address not verified).
-func (r *Resolver) join(ctx context.Context, orgID string) (*model.Member, error) {
+func (r *Resolver) JoinOrganization(ctx context.Context, orgID string) (*model.Member, error) {
 	actor, err := authz.RequireActor(ctx)
 	if err != nil {
 		return nil, err

@@ -48,14 +48,14 @@ func canSeeMember(org *model.Organization, userID string) error {
 	return authz.CanListMembers(org)
 }
 
-// memberTeams lists a member's teams with their role in each. Errors: Invalid, NotFound,
+// MemberTeams lists a member's teams with their role in each. Errors: Invalid, NotFound,
 // Forbidden.
-func (r *Resolver) memberTeams(ctx context.Context, m *model.Member, first *int, after *string, title *string) (*model.MemberTeamConnection, error) {
+func (r *Resolver) MemberTeams(ctx context.Context, m *model.Member, first *int, after *string, title *string) (*model.MemberTeamConnection, error) {
 	page, err := pageOf(first, after)
 	if err != nil {
 		return nil, err
 	}
-	org, err := r.organization(ctx, m.OrganizationID)
+	org, err := r.OrganizationByID(ctx, m.OrganizationID)
 	if err != nil {
 		return nil, err
 	}
@@ -79,9 +79,9 @@ func (r *Resolver) memberTeams(ctx context.Context, m *model.Member, first *int,
 	}), nil
 }
 
-// memberSpaces lists the spaces a member can access that the caller can read too, with the
+// MemberSpaces lists the spaces a member can access that the caller can read too, with the
 // member's role. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) memberSpaces(ctx context.Context, m *model.Member, first *int, after *string, order *model.ListOrder) (*model.MemberSpaceConnection, error) {
+func (r *Resolver) MemberSpaces(ctx context.Context, m *model.Member, first *int, after *string, order *model.ListOrder) (*model.MemberSpaceConnection, error) {
 	page, err := pageOf(first, after)
 	if err != nil {
 		return nil, err
@@ -89,7 +89,7 @@ func (r *Resolver) memberSpaces(ctx context.Context, m *model.Member, first *int
 	if order != nil && !order.IsValid() {
 		return nil, apperr.Invalidf("order", `must be "asc" or "desc"`)
 	}
-	org, err := r.organization(ctx, m.OrganizationID)
+	org, err := r.OrganizationByID(ctx, m.OrganizationID)
 	if err != nil {
 		return nil, err
 	}

@@ -15,9 +15,9 @@ import (
 	"github.com/bindery/bindery/storage"
 )
 
-// organization returns an organization the caller belongs to. Errors: Unauthenticated, NotFound
+// OrganizationByID returns an organization the caller belongs to. Errors: Unauthenticated, NotFound
 // (also for organizations the caller is not a member of: existence is never revealed).
-func (r *Resolver) organization(ctx context.Context, id string) (*model.Organization, error) {
+func (r *Resolver) OrganizationByID(ctx context.Context, id string) (*model.Organization, error) {
 	if _, err := authz.RequireActor(ctx); err != nil {
 		return nil, err
 	}
@@ -28,7 +28,9 @@ func (r *Resolver) organization(ctx context.Context, id string) (*model.Organiza
 	return r.toOrganization(m.Organization, r.toMember(m)), nil
 }
 
-func (r *Resolver) organizations(ctx context.Context, first *int, after *string) (*model.OrganizationConnection, error) {
+// Organizations lists the organizations the caller belongs to, oldest membership first.
+// Errors: Unauthenticated, Invalid.
+func (r *Resolver) Organizations(ctx context.Context, first *int, after *string) (*model.OrganizationConnection, error) {
 	actor, err := authz.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -46,9 +48,9 @@ func (r *Resolver) organizations(ctx context.Context, first *int, after *string)
 	}), nil
 }
 
-// organizationsForEmailDomain shows the organizations allowing domain that the caller belongs to
+// OrganizationsForEmailDomain shows the organizations allowing domain that the caller belongs to
 // or could join with their own address. Errors: Invalid.
-func (r *Resolver) organizationsForEmailDomain(ctx context.Context, domain string) ([]*model.Organization, error) {
+func (r *Resolver) OrganizationsForEmailDomain(ctx context.Context, domain string) ([]*model.Organization, error) {
 	actor, err := authz.RequireActor(ctx)
 	if err != nil {
 		return nil, err
@@ -86,13 +88,13 @@ func emailDomain(email string) string {
 	return strings.ToLower(email[strings.LastIndexByte(email, '@')+1:])
 }
 
-// updateOrganization applies a validated patch. Errors: Invalid, NotFound, Forbidden, Conflict
+// UpdateOrganization applies a validated patch. Errors: Invalid, NotFound, Forbidden, Conflict
 // (hostname taken).
-func (r *Resolver) updateOrganization(ctx context.Context, id string, in model.UpdateOrganizationInput) (*model.Organization, error) {
+func (r *Resolver) UpdateOrganization(ctx context.Context, id string, in model.UpdateOrganizationInput) (*model.Organization, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	org, err := r.organization(ctx, id)
+	org, err := r.OrganizationByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}

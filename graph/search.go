@@ -31,9 +31,9 @@ func parseSearch(query string) (storage.SearchQuery, error) {
 	return storage.ParseSearchQuery(query), nil
 }
 
-// spaceSearch searches the current content of a space the caller can read, most relevant page
+// SearchSpace searches the current content of a space the caller can read, most relevant page
 // first. Errors: Invalid, NotFound.
-func (r *Resolver) spaceSearch(ctx context.Context, spaceID, query string, first *int, after *string) (*model.SearchPageResultConnection, error) {
+func (r *Resolver) SearchSpace(ctx context.Context, spaceID, query string, first *int, after *string) (*model.SearchPageResultConnection, error) {
 	q, err := parseSearch(query)
 	if err != nil {
 		return nil, err
@@ -57,10 +57,10 @@ func (r *Resolver) spaceSearch(ctx context.Context, spaceID, query string, first
 	return model.NewConnection(results, hits.Cursors, hits.Total, hits.HasMore), nil
 }
 
-// organizationSearch searches the current content of every live space of an organization the
+// SearchOrganization searches the current content of every live space of an organization the
 // caller can read; results are spaces, best match first, each with its best pages.
 // Errors: Invalid, NotFound.
-func (r *Resolver) organizationSearch(ctx context.Context, orgID, query string, first *int, after *string) (*model.SearchSpaceResultConnection, error) {
+func (r *Resolver) SearchOrganization(ctx context.Context, orgID, query string, first *int, after *string) (*model.SearchSpaceResultConnection, error) {
 	q, err := parseSearch(query)
 	if err != nil {
 		return nil, err

@@ -21,9 +21,9 @@ func (r *Resolver) toShareLink(siteURL string, l *storage.ShareLink) *model.Shar
 	return out
 }
 
-// shareLinks lists a site's share links, newest first (site managers: a link is a secret).
+// ShareLinks lists a site's share links, newest first (site managers: a link is a secret).
 // Errors: Invalid, Forbidden.
-func (r *Resolver) shareLinks(ctx context.Context, site *model.Site, first *int, after *string) (*model.ShareLinkConnection, error) {
+func (r *Resolver) ShareLinks(ctx context.Context, site *model.Site, first *int, after *string) (*model.ShareLinkConnection, error) {
 	page, err := pageOf(first, after)
 	if err != nil {
 		return nil, err
@@ -43,8 +43,8 @@ func (r *Resolver) shareLinks(ctx context.Context, site *model.Site, first *int,
 	return connectionOf(list, func(l *storage.ShareLink) *model.ShareLink { return r.toShareLink(url, l) }), nil
 }
 
-// createShareLink creates an active share link. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) createShareLink(ctx context.Context, orgID, siteID string, in model.CreateShareLinkInput) (*model.ShareLink, error) {
+// CreateShareLink creates an active share link. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) CreateShareLink(ctx context.Context, orgID, siteID string, in model.CreateShareLinkInput) (*model.ShareLink, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -59,8 +59,8 @@ func (r *Resolver) createShareLink(ctx context.Context, orgID, siteID string, in
 	return r.toShareLink(r.siteURL(site.Basename, site.ID), l), nil
 }
 
-// updateShareLink renames or (de)activates a share link. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) updateShareLink(ctx context.Context, orgID, siteID, id string, in model.UpdateShareLinkInput) (*model.ShareLink, error) {
+// UpdateShareLink renames or (de)activates a share link. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) UpdateShareLink(ctx context.Context, orgID, siteID, id string, in model.UpdateShareLinkInput) (*model.ShareLink, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -85,9 +85,9 @@ func (r *Resolver) updateShareLink(ctx context.Context, orgID, siteID, id string
 	return r.toShareLink(r.siteURL(site.Basename, site.ID), l), nil
 }
 
-// deleteShareLink deletes a share link; a missing one reports false. Errors: NotFound (site),
+// DeleteShareLink deletes a share link; a missing one reports false. Errors: NotFound (site),
 // Forbidden.
-func (r *Resolver) deleteShareLink(ctx context.Context, orgID, siteID, id string) (bool, error) {
+func (r *Resolver) DeleteShareLink(ctx context.Context, orgID, siteID, id string) (bool, error) {
 	site, err := r.editableSite(ctx, orgID, siteID)
 	if err != nil {
 		return false, err

@@ -45,7 +45,7 @@ func (r *Resolver) toSite(s *storage.Site) *model.Site {
 // siteReader loads an organization the caller reads sites of: members with a role.
 // Errors: NotFound, Forbidden.
 func (r *Resolver) siteReader(ctx context.Context, orgID string) (*model.Organization, error) {
-	org, err := r.organization(ctx, orgID)
+	org, err := r.OrganizationByID(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func (r *Resolver) siteReader(ctx context.Context, orgID string) (*model.Organiz
 // siteEditor loads an organization whose sites the caller manages: the create role.
 // Errors: NotFound, Forbidden.
 func (r *Resolver) siteEditor(ctx context.Context, orgID string) (*model.Organization, error) {
-	org, err := r.organization(ctx, orgID)
+	org, err := r.OrganizationByID(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -68,8 +68,16 @@ func (r *Resolver) siteEditor(ctx context.Context, orgID string) (*model.Organiz
 	return org, nil
 }
 
-// sites lists an organization's sites, newest first. Errors: Invalid, Forbidden.
-func (r *Resolver) sites(ctx context.Context, org *model.Organization, first *int, after *string, title, space *string, published *bool, types []model.SiteType) (*model.SiteConnection, error) {
+// SiteListArgs narrows a list of sites; every field is optional.
+type SiteListArgs struct {
+	Title     *string
+	Space     *string // sites publishing this space
+	Published *bool
+	Types     []model.SiteType
+}
+
+// Sites lists an organization's sites, newest first. Errors: Invalid, Forbidden.
+func (r *Resolver) Sites(ctx context.Context, org *model.Organization, args SiteListArgs, first *int, after *string) (*model.SiteConnection, error) {
 	page, err := pageOf(first, after)
 	if err != nil {
 		return nil, err
@@ -77,8 +85,8 @@ func (r *Resolver) sites(ctx context.Context, org *model.Organization, first *in
 	if _, err := r.siteReader(ctx, org.ID); err != nil {
 		return nil, err
 	}
-	f := storage.SiteFilter{Title: deref(title), SpaceID: deref(space), Published: published}
-	for _, t := range types {
+	f := storage.SiteFilter{Title: deref(args.Title), SpaceID: deref(args.Space), Published: args.Published}
+	for _, t := range args.Types {
 		if !t.IsValid() {
 			return nil, apperr.Invalidf("type", "%q is not a site type", t)
 		}
@@ -94,8 +102,8 @@ func (r *Resolver) sites(ctx context.Context, org *model.Organization, first *in
 	return connectionOf(list, r.toSite), nil
 }
 
-// site returns one site. Errors: NotFound, Forbidden.
-func (r *Resolver) site(ctx context.Context, orgID, siteID string) (*model.Site, error) {
+// SiteByID returns one site. Errors: NotFound, Forbidden.
+func (r *Resolver) SiteByID(ctx context.Context, orgID, siteID string) (*model.Site, error) {
 	if _, err := r.siteReader(ctx, orgID); err != nil {
 		return nil, err
 	}
@@ -106,9 +114,9 @@ func (r *Resolver) site(ctx context.Context, orgID, siteID string) (*model.Site,
 	return r.toSite(s), nil
 }
 
-// createSite creates a site, publishing the given spaces in order. Errors: Invalid, NotFound,
+// CreateSite creates a site, publishing the given spaces in order. Errors: Invalid, NotFound,
 // Forbidden.
-func (r *Resolver) createSite(ctx context.Context, orgID string, in model.CreateSiteInput) (*model.Site, error) {
+func (r *Resolver) CreateSite(ctx context.Context, orgID string, in model.CreateSiteInput) (*model.Site, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -144,7 +152,7 @@ func (r *Resolver) createSite(ctx context.Context, orgID string, in model.Create
 			return nil, err
 		}
 	}
-	return r.site(ctx, org.ID, site.ID)
+	return r.SiteByID(ctx, org.ID, site.ID)
 }
 
 // publishableSpace loads a space of the organization that the caller can read, to publish it.
@@ -185,9 +193,9 @@ func slug(title string) string {
 	return s
 }
 
-// updateSite changes a site. Errors: Invalid (also a basename another site uses), NotFound,
+// UpdateSite changes a site. Errors: Invalid (also a basename another site uses), NotFound,
 // Forbidden.
-func (r *Resolver) updateSite(ctx context.Context, orgID, siteID string, in model.UpdateSiteInput) (*model.Site, error) {
+func (r *Resolver) UpdateSite(ctx context.Context, orgID, siteID string, in model.UpdateSiteInput) (*model.Site, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -228,7 +236,7 @@ func (r *Resolver) updateSite(ctx context.Context, orgID, siteID string, in mode
 	case err != nil:
 		return nil, err
 	}
-	return r.site(ctx, orgID, siteID)
+	return r.SiteByID(ctx, orgID, siteID)
 }
 
 // checkSiteDefaults checks that a site's new defaults are on it. Errors: Invalid naming the field.
@@ -254,9 +262,9 @@ func (r *Resolver) checkSiteDefaults(ctx context.Context, siteID string, d stora
 	return nil
 }
 
-// deleteSite deletes a site; a missing one reports false. Errors: NotFound (organization),
+// DeleteSite deletes a site; a missing one reports false. Errors: NotFound (organization),
 // Forbidden.
-func (r *Resolver) deleteSite(ctx context.Context, orgID, siteID string) (bool, error) {
+func (r *Resolver) DeleteSite(ctx context.Context, orgID, siteID string) (bool, error) {
 	if _, err := r.siteEditor(ctx, orgID); err != nil {
 		return false, err
 	}

@@ -12,9 +12,9 @@ import (
 	"github.com/bindery/bindery/storage"
 )
 
-// sectionList pages through a site's sections in reading order. With a shareKey, published URLs
+// SiteSections pages through a site's sections in reading order. With a shareKey, published URLs
 // go through that share link. Errors: Invalid.
-func (r *Resolver) sectionList(ctx context.Context, site *model.Site, first *int, after *string, shareKey *string) (*model.SiteSectionConnection, error) {
+func (r *Resolver) SiteSections(ctx context.Context, site *model.Site, first *int, after *string, shareKey *string) (*model.SiteSectionConnection, error) {
 	if _, err := pageOf(first, after); err != nil {
 		return nil, err
 	}
@@ -25,8 +25,8 @@ func (r *Resolver) sectionList(ctx context.Context, site *model.Site, first *int
 	return pageInOrder("siteSections", v.sections(), func(s *model.SiteSection) string { return s.ID }, first, after)
 }
 
-// sectionGroupList pages through a site's section groups in reading order. Errors: Invalid.
-func (r *Resolver) sectionGroupList(ctx context.Context, site *model.Site, first *int, after *string) (*model.SiteSectionGroupConnection, error) {
+// SiteSectionGroups pages through a site's section groups in reading order. Errors: Invalid.
+func (r *Resolver) SiteSectionGroups(ctx context.Context, site *model.Site, first *int, after *string) (*model.SiteSectionGroupConnection, error) {
 	if _, err := pageOf(first, after); err != nil {
 		return nil, err
 	}
@@ -105,11 +105,11 @@ func sectionPaths(o *storage.SiteOutline) map[string]bool {
 	return taken
 }
 
-// createSiteSection adds a section at the end of the site's root, publishing a space as its first
+// CreateSiteSection adds a section at the end of the site's root, publishing a space as its first
 // site space. The first section of a site becomes its default; when the site still publishes site
 // spaces at its root, they first move, in order, into a default section of their own, named
 // after the space readers landed on. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) createSiteSection(ctx context.Context, orgID, siteID string, in model.CreateSiteSectionInput) (*model.SiteSection, error) {
+func (r *Resolver) CreateSiteSection(ctx context.Context, orgID, siteID string, in model.CreateSiteSectionInput) (*model.SiteSection, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -162,9 +162,9 @@ func (r *Resolver) rootSection(ctx context.Context, site *storage.Site, taken ma
 	return &storage.SiteSection{OrganizationID: site.OrganizationID, SiteID: site.ID, Title: title, Path: freePath(slug(title), taken), CreatedAt: r.Now()}, nil
 }
 
-// updateSiteSection changes a section. Errors: Invalid (a path another section uses, a condition
+// UpdateSiteSection changes a section. Errors: Invalid (a path another section uses, a condition
 // that is not a boolean expression, a default site space not in the section), NotFound, Forbidden.
-func (r *Resolver) updateSiteSection(ctx context.Context, orgID, siteID, id string, in model.UpdateSiteSectionInput) (*model.SiteSection, error) {
+func (r *Resolver) UpdateSiteSection(ctx context.Context, orgID, siteID, id string, in model.UpdateSiteSectionInput) (*model.SiteSection, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -232,9 +232,9 @@ func applySectionUpdate(sec *storage.SiteSection, in model.UpdateSiteSectionInpu
 	return cols, nil
 }
 
-// deleteSiteSection deletes a section with its site spaces; a missing one reports false.
+// DeleteSiteSection deletes a section with its site spaces; a missing one reports false.
 // Errors: NotFound (site), Forbidden.
-func (r *Resolver) deleteSiteSection(ctx context.Context, orgID, siteID, id string) (bool, error) {
+func (r *Resolver) DeleteSiteSection(ctx context.Context, orgID, siteID, id string) (bool, error) {
 	site, err := r.editableSite(ctx, orgID, siteID)
 	if err != nil {
 		return false, err
@@ -242,9 +242,9 @@ func (r *Resolver) deleteSiteSection(ctx context.Context, orgID, siteID, id stri
 	return r.Store.DeleteSiteSection(ctx, site.ID, id)
 }
 
-// createSiteSectionGroup adds a group at the end of its parent (or the site's root) and moves the
+// CreateSiteSectionGroup adds a group at the end of its parent (or the site's root) and moves the
 // given sections into it. Errors: Invalid (an unknown parent or section), NotFound, Forbidden.
-func (r *Resolver) createSiteSectionGroup(ctx context.Context, orgID, siteID string, in model.CreateSiteSectionGroupInput) (*model.SiteSectionGroup, error) {
+func (r *Resolver) CreateSiteSectionGroup(ctx context.Context, orgID, siteID string, in model.CreateSiteSectionGroupInput) (*model.SiteSectionGroup, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -269,9 +269,9 @@ func (r *Resolver) createSiteSectionGroup(ctx context.Context, orgID, siteID str
 	return r.findSectionGroup(ctx, site, g.ID)
 }
 
-// updateSiteSectionGroup renames a group or changes its icon. Errors: Invalid, NotFound,
+// UpdateSiteSectionGroup renames a group or changes its icon. Errors: Invalid, NotFound,
 // Forbidden.
-func (r *Resolver) updateSiteSectionGroup(ctx context.Context, orgID, siteID, id string, in model.UpdateSiteSectionGroupInput) (*model.SiteSectionGroup, error) {
+func (r *Resolver) UpdateSiteSectionGroup(ctx context.Context, orgID, siteID, id string, in model.UpdateSiteSectionGroupInput) (*model.SiteSectionGroup, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -296,9 +296,9 @@ func (r *Resolver) updateSiteSectionGroup(ctx context.Context, orgID, siteID, id
 	return r.findSectionGroup(ctx, site, id)
 }
 
-// deleteSiteSectionGroup deletes a group, moving what it holds up to its parent; a missing one
+// DeleteSiteSectionGroup deletes a group, moving what it holds up to its parent; a missing one
 // reports false. Errors: NotFound (site), Forbidden.
-func (r *Resolver) deleteSiteSectionGroup(ctx context.Context, orgID, siteID, id string) (bool, error) {
+func (r *Resolver) DeleteSiteSectionGroup(ctx context.Context, orgID, siteID, id string) (bool, error) {
 	site, err := r.editableSite(ctx, orgID, siteID)
 	if err != nil {
 		return false, err
@@ -306,9 +306,9 @@ func (r *Resolver) deleteSiteSectionGroup(ctx context.Context, orgID, siteID, id
 	return r.Store.DeleteSiteSectionGroup(ctx, site.ID, id)
 }
 
-// addSectionToGroup moves a section to the end of a group and answers the group.
+// AddSectionToGroup moves a section to the end of a group and answers the group.
 // Errors: Invalid (an unknown section), NotFound (site or group), Forbidden.
-func (r *Resolver) addSectionToGroup(ctx context.Context, orgID, siteID, groupID string, in model.AddSectionToGroupInput) (*model.SiteSectionGroup, error) {
+func (r *Resolver) AddSectionToGroup(ctx context.Context, orgID, siteID, groupID string, in model.AddSectionToGroupInput) (*model.SiteSectionGroup, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -328,9 +328,9 @@ func (r *Resolver) addSectionToGroup(ctx context.Context, orgID, siteID, groupID
 	return r.findSectionGroup(ctx, site, groupID)
 }
 
-// removeSectionFromGroup moves a section out of its group, right after it; false when it was not
+// RemoveSectionFromGroup moves a section out of its group, right after it; false when it was not
 // in that group. Errors: NotFound (site), Forbidden.
-func (r *Resolver) removeSectionFromGroup(ctx context.Context, orgID, siteID, groupID, sectionID string) (bool, error) {
+func (r *Resolver) RemoveSectionFromGroup(ctx context.Context, orgID, siteID, groupID, sectionID string) (bool, error) {
 	site, err := r.editableSite(ctx, orgID, siteID)
 	if err != nil {
 		return false, err

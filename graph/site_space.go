@@ -10,10 +10,17 @@ import (
 	"github.com/bindery/bindery/storage"
 )
 
-// siteSpaceList pages through a site's site spaces in reading order; isDefault narrows to the
-// default ones (true) or the others (false). With a shareKey, published URLs go through that
-// share link, and an unknown or inactive key gives none. Errors: Invalid.
-func (r *Resolver) siteSpaceList(ctx context.Context, site *model.Site, first *int, after *string, shareKey *string, isDefault *bool) (*model.SiteSpaceConnection, error) {
+// SiteSpaceListArgs: with a ShareKey, published URLs go through that share link, and an unknown
+// or inactive key gives none; Default narrows to the default site spaces (true) or the others
+// (false).
+type SiteSpaceListArgs struct {
+	ShareKey *string
+	Default  *bool
+}
+
+// SiteSpaces pages through a site's site spaces in reading order. Errors: Invalid.
+func (r *Resolver) SiteSpaces(ctx context.Context, site *model.Site, args SiteSpaceListArgs, first *int, after *string) (*model.SiteSpaceConnection, error) {
+	shareKey, isDefault := args.ShareKey, args.Default
 	if _, err := pageOf(first, after); err != nil {
 		return nil, err
 	}
@@ -28,8 +35,8 @@ func (r *Resolver) siteSpaceList(ctx context.Context, site *model.Site, first *i
 	return pageInOrder("siteSpaces", all, func(ss *model.SiteSpace) string { return ss.ID }, first, after)
 }
 
-// structure is what readers navigate (see siteView.structure).
-func (r *Resolver) structure(ctx context.Context, site *model.Site, shareKey *string) (*model.SiteStructure, error) {
+// SiteStructure is what readers navigate (see siteView.structure).
+func (r *Resolver) SiteStructure(ctx context.Context, site *model.Site, shareKey *string) (*model.SiteStructure, error) {
 	v, err := r.siteView(ctx, site, shareKey)
 	if err != nil {
 		return nil, err
@@ -37,9 +44,9 @@ func (r *Resolver) structure(ctx context.Context, site *model.Site, shareKey *st
 	return v.structure(), nil
 }
 
-// visibleStructure is the structure a visitor with claims would see: the sections and site
+// VisibleSiteStructure is the structure a visitor with claims would see: the sections and site
 // spaces whose condition holds for them, without the groups this leaves empty.
-func (r *Resolver) visibleStructure(ctx context.Context, site *model.Site, claims model.Document) (*model.SiteStructure, error) {
+func (r *Resolver) VisibleSiteStructure(ctx context.Context, site *model.Site, claims model.Document) (*model.SiteStructure, error) {
 	var values map[string]any
 	if err := jsonUnmarshal(claims, &values); err != nil {
 		return nil, apperr.Invalidf("claims", "must be a JSON object")
@@ -99,10 +106,10 @@ func (r *Resolver) editableSite(ctx context.Context, orgID, siteID string) (*sto
 	return site, notFound(err, "site")
 }
 
-// addSiteSpace publishes a space on a site, after the other site spaces of its section: the one
+// AddSiteSpace publishes a space on a site, after the other site spaces of its section: the one
 // named, else the default section, else the root of a site without sections.
 // Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) addSiteSpace(ctx context.Context, orgID, siteID string, in model.AddSiteSpaceInput) (*model.SiteSpace, error) {
+func (r *Resolver) AddSiteSpace(ctx context.Context, orgID, siteID string, in model.AddSiteSpaceInput) (*model.SiteSpace, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -151,9 +158,9 @@ func inSection(rows []*storage.SiteSpace, section *string) []*storage.SiteSpace 
 	return slices.DeleteFunc(slices.Clone(rows), func(ss *storage.SiteSpace) bool { return deref(ss.SectionID) != deref(section) })
 }
 
-// updateSiteSpace changes a site space's path, condition or space. Errors: Invalid (a path
+// UpdateSiteSpace changes a site space's path, condition or space. Errors: Invalid (a path
 // another site space uses, a condition that is not a boolean expression), NotFound, Forbidden.
-func (r *Resolver) updateSiteSpace(ctx context.Context, orgID, siteID, id string, in model.UpdateSiteSpaceInput) (*model.SiteSpace, error) {
+func (r *Resolver) UpdateSiteSpace(ctx context.Context, orgID, siteID, id string, in model.UpdateSiteSpaceInput) (*model.SiteSpace, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -197,9 +204,9 @@ func (r *Resolver) updateSiteSpace(ctx context.Context, orgID, siteID, id string
 	return r.findSiteSpace(ctx, site, id)
 }
 
-// deleteSiteSpace stops publishing a site space; a missing one reports false.
+// DeleteSiteSpace stops publishing a site space; a missing one reports false.
 // Errors: NotFound (site), Forbidden.
-func (r *Resolver) deleteSiteSpace(ctx context.Context, orgID, siteID, id string) (bool, error) {
+func (r *Resolver) DeleteSiteSpace(ctx context.Context, orgID, siteID, id string) (bool, error) {
 	site, err := r.editableSite(ctx, orgID, siteID)
 	if err != nil {
 		return false, err
@@ -207,10 +214,10 @@ func (r *Resolver) deleteSiteSpace(ctx context.Context, orgID, siteID, id string
 	return r.Store.DeleteSiteSpace(ctx, site.ID, id)
 }
 
-// sortSiteStructure moves a site space before or after another of its section, or a section or
+// SortSiteStructure moves a site space before or after another of its section, or a section or
 // group before or after another section or group (into that one's group), and answers the moved
 // item. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) sortSiteStructure(ctx context.Context, orgID, siteID string, in model.SortSiteStructureInput) (model.SiteStructureItem, error) {
+func (r *Resolver) SortSiteStructure(ctx context.Context, orgID, siteID string, in model.SortSiteStructureInput) (model.SiteStructureItem, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -270,8 +277,8 @@ func (r *Resolver) moveSiteSpace(ctx context.Context, site *storage.Site, id, an
 	return r.findSiteSpace(ctx, site, id)
 }
 
-// checkVisitorCondition reports whether a condition is a valid boolean expression.
-func (r *Resolver) checkVisitorCondition(condition string) *model.ConditionCheck {
+// CheckVisitorCondition reports whether a condition is a valid boolean expression.
+func (r *Resolver) CheckVisitorCondition(condition string) *model.ConditionCheck {
 	if _, err := compileCondition("condition", condition); err != nil {
 		msg := apperr.Message(err)
 		return &model.ConditionCheck{Valid: false, Error: &msg}

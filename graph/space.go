@@ -31,8 +31,8 @@ func (r *Resolver) toSpace(s *storage.Space, role *model.MemberRole) *model.Spac
 	return out
 }
 
-// space returns a live space the caller can read. Errors: Unauthenticated, NotFound.
-func (r *Resolver) space(ctx context.Context, id string) (*model.Space, error) {
+// SpaceByID returns a live space the caller can read. Errors: Unauthenticated, NotFound.
+func (r *Resolver) SpaceByID(ctx context.Context, id string) (*model.Space, error) {
 	s, _, err := r.readableSpace(ctx, id, false)
 	return s, err
 }
@@ -111,8 +111,8 @@ func (r *Resolver) readableSpaces(ctx context.Context, list, orgID string, acc *
 	return conn, r.withCounts(ctx, conn.Nodes...)
 }
 
-// organizationSpaces lists the spaces of an organization the caller can read. Errors: Invalid.
-func (r *Resolver) organizationSpaces(ctx context.Context, org *model.Organization, first *int, after *string) (*model.SpaceConnection, error) {
+// OrganizationSpaces lists the spaces of an organization the caller can read. Errors: Invalid.
+func (r *Resolver) OrganizationSpaces(ctx context.Context, org *model.Organization, first *int, after *string) (*model.SpaceConnection, error) {
 	page, err := pageOf(first, after)
 	if err != nil {
 		return nil, err
@@ -124,9 +124,9 @@ func (r *Resolver) organizationSpaces(ctx context.Context, org *model.Organizati
 	return r.readableSpaces(ctx, "spaces", org.ID, acc, nil, page, false)
 }
 
-// createSpace creates a space at the organization's root or in a collection; the creator
+// CreateSpace creates a space at the organization's root or in a collection; the creator
 // becomes its admin. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) createSpace(ctx context.Context, orgID string, in model.CreateSpaceInput) (*model.Space, error) {
+func (r *Resolver) CreateSpace(ctx context.Context, orgID string, in model.CreateSpaceInput) (*model.Space, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func creatorGrant(acc *orgAccess) string {
 // content in parent (a collection id) or, when nil, at its root. Errors: Invalid, NotFound,
 // Forbidden.
 func (r *Resolver) creatorAccess(ctx context.Context, orgID string, parent *string) (*orgAccess, error) {
-	if _, err := r.organization(ctx, orgID); err != nil {
+	if _, err := r.OrganizationByID(ctx, orgID); err != nil {
 		return nil, err
 	}
 	acc, err := r.viewerAccess(ctx, orgID)
@@ -204,8 +204,8 @@ func derefNode(n *authz.Node) authz.Node {
 	return *n
 }
 
-// updateSpace changes a space. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) updateSpace(ctx context.Context, id string, in model.UpdateSpaceInput) (*model.Space, error) {
+// UpdateSpace changes a space. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) UpdateSpace(ctx context.Context, id string, in model.UpdateSpaceInput) (*model.Space, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -262,9 +262,9 @@ func (r *Resolver) updateSpace(ctx context.Context, id string, in model.UpdateSp
 	return sameCounts(r.toSpace(row, sp.ViewerRole), sp), nil
 }
 
-// deleteSpace moves a space to the trash. A space that is missing, already deleted or invisible
+// DeleteSpace moves a space to the trash. A space that is missing, already deleted or invisible
 // to the caller reports false. Errors: Forbidden.
-func (r *Resolver) deleteSpace(ctx context.Context, id string) (bool, error) {
+func (r *Resolver) DeleteSpace(ctx context.Context, id string) (bool, error) {
 	sp, _, err := r.readableSpace(ctx, id, false)
 	if apperr.KindOf(err) == apperr.NotFound {
 		return false, nil
@@ -279,9 +279,9 @@ func (r *Resolver) deleteSpace(ctx context.Context, id string) (bool, error) {
 	return r.Store.SetSpaceDeleted(ctx, id, &now)
 }
 
-// restoreSpace brings a space back from the trash; a live space is returned as it is.
+// RestoreSpace brings a space back from the trash; a live space is returned as it is.
 // Errors: NotFound, Forbidden.
-func (r *Resolver) restoreSpace(ctx context.Context, id string) (*model.Space, error) {
+func (r *Resolver) RestoreSpace(ctx context.Context, id string) (*model.Space, error) {
 	sp, row, err := r.readableSpace(ctx, id, true)
 	if err != nil {
 		return nil, err

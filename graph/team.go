@@ -68,7 +68,7 @@ func (r *Resolver) teamSpaces(ctx context.Context, orgID string) (map[string]int
 // insiderAccess returns the caller's access to an organization they see, requiring a role
 // (guests cannot see teams). Errors: NotFound, Forbidden.
 func (r *Resolver) insiderAccess(ctx context.Context, orgID string) (*model.Organization, *orgAccess, error) {
-	org, err := r.organization(ctx, orgID)
+	org, err := r.OrganizationByID(ctx, orgID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -79,8 +79,11 @@ func (r *Resolver) insiderAccess(ctx context.Context, orgID string) (*model.Orga
 	return org, acc, err
 }
 
-// teams lists an organization's teams by title. Errors: Invalid, Forbidden.
-func (r *Resolver) teams(ctx context.Context, org *model.Organization, first *int, after *string, title, owner *string) (*model.TeamConnection, error) {
+// TeamListArgs narrows a list of teams: to titles containing Title, to teams Owner owns.
+type TeamListArgs struct{ Title, Owner *string }
+
+// Teams lists an organization's teams by title. Errors: Invalid, Forbidden.
+func (r *Resolver) Teams(ctx context.Context, org *model.Organization, args TeamListArgs, first *int, after *string) (*model.TeamConnection, error) {
 	page, err := pageOf(first, after)
 	if err != nil {
 		return nil, err
@@ -89,7 +92,7 @@ func (r *Resolver) teams(ctx context.Context, org *model.Organization, first *in
 	if err != nil {
 		return nil, err
 	}
-	list, err := r.Store.FindTeams(ctx, org.ID, storage.TeamFilter{Title: deref(title), OwnerID: deref(owner)}, page)
+	list, err := r.Store.FindTeams(ctx, org.ID, storage.TeamFilter{Title: deref(args.Title), OwnerID: deref(args.Owner)}, page)
 	if err != nil {
 		return nil, err
 	}
@@ -102,8 +105,8 @@ func (r *Resolver) teams(ctx context.Context, org *model.Organization, first *in
 	return connectionOf(list, func(t *storage.Team) *model.Team { return r.toTeam(t, acc, spaces) }), nil
 }
 
-// team returns one team. Errors: NotFound, Forbidden.
-func (r *Resolver) team(ctx context.Context, orgID, teamID string) (*model.Team, error) {
+// TeamByID returns one team. Errors: NotFound, Forbidden.
+func (r *Resolver) TeamByID(ctx context.Context, orgID, teamID string) (*model.Team, error) {
 	_, acc, err := r.insiderAccess(ctx, orgID)
 	if err != nil {
 		return nil, err
@@ -122,7 +125,7 @@ func (r *Resolver) team(ctx context.Context, orgID, teamID string) (*model.Team,
 // managedTeam returns a team the caller may manage: organization admins and team owners.
 // Errors: NotFound, Forbidden.
 func (r *Resolver) managedTeam(ctx context.Context, orgID, teamID string) (*model.Team, error) {
-	t, err := r.team(ctx, orgID, teamID)
+	t, err := r.TeamByID(ctx, orgID, teamID)
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +135,8 @@ func (r *Resolver) managedTeam(ctx context.Context, orgID, teamID string) (*mode
 	return t, nil
 }
 
-// createTeam creates a team owned by its creator. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) createTeam(ctx context.Context, orgID string, in model.CreateTeamInput) (*model.Team, error) {
+// CreateTeam creates a team owned by its creator. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) CreateTeam(ctx context.Context, orgID string, in model.CreateTeamInput) (*model.Team, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -192,8 +195,8 @@ func (r *Resolver) reloadTeam(ctx context.Context, orgID, teamID string, acc *or
 	return r.toTeam(t, acc, spaces), nil
 }
 
-// updateTeam renames a team. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) updateTeam(ctx context.Context, orgID, teamID string, in model.UpdateTeamInput) (*model.Team, error) {
+// UpdateTeam renames a team. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) UpdateTeam(ctx context.Context, orgID, teamID string, in model.UpdateTeamInput) (*model.Team, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -206,12 +209,12 @@ func (r *Resolver) updateTeam(ctx context.Context, orgID, teamID string, in mode
 	return r.teamAfterChange(ctx, orgID, teamID)
 }
 
-// deleteTeam deletes a team; a missing team reports false. Errors: NotFound (organization),
+// DeleteTeam deletes a team; a missing team reports false. Errors: NotFound (organization),
 // Forbidden.
-func (r *Resolver) deleteTeam(ctx context.Context, orgID, teamID string) (bool, error) {
+func (r *Resolver) DeleteTeam(ctx context.Context, orgID, teamID string) (bool, error) {
 	_, err := r.managedTeam(ctx, orgID, teamID)
 	if apperr.KindOf(err) == apperr.NotFound {
-		if _, orgErr := r.organization(ctx, orgID); orgErr != nil {
+		if _, orgErr := r.OrganizationByID(ctx, orgID); orgErr != nil {
 			return false, orgErr
 		}
 		return false, nil
@@ -222,8 +225,8 @@ func (r *Resolver) deleteTeam(ctx context.Context, orgID, teamID string) (bool, 
 	return r.Store.DeleteTeam(ctx, orgID, teamID)
 }
 
-// updateTeamMembers adds, sets and removes members. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) updateTeamMembers(ctx context.Context, orgID, teamID string, in model.UpdateTeamMembersInput) (*model.Team, error) {
+// UpdateTeamMembers adds, sets and removes members. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) UpdateTeamMembers(ctx context.Context, orgID, teamID string, in model.UpdateTeamMembersInput) (*model.Team, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -265,8 +268,8 @@ func (r *Resolver) updateTeamMembers(ctx context.Context, orgID, teamID string, 
 	return r.teamAfterChange(ctx, orgID, teamID)
 }
 
-// setTeamMember adds a member to a team or sets their role. Errors: Invalid, NotFound, Forbidden.
-func (r *Resolver) setTeamMember(ctx context.Context, orgID, teamID, userID string, in model.SetTeamMemberInput) (*model.Team, error) {
+// SetTeamMember adds a member to a team or sets their role. Errors: Invalid, NotFound, Forbidden.
+func (r *Resolver) SetTeamMember(ctx context.Context, orgID, teamID, userID string, in model.SetTeamMemberInput) (*model.Team, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -290,11 +293,11 @@ func (r *Resolver) setTeamMember(ctx context.Context, orgID, teamID, userID stri
 	return r.teamAfterChange(ctx, orgID, teamID)
 }
 
-// removeTeamMember removes a member from a team: managers remove anyone, and any member,
+// RemoveTeamMember removes a member from a team: managers remove anyone, and any member,
 // guests included, may leave. A missing team or membership reports false.
 // Errors: NotFound (organization), Forbidden.
-func (r *Resolver) removeTeamMember(ctx context.Context, orgID, teamID, userID string) (bool, error) {
-	org, err := r.organization(ctx, orgID)
+func (r *Resolver) RemoveTeamMember(ctx context.Context, orgID, teamID, userID string) (bool, error) {
+	org, err := r.OrganizationByID(ctx, orgID)
 	if err != nil {
 		return false, err
 	}
@@ -311,8 +314,8 @@ func (r *Resolver) removeTeamMember(ctx context.Context, orgID, teamID, userID s
 	return r.Store.RemoveTeamMember(ctx, teamID, userID)
 }
 
-// teamMembers lists a team's members. Errors: Invalid, Forbidden.
-func (r *Resolver) teamMembers(ctx context.Context, t *model.Team, first *int, after *string) (*model.TeamMemberConnection, error) {
+// TeamMembers lists a team's members. Errors: Invalid, Forbidden.
+func (r *Resolver) TeamMembers(ctx context.Context, t *model.Team, first *int, after *string) (*model.TeamMemberConnection, error) {
 	page, err := pageOf(first, after)
 	if err != nil {
 		return nil, err

@@ -8,18 +8,23 @@ import (
 	"github.com/bindery/bindery/graph/model"
 )
 
-// viewer returns the caller. Errors: Unauthenticated.
-func (r *Resolver) viewer(ctx context.Context) (*model.User, error) {
+// APIInformation is the server's version and build.
+func (r *Resolver) APIInformation() *model.ApiInformation {
+	return &model.ApiInformation{Version: r.Settings.Version, Build: r.Settings.Build}
+}
+
+// Viewer returns the caller. Errors: Unauthenticated.
+func (r *Resolver) Viewer(ctx context.Context) (*model.User, error) {
 	actor, err := authz.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return r.user(ctx, actor.UserID)
+	return r.UserByID(ctx, actor.UserID)
 }
 
-// user returns a user the caller shares an organization with (or the caller). Errors:
+// UserByID returns a user the caller shares an organization with (or the caller). Errors:
 // Unauthenticated, NotFound.
-func (r *Resolver) user(ctx context.Context, id string) (*model.User, error) {
+func (r *Resolver) UserByID(ctx context.Context, id string) (*model.User, error) {
 	if _, err := authz.RequireActor(ctx); err != nil {
 		return nil, err
 	}

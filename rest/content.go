@@ -102,18 +102,12 @@ func (c contentReader) file(w http.ResponseWriter, r *http.Request) (int, any, e
 }
 
 func (c contentReader) page(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	format, err := formatQuery(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	evaluated, err := evaluatedQuery(r)
-	if err != nil {
-		return 0, nil, err
-	}
 	src, err := c.open(r)
 	if err != nil {
 		return 0, nil, err
 	}
+	// The graph checks format and evaluated, as it does for GraphQL.
+	format, evaluated := model.PageFormat(r.URL.Query().Get("format")), model.Evaluation(r.URL.Query().Get("evaluated"))
 	return ok(c.res.EvaluatedPage(r.Context(), src, chi.URLParam(r, "pageId"), format, evaluated))
 }
 
@@ -165,30 +159,6 @@ func (a *api) pageDocument(w http.ResponseWriter, r *http.Request) (int, any, er
 		return 0, nil, apperr.NotFoundf("the page has no document: it is a %s", page.Type)
 	}
 	return ok(page.Document, nil)
-}
-
-// formatQuery reads `format`: document (the default) or markdown.
-func formatQuery(r *http.Request) (model.PageFormat, error) {
-	f := model.PageFormat(r.URL.Query().Get("format"))
-	if f == "" {
-		return model.PageFormatDocument, nil
-	}
-	if !f.IsValid() {
-		return "", apperr.Invalidf("format", `must be "document" or "markdown"`)
-	}
-	return f, nil
-}
-
-// evaluatedQuery reads `evaluated`: false (the default), true or deterministic-only.
-func evaluatedQuery(r *http.Request) (model.Evaluation, error) {
-	e := model.Evaluation(r.URL.Query().Get("evaluated"))
-	if e == "" {
-		return model.EvaluateNone, nil
-	}
-	if !e.IsValid() {
-		return "", apperr.Invalidf("evaluated", `must be true, false or "deterministic-only"`)
-	}
-	return e, nil
 }
 
 func (a *api) createChangeRequest(w http.ResponseWriter, r *http.Request) (int, any, error) {

@@ -3,6 +3,7 @@ package rest
 import (
 	"net/http"
 
+	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/go-chi/chi/v5"
 )
@@ -14,7 +15,7 @@ func (a *api) grantSpaceAccess(w http.ResponseWriter, r *http.Request) (int, any
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return noContent(a.res.Mutation().GrantSpaceAccess(r.Context(), chi.URLParam(r, "spaceId"), in))
+	return noContent(a.res.GrantSpaceAccess(r.Context(), chi.URLParam(r, "spaceId"), in))
 }
 
 func (a *api) grantCollectionAccess(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -22,65 +23,55 @@ func (a *api) grantCollectionAccess(w http.ResponseWriter, r *http.Request) (int
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return noContent(a.res.Mutation().GrantCollectionAccess(r.Context(), chi.URLParam(r, "collectionId"), in))
+	return noContent(a.res.GrantCollectionAccess(r.Context(), chi.URLParam(r, "collectionId"), in))
 }
 
 func (a *api) listSpaceUsers(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.space, func(s *model.Space, first *int, after *string) (*model.UserGrantConnection, error) {
-		return a.res.Space().UserPermissions(r.Context(), s, first, after)
+		return a.res.UserGrants(r.Context(), s.ID, first, after)
 	})
 }
 
 func (a *api) listSpaceTeams(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.space, func(s *model.Space, first *int, after *string) (*model.TeamGrantConnection, error) {
-		return a.res.Space().TeamPermissions(r.Context(), s, first, after)
+		return a.res.TeamGrants(r.Context(), s.ID, s.Organization, first, after)
 	})
 }
 
 func (a *api) listCollectionUsers(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.collection, func(c *model.Collection, first *int, after *string) (*model.UserGrantConnection, error) {
-		return a.res.Collection().UserPermissions(r.Context(), c, first, after)
+		return a.res.UserGrants(r.Context(), c.ID, first, after)
 	})
 }
 
 func (a *api) listCollectionTeams(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.collection, func(c *model.Collection, first *int, after *string) (*model.TeamGrantConnection, error) {
-		return a.res.Collection().TeamPermissions(r.Context(), c, first, after)
+		return a.res.TeamGrants(r.Context(), c.ID, c.Organization, first, after)
 	})
 }
 
-// updateGrant and removeGrant serve the four PATCH and four DELETE routes: which content and
-// principal comes from the route's own path parameters.
+// grantRef reads which grant a route names: the space's or else the collection's, the user's or
+// else the team's, from the route's own path parameters.
+func grantRef(r *http.Request) graph.GrantRef {
+	ref := graph.GrantRef{Target: graph.GrantOnSpace, ID: chi.URLParam(r, "spaceId"), Principal: graph.GrantToUser, PrincipalID: chi.URLParam(r, "userId")}
+	if ref.ID == "" {
+		ref.Target, ref.ID = graph.GrantOnCollection, chi.URLParam(r, "collectionId")
+	}
+	if ref.PrincipalID == "" {
+		ref.Principal, ref.PrincipalID = graph.GrantToTeam, chi.URLParam(r, "teamId")
+	}
+	return ref
+}
+
+// updateGrant and removeGrant serve the four PATCH and four DELETE routes.
 func (a *api) updateGrant(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	var in model.UpdateGrantInput
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	m, ctx := a.res.Mutation(), r.Context()
-	space, collection, user, team := chi.URLParam(r, "spaceId"), chi.URLParam(r, "collectionId"), chi.URLParam(r, "userId"), chi.URLParam(r, "teamId")
-	switch {
-	case space != "" && user != "":
-		return noContent(m.UpdateSpaceUserPermission(ctx, space, user, in))
-	case space != "":
-		return noContent(m.UpdateSpaceTeamPermission(ctx, space, team, in))
-	case user != "":
-		return noContent(m.UpdateCollectionUserPermission(ctx, collection, user, in))
-	default:
-		return noContent(m.UpdateCollectionTeamPermission(ctx, collection, team, in))
-	}
+	return noContent(a.res.UpdateGrant(r.Context(), grantRef(r), in))
 }
 
 func (a *api) removeGrant(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	m, ctx := a.res.Mutation(), r.Context()
-	space, collection, user, team := chi.URLParam(r, "spaceId"), chi.URLParam(r, "collectionId"), chi.URLParam(r, "userId"), chi.URLParam(r, "teamId")
-	switch {
-	case space != "" && user != "":
-		return noContent(m.RemoveSpaceUserPermission(ctx, space, user))
-	case space != "":
-		return noContent(m.RemoveSpaceTeamPermission(ctx, space, team))
-	case user != "":
-		return noContent(m.RemoveCollectionUserPermission(ctx, collection, user))
-	default:
-		return noContent(m.RemoveCollectionTeamPermission(ctx, collection, team))
-	}
+	return noContent(a.res.RemoveGrant(r.Context(), grantRef(r)))
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/graph/jobs"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/rest/contracttest"
 	"github.com/bindery/bindery/storage"
@@ -45,6 +46,8 @@ type env struct {
 	store *storage.Store
 	res   *graph.Resolver
 	h     http.Handler
+
+	runner *jobs.Runner // background jobs, started by the first runJobs
 }
 
 var t0 = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
@@ -73,6 +76,25 @@ func newEnv(t *testing.T, s *storage.Store) *env {
 	}
 	res.Blobs = blobs
 	return &env{t: t, store: s, res: res, h: rest.NewServer(res)}
+}
+
+// runJobs starts the background job workers (once per env, stopped when the test ends) and waits
+// until every queued job has run. Tests call it after an operation that queues work.
+func (e *env) runJobs() {
+	e.t.Helper()
+	if e.runner == nil {
+		runner, err := e.res.StartJobs(context.Background(), jobs.Config{PollInterval: 20 * time.Millisecond})
+		if err != nil {
+			e.t.Fatalf("start jobs: %v", err)
+		}
+		e.t.Cleanup(func() { runner.Stop(context.Background()) })
+		e.runner = runner
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := e.runner.WaitIdle(ctx); err != nil {
+		e.t.Fatalf("wait for jobs: %v", err)
+	}
 }
 
 // account is a user with a token.

@@ -3,17 +3,19 @@ package rest
 import (
 	"net/http"
 
+	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/go-chi/chi/v5"
 )
 
 func (a *api) listMembers(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.MemberConnection, error) {
-		return a.res.Organization().Members(r.Context(), org, first, after,
-			optionalQuery[model.ListOrder](r, "order"),
-			optionalQuery[model.MemberRoleFilter](r, "role"),
-			optionalQuery[string](r, "search"),
-			optionalQuery[model.MemberSort](r, "sort"))
+		return a.res.Members(r.Context(), org, graph.MemberListArgs{
+			Order:  optionalQuery[model.ListOrder](r, "order"),
+			Role:   optionalQuery[model.MemberRoleFilter](r, "role"),
+			Search: optionalQuery[string](r, "search"),
+			Sort:   optionalQuery[model.MemberSort](r, "sort"),
+		}, first, after)
 	})
 }
 
@@ -22,7 +24,7 @@ func (a *api) getMember(w http.ResponseWriter, r *http.Request) (int, any, error
 	if err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Organization().Member(r.Context(), org, chi.URLParam(r, "userId")))
+	return ok(a.res.MemberByID(r.Context(), org, chi.URLParam(r, "userId")))
 }
 
 func (a *api) updateMember(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -30,19 +32,19 @@ func (a *api) updateMember(w http.ResponseWriter, r *http.Request) (int, any, er
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Mutation().UpdateMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "userId"), in))
+	return ok(a.res.UpdateMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "userId"), in))
 }
 
 func (a *api) removeMember(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return noContent(a.res.Mutation().RemoveMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "userId")))
+	return noContent(a.res.RemoveMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "userId")))
 }
 
 func (a *api) setMemberSSO(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return ok(a.res.Mutation().SetMemberSso(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "userId")))
+	return ok(a.res.SetMemberSSO(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "userId")))
 }
 
 func (a *api) ping(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return ok(a.res.Mutation().PingOrganization(r.Context(), chi.URLParam(r, "organizationId")))
+	return ok(a.res.PingOrganization(r.Context(), chi.URLParam(r, "organizationId")))
 }
 
 func (a *api) inviteUsers(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -50,16 +52,16 @@ func (a *api) inviteUsers(w http.ResponseWriter, r *http.Request) (int, any, err
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Mutation().InviteUsersToOrganization(r.Context(), chi.URLParam(r, "organizationId"), in))
+	return ok(a.res.InviteUsers(r.Context(), chi.URLParam(r, "organizationId"), in))
 }
 
 func (a *api) joinWithInvite(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return ok(a.res.Mutation().JoinOrganizationWithInvite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId")))
+	return ok(a.res.JoinOrganizationWithInvite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId")))
 }
 
 func (a *api) listInviteLinks(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.InviteLinkConnection, error) {
-		return a.res.Organization().InviteLinkList(r.Context(), org, first, after, nil)
+		return a.res.InviteLinks(r.Context(), org, first, after, nil)
 	})
 }
 
@@ -68,7 +70,7 @@ func (a *api) createInviteLink(w http.ResponseWriter, r *http.Request) (int, any
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	link, err := a.res.Mutation().CreateInviteLink(r.Context(), chi.URLParam(r, "organizationId"), in)
+	link, err := a.res.CreateInviteLink(r.Context(), chi.URLParam(r, "organizationId"), in)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -76,5 +78,5 @@ func (a *api) createInviteLink(w http.ResponseWriter, r *http.Request) (int, any
 }
 
 func (a *api) deleteInviteLink(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return noContent(a.res.Mutation().DeleteInviteLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId")))
+	return noContent(a.res.DeleteInviteLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId")))
 }

@@ -8,21 +8,21 @@ import (
 	"github.com/go-chi/chi/v5"
 )
 
-// api holds the /v1 handlers: each decodes, calls resolvers, encodes.
+// api holds the /v1 handlers: each decodes, calls one domain method of the graph, encodes.
 type api struct {
 	res *graph.Resolver
 }
 
 func (a *api) getAPIInformation(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return ok(a.res.Query().APIInformation(r.Context()))
+	return ok(a.res.APIInformation(), nil)
 }
 
 func (a *api) getAuthenticatedUser(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return ok(a.res.Query().Viewer(r.Context()))
+	return ok(a.res.Viewer(r.Context()))
 }
 
 func (a *api) getUserByID(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return ok(a.res.Query().User(r.Context(), chi.URLParam(r, "userId")))
+	return ok(a.res.UserByID(r.Context(), chi.URLParam(r, "userId")))
 }
 
 func (a *api) listOrganizations(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -30,7 +30,7 @@ func (a *api) listOrganizations(w http.ResponseWriter, r *http.Request) (int, an
 	if err != nil {
 		return 0, nil, err
 	}
-	c, err := a.res.Query().Organizations(r.Context(), first, after)
+	c, err := a.res.Organizations(r.Context(), first, after)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -38,7 +38,7 @@ func (a *api) listOrganizations(w http.ResponseWriter, r *http.Request) (int, an
 }
 
 func (a *api) organization(r *http.Request) (*model.Organization, error) {
-	return a.res.Query().Organization(r.Context(), chi.URLParam(r, "organizationId"))
+	return a.res.OrganizationByID(r.Context(), chi.URLParam(r, "organizationId"))
 }
 
 func (a *api) getOrganization(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -50,15 +50,15 @@ func (a *api) updateOrganization(w http.ResponseWriter, r *http.Request) (int, a
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Mutation().UpdateOrganization(r.Context(), chi.URLParam(r, "organizationId"), in))
+	return ok(a.res.UpdateOrganization(r.Context(), chi.URLParam(r, "organizationId"), in))
 }
 
 func (a *api) joinOrganization(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return noContent(a.res.Mutation().JoinOrganization(r.Context(), chi.URLParam(r, "organizationId")))
+	return noContent(a.res.JoinOrganization(r.Context(), chi.URLParam(r, "organizationId")))
 }
 
 func (a *api) getOrganizationsForEmailDomain(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	orgs, err := a.res.Query().OrganizationsForEmailDomain(r.Context(), chi.URLParam(r, "emailDomain"))
+	orgs, err := a.res.OrganizationsForEmailDomain(r.Context(), chi.URLParam(r, "emailDomain"))
 	return ok(struct {
 		Organizations []*model.Organization `json:"organizations"`
 	}{orgs}, err)
@@ -69,7 +69,7 @@ func (a *api) getAgentInstructions(w http.ResponseWriter, r *http.Request) (int,
 	if err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Organization().AgentInstructions(r.Context(), org))
+	return ok(a.res.AgentInstructions(r.Context(), org))
 }
 
 func (a *api) updateAgentInstructions(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -77,5 +77,5 @@ func (a *api) updateAgentInstructions(w http.ResponseWriter, r *http.Request) (i
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Mutation().UpdateAgentInstructions(r.Context(), chi.URLParam(r, "organizationId"), in))
+	return ok(a.res.UpdateAgentInstructions(r.Context(), chi.URLParam(r, "organizationId"), in))
 }

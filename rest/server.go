@@ -1,6 +1,6 @@
 // Package rest is Bindery's HTTP front: the /v1 facade that speaks GitBook's management API, the
 // /graphql endpoint, health probes and the middleware they share. It holds no business rule:
-// handlers decode, call resolvers, and encode.
+// handlers decode, call the graph's domain methods (never gqlgen's generated resolvers), and encode.
 package rest
 
 import (
@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -51,7 +50,7 @@ func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 	})
 
 	gql := graph.NewHandler(res, opts.graphqlExtensions()...)
-	r.With(authenticate(res, graphqlUnauthorized, isExplorerPage), loader.Middleware(res.Store)).
+	r.With(authenticate(res, graph.WriteUnauthenticated, graph.IsExplorerRequest), loader.Middleware(res.Store)).
 		Handle("/graphql", gql)
 
 	r.With(authenticate(res, restUnauthorized, nil), loader.Middleware(res.Store)).
@@ -66,7 +65,7 @@ func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 
 // authenticate resolves the bearer token to an actor. Requests without a valid one are refused,
 // except those public(r) lets through anonymously.
-func authenticate(res *graph.Resolver, refuse func(http.ResponseWriter, error), public func(*http.Request) bool) func(http.Handler) http.Handler {
+func authenticate(res *graph.Resolver, refuse func(http.ResponseWriter, *http.Request, error), public func(*http.Request) bool) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if public != nil && public(r) {
@@ -75,7 +74,7 @@ func authenticate(res *graph.Resolver, refuse func(http.ResponseWriter, error), 
 			}
 			token, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			if !found || token == "" {
-				refuse(w, apperr.ErrUnauthenticated)
+				refuse(w, r, apperr.ErrUnauthenticated)
 				return
 			}
 			actor, err := res.Authenticate(r.Context(), strings.TrimSpace(token))
@@ -84,7 +83,7 @@ func authenticate(res *graph.Resolver, refuse func(http.ResponseWriter, error), 
 					writeError(w, r, err)
 					return
 				}
-				refuse(w, err)
+				refuse(w, r, err)
 				return
 			}
 			next.ServeHTTP(w, r.WithContext(authz.WithActor(r.Context(), actor)))
@@ -92,20 +91,10 @@ func authenticate(res *graph.Resolver, refuse func(http.ResponseWriter, error), 
 	}
 }
 
-func restUnauthorized(w http.ResponseWriter, err error) {
+// restUnauthorized answers in the contract's error shape; graph.WriteUnauthenticated is
+// GraphQL's.
+func restUnauthorized(w http.ResponseWriter, _ *http.Request, err error) {
 	writeErrorStatus(w, http.StatusUnauthorized, apperr.Message(err))
-}
-
-// graphqlUnauthorized answers in GraphQL's error shape, with the code the error presenter uses.
-func graphqlUnauthorized(w http.ResponseWriter, err error) {
-	writeJSON(w, http.StatusUnauthorized, map[string]any{
-		"errors": []map[string]any{{"message": apperr.Message(err), "extensions": map[string]any{"code": apperr.Unauthenticated}}},
-	})
-}
-
-// isExplorerPage lets browsers load the GraphQL explorer; its queries still need a token.
-func isExplorerPage(r *http.Request) bool {
-	return r.Method == http.MethodGet && r.URL.RawQuery == "" && strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
 // recoverPanics turns a panic into a logged 500 with the contract's error body.
@@ -116,7 +105,7 @@ func recoverPanics(next http.Handler) http.Handler {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				slog.ErrorContext(r.Context(), "panic serving request", "panic", p, "stack", string(debug.Stack()))
+				graph.LogPanic(r.Context(), "panic serving request", p)
 				writeErrorStatus(w, http.StatusInternalServerError, "Internal error")
 			}
 		}()

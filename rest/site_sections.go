@@ -20,7 +20,7 @@ func (a *api) siteAPIURL(r *http.Request, suffix string) string {
 
 func (a *api) listSiteSections(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.site, func(s *model.Site, first *int, after *string) (*model.SiteSectionConnection, error) {
-		return a.res.Site().Sections(r.Context(), s, first, after, optionalQuery[string](r, "shareKey"))
+		return a.res.SiteSections(r.Context(), s, first, after, optionalQuery[string](r, "shareKey"))
 	})
 }
 
@@ -30,7 +30,7 @@ func (a *api) addSiteSection(w http.ResponseWriter, r *http.Request) (int, any, 
 		return 0, nil, err
 	}
 	orgID, siteID := siteParams(r)
-	sec, err := a.res.Mutation().CreateSiteSection(r.Context(), orgID, siteID, in)
+	sec, err := a.res.CreateSiteSection(r.Context(), orgID, siteID, in)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -43,12 +43,12 @@ func (a *api) updateSiteSection(w http.ResponseWriter, r *http.Request) (int, an
 		return 0, nil, err
 	}
 	orgID, siteID := siteParams(r)
-	return ok(a.res.Mutation().UpdateSiteSection(r.Context(), orgID, siteID, chi.URLParam(r, "siteSectionId"), in))
+	return ok(a.res.UpdateSiteSection(r.Context(), orgID, siteID, chi.URLParam(r, "siteSectionId"), in))
 }
 
 func (a *api) deleteSiteSection(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	orgID, siteID := siteParams(r)
-	return noContent(a.res.Mutation().DeleteSiteSection(r.Context(), orgID, siteID, chi.URLParam(r, "siteSectionId")))
+	return noContent(a.res.DeleteSiteSection(r.Context(), orgID, siteID, chi.URLParam(r, "siteSectionId")))
 }
 
 // movePointer is a deprecated move's anchor: {type, siteSection} for sections, {type, id} for
@@ -86,7 +86,7 @@ func (a *api) moveOutlineItem(w http.ResponseWriter, r *http.Request, item *mode
 		in.Position.Before, in.Position.After = body.Position.Before.pointer(), body.Position.After.pointer()
 	}
 	orgID, siteID := siteParams(r)
-	return ok(a.res.Mutation().SortSiteStructure(r.Context(), orgID, siteID, in))
+	return ok(a.res.SortSiteStructure(r.Context(), orgID, siteID, in))
 }
 
 func (a *api) moveSiteSection(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -99,7 +99,7 @@ func (a *api) moveSiteSectionGroup(w http.ResponseWriter, r *http.Request) (int,
 
 func (a *api) listSiteSectionGroups(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.site, func(s *model.Site, first *int, after *string) (*model.SiteSectionGroupConnection, error) {
-		return a.res.Site().SectionGroups(r.Context(), s, first, after)
+		return a.res.SiteSectionGroups(r.Context(), s, first, after)
 	})
 }
 
@@ -109,7 +109,7 @@ func (a *api) addSiteSectionGroup(w http.ResponseWriter, r *http.Request) (int, 
 		return 0, nil, err
 	}
 	orgID, siteID := siteParams(r)
-	g, err := a.res.Mutation().CreateSiteSectionGroup(r.Context(), orgID, siteID, in)
+	g, err := a.res.CreateSiteSectionGroup(r.Context(), orgID, siteID, in)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -122,12 +122,12 @@ func (a *api) updateSiteSectionGroup(w http.ResponseWriter, r *http.Request) (in
 		return 0, nil, err
 	}
 	orgID, siteID := siteParams(r)
-	return ok(a.res.Mutation().UpdateSiteSectionGroup(r.Context(), orgID, siteID, chi.URLParam(r, "siteSectionGroupId"), in))
+	return ok(a.res.UpdateSiteSectionGroup(r.Context(), orgID, siteID, chi.URLParam(r, "siteSectionGroupId"), in))
 }
 
 func (a *api) deleteSiteSectionGroup(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	orgID, siteID := siteParams(r)
-	return noContent(a.res.Mutation().DeleteSiteSectionGroup(r.Context(), orgID, siteID, chi.URLParam(r, "siteSectionGroupId")))
+	return noContent(a.res.DeleteSiteSectionGroup(r.Context(), orgID, siteID, chi.URLParam(r, "siteSectionGroupId")))
 }
 
 // addSectionToGroup answers the group; Location is the group-section relationship, which DELETE
@@ -139,7 +139,7 @@ func (a *api) addSectionToGroup(w http.ResponseWriter, r *http.Request) (int, an
 	}
 	orgID, siteID := siteParams(r)
 	groupID := chi.URLParam(r, "siteSectionGroupId")
-	g, err := a.res.Mutation().AddSectionToGroup(r.Context(), orgID, siteID, groupID, in)
+	g, err := a.res.AddSectionToGroup(r.Context(), orgID, siteID, groupID, in)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -148,5 +148,5 @@ func (a *api) addSectionToGroup(w http.ResponseWriter, r *http.Request) (int, an
 
 func (a *api) removeSectionFromGroup(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	orgID, siteID := siteParams(r)
-	return noContent(a.res.Mutation().RemoveSectionFromGroup(r.Context(), orgID, siteID, chi.URLParam(r, "siteSectionGroupId"), chi.URLParam(r, "siteSectionId")))
+	return noContent(a.res.RemoveSectionFromGroup(r.Context(), orgID, siteID, chi.URLParam(r, "siteSectionGroupId"), chi.URLParam(r, "siteSectionId")))
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/go-chi/chi/v5"
@@ -14,7 +15,7 @@ func (a *api) createSite(w http.ResponseWriter, r *http.Request) (int, any, erro
 	if err := decodeOptionalBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	s, err := a.res.Mutation().CreateSite(r.Context(), chi.URLParam(r, "organizationId"), in)
+	s, err := a.res.CreateSite(r.Context(), chi.URLParam(r, "organizationId"), in)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -31,7 +32,7 @@ func (a *api) listSites(w http.ResponseWriter, r *http.Request) (int, any, error
 		types = append(types, model.SiteType(t))
 	}
 	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.SiteConnection, error) {
-		return a.res.Organization().Sites(r.Context(), org, first, after, optionalQuery[string](r, "title"), optionalQuery[string](r, "space"), published, types)
+		return a.res.Sites(r.Context(), org, graph.SiteListArgs{Title: optionalQuery[string](r, "title"), Space: optionalQuery[string](r, "space"), Published: published, Types: types}, first, after)
 	})
 }
 
@@ -53,7 +54,7 @@ func (a *api) site(r *http.Request) (*model.Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.res.Organization().Site(r.Context(), org, chi.URLParam(r, "siteId"))
+	return a.res.SiteByID(r.Context(), org.ID, chi.URLParam(r, "siteId"))
 }
 
 func (a *api) getSite(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -65,11 +66,11 @@ func (a *api) updateSite(w http.ResponseWriter, r *http.Request) (int, any, erro
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Mutation().UpdateSite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), in))
+	return ok(a.res.UpdateSite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), in))
 }
 
 func (a *api) deleteSite(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return noContent(a.res.Mutation().DeleteSite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId")))
+	return noContent(a.res.DeleteSite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId")))
 }
 
 func (a *api) listSiteSpaces(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -78,7 +79,7 @@ func (a *api) listSiteSpaces(w http.ResponseWriter, r *http.Request) (int, any, 
 		return 0, nil, err
 	}
 	return nestedList(r, a.site, func(s *model.Site, first *int, after *string) (*model.SiteSpaceConnection, error) {
-		return a.res.Site().SiteSpaceList(r.Context(), s, first, after, optionalQuery[string](r, "shareKey"), isDefault)
+		return a.res.SiteSpaces(r.Context(), s, graph.SiteSpaceListArgs{ShareKey: optionalQuery[string](r, "shareKey"), Default: isDefault}, first, after)
 	})
 }
 
@@ -88,7 +89,7 @@ func (a *api) addSiteSpace(w http.ResponseWriter, r *http.Request) (int, any, er
 		return 0, nil, err
 	}
 	orgID, siteID := chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId")
-	ss, err := a.res.Mutation().AddSiteSpace(r.Context(), orgID, siteID, in)
+	ss, err := a.res.AddSiteSpace(r.Context(), orgID, siteID, in)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -100,11 +101,11 @@ func (a *api) updateSiteSpace(w http.ResponseWriter, r *http.Request) (int, any,
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Mutation().UpdateSiteSpace(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), chi.URLParam(r, "siteSpaceId"), in))
+	return ok(a.res.UpdateSiteSpace(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), chi.URLParam(r, "siteSpaceId"), in))
 }
 
 func (a *api) deleteSiteSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return noContent(a.res.Mutation().DeleteSiteSpace(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), chi.URLParam(r, "siteSpaceId")))
+	return noContent(a.res.DeleteSiteSpace(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), chi.URLParam(r, "siteSpaceId")))
 }
 
 // moveSiteSpace is the deprecated move: {position: {before|after: {type: site-space,
@@ -128,7 +129,7 @@ func (a *api) moveSiteSpace(w http.ResponseWriter, r *http.Request) (int, any, e
 			in.Position.After = &model.StructurePointer{Type: "site-space", ID: af.SiteSpace}
 		}
 	}
-	return ok(a.res.Mutation().SortSiteStructure(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), in))
+	return ok(a.res.SortSiteStructure(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), in))
 }
 
 func (a *api) getSiteStructure(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -136,7 +137,7 @@ func (a *api) getSiteStructure(w http.ResponseWriter, r *http.Request) (int, any
 	if err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Site().Structure(r.Context(), s, optionalQuery[string](r, "shareKey")))
+	return ok(a.res.SiteStructure(r.Context(), s, optionalQuery[string](r, "shareKey")))
 }
 
 func (a *api) sortSiteStructure(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -144,12 +145,12 @@ func (a *api) sortSiteStructure(w http.ResponseWriter, r *http.Request) (int, an
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Mutation().SortSiteStructure(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), in))
+	return ok(a.res.SortSiteStructure(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), in))
 }
 
 func (a *api) listShareLinks(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.site, func(s *model.Site, first *int, after *string) (*model.ShareLinkConnection, error) {
-		return a.res.Site().ShareLinks(r.Context(), s, first, after)
+		return a.res.ShareLinks(r.Context(), s, first, after)
 	})
 }
 
@@ -159,7 +160,7 @@ func (a *api) createShareLink(w http.ResponseWriter, r *http.Request) (int, any,
 		return 0, nil, err
 	}
 	orgID, siteID := chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId")
-	l, err := a.res.Mutation().CreateShareLink(r.Context(), orgID, siteID, in)
+	l, err := a.res.CreateShareLink(r.Context(), orgID, siteID, in)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -171,9 +172,9 @@ func (a *api) updateShareLink(w http.ResponseWriter, r *http.Request) (int, any,
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Mutation().UpdateShareLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), chi.URLParam(r, "shareLinkId"), in))
+	return ok(a.res.UpdateShareLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), chi.URLParam(r, "shareLinkId"), in))
 }
 
 func (a *api) deleteShareLink(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return noContent(a.res.Mutation().DeleteShareLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), chi.URLParam(r, "shareLinkId")))
+	return noContent(a.res.DeleteShareLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), chi.URLParam(r, "shareLinkId")))
 }

@@ -21,7 +21,7 @@ func (a *api) createSpace(w http.ResponseWriter, r *http.Request) (int, any, err
 	if err := decodeOptionalBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	s, err := a.res.Mutation().CreateSpace(r.Context(), chi.URLParam(r, "organizationId"), in)
+	s, err := a.res.CreateSpace(r.Context(), chi.URLParam(r, "organizationId"), in)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -30,12 +30,12 @@ func (a *api) createSpace(w http.ResponseWriter, r *http.Request) (int, any, err
 
 func (a *api) listSpaces(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.SpaceConnection, error) {
-		return a.res.Organization().Spaces(r.Context(), org, first, after)
+		return a.res.OrganizationSpaces(r.Context(), org, first, after)
 	})
 }
 
 func (a *api) space(r *http.Request) (*model.Space, error) {
-	return a.res.Query().Space(r.Context(), chi.URLParam(r, "spaceId"))
+	return a.res.SpaceByID(r.Context(), chi.URLParam(r, "spaceId"))
 }
 
 func (a *api) getSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -47,15 +47,15 @@ func (a *api) updateSpace(w http.ResponseWriter, r *http.Request) (int, any, err
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Mutation().UpdateSpace(r.Context(), chi.URLParam(r, "spaceId"), in))
+	return ok(a.res.UpdateSpace(r.Context(), chi.URLParam(r, "spaceId"), in))
 }
 
 func (a *api) deleteSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return noContent(a.res.Mutation().DeleteSpace(r.Context(), chi.URLParam(r, "spaceId")))
+	return noContent(a.res.DeleteSpace(r.Context(), chi.URLParam(r, "spaceId")))
 }
 
 func (a *api) restoreSpace(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return ok(a.res.Mutation().RestoreSpace(r.Context(), chi.URLParam(r, "spaceId")))
+	return ok(a.res.RestoreSpace(r.Context(), chi.URLParam(r, "spaceId")))
 }
 
 func (a *api) createCollection(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -63,7 +63,7 @@ func (a *api) createCollection(w http.ResponseWriter, r *http.Request) (int, any
 	if err := decodeOptionalBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	c, err := a.res.Mutation().CreateCollection(r.Context(), chi.URLParam(r, "organizationId"), in)
+	c, err := a.res.CreateCollection(r.Context(), chi.URLParam(r, "organizationId"), in)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -76,12 +76,12 @@ func (a *api) listCollections(w http.ResponseWriter, r *http.Request) (int, any,
 		return 0, nil, err
 	}
 	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.CollectionConnection, error) {
-		return a.res.Organization().Collections(r.Context(), org, first, after, nested)
+		return a.res.OrganizationCollections(r.Context(), org, first, after, nested)
 	})
 }
 
 func (a *api) collection(r *http.Request) (*model.Collection, error) {
-	return a.res.Query().Collection(r.Context(), chi.URLParam(r, "collectionId"))
+	return a.res.CollectionByID(r.Context(), chi.URLParam(r, "collectionId"))
 }
 
 func (a *api) getCollection(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -93,15 +93,15 @@ func (a *api) updateCollection(w http.ResponseWriter, r *http.Request) (int, any
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Mutation().UpdateCollection(r.Context(), chi.URLParam(r, "collectionId"), in))
+	return ok(a.res.UpdateCollection(r.Context(), chi.URLParam(r, "collectionId"), in))
 }
 
 func (a *api) deleteCollection(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return noContent(a.res.Mutation().DeleteCollection(r.Context(), chi.URLParam(r, "collectionId")))
+	return noContent(a.res.DeleteCollection(r.Context(), chi.URLParam(r, "collectionId")))
 }
 
 func (a *api) listCollectionSpaces(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.collection, func(c *model.Collection, first *int, after *string) (*model.SpaceConnection, error) {
-		return a.res.Collection().Spaces(r.Context(), c, first, after)
+		return a.res.CollectionSpaces(r.Context(), c, first, after)
 	})
 }

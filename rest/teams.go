@@ -3,6 +3,7 @@ package rest
 import (
 	"net/http"
 
+	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/go-chi/chi/v5"
 )
@@ -12,7 +13,7 @@ func (a *api) createTeam(w http.ResponseWriter, r *http.Request) (int, any, erro
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	t, err := a.res.Mutation().CreateTeam(r.Context(), chi.URLParam(r, "organizationId"), in)
+	t, err := a.res.CreateTeam(r.Context(), chi.URLParam(r, "organizationId"), in)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -21,7 +22,7 @@ func (a *api) createTeam(w http.ResponseWriter, r *http.Request) (int, any, erro
 
 func (a *api) listTeams(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.TeamConnection, error) {
-		return a.res.Organization().Teams(r.Context(), org, first, after, optionalQuery[string](r, "title"), optionalQuery[string](r, "owner"))
+		return a.res.Teams(r.Context(), org, graph.TeamListArgs{Title: optionalQuery[string](r, "title"), Owner: optionalQuery[string](r, "owner")}, first, after)
 	})
 }
 
@@ -30,7 +31,7 @@ func (a *api) team(r *http.Request) (*model.Team, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.res.Organization().Team(r.Context(), org, chi.URLParam(r, "teamId"))
+	return a.res.TeamByID(r.Context(), org.ID, chi.URLParam(r, "teamId"))
 }
 
 func (a *api) getTeam(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -42,16 +43,16 @@ func (a *api) updateTeam(w http.ResponseWriter, r *http.Request) (int, any, erro
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return ok(a.res.Mutation().UpdateTeam(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), in))
+	return ok(a.res.UpdateTeam(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), in))
 }
 
 func (a *api) deleteTeam(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return noContent(a.res.Mutation().DeleteTeam(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId")))
+	return noContent(a.res.DeleteTeam(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId")))
 }
 
 func (a *api) listTeamMembers(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.team, func(t *model.Team, first *int, after *string) (*model.TeamMemberConnection, error) {
-		return a.res.Team().MemberList(r.Context(), t, first, after)
+		return a.res.TeamMembers(r.Context(), t, first, after)
 	})
 }
 
@@ -60,7 +61,7 @@ func (a *api) updateTeamMembers(w http.ResponseWriter, r *http.Request) (int, an
 	if err := decodeBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return noContent(a.res.Mutation().UpdateTeamMembers(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), in))
+	return noContent(a.res.UpdateTeamMembers(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), in))
 }
 
 func (a *api) setTeamMember(w http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -68,11 +69,11 @@ func (a *api) setTeamMember(w http.ResponseWriter, r *http.Request) (int, any, e
 	if err := decodeOptionalBody(w, r, &in); err != nil {
 		return 0, nil, err
 	}
-	return noContent(a.res.Mutation().SetTeamMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), chi.URLParam(r, "userId"), in))
+	return noContent(a.res.SetTeamMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), chi.URLParam(r, "userId"), in))
 }
 
 func (a *api) removeTeamMember(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return noContent(a.res.Mutation().RemoveTeamMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), chi.URLParam(r, "userId")))
+	return noContent(a.res.RemoveTeamMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), chi.URLParam(r, "userId")))
 }
 
 func (a *api) pathMember(r *http.Request) (*model.Member, error) {
@@ -80,17 +81,17 @@ func (a *api) pathMember(r *http.Request) (*model.Member, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.res.Organization().Member(r.Context(), org, chi.URLParam(r, "userId"))
+	return a.res.MemberByID(r.Context(), org, chi.URLParam(r, "userId"))
 }
 
 func (a *api) listMemberTeams(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.pathMember, func(m *model.Member, first *int, after *string) (*model.MemberTeamConnection, error) {
-		return a.res.Member().TeamMemberships(r.Context(), m, first, after, optionalQuery[string](r, "title"))
+		return a.res.MemberTeams(r.Context(), m, first, after, optionalQuery[string](r, "title"))
 	})
 }
 
 func (a *api) listMemberSpaces(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.pathMember, func(m *model.Member, first *int, after *string) (*model.MemberSpaceConnection, error) {
-		return a.res.Member().AccessibleSpaces(r.Context(), m, first, after, optionalQuery[model.ListOrder](r, "order"))
+		return a.res.MemberSpaces(r.Context(), m, first, after, optionalQuery[model.ListOrder](r, "order"))
 	})
 }

@@ -53,6 +53,10 @@ func (s *Store) MigrateReport(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
+	// The job queue's tables are River's, versioned by River (still under Bindery's lock).
+	if err := s.migrateJobs(ctx); err != nil {
+		return nil, err
+	}
 	var names []string
 	for _, mig := range group.Migrations {
 		names = append(names, mig.Name)

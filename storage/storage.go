@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
@@ -21,6 +23,11 @@ import (
 type Store struct {
 	db      *bun.DB
 	dialect Dialect
+
+	// The insert-only job client (jobs.go), made on first use.
+	jobsOnce sync.Once
+	jobs     *river.Client[*sql.Tx]
+	jobsErr  error
 }
 
 // Open connects to a database and returns its Store. dsn is a postgres:// or postgresql:// URL, or

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/graph/jobs"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
@@ -204,6 +205,19 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if creds != nil {
 		printFirstStart(res.Settings.PublicURL, creds)
 	}
+
+	// Background jobs (and any left queued by the last run) start before requests can queue more.
+	runner, err := res.StartJobs(ctx, jobs.Config{})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := runner.Stop(stopCtx); err != nil {
+			slog.Error("stop background jobs", "err", err)
+		}
+	}()
 
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

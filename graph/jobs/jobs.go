@@ -1,0 +1,201 @@
+// Package jobs runs Bindery's durable background jobs: a registry of job kinds (what each kind
+// does) and the River client that works the queue tables storage owns.
+//
+// To add a job kind: define its arguments (a struct with a Kind() string method; its fields are
+// stored as JSON), enqueue it from a Store method inside that method's transaction (storage's
+// insertJobTx), and register the function that does the work in (*graph.Resolver).registerJobs
+// with jobs.Add. serve and the test harness start every registered kind.
+package jobs
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/bindery/bindery/storage"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+)
+
+// Job is one job being worked: its row (ID, Attempt, …) and its decoded arguments.
+type Job[T storage.JobArgs] = river.Job[T]
+
+// Registry collects the job kinds a Runner works.
+type Registry struct {
+	workers *river.Workers
+	kinds   []string
+	// stopping is set when the Runner cancels running jobs to shut down: their errors then mean
+	// "interrupted", not "failed".
+	stopping atomic.Bool
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{workers: river.NewWorkers()} }
+
+// Option adjusts how one kind is worked.
+type Option func(*kindOptions)
+
+type kindOptions struct {
+	timeout time.Duration
+}
+
+// Timeout bounds one run of the kind: its context is cancelled after d (-1: never). The default
+// is the Runner's Config.JobTimeout.
+func Timeout(d time.Duration) Option { return func(o *kindOptions) { o.timeout = d } }
+
+// Add registers work as the worker of the job kind T names. A returned error makes River retry
+// the job later (with backoff, up to its MaxAttempts); an error wrapped by Cancel ends it at once.
+// Work that records its own failure (on the resource the job is about) should return nil.
+func Add[T storage.JobArgs](r *Registry, work func(ctx context.Context, job *Job[T]) error, opts ...Option) {
+	var o kindOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	river.AddWorker[T](r.workers, &worker[T]{work: work, timeout: o.timeout, stopping: &r.stopping})
+	r.kinds = append(r.kinds, (*new(T)).Kind())
+}
+
+// Kinds lists the registered kinds in registration order.
+func (r *Registry) Kinds() []string { return append([]string(nil), r.kinds...) }
+
+// Cancel wraps err so that the job is not retried.
+func Cancel(err error) error { return river.JobCancel(err) }
+
+type worker[T storage.JobArgs] struct {
+	river.WorkerDefaults[T]
+	work     func(ctx context.Context, job *Job[T]) error
+	timeout  time.Duration
+	stopping *atomic.Bool
+}
+
+func (w *worker[T]) Work(ctx context.Context, job *Job[T]) error {
+	err := w.work(ctx, job)
+	if err != nil && ctx.Err() != nil && w.stopping.Load() {
+		// Interrupted by shutdown: put the job back as it was (the attempt does not count), to run
+		// first thing when a server starts again.
+		return river.JobSnooze(0)
+	}
+	return err
+}
+
+func (w *worker[T]) Timeout(*Job[T]) time.Duration { return w.timeout }
+
+// Config tunes a Runner. The zero value suits a server.
+type Config struct {
+	// Workers is how many jobs run at once (default 4).
+	Workers int
+	// PollInterval is how often the queue is checked for new jobs (default 1s; tests use less).
+	PollInterval time.Duration
+	// JobTimeout bounds a job's run unless its kind says otherwise (default 15 minutes).
+	JobTimeout time.Duration
+}
+
+// Runner works the queue until Stop.
+type Runner struct {
+	client *river.Client[*sql.Tx]
+	reg    *Registry
+}
+
+// Start builds the River client for reg's kinds on store's database and starts working jobs,
+// including any left queued (or interrupted) by a previous run.
+func Start(ctx context.Context, store *storage.Store, reg *Registry, cfg Config) (*Runner, error) {
+	if cfg.Workers <= 0 {
+		cfg.Workers = 4
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = time.Second
+	}
+	if cfg.JobTimeout == 0 {
+		cfg.JobTimeout = 15 * time.Minute
+	}
+	rc := &river.Config{
+		Logger:            storage.QuietLogger(),
+		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
+		Workers:           reg.workers,
+		FetchPollInterval: cfg.PollInterval,
+		FetchCooldown:     min(cfg.PollInterval, river.FetchCooldownDefault),
+		JobTimeout:        cfg.JobTimeout,
+		// A job whose server died mid-run is picked up again this long after it started.
+		RescueStuckJobsAfter: max(cfg.JobTimeout, 0) + 5*time.Minute,
+	}
+	if len(reg.kinds) == 0 {
+		// River refuses a client with queues but no workers; with no kinds there is nothing to run.
+		rc.Queues, rc.Workers = nil, nil
+	}
+	client, err := river.NewClient(store.JobDriver(), rc)
+	if err != nil {
+		return nil, fmt.Errorf("job client: %w", err)
+	}
+	if rc.Workers != nil {
+		// Cancelling Start's context hard-stops River; the caller stops it with Stop instead, so
+		// running jobs can finish.
+		if err := client.Start(context.WithoutCancel(ctx)); err != nil {
+			return nil, fmt.Errorf("start jobs: %w", err)
+		}
+	}
+	return &Runner{client: client, reg: reg}, nil
+}
+
+// Stop lets running jobs finish (until ctx ends, then cancels them) and stops fetching. Jobs
+// still queued stay queued for the next Start, and so do jobs cancelled here: they go back to the
+// queue as they were and run first thing after a restart.
+func (r *Runner) Stop(ctx context.Context) error {
+	err := r.client.Stop(ctx)
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		r.reg.stopping.Store(true)
+		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return r.client.StopAndCancel(stopCtx)
+	}
+	return err
+}
+
+// pendingStates are the states of a job that has yet to finish.
+var pendingStates = []rivertype.JobState{
+	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
+	rivertype.JobStateRetryable, rivertype.JobStateScheduled,
+}
+
+// WaitIdle blocks until no job is queued, running, or due to run again within a second (a job
+// waiting out a long retry backoff does not count), or until ctx ends. Tests call it after an
+// operation that enqueues work.
+func (r *Runner) WaitIdle(ctx context.Context) error {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		busy, err := r.busy(ctx)
+		if err != nil {
+			return err
+		}
+		if !busy {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("jobs still pending: %w", ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
+
+func (r *Runner) busy(ctx context.Context) (bool, error) {
+	res, err := r.client.JobList(ctx, river.NewJobListParams().States(pendingStates...).First(100))
+	if err != nil {
+		return false, fmt.Errorf("list jobs: %w", err)
+	}
+	soon := time.Now().Add(time.Second)
+	for _, j := range res.Jobs {
+		switch j.State {
+		case rivertype.JobStateRetryable, rivertype.JobStateScheduled:
+			if j.ScheduledAt.Before(soon) {
+				return true, nil
+			}
+		default:
+			return true, nil
+		}
+	}
+	return false, nil
+}

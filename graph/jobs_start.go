@@ -1,0 +1,36 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/bindery/bindery/graph/jobs"
+)
+
+// jobKinds are the functions that register Bindery's job kinds with a registry. Each domain adds
+// its own from an init function in its own file, so domains never edit a shared list:
+//
+//	func init() {
+//		addJobKinds(func(r *Resolver, reg *jobs.Registry) { jobs.Add(reg, r.workGitSync) })
+//	}
+var jobKinds []func(r *Resolver, reg *jobs.Registry)
+
+// addJobKinds adds a domain's registration function (call it from init).
+func addJobKinds(register func(r *Resolver, reg *jobs.Registry)) {
+	jobKinds = append(jobKinds, register)
+}
+
+// JobRegistry returns a registry holding every job kind, its workers bound to r.
+func (r *Resolver) JobRegistry() *jobs.Registry {
+	reg := jobs.NewRegistry()
+	for _, register := range jobKinds {
+		register(r, reg)
+	}
+	return reg
+}
+
+// StartJobs starts working the durable job queue with every registered kind: serve calls it at
+// start-up (jobs left queued by a previous run start then), and so does the test harness. Stop the
+// returned Runner before closing the Store.
+func (r *Resolver) StartJobs(ctx context.Context, cfg jobs.Config) (*jobs.Runner, error) {
+	return jobs.Start(ctx, r.Store, r.JobRegistry(), cfg)
+}
