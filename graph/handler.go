@@ -15,7 +15,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/bindery/bindery/explorer"
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -51,10 +51,10 @@ func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) ht
 		LogPanic(ctx, "graphql resolver panicked", p)
 		return &apperr.Error{Kind: apperr.Internal, Msg: "Internal error"}
 	})
-	explorer := playground.Handler("Bindery GraphQL", "/graphql")
+	page := explorer.Page("/graphql")
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if IsExplorerRequest(req) {
-			explorer.ServeHTTP(w, req)
+			page.ServeHTTP(w, req)
 			return
 		}
 		srv.ServeHTTP(w, req)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/bindery/bindery/explorer"
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/metrics"
 	"github.com/go-chi/chi/v5"
@@ -60,6 +61,7 @@ func (o Options) graphqlExtensions() []graphql.HandlerExtension {
 // mountOps adds the operational endpoints that need no token.
 func (o Options) mountOps(r chi.Router, res *graph.Resolver) {
 	r.Get(OpenAPIPath, serveOpenAPI(res))
+	r.Get(explorer.AssetsPath+"*", explorer.Assets().ServeHTTP)
 	if o.Metrics != nil && o.ServeMetrics {
 		r.Method(http.MethodGet, "/metrics", o.Metrics.Handler())
 	}
