@@ -692,19 +692,21 @@ type ComplexityRoot struct {
 	}
 
 	SearchPageResult struct {
-		Ancestors func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Path      func(childComplexity int) int
-		Sections  func(childComplexity int) int
-		Title     func(childComplexity int) int
-		URLs      func(childComplexity int) int
+		Ancestors       func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Path            func(childComplexity int) int
+		Sections        func(childComplexity int) int
+		Title           func(childComplexity int) int
+		TitleHighlights func(childComplexity int) int
+		URLs            func(childComplexity int) int
 	}
 
 	SearchPageResultConnection struct {
-		Edges      func(childComplexity int) int
-		Nodes      func(childComplexity int) int
-		PageInfo   func(childComplexity int) int
-		TotalCount func(childComplexity int) int
+		Edges             func(childComplexity int) int
+		Nodes             func(childComplexity int) int
+		PageInfo          func(childComplexity int) int
+		TotalCount        func(childComplexity int) int
+		TotalCountIsExact func(childComplexity int) int
 	}
 
 	SearchPageResultEdge struct {
@@ -713,11 +715,13 @@ type ComplexityRoot struct {
 	}
 
 	SearchSectionResult struct {
-		Body  func(childComplexity int) int
-		ID    func(childComplexity int) int
-		Path  func(childComplexity int) int
-		Title func(childComplexity int) int
-		URLs  func(childComplexity int) int
+		Body            func(childComplexity int) int
+		BodyHighlights  func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Path            func(childComplexity int) int
+		Title           func(childComplexity int) int
+		TitleHighlights func(childComplexity int) int
+		URLs            func(childComplexity int) int
 	}
 
 	SearchSpaceResult struct {
@@ -727,10 +731,11 @@ type ComplexityRoot struct {
 	}
 
 	SearchSpaceResultConnection struct {
-		Edges      func(childComplexity int) int
-		Nodes      func(childComplexity int) int
-		PageInfo   func(childComplexity int) int
-		TotalCount func(childComplexity int) int
+		Edges             func(childComplexity int) int
+		Nodes             func(childComplexity int) int
+		PageInfo          func(childComplexity int) int
+		TotalCount        func(childComplexity int) int
+		TotalCountIsExact func(childComplexity int) int
 	}
 
 	SearchSpaceResultEdge struct {
@@ -1029,6 +1034,11 @@ type ComplexityRoot struct {
 		Title        func(childComplexity int) int
 	}
 
+	TextRange struct {
+		Length func(childComplexity int) int
+		Start  func(childComplexity int) int
+	}
+
 	User struct {
 		DisplayName func(childComplexity int) int
 		Email       func(childComplexity int) int
@@ -1173,7 +1183,7 @@ type OrganizationResolver interface {
 	InviteLinkList(ctx context.Context, obj *model.Organization, first *int, after *string, content *bool) (*model.Connection[*model.InviteLink], error)
 	Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error)
 	Member(ctx context.Context, obj *model.Organization, userID string) (*model.Member, error)
-	Search(ctx context.Context, obj *model.Organization, query string, first *int, after *string) (*model.Connection[*model.SearchSpaceResult], error)
+	Search(ctx context.Context, obj *model.Organization, query string, first *int, after *string) (*model.SearchSpaceResultConnection, error)
 	Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) (*model.Connection[*model.Site], error)
 	Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error)
 	Spaces(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.Space], error)
@@ -1228,7 +1238,7 @@ type SpaceResolver interface {
 	Revisions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Revision], error)
 	TeamPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.TeamGrant], error)
 	UserPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.UserGrant], error)
-	Search(ctx context.Context, obj *model.Space, query string, first *int, after *string) (*model.Connection[*model.SearchPageResult], error)
+	Search(ctx context.Context, obj *model.Space, query string, first *int, after *string) (*model.SearchPageResultConnection, error)
 }
 type TeamResolver interface {
 	MemberList(ctx context.Context, obj *model.Team, first *int, after *string) (*model.Connection[*model.TeamMember], error)
@@ -4450,6 +4460,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SearchPageResult.Title(childComplexity), true
+	case "SearchPageResult.titleHighlights":
+		if e.ComplexityRoot.SearchPageResult.TitleHighlights == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.TitleHighlights(childComplexity), true
 	case "SearchPageResult.urls":
 		if e.ComplexityRoot.SearchPageResult.URLs == nil {
 			break
@@ -4481,6 +4497,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SearchPageResultConnection.TotalCount(childComplexity), true
+	case "SearchPageResultConnection.totalCountIsExact":
+		if e.ComplexityRoot.SearchPageResultConnection.TotalCountIsExact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultConnection.TotalCountIsExact(childComplexity), true
 
 	case "SearchPageResultEdge.cursor":
 		if e.ComplexityRoot.SearchPageResultEdge.Cursor == nil {
@@ -4501,6 +4523,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SearchSectionResult.Body(childComplexity), true
+	case "SearchSectionResult.bodyHighlights":
+		if e.ComplexityRoot.SearchSectionResult.BodyHighlights == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.BodyHighlights(childComplexity), true
 	case "SearchSectionResult.id":
 		if e.ComplexityRoot.SearchSectionResult.ID == nil {
 			break
@@ -4519,6 +4547,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SearchSectionResult.Title(childComplexity), true
+	case "SearchSectionResult.titleHighlights":
+		if e.ComplexityRoot.SearchSectionResult.TitleHighlights == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.TitleHighlights(childComplexity), true
 	case "SearchSectionResult.urls":
 		if e.ComplexityRoot.SearchSectionResult.URLs == nil {
 			break
@@ -4569,6 +4603,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SearchSpaceResultConnection.TotalCount(childComplexity), true
+	case "SearchSpaceResultConnection.totalCountIsExact":
+		if e.ComplexityRoot.SearchSpaceResultConnection.TotalCountIsExact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultConnection.TotalCountIsExact(childComplexity), true
 
 	case "SearchSpaceResultEdge.cursor":
 		if e.ComplexityRoot.SearchSpaceResultEdge.Cursor == nil {
@@ -5767,6 +5807,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Template.Title(childComplexity), true
+
+	case "TextRange.length":
+		if e.ComplexityRoot.TextRange.Length == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TextRange.Length(childComplexity), true
+	case "TextRange.start":
+		if e.ComplexityRoot.TextRange.Start == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TextRange.Start(childComplexity), true
 
 	case "User.displayName":
 		if e.ComplexityRoot.User.DisplayName == nil {
@@ -7222,6 +7275,8 @@ func (ec *executionContext) childFields_SearchPageResult(ctx context.Context, fi
 		return ec.fieldContext_SearchPageResult_sections(ctx, field)
 	case "urls":
 		return ec.fieldContext_SearchPageResult_urls(ctx, field)
+	case "titleHighlights":
+		return ec.fieldContext_SearchPageResult_titleHighlights(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SearchPageResult", field.Name)
 }
@@ -7236,6 +7291,8 @@ func (ec *executionContext) childFields_SearchPageResultConnection(ctx context.C
 		return ec.fieldContext_SearchPageResultConnection_pageInfo(ctx, field)
 	case "totalCount":
 		return ec.fieldContext_SearchPageResultConnection_totalCount(ctx, field)
+	case "totalCountIsExact":
+		return ec.fieldContext_SearchPageResultConnection_totalCountIsExact(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SearchPageResultConnection", field.Name)
 }
@@ -7262,6 +7319,10 @@ func (ec *executionContext) childFields_SearchSectionResult(ctx context.Context,
 		return ec.fieldContext_SearchSectionResult_body(ctx, field)
 	case "urls":
 		return ec.fieldContext_SearchSectionResult_urls(ctx, field)
+	case "titleHighlights":
+		return ec.fieldContext_SearchSectionResult_titleHighlights(ctx, field)
+	case "bodyHighlights":
+		return ec.fieldContext_SearchSectionResult_bodyHighlights(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SearchSectionResult", field.Name)
 }
@@ -7288,6 +7349,8 @@ func (ec *executionContext) childFields_SearchSpaceResultConnection(ctx context.
 		return ec.fieldContext_SearchSpaceResultConnection_pageInfo(ctx, field)
 	case "totalCount":
 		return ec.fieldContext_SearchSpaceResultConnection_totalCount(ctx, field)
+	case "totalCountIsExact":
+		return ec.fieldContext_SearchSpaceResultConnection_totalCountIsExact(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResultConnection", field.Name)
 }
@@ -7882,6 +7945,16 @@ func (ec *executionContext) childFields_Template(ctx context.Context, field grap
 		return ec.fieldContext_Template_placeholders(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Template", field.Name)
+}
+
+func (ec *executionContext) childFields_TextRange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "start":
+		return ec.fieldContext_TextRange_start(ctx, field)
+	case "length":
+		return ec.fieldContext_TextRange_length(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TextRange", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -20329,8 +20402,8 @@ func (ec *executionContext) _Organization_search(ctx context.Context, field grap
 			return ec.Resolvers.Organization().Search(ctx, obj, fc.Args["query"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SearchSpaceResult]) graphql.Marshaler {
-			return ec.marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchSpaceResultConnection) graphql.Marshaler {
+			return ec.marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResultConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24779,7 +24852,39 @@ func (ec *executionContext) fieldContext_SearchPageResult_urls(_ context.Context
 	return fc, nil
 }
 
-func (ec *executionContext) _SearchPageResultConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchPageResult]) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchPageResult_titleHighlights(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResult_titleHighlights(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TitleHighlights, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TextRange) graphql.Marshaler {
+			return ec.marshalNTextRange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTextRangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResult_titleHighlights(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPageResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TextRange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchPageResultConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageResultConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24811,7 +24916,7 @@ func (ec *executionContext) fieldContext_SearchPageResultConnection_edges(_ cont
 	return fc, nil
 }
 
-func (ec *executionContext) _SearchPageResultConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchPageResult]) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchPageResultConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageResultConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24843,7 +24948,7 @@ func (ec *executionContext) fieldContext_SearchPageResultConnection_nodes(_ cont
 	return fc, nil
 }
 
-func (ec *executionContext) _SearchPageResultConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchPageResult]) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchPageResultConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageResultConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24875,7 +24980,7 @@ func (ec *executionContext) fieldContext_SearchPageResultConnection_pageInfo(_ c
 	return fc, nil
 }
 
-func (ec *executionContext) _SearchPageResultConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchPageResult]) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchPageResultConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageResultConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24896,6 +25001,29 @@ func (ec *executionContext) _SearchPageResultConnection_totalCount(ctx context.C
 }
 func (ec *executionContext) fieldContext_SearchPageResultConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchPageResultConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SearchPageResultConnection_totalCountIsExact(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageResultConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageResultConnection_totalCountIsExact(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCountIsExact, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageResultConnection_totalCountIsExact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchPageResultConnection", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SearchPageResultEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SearchPageResult]) (ret graphql.Marshaler) {
@@ -25077,6 +25205,70 @@ func (ec *executionContext) fieldContext_SearchSectionResult_urls(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _SearchSectionResult_titleHighlights(ctx context.Context, field graphql.CollectedField, obj *model.SearchSectionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSectionResult_titleHighlights(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TitleHighlights, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TextRange) graphql.Marshaler {
+			return ec.marshalNTextRange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTextRangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSectionResult_titleHighlights(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchSectionResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TextRange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchSectionResult_bodyHighlights(ctx context.Context, field graphql.CollectedField, obj *model.SearchSectionResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSectionResult_bodyHighlights(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BodyHighlights, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TextRange) graphql.Marshaler {
+			return ec.marshalNTextRange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTextRangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSectionResult_bodyHighlights(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchSectionResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TextRange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SearchSpaceResult_id(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpaceResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25155,7 +25347,7 @@ func (ec *executionContext) fieldContext_SearchSpaceResult_pages(_ context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _SearchSpaceResultConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchSpaceResult]) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchSpaceResultConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpaceResultConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -25187,7 +25379,7 @@ func (ec *executionContext) fieldContext_SearchSpaceResultConnection_edges(_ con
 	return fc, nil
 }
 
-func (ec *executionContext) _SearchSpaceResultConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchSpaceResult]) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchSpaceResultConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpaceResultConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -25219,7 +25411,7 @@ func (ec *executionContext) fieldContext_SearchSpaceResultConnection_nodes(_ con
 	return fc, nil
 }
 
-func (ec *executionContext) _SearchSpaceResultConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchSpaceResult]) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchSpaceResultConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpaceResultConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -25251,7 +25443,7 @@ func (ec *executionContext) fieldContext_SearchSpaceResultConnection_pageInfo(_ 
 	return fc, nil
 }
 
-func (ec *executionContext) _SearchSpaceResultConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SearchSpaceResult]) (ret graphql.Marshaler) {
+func (ec *executionContext) _SearchSpaceResultConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpaceResultConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -25272,6 +25464,29 @@ func (ec *executionContext) _SearchSpaceResultConnection_totalCount(ctx context.
 }
 func (ec *executionContext) fieldContext_SearchSpaceResultConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchSpaceResultConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SearchSpaceResultConnection_totalCountIsExact(ctx context.Context, field graphql.CollectedField, obj *model.SearchSpaceResultConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSpaceResultConnection_totalCountIsExact(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCountIsExact, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSpaceResultConnection_totalCountIsExact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSpaceResultConnection", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _SearchSpaceResultEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SearchSpaceResult]) (ret graphql.Marshaler) {
@@ -28599,8 +28814,8 @@ func (ec *executionContext) _Space_search(ctx context.Context, field graphql.Col
 			return ec.Resolvers.Space().Search(ctx, obj, fc.Args["query"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SearchPageResult]) graphql.Marshaler {
-			return ec.marshalNSearchPageResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchPageResultConnection) graphql.Marshaler {
+			return ec.marshalNSearchPageResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResultConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -30241,6 +30456,52 @@ func (ec *executionContext) _Template_placeholders(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_Template_placeholders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Template", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TextRange_start(ctx context.Context, field graphql.CollectedField, obj *model.TextRange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TextRange_start(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Start, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TextRange_start(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TextRange", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TextRange_length(ctx context.Context, field graphql.CollectedField, obj *model.TextRange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TextRange_length(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Length, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TextRange_length(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TextRange", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
@@ -40274,6 +40535,11 @@ func (ec *executionContext) _SearchPageResult(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "titleHighlights":
+			out.Values[i] = ec._SearchPageResult_titleHighlights(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -40297,7 +40563,7 @@ func (ec *executionContext) _SearchPageResult(ctx context.Context, sel ast.Selec
 
 var searchPageResultConnectionImplementors = []string{"SearchPageResultConnection"}
 
-func (ec *executionContext) _SearchPageResultConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.SearchPageResult]) graphql.Marshaler {
+func (ec *executionContext) _SearchPageResultConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPageResultConnection) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageResultConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -40324,6 +40590,11 @@ func (ec *executionContext) _SearchPageResultConnection(ctx context.Context, sel
 			}
 		case "totalCount":
 			out.Values[i] = ec._SearchPageResultConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCountIsExact":
+			out.Values[i] = ec._SearchPageResultConnection_totalCountIsExact(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -40428,6 +40699,16 @@ func (ec *executionContext) _SearchSectionResult(ctx context.Context, sel ast.Se
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "titleHighlights":
+			out.Values[i] = ec._SearchSectionResult_titleHighlights(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bodyHighlights":
+			out.Values[i] = ec._SearchSectionResult_bodyHighlights(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -40499,7 +40780,7 @@ func (ec *executionContext) _SearchSpaceResult(ctx context.Context, sel ast.Sele
 
 var searchSpaceResultConnectionImplementors = []string{"SearchSpaceResultConnection"}
 
-func (ec *executionContext) _SearchSpaceResultConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.SearchSpaceResult]) graphql.Marshaler {
+func (ec *executionContext) _SearchSpaceResultConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSpaceResultConnection) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, searchSpaceResultConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -40526,6 +40807,11 @@ func (ec *executionContext) _SearchSpaceResultConnection(ctx context.Context, se
 			}
 		case "totalCount":
 			out.Values[i] = ec._SearchSpaceResultConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCountIsExact":
+			out.Values[i] = ec._SearchSpaceResultConnection_totalCountIsExact(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -43326,6 +43612,49 @@ func (ec *executionContext) _Template(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var textRangeImplementors = []string{"TextRange"}
+
+func (ec *executionContext) _TextRange(ctx context.Context, sel ast.SelectionSet, obj *model.TextRange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, textRangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TextRange")
+		case "start":
+			out.Values[i] = ec._TextRange_start(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "length":
+			out.Values[i] = ec._TextRange_length(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var userImplementors = []string{"User"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *model.User) graphql.Marshaler {
@@ -45487,7 +45816,7 @@ func (ec *executionContext) marshalNSearchPageResult2ᚖgithubᚗcomᚋbindery�
 	return ec._SearchPageResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSearchPageResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SearchPageResult]) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchPageResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResultConnection(ctx context.Context, sel ast.SelectionSet, v *model.SearchPageResultConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -45575,7 +45904,7 @@ func (ec *executionContext) marshalNSearchSpaceResult2ᚖgithubᚗcomᚋbindery�
 	return ec._SearchSpaceResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SearchSpaceResult]) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResultConnection(ctx context.Context, sel ast.SelectionSet, v *model.SearchSpaceResultConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -46382,6 +46711,32 @@ func (ec *executionContext) marshalNTemplate2ᚖgithubᚗcomᚋbinderyᚋbindery
 		return graphql.Null
 	}
 	return ec._Template(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTextRange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTextRangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TextRange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTextRange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTextRange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTextRange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTextRange(ctx context.Context, sel ast.SelectionSet, v *model.TextRange) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TextRange(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {

@@ -2,13 +2,14 @@ package graph
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/graph/text"
 	"github.com/bindery/bindery/storage"
 )
 
@@ -20,25 +21,142 @@ const (
 	snippetRunes    = 240 // the length of a section's snippet
 )
 
-// parseSearch validates and parses a search query. Errors: Invalid.
-func parseSearch(query string) (storage.SearchQuery, error) {
+// Search plans: how many completions the word being typed brings, how many corrections a
+// misspelt word, and below how many pages holding every word a search falls back to pages
+// holding any of them.
+const (
+	maxCompletions = 24
+	maxCorrections = 4
+	maxCorrected   = 3    // misspelt words corrected in one query
+	correctionScan = 4000 // vocabulary words read to correct one word
+	fewMatches     = 3
+)
+
+// searchPlan is a query as the graph decided to match it: the typed word completed, misspelt
+// words corrected, and every word required, or any (the fallback).
+type searchPlan struct {
+	filter storage.SearchFilter
+	terms  []string // the words results are highlighted by: the query's, completions, corrections
+}
+
+// planSearch validates and reads a query and decides how to match it in the given spaces: a
+// few statements (the vocabulary, the count of pages holding every word, and the corrections or
+// term weights when it needs them), whatever the number of pages. Errors: Invalid.
+func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []string, query string) (*searchPlan, error) {
 	if strings.TrimSpace(query) == "" {
-		return storage.SearchQuery{}, apperr.Invalidf("query", "is required")
+		return nil, apperr.Invalidf("query", "is required")
 	}
 	if utf8.RuneCountInString(query) > maxSearchQuery {
-		return storage.SearchQuery{}, apperr.Invalidf("query", "must be at most %d characters", maxSearchQuery)
+		return nil, apperr.Invalidf("query", "must be at most %d characters", maxSearchQuery)
 	}
-	return storage.ParseSearchQuery(query), nil
+	q := text.ParseQuery(query)
+	plan := &searchPlan{filter: storage.SearchFilter{OrganizationID: orgID, SpaceIDs: spaceIDs}, terms: q.Terms()}
+	if q.Empty() || len(spaceIDs) == 0 {
+		return plan, nil
+	}
+	partial := q.Partial()
+	words := plan.terms
+	vocab, err := r.Store.MatchTerms(ctx, orgID, words, partial, maxCompletions)
+	if err != nil {
+		return nil, err
+	}
+	alternatives := map[string][]string{}
+	if partial != "" {
+		alternatives[partial] = vocab.Completions
+		plan.terms = append(plan.terms, vocab.Completions...)
+	}
+	plan.filter.Query = matchQuery(q, alternatives)
+	n, err := r.Store.CountMatches(ctx, plan.filter)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		// Nothing holds every word: correct the words no page holds, and count again.
+		corrected := 0
+		for _, w := range words {
+			if vocab.Known[w] || text.MaxEdits(w) == 0 || corrected == maxCorrected || (w == partial && len(vocab.Completions) > 0) {
+				continue
+			}
+			corrected++
+			first, _ := utf8.DecodeRuneInString(w)
+			n := utf8.RuneCountInString(w)
+			e := text.MaxEdits(w)
+			candidates, err := r.Store.TermsNear(ctx, orgID, string(first), n-e, n+e, correctionScan)
+			if err != nil {
+				return nil, err
+			}
+			if fixes := text.Corrections(w, candidates, maxCorrections); len(fixes) > 0 {
+				alternatives[w] = fixes
+				plan.terms = append(plan.terms, fixes...)
+			}
+		}
+		if corrected > 0 {
+			plan.filter.Query = matchQuery(q, alternatives)
+			if n, err = r.Store.CountMatches(ctx, plan.filter); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if n < fewMatches && len(plan.filter.Query.Groups) == 1 && positiveClauses(plan.filter.Query) > 1 {
+		plan.filter.Query.AnyWord = true
+		if plan.filter.Weights, err = r.termWeights(ctx, plan.filter); err != nil {
+			return nil, err
+		}
+	}
+	return plan, nil
+}
+
+// matchQuery is the query for storage, with each word's alternatives.
+func matchQuery(q text.Query, alternatives map[string][]string) storage.MatchQuery {
+	out := storage.MatchQuery{Groups: make([][]storage.MatchClause, len(q.Groups))}
+	for i, g := range q.Groups {
+		for _, c := range g {
+			mc := storage.MatchClause{Words: c.Words, Negated: c.Negated}
+			if len(c.Words) == 1 && !c.Negated {
+				mc.Or = alternatives[c.Words[0]]
+			}
+			if c.Compound != "" {
+				mc.Or = append(mc.Or, c.Compound)
+			}
+			out.Groups[i] = append(out.Groups[i], mc)
+		}
+	}
+	return out
+}
+
+func positiveClauses(q storage.MatchQuery) int {
+	n := 0
+	for _, c := range q.Groups[0] {
+		if !c.Negated {
+			n++
+		}
+	}
+	return n
+}
+
+// termWeights weighs each term of an any-word query by its rarity (BM25's inverse document
+// frequency), as SQLite's bm25 does itself: a page holding the query's rare words ranks above
+// one holding its common ones. A term held by more pages than are counted is taken as held by
+// half of them.
+func (r *Resolver) termWeights(ctx context.Context, f storage.SearchFilter) (map[string]float64, error) {
+	df, n, err := r.Store.TermFrequencies(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]float64, len(df))
+	for term, d := range df {
+		if d > storage.ExactTotal {
+			d = max(d, n/2)
+		}
+		out[term] = math.Log(1 + (float64(n)-float64(d)+0.5)/(float64(d)+0.5))
+	}
+	return out, nil
 }
 
 // SearchSpace searches the current content of a space the caller can read, most relevant page
 // first. Errors: Invalid, NotFound.
-func (r *Resolver) SearchSpace(ctx context.Context, spaceID, query string, first *int, after *string) (*model.SearchPageResultConnection, error) {
-	q, err := parseSearch(query)
-	if err != nil {
-		return nil, err
-	}
-	page, err := pageOf(first, after)
+func (r *Resolver) SearchSpace(ctx context.Context, spaceID string, in model.SearchInput) (*model.SearchPageResultConnection, error) {
+	page, err := pageOf(in.First, in.After)
 	if err != nil {
 		return nil, err
 	}
@@ -46,27 +164,33 @@ func (r *Resolver) SearchSpace(ctx context.Context, spaceID, query string, first
 	if err != nil {
 		return nil, err
 	}
-	hits, err := r.Store.SearchPages(ctx, storage.SearchFilter{OrganizationID: row.OrganizationID, SpaceIDs: []string{row.ID}, Query: q}, page)
+	plan, err := r.planSearch(ctx, row.OrganizationID, []string{row.ID}, in.Query)
 	if err != nil {
 		return nil, err
 	}
-	results, err := r.searchResults(ctx, q, hits.Items)
+	hits, err := r.Store.SearchPages(ctx, plan.filter, page)
 	if err != nil {
 		return nil, err
 	}
-	return model.NewConnection(results, hits.Cursors, hits.Total, hits.HasMore), nil
+	results, err := r.searchResults(ctx, plan.terms, hits.Items)
+	if err != nil {
+		return nil, err
+	}
+	return &model.SearchPageResultConnection{
+		Connection:        *model.NewConnection(results, hits.Cursors, hits.Total, hits.HasMore),
+		TotalCountIsExact: hits.TotalIsExact,
+	}, nil
 }
 
 // SearchOrganization searches the current content of every live space of an organization the
 // caller can read; results are spaces, best match first, each with its best pages.
 // Errors: Invalid, NotFound.
-func (r *Resolver) SearchOrganization(ctx context.Context, orgID, query string, first *int, after *string) (*model.SearchSpaceResultConnection, error) {
-	q, err := parseSearch(query)
+func (r *Resolver) SearchOrganization(ctx context.Context, orgID string, in model.SearchInput) (*model.SearchSpaceResultConnection, error) {
+	page, err := pageOf(in.First, in.After)
 	if err != nil {
 		return nil, err
 	}
-	page, err := pageOf(first, after)
-	if err != nil {
+	if _, err := r.OrganizationByID(ctx, orgID); err != nil {
 		return nil, err
 	}
 	acc, err := r.viewerAccess(ctx, orgID)
@@ -85,7 +209,11 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID, query string, 
 			titles[s.ID] = s.Title
 		}
 	}
-	list, err := r.Store.SearchSpaces(ctx, storage.SearchFilter{OrganizationID: orgID, SpaceIDs: ids, Query: q}, pagesPerSpace, page)
+	plan, err := r.planSearch(ctx, orgID, ids, in.Query)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.Store.SearchSpaces(ctx, plan.filter, pagesPerSpace, page)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +221,7 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID, query string, 
 	for _, s := range list.Items {
 		hits = append(hits, s.Pages...)
 	}
-	pages, err := r.searchResults(ctx, q, hits)
+	pages, err := r.searchResults(ctx, plan.terms, hits)
 	if err != nil {
 		return nil, err
 	}
@@ -102,12 +230,15 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID, query string, 
 		items[i] = &model.SearchSpaceResult{ID: s.SpaceID, Title: titles[s.SpaceID], Pages: pages[:len(s.Pages)]}
 		pages = pages[len(s.Pages):]
 	}
-	return model.NewConnection(items, list.Cursors, list.Total, list.HasMore), nil
+	return &model.SearchSpaceResultConnection{
+		Connection:        *model.NewConnection(items, list.Cursors, list.Total, list.HasMore),
+		TotalCountIsExact: list.TotalIsExact,
+	}, nil
 }
 
 // searchResults turns hits into results with their paths, ancestors and matching sections: two
 // statements (the pages' ancestor chains, their markdown) whatever the number of hits.
-func (r *Resolver) searchResults(ctx context.Context, q storage.SearchQuery, hits []*storage.SearchHit) ([]*model.SearchPageResult, error) {
+func (r *Resolver) searchResults(ctx context.Context, terms []string, hits []*storage.SearchHit) ([]*model.SearchPageResult, error) {
 	var spaceIDs, pageIDs, contentIDs []string
 	for _, h := range hits {
 		if !slices.Contains(spaceIDs, h.SpaceID) {
@@ -126,10 +257,10 @@ func (r *Resolver) searchResults(ctx context.Context, q storage.SearchQuery, hit
 	if err != nil {
 		return nil, err
 	}
-	words := q.Words()
 	out := make([]*model.SearchPageResult, len(hits))
 	for i, h := range hits {
-		res := &model.SearchPageResult{ID: h.PageID, Title: h.Title, Ancestors: []*model.SearchAncestor{}, Sections: []*model.SearchSectionResult{}}
+		res := &model.SearchPageResult{ID: h.PageID, Title: h.Title, Ancestors: []*model.SearchAncestor{}, Sections: []*model.SearchSectionResult{},
+			TitleHighlights: highlights(h.Title, terms)}
 		chain := chains[h.SpaceID+"/"+h.PageID]
 		slugs := make([]string, 0, len(chain))
 		for j := len(chain) - 1; j >= 0; j-- {
@@ -144,7 +275,7 @@ func (r *Resolver) searchResults(ctx context.Context, q storage.SearchQuery, hit
 		if h.ContentID != nil {
 			md = bodies[*h.ContentID]
 		}
-		res.Sections = r.searchSections(res, storage.MarkdownSections(md), words)
+		res.Sections = r.searchSections(res, storage.MarkdownSections(md), terms)
 		out[i] = res
 	}
 	return out, nil
@@ -163,14 +294,15 @@ func (r *Resolver) searchSections(page *model.SearchPageResult, sections []stora
 				res.Title = s.Title
 			}
 		}
+		res.TitleHighlights, res.BodyHighlights = highlights(res.Title, words), highlights(res.Body, words)
 		return res
 	}
 	for i := range sections {
 		sections[i].Text = strings.Join(strings.Fields(sections[i].Text), " ")
 	}
 	for _, s := range sections {
-		at := firstMatch(s.Text, words)
-		if at < 0 && firstMatch(s.Title, words) >= 0 {
+		at := text.FirstMatch(s.Text, words)
+		if at < 0 && text.FirstMatch(s.Title, words) >= 0 {
 			at = 0
 		}
 		if at >= 0 {
@@ -186,52 +318,14 @@ func (r *Resolver) searchSections(page *model.SearchPageResult, sections []stora
 	return out
 }
 
-// firstMatch returns the byte offset of the first word of text that matches a searched word, or
-// -1.
-func firstMatch(text string, words []string) int {
-	start := -1
-	for i, c := range text + " " {
-		if isWordRune(c) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			w := strings.ToLower(text[start:i])
-			for _, term := range words {
-				if wordMatches(term, w) {
-					return start
-				}
-			}
-			start = -1
-		}
+// highlights are the ranges of text's words that match the searched terms.
+func highlights(s string, terms []string) []*model.TextRange {
+	ranges := text.Highlights(s, terms)
+	out := make([]*model.TextRange, len(ranges))
+	for i, r := range ranges {
+		out[i] = &model.TextRange{Start: r.Start, Length: r.Length}
 	}
-	return -1
-}
-
-func isWordRune(c rune) bool {
-	return unicode.IsLetter(c) || unicode.IsDigit(c) || unicode.Is(unicode.Mn, c)
-}
-
-// wordMatches tells whether a word of the text is a form of a searched word: a light English
-// stemming (installing, installer and installation all match install) that approximates the
-// databases' stemmers closely enough to place a snippet.
-func wordMatches(term, word string) bool {
-	t, w := lightStem(term), lightStem(word)
-	if strings.HasPrefix(w, t) {
-		return true
-	}
-	return strings.HasPrefix(t, w) && len(w) >= 3 && len(t)-len(w) <= 2
-}
-
-func lightStem(w string) string {
-	for _, suffix := range []string{"ations", "ation", "ings", "ing", "ers", "er", "edly", "ed", "ies", "es", "s", "ly", "ments", "ment"} {
-		if strings.HasSuffix(w, suffix) && len(w)-len(suffix) >= 3 {
-			return w[:len(w)-len(suffix)]
-		}
-	}
-	return w
+	return out
 }
 
 // snippet is about snippetRunes of text around byte offset at, cut at word boundaries, with an

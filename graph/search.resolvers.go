@@ -12,11 +12,11 @@ import (
 )
 
 // Search is the resolver for the search field.
-func (r *organizationResolver) Search(ctx context.Context, obj *model.Organization, query string, first *int, after *string) (*model.Connection[*model.SearchSpaceResult], error) {
-	return r.SearchOrganization(ctx, obj.ID, query, first, after)
+func (r *organizationResolver) Search(ctx context.Context, obj *model.Organization, query string, first *int, after *string) (*model.SearchSpaceResultConnection, error) {
+	return r.SearchOrganization(ctx, obj.ID, model.SearchInput{Query: query, First: first, After: after})
 }
 
 // Search is the resolver for the search field.
-func (r *spaceResolver) Search(ctx context.Context, obj *model.Space, query string, first *int, after *string) (*model.Connection[*model.SearchPageResult], error) {
-	return r.SearchSpace(ctx, obj.ID, query, first, after)
+func (r *spaceResolver) Search(ctx context.Context, obj *model.Space, query string, first *int, after *string) (*model.SearchPageResultConnection, error) {
+	return r.SearchSpace(ctx, obj.ID, model.SearchInput{Query: query, First: first, After: after})
 }

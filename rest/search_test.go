@@ -176,7 +176,7 @@ func TestSearchSyntax(t *testing.T) {
 			{"alpha OR gamma", "Alpha Gamma"},
 			{"red blue OR yellow", "Alpha Beta Gamma"},
 			{"purple", ""},
-			{"red purple", ""},
+			{"red purple", "Alpha Beta"}, // no page holds both: pages holding either, by coverage
 		}
 		for _, tt := range tests {
 			got := titlesOf(e.searchSpace(admin.Token, spaceID, tt.query, "").Items)
@@ -329,6 +329,74 @@ func TestSearchRelevance(t *testing.T) {
 					t.Errorf("search %q = %v, want no %q", q.Query, got, a)
 				}
 			}
+		}
+	})
+}
+
+func TestSearchAsYouTypeCorrectsAndHighlights(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Search", "admin@search.test")
+		spaceID := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Docs"}`).want(201).object()["id"].(string)
+		to := target(spaceID, "")
+		e.createPage(admin.Token, to, map[string]any{"title": "😀 Configuration", "markdown": "Configure the server with flags. Every flag has an environment variable."})
+		e.createPage(admin.Token, to, map[string]any{"title": "Installation", "markdown": "Install the binary on your server."})
+		e.createPage(admin.Token, to, map[string]any{"title": "Authentication", "markdown": "Log in with Auth0 or SAML before reading private docs."})
+		// Another organization's words complete and correct nothing here.
+		otherOrg, other := e.org("Other", "admin@other.test")
+		otherSpace := e.call(other.Token, "POST", "/orgs/"+otherOrg+"/spaces", `{"title":"Other"}`).want(201).object()["id"].(string)
+		e.createPage(other.Token, target(otherSpace, ""), map[string]any{"title": "Confidential", "markdown": "confiscated"})
+
+		for _, tt := range []struct{ query, want string }{
+			{"confi", "😀 Configuration"},        // the word being typed completes
+			{"server confi", "😀 Configuration"}, // the last word only
+			{"instal", "Installation"},          // a prefix of a stemmed word
+			{"confgure", "😀 Configuration"},     // one edit away
+			{"authentcation", "Authentication"}, // one edit, long word
+			{"enviroment variabel", "😀 Configuration"},
+			{"auth0 private docs login", "Authentication"}, // not every word matches: coverage ranks
+		} {
+			got := titlesOf(e.searchSpace(admin.Token, spaceID, tt.query, "").Items)
+			if len(got) == 0 || got[0] != tt.want {
+				t.Errorf("search %q = %v, want %q first", tt.query, got, tt.want)
+			}
+		}
+		if got := titlesOf(e.searchSpace(admin.Token, spaceID, "confi ", "").Items); len(got) != 0 {
+			t.Errorf("search %q (a finished word) = %v, want nothing", "confi ", got)
+		}
+		if got := e.searchSpace(admin.Token, spaceID, "confiscated", ""); len(got.Items) != 0 {
+			t.Errorf("another organization's page leaked: %v", titlesOf(got.Items))
+		}
+
+		var res struct {
+			Space struct {
+				Search struct {
+					TotalCount        int
+					TotalCountIsExact bool
+					Nodes             []struct {
+						Title           string
+						TitleHighlights []struct{ Start, Length int }
+						Sections        []struct {
+							Body           string
+							BodyHighlights []struct{ Start, Length int }
+						}
+					}
+				}
+			}
+		}
+		e.gql(admin.Token, `query($s: ID!) { space(id: $s) { search(query: "confi") { totalCount totalCountIsExact
+			nodes { title titleHighlights { start length } sections { body bodyHighlights { start length } } } } } }`,
+			map[string]any{"s": spaceID}).ok(&res)
+		s := res.Space.Search
+		if s.TotalCount != 1 || !s.TotalCountIsExact || len(s.Nodes) != 1 {
+			t.Fatalf("GraphQL search = %+v", s)
+		}
+		n := s.Nodes[0]
+		// "😀 " is three UTF-16 code units; "Configuration" thirteen.
+		if want := []struct{ Start, Length int }{{3, 13}}; !cmp.Equal(n.TitleHighlights, want) {
+			t.Errorf("title highlights = %v, want %v", n.TitleHighlights, want)
+		}
+		if len(n.Sections) != 1 || !cmp.Equal(n.Sections[0].BodyHighlights, []struct{ Start, Length int }{{0, 9}}) {
+			t.Errorf("sections = %+v, want Configure highlighted at 0", n.Sections)
 		}
 	})
 }

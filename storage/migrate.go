@@ -29,6 +29,9 @@ func (s *Store) migrator() (*migrate.Migrator, error) {
 	), nil
 }
 
+// searchTermsMigration created the search vocabulary, which pages indexed before it are added to.
+const searchTermsMigration = "20261125009001"
+
 // Migrate applies every pending migration under the migration lock.
 func (s *Store) Migrate(ctx context.Context) error {
 	_, err := s.MigrateReport(ctx)
@@ -52,6 +55,13 @@ func (s *Store) MigrateReport(ctx context.Context) ([]string, error) {
 	group, err := m.Migrate(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	for _, applied := range group.Migrations {
+		if applied.Name == searchTermsMigration {
+			if err := s.backfillTerms(ctx); err != nil {
+				return nil, err
+			}
+		}
 	}
 	// The job queue's tables are River's, versioned by River (still under Bindery's lock).
 	if err := s.migrateJobs(ctx); err != nil {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/schema"
 )
 
 // SearchFilter is what a search looks for and where: the current content of the given spaces
@@ -13,7 +15,11 @@ import (
 type SearchFilter struct {
 	OrganizationID string
 	SpaceIDs       []string
-	Query          SearchQuery
+	Query          MatchQuery
+	// Weights gives each positive term of an AnyWord query (its words joined by a space) its
+	// weight in the coverage ranking, from TermFrequencies; PostgreSQL only (SQLite's bm25
+	// weighs terms by rarity itself).
+	Weights map[string]float64
 }
 
 // SearchHit is a page that matches a search, with its relevance (higher is better).
@@ -31,31 +37,161 @@ type SpaceHits struct {
 	Pages   []*SearchHit
 }
 
-// The dialect-specific part of search, in one place. PostgreSQL: the weighted tsvector (title A,
-// body B) matched by websearch_to_tsquery through the GIN index and ranked by ts_rank (of the
-// query without its exclusions) normalised by document length. SQLite: the FTS5 table matched by the same query rendered as an FTS5
-// expression and ranked by bm25 with the title weighted 10 to the body's 1 (negated: bm25 is
-// lower for better matches).
+// Search bounds: a search ranks at most searchCandidates pages (the pages whose title holds a
+// searched word first, then the first others found), so a common word costs what a rare one
+// does; totals are exact up to ExactTotal and lower bounds beyond.
+const (
+	titleCandidates  = 1000
+	searchCandidates = 3000
+	ExactTotal       = 1000
+)
+
+// searchMatches is the dialect-specific part of search, in one place: the bounded candidates
+// with their rank (space_id, page_id, content_id, title, rank). PostgreSQL matches the weighted
+// tsvector (title A, body B) through its GIN index and ranks with ts_rank normalised by
+// document length (the query without its exclusions). SQLite matches the FTS5 table,
+// restricted to the spaces inside the MATCH (space ids are indexed as a column), and ranks with
+// bm25, the title weighted 10 to the body's 1. An AnyWord query is ranked by coverage on both
+// (coverage), with those ranks only breaking ties.
 func (s *Store) searchMatches(f SearchFilter) *bun.SelectQuery {
-	var q *bun.SelectQuery
 	if s.dialect == Postgres {
-		q = s.db.NewSelect().TableExpr("search_pages AS sp").
-			ColumnExpr("ts_rank(sp.tsv, websearch_to_tsquery('english', ?), 1) AS rank", f.Query.rankingText()).
-			Where("sp.tsv @@ websearch_to_tsquery('english', ?)", f.Query.websearch())
-	} else {
-		// bm25 only works in the statement that scans the FTS5 table: rank there, join after.
-		// CROSS JOIN makes SQLite scan the matches first: with a plain JOIN it walks the space's
-		// rows and runs the MATCH once per row (13 s instead of 6 ms at 100,000 pages).
-		fts := s.db.NewSelect().TableExpr("search_pages_fts").
-			ColumnExpr("search_pages_fts.rowid AS id, -bm25(search_pages_fts, 10.0, 1.0) AS rank").
-			Where("search_pages_fts MATCH ?", f.Query.fts5())
-		q = s.db.NewSelect().TableExpr("(?) AS fts", fts).
-			Join("CROSS JOIN search_pages AS sp ON sp.id = fts.id").
-			ColumnExpr("fts.rank AS rank")
+		titled := s.pgMatches(f).Where("sp.title_tsv @@ ?", f.Query.anyPositive().tsquery(true)).Limit(titleCandidates)
+		any := s.pgMatches(f).Limit(searchCandidates)
+		rank := bun.SafeQuery("ts_rank(sp.tsv, ?, 1)", f.Query.tsquery(true))
+		if f.Query.AnyWord {
+			rank = s.coverage(f, rank, 1)
+		}
+		return s.db.NewSelect().With("cand", titled.Union(any)).
+			TableExpr("cand").Join("JOIN search_pages AS sp ON sp.id = cand.id").
+			ColumnExpr("? AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title", rank)
 	}
-	return q.ColumnExpr("sp.space_id, sp.page_id, sp.content_id, sp.title").
+	var titles []string
+	for _, c := range f.Query.terms() {
+		titles = append(titles, fts5Clause(c))
+	}
+	titled := s.ftsMatches(f, "{title} : ("+strings.Join(titles, " OR ")+") AND ("+f.Query.fts5()+")", titleCandidates)
+	any := s.ftsMatches(f, f.Query.fts5(), searchCandidates)
+	rank := bun.SafeQuery("fts.bm25")
+	if f.Query.AnyWord {
+		rank = s.coverage(f, bun.SafeQuery("fts.bm25"), 0.05)
+	}
+	// bm25 only works in the statement that scans the FTS5 table: rank there, join after.
+	// CROSS JOIN makes SQLite read the ranked matches first rather than the space's rows.
+	ranked := s.db.NewSelect().TableExpr("search_pages_fts").
+		ColumnExpr("search_pages_fts.rowid AS id, -bm25(search_pages_fts, 10.0, 1.0, 0.0) AS bm25").
+		Where("search_pages_fts MATCH ?", s.inSpaces(f, f.Query.fts5())).
+		Where("search_pages_fts.rowid IN (?)", titled.Union(any))
+	return s.db.NewSelect().TableExpr("(?) AS fts", ranked).
+		Join("CROSS JOIN search_pages AS sp ON sp.id = fts.id").
+		ColumnExpr("? AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title", rank).
 		Where("sp.organization_id = ?", f.OrganizationID).
 		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
+}
+
+// pgMatches selects the ids of the filter's pages that match its query (PostgreSQL).
+func (s *Store) pgMatches(f SearchFilter) *bun.SelectQuery {
+	return s.db.NewSelect().TableExpr("search_pages AS sp").Column("sp.id").
+		Where("sp.organization_id = ?", f.OrganizationID).
+		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
+		Where("sp.tsv @@ ?", f.Query.tsquery(false))
+}
+
+// inSpaces restricts an FTS5 expression to the filter's spaces.
+func (s *Store) inSpaces(f SearchFilter, match string) string {
+	spaces := make([]string, len(f.SpaceIDs))
+	for i, id := range f.SpaceIDs {
+		spaces[i] = fts5String(id)
+	}
+	return "{space_id} : (" + strings.Join(spaces, " OR ") + ") AND (" + match + ")"
+}
+
+// ftsMatches selects the ids of up to limit FTS5 rows of the filter's spaces matching an
+// expression (SQLite). SQLite takes no LIMIT inside a UNION's parts unless each is a subquery.
+func (s *Store) ftsMatches(f SearchFilter, match string, limit int) *bun.SelectQuery {
+	return s.db.NewSelect().TableExpr("(?) AS c", s.db.NewSelect().TableExpr("search_pages_fts").
+		ColumnExpr("rowid AS id").Where("search_pages_fts MATCH ?", s.inSpaces(f, match)).
+		Limit(int64(limit))).Column("c.id")
+}
+
+// coverage ranks a page of an AnyWord query by the query it covers: the sum of the weights of
+// the terms it holds (Weights: rarer terms weigh more), a term in the title counting three
+// times; the database's own rank, scaled by tieBreak, orders pages of equal coverage.
+func (s *Store) coverage(f SearchFilter, rank schema.QueryWithArgs, tieBreak float64) schema.QueryWithArgs {
+	var sql strings.Builder
+	var args []any
+	for _, c := range f.Query.terms() {
+		w := f.Weights[strings.Join(c.Words, " ")]
+		if w == 0 {
+			w = 1
+		}
+		if s.dialect == Postgres {
+			sql.WriteString("(CASE WHEN sp.tsv @@ ? THEN ? * (1 + 2 * (sp.title_tsv @@ ?)::int) ELSE 0 END) + ")
+			args = append(args, tsClause(c), w, tsClause(c))
+			continue
+		}
+		sql.WriteString("(CASE WHEN fts.id IN (SELECT rowid FROM search_pages_fts WHERE search_pages_fts MATCH ?) " +
+			"THEN ? * (1 + 2 * (fts.id IN (SELECT rowid FROM search_pages_fts WHERE search_pages_fts MATCH ?))) ELSE 0 END) + ")
+		args = append(args, s.inSpaces(f, fts5Clause(c)), w, s.inSpaces(f, "{title} : "+fts5Clause(c)))
+	}
+	sql.WriteString("? * ?")
+	args = append(args, tieBreak, rank)
+	return bun.SafeQuery(sql.String(), args...)
+}
+
+// fts5String quotes s as an FTS5 string.
+func fts5String(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// matchTotal counts the pages matching a search, up to ExactTotal+1: beyond ExactTotal the
+// count is a lower bound.
+func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
+	var m *bun.SelectQuery
+	if s.dialect == Postgres {
+		m = s.pgMatches(f)
+	} else {
+		m = s.db.NewSelect().TableExpr("search_pages_fts").
+			Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").Column("sp.id").
+			Where("search_pages_fts MATCH ?", s.inSpaces(f, f.Query.fts5())).
+			Where("sp.organization_id = ?", f.OrganizationID).
+			Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
+	}
+	return s.db.NewSelect().TableExpr("(?) AS m", m.Limit(int64(ExactTotal+1))).ColumnExpr("count(*)")
+}
+
+// TermFrequencies returns, for each term of the filter's query (a word or a phrase's words
+// joined by a space), how many of the filter's pages hold it, counted up to ExactTotal+1, and
+// how many pages there are: what an AnyWord search weighs its terms by. One statement.
+func (s *Store) TermFrequencies(ctx context.Context, f SearchFilter) (map[string]int, int, error) {
+	terms := f.Query.terms()
+	q := s.db.NewSelect().ColumnExpr("(SELECT count(*) FROM search_pages AS sp WHERE sp.organization_id = ? AND sp.space_id IN (?)) AS n",
+		f.OrganizationID, bun.List(f.SpaceIDs))
+	for i, c := range terms {
+		one := f
+		one.Query = MatchQuery{Groups: [][]MatchClause{{c}}}
+		q = q.ColumnExpr("(?) AS ?", s.matchTotal(one), bun.Ident(fmt.Sprintf("t%d", i)))
+	}
+	rows, err := q.Rows(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search term frequencies: %w", translate(err))
+	}
+	defer rows.Close()
+	counts := make([]int, len(terms)+1)
+	ptrs := make([]any, len(counts))
+	for i := range counts {
+		ptrs[i] = &counts[i]
+	}
+	if rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, 0, fmt.Errorf("search term frequencies: %w", translate(err))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("search term frequencies: %w", translate(err))
+	}
+	out := make(map[string]int, len(terms))
+	for i, c := range terms {
+		out[strings.Join(c.Words, " ")] = counts[i+1]
+	}
+	return out, counts[0], nil
 }
 
 // searchOffset reads a search page token: the offset of the next result, for this query only.
@@ -98,18 +234,26 @@ func (r *searchRow) hit() *SearchHit {
 	return &SearchHit{SpaceID: r.SpaceID, PageID: r.PageID, ContentID: r.ContentID, Title: r.Title, Rank: r.Rank}
 }
 
+// SearchResults is a page of search results; Total is exact when TotalIsExact, and a lower
+// bound (ExactTotal+1) otherwise.
+type SearchResults[T any] struct {
+	List[T]
+	TotalIsExact bool
+}
+
 // SearchPages pages through the pages matching a search, most relevant first (ties by title,
 // then id). One statement. Errors: ErrInvalidCursor.
-func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (List[*SearchHit], error) {
-	var out List[*SearchHit]
+func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (SearchResults[*SearchHit], error) {
+	out := SearchResults[*SearchHit]{TotalIsExact: true}
 	offset, err := searchOffset("search", f, page)
 	if err != nil || f.Query.Empty() || len(f.SpaceIDs) == 0 {
 		out.Items, out.Cursors = []*SearchHit{}, []string{}
 		return out, err
 	}
 	var rows []*searchRow
-	q := s.searchMatches(f).ColumnExpr("count(*) OVER () AS total").
-		OrderExpr("rank DESC, sp.title ASC, sp.page_id ASC").Limit(int64(page.Limit + 1)).Offset(int64(offset))
+	q := s.db.NewSelect().TableExpr("(?) AS r", s.searchMatches(f)).
+		ColumnExpr("r.*, (?) AS total", s.matchTotal(f)).
+		OrderExpr("r.rank DESC, r.title ASC, r.page_id ASC").Limit(int64(page.Limit + 1)).Offset(int64(offset))
 	if err := q.Scan(ctx, &rows); err != nil {
 		return out, fmt.Errorf("search pages: %w", translate(err))
 	}
@@ -121,12 +265,11 @@ func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (Lis
 		out.Items[i], out.Total = r.hit(), r.Total
 	}
 	if len(rows) == 0 && offset > 0 {
-		n, err := s.db.NewSelect().TableExpr("(?) AS m", s.searchMatches(f)).Count(ctx)
-		if err != nil {
+		if err := s.matchTotal(f).Scan(ctx, &out.Total); err != nil {
 			return out, fmt.Errorf("count search results: %w", translate(err))
 		}
-		out.Total = int(n)
 	}
+	out.Total, out.TotalIsExact = min(out.Total, ExactTotal+1), out.Total <= ExactTotal
 	out.Cursors = searchCursors("search", f, offset, len(rows))
 	return out, nil
 }
@@ -134,19 +277,19 @@ func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (Lis
 // SearchSpaces pages through the spaces holding pages that match a search, each with its
 // perSpace best pages; spaces are ordered by their best page's relevance. One statement.
 // Errors: ErrInvalidCursor.
-func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, page Page) (List[*SpaceHits], error) {
-	var out List[*SpaceHits]
+func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, page Page) (SearchResults[*SpaceHits], error) {
+	out := SearchResults[*SpaceHits]{TotalIsExact: true}
 	offset, err := searchOffset("search.spaces", f, page)
 	if err != nil || f.Query.Empty() || len(f.SpaceIDs) == 0 {
 		out.Items, out.Cursors = []*SpaceHits{}, []string{}
 		return out, err
 	}
 	var rows []*searchRow
-	err = s.db.NewRaw(`SELECT space_id, page_id, content_id, title, rank, n FROM (
+	err = s.db.NewRaw(`SELECT space_id, page_id, content_id, title, rank, n, (?) AS total FROM (
 		SELECT m.*, row_number() OVER (PARTITION BY m.space_id ORDER BY m.rank DESC, m.title ASC, m.page_id ASC) AS n,
 			max(m.rank) OVER (PARTITION BY m.space_id) AS best
 		FROM (?) AS m) AS ranked
-	WHERE n <= ? ORDER BY best DESC, space_id ASC, n ASC`, s.searchMatches(f), perSpace).Scan(ctx, &rows)
+	WHERE n <= ? ORDER BY best DESC, space_id ASC, n ASC`, s.matchTotal(f), s.searchMatches(f), perSpace).Scan(ctx, &rows)
 	if err != nil {
 		return out, fmt.Errorf("search spaces: %w", translate(err))
 	}
@@ -157,6 +300,9 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 		}
 		last := all[len(all)-1]
 		last.Pages = append(last.Pages, r.hit())
+		// The spaces are those of the ranked candidates: all of them when the matches were
+		// few enough to rank every one.
+		out.TotalIsExact = r.Total <= ExactTotal
 	}
 	start := min(offset, len(all))
 	end := min(start+page.Limit, len(all))
@@ -200,4 +346,16 @@ func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []strin
 		out[key] = append(out[key], &v)
 	}
 	return out, nil
+}
+
+// CountMatches counts the pages matching a search, up to ExactTotal+1. One statement.
+func (s *Store) CountMatches(ctx context.Context, f SearchFilter) (int, error) {
+	if f.Query.Empty() || len(f.SpaceIDs) == 0 {
+		return 0, nil
+	}
+	var n int
+	if err := s.matchTotal(f).Scan(ctx, &n); err != nil {
+		return 0, fmt.Errorf("count search matches: %w", translate(err))
+	}
+	return n, nil
 }

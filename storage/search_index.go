@@ -49,6 +49,7 @@ func indexEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Edit) error {
 		return err
 	}
 	rows := make([]*SearchPage, 0, indexBatch)
+	words := map[string]bool{}
 	insert := func() error {
 		if len(rows) == 0 {
 			return nil
@@ -67,17 +68,22 @@ func indexEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Edit) error {
 		if p.ContentID != nil {
 			md = markdown[*p.ContentID]
 		}
-		rows = append(rows, &SearchPage{
+		row := &SearchPage{
 			OrganizationID: l.space.OrganizationID, SpaceID: l.space.ID, PageID: p.PageID,
 			ContentID: p.ContentID, Title: p.Title, Body: searchBody(p.Description, md),
-		})
+		}
+		rows = append(rows, row)
+		vocabulary(words, row.Title, row.Body)
 		if len(rows) == indexBatch {
 			if err := insert(); err != nil {
 				return err
 			}
 		}
 	}
-	return insert()
+	if err := insert(); err != nil {
+		return err
+	}
+	return addTerms(ctx, tx, l.space.OrganizationID, words)
 }
 
 // indexedMarkdown returns the markdown of the edit's pages by content id: the edit's new bodies,

@@ -5,191 +5,223 @@ import (
 	"encoding/hex"
 	"strings"
 	"unicode"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/schema"
 )
 
-// SearchQuery is a parsed search query in web-search syntax: words, "quoted phrases", -exclusions
-// and OR between alternatives. Words within an alternative are all required. Parsing never fails:
-// characters that are not letters or digits only separate words, so any input is a valid query,
-// perhaps an empty one.
-type SearchQuery struct {
-	groups [][]searchClause // alternatives (OR), each a conjunction of clauses
+// MatchQuery is what a search matches, as the graph decided it (graph/text reads the user's
+// query): alternatives (OR), each a conjunction of clauses. Storage only renders it for each
+// database. Words hold only letters, digits and combining marks, so no rendering can make a
+// syntax error or reach the databases' own operators.
+type MatchQuery struct {
+	Groups [][]MatchClause
+	// AnyWord matches a page holding any of the query's positive clauses (exclusions still
+	// exclude), ranked by how much of the query it covers: the fallback when few pages hold every
+	// word.
+	AnyWord bool
 }
 
-// searchClause is one word or quoted phrase of a query, possibly excluded.
-type searchClause struct {
-	words   []string // lowercase; letters, digits and combining marks only
-	negated bool
+// MatchClause is a word or phrase of a query, possibly excluded.
+type MatchClause struct {
+	Words   []string // lowercase; a phrase when more than one
+	Or      []string // for a single word: other words accepted in its place (completions, corrections)
+	Negated bool
 }
 
-// ParseSearchQuery reads a query in web-search syntax. A clause made only of stop words (the,
-// and, of…) is dropped, as PostgreSQL's English configuration does, so both databases agree; an
-// alternative with no required clause left (only exclusions) is dropped too.
-func ParseSearchQuery(text string) SearchQuery {
-	var q SearchQuery
-	var group []searchClause
-	flush := func() {
-		for _, c := range group {
-			if !c.negated {
-				q.groups = append(q.groups, group)
-				break
-			}
-		}
-		group = nil
-	}
-	rs := []rune(text)
-	for i := 0; i < len(rs); {
-		if unicode.IsSpace(rs[i]) {
-			i++
-			continue
-		}
-		negated := false
-		if rs[i] == '-' && i+1 < len(rs) && !unicode.IsSpace(rs[i+1]) {
-			negated = true
-			i++
-		}
-		var raw string
-		quoted := rs[i] == '"'
-		if quoted {
-			end := i + 1
-			for end < len(rs) && rs[end] != '"' {
-				end++
-			}
-			raw = string(rs[i+1 : end])
-			i = end + 1
-		} else {
-			end := i
-			for end < len(rs) && !unicode.IsSpace(rs[end]) && rs[end] != '"' {
-				end++
-			}
-			raw = string(rs[i:end])
-			i = end
-		}
-		if !quoted && !negated && strings.EqualFold(raw, "or") {
-			if len(group) > 0 {
-				flush()
-			}
-			continue
-		}
-		words := searchWords(raw)
-		if allStopWords(words) {
-			continue
-		}
-		group = append(group, searchClause{words: words, negated: negated})
-	}
-	flush()
-	return q
-}
+// Empty reports whether the query has nothing to look for.
+func (q MatchQuery) Empty() bool { return len(q.Groups) == 0 }
 
-// searchWords splits text into lowercase words: runs of letters, digits and combining marks.
-func searchWords(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
-	})
-}
-
-// allStopWords reports whether words holds nothing but stop words (or nothing at all).
-func allStopWords(words []string) bool {
-	for _, w := range words {
-		if !stopWords[w] {
-			return false
-		}
-	}
-	return true
-}
-
-// Empty reports whether the query has nothing to look for: it matches no page.
-func (q SearchQuery) Empty() bool { return len(q.groups) == 0 }
-
-// Words returns the words the query looks for (not the excluded ones), each once.
-func (q SearchQuery) Words() []string {
+// terms are the query's single words and phrases that pages must (or may, in AnyWord) hold,
+// each once: the units of coverage.
+func (q MatchQuery) terms() []MatchClause {
 	seen := map[string]bool{}
-	var out []string
-	for _, g := range q.groups {
+	var out []MatchClause
+	for _, g := range q.Groups {
 		for _, c := range g {
-			for _, w := range c.words {
-				if !c.negated && !seen[w] && !stopWords[w] {
-					seen[w] = true
-					out = append(out, w)
-				}
+			key := strings.Join(c.Words, " ") + "|" + strings.Join(c.Or, " ")
+			if !c.Negated && !seen[key] {
+				seen[key] = true
+				out = append(out, c)
 			}
 		}
 	}
 	return out
 }
 
-// websearch renders the query for PostgreSQL's websearch_to_tsquery. Words hold only letters,
-// digits and marks, so the rendering is exactly the parsed query.
-func (q SearchQuery) websearch() string { return q.render(true) }
-
-// rankingText is the query without its exclusions, for ranking: ts_rank scores a query holding
-// a negation close to zero for every document.
-func (q SearchQuery) rankingText() string { return q.render(false) }
-
-func (q SearchQuery) render(exclusions bool) string {
-	groups := make([]string, len(q.groups))
-	for i, g := range q.groups {
-		clauses := make([]string, 0, len(g))
-		for _, c := range g {
-			if c.negated && !exclusions {
-				continue
-			}
-			s := strings.Join(c.words, " ")
-			if len(c.words) > 1 {
-				s = `"` + s + `"`
-			}
-			if c.negated {
-				s = "-" + s
-			}
-			clauses = append(clauses, s)
-		}
-		groups[i] = strings.Join(clauses, " ")
-	}
-	return strings.Join(groups, " or ")
+// anyPositive is the query matching any of its positive clauses.
+func (q MatchQuery) anyPositive() MatchQuery {
+	return MatchQuery{Groups: [][]MatchClause{q.terms()}, AnyWord: true}
 }
 
-// fts5 renders the query as an SQLite FTS5 MATCH expression. Every clause is a double-quoted
-// string (words never hold a quote), so no input can make an FTS5 syntax error or reach its
-// operators (NEAR, column filters, prefixes).
-func (q SearchQuery) fts5() string {
-	groups := make([]string, len(q.groups))
-	for i, g := range q.groups {
-		var pos, neg []string
+// exclusions are the query's excluded clauses, across alternatives (AnyWord only).
+func (q MatchQuery) exclusions() []MatchClause {
+	var out []MatchClause
+	for _, g := range q.Groups {
 		for _, c := range g {
-			s := `"` + strings.Join(c.words, " ") + `"`
-			if c.negated {
-				neg = append(neg, s)
-			} else {
-				pos = append(pos, s)
+			if c.Negated {
+				out = append(out, c)
 			}
 		}
-		expr := "(" + strings.Join(pos, " AND ") + ")"
-		if len(neg) > 0 {
-			expr = "(" + expr + " NOT (" + strings.Join(neg, " OR ") + "))"
+	}
+	return out
+}
+
+// fingerprint identifies the query in page tokens, so a token of one query is refused by another.
+func (q MatchQuery) fingerprint() string {
+	var b strings.Builder
+	if q.AnyWord {
+		b.WriteString("any:")
+	}
+	for _, g := range q.Groups {
+		for _, c := range g {
+			if c.Negated {
+				b.WriteByte('-')
+			}
+			b.WriteString(strings.Join(c.Words, " ") + "|" + strings.Join(c.Or, " ") + ";")
 		}
-		groups[i] = expr
+		b.WriteString(" or ")
+	}
+	h := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(h[:6])
+}
+
+// fts5 renders the query as an SQLite FTS5 MATCH expression. Every word or phrase is a
+// double-quoted string (words never hold a quote), so no input can make an FTS5 syntax error or
+// reach its operators (NEAR, column filters, prefixes).
+func (q MatchQuery) fts5() string {
+	if q.AnyWord {
+		var pos []string
+		for _, c := range q.terms() {
+			pos = append(pos, fts5Clause(c))
+		}
+		return fts5Group(pos, q.exclusions())
+	}
+	groups := make([]string, len(q.Groups))
+	for i, g := range q.Groups {
+		var pos []string
+		var neg []MatchClause
+		for _, c := range g {
+			if c.Negated {
+				neg = append(neg, c)
+			} else {
+				pos = append(pos, fts5Clause(c))
+			}
+		}
+		groups[i] = fts5Group([]string{strings.Join(pos, " AND ")}, neg)
 	}
 	return strings.Join(groups, " OR ")
 }
 
-// fingerprint identifies the query in page tokens, so a token of one query is refused by another.
-func (q SearchQuery) fingerprint() string {
-	h := sha256.Sum256([]byte(q.websearch()))
-	return hex.EncodeToString(h[:6])
+// fts5Group is (any of pos) without any of neg.
+func fts5Group(pos []string, neg []MatchClause) string {
+	expr := "(" + strings.Join(pos, " OR ") + ")"
+	if len(neg) > 0 {
+		ns := make([]string, len(neg))
+		for i, c := range neg {
+			ns[i] = fts5Clause(c)
+		}
+		expr = "(" + expr + " NOT (" + strings.Join(ns, " OR ") + "))"
+	}
+	return expr
 }
 
-// stopWords are PostgreSQL's English stop words (the Snowball list): a lone stop word looks for
-// nothing, on both databases.
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`i me my myself we our ours ourselves you your yours yourself
-		yourselves he him his himself she her hers herself it its itself they them their theirs
-		themselves what which who whom this that these those am is are was were be been being have
-		has had having do does did doing a an the and but if or because as until while of at by for
-		with about against between into through during before after above below to from up down in
-		out on off over under again further then once here there when where why how all any both
-		each few more most other some such no nor not only own same so than too very s t can will
-		just don should now`) {
-		m[w] = true
+func fts5Clause(c MatchClause) string {
+	s := `"` + phraseText(c.Words) + `"`
+	if len(c.Or) == 0 {
+		return s
 	}
-	return m
-}()
+	alts := []string{s}
+	for _, w := range c.Or {
+		alts = append(alts, `"`+phraseText([]string{w})+`"`)
+	}
+	return "(" + strings.Join(alts, " OR ") + ")"
+}
+
+// tsquery renders the query as a PostgreSQL tsquery expression: plainto_tsquery and
+// phraseto_tsquery values (which never fail, whatever their text; the words are bound as
+// arguments) joined with tsquery operators. With positiveOnly the exclusions are left out:
+// ts_rank scores any query holding a negation close to zero.
+func (q MatchQuery) tsquery(positiveOnly bool) schema.QueryWithArgs {
+	var b tsBuilder
+	if q.AnyWord {
+		b.sql.WriteString("(")
+		for i, c := range q.terms() {
+			if i > 0 {
+				b.sql.WriteString(" || ")
+			}
+			b.clause(c)
+		}
+		b.sql.WriteString(")")
+		if !positiveOnly {
+			for _, c := range q.exclusions() {
+				b.sql.WriteString(" && !!")
+				b.clause(c)
+			}
+		}
+		return bun.SafeQuery(b.sql.String(), b.args...)
+	}
+	b.sql.WriteString("(")
+	for i, g := range q.Groups {
+		if i > 0 {
+			b.sql.WriteString(" || ")
+		}
+		b.sql.WriteString("(")
+		n := 0
+		for _, c := range g {
+			if c.Negated && positiveOnly {
+				continue
+			}
+			if n > 0 {
+				b.sql.WriteString(" && ")
+			}
+			if c.Negated {
+				b.sql.WriteString("!!")
+			}
+			b.clause(c)
+			n++
+		}
+		b.sql.WriteString(")")
+	}
+	b.sql.WriteString(")")
+	return bun.SafeQuery(b.sql.String(), b.args...)
+}
+
+// tsClause renders one clause as a tsquery value.
+func tsClause(c MatchClause) schema.QueryWithArgs {
+	var b tsBuilder
+	b.clause(c)
+	return bun.SafeQuery(b.sql.String(), b.args...)
+}
+
+type tsBuilder struct {
+	sql  strings.Builder
+	args []any
+}
+
+func (b *tsBuilder) clause(c MatchClause) {
+	b.sql.WriteString("(phraseto_tsquery('english', ?)")
+	b.args = append(b.args, phraseText(c.Words))
+	for _, w := range c.Or {
+		b.sql.WriteString(" || plainto_tsquery('english', ?)")
+		b.args = append(b.args, phraseText([]string{w}))
+	}
+	b.sql.WriteString(")")
+}
+
+// phraseText joins words with spaces, keeping only their letters, digits and combining marks:
+// whatever a caller passes, nothing else reaches a database's query syntax.
+func phraseText(words []string) string {
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		for _, r := range w {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+				b.WriteRune(r)
+			}
+		}
+	}
+	return b.String()
+}

@@ -46,48 +46,50 @@ func TestSearchMatchesRanksAndNeverFails(t *testing.T) {
 			"backup":   "## Backups\n\nBack up the database every night with `pg_dump`.",
 			"security": "Tokens are hashed. The server never logs secrets.",
 		})
-		search := func(q string) []string {
+		search := func(q storage.MatchQuery) []string {
 			t.Helper()
-			list, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: storage.ParseSearchQuery(q)}, storage.Page{Limit: 10})
+			list, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: q}, storage.Page{Limit: 10})
 			if err != nil {
-				t.Fatalf("search %q: %v", q, err)
+				t.Fatalf("search %v: %v", q, err)
 			}
 			var out []string
 			for _, h := range list.Items {
 				out = append(out, h.PageID)
 			}
 			if list.Total != len(out) {
-				t.Errorf("search %q: total %d, want %d", q, list.Total, len(out))
+				t.Errorf("search %v: total %d, want %d", q, list.Total, len(out))
 			}
 			return out
 		}
 		tests := []struct {
-			query string
+			name  string
+			query storage.MatchQuery
 			want  []string
 		}{
-			{"install", []string{"p-install", "p-upgrade"}},
-			{"installing", []string{"p-install", "p-upgrade"}},
-			{"server -install", []string{"p-security"}},
-			{`"the database"`, []string{"p-backup"}},
-			{"backups OR tokens", []string{"p-backup", "p-security"}},
-			{"the", nil},
-			{"-server", nil},
-			{"example.com", nil}, // link targets are not indexed
+			{"word", all(word("install")), []string{"p-install", "p-upgrade"}},
+			{"stemmed", all(word("installing")), []string{"p-install", "p-upgrade"}},
+			{"exclusion", all(word("server"), not(word("install"))), []string{"p-security"}},
+			{"phrase", all(phrase("the", "database")), []string{"p-backup"}},
+			{"alternative words", all(storage.MatchClause{Words: []string{"dump"}, Or: []string{"hashed"}}), []string{"p-backup", "p-security"}},
+			{"link targets are not indexed", all(word("example")), nil},
+			{"any word", storage.MatchQuery{Groups: [][]storage.MatchClause{{word("dump"), word("logs"), word("absent")}}, AnyWord: true}, []string{"p-backup", "p-security"}},
 		}
 		for _, tt := range tests {
 			got := search(tt.query)
-			if tt.query == "backups OR tokens" { // order by relevance is not the point here
-				if len(got) != 2 {
-					t.Errorf("search %q = %v, want %v", tt.query, got, tt.want)
+			if tt.name == "alternative words" || tt.name == "any word" { // order by relevance is not the point here
+				if len(got) != 2 || !cmp.Equal(tt.want, []string{min(got[0], got[1]), max(got[0], got[1])}) {
+					t.Errorf("search %s = %v, want %v", tt.name, got, tt.want)
 				}
 				continue
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("search %q (-want +got):\n%s", tt.query, diff)
+				t.Errorf("search %s (-want +got):\n%s", tt.name, diff)
 			}
 		}
-		for _, q := range []string{`"`, `*`, `NEAR(`, `-`, `OR OR`, `title:x`, `a"b`, `"unclosed phrase`, `(`, `)`, `^x`, `x*`, `'; DROP TABLE x; --`, `NOT`, `AND`, `-"" OR`, "\x00", `¯\_(ツ)_/¯`} {
-			search(q)
+		// Words reach the databases as data: quotes, operators and NUL change nothing.
+		for _, w := range []string{`"`, `*`, `NEAR(`, `'; DROP TABLE x; --`, "\x00", `{title}:x`, `a"b`} {
+			search(all(word(w)))
+			search(all(word("server"), storage.MatchClause{Words: []string{"x", w}}))
 		}
 	})
 }
@@ -98,7 +100,7 @@ func TestSearchIndexFollowsEditsAndRemovals(t *testing.T) {
 		org, _ := newOrg(t, s, "owner@search.test")
 		sp := searchSpace(t, s, org.ID, map[string]string{"one": "alpha bravo", "two": "charlie delta"})
 		f := func(q string) storage.SearchFilter {
-			return storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: storage.ParseSearchQuery(q)}
+			return storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word(q))}
 		}
 		count := func(q string) int {
 			t.Helper()
@@ -139,7 +141,7 @@ func TestSearchPagesAndSpacesPaginate(t *testing.T) {
 		}
 		a := searchSpace(t, s, org.ID, pages)
 		b := searchSpace(t, s, org.ID, map[string]string{"other": "common"})
-		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID, b.ID}, Query: storage.ParseSearchQuery("common")}
+		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID, b.ID}, Query: all(word("common"))}
 		seen := map[string]bool{}
 		page := storage.Page{Limit: 3}
 		for {
@@ -161,7 +163,7 @@ func TestSearchPagesAndSpacesPaginate(t *testing.T) {
 		if len(seen) != 8 {
 			t.Errorf("paged through %d pages, want 8", len(seen))
 		}
-		other := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: f.SpaceIDs, Query: storage.ParseSearchQuery("words")}
+		other := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: f.SpaceIDs, Query: all(word("words"))}
 		if _, err := s.SearchPages(ctx, other, page); err != storage.ErrInvalidCursor {
 			t.Errorf("a token of another query: %v, want ErrInvalidCursor", err)
 		}
@@ -184,6 +186,68 @@ func TestSearchPagesAndSpacesPaginate(t *testing.T) {
 		chains, err := s.CurrentPageChains(ctx, []string{a.ID}, []string{"p-page1"})
 		if err != nil || len(chains[a.ID+"/p-page1"]) != 1 {
 			t.Fatalf("chains = %v, %v", chains, err)
+		}
+	})
+}
+
+func word(w string) storage.MatchClause { return storage.MatchClause{Words: []string{w}} }
+
+func phrase(ws ...string) storage.MatchClause { return storage.MatchClause{Words: ws} }
+
+func not(c storage.MatchClause) storage.MatchClause { c.Negated = true; return c }
+
+// all is a query that needs every clause.
+func all(cs ...storage.MatchClause) storage.MatchQuery {
+	return storage.MatchQuery{Groups: [][]storage.MatchClause{cs}}
+}
+
+func TestSearchVocabularyCompletesAndCorrects(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		other, _ := newOrg(t, s, "other@search.test")
+		searchSpace(t, s, org.ID, map[string]string{"Configuration": "Configure the server. Confirm it."})
+		searchSpace(t, s, other.ID, map[string]string{"Secret": "confidential"})
+		m, err := s.MatchTerms(ctx, org.ID, []string{"server", "serverless"}, "conf", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !m.Known["server"] || m.Known["serverless"] {
+			t.Errorf("known = %v, want server only", m.Known)
+		}
+		if want := []string{"configuration", "configure", "confirm"}; !cmp.Equal(m.Completions, want) {
+			t.Errorf("completions = %v, want %v (never another organization's words)", m.Completions, want)
+		}
+		near, err := s.TermsNear(ctx, org.ID, "s", 5, 7, 100)
+		if err != nil || !cmp.Equal(near, []string{"server"}) {
+			t.Errorf("near = %v, %v; want [server]", near, err)
+		}
+	})
+}
+
+func TestSearchTotalsAreExactUpToALimit(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		pages := map[string]string{}
+		for i := range storage.ExactTotal + 5 {
+			pages[fmt.Sprintf("page%d", i)] = fmt.Sprintf("common words %d", i)
+			if i < 10 {
+				pages[fmt.Sprintf("page%d", i)] += " rare"
+			}
+		}
+		sp := searchSpace(t, s, org.ID, pages)
+		for q, want := range map[string]struct {
+			total int
+			exact bool
+		}{"common": {storage.ExactTotal + 1, false}, "rare": {10, true}} {
+			l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word(q))}, storage.Page{Limit: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Total != want.total || l.TotalIsExact != want.exact || len(l.Items) != 5 || !l.HasMore {
+				t.Errorf("search %q: total %d exact %v, %d items, more %v; want total %d exact %v", q, l.Total, l.TotalIsExact, len(l.Items), l.HasMore, want.total, want.exact)
+			}
 		}
 	})
 }

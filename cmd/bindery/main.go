@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -219,7 +218,8 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 		}
 	}()
 
-	ln, err := net.Listen("tcp", addr)
+	limits := rest.DefaultServerLimits()
+	ln, err := rest.Listen(addr, limits)
 	if err != nil {
 		return err
 	}
@@ -228,7 +228,7 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer stopOps()
-	srv := &http.Server{Handler: rest.NewServerWith(res, opts), ReadHeaderTimeout: 10 * time.Second}
+	srv := rest.NewHTTPServer(rest.NewServerWith(res, opts), limits)
 	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res))
 	if derived {
 		slog.Info("public URL derived from the listen address; set --public-url (BINDERY_PUBLIC_URL) to the address clients use",

@@ -9,6 +9,8 @@ type SearchPageResult struct {
 	Ancestors []*SearchAncestor      `json:"ancestors"`
 	Sections  []*SearchSectionResult `json:"sections"`
 	URLs      AppURLs                `json:"urls"`
+	// TitleHighlights are the title's words that match (GraphQL only: the REST contract has none).
+	TitleHighlights []*TextRange `json:"-"`
 }
 
 // SearchAncestor is a page above a search result in its space's page tree.
@@ -24,6 +26,23 @@ type SearchSectionResult struct {
 	Path  string  `json:"path"`
 	Body  string  `json:"body"`
 	URLs  AppURLs `json:"urls"`
+	// TitleHighlights and BodyHighlights are the words of the title and of the snippet that
+	// match (GraphQL only: the REST contract has none).
+	TitleHighlights []*TextRange `json:"-"`
+	BodyHighlights  []*TextRange `json:"-"`
+}
+
+// TextRange is a part of a text in UTF-16 code units, as JavaScript counts string positions.
+type TextRange struct {
+	Start  int `json:"start"`
+	Length int `json:"length"`
+}
+
+// SearchInput is a search: a query in web-search syntax and a page of results.
+type SearchInput struct {
+	Query string
+	First *int
+	After *string
 }
 
 // SearchSpaceResult is a space holding pages that match an organization-wide search.
@@ -33,10 +52,23 @@ type SearchSpaceResult struct {
 	Pages []*SearchPageResult `json:"pages"`
 }
 
-// The search connections.
+// SearchPageResultConnection is a page of a space search. TotalCount is exact up to 1,000
+// matches; beyond, it is 1,001 and TotalCountIsExact is false.
+type SearchPageResultConnection struct {
+	Connection[*SearchPageResult]
+	TotalCountIsExact bool `json:"-"`
+}
+
+// SearchSpaceResultConnection is a page of an organization search (spaces with their best
+// pages); TotalCountIsExact is false when so many pages matched that only the best candidates
+// were ranked, so some spaces may be missing.
+type SearchSpaceResultConnection struct {
+	Connection[*SearchSpaceResult]
+	TotalCountIsExact bool `json:"-"`
+}
+
+// The search connections' edges.
 type (
-	SearchPageResultConnection  = Connection[*SearchPageResult]
-	SearchPageResultEdge        = Edge[*SearchPageResult]
-	SearchSpaceResultConnection = Connection[*SearchSpaceResult]
-	SearchSpaceResultEdge       = Edge[*SearchSpaceResult]
+	SearchPageResultEdge  = Edge[*SearchPageResult]
+	SearchSpaceResultEdge = Edge[*SearchSpaceResult]
 )
