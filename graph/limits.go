@@ -273,6 +273,7 @@ func (w *walker) costOf(set ast.SelectionSet) int {
 // named search…).
 var unpagedLists = map[string]int{
 	"Query.organizationsForEmailDomain": 20,
+	"Query.apiTokens":                   20, // a user holds a handful of tokens
 	"SiteStructure.structure":           100,
 	"SiteStructure.sections":            20,
 	"SiteSection.siteSpaces":            10,
