@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"strings"
 
 	"github.com/bindery/bindery/graph/apperr"
@@ -19,12 +20,16 @@ func (r *Resolver) Authenticate(ctx context.Context, token string) (*authz.Actor
 	if !strings.HasPrefix(token, storage.TokenPrefix) || len(token) > 200 {
 		return nil, apperr.ErrUnauthenticated
 	}
-	t, err := r.Store.FindToken(ctx, token, r.Now())
+	now := r.Now()
+	t, err := r.Store.FindToken(ctx, token, now)
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, apperr.ErrUnauthenticated
 	}
 	if err != nil {
 		return nil, err
+	}
+	if err := r.touchToken(t, now); err != nil {
+		slog.WarnContext(ctx, "record API token use", "err", err)
 	}
 	u := t.User
 	actor := &authz.Actor{UserID: u.ID, Email: u.Email, EmailVerified: u.EmailVerified}

@@ -15,16 +15,19 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/bindery/bindery/explorer"
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
 // NewHandler serves GraphQL over GET and POST, with introspection, depth and complexity limits,
-// and errors carrying extensions.code. Browsers asking for HTML get the GraphiQL explorer.
-func NewHandler(r *Resolver) http.Handler { return newHandler(r, MaxDepth) }
+// and errors carrying extensions.code. Browsers asking for HTML get the GraphiQL explorer. extra
+// extensions (metrics, tracing) run after the built-in ones.
+func NewHandler(r *Resolver, extra ...graphql.HandlerExtension) http.Handler {
+	return newHandler(r, MaxDepth, extra...)
+}
 
-func newHandler(r *Resolver, maxDepth int) http.Handler {
+func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) http.Handler {
 	schema := NewExecutableSchema(Config{Resolvers: r})
 	srv := handler.New(schema)
 	srv.AddTransport(transport.GET{})
@@ -35,15 +38,18 @@ func newHandler(r *Resolver, maxDepth int) http.Handler {
 	srv.Use(documentLimits{})
 	srv.Use(queryLimits{maxDepth: maxDepth, schema: schema.Schema()})
 	srv.Use(textInput{})
+	for _, ext := range extra {
+		srv.Use(ext)
+	}
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		LogPanic(ctx, "graphql resolver panicked", p)
 		return &apperr.Error{Kind: apperr.Internal, Msg: "Internal error"}
 	})
-	explorer := playground.Handler("Bindery GraphQL", "/graphql")
+	page := explorer.Page("/graphql")
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if IsExplorerRequest(req) {
-			explorer.ServeHTTP(w, req)
+			page.ServeHTTP(w, req)
 			return
 		}
 		if !boundRequest(w, req) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -166,9 +167,13 @@ func (q queryLimits) MutateOperationContext(_ context.Context, oc *graphql.Opera
 	if depth := w.depthOf(oc.Operation.SelectionSet); depth > q.maxDepth {
 		return limitError("DEPTH_LIMIT_EXCEEDED", "query is nested %d levels deep; the limit is %d", depth, q.maxDepth)
 	}
-	if cost := w.costOf(oc.Operation.SelectionSet); cost > MaxComplexity {
+	cost := w.costOf(oc.Operation.SelectionSet)
+	if cost > MaxComplexity {
 		return limitError("COMPLEXITY_LIMIT_EXCEEDED", "operation has complexity %d, which exceeds the limit of %d", cost, MaxComplexity)
 	}
+	// Recorded where gqlgen's own complexity extension puts it, for extension.GetComplexityStats
+	// (the metrics' complexity histogram).
+	oc.Stats.SetExtension("ComplexityLimit", &extension.ComplexityStats{Complexity: cost, ComplexityLimit: MaxComplexity})
 	return nil
 }
 
@@ -268,6 +273,7 @@ func (w *walker) costOf(set ast.SelectionSet) int {
 // named search…).
 var unpagedLists = map[string]int{
 	"Query.organizationsForEmailDomain": 20,
+	"Query.apiTokens":                   20, // a user holds a handful of tokens
 	"SiteStructure.structure":           100,
 	"SiteStructure.sections":            20,
 	"SiteSection.siteSpaces":            10,

@@ -38,4 +38,8 @@ type Resolver struct {
 	GitSync GitSyncConfig
 
 	published publishedTrees // published revisions' navigation, link index and files (the reader's page views)
+	// TokenRevoked, when set, is called with the hash of every token revoked, after the revocation
+	// is stored: a cache of authenticated tokens drops its entry there, so that the token is refused
+	// on the next request.
+	TokenRevoked func(tokenHash string)
 }

@@ -203,7 +203,9 @@ func (e *env) callCounted(token, method, path string, body any, statements *atom
 	}
 	req, rec := e.serve(req, token, statements)
 	res := response{t: e.t, Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
-	contracttest.Validate(e.t, req, res.Status, res.Header, res.Body)
+	if !rest.IsExtensionRequest(method, strings.SplitN(path, "?", 2)[0]) {
+		contracttest.Validate(e.t, req, res.Status, res.Header, res.Body)
+	}
 	return res
 }
 

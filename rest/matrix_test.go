@@ -33,6 +33,7 @@ const (
 	contentEditorDelete                // contentEditor, except that unseen content answers 204 like missing
 	contentCreator                     // readers of the content with the create role in the organization; lower readers 403, guests 404
 	contentCreatorDelete               // contentCreator, except that unseen content answers 204 like missing
+	tokenOwner                         // only the token's owner, who is none of the matrix's callers: 404
 )
 
 var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org", "read-token", "space-token"}
@@ -46,6 +47,8 @@ func (p policy) expect(role string, ok int) int {
 	outsider := role == "non-member" || role == "other-org"
 	guest := role == "guest"
 	switch {
+	case p == tokenOwner:
+		return http.StatusNotFound
 	case p == anyone || p == linkHolder:
 		return ok
 	case (p == contentDelete || p == contentEditorDelete || p == contentCreatorDelete) && (outsider || guest):
@@ -73,7 +76,9 @@ type fixture struct {
 	section, group             string
 	// A comment with a reply on the space and on the change request, and a review of it.
 	comment, reply, crComment, crReply, review string
-	translation, glossaryEntry                 string
+	// An API token of the victim's.
+	token                      string
+	translation, glossaryEntry string
 	// An OpenAPI specification with a version; an integration installed on the organization.
 	spec, specVersion, integration, installation string
 }
@@ -90,6 +95,8 @@ type matrixCase struct {
 var matrix = []matrixCase{
 	{"GET", "/", anyone, 200, fixed("/"), "", `{ apiInformation { version } }`},
 	{"GET", "/user", anyone, 200, fixed("/user"), "", `{ viewer { id } }`},
+	{"GET", "/user/tokens", anyone, 200, fixed("/user/tokens"), "", `{ apiTokens { id } }`},
+	{"DELETE", "/user/tokens/{tokenId}", tokenOwner, 204, func(f fixture) string { return "/user/tokens/" + f.token }, "", `mutation($tk: ID!) { revokeAPIToken(id: $tk) }`},
 	{"GET", "/users/{userId}", member, 200, func(f fixture) string { return "/users/" + f.admin }, "", `query($a: ID!) { user(id: $a) { id } }`},
 	{"GET", "/orgs", anyone, 200, fixed("/orgs"), "", `{ organizations { totalCount } }`},
 	{"GET", "/orgs/{organizationId}", member, 200, org(""), "", `query($o: ID!) { organization(id: $o) { id } }`},
@@ -292,6 +299,13 @@ func TestPermissionMatrix(t *testing.T) {
 		newFixture := func(path string) fixture {
 			n++
 			f := fixture{org: orgID, admin: admin.ID, victim: e.member(orgID, fmt.Sprintf("victim%d@matrix.test", n), "read").ID}
+			if strings.Contains(path, "/user/tokens") {
+				tokens, err := e.res.ListAllAPITokens(e.t.Context(), fmt.Sprintf("victim%d@matrix.test", n))
+				if err != nil || len(tokens) != 1 {
+					e.t.Fatalf("victim's tokens: %v, %v", tokens, err)
+				}
+				f.token = tokens[0].ID
+			}
 			if strings.Contains(path, "invite") {
 				f.invite = e.call(admin.Token, "POST", "/orgs/"+orgID+"/link-invites", `{"role":"read"}`).want(http.StatusCreated).object()["id"].(string)
 			}
@@ -352,7 +366,7 @@ func TestPermissionMatrix(t *testing.T) {
 						"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
 						"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 						"tr": f.translation, "ge": f.glossaryEntry,
-						"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation})
+						"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation, "tk": f.token})
 					e.stayOutside(orgID, role, caller)
 					wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 					gotCode := ""

@@ -28,6 +28,8 @@ func (a *api) table() []Route {
 		{"GET", "/", a.getAPIInformation},
 		{"GET", "/user", a.getAuthenticatedUser},
 		{"GET", "/users/{userId}", a.getUserByID},
+		{"GET", "/user/tokens", a.listMyTokens},
+		{"DELETE", "/user/tokens/{tokenId}", a.revokeMyToken},
 
 		{"GET", "/orgs", a.listOrganizations},
 		{"GET", "/orgs/{organizationId}", a.getOrganization},

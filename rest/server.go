@@ -21,9 +21,14 @@ import (
 )
 
 // NewServer builds the whole HTTP handler over one resolver.
-func NewServer(res *graph.Resolver) http.Handler {
+func NewServer(res *graph.Resolver) http.Handler { return NewServerWith(res, Options{}) }
+
+// NewServerWith is NewServer with operational options (metrics, CORS, tracing; see ops.go).
+func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 	r := chi.NewRouter()
+	r.Use(opts.outer()...)
 	r.Use(middleware.RequestID, logRequests, recoverPanics, rejectNUL)
+	opts.mountOps(r, res)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeErrorStatus(w, http.StatusNotFound, "No such endpoint")
 	})
@@ -45,7 +50,7 @@ func NewServer(res *graph.Resolver) http.Handler {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	})
 
-	gql := graph.NewHandler(res)
+	gql := graph.NewHandler(res, opts.graphqlExtensions()...)
 	r.With(authenticate(res, graph.WriteUnauthenticated, graph.IsExplorerRequest), loader.Middleware(res.Store)).
 		Handle("/graphql", gql)
 
@@ -119,9 +124,13 @@ func logRequests(next http.Handler) http.Handler {
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
 		slog.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path,
-			"status", ww.Status(), "bytes", ww.BytesWritten(), "duration", time.Since(start))
+			"status", ww.Status(), "bytes", ww.BytesWritten(), "duration_ms", Millis(time.Since(start)))
 	})
 }
+
+// Millis is a duration as the number of milliseconds logs carry (keys ending in _ms), to the
+// microsecond.
+func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // LogHandler adds the request id to every log line written with a request's context.
 type LogHandler struct{ slog.Handler }

@@ -34,30 +34,44 @@ const searchTermsMigration = "20261125009001"
 
 // Migrate applies every pending migration under the migration lock.
 func (s *Store) Migrate(ctx context.Context) error {
+	_, err := s.MigrateReport(ctx)
+	return err
+}
+
+// MigrateReport applies every pending migration under the migration lock and returns the names of
+// those it applied, in order (none when the database was up to date).
+func (s *Store) MigrateReport(ctx context.Context) ([]string, error) {
 	m, err := s.migrator()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := m.Init(ctx); err != nil {
-		return fmt.Errorf("init migrations: %w", err)
+		return nil, fmt.Errorf("init migrations: %w", err)
 	}
 	if err := m.Lock(ctx); err != nil {
-		return fmt.Errorf("lock migrations: %w", err)
+		return nil, fmt.Errorf("lock migrations: %w", err)
 	}
 	defer m.Unlock(ctx) //nolint:errcheck // the migration result matters more than the unlock
 	group, err := m.Migrate(ctx)
 	if err != nil {
-		return fmt.Errorf("migrate: %w", err)
+		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	for _, applied := range group.Migrations {
 		if applied.Name == searchTermsMigration {
 			if err := s.backfillTerms(ctx); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
 	// The job queue's tables are River's, versioned by River (still under Bindery's lock).
-	return s.migrateJobs(ctx)
+	if err := s.migrateJobs(ctx); err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, mig := range group.Migrations {
+		names = append(names, mig.Name)
+	}
+	return names, nil
 }
 
 // PendingMigrations lists the names of migrations not yet applied.

@@ -36,6 +36,8 @@ type APIToken struct {
 	InstallationID *string
 	// User is loaded by FindToken.
 	User *User `bun:"rel:belongs-to,join:user_id=id"`
+	// LastUsedAt is when the token last authenticated a request, to a minute (see TouchToken).
+	LastUsedAt *time.Time
 }
 
 // Organization is a tenant: every other row that belongs to one carries its id.

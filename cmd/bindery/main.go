@@ -27,16 +27,17 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
-
 func main() {
 	slog.SetDefault(slog.New(rest.LogHandler{Handler: slog.NewJSONHandler(os.Stderr, nil)}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := app().Run(ctx, os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, "bindery:", err)
-		os.Exit(1)
+	err := app().Run(ctx, os.Args)
+	stop()
+	if err != nil {
+		var u usageError
+		if !errors.As(err, &u) { // usage errors were printed with the help already
+			fmt.Fprintln(os.Stderr, "bindery:", err)
+		}
+		os.Exit(exitCode(err))
 	}
 }
 
@@ -46,15 +47,37 @@ func databaseFlag() cli.Flag {
 }
 
 func app() *cli.Command {
-	return &cli.Command{
-		Name:           "bindery",
-		Usage:          "a self-hostable documentation-publishing backend",
-		DefaultCommand: "serve",
+	root := &cli.Command{
+		Name:      "bindery",
+		Usage:     "a self-hostable documentation-publishing backend",
+		Version:   version,
+		Writer:    os.Stdout,
+		ErrWriter: os.Stderr,
+		Flags:     []cli.Flag{logLevelFlag()},
+		Before: func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+			if err := setupLogging(os.Stderr, cmd.String("log-level")); err != nil {
+				return ctx, usage(cmd, err.Error())
+			}
+			return ctx, nil
+		},
+		// No command runs serve; an unknown one is refused (strict) rather than served.
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Present() {
+				return usage(cmd, fmt.Sprintf("unknown command %q", cmd.Args().First()))
+			}
+			return cmd.Command("serve").Run(ctx, []string{"serve"})
+		},
+		// Errors are turned into exit codes by main, not by os.Exit inside the library.
+		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Commands: []*cli.Command{
+			versionCommand(),
+			healthcheckCommand(),
+			backupCommand(),
+			restoreCommand(),
 			{
 				Name:  "serve",
 				Usage: "run the HTTP server (applies migrations first)",
-				Flags: []cli.Flag{
+				Flags: append([]cli.Flag{
 					&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Sources: cli.EnvVars("BINDERY_ADDR"), Usage: "listen address"},
 					databaseFlag(),
 					&cli.StringFlag{Name: "public-url", Sources: cli.EnvVars("BINDERY_PUBLIC_URL"), Usage: "the API's external base URL (default http://ADDR)"},
@@ -70,7 +93,7 @@ func app() *cli.Command {
 					&cli.DurationFlag{Name: "translate-timeout", Value: 2 * time.Minute, Sources: cli.EnvVars("BINDERY_TRANSLATE_TIMEOUT"), Usage: "time limit of one translation request"},
 					&cli.BoolFlag{Name: "fetch-allow-http", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_HTTP"), Usage: "let OpenAPI specifications be fetched over plain http (default: https only)"},
 					&cli.BoolFlag{Name: "fetch-allow-private", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_PRIVATE"), Usage: "let OpenAPI specifications be fetched from loopback, private and link-local addresses (default: refused)"},
-				},
+				}, opsFlags()...),
 				Action: serve,
 			},
 			{
@@ -126,12 +149,14 @@ func app() *cli.Command {
 								&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 							},
 							Action: createToken,
-						}},
+						}, tokenListCommand(), tokenRevokeCommand()},
 					},
 				},
 			},
 		},
 	}
+	strict(root)
+	return root
 }
 
 // open connects to the database and applies migrations.
@@ -174,6 +199,11 @@ func filesDir(flag, database string) string {
 }
 
 func serve(ctx context.Context, cmd *cli.Command) error {
+	addr := cmd.String("addr")
+	publicURL, derived, err := publicURLFor(cmd.String("public-url"), addr)
+	if err != nil {
+		return usage(cmd, err.Error())
+	}
 	if percent, limit, chosen := tuneGC(); chosen {
 		slog.Info("garbage collector tuned (set GOGC or GOMEMLIMIT to choose yourself)", "gogc", percent, "memory_limit_bytes", limit)
 	}
@@ -182,8 +212,7 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer closeStore()
-	addr := cmd.String("addr")
-	res.Settings.PublicURL = strings.TrimRight(firstOf(cmd.String("public-url"), "http://"+addr), "/")
+	res.Settings.PublicURL = publicURL
 	res.Settings.AppURL = strings.TrimRight(firstOf(cmd.String("app-url"), res.Settings.PublicURL), "/")
 
 	if url := cmd.String("translate-url"); url != "" {
@@ -223,8 +252,17 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	srv := rest.NewHTTPServer(rest.NewServer(res), limits)
+	opts, stopOps, err := serveOptions(ctx, cmd, res)
+	if err != nil {
+		return err
+	}
+	defer stopOps()
+	srv := rest.NewHTTPServer(rest.NewServerWith(res, opts), limits)
 	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res))
+	if derived {
+		slog.Info("public URL derived from the listen address; set --public-url (BINDERY_PUBLIC_URL) to the address clients use",
+			"addr", addr, "public_url", res.Settings.PublicURL)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -258,13 +296,25 @@ Try it:
 `, c.OrganizationID, c.Token, c.Token, publicURL)
 }
 
+// migrate applies pending migrations and says which, or that there were none.
 func migrate(ctx context.Context, cmd *cli.Command) error {
-	_, closeStore, err := open(ctx, cmd)
+	store, err := storage.Open(ctx, cmd.String("database"))
 	if err != nil {
 		return err
 	}
-	closeStore()
-	fmt.Println("migrations applied")
+	defer store.Close()
+	applied, err := store.MigrateReport(ctx)
+	if err != nil {
+		return err
+	}
+	if len(applied) == 0 {
+		fmt.Println("database is up to date: no pending migrations")
+		return nil
+	}
+	fmt.Printf("applied %d migration(s):\n", len(applied))
+	for _, name := range applied {
+		fmt.Println("  " + name)
+	}
 	return nil
 }
 
@@ -336,5 +386,5 @@ func firstOf(values ...string) string {
 
 func storeKind(res *graph.Resolver) string { return string(res.Store.Dialect()) }
 
-// buildInfo names the toolchain the binary was built with.
-func buildInfo() string { return runtime.Version() }
+// buildInfo names the commit and toolchain the binary was built from.
+func buildInfo() string { return commitHash() + " " + runtime.Version() }

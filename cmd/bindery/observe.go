@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/metrics"
+	"github.com/bindery/bindery/rest"
+	"github.com/bindery/bindery/tracing"
+	"github.com/urfave/cli/v3"
+)
+
+// opsFlags are serve's flags for what operators watch: metrics, CORS.
+func opsFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "metrics-addr", Sources: cli.EnvVars("BINDERY_METRICS_ADDR"),
+			Usage: `where GET /metrics (Prometheus) is served: empty for the main listener, a HOST:PORT of its own, or "off"`},
+		&cli.StringSliceFlag{Name: "cors-origin", Sources: cli.EnvVars("BINDERY_CORS_ORIGINS"),
+			Usage: `an origin browsers may call the API from, e.g. https://docs.example.com (repeat, or comma-separate in the environment; "*" for any). Default: CORS off`},
+	}
+}
+
+// serveOptions builds the HTTP front's operational options from serve's flags, and starts what
+// runs beside it (the metrics listener). stop shuts that down.
+func serveOptions(ctx context.Context, cmd *cli.Command, res *graph.Resolver) (opts rest.Options, stop func(), err error) {
+	stop = func() {}
+	var origins []string
+	for _, o := range cmd.StringSlice("cors-origin") {
+		for _, part := range strings.Split(o, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				origins = append(origins, part)
+			}
+		}
+	}
+	opts.CORSOrigins = origins
+
+	if tracing.Enabled() {
+		tp, shutdown, err := tracing.Setup(ctx, version)
+		if err != nil {
+			return opts, stop, fmt.Errorf("set up OpenTelemetry tracing: %w", err)
+		}
+		res.Store.AddQueryHook(tracing.QueryHook(tp, string(res.Store.Dialect())))
+		opts.Middleware = append(opts.Middleware, tracing.Middleware(tp))
+		opts.GraphQLExtensions = append(opts.GraphQLExtensions, tracing.GraphQL(tp))
+		stop = func() {
+			flushCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := shutdown(flushCtx); err != nil {
+				slog.Warn("flush traces", "err", err)
+			}
+		}
+		slog.Info("exporting OpenTelemetry traces over OTLP")
+	}
+
+	addr := cmd.String("metrics-addr")
+	if addr == "off" {
+		return opts, stop, nil
+	}
+	opts.Metrics = metrics.New(res.Store.SQLDB())
+	if addr == "" {
+		opts.ServeMetrics = true
+		return opts, stop, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return opts, stop, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", opts.Metrics.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			slog.Error("metrics listener stopped", "err", err)
+		}
+	}()
+	slog.Info("metrics listening", "addr", ln.Addr().String())
+	stopTracing := stop
+	return opts, func() {
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdownCtx)
+		stopTracing()
+	}, nil
+}

@@ -1,0 +1,68 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/bindery/bindery/explorer"
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/metrics"
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/cors"
+)
+
+// Options are the operational parts of the HTTP front: what cmd/bindery configures from flags. The
+// zero value is what tests get: no metrics, no CORS, no tracing.
+type Options struct {
+	// Metrics, when set, counts and times every request and GraphQL operation.
+	Metrics *metrics.Metrics
+	// ServeMetrics mounts GET /metrics (no token) on this handler; false when the metrics have a
+	// listen address of their own.
+	ServeMetrics bool
+	// CORSOrigins are the origins browsers may call the API from ("*" for any). Empty: CORS off,
+	// no Access-Control-* header is ever sent.
+	CORSOrigins []string
+	// Middleware wraps the whole handler, outermost first (tracing).
+	Middleware []func(http.Handler) http.Handler
+	// GraphQLExtensions are added to the GraphQL handler (tracing).
+	GraphQLExtensions []graphql.HandlerExtension
+}
+
+// outer returns the middleware that runs before routing and authentication: tracing, metrics, and
+// CORS, whose preflight (OPTIONS with Access-Control-Request-Method) is answered here, before
+// any token is asked for.
+func (o Options) outer() []func(http.Handler) http.Handler {
+	mws := append([]func(http.Handler) http.Handler{}, o.Middleware...)
+	if o.Metrics != nil {
+		mws = append(mws, o.Metrics.Middleware)
+	}
+	if len(o.CORSOrigins) > 0 {
+		mws = append(mws, cors.Handler(cors.Options{
+			AllowedOrigins: o.CORSOrigins,
+			AllowedMethods: []string{"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"},
+			AllowedHeaders: []string{"Authorization", "Content-Type", "Accept", "If-None-Match", "X-Request-Id"},
+			ExposedHeaders: []string{"Location", "ETag", "X-Request-Id", "Retry-After"},
+			// Tokens travel in the Authorization header, never in cookies.
+			AllowCredentials: false,
+			MaxAge:           600,
+		}))
+	}
+	return mws
+}
+
+func (o Options) graphqlExtensions() []graphql.HandlerExtension {
+	exts := append([]graphql.HandlerExtension{}, o.GraphQLExtensions...)
+	if o.Metrics != nil {
+		exts = append(exts, o.Metrics.GraphQL())
+	}
+	return exts
+}
+
+// mountOps adds the operational endpoints that need no token.
+func (o Options) mountOps(r chi.Router, res *graph.Resolver) {
+	r.Get(OpenAPIPath, serveOpenAPI(res))
+	r.Get(explorer.AssetsPath+"*", explorer.Assets().ServeHTTP)
+	if o.Metrics != nil && o.ServeMetrics {
+		r.Method(http.MethodGet, "/metrics", o.Metrics.Handler())
+	}
+}

@@ -1,0 +1,23 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// ErrSnapshotUnsupported: PostgreSQL is backed up with its own tools (pg_dump), not by Bindery.
+var ErrSnapshotUnsupported = errors.New("snapshots are for SQLite; back PostgreSQL up with pg_dump")
+
+// SnapshotTo writes a consistent copy of a SQLite database to path (which must not exist) while
+// the database stays in use: VACUUM INTO reads one transaction's view, so every write committed
+// before it started is in the copy, including what is still in the WAL file.
+func (s *Store) SnapshotTo(ctx context.Context, path string) error {
+	if s.dialect != SQLite {
+		return ErrSnapshotUnsupported
+	}
+	if _, err := s.db.ExecContext(ctx, "VACUUM INTO ?", path); err != nil {
+		return fmt.Errorf("snapshot database: %w", err)
+	}
+	return nil
+}
