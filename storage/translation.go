@@ -369,4 +369,3 @@ func (s *Store) ReplaceContent(ctx context.Context, spaceID, typ string, clock f
 	})
 	return rev, err
 }
-

@@ -19,8 +19,8 @@ import (
 
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/jobs"
-	"github.com/bindery/bindery/graph/translator"
 	"github.com/bindery/bindery/graph/safefetch"
+	"github.com/bindery/bindery/graph/translator"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
