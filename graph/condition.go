@@ -2,43 +2,28 @@ package graph
 
 import (
 	"github.com/bindery/bindery/graph/apperr"
-	"github.com/expr-lang/expr"
-	"github.com/expr-lang/expr/vm"
+	"github.com/bindery/bindery/graph/expr"
 )
 
-// Visitor conditions are expr-lang expressions over the visitor's claims, e.g.
-// `visitor.claims.plan == "pro"`. They must be boolean: a condition that cannot be checked to
-// give true or false is refused when it is written, not when a visitor arrives.
+// Visitor conditions are expressions over the visitor's claims, e.g. `visitor.claims.plan ==
+// "pro"`, evaluated by the one bounded evaluator (graph/expr). They must be boolean and within
+// the evaluator's budgets: a condition that cannot be checked to give true or false, or that is
+// too costly, is refused when it is written, not when a visitor arrives.
 
-// conditionEnv is what a condition sees: the visitor and their claims.
-func conditionEnv(claims map[string]any) map[string]any {
-	if claims == nil {
-		claims = map[string]any{}
+// compileCondition checks a condition. Errors: Invalid naming field, with the evaluator's message
+// and position.
+func compileCondition(field, condition string) error {
+	if err := expr.CheckCondition(condition); err != nil {
+		return apperr.Invalidf(field, "%s", err.Error())
 	}
-	return map[string]any{"visitor": map[string]any{"claims": claims}}
-}
-
-// compileCondition checks a condition. Errors: Invalid naming field, with expr's message and
-// position.
-func compileCondition(field, condition string) (*vm.Program, error) {
-	program, err := expr.Compile(condition, expr.Env(conditionEnv(nil)), expr.AsBool())
-	if err != nil {
-		return nil, apperr.Invalidf(field, "%s", err.Error())
-	}
-	return program, nil
+	return nil
 }
 
 // conditionHolds evaluates a condition for a visitor; a condition that fails to evaluate (a
-// missing claim compared with a number, say) does not hold.
+// missing claim compared with a number, say, or one past its budget) does not hold.
 func conditionHolds(condition *string, claims map[string]any) bool {
 	if condition == nil {
 		return true
 	}
-	program, err := expr.Compile(*condition, expr.Env(conditionEnv(nil)), expr.AsBool())
-	if err != nil {
-		return false
-	}
-	out, err := expr.Run(program, conditionEnv(claims))
-	holds, ok := out.(bool)
-	return err == nil && ok && holds
+	return expr.ConditionHolds(*condition, claims)
 }

@@ -44,6 +44,7 @@ type ResolverRoot interface {
 	Site() SiteResolver
 	Space() SpaceResolver
 	Team() TeamResolver
+	Translation() TranslationResolver
 }
 
 type DirectiveRoot struct {
@@ -237,6 +238,26 @@ type ComplexityRoot struct {
 	FileEdit struct {
 		File     func(childComplexity int) int
 		Revision func(childComplexity int) int
+	}
+
+	GlossaryEntry struct {
+		CreatedAt    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Translations func(childComplexity int) int
+		URLs         func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+	}
+
+	GlossaryEntryConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	GlossaryEntryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	IDRef struct {
@@ -458,6 +479,7 @@ type ComplexityRoot struct {
 		CreateSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionGroupInput) int
 		CreateSpace                        func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
 		CreateTeam                         func(childComplexity int, organizationID string, input model.CreateTeamInput) int
+		CreateTranslation                  func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
 		DeleteCollection                   func(childComplexity int, id string) int
 		DeleteComment                      func(childComplexity int, target model.ContentTarget, commentID string) int
 		DeleteCommentReply                 func(childComplexity int, target model.ContentTarget, commentID string, replyID string) int
@@ -471,6 +493,7 @@ type ComplexityRoot struct {
 		DeleteSiteSpace                    func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
 		DeleteSpace                        func(childComplexity int, id string) int
 		DeleteTeam                         func(childComplexity int, organizationID string, teamID string) int
+		DeleteTranslation                  func(childComplexity int, organizationID string, translationID string) int
 		GrantCollectionAccess              func(childComplexity int, collectionID string, input model.GrantAccessInput) int
 		GrantSpaceAccess                   func(childComplexity int, spaceID string, input model.GrantAccessInput) int
 		InstallIntegration                 func(childComplexity int, name string, organizationID string) int
@@ -496,6 +519,7 @@ type ComplexityRoot struct {
 		RemoveTeamMember                   func(childComplexity int, organizationID string, teamID string, userID string) int
 		RequestReviewers                   func(childComplexity int, spaceID string, changeRequestID string, input model.RequestReviewersInput) int
 		RestoreSpace                       func(childComplexity int, id string) int
+		RunTranslation                     func(childComplexity int, organizationID string, translationID string) int
 		SetMemberSso                       func(childComplexity int, organizationID string, userID string) int
 		SetSpaceTemplate                   func(childComplexity int, spaceID string, template bool) int
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) int
@@ -509,6 +533,7 @@ type ComplexityRoot struct {
 		UpdateCollectionUserPermission     func(childComplexity int, collectionID string, userID string, input model.UpdateGrantInput) int
 		UpdateComment                      func(childComplexity int, target model.ContentTarget, commentID string, input model.UpdateCommentInput, format *model.PageFormat) int
 		UpdateCommentReply                 func(childComplexity int, target model.ContentTarget, commentID string, replyID string, input model.UpdateCommentReplyInput, format *model.PageFormat) int
+		UpdateGlossary                     func(childComplexity int, organizationID string, input model.UpdateGlossaryInput) int
 		UpdateMember                       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
 		UpdateOrganization                 func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdatePage                         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
@@ -522,6 +547,7 @@ type ComplexityRoot struct {
 		UpdateSpaceUserPermission          func(childComplexity int, spaceID string, userID string, input model.UpdateGrantInput) int
 		UpdateTeam                         func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamInput) int
 		UpdateTeamMembers                  func(childComplexity int, organizationID string, teamID string, input model.UpdateTeamMembersInput) int
+		UpdateTranslation                  func(childComplexity int, organizationID string, translationID string, input model.UpdateTranslationInput) int
 		UploadFile                         func(childComplexity int, target model.ContentTarget, file graphql.Upload, name *string) int
 	}
 
@@ -605,6 +631,8 @@ type ComplexityRoot struct {
 		DefaultContent    func(childComplexity int) int
 		DefaultRole       func(childComplexity int) int
 		EmailDomains      func(childComplexity int) int
+		Glossary          func(childComplexity int, first *int, after *string) int
+		GlossaryEntry     func(childComplexity int, id string) int
 		Hostname          func(childComplexity int) int
 		ID                func(childComplexity int) int
 		InviteLinkList    func(childComplexity int, first *int, after *string, content *bool) int
@@ -625,6 +653,8 @@ type ComplexityRoot struct {
 		Teams             func(childComplexity int, first *int, after *string, title *string, owner *string) int
 		Templates         func(childComplexity int) int
 		Title             func(childComplexity int) int
+		Translation       func(childComplexity int, id string) int
+		Translations      func(childComplexity int, first *int, after *string) int
 		Trial             func(childComplexity int) int
 		Type              func(childComplexity int) int
 		URLs              func(childComplexity int) int
@@ -1215,6 +1245,94 @@ type ComplexityRoot struct {
 		Start  func(childComplexity int) int
 	}
 
+	Translation struct {
+		CreatedAt    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Instructions func(childComplexity int) int
+		Language     func(childComplexity int) int
+		Permissions  func(childComplexity int) int
+		Result       func(childComplexity int) int
+		Runs         func(childComplexity int, first *int, after *string) int
+		Source       func(childComplexity int) int
+		Stats        func(childComplexity int) int
+		Status       func(childComplexity int) int
+		URLs         func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+	}
+
+	TranslationConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TranslationEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	TranslationIssue struct {
+		Kind    func(childComplexity int) int
+		Message func(childComplexity int) int
+		Page    func(childComplexity int) int
+		Terms   func(childComplexity int) int
+	}
+
+	TranslationPermissions struct {
+		Edit func(childComplexity int) int
+		View func(childComplexity int) int
+	}
+
+	TranslationResult struct {
+		Revision func(childComplexity int) int
+		Space    func(childComplexity int) int
+	}
+
+	TranslationRun struct {
+		CreatedAt      func(childComplexity int) int
+		Failure        func(childComplexity int) int
+		FinishedAt     func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Issues         func(childComplexity int) int
+		PagesReused    func(childComplexity int) int
+		PagesSent      func(childComplexity int) int
+		PagesTotal     func(childComplexity int) int
+		Progress       func(childComplexity int) int
+		ResultRevision func(childComplexity int) int
+		SourceRevision func(childComplexity int) int
+		StartedAt      func(childComplexity int) int
+		Status         func(childComplexity int) int
+		Words          func(childComplexity int) int
+	}
+
+	TranslationRunConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TranslationRunEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	TranslationSource struct {
+		Language func(childComplexity int) int
+		Space    func(childComplexity int) int
+	}
+
+	TranslationStats struct {
+		LatestPages       func(childComplexity int) int
+		LatestRunDuration func(childComplexity int) int
+		LatestWords       func(childComplexity int) int
+		Runs              func(childComplexity int) int
+		TotalDuration     func(childComplexity int) int
+		TotalPages        func(childComplexity int) int
+		TotalWords        func(childComplexity int) int
+	}
+
 	User struct {
 		DisplayName func(childComplexity int) int
 		Email       func(childComplexity int) int
@@ -1358,6 +1476,11 @@ type MutationResolver interface {
 	RemoveTeamMember(ctx context.Context, organizationID string, teamID string, userID string) (bool, error)
 	ApplyTemplate(ctx context.Context, target model.ContentTarget, templateID string, contentRefs model.JSON) (*model.Revision, error)
 	SetSpaceTemplate(ctx context.Context, spaceID string, template bool) (*model.Space, error)
+	CreateTranslation(ctx context.Context, organizationID string, input model.CreateTranslationInput) (*model.Translation, error)
+	UpdateTranslation(ctx context.Context, organizationID string, translationID string, input model.UpdateTranslationInput) (*model.Translation, error)
+	DeleteTranslation(ctx context.Context, organizationID string, translationID string) (bool, error)
+	RunTranslation(ctx context.Context, organizationID string, translationID string) (*model.TranslationRun, error)
+	UpdateGlossary(ctx context.Context, organizationID string, input model.UpdateGlossaryInput) (bool, error)
 }
 type OpenAPISpecResolver interface {
 	Versions(ctx context.Context, obj *model.OpenAPISpec, first *int, after *string) (*model.Connection[*model.OpenAPISpecVersion], error)
@@ -1381,6 +1504,10 @@ type OrganizationResolver interface {
 	Teams(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, owner *string) (*model.Connection[*model.Team], error)
 	Team(ctx context.Context, obj *model.Organization, id string) (*model.Team, error)
 	Templates(ctx context.Context, obj *model.Organization) ([]*model.Template, error)
+	Translations(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.Translation], error)
+	Translation(ctx context.Context, obj *model.Organization, id string) (*model.Translation, error)
+	Glossary(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.GlossaryEntry], error)
+	GlossaryEntry(ctx context.Context, obj *model.Organization, id string) (*model.GlossaryEntry, error)
 }
 type QueryResolver interface {
 	Collection(ctx context.Context, id string) (*model.Collection, error)
@@ -1434,6 +1561,9 @@ type SpaceResolver interface {
 }
 type TeamResolver interface {
 	MemberList(ctx context.Context, obj *model.Team, first *int, after *string) (*model.Connection[*model.TeamMember], error)
+}
+type TranslationResolver interface {
+	Runs(ctx context.Context, obj *model.Translation, first *int, after *string) (*model.Connection[*model.TranslationRun], error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -2234,6 +2364,75 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FileEdit.Revision(childComplexity), true
+
+	case "GlossaryEntry.createdAt":
+		if e.ComplexityRoot.GlossaryEntry.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntry.CreatedAt(childComplexity), true
+	case "GlossaryEntry.id":
+		if e.ComplexityRoot.GlossaryEntry.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntry.ID(childComplexity), true
+	case "GlossaryEntry.translations":
+		if e.ComplexityRoot.GlossaryEntry.Translations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntry.Translations(childComplexity), true
+	case "GlossaryEntry.urls":
+		if e.ComplexityRoot.GlossaryEntry.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntry.URLs(childComplexity), true
+	case "GlossaryEntry.updatedAt":
+		if e.ComplexityRoot.GlossaryEntry.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntry.UpdatedAt(childComplexity), true
+
+	case "GlossaryEntryConnection.edges":
+		if e.ComplexityRoot.GlossaryEntryConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntryConnection.Edges(childComplexity), true
+	case "GlossaryEntryConnection.nodes":
+		if e.ComplexityRoot.GlossaryEntryConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntryConnection.Nodes(childComplexity), true
+	case "GlossaryEntryConnection.pageInfo":
+		if e.ComplexityRoot.GlossaryEntryConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntryConnection.PageInfo(childComplexity), true
+	case "GlossaryEntryConnection.totalCount":
+		if e.ComplexityRoot.GlossaryEntryConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntryConnection.TotalCount(childComplexity), true
+
+	case "GlossaryEntryEdge.cursor":
+		if e.ComplexityRoot.GlossaryEntryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntryEdge.Cursor(childComplexity), true
+	case "GlossaryEntryEdge.node":
+		if e.ComplexityRoot.GlossaryEntryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GlossaryEntryEdge.Node(childComplexity), true
 
 	case "IDRef.id":
 		if e.ComplexityRoot.IDRef.ID == nil {
@@ -3135,6 +3334,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTeam(childComplexity, args["organizationId"].(string), args["input"].(model.CreateTeamInput)), true
+	case "Mutation.createTranslation":
+		if e.ComplexityRoot.Mutation.CreateTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTranslation(childComplexity, args["organizationId"].(string), args["input"].(model.CreateTranslationInput)), true
 	case "Mutation.deleteCollection":
 		if e.ComplexityRoot.Mutation.DeleteCollection == nil {
 			break
@@ -3278,6 +3488,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTeam(childComplexity, args["organizationId"].(string), args["teamId"].(string)), true
+	case "Mutation.deleteTranslation":
+		if e.ComplexityRoot.Mutation.DeleteTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTranslation(childComplexity, args["organizationId"].(string), args["translationId"].(string)), true
 	case "Mutation.grantCollectionAccess":
 		if e.ComplexityRoot.Mutation.GrantCollectionAccess == nil {
 			break
@@ -3553,6 +3774,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RestoreSpace(childComplexity, args["id"].(string)), true
+	case "Mutation.runTranslation":
+		if e.ComplexityRoot.Mutation.RunTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_runTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RunTranslation(childComplexity, args["organizationId"].(string), args["translationId"].(string)), true
 	case "Mutation.setMemberSSO":
 		if e.ComplexityRoot.Mutation.SetMemberSso == nil {
 			break
@@ -3696,6 +3928,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCommentReply(childComplexity, args["target"].(model.ContentTarget), args["commentId"].(string), args["replyId"].(string), args["input"].(model.UpdateCommentReplyInput), args["format"].(*model.PageFormat)), true
+	case "Mutation.updateGlossary":
+		if e.ComplexityRoot.Mutation.UpdateGlossary == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateGlossary_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateGlossary(childComplexity, args["organizationId"].(string), args["input"].(model.UpdateGlossaryInput)), true
 	case "Mutation.updateMember":
 		if e.ComplexityRoot.Mutation.UpdateMember == nil {
 			break
@@ -3839,6 +4082,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTeamMembers(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["input"].(model.UpdateTeamMembersInput)), true
+	case "Mutation.updateTranslation":
+		if e.ComplexityRoot.Mutation.UpdateTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTranslation(childComplexity, args["organizationId"].(string), args["translationId"].(string), args["input"].(model.UpdateTranslationInput)), true
 	case "Mutation.uploadFile":
 		if e.ComplexityRoot.Mutation.UploadFile == nil {
 			break
@@ -4170,6 +4424,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.EmailDomains(childComplexity), true
+	case "Organization.glossary":
+		if e.ComplexityRoot.Organization.Glossary == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_glossary_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Glossary(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Organization.glossaryEntry":
+		if e.ComplexityRoot.Organization.GlossaryEntry == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_glossaryEntry_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.GlossaryEntry(childComplexity, args["id"].(string)), true
 	case "Organization.hostname":
 		if e.ComplexityRoot.Organization.Hostname == nil {
 			break
@@ -4345,6 +4621,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Title(childComplexity), true
+	case "Organization.translation":
+		if e.ComplexityRoot.Organization.Translation == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_translation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Translation(childComplexity, args["id"].(string)), true
+	case "Organization.translations":
+		if e.ComplexityRoot.Organization.Translations == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_translations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Translations(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Organization.trial":
 		if e.ComplexityRoot.Organization.Trial == nil {
 			break
@@ -6738,6 +7036,352 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TextRange.Start(childComplexity), true
 
+	case "Translation.createdAt":
+		if e.ComplexityRoot.Translation.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.CreatedAt(childComplexity), true
+	case "Translation.id":
+		if e.ComplexityRoot.Translation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.ID(childComplexity), true
+	case "Translation.instructions":
+		if e.ComplexityRoot.Translation.Instructions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Instructions(childComplexity), true
+	case "Translation.language":
+		if e.ComplexityRoot.Translation.Language == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Language(childComplexity), true
+	case "Translation.permissions":
+		if e.ComplexityRoot.Translation.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Permissions(childComplexity), true
+	case "Translation.result":
+		if e.ComplexityRoot.Translation.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Result(childComplexity), true
+	case "Translation.runs":
+		if e.ComplexityRoot.Translation.Runs == nil {
+			break
+		}
+
+		args, err := ec.field_Translation_runs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Translation.Runs(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Translation.source":
+		if e.ComplexityRoot.Translation.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Source(childComplexity), true
+	case "Translation.stats":
+		if e.ComplexityRoot.Translation.Stats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Stats(childComplexity), true
+	case "Translation.status":
+		if e.ComplexityRoot.Translation.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Status(childComplexity), true
+	case "Translation.urls":
+		if e.ComplexityRoot.Translation.URLs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.URLs(childComplexity), true
+	case "Translation.updatedAt":
+		if e.ComplexityRoot.Translation.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.UpdatedAt(childComplexity), true
+
+	case "TranslationConnection.edges":
+		if e.ComplexityRoot.TranslationConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationConnection.Edges(childComplexity), true
+	case "TranslationConnection.nodes":
+		if e.ComplexityRoot.TranslationConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationConnection.Nodes(childComplexity), true
+	case "TranslationConnection.pageInfo":
+		if e.ComplexityRoot.TranslationConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationConnection.PageInfo(childComplexity), true
+	case "TranslationConnection.totalCount":
+		if e.ComplexityRoot.TranslationConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationConnection.TotalCount(childComplexity), true
+
+	case "TranslationEdge.cursor":
+		if e.ComplexityRoot.TranslationEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationEdge.Cursor(childComplexity), true
+	case "TranslationEdge.node":
+		if e.ComplexityRoot.TranslationEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationEdge.Node(childComplexity), true
+
+	case "TranslationIssue.kind":
+		if e.ComplexityRoot.TranslationIssue.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationIssue.Kind(childComplexity), true
+	case "TranslationIssue.message":
+		if e.ComplexityRoot.TranslationIssue.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationIssue.Message(childComplexity), true
+	case "TranslationIssue.page":
+		if e.ComplexityRoot.TranslationIssue.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationIssue.Page(childComplexity), true
+	case "TranslationIssue.terms":
+		if e.ComplexityRoot.TranslationIssue.Terms == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationIssue.Terms(childComplexity), true
+
+	case "TranslationPermissions.edit":
+		if e.ComplexityRoot.TranslationPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationPermissions.Edit(childComplexity), true
+	case "TranslationPermissions.view":
+		if e.ComplexityRoot.TranslationPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationPermissions.View(childComplexity), true
+
+	case "TranslationResult.revision":
+		if e.ComplexityRoot.TranslationResult.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationResult.Revision(childComplexity), true
+	case "TranslationResult.space":
+		if e.ComplexityRoot.TranslationResult.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationResult.Space(childComplexity), true
+
+	case "TranslationRun.createdAt":
+		if e.ComplexityRoot.TranslationRun.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.CreatedAt(childComplexity), true
+	case "TranslationRun.failure":
+		if e.ComplexityRoot.TranslationRun.Failure == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.Failure(childComplexity), true
+	case "TranslationRun.finishedAt":
+		if e.ComplexityRoot.TranslationRun.FinishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.FinishedAt(childComplexity), true
+	case "TranslationRun.id":
+		if e.ComplexityRoot.TranslationRun.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.ID(childComplexity), true
+	case "TranslationRun.issues":
+		if e.ComplexityRoot.TranslationRun.Issues == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.Issues(childComplexity), true
+	case "TranslationRun.pagesReused":
+		if e.ComplexityRoot.TranslationRun.PagesReused == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.PagesReused(childComplexity), true
+	case "TranslationRun.pagesSent":
+		if e.ComplexityRoot.TranslationRun.PagesSent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.PagesSent(childComplexity), true
+	case "TranslationRun.pagesTotal":
+		if e.ComplexityRoot.TranslationRun.PagesTotal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.PagesTotal(childComplexity), true
+	case "TranslationRun.progress":
+		if e.ComplexityRoot.TranslationRun.Progress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.Progress(childComplexity), true
+	case "TranslationRun.resultRevision":
+		if e.ComplexityRoot.TranslationRun.ResultRevision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.ResultRevision(childComplexity), true
+	case "TranslationRun.sourceRevision":
+		if e.ComplexityRoot.TranslationRun.SourceRevision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.SourceRevision(childComplexity), true
+	case "TranslationRun.startedAt":
+		if e.ComplexityRoot.TranslationRun.StartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.StartedAt(childComplexity), true
+	case "TranslationRun.status":
+		if e.ComplexityRoot.TranslationRun.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.Status(childComplexity), true
+	case "TranslationRun.words":
+		if e.ComplexityRoot.TranslationRun.Words == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRun.Words(childComplexity), true
+
+	case "TranslationRunConnection.edges":
+		if e.ComplexityRoot.TranslationRunConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRunConnection.Edges(childComplexity), true
+	case "TranslationRunConnection.nodes":
+		if e.ComplexityRoot.TranslationRunConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRunConnection.Nodes(childComplexity), true
+	case "TranslationRunConnection.pageInfo":
+		if e.ComplexityRoot.TranslationRunConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRunConnection.PageInfo(childComplexity), true
+	case "TranslationRunConnection.totalCount":
+		if e.ComplexityRoot.TranslationRunConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRunConnection.TotalCount(childComplexity), true
+
+	case "TranslationRunEdge.cursor":
+		if e.ComplexityRoot.TranslationRunEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRunEdge.Cursor(childComplexity), true
+	case "TranslationRunEdge.node":
+		if e.ComplexityRoot.TranslationRunEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRunEdge.Node(childComplexity), true
+
+	case "TranslationSource.language":
+		if e.ComplexityRoot.TranslationSource.Language == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSource.Language(childComplexity), true
+	case "TranslationSource.space":
+		if e.ComplexityRoot.TranslationSource.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSource.Space(childComplexity), true
+
+	case "TranslationStats.latestPages":
+		if e.ComplexityRoot.TranslationStats.LatestPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.LatestPages(childComplexity), true
+	case "TranslationStats.latestRunDuration":
+		if e.ComplexityRoot.TranslationStats.LatestRunDuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.LatestRunDuration(childComplexity), true
+	case "TranslationStats.latestWords":
+		if e.ComplexityRoot.TranslationStats.LatestWords == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.LatestWords(childComplexity), true
+	case "TranslationStats.runs":
+		if e.ComplexityRoot.TranslationStats.Runs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.Runs(childComplexity), true
+	case "TranslationStats.totalDuration":
+		if e.ComplexityRoot.TranslationStats.TotalDuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.TotalDuration(childComplexity), true
+	case "TranslationStats.totalPages":
+		if e.ComplexityRoot.TranslationStats.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.TotalPages(childComplexity), true
+	case "TranslationStats.totalWords":
+		if e.ComplexityRoot.TranslationStats.TotalWords == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.TotalWords(childComplexity), true
+
 	case "User.displayName":
 		if e.ComplexityRoot.User.DisplayName == nil {
 			break
@@ -6869,6 +7513,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateSiteSectionInput,
 		ec.unmarshalInputCreateSpaceInput,
 		ec.unmarshalInputCreateTeamInput,
+		ec.unmarshalInputCreateTranslationInput,
+		ec.unmarshalInputGlossaryOperationInput,
 		ec.unmarshalInputGrantAccessInput,
 		ec.unmarshalInputIntegrationBlockInput,
 		ec.unmarshalInputIntegrationBlockMarkdownInput,
@@ -6894,11 +7540,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSubmitReviewInput,
 		ec.unmarshalInputTableCellTargetInput,
 		ec.unmarshalInputTeamMembershipInput,
+		ec.unmarshalInputTranslationSourceInput,
 		ec.unmarshalInputUpdateAgentInstructionsInput,
 		ec.unmarshalInputUpdateChangeRequestInput,
 		ec.unmarshalInputUpdateCollectionInput,
 		ec.unmarshalInputUpdateCommentInput,
 		ec.unmarshalInputUpdateCommentReplyInput,
+		ec.unmarshalInputUpdateGlossaryInput,
 		ec.unmarshalInputUpdateGrantInput,
 		ec.unmarshalInputUpdateMemberInput,
 		ec.unmarshalInputUpdateOrganizationInput,
@@ -6911,6 +7559,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateSpaceInput,
 		ec.unmarshalInputUpdateTeamInput,
 		ec.unmarshalInputUpdateTeamMembersInput,
+		ec.unmarshalInputUpdateTranslationInput,
 	)
 	first := true
 
@@ -6985,7 +7634,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/user.graphqls"
+//go:embed "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -7072,6 +7721,7 @@ type PublishedURLs {
 	{Name: "schema/space.graphqls", Input: sourceData("schema/space.graphqls"), BuiltIn: false},
 	{Name: "schema/team.graphqls", Input: sourceData("schema/team.graphqls"), BuiltIn: false},
 	{Name: "schema/template.graphqls", Input: sourceData("schema/template.graphqls"), BuiltIn: false},
+	{Name: "schema/translation.graphqls", Input: sourceData("schema/translation.graphqls"), BuiltIn: false},
 	{Name: "schema/user.graphqls", Input: sourceData("schema/user.graphqls"), BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -7456,6 +8106,46 @@ func (ec *executionContext) childFields_FileEdit(ctx context.Context, field grap
 		return ec.fieldContext_FileEdit_file(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FileEdit", field.Name)
+}
+
+func (ec *executionContext) childFields_GlossaryEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_GlossaryEntry_id(ctx, field)
+	case "translations":
+		return ec.fieldContext_GlossaryEntry_translations(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_GlossaryEntry_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_GlossaryEntry_updatedAt(ctx, field)
+	case "urls":
+		return ec.fieldContext_GlossaryEntry_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GlossaryEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_GlossaryEntryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_GlossaryEntryConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_GlossaryEntryConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_GlossaryEntryConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_GlossaryEntryConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GlossaryEntryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_GlossaryEntryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_GlossaryEntryEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_GlossaryEntryEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GlossaryEntryEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_IDRef(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8072,6 +8762,14 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_team(ctx, field)
 	case "templates":
 		return ec.fieldContext_Organization_templates(ctx, field)
+	case "translations":
+		return ec.fieldContext_Organization_translations(ctx, field)
+	case "translation":
+		return ec.fieldContext_Organization_translation(ctx, field)
+	case "glossary":
+		return ec.fieldContext_Organization_glossary(ctx, field)
+	case "glossaryEntry":
+		return ec.fieldContext_Organization_glossaryEntry(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -9220,6 +9918,182 @@ func (ec *executionContext) childFields_TextRange(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type TextRange", field.Name)
 }
 
+func (ec *executionContext) childFields_Translation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Translation_id(ctx, field)
+	case "status":
+		return ec.fieldContext_Translation_status(ctx, field)
+	case "source":
+		return ec.fieldContext_Translation_source(ctx, field)
+	case "language":
+		return ec.fieldContext_Translation_language(ctx, field)
+	case "instructions":
+		return ec.fieldContext_Translation_instructions(ctx, field)
+	case "result":
+		return ec.fieldContext_Translation_result(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Translation_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Translation_updatedAt(ctx, field)
+	case "stats":
+		return ec.fieldContext_Translation_stats(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Translation_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_Translation_urls(ctx, field)
+	case "runs":
+		return ec.fieldContext_Translation_runs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Translation", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TranslationConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_TranslationConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TranslationConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TranslationConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TranslationEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TranslationEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationIssue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "page":
+		return ec.fieldContext_TranslationIssue_page(ctx, field)
+	case "kind":
+		return ec.fieldContext_TranslationIssue_kind(ctx, field)
+	case "message":
+		return ec.fieldContext_TranslationIssue_message(ctx, field)
+	case "terms":
+		return ec.fieldContext_TranslationIssue_terms(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationIssue", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_TranslationPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_TranslationPermissions_edit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "space":
+		return ec.fieldContext_TranslationResult_space(ctx, field)
+	case "revision":
+		return ec.fieldContext_TranslationResult_revision(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationResult", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationRun(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_TranslationRun_id(ctx, field)
+	case "status":
+		return ec.fieldContext_TranslationRun_status(ctx, field)
+	case "progress":
+		return ec.fieldContext_TranslationRun_progress(ctx, field)
+	case "pagesTotal":
+		return ec.fieldContext_TranslationRun_pagesTotal(ctx, field)
+	case "pagesSent":
+		return ec.fieldContext_TranslationRun_pagesSent(ctx, field)
+	case "pagesReused":
+		return ec.fieldContext_TranslationRun_pagesReused(ctx, field)
+	case "words":
+		return ec.fieldContext_TranslationRun_words(ctx, field)
+	case "failure":
+		return ec.fieldContext_TranslationRun_failure(ctx, field)
+	case "issues":
+		return ec.fieldContext_TranslationRun_issues(ctx, field)
+	case "sourceRevision":
+		return ec.fieldContext_TranslationRun_sourceRevision(ctx, field)
+	case "resultRevision":
+		return ec.fieldContext_TranslationRun_resultRevision(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_TranslationRun_createdAt(ctx, field)
+	case "startedAt":
+		return ec.fieldContext_TranslationRun_startedAt(ctx, field)
+	case "finishedAt":
+		return ec.fieldContext_TranslationRun_finishedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationRun", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationRunConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TranslationRunConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_TranslationRunConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TranslationRunConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TranslationRunConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationRunConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationRunEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TranslationRunEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TranslationRunEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationRunEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "space":
+		return ec.fieldContext_TranslationSource_space(ctx, field)
+	case "language":
+		return ec.fieldContext_TranslationSource_language(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSource", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "runs":
+		return ec.fieldContext_TranslationStats_runs(ctx, field)
+	case "totalWords":
+		return ec.fieldContext_TranslationStats_totalWords(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_TranslationStats_totalPages(ctx, field)
+	case "totalDuration":
+		return ec.fieldContext_TranslationStats_totalDuration(ctx, field)
+	case "latestRunDuration":
+		return ec.fieldContext_TranslationStats_latestRunDuration(ctx, field)
+	case "latestPages":
+		return ec.fieldContext_TranslationStats_latestPages(ctx, field)
+	case "latestWords":
+		return ec.fieldContext_TranslationStats_latestWords(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationStats", field.Name)
+}
+
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -10158,6 +11032,28 @@ func (ec *executionContext) field_Mutation_createTeam_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createTranslation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateTranslationInput, error) {
+			return ec.unmarshalNCreateTranslationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTranslationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10465,6 +11361,28 @@ func (ec *executionContext) field_Mutation_deleteTeam_args(ctx context.Context, 
 		return nil, err
 	}
 	args["teamId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteTranslation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "translationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["translationId"] = arg1
 	return args, nil
 }
 
@@ -11082,6 +12000,28 @@ func (ec *executionContext) field_Mutation_restoreSpace_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_runTranslation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "translationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["translationId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_setMemberSSO_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11461,6 +12401,28 @@ func (ec *executionContext) field_Mutation_updateComment_args(ctx context.Contex
 		return nil, err
 	}
 	args["format"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateGlossary_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateGlossaryInput, error) {
+			return ec.unmarshalNUpdateGlossaryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateGlossaryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -11870,6 +12832,36 @@ func (ec *executionContext) field_Mutation_updateTeam_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateTranslation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "translationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["translationId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateTranslationInput, error) {
+			return ec.unmarshalNUpdateTranslationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTranslationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_uploadFile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11963,6 +12955,42 @@ func (ec *executionContext) field_Organization_collections_args(ctx context.Cont
 		return nil, err
 	}
 	args["nested"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_glossaryEntry_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_glossary_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -12269,6 +13297,42 @@ func (ec *executionContext) field_Organization_teams_args(ctx context.Context, r
 		return nil, err
 	}
 	args["owner"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_translation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_translations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -12947,6 +14011,28 @@ func (ec *executionContext) field_Space_userPermissions_args(ctx context.Context
 }
 
 func (ec *executionContext) field_Team_memberList_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Translation_runs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
@@ -16314,6 +17400,304 @@ func (ec *executionContext) fieldContext_FileEdit_file(_ context.Context, field 
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_RevisionFile(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GlossaryEntry_id(ctx context.Context, field graphql.CollectedField, obj *model.GlossaryEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GlossaryEntry_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GlossaryEntry_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GlossaryEntry", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _GlossaryEntry_translations(ctx context.Context, field graphql.CollectedField, obj *model.GlossaryEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GlossaryEntry_translations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Translations, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.GlossaryTranslations) graphql.Marshaler {
+			return ec.marshalNGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryTranslations(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GlossaryEntry_translations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GlossaryEntry", field, false, false, errors.New("field of type GlossaryTranslations does not have child fields"))
+}
+
+func (ec *executionContext) _GlossaryEntry_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.GlossaryEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GlossaryEntry_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GlossaryEntry_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GlossaryEntry", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _GlossaryEntry_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.GlossaryEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GlossaryEntry_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GlossaryEntry_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GlossaryEntry", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _GlossaryEntry_urls(ctx context.Context, field graphql.CollectedField, obj *model.GlossaryEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GlossaryEntry_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
+			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GlossaryEntry_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GlossaryEntry",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LocationURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GlossaryEntryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.GlossaryEntry]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GlossaryEntryConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.GlossaryEntry]) graphql.Marshaler {
+			return ec.marshalNGlossaryEntryEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GlossaryEntryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GlossaryEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GlossaryEntryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GlossaryEntryConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.GlossaryEntry]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GlossaryEntryConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.GlossaryEntry) graphql.Marshaler {
+			return ec.marshalNGlossaryEntry2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GlossaryEntryConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GlossaryEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GlossaryEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GlossaryEntryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.GlossaryEntry]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GlossaryEntryConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GlossaryEntryConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GlossaryEntryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GlossaryEntryConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.GlossaryEntry]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GlossaryEntryConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GlossaryEntryConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GlossaryEntryConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _GlossaryEntryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.GlossaryEntry]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GlossaryEntryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GlossaryEntryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GlossaryEntryEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GlossaryEntryEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.GlossaryEntry]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GlossaryEntryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GlossaryEntry) graphql.Marshaler {
+			return ec.marshalNGlossaryEntry2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryEntry(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GlossaryEntryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GlossaryEntryEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GlossaryEntry(ctx, field)
 		},
 	}
 	return fc, nil
@@ -22837,6 +24221,226 @@ func (ec *executionContext) fieldContext_Mutation_setSpaceTemplate(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createTranslation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createTranslation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateTranslation(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateTranslationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Translation) graphql.Marshaler {
+			return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createTranslation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Translation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createTranslation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTranslation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTranslation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTranslation(ctx, fc.Args["organizationId"].(string), fc.Args["translationId"].(string), fc.Args["input"].(model.UpdateTranslationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Translation) graphql.Marshaler {
+			return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTranslation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Translation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTranslation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteTranslation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteTranslation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteTranslation(ctx, fc.Args["organizationId"].(string), fc.Args["translationId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteTranslation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteTranslation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_runTranslation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_runTranslation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RunTranslation(ctx, fc.Args["organizationId"].(string), fc.Args["translationId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationRun) graphql.Marshaler {
+			return ec.marshalNTranslationRun2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRun(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_runTranslation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationRun(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_runTranslation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateGlossary(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateGlossary(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateGlossary(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.UpdateGlossaryInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateGlossary(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateGlossary_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _OpenAPIError_message(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPIError) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24986,6 +26590,182 @@ func (ec *executionContext) fieldContext_Organization_templates(_ context.Contex
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Template(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_translations(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_translations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Translations(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Translation]) graphql.Marshaler {
+			return ec.marshalNTranslationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_translations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_translations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_translation(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_translation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Translation(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Translation) graphql.Marshaler {
+			return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_translation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Translation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_translation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_glossary(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_glossary(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Glossary(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.GlossaryEntry]) graphql.Marshaler {
+			return ec.marshalNGlossaryEntryConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_glossary(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GlossaryEntryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_glossary_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_glossaryEntry(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_glossaryEntry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().GlossaryEntry(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GlossaryEntry) graphql.Marshaler {
+			return ec.marshalNGlossaryEntry2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryEntry(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_glossaryEntry(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GlossaryEntry(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_glossaryEntry_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -34931,6 +36711,1418 @@ func (ec *executionContext) fieldContext_TextRange_length(_ context.Context, fie
 	return graphql.NewScalarFieldContext("TextRange", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Translation_id(ctx context.Context, field graphql.CollectedField, obj *model.Translation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Translation_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Translation_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Translation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Translation_status(ctx context.Context, field graphql.CollectedField, obj *model.Translation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Translation_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TranslationStatus) graphql.Marshaler {
+			return ec.marshalNTranslationStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Translation_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Translation", field, false, false, errors.New("field of type TranslationStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Translation_source(ctx context.Context, field graphql.CollectedField, obj *model.Translation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Translation_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TranslationSource) graphql.Marshaler {
+			return ec.marshalNTranslationSource2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSource(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Translation_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Translation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSource(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Translation_language(ctx context.Context, field graphql.CollectedField, obj *model.Translation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Translation_language(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Language, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Language) graphql.Marshaler {
+			return ec.marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Translation_language(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Translation", field, false, false, errors.New("field of type Language does not have child fields"))
+}
+
+func (ec *executionContext) _Translation_instructions(ctx context.Context, field graphql.CollectedField, obj *model.Translation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Translation_instructions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Instructions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Document) graphql.Marshaler {
+			return ec.marshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Translation_instructions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Translation", field, false, false, errors.New("field of type Document does not have child fields"))
+}
+
+func (ec *executionContext) _Translation_result(ctx context.Context, field graphql.CollectedField, obj *model.Translation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Translation_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationResult) graphql.Marshaler {
+			return ec.marshalOTranslationResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationResult(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Translation_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Translation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Translation_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Translation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Translation_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Translation_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Translation", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Translation_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Translation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Translation_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Translation_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Translation", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Translation_stats(ctx context.Context, field graphql.CollectedField, obj *model.Translation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Translation_stats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Stats, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TranslationStats) graphql.Marshaler {
+			return ec.marshalNTranslationStats2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationStats(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Translation_stats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Translation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationStats(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Translation_permissions(ctx context.Context, field graphql.CollectedField, obj *model.Translation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Translation_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Permissions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TranslationPermissions) graphql.Marshaler {
+			return ec.marshalNTranslationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Translation_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Translation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Translation_urls(ctx context.Context, field graphql.CollectedField, obj *model.Translation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Translation_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
+			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Translation_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Translation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LocationURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Translation_runs(ctx context.Context, field graphql.CollectedField, obj *model.Translation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Translation_runs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Translation().Runs(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.TranslationRun]) graphql.Marshaler {
+			return ec.marshalNTranslationRunConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Translation_runs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Translation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationRunConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Translation_runs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Translation]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Translation]) graphql.Marshaler {
+			return ec.marshalNTranslationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Translation]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Translation) graphql.Marshaler {
+			return ec.marshalNTranslation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Translation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Translation]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Translation]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.Translation]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.Translation]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Translation) graphql.Marshaler {
+			return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Translation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationIssue_page(ctx context.Context, field graphql.CollectedField, obj *model.TranslationIssue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationIssue_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationIssue_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationIssue", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationIssue_kind(ctx context.Context, field graphql.CollectedField, obj *model.TranslationIssue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationIssue_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationIssue_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationIssue", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationIssue_message(ctx context.Context, field graphql.CollectedField, obj *model.TranslationIssue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationIssue_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationIssue_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationIssue", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationIssue_terms(ctx context.Context, field graphql.CollectedField, obj *model.TranslationIssue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationIssue_terms(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Terms, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationIssue_terms(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationIssue", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationPermissions_view(ctx context.Context, field graphql.CollectedField, obj *model.TranslationPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationPermissions_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *model.TranslationPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationPermissions_edit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationResult_space(ctx context.Context, field graphql.CollectedField, obj *model.TranslationResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationResult_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationResult_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationResult", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationResult_revision(ctx context.Context, field graphql.CollectedField, obj *model.TranslationResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationResult_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationResult_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationResult", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRun_id(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRun", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRun_status(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TranslationRunStatus) graphql.Marshaler {
+			return ec.marshalNTranslationRunStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRunStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRun", field, false, false, errors.New("field of type TranslationRunStatus does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRun_progress(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_progress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Progress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_progress(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRun", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRun_pagesTotal(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_pagesTotal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PagesTotal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_pagesTotal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRun", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRun_pagesSent(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_pagesSent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PagesSent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_pagesSent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRun", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRun_pagesReused(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_pagesReused(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PagesReused, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_pagesReused(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRun", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRun_words(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_words(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Words, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_words(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRun", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRun_failure(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_failure(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Failure, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_failure(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRun", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRun_issues(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_issues(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Issues, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TranslationIssue) graphql.Marshaler {
+			return ec.marshalNTranslationIssue2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationIssueᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_issues(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationRun",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationIssue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationRun_sourceRevision(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_sourceRevision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceRevision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_sourceRevision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRun", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRun_resultRevision(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_resultRevision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResultRevision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_resultRevision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRun", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRun_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRun", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRun_startedAt(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_startedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_startedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRun", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRun_finishedAt(ctx context.Context, field graphql.CollectedField, obj *model.TranslationRun) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRun_finishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FinishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRun_finishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRun", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRunConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.TranslationRun]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRunConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.TranslationRun]) graphql.Marshaler {
+			return ec.marshalNTranslationRunEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRunConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationRunConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationRunEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationRunConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.TranslationRun]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRunConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TranslationRun) graphql.Marshaler {
+			return ec.marshalNTranslationRun2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRunᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRunConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationRunConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationRun(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationRunConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.TranslationRun]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRunConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRunConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationRunConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationRunConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.TranslationRun]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRunConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRunConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRunConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRunEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.TranslationRun]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRunEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRunEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationRunEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationRunEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.TranslationRun]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationRunEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationRun) graphql.Marshaler {
+			return ec.marshalNTranslationRun2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRun(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationRunEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationRunEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationRun(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSource_space(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSource_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSource_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSource", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationSource_language(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSource_language(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Language, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Language) graphql.Marshaler {
+			return ec.marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSource_language(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSource", field, false, false, errors.New("field of type Language does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_runs(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationStats_runs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Runs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationStats_runs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_totalWords(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationStats_totalWords(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalWords, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationStats_totalWords(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationStats_totalPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationStats_totalPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_totalDuration(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationStats_totalDuration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalDuration, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationStats_totalDuration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_latestRunDuration(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationStats_latestRunDuration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatestRunDuration, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationStats_latestRunDuration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_latestPages(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationStats_latestPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatestPages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationStats_latestPages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TranslationStats_latestWords(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationStats_latestWords(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatestWords, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationStats_latestWords(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *model.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37139,6 +40331,94 @@ func (ec *executionContext) unmarshalInputCreateTeamInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateTranslationInput(ctx context.Context, obj any) (model.CreateTranslationInput, error) {
+	var it model.CreateTranslationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "language", "instructions"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNTranslationSourceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSourceInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "language":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("language"))
+			data, err := ec.unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Language = data
+		case "instructions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("instructions"))
+			data, err := ec.unmarshalODocument2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Instructions = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputGlossaryOperationInput(ctx context.Context, obj any) (model.GlossaryOperationInput, error) {
+	var it model.GlossaryOperationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "id", "translations"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNGlossaryOperationType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "translations":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("translations"))
+			data, err := ec.unmarshalOGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryTranslations(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Translations = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputGrantAccessInput(ctx context.Context, obj any) (model.GrantAccessInput, error) {
 	var it model.GrantAccessInput
 	if obj == nil {
@@ -38274,6 +41554,43 @@ func (ec *executionContext) unmarshalInputTeamMembershipInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputTranslationSourceInput(ctx context.Context, obj any) (model.TranslationSourceInput, error) {
+	var it model.TranslationSourceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"space", "language"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "space":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("space"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Space = data
+		case "language":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("language"))
+			data, err := ec.unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Language = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateAgentInstructionsInput(ctx context.Context, obj any) (model.UpdateAgentInstructionsInput, error) {
 	var it model.UpdateAgentInstructionsInput
 	if obj == nil {
@@ -38482,6 +41799,36 @@ func (ec *executionContext) unmarshalInputUpdateCommentReplyInput(ctx context.Co
 				return it, err
 			}
 			it.RemovedReactions = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateGlossaryInput(ctx context.Context, obj any) (model.UpdateGlossaryInput, error) {
+	var it model.UpdateGlossaryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"operations"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "operations":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operations"))
+			data, err := ec.unmarshalNGlossaryOperationInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Operations = data
 		}
 	}
 	return it, nil
@@ -39150,6 +42497,36 @@ func (ec *executionContext) unmarshalInputUpdateTeamMembersInput(ctx context.Con
 				return it, err
 			}
 			it.Roles = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateTranslationInput(ctx context.Context, obj any) (model.UpdateTranslationInput, error) {
+	var it model.UpdateTranslationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"instructions"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "instructions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("instructions"))
+			data, err := ec.unmarshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Instructions = data
 		}
 	}
 	return it, nil
@@ -40964,6 +44341,160 @@ func (ec *executionContext) _FileEdit(ctx context.Context, sel ast.SelectionSet,
 		case "file":
 			out.Values[i] = ec._FileEdit_file(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var glossaryEntryImplementors = []string{"GlossaryEntry"}
+
+func (ec *executionContext) _GlossaryEntry(ctx context.Context, sel ast.SelectionSet, obj *model.GlossaryEntry) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, glossaryEntryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GlossaryEntry")
+		case "id":
+			out.Values[i] = ec._GlossaryEntry_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "translations":
+			out.Values[i] = ec._GlossaryEntry_translations(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._GlossaryEntry_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._GlossaryEntry_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "urls":
+			out.Values[i] = ec._GlossaryEntry_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var glossaryEntryConnectionImplementors = []string{"GlossaryEntryConnection"}
+
+func (ec *executionContext) _GlossaryEntryConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.GlossaryEntry]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, glossaryEntryConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GlossaryEntryConnection")
+		case "edges":
+			out.Values[i] = ec._GlossaryEntryConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._GlossaryEntryConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._GlossaryEntryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._GlossaryEntryConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var glossaryEntryEdgeImplementors = []string{"GlossaryEntryEdge"}
+
+func (ec *executionContext) _GlossaryEntryEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.GlossaryEntry]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, glossaryEntryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GlossaryEntryEdge")
+		case "cursor":
+			out.Values[i] = ec._GlossaryEntryEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._GlossaryEntryEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -43170,6 +46701,41 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createTranslation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createTranslation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateTranslation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTranslation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteTranslation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteTranslation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "runTranslation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_runTranslation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateGlossary":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateGlossary(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -44431,6 +47997,158 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 					}
 				}()
 				res = ec._Organization_templates(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "translations":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_translations(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "translation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_translation(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "glossary":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_glossary(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "glossaryEntry":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_glossaryEntry(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -49966,6 +53684,677 @@ func (ec *executionContext) _TextRange(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var translationImplementors = []string{"Translation"}
+
+func (ec *executionContext) _Translation(ctx context.Context, sel ast.SelectionSet, obj *model.Translation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Translation")
+		case "id":
+			out.Values[i] = ec._Translation_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Translation_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			out.Values[i] = ec._Translation_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "language":
+			out.Values[i] = ec._Translation_language(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "instructions":
+			out.Values[i] = ec._Translation_instructions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "result":
+			out.Values[i] = ec._Translation_result(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Translation_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Translation_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "stats":
+			out.Values[i] = ec._Translation_stats(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permissions":
+			out.Values[i] = ec._Translation_permissions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "urls":
+			out.Values[i] = ec._Translation_urls(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "runs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Translation_runs(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationConnectionImplementors = []string{"TranslationConnection"}
+
+func (ec *executionContext) _TranslationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.Translation]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationConnection")
+		case "edges":
+			out.Values[i] = ec._TranslationConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._TranslationConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TranslationConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._TranslationConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationEdgeImplementors = []string{"TranslationEdge"}
+
+func (ec *executionContext) _TranslationEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.Translation]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationEdge")
+		case "cursor":
+			out.Values[i] = ec._TranslationEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TranslationEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationIssueImplementors = []string{"TranslationIssue"}
+
+func (ec *executionContext) _TranslationIssue(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationIssue) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationIssueImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationIssue")
+		case "page":
+			out.Values[i] = ec._TranslationIssue_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._TranslationIssue_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._TranslationIssue_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "terms":
+			out.Values[i] = ec._TranslationIssue_terms(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationPermissionsImplementors = []string{"TranslationPermissions"}
+
+func (ec *executionContext) _TranslationPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationPermissions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationPermissionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationPermissions")
+		case "view":
+			out.Values[i] = ec._TranslationPermissions_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edit":
+			out.Values[i] = ec._TranslationPermissions_edit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationResultImplementors = []string{"TranslationResult"}
+
+func (ec *executionContext) _TranslationResult(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationResult")
+		case "space":
+			out.Values[i] = ec._TranslationResult_space(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revision":
+			out.Values[i] = ec._TranslationResult_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationRunImplementors = []string{"TranslationRun"}
+
+func (ec *executionContext) _TranslationRun(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationRun) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationRunImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationRun")
+		case "id":
+			out.Values[i] = ec._TranslationRun_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._TranslationRun_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "progress":
+			out.Values[i] = ec._TranslationRun_progress(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pagesTotal":
+			out.Values[i] = ec._TranslationRun_pagesTotal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pagesSent":
+			out.Values[i] = ec._TranslationRun_pagesSent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pagesReused":
+			out.Values[i] = ec._TranslationRun_pagesReused(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "words":
+			out.Values[i] = ec._TranslationRun_words(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "failure":
+			out.Values[i] = ec._TranslationRun_failure(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "issues":
+			out.Values[i] = ec._TranslationRun_issues(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sourceRevision":
+			out.Values[i] = ec._TranslationRun_sourceRevision(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "resultRevision":
+			out.Values[i] = ec._TranslationRun_resultRevision(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._TranslationRun_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startedAt":
+			out.Values[i] = ec._TranslationRun_startedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "finishedAt":
+			out.Values[i] = ec._TranslationRun_finishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationRunConnectionImplementors = []string{"TranslationRunConnection"}
+
+func (ec *executionContext) _TranslationRunConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.TranslationRun]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationRunConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationRunConnection")
+		case "edges":
+			out.Values[i] = ec._TranslationRunConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._TranslationRunConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TranslationRunConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._TranslationRunConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationRunEdgeImplementors = []string{"TranslationRunEdge"}
+
+func (ec *executionContext) _TranslationRunEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.TranslationRun]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationRunEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationRunEdge")
+		case "cursor":
+			out.Values[i] = ec._TranslationRunEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TranslationRunEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationSourceImplementors = []string{"TranslationSource"}
+
+func (ec *executionContext) _TranslationSource(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSource) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSourceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSource")
+		case "space":
+			out.Values[i] = ec._TranslationSource_space(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "language":
+			out.Values[i] = ec._TranslationSource_language(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var translationStatsImplementors = []string{"TranslationStats"}
+
+func (ec *executionContext) _TranslationStats(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationStats) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationStatsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationStats")
+		case "runs":
+			out.Values[i] = ec._TranslationStats_runs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalWords":
+			out.Values[i] = ec._TranslationStats_totalWords(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalPages":
+			out.Values[i] = ec._TranslationStats_totalPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalDuration":
+			out.Values[i] = ec._TranslationStats_totalDuration(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latestRunDuration":
+			out.Values[i] = ec._TranslationStats_latestRunDuration(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latestPages":
+			out.Values[i] = ec._TranslationStats_latestPages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "latestWords":
+			out.Values[i] = ec._TranslationStats_latestWords(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var userImplementors = []string{"User"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *model.User) graphql.Marshaler {
@@ -51085,6 +55474,11 @@ func (ec *executionContext) unmarshalNCreateTeamInput2githubᚗcomᚋbinderyᚋb
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateTranslationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTranslationInput(ctx context.Context, v any) (model.CreateTranslationInput, error) {
+	res, err := ec.unmarshalInputCreateTranslationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx context.Context, v any) (model.Document, error) {
 	var res model.Document
 	err := res.UnmarshalGQL(v)
@@ -51135,6 +55529,113 @@ func (ec *executionContext) marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbindery
 		return graphql.Null
 	}
 	return ec._FileEdit(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNGlossaryEntry2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.GlossaryEntry) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGlossaryEntry2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryEntry(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNGlossaryEntry2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryEntry(ctx context.Context, sel ast.SelectionSet, v *model.GlossaryEntry) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GlossaryEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNGlossaryEntryConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.GlossaryEntry]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GlossaryEntryConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNGlossaryEntryEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.GlossaryEntry]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGlossaryEntryEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNGlossaryEntryEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.GlossaryEntry]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GlossaryEntryEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNGlossaryOperationInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationInputᚄ(ctx context.Context, v any) ([]*model.GlossaryOperationInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.GlossaryOperationInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNGlossaryOperationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNGlossaryOperationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationInput(ctx context.Context, v any) (*model.GlossaryOperationInput, error) {
+	res, err := ec.unmarshalInputGlossaryOperationInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNGlossaryOperationType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationType(ctx context.Context, v any) (model.GlossaryOperationType, error) {
+	var res model.GlossaryOperationType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGlossaryOperationType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationType(ctx context.Context, sel ast.SelectionSet, v model.GlossaryOperationType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryTranslations(ctx context.Context, v any) (model.GlossaryTranslations, error) {
+	var res model.GlossaryTranslations
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryTranslations(ctx context.Context, sel ast.SelectionSet, v model.GlossaryTranslations) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalNGrantAccessInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGrantAccessInput(ctx context.Context, v any) (model.GrantAccessInput, error) {
@@ -51436,6 +55937,16 @@ func (ec *executionContext) marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgrap
 		}
 		return graphql.Null
 	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx context.Context, v any) (model.Language, error) {
+	var res model.Language
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx context.Context, sel ast.SelectionSet, v model.Language) graphql.Marshaler {
 	return v
 }
 
@@ -53392,6 +57903,193 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) marshalNTranslation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Translation) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslation(ctx context.Context, sel ast.SelectionSet, v *model.Translation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Translation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Translation]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Translation]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTranslationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Translation]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationIssue2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationIssueᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationIssue) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslationIssue2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationIssue(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTranslationIssue2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationIssue(ctx context.Context, sel ast.SelectionSet, v *model.TranslationIssue) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationIssue(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationPermissions(ctx context.Context, sel ast.SelectionSet, v model.TranslationPermissions) graphql.Marshaler {
+	return ec._TranslationPermissions(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTranslationRun2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRunᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationRun) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslationRun2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRun(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTranslationRun2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRun(ctx context.Context, sel ast.SelectionSet, v *model.TranslationRun) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationRun(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationRunConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.TranslationRun]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationRunConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationRunEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.TranslationRun]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslationRunEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTranslationRunEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.TranslationRun]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TranslationRunEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTranslationRunStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRunStatus(ctx context.Context, v any) (model.TranslationRunStatus, error) {
+	var res model.TranslationRunStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTranslationRunStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRunStatus(ctx context.Context, sel ast.SelectionSet, v model.TranslationRunStatus) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNTranslationSource2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSource(ctx context.Context, sel ast.SelectionSet, v model.TranslationSource) graphql.Marshaler {
+	return ec._TranslationSource(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNTranslationSourceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSourceInput(ctx context.Context, v any) (*model.TranslationSourceInput, error) {
+	res, err := ec.unmarshalInputTranslationSourceInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTranslationStats2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationStats(ctx context.Context, sel ast.SelectionSet, v model.TranslationStats) graphql.Marshaler {
+	return ec._TranslationStats(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNTranslationStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationStatus(ctx context.Context, v any) (model.TranslationStatus, error) {
+	var res model.TranslationStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTranslationStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationStatus(ctx context.Context, sel ast.SelectionSet, v model.TranslationStatus) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNUpdateAgentInstructionsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateAgentInstructionsInput(ctx context.Context, v any) (model.UpdateAgentInstructionsInput, error) {
 	res, err := ec.unmarshalInputUpdateAgentInstructionsInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -53414,6 +58112,11 @@ func (ec *executionContext) unmarshalNUpdateCommentInput2githubᚗcomᚋbindery�
 
 func (ec *executionContext) unmarshalNUpdateCommentReplyInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateCommentReplyInput(ctx context.Context, v any) (model.UpdateCommentReplyInput, error) {
 	res, err := ec.unmarshalInputUpdateCommentReplyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateGlossaryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateGlossaryInput(ctx context.Context, v any) (model.UpdateGlossaryInput, error) {
+	res, err := ec.unmarshalInputUpdateGlossaryInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -53474,6 +58177,11 @@ func (ec *executionContext) unmarshalNUpdateTeamInput2githubᚗcomᚋbinderyᚋb
 
 func (ec *executionContext) unmarshalNUpdateTeamMembersInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTeamMembersInput(ctx context.Context, v any) (model.UpdateTeamMembersInput, error) {
 	res, err := ec.unmarshalInputUpdateTeamMembersInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateTranslationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTranslationInput(ctx context.Context, v any) (model.UpdateTranslationInput, error) {
+	res, err := ec.unmarshalInputUpdateTranslationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -53910,6 +58618,22 @@ func (ec *executionContext) marshalOFileDimensions2ᚖgithubᚗcomᚋbinderyᚋb
 		return graphql.Null
 	}
 	return ec._FileDimensions(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryTranslations(ctx context.Context, v any) (model.GlossaryTranslations, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res model.GlossaryTranslations
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryTranslations(ctx context.Context, sel ast.SelectionSet, v model.GlossaryTranslations) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
@@ -54636,6 +59360,13 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := graphql.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOTranslationResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationResult(ctx context.Context, sel ast.SelectionSet, v *model.TranslationResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TranslationResult(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx context.Context, sel ast.SelectionSet, v *model.User) graphql.Marshaler {

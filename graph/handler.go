@@ -17,15 +17,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/model"
-	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-)
-
-// Limits that reject abusive queries before they run.
-const (
-	MaxDepth      = 12
-	MaxComplexity = 200_000
 )
 
 // NewHandler serves GraphQL over GET and POST, with introspection, depth and complexity limits,
@@ -33,13 +25,16 @@ const (
 func NewHandler(r *Resolver) http.Handler { return newHandler(r, MaxDepth) }
 
 func newHandler(r *Resolver, maxDepth int) http.Handler {
-	srv := handler.New(NewExecutableSchema(Config{Resolvers: r, Complexity: complexity()}))
+	schema := NewExecutableSchema(Config{Resolvers: r})
+	srv := handler.New(schema)
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: MaxUploadBytes + 1<<20, MaxMemory: 8 << 20})
+	srv.SetParserTokenLimit(MaxTokens)
 	srv.Use(extension.Introspection{})
-	srv.Use(depthLimit{max: maxDepth})
-	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
+	srv.Use(documentLimits{})
+	srv.Use(queryLimits{maxDepth: maxDepth, schema: schema.Schema()})
+	srv.Use(textInput{})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		LogPanic(ctx, "graphql resolver panicked", p)
@@ -49,6 +44,9 @@ func newHandler(r *Resolver, maxDepth int) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if IsExplorerRequest(req) {
 			explorer.ServeHTTP(w, req)
+			return
+		}
+		if !boundRequest(w, req) {
 			return
 		}
 		srv.ServeHTTP(w, req)
@@ -81,28 +79,6 @@ func WriteUnauthenticated(w http.ResponseWriter, r *http.Request, err error) {
 	w.Write(buf.Bytes()) //nolint:errcheck // the client went away; nothing to do
 }
 
-// complexity makes a connection cost its page size times its children, so a nested list of
-// lists is priced as what it would read.
-func complexity() ComplexityRoot {
-	var c ComplexityRoot
-	page := func(first *int) int {
-		if first == nil || *first == 0 {
-			return 100
-		}
-		return *first
-	}
-	c.Organization.Members = func(child int, first *int, _ *string, _ *model.ListOrder, _ *model.MemberRoleFilter, _ *string, _ *model.MemberSort) int {
-		return 1 + page(first)*child
-	}
-	c.Organization.InviteLinkList = func(child int, first *int, _ *string, _ *bool) int { return 1 + page(first)*child }
-	c.Query.Organizations = func(child int, first *int, _ *string) int { return 1 + page(first)*child }
-	c.Organization.Spaces = func(child int, first *int, _ *string) int { return 1 + page(first)*child }
-	c.Organization.Sites = func(child int, first *int, _ *string, _ *string, _ *string, _ *bool, _ []model.SiteType) int {
-		return 1 + page(first)*child
-	}
-	return c
-}
-
 // presentError shows typed errors as they are and hides everything else behind "internal error",
 // logging the original with the request id.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
@@ -127,52 +103,4 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr.Extensions["field"] = ae.Field
 	}
 	return gqlErr
-}
-
-// depthLimit refuses operations nested deeper than max selections.
-type depthLimit struct{ max int }
-
-var _ interface {
-	graphql.HandlerExtension
-	graphql.OperationContextMutator
-} = depthLimit{}
-
-func (depthLimit) ExtensionName() string                   { return "DepthLimit" }
-func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
-
-func (d depthLimit) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if oc.Operation == nil {
-		return nil
-	}
-	if depth := selectionDepth(oc.Operation.SelectionSet, oc.Doc.Fragments, 0); depth > d.max {
-		err := gqlerror.Errorf("query is nested %d levels deep; the limit is %d", depth, d.max)
-		err.Extensions = map[string]any{"code": "DEPTH_LIMIT_EXCEEDED"}
-		return err
-	}
-	return nil
-}
-
-func selectionDepth(set ast.SelectionSet, fragments ast.FragmentDefinitionList, seen int) int {
-	if seen > 64 { // fragment cycles are rejected by validation; stop early regardless
-		return seen
-	}
-	deepest := 0
-	for _, sel := range set {
-		var d int
-		switch s := sel.(type) {
-		case *ast.Field:
-			if strings.HasPrefix(s.Name, "__") {
-				continue // introspection has its own fixed shape
-			}
-			d = 1 + selectionDepth(s.SelectionSet, fragments, seen+1)
-		case *ast.InlineFragment:
-			d = selectionDepth(s.SelectionSet, fragments, seen+1)
-		case *ast.FragmentSpread:
-			if f := fragments.ForName(s.Name); f != nil {
-				d = selectionDepth(f.SelectionSet, fragments, seen+1)
-			}
-		}
-		deepest = max(deepest, d)
-	}
-	return deepest
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/graph/safefetch"
+	"github.com/bindery/bindery/graph/translator"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
 )
@@ -31,4 +32,6 @@ type Resolver struct {
 	Blobs    *blob.Store // uploaded files' bytes
 	Settings Settings
 	Now      func() time.Time
+	// Translator is the machine-translation provider; nil when none is configured (runs fail).
+	Translator *translator.Client
 }

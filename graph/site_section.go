@@ -217,7 +217,7 @@ func applySectionUpdate(sec *storage.SiteSection, in model.UpdateSiteSectionInpu
 	}
 	if v, ok := in.Condition.ValueOK(); ok {
 		if v != nil {
-			if _, err := compileCondition("condition", *v); err != nil {
+			if err := compileCondition("condition", *v); err != nil {
 				return nil, err
 			}
 		}

@@ -182,7 +182,7 @@ func (r *Resolver) UpdateSiteSpace(ctx context.Context, orgID, siteID, id string
 	}
 	if v, ok := in.Condition.ValueOK(); ok {
 		if v != nil {
-			if _, err := compileCondition("condition", *v); err != nil {
+			if err := compileCondition("condition", *v); err != nil {
 				return nil, err
 			}
 		}
@@ -279,7 +279,7 @@ func (r *Resolver) moveSiteSpace(ctx context.Context, site *storage.Site, id, an
 
 // CheckVisitorCondition reports whether a condition is a valid boolean expression.
 func (r *Resolver) CheckVisitorCondition(condition string) *model.ConditionCheck {
-	if _, err := compileCondition("condition", condition); err != nil {
+	if err := compileCondition("condition", condition); err != nil {
 		msg := apperr.Message(err)
 		return &model.ConditionCheck{Valid: false, Error: &msg}
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/model"
 )
@@ -61,6 +62,25 @@ func decode(w http.ResponseWriter, r *http.Request, dst any, optional bool) erro
 	}
 	if err := json.Unmarshal(body, dst); err != nil {
 		return jsonError(err)
+	}
+	return checkText(body)
+}
+
+// checkText refuses a body holding a NUL character in any string (see graph.FindNUL); only bodies
+// that spell one (\u0000) are decoded again to name the field.
+func checkText(body []byte) error {
+	if !bytes.Contains(body, []byte(`\u0000`)) {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return jsonError(err)
+	}
+	if field, ok := graph.FindNUL(v, ""); ok {
+		if field == "" {
+			field = "body"
+		}
+		return graph.NULError(field)
 	}
 	return nil
 }

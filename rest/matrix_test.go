@@ -16,21 +16,23 @@ import (
 type policy int
 
 const (
-	anyone              policy = iota // any authenticated user
-	member                            // any member of the organization, guests included
-	insider                           // members with a role (not guests)
-	adminOnly                         // organization admins
-	linkHolder                        // whoever holds the invite link's id
-	creator                           // members with the create role (guests and lower roles: 403)
-	teamManager                       // organization admins (the fixtures' teams have no other owner)
-	contentReader                     // readers of the content; guests do not see it (404)
-	contentEditor                     // editors of the content; lower readers 403, guests 404
-	contentAdmin                      // admins of the content; other readers 403, guests 404
-	contentDelete                     // contentAdmin, except that unseen content answers 204 like missing
-	siteEditor                        // the create role manages sites (guests and lower roles: 403)
-	contentCommenter                  // the comment role on the content; readers 403, guests 404
-	contentReviewer                   // the review role on the content; lower readers 403, guests 404
-	contentEditorDelete               // contentEditor, except that unseen content answers 204 like missing
+	anyone               policy = iota // any authenticated user
+	member                             // any member of the organization, guests included
+	insider                            // members with a role (not guests)
+	adminOnly                          // organization admins
+	linkHolder                         // whoever holds the invite link's id
+	creator                            // members with the create role (guests and lower roles: 403)
+	teamManager                        // organization admins (the fixtures' teams have no other owner)
+	contentReader                      // readers of the content; guests do not see it (404)
+	contentEditor                      // editors of the content; lower readers 403, guests 404
+	contentAdmin                       // admins of the content; other readers 403, guests 404
+	contentDelete                      // contentAdmin, except that unseen content answers 204 like missing
+	siteEditor                         // the create role manages sites (guests and lower roles: 403)
+	contentCommenter                   // the comment role on the content; readers 403, guests 404
+	contentReviewer                    // the review role on the content; lower readers 403, guests 404
+	contentEditorDelete                // contentEditor, except that unseen content answers 204 like missing
+	contentCreator                     // readers of the content with the create role in the organization; lower readers 403, guests 404
+	contentCreatorDelete               // contentCreator, except that unseen content answers 204 like missing
 )
 
 var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org", "read-token", "space-token"}
@@ -46,15 +48,16 @@ func (p policy) expect(role string, ok int) int {
 	switch {
 	case p == anyone || p == linkHolder:
 		return ok
-	case (p == contentDelete || p == contentEditorDelete) && (outsider || guest):
+	case (p == contentDelete || p == contentEditorDelete || p == contentCreatorDelete) && (outsider || guest):
 		return http.StatusNoContent
-	case outsider, guest && (p == contentReader || p == contentEditor || p == contentAdmin || p == contentCommenter || p == contentReviewer):
+	case outsider, guest && (p == contentReader || p == contentEditor || p == contentAdmin || p == contentCommenter || p == contentReviewer || p == contentCreator):
 		return http.StatusNotFound
 	case p == member, p == insider && !guest, p == adminOnly && role == "admin", p == teamManager && role == "admin",
 		(p == creator || p == siteEditor) && rank[role] >= rank["create"], p == contentReader, p == contentEditor && rank[role] >= rank["edit"],
 		(p == contentAdmin || p == contentDelete) && role == "admin",
 		p == contentCommenter && rank[role] >= rank["comment"], p == contentReviewer && rank[role] >= rank["review"],
-		p == contentEditorDelete && rank[role] >= rank["edit"]:
+		p == contentEditorDelete && rank[role] >= rank["edit"],
+		(p == contentCreator || p == contentCreatorDelete) && rank[role] >= rank["create"]:
 		return ok
 	}
 	return http.StatusForbidden
@@ -72,6 +75,7 @@ type fixture struct {
 	comment, reply, crComment, crReply, review string
 	// An OpenAPI specification with a version; an integration installed on the organization.
 	spec, specVersion, integration, installation string
+	translation, glossaryEntry                   string
 }
 
 type matrixCase struct {
@@ -301,6 +305,13 @@ func TestPermissionMatrix(t *testing.T) {
 					f.section, f.group = e.matrixSections(admin, orgID, f.site)
 				}
 			}
+			if strings.Contains(path, "translation") {
+				var source string
+				f.translation, f.glossaryEntry, source = e.matrixTranslation(admin, orgID)
+				if f.space == "" {
+					f.space = source
+				}
+			}
 			e.matrixOpenAPI(path, admin, &f, n)
 			return f
 		}
@@ -330,7 +341,8 @@ func TestPermissionMatrix(t *testing.T) {
 						"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "sc": f.section, "sg": f.group,
 						"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
 						"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
-						"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation})
+						"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation,
+						"tr": f.translation, "ge": f.glossaryEntry})
 					e.stayOutside(orgID, role, caller)
 					wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 					gotCode := ""

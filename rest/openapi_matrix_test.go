@@ -78,7 +78,7 @@ func (e *env) matrixOpenAPI(path string, admin account, f *fixture, n int) {
 }
 
 // sharedFixturePath is the path the matrix's shared (read) fixture is made for.
-const sharedFixturePath = "/spaces/collections/teams/permissions/content/comments/reviews"
+const sharedFixturePath = "/spaces/collections/teams/permissions/content/comments/reviews/translations"
 
 // matrixTokens makes the two token callers, both the organization admin's: one with the read
 // scope, and one of an integration installed on a space of its own (scopes space:content:read
@@ -113,9 +113,9 @@ func expectFor(c matrixCase, role string) int {
 		return http.StatusForbidden
 	case "space-token":
 		switch c.policy {
-		case contentDelete, contentEditorDelete:
+		case contentDelete, contentEditorDelete, contentCreatorDelete:
 			return http.StatusNoContent
-		case contentReader, contentEditor, contentAdmin, contentCommenter, contentReviewer:
+		case contentReader, contentEditor, contentAdmin, contentCommenter, contentReviewer, contentCreator:
 			return http.StatusNotFound
 		case anyone, member:
 			if read {

@@ -22,7 +22,7 @@ import (
 // NewServer builds the whole HTTP handler over one resolver.
 func NewServer(res *graph.Resolver) http.Handler {
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, logRequests, recoverPanics)
+	r.Use(middleware.RequestID, logRequests, recoverPanics, rejectNUL)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeErrorStatus(w, http.StatusNotFound, "No such endpoint")
 	})
@@ -151,11 +151,24 @@ func serveFile(res *graph.Resolver) http.HandlerFunc {
 		w.Header().Set("Content-Type", d.ContentType)
 		w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": d.Name}))
-		if d.ContentType == "image/svg+xml" {
-			// SVG can carry script: never let it run in our origin.
-			w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-		}
+		// Uploaded bytes are the uploader's, served on the API's origin: whatever a browser might
+		// run (HTML, XML, SVG, scripts…) is downloaded rather than shown, and nothing runs even
+		// when shown (a sandboxing CSP on every file).
+		w.Header().Set("Content-Disposition", mime.FormatMediaType(fileDisposition(d.ContentType), map[string]string{"filename": d.Name}))
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox")
 		http.ServeContent(w, r, d.Name, d.ModTime, d.Content)
 	}
+}
+
+// fileDisposition is "inline" for the types browsers show without running anything (images, audio,
+// video, PDF, plain text; SVG, which can hold script, only ever under the sandboxing CSP), and
+// "attachment" for everything else.
+func fileDisposition(contentType string) string {
+	mediaType, _, _ := mime.ParseMediaType(contentType)
+	switch {
+	case strings.HasPrefix(mediaType, "image/"), strings.HasPrefix(mediaType, "audio/"), strings.HasPrefix(mediaType, "video/"),
+		mediaType == "application/pdf", mediaType == "text/plain":
+		return "inline"
+	}
+	return "attachment"
 }

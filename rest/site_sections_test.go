@@ -767,7 +767,7 @@ func TestSiteSectionsGraphStatementsDoNotGrow(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
 		o := newContentOrg(e)
 		reader := e.member(o.id, "reader@acme.test", "read")
-		const q = `query($o: ID!) { organization(id: $o) { sites(first: 100) { nodes { id
+		const q = `query($o: ID!) { organization(id: $o) { sites(first: 20) { nodes { id
 			sections { nodes { id title urls { published } siteSpaces { id path space { id title permissions { edit } } } } }
 			sectionGroups { nodes { id children { ... on SiteSection { id siteSpaces { id } } } } }
 			structure { type sections { ... on SiteSection { id } ... on SiteSectionGroup { children { ... on SiteSection { siteSpaces { space { id } } } } } } }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -21,6 +20,7 @@ import (
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/jobs"
 	"github.com/bindery/bindery/graph/safefetch"
+	"github.com/bindery/bindery/graph/translator"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
@@ -62,6 +62,11 @@ func app() *cli.Command {
 					&cli.StringFlag{Name: "files-dir", Sources: cli.EnvVars("BINDERY_FILES_DIR"), Usage: "where uploaded files are kept (default: DATABASE-files next to a SQLite file, ./bindery-files for PostgreSQL)"},
 					&cli.BoolFlag{Name: "fetch-allow-http", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_HTTP"), Usage: "let OpenAPI specifications be fetched over plain http (default: https only)"},
 					&cli.BoolFlag{Name: "fetch-allow-private", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_PRIVATE"), Usage: "let OpenAPI specifications be fetched from loopback, private and link-local addresses (default: refused)"},
+					&cli.StringFlag{Name: "translate-url", Sources: cli.EnvVars("BINDERY_TRANSLATE_URL"), Usage: "OpenAI-compatible chat-completions base URL for translations, e.g. http://localhost:11434/v1 (default: none; runs fail)"},
+					&cli.StringFlag{Name: "translate-model", Sources: cli.EnvVars("BINDERY_TRANSLATE_MODEL"), Usage: "model name for translations"},
+					&cli.StringFlag{Name: "translate-api-key", Sources: cli.EnvVars("BINDERY_TRANSLATE_API_KEY"), Usage: "bearer key for the translation provider (prefer the environment variable)"},
+					&cli.IntFlag{Name: "translate-concurrency", Value: 4, Sources: cli.EnvVars("BINDERY_TRANSLATE_CONCURRENCY"), Usage: "translation requests in flight at once"},
+					&cli.DurationFlag{Name: "translate-timeout", Value: 2 * time.Minute, Sources: cli.EnvVars("BINDERY_TRANSLATE_TIMEOUT"), Usage: "time limit of one translation request"},
 				},
 				Action: serve,
 			},
@@ -174,6 +179,15 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	res.Settings.PublicURL = strings.TrimRight(firstOf(cmd.String("public-url"), "http://"+addr), "/")
 	res.Settings.AppURL = strings.TrimRight(firstOf(cmd.String("app-url"), res.Settings.PublicURL), "/")
 
+	if url := cmd.String("translate-url"); url != "" {
+		res.Translator, err = translator.New(translator.Config{URL: url, Model: cmd.String("translate-model"), APIKey: cmd.String("translate-api-key"),
+			Concurrency: int(cmd.Int("translate-concurrency")), Timeout: cmd.Duration("translate-timeout")})
+		if err != nil {
+			return err
+		}
+		slog.Info("translation provider", "url", translator.Redact(url), "model", res.Translator.Model())
+	}
+
 	creds, err := res.BootstrapIfEmpty(ctx, graph.BootstrapInput{OrgTitle: "My Organization", Email: "admin@bindery.local", Name: "Admin"})
 	if err != nil {
 		return fmt.Errorf("bootstrap empty database: %w", err)
@@ -195,11 +209,12 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 		}
 	}()
 
-	ln, err := net.Listen("tcp", addr)
+	limits := rest.DefaultServerLimits()
+	ln, err := rest.Listen(addr, limits)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: rest.NewServer(res), ReadHeaderTimeout: 10 * time.Second}
+	srv := rest.NewHTTPServer(rest.NewServer(res), limits)
 	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -144,7 +144,7 @@ func evaluate(expression string, env environment, mode Mode, now func() time.Tim
 	if strings.TrimSpace(expression) == "" {
 		return "", false, errors.New("empty expression")
 	}
-	r := &run{budget: maxSize, deadline: time.Now().Add(timeLimit), clock: now}
+	r := newRun(now)
 	program, err := exprlang.Compile(expression, r.options(env)...)
 	if err != nil {
 		return "", false, message(err)
@@ -299,8 +299,8 @@ func unwrap(n ast.Node) ast.Node {
 			n = c.Node
 			continue
 		case *ast.CallNode:
-			if id, ok := c.Callee.(*ast.IdentifierNode); ok && isLimit(id.Value) && len(c.Arguments) == 1 {
-				n = c.Arguments[0]
+			if id, ok := c.Callee.(*ast.IdentifierNode); ok && isLimit(id.Value) && len(c.Arguments) > 0 {
+				n = c.Arguments[len(c.Arguments)-1]
 				continue
 			}
 		}
@@ -310,6 +310,11 @@ func unwrap(n ast.Node) ast.Node {
 
 // ---------------------------------------------------------------------------------------------
 // Budget
+
+// newRun starts the budget and the clock of one evaluation.
+func newRun(now func() time.Time) *run {
+	return &run{budget: maxSize, deadline: time.Now().Add(timeLimit), clock: now}
+}
 
 // run is the state of one evaluation.
 type run struct {
@@ -325,7 +330,34 @@ const (
 	limitString = "_limitString"
 )
 
-func isLimit(name string) bool { return name == limitAny || name == limitString }
+// Names of the per-iteration ticks, one per result type so that type checking is unchanged.
+const (
+	tickAny    = "_tick"
+	tickBool   = "_tickBool"
+	tickInt    = "_tickInt"
+	tickFloat  = "_tickFloat"
+	tickString = "_tickString"
+)
+
+func isLimit(name string) bool {
+	switch name {
+	case limitAny, limitString, tickAny, tickBool, tickInt, tickFloat, tickString:
+		return true
+	}
+	return false
+}
+
+// step charges n units of work and checks the deadline.
+func (r *run) step(n int) error {
+	if time.Now().After(r.deadline) {
+		return errTimeout
+	}
+	r.budget -= n
+	if r.budget < 0 {
+		return errBudget
+	}
+	return nil
+}
 
 // charge counts v against the budget and the deadline.
 func (r *run) charge(v any) error {
@@ -441,11 +473,48 @@ func (limiter) Visit(node *ast.Node) {
 		}
 		wrap(&n.Left)
 		wrap(&n.Right)
+	case *ast.PredicateNode:
+		tick(n)
+		return
 	case *ast.ArrayNode, *ast.MapNode, *ast.SliceNode:
 	default:
 		return
 	}
 	wrap(node)
+}
+
+// tick makes each run of a predicate body (one iteration of map, filter, reduce, all, sortBy…)
+// charge the budget with the body's size in syntax nodes and check the deadline. Without it a
+// predicate over numbers and booleans would charge nothing, so `all(1..200000, # > 0 && …)` or
+// nested loops would run unbounded by the budget and unchecked by the deadline: now the work of
+// all iterations together is bounded by maxSize nodes evaluated.
+func tick(p *ast.PredicateNode) {
+	if p.Node == nil {
+		return
+	}
+	n := max(1, countNodes(p.Node))
+	name := tickAny
+	if t := p.Node.Type(); t != nil {
+		switch t.Kind() {
+		case reflect.Bool:
+			name = tickBool
+		case reflect.Int:
+			name = tickInt
+		case reflect.Float64:
+			name = tickFloat
+		case reflect.String:
+			name = tickString
+		}
+	}
+	ast.Patch(&p.Node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: name},
+		Arguments: []ast.Node{&ast.IntegerNode{Value: n}, p.Node}})
+}
+
+// countNodes is the size of a syntax tree.
+func countNodes(root ast.Node) int {
+	n := 0
+	ast.Walk(&root, visitor(func(*ast.Node) { n++ }))
+	return n
 }
 
 // wrap puts the budget's function around *node unless its size is fixed or it is a literal.
@@ -494,9 +563,18 @@ func fixedSize(t reflect.Type) bool {
 // options configures one compilation: the env, the node limit, the budget's patch and functions,
 // our functions, and bounded versions of expr-lang's built-ins whose output can outgrow their
 // input (repeat, replace, join) or whose work can (uniq).
-func (r *run) options(env environment) []exprlang.Option {
+func (r *run) options(env any) []exprlang.Option {
+	ticked := func(args ...any) (any, error) {
+		n, _ := args[0].(int)
+		return args[1], r.step(n)
+	}
 	return []exprlang.Option{
 		exprlang.Env(env),
+		exprlang.Function(tickAny, ticked, new(func(int, any) any)),
+		exprlang.Function(tickBool, ticked, new(func(int, bool) bool)),
+		exprlang.Function(tickInt, ticked, new(func(int, int) int)),
+		exprlang.Function(tickFloat, ticked, new(func(int, float64) float64)),
+		exprlang.Function(tickString, ticked, new(func(int, string) string)),
 		exprlang.MaxNodes(maxNodes),
 		exprlang.Patch(limiter{}),
 		exprlang.Function(limitAny, func(args ...any) (any, error) {

@@ -197,6 +197,12 @@ func TestBudgets(t *testing.T) {
 		{"shared nesting as result", nested + `g`, "budget"},
 		{"shared nesting in max", nested + `max(g)`, "budget"},
 		{"uniq of many lists", `len(uniq(map(1..3000, [#])))`, "budget"},
+		// Predicates over numbers charge nothing by their values: each iteration is charged its
+		// body's size, so loops are bounded by the budget, not only by the clock.
+		{"long predicate", `all(1..250000, ` + strings.Repeat("# >= 0 && ", 40) + `true)`, "budget"},
+		{"nested predicates", `count(1..500, count(1..500, # > 0) == 500)`, "budget"},
+		{"reduce chain", `reduce(1..250000, #acc + # * 2 - 1 + # % 7, 0)`, "budget"},
+		{"sortBy", `len(sortBy(1..200000, -# * 3 + # % 5))`, "budget"},
 		{"long comparisons", `let s = repeat("x", 100000); count(1..100000, s == s + "")`, "budget"},
 	}
 	eval := Evaluator(testEnv, All, clock)

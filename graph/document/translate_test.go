@@ -1,0 +1,133 @@
+package document
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// translationSample holds every kind of structure a translation must keep.
+const translationSample = `---
+title: Getting started
+description: How to begin
+---
+
+# Install the *tool* {#install}
+
+Read the [guide](https://example.com/guide "Guide") and run ` + "`make install`" + `, then
+continue with the next step.
+Visit https://bare.example.com too.
+
+> Quoted **text**
+> on two lines
+
+- [x] first item
+- second item with <code class="expression">page.title</code> inside
+  and a lazy line
+
+1. one
+2. two
+
+| Name | Value |
+|:-----|------:|
+| Ann  | *3*   |
+
+{% hint style="warning" %}
+Careful: **back up** first.
+{% endhint %}
+
+{% tabs %}
+{% tab title="macOS" %}
+Use Homebrew.
+{% endtab %}
+{% endtabs %}
+
+<details>
+<summary>More details</summary>
+Hidden body text.
+</details>
+
+` + "```go\nfmt.Println(\"hello world\")\n```" + `
+
+![A cat](.gitbook/assets/cat.png "Our cat")
+
+{% file src=".gitbook/assets/report.pdf" %}
+
+$$
+x^2
+$$
+
+Line with hard break  
+and after. Inline $$a+b$$ math.
+
+{% content-ref url="other.md" %}
+[other.md](other.md)
+{% endcontent-ref %}
+`
+
+func TestTextRunsOfferOnlyText(t *testing.T) {
+	runs := TextRuns(translationSample)
+	var got []string
+	for _, r := range runs {
+		got = append(got, r.Text)
+	}
+	joined := strings.Join(got, "|")
+	for _, want := range []string{"Install the", "tool", "Read the", "guide", "continue with the next step.", "Quoted", "text", "on two lines", "first item", "Name", "Ann", "Careful:", "Use Homebrew.", "More details", "Hidden body text."} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("runs %q miss %q", joined, want)
+		}
+	}
+	for _, never := range []string{"make install", "https://", "page.title", "fmt.Println", "A cat", "Our cat", "report.pdf", "x^2", "a+b", "title:", "Getting started", "other.md", "{#install}", "macOS"} {
+		if strings.Contains(joined, never) {
+			t.Errorf("runs %q offer %q", joined, never)
+		}
+	}
+}
+
+func TestReplaceTextRunsKeepsShape(t *testing.T) {
+	runs := TextRuns(translationSample)
+	texts := make([]string, len(runs))
+	for i, r := range runs {
+		// Text full of markdown syntax and line breaks must come back as text.
+		texts[i] = "«" + strings.ToUpper(r.Text) + "» *not emphasis* [no link](x) | # 1. - <b>\n`tick`"
+	}
+	out := ReplaceTextRuns(translationSample, runs, texts)
+	if !SameShape(translationSample, out) {
+		a, _ := json.Marshal(Shape(FromMarkdown(translationSample, nil)))
+		b, _ := json.Marshal(Shape(FromMarkdown(out, nil)))
+		t.Fatalf("shape changed:\n%s\n%s\n\nmarkdown:\n%s", a, b, out)
+	}
+	for _, kept := range []string{"---\ntitle: Getting started\ndescription: How to begin\n---\n", "`make install`", "https://example.com/guide", "```go\nfmt.Println(\"hello world\")\n```", `<code class="expression">page.title</code>`, "{% file src=\".gitbook/assets/report.pdf\" %}", "$$\nx^2\n$$", "{#install}", `{% tab title="macOS" %}`} {
+		if !strings.Contains(out, kept) {
+			t.Errorf("translated markdown lost %q:\n%s", kept, out)
+		}
+	}
+	if strings.Contains(out, "Read the") || !strings.Contains(out, "«READ THE»") {
+		t.Errorf("text not replaced:\n%s", out)
+	}
+	// The document's text is the translation.
+	doc, _ := json.Marshal(FromMarkdown(out, nil))
+	if !strings.Contains(string(doc), `«USE HOMEBREW.» *not emphasis* [no link](x) | # 1. - \u003cb\u003e `+"`tick`") {
+		t.Errorf("document text = %s", doc)
+	}
+}
+
+func TestReplaceTextRunsKeepsCRLFAndEmpty(t *testing.T) {
+	src := "Hello\r\n\r\n- item\r\n"
+	runs := TextRuns(src)
+	if len(runs) != 2 {
+		t.Fatalf("runs = %+v", runs)
+	}
+	if out := ReplaceTextRuns(src, runs, []string{"Bonjour", ""}); out != "Bonjour\r\n\r\n- item\r\n" {
+		t.Errorf("out = %q", out)
+	}
+}
+
+func TestSameShapeSeesStructure(t *testing.T) {
+	if SameShape("Hello **world**", "Hello world") {
+		t.Error("a lost mark is a shape change")
+	}
+	if !SameShape("Hello **world**", "Bonjour **le monde**") {
+		t.Error("other text, same shape")
+	}
+}
