@@ -292,6 +292,13 @@ var unpagedLists = map[string]int{
 	"Comment.reactions":                   20,
 	"Comment.repliers":                    20,
 	"CommentReply.reactions":              20,
+	// Integrations installed on one space, and what each declares (docs/integrations.md).
+	"Space.integrations":              100,
+	"Space.integrationBlocks":         100,
+	"Integration.blocks":              20,
+	"SpaceIntegrationBlocks.blocks":   20,
+	"Integration.externalLinks":       5,
+	"OpenAPISpec.lastProcessedErrors": 5,
 }
 
 // unpagedDefault prices a list of objects that unpagedLists does not know.
