@@ -113,9 +113,9 @@ func expectFor(c matrixCase, role string) int {
 		return http.StatusForbidden
 	case "space-token":
 		switch c.policy {
-		case contentDelete, contentEditorDelete:
+		case contentDelete, contentEditorDelete, contentCreatorDelete:
 			return http.StatusNoContent
-		case contentReader, contentEditor, contentAdmin, contentCommenter, contentReviewer:
+		case contentReader, contentEditor, contentAdmin, contentCommenter, contentReviewer, contentCreator:
 			return http.StatusNotFound
 		case anyone, member:
 			if read {
