@@ -443,6 +443,13 @@ func TestTranslationRunResumesAfterARestart(t *testing.T) {
 		e.bulkSpace(source, 40)
 		tr := e.call(admin.Token, "POST", "/orgs/"+orgID+"/translations", `{"language":"de","source":{"space":"`+source+`","language":"en"}}`).want(http.StatusCreated).object()["id"].(string)
 		srv := e.withProvider()
+		// One request in flight at a time, so that what was sent before the stop is exactly what
+		// was answered and stored, plus the request the stop interrupts.
+		one, err := translator.New(translator.Config{URL: srv.URL + "/v1", Model: "fake", APIKey: "sk-test-secret", Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, Timeout: 5 * time.Second, Concurrency: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.res.Translator = one
 
 		// The server stops (its context ends) while the tenth page is being translated.
 		ctx, stop := context.WithCancel(context.Background())
