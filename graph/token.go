@@ -25,7 +25,7 @@ func (r *Resolver) touchToken(t *storage.APIToken, now time.Time) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	return r.Store.TouchToken(ctx, t.ID, now)
+	return r.Store.TouchToken(ctx, t, now)
 }
 
 // APITokens lists the caller's API tokens, newest first. Errors: Unauthenticated.

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -18,14 +17,8 @@ import (
 type prepared struct {
 	once        sync.Once
 	err         error
-	userByToken *sql.Stmt
+	tokenByHash *sql.Stmt
 	membership  *sql.Stmt
-}
-
-// tokenUser is a user with the expiry of the token that authenticated them.
-type tokenUser struct {
-	User           `bun:",extend"`
-	TokenExpiresAt *time.Time
 }
 
 // placeholder is the dialect's n-th positional parameter.
@@ -40,13 +33,11 @@ func (s *Store) placeholder(n int) bun.Safe {
 func (s *Store) statements(ctx context.Context) (*prepared, error) {
 	p := &s.prep
 	p.once.Do(func() {
-		byToken := s.rdb.NewSelect().Model((*tokenUser)(nil)).
-			ColumnExpr("u.*").ColumnExpr("t.expires_at AS token_expires_at").
-			Join("JOIN api_tokens AS t ON t.user_id = u.id").
+		byToken := s.rdb.NewSelect().Model((*APIToken)(nil)).Relation("User").
 			Where("t.token_hash = ?", s.placeholder(1)).String()
 		member := s.rdb.NewSelect().Model((*Member)(nil)).Relation("User").Relation("Organization").
 			Where("m.user_id = ? AND m.organization_id = ?", s.placeholder(1), s.placeholder(2)).String()
-		if p.userByToken, p.err = s.rdb.DB.PrepareContext(context.WithoutCancel(ctx), byToken); p.err != nil {
+		if p.tokenByHash, p.err = s.rdb.DB.PrepareContext(context.WithoutCancel(ctx), byToken); p.err != nil {
 			return
 		}
 		p.membership, p.err = s.rdb.DB.PrepareContext(context.WithoutCancel(ctx), member)
@@ -74,7 +65,7 @@ func (s *Store) queryPrepared(ctx context.Context, stmt *sql.Stmt, dest any, arg
 
 // closePrepared releases the prepared statements.
 func (p *prepared) close() {
-	for _, st := range []*sql.Stmt{p.userByToken, p.membership} {
+	for _, st := range []*sql.Stmt{p.tokenByHash, p.membership} {
 		if st != nil {
 			st.Close()
 		}

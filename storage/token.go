@@ -12,30 +12,12 @@ type TokenOwner struct {
 	UserEmail string `bun:"user_email"`
 }
 
-// AuthenticateToken resolves a bearer token to its user and token row: one statement. Errors:
-// ErrNotFound when the token is unknown, revoked or expired.
-func (s *Store) AuthenticateToken(ctx context.Context, token string, now time.Time) (*User, *APIToken, error) {
-	var row struct {
-		User       `bun:",extend"`
-		TokenID    string     `bun:"token_id"`
-		LastUsedAt *time.Time `bun:"token_last_used_at"`
+// TouchToken records that a token was used at now, in the database and in this instance's cache.
+func (s *Store) TouchToken(ctx context.Context, t *APIToken, now time.Time) error {
+	_, err := s.db.NewUpdate().Model((*APIToken)(nil)).Set("last_used_at = ?", now).Where("id = ?", t.ID).Exec(ctx)
+	if err == nil {
+		s.tokens.touched(t.TokenHash, now)
 	}
-	err := s.db.NewSelect().TableExpr("users AS u").
-		ColumnExpr("u.*").ColumnExpr("t.id AS token_id, t.last_used_at AS token_last_used_at").
-		Join("JOIN api_tokens AS t ON t.user_id = u.id").
-		Where("t.token_hash = ?", hashToken(token)).
-		Where("(t.expires_at IS NULL OR t.expires_at > ?)", now).
-		Scan(ctx, &row)
-	if err != nil {
-		return nil, nil, translate(err)
-	}
-	u := row.User
-	return &u, &APIToken{ID: row.TokenID, UserID: u.ID, LastUsedAt: row.LastUsedAt}, nil
-}
-
-// TouchToken records that a token was used at now.
-func (s *Store) TouchToken(ctx context.Context, id string, now time.Time) error {
-	_, err := s.db.NewUpdate().Model((*APIToken)(nil)).Set("last_used_at = ?", now).Where("id = ?", id).Exec(ctx)
 	return translate(err)
 }
 

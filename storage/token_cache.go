@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// tokenCache remembers, for a few seconds, which user a token hash authenticated, so that a
+// tokenCache remembers, for a few seconds, which token (with its user and limits) a hash
+// authenticated, so that a
 // client's stream of requests costs one statement for its token every tokenTTL, not one per
 // request. It never outlives the token: an entry ends at the token's own expiry (checked against
 // the request's clock on every hit), and ForgetToken/ForgetUserTokens drop entries at once on
@@ -20,9 +21,8 @@ type tokenCache struct {
 }
 
 type tokenEntry struct {
-	user    *User
-	expires *time.Time // the token's own expiry, nil: never
-	until   time.Time  // when the entry must be read again from the database (wall clock)
+	token *APIToken  // with its User
+	until time.Time // when the entry must be read again from the database (wall clock)
 }
 
 // DefaultTokenTTL bounds how long a revocation made by another instance goes unseen here.
@@ -34,7 +34,7 @@ func WithTokenCache(ttl time.Duration) Option { return func(o *options) { o.toke
 // maxTokens bounds the cache; when full it starts over (the cost is a statement per token).
 const maxTokens = 10000
 
-func (c *tokenCache) get(hash string, now time.Time) (*User, bool) {
+func (c *tokenCache) get(hash string, now time.Time) (*APIToken, bool) {
 	if c.ttl == 0 {
 		return nil, false
 	}
@@ -44,15 +44,33 @@ func (c *tokenCache) get(hash string, now time.Time) (*User, bool) {
 	if !ok {
 		return nil, false
 	}
-	if time.Now().After(e.until) || (e.expires != nil && !e.expires.After(now)) {
+	if time.Now().After(e.until) || (e.token.ExpiresAt != nil && !e.token.ExpiresAt.After(now)) {
 		delete(c.entries, hash)
 		return nil, false
 	}
-	u := *e.user // callers may change theirs
-	return &u, true
+	return copyToken(e.token), true // callers may change theirs
 }
 
-func (c *tokenCache) put(hash string, u *User, expires *time.Time) {
+// touched records a token's last use in its entry, so that the cached copy does not ask for the
+// use to be recorded again.
+func (c *tokenCache) touched(hash string, at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[hash]; ok {
+		e.token.LastUsedAt = &at
+	}
+}
+
+func copyToken(t *APIToken) *APIToken {
+	cp := *t
+	if t.User != nil {
+		u := *t.User
+		cp.User = &u
+	}
+	return &cp
+}
+
+func (c *tokenCache) put(hash string, t *APIToken) {
 	if c.ttl == 0 {
 		return
 	}
@@ -61,8 +79,7 @@ func (c *tokenCache) put(hash string, u *User, expires *time.Time) {
 	if c.entries == nil || len(c.entries) >= maxTokens {
 		c.entries = map[string]tokenEntry{}
 	}
-	cp := *u
-	c.entries[hash] = tokenEntry{user: &cp, expires: expires, until: time.Now().Add(c.ttl)}
+	c.entries[hash] = tokenEntry{token: copyToken(t), until: time.Now().Add(c.ttl)}
 }
 
 // ForgetToken drops a token from this instance's authentication cache: call it when a token is
@@ -84,7 +101,7 @@ func (s *Store) ForgetUserTokens(userID string) {
 	s.tokens.mu.Lock()
 	defer s.tokens.mu.Unlock()
 	for h, e := range s.tokens.entries {
-		if e.user.ID == userID {
+		if e.token.UserID == userID {
 			delete(s.tokens.entries, h)
 		}
 	}

@@ -75,27 +75,14 @@ func (s *Store) CreateToken(ctx context.Context, userID string, now time.Time, e
 	return token, nil
 }
 
-// FindUserByToken authenticates a bearer token: one prepared statement, or none while the token
-// is in the cache (see tokenCache). Errors: ErrNotFound when the token is unknown or expired.
+// FindUserByToken authenticates a bearer token and returns its user (FindToken). Errors:
+// ErrNotFound when the token is unknown or expired.
 func (s *Store) FindUserByToken(ctx context.Context, token string, now time.Time) (*User, error) {
-	hash := hashToken(token)
-	if u, ok := s.tokens.get(hash, now); ok {
-		return u, nil
-	}
-	p, err := s.statements(ctx)
+	t, err := s.FindToken(ctx, token, now)
 	if err != nil {
 		return nil, err
 	}
-	var rows []*tokenUser
-	if err := s.queryPrepared(ctx, p.userByToken, &rows, hash); err != nil {
-		return nil, err
-	}
-	if len(rows) == 0 || (rows[0].TokenExpiresAt != nil && !rows[0].TokenExpiresAt.After(now)) {
-		return nil, ErrNotFound
-	}
-	u := &rows[0].User
-	s.tokens.put(hash, u, rows[0].TokenExpiresAt)
-	return u, nil
+	return t.User, nil
 }
 
 // CountUsers reports how many users exist; the server bootstraps an empty database.
@@ -127,16 +114,25 @@ func (s *Store) CreateLimitedToken(ctx context.Context, userID string, now time.
 	return token, nil
 }
 
-// FindToken authenticates a bearer token with its user and limits: one statement. Errors:
-// ErrNotFound when the token is unknown or expired.
+// FindToken authenticates a bearer token with its user and limits: one prepared statement, or
+// none while the token is in the cache (see tokenCache). Errors: ErrNotFound when the token is
+// unknown or expired.
 func (s *Store) FindToken(ctx context.Context, token string, now time.Time) (*APIToken, error) {
-	t := new(APIToken)
-	err := s.db.NewSelect().Model(t).Relation("User").
-		Where("t.token_hash = ?", hashToken(token)).
-		Where("(t.expires_at IS NULL OR t.expires_at > ?)", now).
-		Scan(ctx)
-	if err != nil {
-		return nil, translate(err)
+	hash := hashToken(token)
+	if t, ok := s.tokens.get(hash, now); ok {
+		return t, nil
 	}
-	return t, nil
+	p, err := s.statements(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []*APIToken
+	if err := s.queryPrepared(ctx, p.tokenByHash, &rows, hash); err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 || rows[0].User == nil || (rows[0].ExpiresAt != nil && !rows[0].ExpiresAt.After(now)) {
+		return nil, ErrNotFound
+	}
+	s.tokens.put(hash, rows[0])
+	return rows[0], nil
 }

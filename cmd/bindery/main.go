@@ -171,7 +171,9 @@ func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error
 		return nil, nil, err
 	}
 	res := &graph.Resolver{Store: store, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
-		Settings: graph.Settings{Version: version, Build: buildInfo()}}
+		Settings: graph.Settings{Version: version, Build: buildInfo()},
+		// A token revoked through either door stops working at once on this instance.
+		TokenRevoked: store.ForgetToken}
 	if cmd.Name == "serve" {
 		res.Settings.Fetch = safefetch.Policy{AllowHTTP: cmd.Bool("fetch-allow-http"), AllowPrivate: cmd.Bool("fetch-allow-private")}
 		dir := filesDir(cmd.String("files-dir"), cmd.String("database"))
