@@ -21,7 +21,7 @@ type tokenCache struct {
 }
 
 type tokenEntry struct {
-	token *APIToken  // with its User
+	token *APIToken // with its User
 	until time.Time // when the entry must be read again from the database (wall clock)
 }
 
