@@ -86,7 +86,7 @@ func (tr *translationReader) sees(t *storage.Translation) bool {
 }
 
 func (tr *translationReader) canManage() bool {
-	return authz.AtLeast(tr.acc.OrgRole, model.MemberRoleCreate)
+	return authz.AtLeast(tr.acc.OrganizationRole(), model.MemberRoleCreate)
 }
 
 func (tr *translationReader) requireManage() error {

@@ -69,7 +69,7 @@ func OpenAPI(serverURL, version string) map[string]any {
 		if IsExtension(rt.Method, rt.Path) {
 			op["x-bindery-extension"] = true
 		}
-		addPathParams(op, path)
+		addPathParams(op, path, components)
 		applyDecisions(rt.Method, op)
 		item, _ := paths[path].(map[string]any)
 		if item == nil {
@@ -126,18 +126,27 @@ var chiParam = regexp.MustCompile(`\{([^}:]+)(:[^}]*)?\}`)
 // openAPIPath turns a chi pattern into an OpenAPI path template ({id:regex} → {id}).
 func openAPIPath(p string) string { return chiParam.ReplaceAllString(p, "{$1}") }
 
-// addPathParams declares every {param} of the path the operation does not declare already.
-func addPathParams(op map[string]any, path string) {
+// addPathParams declares every {param} of the path the operation does not declare already,
+// reading referenced parameters' names from the components (a component's key need not be the
+// parameter's name: openapiSpecSlug declares specSlug).
+func addPathParams(op map[string]any, path string, components map[string]any) {
 	params, _ := op["parameters"].([]any)
+	shared, _ := components["parameters"].(map[string]any)
 	declared := map[string]bool{}
 	for _, p := range params {
-		if m, ok := p.(map[string]any); ok && m["in"] == "path" {
-			declared[fmt.Sprint(m["name"])] = true
+		m, ok := p.(map[string]any)
+		if !ok {
+			continue
 		}
-		if m, ok := p.(map[string]any); ok && m["$ref"] != nil {
-			// A referenced parameter: assume it is one of the path's (GitBook's are).
-			ref := fmt.Sprint(m["$ref"])
-			declared[ref[strings.LastIndex(ref, "/")+1:]] = true
+		if ref, ok := m["$ref"].(string); ok {
+			key := ref[strings.LastIndex(ref, "/")+1:]
+			declared[key] = true // in case the component is missing: its key is the best guess
+			if c, ok := shared[key].(map[string]any); ok {
+				m = c
+			}
+		}
+		if m["in"] == "path" {
+			declared[fmt.Sprint(m["name"])] = true
 		}
 	}
 	for _, m := range chiParam.FindAllStringSubmatch(path, -1) {

@@ -112,13 +112,24 @@ func TestCrossOrganizationDeleteChangesNothing(t *testing.T) {
 					f.section, f.group = e.matrixSections(admin, orgID, f.site)
 				}
 			}
+			if strings.Contains(path, "translation") {
+				f.translation, f.glossaryEntry, _ = e.matrixTranslation(admin, orgID)
+			}
+			if strings.Contains(path, "/user/tokens") {
+				// Another user's token (the victim's): its owner is none of the outsider's.
+				tokens, err := e.res.ListAllAPITokens(e.t.Context(), fmt.Sprintf("victim%d@victim.test", n))
+				if err != nil || len(tokens) != 1 {
+					e.t.Fatalf("victim's tokens: %v, %v", tokens, err)
+				}
+				f.token = tokens[0].ID
+			}
 			return f
 		}
 		// missing has a fresh, unused id wherever f has one.
 		missing := func(f fixture) fixture {
 			for _, id := range []*string{&f.org, &f.admin, &f.victim, &f.invite, &f.space, &f.collection, &f.team, &f.site, &f.siteSpace,
 				&f.shareLink, &f.page, &f.file, &f.changeRequest, &f.revision, &f.section, &f.group, &f.comment, &f.reply,
-				&f.crComment, &f.crReply, &f.review} {
+				&f.crComment, &f.crReply, &f.review, &f.translation, &f.glossaryEntry, &f.token} {
 				if *id != "" {
 					*id = randomID()
 				}
@@ -129,7 +140,8 @@ func TestCrossOrganizationDeleteChangesNothing(t *testing.T) {
 			return map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
 				"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "sc": f.section, "sg": f.group,
 				"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
-				"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review}
+				"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
+				"tr": f.translation, "ge": f.glossaryEntry, "tk": f.token}
 		}
 		routes := 0
 		for _, c := range matrix {

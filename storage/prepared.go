@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -19,6 +20,7 @@ type prepared struct {
 	err         error
 	tokenByHash *sql.Stmt
 	membership  *sql.Stmt
+	text        map[*sql.Stmt]string // each statement's SQL, for query hooks (tracing)
 }
 
 // placeholder is the dialect's n-th positional parameter.
@@ -40,7 +42,10 @@ func (s *Store) statements(ctx context.Context) (*prepared, error) {
 		if p.tokenByHash, p.err = s.rdb.DB.PrepareContext(context.WithoutCancel(ctx), byToken); p.err != nil {
 			return
 		}
-		p.membership, p.err = s.rdb.DB.PrepareContext(context.WithoutCancel(ctx), member)
+		if p.membership, p.err = s.rdb.DB.PrepareContext(context.WithoutCancel(ctx), member); p.err != nil {
+			return
+		}
+		p.text = map[*sql.Stmt]string{p.tokenByHash: byToken, p.membership: member}
 	})
 	if p.err != nil {
 		return nil, fmt.Errorf("prepare statements: %w", p.err)
@@ -49,9 +54,20 @@ func (s *Store) statements(ctx context.Context) (*prepared, error) {
 }
 
 // queryPrepared runs a prepared statement and scans its rows into dest with Bun, counted like
-// Bun's own statements.
-func (s *Store) queryPrepared(ctx context.Context, stmt *sql.Stmt, dest any, args ...any) error {
+// Bun's own statements and seen by the query hooks added with AddQueryHook (Bun runs its hooks
+// only for the statements it builds).
+func (s *Store) queryPrepared(ctx context.Context, stmt *sql.Stmt, dest any, args ...any) (err error) {
 	countStatement(ctx)
+	event := &bun.QueryEvent{DB: s.rdb, Query: s.prep.text[stmt], QueryArgs: args, StartTime: time.Now()}
+	for _, h := range s.hooks {
+		ctx = h.BeforeQuery(ctx, event)
+	}
+	defer func() {
+		event.Err = err
+		for i := len(s.hooks) - 1; i >= 0; i-- {
+			s.hooks[i].AfterQuery(ctx, event)
+		}
+	}()
 	rows, err := stmt.QueryContext(ctx, args...)
 	if err != nil {
 		return translate(err)

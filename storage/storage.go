@@ -32,6 +32,7 @@ type Store struct {
 	rdb     *bun.DB
 	dialect Dialect
 	prep    prepared
+	hooks   []bun.QueryHook // run around prepared statements too (AddQueryHook)
 	tokens  tokenCache
 
 	// The insert-only job client (jobs.go), made on first use.
