@@ -118,21 +118,7 @@ func (r *Resolver) CreateToken(ctx context.Context, email string, expires time.D
 	if expires < 0 {
 		return nil, apperr.Invalidf("expires", "must not be negative")
 	}
-	u, err := r.Store.FindUserByEmail(ctx, email)
-	if err != nil {
-		return nil, notFound(err, "user "+email)
-	}
-	now := r.Now()
-	var expiresAt *time.Time
-	if expires > 0 {
-		t := now.Add(expires)
-		expiresAt = &t
-	}
-	token, err := r.Store.CreateToken(ctx, u.ID, now, expiresAt)
-	if err != nil {
-		return nil, err
-	}
-	return &Credentials{UserID: u.ID, Token: token}, nil
+	return r.issueToken(ctx, email, expires, storage.TokenLimit{})
 }
 
 // CreateScopedToken issues an API token for the user with that e-mail that may do only what
@@ -146,6 +132,12 @@ func (r *Resolver) CreateScopedToken(ctx context.Context, email string, expires 
 	if err != nil {
 		return nil, err
 	}
+	encoded := scopesJSON(clean)
+	return r.issueToken(ctx, email, expires, storage.TokenLimit{Scopes: &encoded})
+}
+
+// issueToken creates a token, narrowed by limit, for the user with that e-mail. Errors: NotFound.
+func (r *Resolver) issueToken(ctx context.Context, email string, expires time.Duration, limit storage.TokenLimit) (*Credentials, error) {
 	u, err := r.Store.FindUserByEmail(ctx, email)
 	if err != nil {
 		return nil, notFound(err, "user "+email)
@@ -156,8 +148,7 @@ func (r *Resolver) CreateScopedToken(ctx context.Context, email string, expires 
 		t := now.Add(expires)
 		expiresAt = &t
 	}
-	encoded := scopesJSON(clean)
-	token, err := r.Store.CreateLimitedToken(ctx, u.ID, now, expiresAt, storage.TokenLimit{Scopes: &encoded})
+	token, err := r.Store.CreateLimitedToken(ctx, u.ID, now, expiresAt, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -67,12 +67,7 @@ func (s *Store) UsersByIDs(ctx context.Context, viewerID string, ids []string) (
 // CreateToken issues a new API token for a user and returns it in clear, the only time it exists
 // outside the caller. expiresAt nil means it never expires.
 func (s *Store) CreateToken(ctx context.Context, userID string, now time.Time, expiresAt *time.Time) (string, error) {
-	token := TokenPrefix + randomString(40)
-	t := &APIToken{ID: NewID(), UserID: userID, TokenHash: hashToken(token), CreatedAt: now, ExpiresAt: expiresAt}
-	if _, err := s.db.NewInsert().Model(t).Exec(ctx); err != nil {
-		return "", fmt.Errorf("create token: %w", translate(err))
-	}
-	return token, nil
+	return s.CreateLimitedToken(ctx, userID, now, expiresAt, TokenLimit{})
 }
 
 // FindUserByToken authenticates a bearer token and returns its user (FindToken). Errors:
