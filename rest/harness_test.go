@@ -77,8 +77,12 @@ func newEnv(t *testing.T, s *storage.Store) *env {
 		t.Fatal(err)
 	}
 	res.Blobs = blobs
-	return &env{t: t, store: s, res: res, h: rest.NewServer(res)}
+	return &env{t: t, store: s, res: res, h: rest.NewServerWith(res, rest.Options{RateLimits: &suiteRateLimits})}
 }
+
+// suiteRateLimits are rate limits no test reaches except those about them: every answer carries
+// the X-RateLimit-* headers, and nothing is throttled.
+var suiteRateLimits = rest.RateLimits{Token: 1 << 30, Address: 1 << 30, AuthFailures: 1 << 30, Window: time.Minute}
 
 // runJobs starts the background job workers (once per env, stopped when the test ends) and waits
 // until every queued job has run. Tests call it after an operation that queues work.

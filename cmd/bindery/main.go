@@ -93,7 +93,7 @@ func app() *cli.Command {
 					&cli.DurationFlag{Name: "translate-timeout", Value: 2 * time.Minute, Sources: cli.EnvVars("BINDERY_TRANSLATE_TIMEOUT"), Usage: "time limit of one translation request"},
 					&cli.BoolFlag{Name: "fetch-allow-http", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_HTTP"), Usage: "let OpenAPI specifications be fetched over plain http (default: https only)"},
 					&cli.BoolFlag{Name: "fetch-allow-private", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_PRIVATE"), Usage: "let OpenAPI specifications be fetched from loopback, private and link-local addresses (default: refused)"},
-				}, opsFlags()...),
+				}, append(opsFlags(), limitFlags()...)...),
 				Action: serve,
 			},
 			{
@@ -190,7 +190,7 @@ func filesDir(flag, database string) string {
 	switch {
 	case flag != "":
 		return flag
-	case strings.HasPrefix(database, "postgres://") || strings.HasPrefix(database, "postgresql://"):
+	case isPostgres(database):
 		return "bindery-files"
 	}
 	path := strings.TrimPrefix(database, "file:")
@@ -205,6 +205,10 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	publicURL, derived, err := publicURLFor(cmd.String("public-url"), addr)
 	if err != nil {
 		return usage(cmd, err.Error())
+	}
+	setRateLimits, err := rateLimitOptions(cmd)
+	if err != nil {
+		return err
 	}
 	if percent, limit, chosen := tuneGC(); chosen {
 		slog.Info("garbage collector tuned (set GOGC or GOMEMLIMIT to choose yourself)", "gogc", percent, "memory_limit_bytes", limit)
@@ -259,6 +263,7 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer stopOps()
+	setRateLimits(res, &opts)
 	srv := rest.NewHTTPServer(rest.NewServerWith(res, opts), limits)
 	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res))
 	if derived {
