@@ -65,11 +65,12 @@ func newRateLimiter(l *RateLimits) *rateLimiter {
 // that is two statements, so keys are spread over several limiters to let unrelated callers
 // count at once.
 type limit struct {
-	prefix string
-	max    int
-	window time.Duration
-	seed   maphash.Seed
-	shards [16]*httprate.RateLimiter
+	prefix   string
+	max      int
+	window   time.Duration
+	seed     maphash.Seed
+	shards   [16]*httprate.RateLimiter
+	counters [16]httprate.LimitCounter // each shard's
 }
 
 func newLimit(prefix string, max int, window time.Duration, newCounter func() httprate.LimitCounter) *limit {
@@ -87,14 +88,15 @@ func newLimit(prefix string, max int, window time.Duration, newCounter func() ht
 			counter = httprate.NewLocalLimitCounter(window)
 		}
 		// A counter of our own aligns windows to the wall clock, so that every server agrees on
-		// them and Reset can be computed here.
+		// them and the time a limit frees up can be computed here.
+		l.counters[i] = counter
 		l.shards[i] = httprate.NewRateLimiter(max, window, httprate.WithLimitCounter(counter))
 	}
 	return l
 }
 
-func (l *limit) shard(key string) *httprate.RateLimiter {
-	return l.shards[maphash.String(l.seed, key)%uint64(len(l.shards))]
+func (l *limit) shard(key string) int {
+	return int(maphash.String(l.seed, key) % uint64(len(l.shards)))
 }
 
 // take counts a request against key and sets the X-RateLimit-* headers. It reports whether the
@@ -104,10 +106,10 @@ func (l *limit) take(w http.ResponseWriter, r *http.Request, key string) bool {
 		return false
 	}
 	key = l.prefix + key
-	if !l.shard(key).OnLimit(w, r, key) {
+	if !l.shards[l.shard(key)].OnLimit(w, r, key) {
 		return false
 	}
-	w.Header().Set("X-RateLimit-Remaining", "0")
+	l.refuse(w, key, time.Now().UTC())
 	return true
 }
 
@@ -118,17 +120,61 @@ func (l *limit) exhausted(w http.ResponseWriter, key string) bool {
 		return false
 	}
 	key = l.prefix + key
-	_, rate, err := l.shard(key).Status(key)
-	if err != nil || int(math.Round(rate)) < l.max {
+	now := time.Now().UTC()
+	cur, prev, err := l.counts(key, now)
+	if err != nil || int(math.Round(l.rate(cur, prev, now))) < l.max {
 		return false
 	}
-	now := time.Now()
-	reset := now.Truncate(l.window).Add(l.window)
+	l.refuse(w, key, now)
+	return true
+}
+
+// counts reads key's counts in the current window and the one before.
+func (l *limit) counts(key string, now time.Time) (cur, prev int, err error) {
+	start := now.Truncate(l.window)
+	return l.counters[l.shard(key)].Get(key, start, start.Add(-l.window))
+}
+
+// rate is httprate's sliding-window rate at now.
+func (l *limit) rate(cur, prev int, now time.Time) float64 {
+	elapsed := now.Sub(now.Truncate(l.window))
+	return float64(prev)*float64(l.window-elapsed)/float64(l.window) + float64(cur)
+}
+
+// refuse sets the headers of a 429 for key: none remaining, and X-RateLimit-Reset and Retry-After
+// at the moment the sliding window lets a request through again (httprate's own Retry-After is
+// a whole window, and its reset the end of the current one, when the previous window's requests
+// still weigh).
+func (l *limit) refuse(w http.ResponseWriter, key string, now time.Time) {
+	free := now.Add(l.window)
+	if cur, prev, err := l.counts(key, now); err == nil {
+		free = l.freeAt(cur, prev, now)
+	}
 	w.Header().Set("X-RateLimit-Limit", strconv.Itoa(l.max))
 	w.Header().Set("X-RateLimit-Remaining", "0")
-	w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(reset.Unix(), 10))
-	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(reset.Sub(now).Seconds())))))
-	return true
+	w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(int64(math.Ceil(float64(free.UnixMilli())/1000)), 10))
+	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(free.Sub(now).Seconds())))))
+}
+
+// freeAt is when the rate of a key with these counts drops below the limit (a rate rounds to
+// the nearest request, as httprate does), if no request is counted meanwhile.
+func (l *limit) freeAt(cur, prev int, now time.Time) time.Time {
+	threshold := float64(l.max) - 0.5
+	start := now.Truncate(l.window)
+	w := float64(l.window)
+	if float64(cur) >= threshold {
+		// Only in the next window, as this one's requests weigh less and less.
+		return start.Add(l.window).Add(time.Duration(w * (1 - threshold/float64(cur))))
+	}
+	if prev == 0 { // counted meanwhile: not over the limit any more
+		return now
+	}
+	// Later in this window, as the previous one's requests weigh less and less.
+	at := start.Add(time.Duration(w * (1 - (threshold-float64(cur))/float64(prev))))
+	if at.Before(now) {
+		return now
+	}
+	return at
 }
 
 // failOpen lets requests through when the shared store of counts fails (the database is

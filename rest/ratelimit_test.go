@@ -58,8 +58,13 @@ func want429(t *testing.T, rec *httptest.ResponseRecorder, graphQL bool) {
 	if rec.Code != http.StatusTooManyRequests {
 		t.Fatalf("status = %d, want 429; body %s", rec.Code, rec.Body)
 	}
-	if s, err := strconv.Atoi(rec.Header().Get("Retry-After")); err != nil || s < 1 || s > 60 {
-		t.Fatalf("Retry-After = %q, want 1..60 seconds", rec.Header().Get("Retry-After"))
+	// Up to the end of the window and part of the next, where the window's requests still weigh.
+	if s, err := strconv.Atoi(rec.Header().Get("Retry-After")); err != nil || s < 1 || s > 120 {
+		t.Fatalf("Retry-After = %q, want 1..120 seconds", rec.Header().Get("Retry-After"))
+	}
+	reset, err := strconv.ParseInt(rec.Header().Get("X-RateLimit-Reset"), 10, 64)
+	if now := time.Now().Unix(); err != nil || reset < now || reset > now+121 {
+		t.Fatalf("X-RateLimit-Reset = %q on a 429, want when Retry-After ends", rec.Header().Get("X-RateLimit-Reset"))
 	}
 	if rec.Header().Get("X-RateLimit-Remaining") != "0" {
 		t.Fatalf("X-RateLimit-Remaining = %q on a 429, want 0", rec.Header().Get("X-RateLimit-Remaining"))
