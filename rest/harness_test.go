@@ -72,7 +72,7 @@ func newEnv(t *testing.T, s *storage.Store) *env {
 			return now
 		},
 	}
-	blobs, err := blob.Open(t.TempDir())
+	blobs, err := blob.Open(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
