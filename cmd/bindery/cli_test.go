@@ -32,6 +32,11 @@ func TestCommandLineMistakesTouchNothing(t *testing.T) {
 		{"--log-level", "loud", "migrate", "--database", db},
 		{"serve", "--addr", "nonsense", "--database", db},
 		{"serve", "--public-url", "example.com", "--database", db},
+		{"serve", "--files", "gs://bucket", "--database", db},
+		{"serve", "--files", "file://relative/files", "--database", db},
+		{"serve", "--files", "s3://key:secret@bucket", "--database", db},
+		{"backup", "--files", "s3://", "--database", db, "--out", filepath.Join(dir, "backup")},
+		{"restore", "--files", "ftp://x", "--database", db, "--from", dir},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			_, err := run(t, context.Background(), args...)
