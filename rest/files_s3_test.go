@@ -27,7 +27,7 @@ import (
 func TestFilesInS3(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
-		localDir := e.res.Blobs.Location().Dir // the harness's directory store, which must stay empty
+		localDir := e.res.Blobs.Location().Dir // the harness's directory store (if any), which must stay empty
 		s3 := blobtest.NewS3(t)
 		blobs, err := blob.Open(ctx, s3.Location)
 		if err != nil {
