@@ -239,6 +239,10 @@ func serveFile(res *graph.Resolver) http.HandlerFunc {
 		w.Header().Set("Content-Disposition", mime.FormatMediaType(fileDisposition(d.ContentType), map[string]string{"filename": d.Name}))
 		w.Header().Set("Content-Security-Policy", "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox")
 		http.ServeContent(w, r, d.Name, d.ModTime, d.Content)
+		if err := d.Content.Err(); err != nil {
+			// The headers are gone: the client sees a short body; the operator sees why.
+			slog.ErrorContext(r.Context(), "file download cut short by the file store", "path", r.URL.Path, "err", err)
+		}
 	}
 }
 

@@ -37,6 +37,11 @@ func TestCommandLineMistakesTouchNothing(t *testing.T) {
 		{"serve", "--rate-limit-token", "-1", "--database", db},
 		{"serve", "--rate-limit-window", "10ms", "--database", db},
 		{"serve", "--trusted-proxy", "10.0.0.0/33", "--database", db},
+		{"serve", "--files", "gs://bucket", "--database", db},
+		{"serve", "--files", "file://relative/files", "--database", db},
+		{"serve", "--files", "s3://key:secret@bucket", "--database", db},
+		{"backup", "--files", "s3://", "--database", db, "--out", filepath.Join(dir, "backup")},
+		{"restore", "--files", "ftp://x", "--database", db, "--from", dir},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			_, err := run(t, context.Background(), args...)
