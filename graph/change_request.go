@@ -162,12 +162,12 @@ func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, 
 			return nil, err
 		}
 	}
-	var columns []string
+	var set storage.ChangeRequestField
 	if v := in.Subject.Value(); v != nil {
-		cr.Subject, columns = *v, append(columns, "subject")
+		cr.Subject, set = *v, set|storage.ChangeRequestSubject
 	}
-	if v, set := in.Description.ValueOK(); set {
-		cr.Description, columns = nil, append(columns, "description")
+	if v, ok := in.Description.ValueOK(); ok {
+		cr.Description, set = nil, set|storage.ChangeRequestDescription
 		if v != nil {
 			s := string(*v)
 			cr.Description = &s
@@ -177,11 +177,11 @@ func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, 
 		if cr.Status == string(model.ChangeRequestMerged) {
 			return nil, apperr.Conflictf("a merged change request keeps its status")
 		}
-		cr.Status, columns = string(*v), append(columns, "status")
+		cr.Status, set = string(*v), set|storage.ChangeRequestStatus
 	}
-	if len(columns) > 0 {
+	if set != 0 {
 		cr.UpdatedAt = r.Now()
-		if err := r.Store.UpdateChangeRequest(ctx, cr, columns); err != nil {
+		if err := r.Store.UpdateChangeRequest(ctx, cr, set); err != nil {
 			return nil, notFound(err, "change request")
 		}
 	}

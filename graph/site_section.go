@@ -173,7 +173,7 @@ func (r *Resolver) UpdateSiteSection(ctx context.Context, orgID, siteID, id stri
 	if sec == nil {
 		return nil, apperr.NotFoundf("site section not found")
 	}
-	cols, err := applySectionUpdate(sec, in)
+	set, err := applySectionUpdate(sec, in)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func (r *Resolver) UpdateSiteSection(ctx context.Context, orgID, siteID, id stri
 			return nil, apperr.Invalidf("defaultSiteSpace", "site space %q not found in this section", *def)
 		}
 	}
-	err = r.Store.UpdateSiteSection(ctx, sec, cols, def)
+	err = r.Store.UpdateSiteSection(ctx, sec, set, def)
 	switch {
 	case errors.Is(err, storage.ErrConflict):
 		return nil, apperr.Invalidf("path", "%q is already used by another section of this site", sec.Path)
@@ -202,31 +202,31 @@ func (r *Resolver) UpdateSiteSection(ctx context.Context, orgID, siteID, id stri
 	return r.findSection(ctx, site, id)
 }
 
-// applySectionUpdate writes a section update's fields into sec and names their columns.
+// applySectionUpdate writes a section update's fields into sec and names them.
 // Errors: Invalid (a condition that is not a boolean expression).
-func applySectionUpdate(sec *storage.SiteSection, in model.UpdateSiteSectionInput) ([]string, error) {
-	var cols []string
+func applySectionUpdate(sec *storage.SiteSection, in model.UpdateSiteSectionInput) (storage.SiteSectionField, error) {
+	var set storage.SiteSectionField
 	if v := in.Title.Value(); v != nil {
-		sec.Title, cols = *v, append(cols, "title")
+		sec.Title, set = *v, set|storage.SiteSectionTitle
 	}
 	if v := in.Path.Value(); v != nil {
-		sec.Path, cols = *v, append(cols, "path")
+		sec.Path, set = *v, set|storage.SiteSectionPath
 	}
 	if v, ok := in.Condition.ValueOK(); ok {
 		if v != nil {
 			if err := compileCondition("condition", *v); err != nil {
-				return nil, err
+				return 0, err
 			}
 		}
-		sec.Condition, cols = v, append(cols, "condition")
+		sec.Condition, set = v, set|storage.SiteSectionCondition
 	}
 	if v, ok := in.Icon.ValueOK(); ok {
-		sec.Icon, cols = v, append(cols, "icon")
+		sec.Icon, set = v, set|storage.SiteSectionIcon
 	}
 	if v, ok := in.Description.ValueOK(); ok {
-		sec.Description, cols = v, append(cols, "description")
+		sec.Description, set = v, set|storage.SiteSectionDescription
 	}
-	return cols, nil
+	return set, nil
 }
 
 // DeleteSiteSection deletes a section with its site spaces; a missing one reports false.
@@ -280,14 +280,14 @@ func (r *Resolver) UpdateSiteSectionGroup(ctx context.Context, orgID, siteID, id
 	if g == nil {
 		return nil, apperr.NotFoundf("site section group not found")
 	}
-	var cols []string
+	var set storage.SiteSectionField
 	if v := in.Title.Value(); v != nil {
-		g.Title, cols = *v, append(cols, "title")
+		g.Title, set = *v, set|storage.SiteSectionTitle
 	}
 	if v, ok := in.Icon.ValueOK(); ok {
-		g.Icon, cols = v, append(cols, "icon")
+		g.Icon, set = v, set|storage.SiteSectionIcon
 	}
-	if err := r.Store.UpdateSiteSectionGroup(ctx, g, cols); err != nil {
+	if err := r.Store.UpdateSiteSectionGroup(ctx, g, set); err != nil {
 		return nil, notFound(err, "site section group")
 	}
 	return r.findSectionGroup(ctx, site, id)

@@ -182,9 +182,9 @@ func (r *Resolver) UpdateSiteSpace(ctx context.Context, orgID, siteID, id string
 	if i < 0 {
 		return nil, apperr.NotFoundf("site space not found")
 	}
-	row, cols := rows[i], []string{}
+	row, set := rows[i], storage.SiteSpaceField(0)
 	if in.Path != nil {
-		row.Path, cols = *in.Path, append(cols, "path")
+		row.Path, set = *in.Path, set|storage.SiteSpacePath
 	}
 	if v, ok := in.Condition.ValueOK(); ok {
 		if v != nil {
@@ -192,16 +192,16 @@ func (r *Resolver) UpdateSiteSpace(ctx context.Context, orgID, siteID, id string
 				return nil, err
 			}
 		}
-		row.Condition, cols = v, append(cols, "condition")
+		row.Condition, set = v, set|storage.SiteSpaceCondition
 	}
 	if in.SpaceID != nil {
 		if _, err := r.newSiteSpace(ctx, orgID, *in.SpaceID, "spaceId", nil, nil); err != nil {
 			return nil, err
 		}
-		row.SpaceID, cols = *in.SpaceID, append(cols, "space_id")
+		row.SpaceID, set = *in.SpaceID, set|storage.SiteSpaceSpace
 	}
-	if len(cols) > 0 {
-		if err := r.Store.UpdateSiteSpace(ctx, row, cols); errors.Is(err, storage.ErrConflict) {
+	if set != 0 {
+		if err := r.Store.UpdateSiteSpace(ctx, row, set); errors.Is(err, storage.ErrConflict) {
 			return nil, apperr.Invalidf("path", "%q is already used by another site space of this section", row.Path)
 		} else if err != nil {
 			return nil, err

@@ -229,13 +229,13 @@ func (s *Store) wrapRootSiteSpaces(ctx context.Context, tx bun.Tx, o *SiteOutlin
 	return nil
 }
 
-// UpdateSiteSection writes the named columns and, when defaultSiteSpace is set, makes that site
-// space of the section its only default: all or nothing. Errors: ErrNotFound (section, or the site
-// space in it), ErrConflict (path taken).
-func (s *Store) UpdateSiteSection(ctx context.Context, sec *SiteSection, columns []string, defaultSiteSpace *string) error {
+// UpdateSiteSection writes the fields set of sec and, when defaultSiteSpace is set, makes that
+// site space of the section its only default: all or nothing. Errors: ErrNotFound (section, or the
+// site space in it), ErrConflict (path taken).
+func (s *Store) UpdateSiteSection(ctx context.Context, sec *SiteSection, set SiteSectionField, defaultSiteSpace *string) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if len(columns) > 0 {
-			res, err := tx.NewUpdate().Model(sec).Column(columns...).WherePK().Where("site_id = ?", sec.SiteID).Exec(ctx)
+		if set != 0 {
+			res, err := tx.NewUpdate().Model(sec).Column(columnsOf(set, siteSectionColumns)...).WherePK().Where("site_id = ?", sec.SiteID).Exec(ctx)
 			if err != nil {
 				return fmt.Errorf("update site section %s: %w", sec.ID, translate(err))
 			}
@@ -327,12 +327,16 @@ func (s *Store) CreateSiteSectionGroup(ctx context.Context, g *SiteSectionGroup,
 	})
 }
 
-// UpdateSiteSectionGroup writes the named columns. Errors: ErrNotFound.
-func (s *Store) UpdateSiteSectionGroup(ctx context.Context, g *SiteSectionGroup, columns []string) error {
-	if len(columns) == 0 {
+// UpdateSiteSectionGroup writes the fields set of g: its title and icon (other fields are
+// refused). Errors: ErrNotFound.
+func (s *Store) UpdateSiteSectionGroup(ctx context.Context, g *SiteSectionGroup, set SiteSectionField) error {
+	if set&^(SiteSectionTitle|SiteSectionIcon) != 0 {
+		return fmt.Errorf("update site section group %s: a group has a title and an icon only", g.ID)
+	}
+	if set == 0 {
 		return nil
 	}
-	res, err := s.db.NewUpdate().Model(g).Column(columns...).WherePK().Where("site_id = ?", g.SiteID).Exec(ctx)
+	res, err := s.db.NewUpdate().Model(g).Column(columnsOf(set, siteSectionColumns)...).WherePK().Where("site_id = ?", g.SiteID).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("update site section group %s: %w", g.ID, translate(err))
 	}

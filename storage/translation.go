@@ -220,9 +220,9 @@ func (s *Store) TranslationRunsOf(ctx context.Context, translationIDs []string) 
 	return out, nil
 }
 
-// UpdateTranslationRun writes the given columns of a run.
-func (s *Store) UpdateTranslationRun(ctx context.Context, r *TranslationRun, columns ...string) error {
-	_, err := s.db.NewUpdate().Model(r).Column(columns...).WherePK().Exec(ctx)
+// UpdateTranslationRun writes the fields set of a run.
+func (s *Store) UpdateTranslationRun(ctx context.Context, r *TranslationRun, set TranslationRunField) error {
+	_, err := s.db.NewUpdate().Model(r).Column(columnsOf(set, translationRunColumns)...).WherePK().Exec(ctx)
 	return translate(err)
 }
 
