@@ -166,7 +166,7 @@ func (s *Store) React(ctx context.Context, orgID, commentID, userID string, adde
 		for i, e := range added {
 			rows[i] = &Reaction{OrganizationID: orgID, CommentID: commentID, UserID: userID, Emoji: e, ReactedAt: now}
 		}
-		if _, err := tx.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
+		if _, err := insertNew(tx.NewInsert().Model(&rows), "").Exec(ctx); err != nil {
 			return fmt.Errorf("add reactions: %w", translate(err))
 		}
 		return nil

@@ -50,8 +50,7 @@ func (s *Store) RequestReviewers(ctx context.Context, rows []*Reviewer, cr *Chan
 		if len(rows) == 0 {
 			return nil
 		}
-		_, err := tx.NewInsert().Model(&rows).On("CONFLICT (change_request_id, user_id) DO UPDATE").
-			Set("requested_by = EXCLUDED.requested_by, revision_id = EXCLUDED.revision_id, created_at = EXCLUDED.created_at").Exec(ctx)
+		_, err := upsert(tx.NewInsert().Model(&rows), "change_request_id, user_id", "requested_by", "revision_id", "created_at").Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("request reviewers: %w", translate(err))
 		}

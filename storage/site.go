@@ -126,11 +126,7 @@ func (s *Store) DeleteSite(ctx context.Context, orgID, id string) (bool, error) 
 // lockSite serialises structure changes of one site: on PostgreSQL by locking its row; SQLite
 // transactions already hold the write lock from BEGIN IMMEDIATE.
 func (s *Store) lockSite(ctx context.Context, tx bun.Tx, siteID string) error {
-	if s.dialect != Postgres {
-		return nil
-	}
-	_, err := tx.NewSelect().Model((*Site)(nil)).Column("si.id").Where("si.id = ?", siteID).For("UPDATE").Exec(ctx)
-	return translate(err)
+	return s.lockRows(ctx, tx.NewSelect().Model((*Site)(nil)).Column("si.id").Where("si.id = ?", siteID))
 }
 
 // SiteSpacesOf returns a site's site spaces in order: one statement.
