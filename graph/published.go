@@ -192,7 +192,7 @@ func (r *Resolver) publishedStructure(ctx context.Context, ps *PublishedSite, si
 	if err != nil {
 		return err
 	}
-	v := &siteView{outline: outline, spaces: map[string][]*model.SiteSpace{}, pub: publication{base: ps.URL}}
+	v := &siteView{outline: siteTree{outline}, spaces: map[string][]*model.SiteSpace{}, pub: publication{base: ps.URL}}
 	spaceRows := map[string]*storage.Space{}
 	for _, ss := range rows {
 		s, ok := byID[ss.SpaceID]

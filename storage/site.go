@@ -267,7 +267,7 @@ func setDefaultSiteSpace(ctx context.Context, tx bun.Tx, siteID, id string, inSe
 	if err := tx.NewSelect().Model(row).Where("ss.site_id = ? AND ss.id = ?", siteID, id).Scan(ctx); err != nil {
 		return translate(err)
 	}
-	if inSection != nil && !sameParent(row.SectionID, inSection) {
+	if inSection != nil && (row.SectionID == nil || *row.SectionID != *inSection) {
 		return ErrNotFound
 	}
 	_, err := tx.NewUpdate().Model((*SiteSpace)(nil)).Set("is_default = (id = ?)", id).
