@@ -706,13 +706,3 @@ func evaluateMarkdown(md string, siteVars, pageVars map[string]string, now func(
 	out, _ := document.EvaluateMarkdown(md, expr.Evaluator(expr.Env{SpaceVars: siteVars, PageVars: pageVars}, expr.All, now))
 	return out
 }
-
-// HeadingAnchor is the anchor of a heading without an id of its own: the slug its search section
-// uses (so search results, the outline and links to #anchors agree). Repeated headings of a page
-// take -2, -3… in document order, as search does.
-func HeadingAnchor(title string) string {
-	if s := storage.Slug(title); s != "" {
-		return s
-	}
-	return "section"
-}

@@ -155,7 +155,7 @@ func (s *Store) commitEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Ed
 	if err := writeVersions(ctx, w, fileVersions, edit.Files, edit.RemovedFiles); err != nil {
 		return nil, err
 	}
-	if err := indexEdit(ctx, tx, l, edit); err != nil {
+	if err := s.indexEdit(ctx, tx, l, edit); err != nil {
 		return nil, err
 	}
 	l.stamp(rev, seq, now)
