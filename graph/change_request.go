@@ -162,12 +162,12 @@ func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, 
 			return nil, err
 		}
 	}
-	var columns []string
+	var set storage.ChangeRequestField
 	if v := in.Subject.Value(); v != nil {
-		cr.Subject, columns = *v, append(columns, "subject")
+		cr.Subject, set = *v, set|storage.ChangeRequestSubject
 	}
-	if v, set := in.Description.ValueOK(); set {
-		cr.Description, columns = nil, append(columns, "description")
+	if v, ok := in.Description.ValueOK(); ok {
+		cr.Description, set = nil, set|storage.ChangeRequestDescription
 		if v != nil {
 			s := string(*v)
 			cr.Description = &s
@@ -177,11 +177,11 @@ func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, 
 		if cr.Status == string(model.ChangeRequestMerged) {
 			return nil, apperr.Conflictf("a merged change request keeps its status")
 		}
-		cr.Status, columns = string(*v), append(columns, "status")
+		cr.Status, set = string(*v), set|storage.ChangeRequestStatus
 	}
-	if len(columns) > 0 {
+	if set != 0 {
 		cr.UpdatedAt = r.Now()
-		if err := r.Store.UpdateChangeRequest(ctx, cr, columns); err != nil {
+		if err := r.Store.UpdateChangeRequest(ctx, cr, set); err != nil {
 			return nil, notFound(err, "change request")
 		}
 	}
@@ -204,8 +204,9 @@ func (r *Resolver) changeRequestToWrite(ctx context.Context, spaceID, id string)
 }
 
 // MergeChangeRequest merges a change request into its space as a new revision, once it meets
-// the merge rules that apply (merge_rules.go). Errors: NotFound, Forbidden, Conflict (closed, a
-// merge rule not met, or content the space changed too: nothing is written).
+// the merge rules that apply (merge_rules.go) and its changes still fit the space
+// (merge_conflicts.go). Errors: NotFound, Forbidden, Conflict (closed, a merge rule not met, or
+// content the space changed too: nothing is written).
 func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (*model.MergeResult, error) {
 	row, cr, actor, err := r.changeRequestToWrite(ctx, spaceID, id)
 	if err != nil {
@@ -217,7 +218,7 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 	if err := r.checkMergeRules(ctx, row, cr, actor.UserID); err != nil {
 		return nil, err
 	}
-	rev, _, err := r.Store.MergeChangeRequest(ctx, row.ID, cr.ID, actor.UserID, r.Now)
+	rev, _, err := r.Store.MergeChangeRequest(ctx, row.ID, cr.ID, actor.UserID, r.Now, checkConflicts)
 	if err != nil {
 		return nil, contentWriteErr(err)
 	}
@@ -232,9 +233,9 @@ func (r *Resolver) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, id
 	if err != nil {
 		return nil, err
 	}
-	updated, err := r.Store.UpdateChangeRequestFromSpace(ctx, row.ID, cr.ID, actor.UserID, r.Now)
-	var conflict *storage.ConflictError
-	if errors.As(err, &conflict) {
+	updated, err := r.Store.UpdateChangeRequestFromSpace(ctx, row.ID, cr.ID, actor.UserID, r.Now, checkConflicts)
+	var conflicts *conflictError
+	if errors.As(err, &conflicts) {
 		return &model.MergeResult{Revision: cr.RevisionID, Result: "conflicts"}, nil
 	}
 	if err != nil {
@@ -245,10 +246,10 @@ func (r *Resolver) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, id
 
 // contentWriteErr maps storage's refusals of a content write onto API errors.
 func contentWriteErr(err error) error {
-	var conflict *storage.ConflictError
+	var conflicts *conflictError
 	switch {
-	case errors.As(err, &conflict):
-		return apperr.Conflictf("%s", conflict.Error())
+	case errors.As(err, &conflicts):
+		return apperr.Conflictf("%s", conflicts.Error())
 	case errors.Is(err, storage.ErrChangeRequestClosed):
 		return apperr.Conflictf("the change request is merged or archived")
 	case errors.Is(err, storage.ErrNotFound):

@@ -125,19 +125,19 @@ func (r *Resolver) UpdateCollection(ctx context.Context, id string, in model.Upd
 	if err := require(c.ViewerRole, model.MemberRoleAdmin, "collection"); err != nil {
 		return nil, err
 	}
-	var cols []string
+	var set storage.CollectionField
 	if v, ok := in.Title.ValueOK(); ok {
-		row.Title, cols = *v, append(cols, "title")
+		row.Title, set = *v, set|storage.CollectionTitle
 	}
 	if v, ok := in.Description.ValueOK(); ok {
-		row.Description, cols = v, append(cols, "description")
+		row.Description, set = v, set|storage.CollectionDescription
 	}
 	if v, ok := in.DefaultLevel.ValueOK(); ok {
-		row.DefaultLevel, cols = (*string)(v), append(cols, "default_level")
+		row.DefaultLevel, set = (*string)(v), set|storage.CollectionDefaultLevel
 	}
-	if len(cols) > 0 { // an empty patch changes nothing, not even updatedAt
+	if set != 0 { // an empty patch changes nothing, not even updatedAt
 		row.UpdatedAt = r.Now()
-		if err := r.Store.UpdateCollection(ctx, row, cols); err != nil {
+		if err := r.Store.UpdateCollection(ctx, row, set); err != nil {
 			return nil, err
 		}
 	}

@@ -493,48 +493,48 @@ func (r *Resolver) UpdateComment(ctx context.Context, spaceID, changeRequestID, 
 	if err != nil {
 		return nil, notFound(err, "comment")
 	}
-	columns, err := r.changeComment(ctx, t, c, in.Body, in.AddedReactions, in.RemovedReactions)
+	set, err := r.changeComment(ctx, t, c, in.Body, in.AddedReactions, in.RemovedReactions)
 	if err != nil {
 		return nil, err
 	}
 	if in.Resolved != nil {
-		columns = append(columns, r.resolve(ctx, c, *in.Resolved)...)
+		set |= r.resolve(ctx, c, *in.Resolved)
 	}
-	if err := r.Store.UpdateComment(ctx, c, columns); err != nil {
+	if err := r.Store.UpdateComment(ctx, c, set); err != nil {
 		return nil, notFound(err, "comment")
 	}
 	return r.commentIn(ctx, t, c.ID, format)
 }
 
 // changeComment applies the changes a comment and a reply share: the body (only its author may
-// change it) and the caller's reactions, written at once. It returns the columns left to write.
+// change it) and the caller's reactions, written at once. It returns the fields left to write.
 // Errors: Forbidden.
-func (r *Resolver) changeComment(ctx context.Context, t *thread, c *storage.Comment, body *model.CommentBody, added, removed []string) ([]string, error) {
+func (r *Resolver) changeComment(ctx context.Context, t *thread, c *storage.Comment, body *model.CommentBody, added, removed []string) (storage.CommentField, error) {
 	if err := require(t.space.ViewerRole, model.MemberRoleComment, "space"); err != nil {
-		return nil, err
+		return 0, err
 	}
 	actor := authz.ActorFrom(ctx)
-	var columns []string
+	var set storage.CommentField
 	if body != nil {
 		if c.PostedBy != actor.UserID {
-			return nil, apperr.Forbiddenf("only its author can change what a comment says")
+			return 0, apperr.Forbiddenf("only its author can change what a comment says")
 		}
 		now := r.Now()
 		storeBody(c, body)
 		c.EditedAt = &now
-		columns = append(columns, "body_kind", "body", "edited_at")
+		set |= storage.CommentBody
 	}
 	if len(added)+len(removed) > 0 {
 		if err := r.Store.React(ctx, c.OrganizationID, c.ID, actor.UserID, unique(added), unique(removed), r.Now()); err != nil {
-			return nil, err
+			return 0, err
 		}
 	}
-	return columns, nil
+	return set, nil
 }
 
 // resolve marks a comment resolved by the caller, or open again (clearing who resolved it and
-// when). Resolving a resolved comment keeps who did it first. It returns the columns to write.
-func (r *Resolver) resolve(ctx context.Context, c *storage.Comment, resolved bool) []string {
+// when). Resolving a resolved comment keeps who did it first. It returns the fields to write.
+func (r *Resolver) resolve(ctx context.Context, c *storage.Comment, resolved bool) storage.CommentField {
 	switch {
 	case resolved && c.Status != string(model.CommentResolved):
 		now, by := r.Now(), authz.ActorFrom(ctx).UserID
@@ -542,9 +542,9 @@ func (r *Resolver) resolve(ctx context.Context, c *storage.Comment, resolved boo
 	case !resolved && c.Status != string(model.CommentOpen):
 		c.Status, c.ResolvedAt, c.ResolvedBy = string(model.CommentOpen), nil, nil
 	default:
-		return nil
+		return 0
 	}
-	return []string{"status", "resolved_at", "resolved_by"}
+	return storage.CommentStatus
 }
 
 // DeleteComment removes a comment with its replies: its author or a space admin may. A comment

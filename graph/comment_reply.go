@@ -113,11 +113,11 @@ func (r *Resolver) UpdateCommentReply(ctx context.Context, spaceID, changeReques
 	if err != nil {
 		return nil, notFound(err, "reply")
 	}
-	columns, err := r.changeComment(ctx, t, reply, in.Body, in.AddedReactions, in.RemovedReactions)
+	set, err := r.changeComment(ctx, t, reply, in.Body, in.AddedReactions, in.RemovedReactions)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.Store.UpdateComment(ctx, reply, columns); err != nil {
+	if err := r.Store.UpdateComment(ctx, reply, set); err != nil {
 		return nil, notFound(err, "reply")
 	}
 	return r.replyIn(ctx, t, c.ID, reply.ID, format)

@@ -113,23 +113,22 @@ func (r *Resolver) UpdateOrganization(ctx context.Context, id string, in model.U
 	if err != nil {
 		return nil, err
 	}
-	var cols []string
-	set := func(col string) { cols = append(cols, col) }
+	var set storage.OrganizationField
 	if v, ok := in.Title.ValueOK(); ok {
 		row.Title = *v
-		set("title")
+		set |= storage.OrganizationTitle
 	}
 	if v, ok := in.EmailDomains.ValueOK(); ok {
 		row.EmailDomains = normalizeDomains(v)
-		set("email_domains")
+		set |= storage.OrganizationEmailDomains
 	}
 	if v, ok := in.Hostname.ValueOK(); ok {
 		row.Hostname = v
-		set("hostname")
+		set |= storage.OrganizationHostname
 	}
 	if v, ok := in.DefaultRole.ValueOK(); ok {
 		row.DefaultRole = roleString(v)
-		set("default_role")
+		set |= storage.OrganizationDefaultRole
 	}
 	if v, ok := in.DefaultContent.ValueOK(); ok {
 		if v != nil {
@@ -142,20 +141,20 @@ func (r *Resolver) UpdateOrganization(ctx context.Context, id string, in model.U
 		} else {
 			row.DefaultContentSite = nil
 		}
-		set("default_content_site")
+		set |= storage.OrganizationDefaultContent
 	}
 	if v, ok := in.Logo.ValueOK(); ok {
 		row.LogoURL = v
-		set("logo_url")
+		set |= storage.OrganizationLogo
 	}
 	for _, b := range []struct {
-		col string
-		in  *bool
-		dst *bool
-	}{{"sso", in.SSO.Value(), &row.SSO}, {"ai", in.AI.Value(), &row.AI}, {"invite_links", in.InviteLinks.Value(), &row.InviteLinks}} {
+		field storage.OrganizationField
+		in    *bool
+		dst   *bool
+	}{{storage.OrganizationSSO, in.SSO.Value(), &row.SSO}, {storage.OrganizationAI, in.AI.Value(), &row.AI}, {storage.OrganizationInviteLinks, in.InviteLinks.Value(), &row.InviteLinks}} {
 		if b.in != nil {
 			*b.dst = *b.in
-			set(b.col)
+			set |= b.field
 		}
 	}
 	if v, ok := in.MergeRules.ValueOK(); ok {
@@ -164,10 +163,10 @@ func (r *Resolver) UpdateOrganization(ctx context.Context, id string, in model.U
 		}
 		b, _ := json.Marshal(v)
 		row.MergeRules = string(b)
-		set("merge_rules")
+		set |= storage.OrganizationMergeRules
 	}
 	row.UpdatedAt = r.Now()
-	if err := r.Store.UpdateOrganization(ctx, row, cols); err != nil {
+	if err := r.Store.UpdateOrganization(ctx, row, set); err != nil {
 		if errors.Is(err, storage.ErrConflict) {
 			return nil, apperr.Conflictf("hostname %q is already in use", *row.Hostname)
 		}

@@ -85,8 +85,8 @@ func (r *Resolver) CreatePage(ctx context.Context, target model.ContentTarget, i
 		if in.PageType() != model.PageTypeLink {
 			v.Slug = uniqueSlug(slugify(in.Title), siblings, "")
 			if in.Slug != nil {
-				if uniqueSlug(*in.Slug, siblings, "") != *in.Slug {
-					return nil, apperr.Invalidf("slug", "another page at this level already uses %q", *in.Slug)
+				if err := slugFree(*in.Slug, siblings, ""); err != nil {
+					return nil, err
 				}
 				v.Slug = *in.Slug
 			}
@@ -204,8 +204,8 @@ func (r *Resolver) UpdatePage(ctx context.Context, target model.ContentTarget, p
 			if err != nil {
 				return nil, err
 			}
-			if uniqueSlug(*s, siblings, v.PageID) != *s {
-				return nil, apperr.Invalidf("slug", "another page at this level already uses %q", *s)
+			if err := slugFree(*s, siblings, v.PageID); err != nil {
+				return nil, err
 			}
 			v.Slug = *s
 		}
@@ -345,7 +345,17 @@ func (r *Resolver) DeletePage(ctx context.Context, target model.ContentTarget, p
 // slugify derives a page slug from a title (text.Slug), at most 100 characters.
 func slugify(title string) string { return text.SlugOf(title, 100, "page") }
 
+// slugFree refuses a slug a sibling (other than self) already uses: a slug given by the caller
+// is kept as given or refused, never changed. Errors: Invalid.
+func slugFree(slug string, siblings []*storage.PageVersion, self string) error {
+	if uniqueSlug(slug, siblings, self) != slug {
+		return apperr.Invalidf("slug", "another page at this level already uses %q", slug)
+	}
+	return nil
+}
+
 // uniqueSlug returns slug, or slug-2, slug-3… if a sibling (other than self) already uses it.
+// Every page slug the graph derives (created, moved, imported, copied) goes through it.
 func uniqueSlug(slug string, siblings []*storage.PageVersion, self string) string {
 	taken := map[string]bool{}
 	for _, s := range siblings {

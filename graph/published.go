@@ -192,7 +192,7 @@ func (r *Resolver) publishedStructure(ctx context.Context, ps *PublishedSite, si
 	if err != nil {
 		return err
 	}
-	v := &siteView{outline: outline, spaces: map[string][]*model.SiteSpace{}, pub: publication{base: ps.URL}}
+	v := &siteView{outline: siteTree{outline}, spaces: map[string][]*model.SiteSpace{}, pub: publication{base: ps.URL}}
 	spaceRows := map[string]*storage.Space{}
 	for _, ss := range rows {
 		s, ok := byID[ss.SpaceID]
@@ -705,14 +705,4 @@ func evaluateDocument(doc document.Document, siteVars, pageVars map[string]strin
 func evaluateMarkdown(md string, siteVars, pageVars map[string]string, now func() time.Time) string {
 	out, _ := document.EvaluateMarkdown(md, expr.Evaluator(expr.Env{SpaceVars: siteVars, PageVars: pageVars}, expr.All, now))
 	return out
-}
-
-// HeadingAnchor is the anchor of a heading without an id of its own: the slug its search section
-// uses (so search results, the outline and links to #anchors agree). Repeated headings of a page
-// take -2, -3… in document order, as search does.
-func HeadingAnchor(title string) string {
-	if s := storage.Slug(title); s != "" {
-		return s
-	}
-	return "section"
 }

@@ -98,16 +98,16 @@ func (r *Resolver) RequestReviewers(ctx context.Context, spaceID, changeRequestI
 	for i, u := range users {
 		rows[i] = &storage.Reviewer{OrganizationID: t.row.OrganizationID, ChangeRequestID: t.cr.ID, UserID: u, RequestedBy: by, RevisionID: t.cr.RevisionID, CreatedAt: now}
 	}
-	var columns []string
+	var set storage.ChangeRequestField
 	if in.Subject != nil {
-		t.cr.Subject, columns = *in.Subject, append(columns, "subject")
+		t.cr.Subject, set = *in.Subject, set|storage.ChangeRequestSubject
 	}
 	if len(in.Description) > 0 {
 		d := string(in.Description)
-		t.cr.Description, columns = &d, append(columns, "description")
+		t.cr.Description, set = &d, set|storage.ChangeRequestDescription
 	}
 	t.cr.UpdatedAt = now
-	if err := r.Store.RequestReviewers(ctx, rows, t.cr, columns); err != nil {
+	if err := r.Store.RequestReviewers(ctx, rows, t.cr, set); err != nil {
 		return nil, err
 	}
 	items, err := r.toRequestedReviewers(ctx, rows)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/graph/text"
 	"github.com/bindery/bindery/storage"
@@ -275,7 +276,7 @@ func (r *Resolver) searchResults(ctx context.Context, terms []string, hits []*st
 		if h.ContentID != nil {
 			md = bodies[*h.ContentID]
 		}
-		res.Sections = r.searchSections(res, storage.MarkdownSections(md), terms)
+		res.Sections = r.searchSections(res, document.Sections(md), terms)
 		out[i] = res
 	}
 	return out, nil
@@ -284,9 +285,9 @@ func (r *Resolver) searchResults(ctx context.Context, terms []string, hits []*st
 // searchSections lists a page's sections that hold a searched word, with a snippet around it;
 // when none does (the page matched by its title, or by a form of a word the snippet matcher
 // does not know), its first section.
-func (r *Resolver) searchSections(page *model.SearchPageResult, sections []storage.TextSection, words []string) []*model.SearchSectionResult {
+func (r *Resolver) searchSections(page *model.SearchPageResult, sections []document.Section, words []string) []*model.SearchSectionResult {
 	out := []*model.SearchSectionResult{}
-	section := func(s storage.TextSection, at int) *model.SearchSectionResult {
+	section := func(s document.Section, at int) *model.SearchSectionResult {
 		res := &model.SearchSectionResult{ID: page.ID, Title: page.Title, Path: page.Path, Body: snippet(s.Text, at), URLs: page.URLs}
 		if s.Anchor != "" {
 			res.ID, res.Path, res.URLs.App = s.Anchor, page.Path+"#"+s.Anchor, page.URLs.App+"#"+s.Anchor

@@ -72,14 +72,14 @@ func (r *Resolver) UpdateShareLink(ctx context.Context, orgID, siteID, id string
 	if err != nil {
 		return nil, notFound(err, "share link")
 	}
-	var cols []string
+	var set storage.ShareLinkField
 	if in.Active != nil {
-		l.Active, cols = *in.Active, append(cols, "active")
+		l.Active, set = *in.Active, set|storage.ShareLinkActive
 	}
 	if in.Name != nil {
-		l.Name, cols = *in.Name, append(cols, "name")
+		l.Name, set = *in.Name, set|storage.ShareLinkName
 	}
-	if err := r.Store.UpdateShareLink(ctx, l, cols); err != nil {
+	if err := r.Store.UpdateShareLink(ctx, l, set); err != nil {
 		return nil, err
 	}
 	return r.toShareLink(r.siteURL(site.Basename, site.ID), l), nil

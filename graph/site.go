@@ -194,28 +194,28 @@ func (r *Resolver) UpdateSite(ctx context.Context, orgID, siteID string, in mode
 	if err != nil {
 		return nil, notFound(err, "site")
 	}
-	var cols []string
+	var set storage.SiteField
 	if v, ok := in.Title.ValueOK(); ok {
-		site.Title, cols = *v, append(cols, "title")
+		site.Title, set = *v, set|storage.SiteTitle
 	}
 	if v, ok := in.Visibility.ValueOK(); ok {
-		site.Visibility, cols = string(*v), append(cols, "visibility")
+		site.Visibility, set = string(*v), set|storage.SiteVisibility
 	}
 	if v, ok := in.Basename.ValueOK(); ok {
-		site.Basename, cols = v, append(cols, "basename")
+		site.Basename, set = v, set|storage.SiteBasename
 	}
 	if v, ok := in.AdaptiveContent.ValueOK(); ok {
-		site.AdaptiveContent, cols = v.Enabled, append(cols, "adaptive_content")
+		site.AdaptiveContent, set = v.Enabled, set|storage.SiteAdaptiveContent
 	}
 	if v, ok := in.AgentsContext.ValueOK(); ok {
-		site.AgentsContext, cols = string(*v), append(cols, "agents_context")
+		site.AgentsContext, set = string(*v), set|storage.SiteAgentsContext
 	}
 	defaults := storage.SiteDefaults{SiteSpace: in.DefaultSiteSpace.Value(), Section: in.DefaultSiteSection.Value()}
 	if err := r.checkSiteDefaults(ctx, site.ID, defaults); err != nil {
 		return nil, err
 	}
 	site.UpdatedAt = r.Now()
-	err = r.Store.UpdateSite(ctx, site, cols, defaults)
+	err = r.Store.UpdateSite(ctx, site, set, defaults)
 	switch {
 	case errors.Is(err, storage.ErrConflict):
 		return nil, apperr.Invalidf("basename", "%q is already used by another site of this organization", *site.Basename)

@@ -130,12 +130,45 @@ func (r *Resolver) CreateSiteSection(ctx context.Context, orgID, siteID string, 
 			return nil, err
 		}
 	}
-	if err := r.Store.CreateSiteSection(ctx, sec, first, wrap); errors.Is(err, storage.ErrConflict) {
+	err = r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
+		return addSection(ctx, tx, sec, first, wrap)
+	})
+	if errors.Is(err, storage.ErrConflict) {
 		return nil, apperr.Conflictf("the site's sections changed meanwhile: try again")
 	} else if err != nil {
 		return nil, err
 	}
 	return r.findSection(ctx, site, sec.ID)
+}
+
+// addSection adds sec at the end of the site's root, with first as its first (and default) site
+// space. While the site has no section, a site space at its root would be left outside every
+// section: wrap, when given, then becomes the site's default section and takes the root site
+// spaces, in their order, ahead of sec. The first section of a site is its default.
+// Errors: storage.ErrConflict (a path is taken).
+func addSection(ctx context.Context, tx *storage.OutlineTx, sec *storage.SiteSection, first *storage.SiteSpace, wrap *storage.SiteSection) error {
+	t := siteTree{tx.Outline}
+	if len(t.Sections) == 0 && wrap != nil {
+		n, err := tx.RootSiteSpaces(ctx)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			wrap.Position, wrap.IsDefault = t.nextPosition(nil), true
+			if err := tx.InsertSection(ctx, wrap); err != nil {
+				return err
+			}
+			if err := tx.MoveRootSiteSpaces(ctx, wrap.ID); err != nil {
+				return err
+			}
+		}
+	}
+	sec.Position, sec.IsDefault = t.nextPosition(nil), len(t.Sections) == 0
+	if err := tx.InsertSection(ctx, sec); err != nil {
+		return err
+	}
+	first.SectionID, first.Position, first.IsDefault = &sec.ID, 0, true
+	return tx.InsertSiteSpace(ctx, first)
 }
 
 // rootSection prepares the section that takes a site's root site spaces when it gets its first
@@ -173,7 +206,7 @@ func (r *Resolver) UpdateSiteSection(ctx context.Context, orgID, siteID, id stri
 	if sec == nil {
 		return nil, apperr.NotFoundf("site section not found")
 	}
-	cols, err := applySectionUpdate(sec, in)
+	set, err := applySectionUpdate(sec, in)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +223,7 @@ func (r *Resolver) UpdateSiteSection(ctx context.Context, orgID, siteID, id stri
 			return nil, apperr.Invalidf("defaultSiteSpace", "site space %q not found in this section", *def)
 		}
 	}
-	err = r.Store.UpdateSiteSection(ctx, sec, cols, def)
+	err = r.Store.UpdateSiteSection(ctx, sec, set, def)
 	switch {
 	case errors.Is(err, storage.ErrConflict):
 		return nil, apperr.Invalidf("path", "%q is already used by another section of this site", sec.Path)
@@ -202,31 +235,31 @@ func (r *Resolver) UpdateSiteSection(ctx context.Context, orgID, siteID, id stri
 	return r.findSection(ctx, site, id)
 }
 
-// applySectionUpdate writes a section update's fields into sec and names their columns.
+// applySectionUpdate writes a section update's fields into sec and names them.
 // Errors: Invalid (a condition that is not a boolean expression).
-func applySectionUpdate(sec *storage.SiteSection, in model.UpdateSiteSectionInput) ([]string, error) {
-	var cols []string
+func applySectionUpdate(sec *storage.SiteSection, in model.UpdateSiteSectionInput) (storage.SiteSectionField, error) {
+	var set storage.SiteSectionField
 	if v := in.Title.Value(); v != nil {
-		sec.Title, cols = *v, append(cols, "title")
+		sec.Title, set = *v, set|storage.SiteSectionTitle
 	}
 	if v := in.Path.Value(); v != nil {
-		sec.Path, cols = *v, append(cols, "path")
+		sec.Path, set = *v, set|storage.SiteSectionPath
 	}
 	if v, ok := in.Condition.ValueOK(); ok {
 		if v != nil {
 			if err := compileCondition("condition", *v); err != nil {
-				return nil, err
+				return 0, err
 			}
 		}
-		sec.Condition, cols = v, append(cols, "condition")
+		sec.Condition, set = v, set|storage.SiteSectionCondition
 	}
 	if v, ok := in.Icon.ValueOK(); ok {
-		sec.Icon, cols = v, append(cols, "icon")
+		sec.Icon, set = v, set|storage.SiteSectionIcon
 	}
 	if v, ok := in.Description.ValueOK(); ok {
-		sec.Description, cols = v, append(cols, "description")
+		sec.Description, set = v, set|storage.SiteSectionDescription
 	}
-	return cols, nil
+	return set, nil
 }
 
 // DeleteSiteSection deletes a section with its site spaces; a missing one reports false.
@@ -236,7 +269,28 @@ func (r *Resolver) DeleteSiteSection(ctx context.Context, orgID, siteID, id stri
 	if err != nil {
 		return false, err
 	}
-	return r.Store.DeleteSiteSection(ctx, site.ID, id)
+	removed := false
+	err = r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
+		t := siteTree{tx.Outline}
+		sec := t.Section(id)
+		if sec == nil {
+			return nil
+		}
+		removed = true
+		if err := tx.DeleteSection(ctx, id); err != nil {
+			return err
+		}
+		if !sec.IsDefault {
+			return nil
+		}
+		for _, it := range t.Walk() { // the first remaining section in reading order takes over
+			if !it.Group {
+				return tx.SetDefaultSection(ctx, it.ID)
+			}
+		}
+		return nil
+	})
+	return removed, err
 }
 
 // CreateSiteSectionGroup adds a group at the end of its parent (or the site's root) and moves the
@@ -258,7 +312,26 @@ func (r *Resolver) CreateSiteSectionGroup(ctx context.Context, orgID, siteID str
 		}
 	}
 	g := &storage.SiteSectionGroup{OrganizationID: site.OrganizationID, SiteID: site.ID, ParentID: in.Parent, Title: in.Title, Icon: in.Icon, CreatedAt: r.Now()}
-	if err := r.Store.CreateSiteSectionGroup(ctx, g, in.Sections); errors.Is(err, storage.ErrNotFound) {
+	err = r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
+		t := siteTree{tx.Outline}
+		if g.ParentID != nil && t.Group(*g.ParentID) == nil {
+			return storage.ErrNotFound
+		}
+		g.Position = t.nextPosition(g.ParentID)
+		if err := tx.InsertGroup(ctx, g); err != nil {
+			return err
+		}
+		for _, id := range in.Sections {
+			if t.Section(id) == nil {
+				return storage.ErrNotFound
+			}
+			if err := t.relocate(ctx, tx, storage.OutlineItem{ID: id}, &g.ID, -1); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, storage.ErrNotFound) {
 		return nil, apperr.Invalidf("sections", "the site's sections changed meanwhile: a section or the parent is gone")
 	} else if err != nil {
 		return nil, err
@@ -280,14 +353,14 @@ func (r *Resolver) UpdateSiteSectionGroup(ctx context.Context, orgID, siteID, id
 	if g == nil {
 		return nil, apperr.NotFoundf("site section group not found")
 	}
-	var cols []string
+	var set storage.SiteSectionField
 	if v := in.Title.Value(); v != nil {
-		g.Title, cols = *v, append(cols, "title")
+		g.Title, set = *v, set|storage.SiteSectionTitle
 	}
 	if v, ok := in.Icon.ValueOK(); ok {
-		g.Icon, cols = v, append(cols, "icon")
+		g.Icon, set = v, set|storage.SiteSectionIcon
 	}
-	if err := r.Store.UpdateSiteSectionGroup(ctx, g, cols); err != nil {
+	if err := r.Store.UpdateSiteSectionGroup(ctx, g, set); err != nil {
 		return nil, notFound(err, "site section group")
 	}
 	return r.findSectionGroup(ctx, site, id)
@@ -300,7 +373,23 @@ func (r *Resolver) DeleteSiteSectionGroup(ctx context.Context, orgID, siteID, id
 	if err != nil {
 		return false, err
 	}
-	return r.Store.DeleteSiteSectionGroup(ctx, site.ID, id)
+	removed := false
+	err = r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
+		t := siteTree{tx.Outline}
+		g := t.Group(id)
+		if g == nil {
+			return nil
+		}
+		removed = true
+		siblings := t.Children(g.ParentID)
+		at := slices.Index(siblings, storage.OutlineItem{Group: true, ID: id})
+		order := slices.Concat(siblings[:at], t.Children(&id), siblings[at+1:])
+		if err := t.renumber(ctx, tx, g.ParentID, order); err != nil {
+			return err
+		}
+		return tx.DeleteGroup(ctx, id)
+	})
+	return removed, err
 }
 
 // AddSectionToGroup moves a section to the end of a group and answers the group.
@@ -319,7 +408,18 @@ func (r *Resolver) AddSectionToGroup(ctx context.Context, orgID, siteID, groupID
 	if outline.Section(in.SectionID) == nil {
 		return nil, apperr.Invalidf("sectionId", "section %q not found on this site", in.SectionID)
 	}
-	if err := r.Store.AddSectionToGroup(ctx, site.ID, groupID, in.SectionID); err != nil {
+	err = r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
+		t := siteTree{tx.Outline}
+		sec := t.Section(in.SectionID)
+		if t.Group(groupID) == nil || sec == nil {
+			return storage.ErrNotFound
+		}
+		if sameParent(sec.GroupID, &groupID) {
+			return nil // already in it: it stays where it is
+		}
+		return t.relocate(ctx, tx, storage.OutlineItem{ID: in.SectionID}, &groupID, -1)
+	})
+	if err != nil {
 		return nil, notFound(err, "site section group")
 	}
 	return r.findSectionGroup(ctx, site, groupID)
@@ -332,5 +432,16 @@ func (r *Resolver) RemoveSectionFromGroup(ctx context.Context, orgID, siteID, gr
 	if err != nil {
 		return false, err
 	}
-	return r.Store.RemoveSectionFromGroup(ctx, site.ID, groupID, sectionID)
+	removed := false
+	err = r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
+		t := siteTree{tx.Outline}
+		sec, g := t.Section(sectionID), t.Group(groupID)
+		if sec == nil || g == nil || !sameParent(sec.GroupID, &groupID) {
+			return nil
+		}
+		removed = true
+		at := slices.Index(t.Children(g.ParentID), storage.OutlineItem{Group: true, ID: groupID})
+		return t.relocate(ctx, tx, storage.OutlineItem{ID: sectionID}, g.ParentID, at+1)
+	})
+	return removed, err
 }

@@ -182,9 +182,9 @@ func (r *Resolver) UpdateSiteSpace(ctx context.Context, orgID, siteID, id string
 	if i < 0 {
 		return nil, apperr.NotFoundf("site space not found")
 	}
-	row, cols := rows[i], []string{}
+	row, set := rows[i], storage.SiteSpaceField(0)
 	if in.Path != nil {
-		row.Path, cols = *in.Path, append(cols, "path")
+		row.Path, set = *in.Path, set|storage.SiteSpacePath
 	}
 	if v, ok := in.Condition.ValueOK(); ok {
 		if v != nil {
@@ -192,16 +192,16 @@ func (r *Resolver) UpdateSiteSpace(ctx context.Context, orgID, siteID, id string
 				return nil, err
 			}
 		}
-		row.Condition, cols = v, append(cols, "condition")
+		row.Condition, set = v, set|storage.SiteSpaceCondition
 	}
 	if in.SpaceID != nil {
 		if _, err := r.newSiteSpace(ctx, orgID, *in.SpaceID, "spaceId", nil, nil); err != nil {
 			return nil, err
 		}
-		row.SpaceID, cols = *in.SpaceID, append(cols, "space_id")
+		row.SpaceID, set = *in.SpaceID, set|storage.SiteSpaceSpace
 	}
-	if len(cols) > 0 {
-		if err := r.Store.UpdateSiteSpace(ctx, row, cols); errors.Is(err, storage.ErrConflict) {
+	if set != 0 {
+		if err := r.Store.UpdateSiteSpace(ctx, row, set); errors.Is(err, storage.ErrConflict) {
 			return nil, apperr.Invalidf("path", "%q is already used by another site space of this section", row.Path)
 		} else if err != nil {
 			return nil, err
@@ -236,19 +236,38 @@ func (r *Resolver) SortSiteStructure(ctx context.Context, orgID, siteID string, 
 		return r.moveSiteSpace(ctx, site, in.Item.ID, anchor.ID, after)
 	}
 	item, to := outlineItem(in.Item), outlineItem(anchor)
-	err = r.Store.MoveOutlineItem(ctx, site.ID, item, to, after)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return nil, apperr.NotFoundf("section or section group not found on this site")
-	case errors.Is(err, storage.ErrCycle):
-		return nil, apperr.Invalidf("position", "a section group cannot move into itself or one of its own groups")
-	case err != nil:
+	if err := r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
+		return moveOutlineItem(ctx, tx, item, to, after)
+	}); err != nil {
 		return nil, err
 	}
 	if item.Group {
 		return r.findSectionGroup(ctx, site, item.ID)
 	}
 	return r.findSection(ctx, site, item.ID)
+}
+
+// moveOutlineItem puts a section or group right before (or, with after, right after) another
+// one, into the anchor's parent, and renumbers. Errors: NotFound (item or anchor), Invalid (a
+// group into itself or one of its own groups).
+func moveOutlineItem(ctx context.Context, tx *storage.OutlineTx, item, anchor storage.OutlineItem, after bool) error {
+	t := siteTree{tx.Outline}
+	if !t.has(item) || !t.has(anchor) {
+		return apperr.NotFoundf("section or section group not found on this site")
+	}
+	if item == anchor {
+		return nil // before or after itself: it stays where it is
+	}
+	parent := t.parentOf(anchor)
+	if item.Group && parent != nil && t.inside(*parent, item.ID) {
+		return apperr.Invalidf("position", "a section group cannot move into itself or one of its own groups")
+	}
+	rest := slices.DeleteFunc(t.Children(parent), func(it storage.OutlineItem) bool { return it == item })
+	at := slices.Index(rest, anchor)
+	if after {
+		at++
+	}
+	return t.relocate(ctx, tx, item, parent, at)
 }
 
 func outlineItem(p *model.StructurePointer) storage.OutlineItem {

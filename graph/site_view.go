@@ -45,7 +45,7 @@ func (r *Resolver) publication(ctx context.Context, site *model.Site, shareKey *
 // siteView is a site as the caller sees it in one read: its sections and groups, and the site
 // spaces whose space the caller can read (not in the trash), by section.
 type siteView struct {
-	outline *storage.SiteOutline
+	outline siteTree
 	spaces  map[string][]*model.SiteSpace // by section id ("": the root), in order
 	pub     publication
 }
@@ -110,7 +110,7 @@ func (r *Resolver) buildSiteView(ctx context.Context, site *model.Site, outline 
 	if err != nil {
 		return nil, err
 	}
-	v := &siteView{outline: outline, spaces: map[string][]*model.SiteSpace{}, pub: pub}
+	v := &siteView{outline: siteTree{outline}, spaces: map[string][]*model.SiteSpace{}, pub: pub}
 	var shown []*model.Space
 	for _, ss := range rows {
 		s, ok := byID[ss.SpaceID]

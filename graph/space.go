@@ -213,8 +213,7 @@ func (r *Resolver) UpdateSpace(ctx context.Context, id string, in model.UpdateSp
 	if err != nil {
 		return nil, err
 	}
-	var cols []string
-	set := func(col string) { cols = append(cols, col) }
+	var set storage.SpaceField
 	if in.EditMode.IsSet() || in.DefaultLevel.IsSet() || in.MergeRules.IsSet() {
 		if err := require(sp.ViewerRole, model.MemberRoleAdmin, "space"); err != nil {
 			return nil, err
@@ -225,25 +224,24 @@ func (r *Resolver) UpdateSpace(ctx context.Context, id string, in model.UpdateSp
 	}
 	if v, ok := in.Title.ValueOK(); ok {
 		row.Title = *v
-		set("title")
+		set |= storage.SpaceTitle
 	}
 	if in.Emoji.IsSet() || in.Icon.IsSet() {
 		// Emoji and icon exclude each other: setting one clears the other.
 		row.Emoji, row.IconURL = deref(in.Emoji.Value()), in.Icon.Value()
-		set("emoji")
-		set("icon_url")
+		set |= storage.SpaceIcon
 	}
 	if v, ok := in.EditMode.ValueOK(); ok {
 		row.EditMode = string(*v)
-		set("edit_mode")
+		set |= storage.SpaceEditMode
 	}
 	if v, ok := in.DefaultLevel.ValueOK(); ok {
 		row.DefaultLevel = (*string)(v)
-		set("default_level")
+		set |= storage.SpaceDefaultLevel
 	}
 	if v, ok := in.Language.ValueOK(); ok {
 		row.Language = (*string)(v)
-		set("language")
+		set |= storage.SpaceLanguage
 	}
 	if v, ok := in.MergeRules.ValueOK(); ok {
 		if err := r.checkRuleUsers(ctx, row.OrganizationID, v); err != nil {
@@ -251,11 +249,11 @@ func (r *Resolver) UpdateSpace(ctx context.Context, id string, in model.UpdateSp
 		}
 		b, _ := json.Marshal(v)
 		row.MergeRules = string(b)
-		set("merge_rules")
+		set |= storage.SpaceMergeRules
 	}
-	if len(cols) > 0 { // an empty patch changes nothing, not even updatedAt
+	if set != 0 { // an empty patch changes nothing, not even updatedAt
 		row.UpdatedAt = r.Now()
-		if err := r.Store.UpdateSpace(ctx, row, cols); err != nil {
+		if err := r.Store.UpdateSpace(ctx, row, set); err != nil {
 			return nil, err
 		}
 	}

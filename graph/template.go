@@ -273,7 +273,7 @@ func (r *Resolver) SetSpaceTemplate(ctx context.Context, spaceID string, templat
 		return nil, err
 	}
 	row.IsTemplate, row.UpdatedAt = template, r.Now()
-	if err := r.Store.UpdateSpace(ctx, row, []string{"is_template"}); err != nil {
+	if err := r.Store.UpdateSpace(ctx, row, storage.SpaceIsTemplate); err != nil {
 		return nil, notFound(err, "space")
 	}
 	return sameCounts(r.toSpace(row, sp.ViewerRole), sp), nil

@@ -64,7 +64,7 @@ func (r *Resolver) ExecuteTranslationRun(ctx context.Context, runID string) erro
 		run.StartedAt = &now
 	}
 	run.Status = string(model.TranslationRunRunning)
-	if err := r.Store.UpdateTranslationRun(ctx, run, "status", "started_at"); err != nil {
+	if err := r.Store.UpdateTranslationRun(ctx, run, storage.TranslationRunStatus); err != nil {
 		return err
 	}
 	failure, err := r.translate(ctx, t, run)
@@ -192,7 +192,7 @@ func (r *Resolver) translate(ctx context.Context, t *storage.Translation, run *s
 	}
 	run.SourceRevisionID = &source.RevisionID
 	run.PagesTotal = len(pages)
-	if err := r.Store.UpdateTranslationRun(ctx, run, "source_revision_id", "pages_total"); err != nil {
+	if err := r.Store.UpdateTranslationRun(ctx, run, storage.TranslationRunSource); err != nil {
 		return "", err
 	}
 	done, err := r.translatePages(ctx, t, run, instructions, todo, prior)

@@ -15,7 +15,7 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
 
-	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/graph/document"
 )
 
 // Rendering a page's document tree (docs/document-format.md) as HTML. Every text is escaped;
@@ -57,7 +57,7 @@ type docRenderer struct {
 	links   map[string]linkData // by target as written
 	files   map[string]fileData // by file id
 	outline []heading
-	anchors map[string]int
+	anchors document.Anchors
 	code    *chromahtml.Formatter
 	style   *chroma.Style
 }
@@ -73,7 +73,7 @@ func renderDocument(doc json.RawMessage, links []linkData, files []fileData) (te
 	if len(doc) == 0 || json.Unmarshal(doc, &root) != nil {
 		return "", nil
 	}
-	r := &docRenderer{links: map[string]linkData{}, files: map[string]fileData{}, anchors: map[string]int{}, code: codeFormatter, style: codeStyle}
+	r := &docRenderer{links: map[string]linkData{}, files: map[string]fileData{}, anchors: document.Anchors{}, code: codeFormatter, style: codeStyle}
 	// The graph names each reference's node too, but a reference is found by its target as
 	// written: the same target always leads to the same place, and node keys depend on how the
 	// document was built.
@@ -228,20 +228,11 @@ func (r *docRenderer) block(n node) {
 }
 
 // heading writes a document heading one level under the page title (h1), with the anchor the
-// document names or the one search gives it.
+// document names or the one its title gives it (document.Anchors, as search does).
 func (r *docRenderer) heading(n node) {
 	level := int(n.Type[len(n.Type)-1]-'0') + 1
 	title := plainText(n.Nodes)
-	id := str(n.Data, "id")
-	if id == "" {
-		id = graph.HeadingAnchor(title)
-	}
-	if k := r.anchors[id]; k > 0 {
-		r.anchors[id] = k + 1
-		id += "-" + strconv.Itoa(k+1)
-	} else {
-		r.anchors[id] = 1
-	}
+	id := r.anchors.Next(str(n.Data, "id"), title)
 	r.outline = append(r.outline, heading{Level: level, ID: id, Text: title})
 	tag := "h" + strconv.Itoa(level)
 	r.w("<" + tag + ` id="` + html.EscapeString(id) + `">`)

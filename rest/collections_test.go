@@ -8,22 +8,7 @@ import (
 )
 
 // collectionList is one page of a REST list of collections.
-type collectionList struct {
-	Items []struct {
-		ID, Title string
-		Parent    *string
-	}
-	Count int
-	Next  *struct{ Page string }
-}
-
-func (l collectionList) titles() string {
-	var out []string
-	for _, it := range l.Items {
-		out = append(out, it.Title)
-	}
-	return strings.Join(out, ",")
-}
+type collectionList = listPage[titled]
 
 func TestCreateCollection(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
@@ -160,25 +145,14 @@ func TestListCollections(t *testing.T) {
 			{"guest", "", guest, ""},
 		} {
 			l := list(tt.who.Token, tt.query)
-			if l.titles() != tt.titles || l.Count != len(l.Items) {
-				t.Errorf("%s: %q (count %d), want %q", tt.name, l.titles(), l.Count, tt.titles)
+			if l.labels() != tt.titles || l.Count != len(l.Items) {
+				t.Errorf("%s: %q (count %d), want %q", tt.name, l.labels(), l.Count, tt.titles)
 			}
 		}
 		// Pages of one, top-level only.
-		var pages []string
-		for q := "?nested=false&limit=1"; ; {
-			l := list(o.admin.Token, q)
-			pages = append(pages, l.titles())
-			if l.Count != 3 {
-				t.Errorf("page count = %d, want 3", l.Count)
-			}
-			if l.Next == nil || len(pages) > 5 {
-				break
-			}
-			q = "?nested=false&limit=1&page=" + l.Next.Page
-		}
-		if strings.Join(pages, "|") != "E|C|A" {
-			t.Errorf("pages = %v, want E|C|A", pages)
+		pages := walkPages(t, "?nested=false&limit=1", func(q string) collectionList { return list(o.admin.Token, q) })
+		if got := joinPages(pages); got != "E|C|A" || pages[0].Count != 3 {
+			t.Errorf("pages = %v (count %d), want E|C|A (count 3)", got, pages[0].Count)
 		}
 		if msg := e.call(o.admin.Token, "GET", "/orgs/"+o.id+"/collections?nested=maybe", nil).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, "nested") {
 			t.Errorf("nested=maybe message %q does not name nested", msg)
@@ -327,8 +301,8 @@ func TestDeleteCollectionMovesItsContentUp(t *testing.T) {
 		}
 		var inA spaceList
 		e.call(reader.Token, "GET", "/collections/"+a+"/spaces", nil).want(http.StatusOK).decode(&inA)
-		if inA.titles() != "s1" {
-			t.Errorf("spaces in A after deleting B = %q, want s1", inA.titles())
+		if inA.labels() != "s1" {
+			t.Errorf("spaces in A after deleting B = %q, want s1", inA.labels())
 		}
 		e.call(o.admin.Token, "DELETE", "/collections/"+b, nil).want(http.StatusNoContent)
 		e.call(o.admin.Token, "DELETE", "/collections/doesnotexist", nil).want(http.StatusNoContent)
@@ -355,8 +329,8 @@ func TestDeleteCollectionMovesItsContentUp(t *testing.T) {
 		}
 		var top collectionList
 		e.call(reader.Token, "GET", "/orgs/"+o.id+"/collections?nested=false", nil).want(http.StatusOK).decode(&top)
-		if top.titles() != "C" {
-			t.Errorf("top-level collections = %q, want C", top.titles())
+		if top.labels() != "C" {
+			t.Errorf("top-level collections = %q, want C", top.labels())
 		}
 	})
 }

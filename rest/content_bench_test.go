@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
 )
@@ -170,7 +171,7 @@ func TestOpenChangeRequestDoesNotCopyTheTree(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			dsn := storagetest.DSN(t, d)
-			s, err := storage.Open(ctx, dsn)
+			s, err := storage.Open(ctx, dsn, storage.WithSearchText(document.SearchText))
 			if err != nil {
 				t.Fatal(err)
 			}

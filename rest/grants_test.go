@@ -661,25 +661,18 @@ func TestCollectionPermissionGrants(t *testing.T) {
 	})
 }
 
-// memberSpaceList is a page of GET /orgs/{id}/members/{userId}/spaces.
-type memberSpaceList struct {
-	Items []struct {
-		Permission string
-		Space      struct {
-			ID, Title string
-		}
+// memberSpace is an item of GET /orgs/{id}/members/{userId}/spaces, named "title:permission".
+type memberSpace struct {
+	Permission string
+	Space      struct {
+		ID, Title string
 	}
-	Count int
-	Next  *struct{ Page string }
 }
 
-func (l memberSpaceList) entries() string {
-	var out []string
-	for _, it := range l.Items {
-		out = append(out, it.Space.Title+":"+it.Permission)
-	}
-	return strings.Join(out, ",")
-}
+func (ms memberSpace) label() string { return ms.Space.Title + ":" + ms.Permission }
+
+// memberSpaceList is a page of GET /orgs/{id}/members/{userId}/spaces.
+type memberSpaceList = listPage[memberSpace]
 
 func TestMemberSpacesAndCounts(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
@@ -726,8 +719,8 @@ func TestMemberSpacesAndCounts(t *testing.T) {
 			{"admin, by the reader", reader, o.admin, "?order=asc", "Open:admin,Closed:admin,In col:admin,Guest's:admin", 5},
 		} {
 			l := list(tt.viewer, tt.member.ID, tt.query)
-			if l.entries() != tt.want || l.Count != len(l.Items) {
-				t.Errorf("%s: %q (count %d), want %q", tt.name, l.entries(), l.Count, tt.want)
+			if l.labels() != tt.want || l.Count != len(l.Items) {
+				t.Errorf("%s: %q (count %d), want %q", tt.name, l.labels(), l.Count, tt.want)
 			}
 			// The member's spaces count is the number of spaces they can read, whatever the viewer
 			// (admins see every member).
@@ -758,22 +751,13 @@ func TestMemberSpacesAndCounts(t *testing.T) {
 
 		// Paging, both orders.
 		for _, order := range []string{"asc", "desc"} {
-			var pages []string
-			q := "?limit=3&order=" + order
-			for i := 0; i < 5; i++ {
-				l := list(o.admin, o.admin.ID, q)
-				pages = append(pages, l.entries())
-				if l.Next == nil {
-					break
-				}
-				q = "?limit=3&order=" + order + "&page=" + l.Next.Page
-			}
+			got := pageLabels(t, "?limit=3&order="+order, func(q string) memberSpaceList { return list(o.admin, o.admin.ID, q) })
 			want := map[string]string{
 				"asc":  "Open:admin,Closed:admin,Hidden:admin|In col:admin,Guest's:admin",
 				"desc": "Guest's:admin,In col:admin,Hidden:admin|Closed:admin,Open:admin",
 			}[order]
-			if strings.Join(pages, "|") != want {
-				t.Errorf("order=%s pages = %q, want %q", order, strings.Join(pages, "|"), want)
+			if got != want {
+				t.Errorf("order=%s pages = %q, want %q", order, got, want)
 			}
 		}
 		// A page token belongs to its order.

@@ -43,7 +43,7 @@ func TestConditionBudget(t *testing.T) {
 		// Stored before the limit existed (written behind the application's back): the read
 		// answers, hiding what the condition guards.
 		bomb := conditionBomb
-		if err := e.store.UpdateSiteSpace(context.Background(), &storage.SiteSpace{ID: ss.ID, OrganizationID: o.id, Condition: &bomb}, []string{"condition"}); err != nil {
+		if err := e.store.UpdateSiteSpace(context.Background(), &storage.SiteSpace{ID: ss.ID, OrganizationID: o.id, Condition: &bomb}, storage.SiteSpaceCondition); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()

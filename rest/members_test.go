@@ -8,23 +8,16 @@ import (
 	"testing"
 )
 
-type memberList struct {
-	Items []struct {
-		ID   string
-		Role *string
-		User struct{ DisplayName, Email string }
-	}
-	Count int
-	Next  *struct{ Page string }
+// orgMember is an item of an organization's member list, named by its user's display name.
+type orgMember struct {
+	ID   string
+	Role *string
+	User struct{ DisplayName, Email string }
 }
 
-func (l memberList) names() string {
-	var out []string
-	for _, it := range l.Items {
-		out = append(out, it.User.DisplayName)
-	}
-	return strings.Join(out, ",")
-}
+func (m orgMember) label() string { return m.User.DisplayName }
+
+type memberList = listPage[orgMember]
 
 func TestListMembersFiltersSortsAndPages(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
@@ -40,45 +33,36 @@ func TestListMembersFiltersSortsAndPages(t *testing.T) {
 			e.call(admin.Token, "GET", "/orgs/"+orgID+"/members"+query, nil).want(http.StatusOK).decode(&l)
 			return l
 		}
-		if got := list("").names(); got != "dave,carol,bob,alice,Admin Acme" {
+		if got := list("").labels(); got != "dave,carol,bob,alice,Admin Acme" {
 			t.Errorf("default order (joinedAt desc) = %s", got)
 		}
-		if got := list("?order=asc").names(); got != "Admin Acme,alice,bob,carol,dave" {
+		if got := list("?order=asc").labels(); got != "Admin Acme,alice,bob,carol,dave" {
 			t.Errorf("order=asc = %s", got)
 		}
-		if l := list("?role=read"); l.names() != "dave,alice" || l.Count != 2 {
-			t.Errorf("role=read = %s (%d)", l.names(), l.Count)
+		if l := list("?role=read"); l.labels() != "dave,alice" || l.Count != 2 {
+			t.Errorf("role=read = %s (%d)", l.labels(), l.Count)
 		}
-		if l := list("?role=guest"); l.names() != "carol" || l.Items[0].Role != nil {
-			t.Errorf("role=guest = %s, role %v", l.names(), l.Items[0].Role)
+		if l := list("?role=guest"); l.labels() != "carol" || l.Items[0].Role != nil {
+			t.Errorf("role=guest = %s, role %v", l.labels(), l.Items[0].Role)
 		}
-		if got := list("?search=ELSEWHERE").names(); got != "carol" {
+		if got := list("?search=ELSEWHERE").labels(); got != "carol" {
 			t.Errorf("search by e-mail = %s", got)
 		}
-		if got := list("?search=ali").names(); got != "alice" {
+		if got := list("?search=ali").labels(); got != "alice" {
 			t.Errorf("search by name = %s", got)
 		}
-		if got := list("?search=%25").names(); got != "" {
+		if got := list("?search=%25").labels(); got != "" {
 			t.Errorf("search for a literal %% = %s, want nothing", got)
 		}
 		// Only members seen at least once are listed by lastSeenAt, most recent first by default.
 		e.call(alice.Token, "POST", "/orgs/"+orgID+"/ping", nil).want(http.StatusOK)
 		e.call(admin.Token, "POST", "/orgs/"+orgID+"/ping", nil).want(http.StatusOK)
-		if got := list("?sort=lastSeenAt").names(); got != "Admin Acme,alice" {
+		if got := list("?sort=lastSeenAt").labels(); got != "Admin Acme,alice" {
 			t.Errorf("sort=lastSeenAt = %s", got)
 		}
 		// Pages chain through next.page and cover everything exactly once.
-		var seen []string
-		for q := "?limit=2&order=asc"; ; {
-			l := list(q)
-			seen = append(seen, l.names())
-			if l.Next == nil {
-				break
-			}
-			q = "?limit=2&order=asc&page=" + l.Next.Page
-		}
-		if strings.Join(seen, "|") != "Admin Acme,alice|bob,carol|dave" {
-			t.Errorf("pages = %v", seen)
+		if got := pageLabels(t, "?limit=2&order=asc", list); got != "Admin Acme,alice|bob,carol|dave" {
+			t.Errorf("pages = %v", got)
 		}
 		for _, bad := range []string{"?order=up", "?role=owner", "?sort=name", "?limit=2000"} {
 			e.call(admin.Token, "GET", "/orgs/"+orgID+"/members"+bad, nil).wantError(http.StatusBadRequest)

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
 	"github.com/go-chi/chi/v5"
@@ -130,7 +131,7 @@ type sbs struct {
 func sbsSetup(b *testing.B, d storage.Dialect) *sbs {
 	b.Helper()
 	dsn := storagetest.DSN(b, d)
-	store, err := storage.Open(context.Background(), dsn, storage.WithTokenCache(storage.DefaultTokenTTL)) // as the server opens it
+	store, err := storage.Open(context.Background(), dsn, storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchText(document.SearchText)) // as the server opens it
 	if err != nil {
 		b.Fatal(err)
 	}

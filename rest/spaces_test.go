@@ -116,98 +116,58 @@ func collectionPermsFor(role string) map[string]bool {
 
 const spacePermsQuery = `query($id: ID!) { space(id: $id) { id permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration } } }`
 
+const collectionPermsQuery = `query($id: ID!) { collection(id: $id) { id permissions { view admin viewInviteLinks create } } }`
+
 // wantSpaceRole checks, through both doors, that who has role on a space: the permissions
 // object of that role, or (role "") a 404 that looks like a missing space.
 func (o *contentOrg) wantSpaceRole(t *testing.T, who account, name, spaceID, role string) {
 	t.Helper()
-	res := o.e.call(who.Token, "GET", "/spaces/"+spaceID, nil)
-	var g struct {
-		Space *struct{ Permissions map[string]bool }
-	}
-	gql := o.e.gql(who.Token, spacePermsQuery, map[string]any{"id": spaceID})
-	if role == "" {
-		if res.Status != http.StatusNotFound {
-			t.Errorf("%s: %s GET space = %d, want 404 (no access); body %s", name, who.Email, res.Status, res.Body)
-		}
-		if len(gql.Errors) == 0 || gql.Errors[0].Extensions["code"] != "NOT_FOUND" {
-			t.Errorf("%s: %s GraphQL space = %s %+v, want NOT_FOUND", name, who.Email, gql.Data, gql.Errors)
-		}
-		return
-	}
-	if res.Status != http.StatusOK {
-		t.Errorf("%s: %s GET space = %d, want 200 with role %s; body %s", name, who.Email, res.Status, role, res.Body)
-		return
-	}
-	var body struct{ Permissions map[string]bool }
-	res.decode(&body)
-	if diff := cmp.Diff(spacePermsFor(role), body.Permissions); diff != "" {
-		t.Errorf("%s: %s REST permissions are not those of %s (-want +got):\n%s", name, who.Email, role, diff)
-	}
-	gql.ok(&g)
-	if g.Space == nil {
-		t.Errorf("%s: %s GraphQL space is null", name, who.Email)
-		return
-	}
-	if diff := cmp.Diff(spacePermsFor(role), g.Space.Permissions); diff != "" {
-		t.Errorf("%s: %s GraphQL permissions are not those of %s (-want +got):\n%s", name, who.Email, role, diff)
-	}
+	o.wantRole(t, who, name, "space", "/spaces/"+spaceID, spacePermsQuery, spaceID, role, spacePermsFor)
 }
-
-const collectionPermsQuery = `query($id: ID!) { collection(id: $id) { id permissions { view admin viewInviteLinks create } } }`
 
 // wantCollectionRole is wantSpaceRole for a collection.
 func (o *contentOrg) wantCollectionRole(t *testing.T, who account, name, collectionID, role string) {
 	t.Helper()
-	res := o.e.call(who.Token, "GET", "/collections/"+collectionID, nil)
-	gql := o.e.gql(who.Token, collectionPermsQuery, map[string]any{"id": collectionID})
+	o.wantRole(t, who, name, "collection", "/collections/"+collectionID, collectionPermsQuery, collectionID, role, collectionPermsFor)
+}
+
+// wantRole checks that who has role on the object kind at path (REST) and id (GraphQL query,
+// which reads kind's permissions): perms(role), or (role "") a 404 that looks like a missing one.
+func (o *contentOrg) wantRole(t *testing.T, who account, name, kind, path, query, id, role string, perms func(string) map[string]bool) {
+	t.Helper()
+	res := o.e.call(who.Token, "GET", path, nil)
+	gql := o.e.gql(who.Token, query, map[string]any{"id": id})
 	if role == "" {
 		if res.Status != http.StatusNotFound {
-			t.Errorf("%s: %s GET collection = %d, want 404 (no access); body %s", name, who.Email, res.Status, res.Body)
+			t.Errorf("%s: %s GET %s = %d, want 404 (no access); body %s", name, who.Email, kind, res.Status, res.Body)
 		}
 		if len(gql.Errors) == 0 || gql.Errors[0].Extensions["code"] != "NOT_FOUND" {
-			t.Errorf("%s: %s GraphQL collection = %s %+v, want NOT_FOUND", name, who.Email, gql.Data, gql.Errors)
+			t.Errorf("%s: %s GraphQL %s = %s %+v, want NOT_FOUND", name, who.Email, kind, gql.Data, gql.Errors)
 		}
 		return
 	}
 	if res.Status != http.StatusOK {
-		t.Errorf("%s: %s GET collection = %d, want 200 with role %s; body %s", name, who.Email, res.Status, role, res.Body)
+		t.Errorf("%s: %s GET %s = %d, want 200 with role %s; body %s", name, who.Email, kind, res.Status, role, res.Body)
 		return
 	}
 	var body struct{ Permissions map[string]bool }
 	res.decode(&body)
-	if diff := cmp.Diff(collectionPermsFor(role), body.Permissions); diff != "" {
-		t.Errorf("%s: %s REST collection permissions are not those of %s (-want +got):\n%s", name, who.Email, role, diff)
+	if diff := cmp.Diff(perms(role), body.Permissions); diff != "" {
+		t.Errorf("%s: %s REST %s permissions are not those of %s (-want +got):\n%s", name, who.Email, kind, role, diff)
 	}
-	var g struct {
-		Collection *struct{ Permissions map[string]bool }
-	}
+	var g map[string]*struct{ Permissions map[string]bool }
 	gql.ok(&g)
-	if g.Collection == nil {
-		t.Errorf("%s: %s GraphQL collection is null", name, who.Email)
+	if g[kind] == nil {
+		t.Errorf("%s: %s GraphQL %s is null", name, who.Email, kind)
 		return
 	}
-	if diff := cmp.Diff(collectionPermsFor(role), g.Collection.Permissions); diff != "" {
-		t.Errorf("%s: %s GraphQL collection permissions are not those of %s (-want +got):\n%s", name, who.Email, role, diff)
+	if diff := cmp.Diff(perms(role), g[kind].Permissions); diff != "" {
+		t.Errorf("%s: %s GraphQL %s permissions are not those of %s (-want +got):\n%s", name, who.Email, kind, role, diff)
 	}
 }
 
 // spaceList is one page of a REST list of spaces.
-type spaceList struct {
-	Items []struct {
-		ID, Title string
-		Parent    *string
-	}
-	Count int
-	Next  *struct{ Page string }
-}
-
-func (l spaceList) titles() string {
-	var out []string
-	for _, it := range l.Items {
-		out = append(out, it.Title)
-	}
-	return strings.Join(out, ",")
-}
+type spaceList = listPage[titled]
 
 // listSpaces reads every page of a REST list of spaces (path without paging parameters; query
 // may hold other ones) with pages of limit, and returns the titles of each page and the count
@@ -218,25 +178,15 @@ func (o *contentOrg) listSpaces(token, path string, limit int) (pages []string, 
 	if strings.Contains(path, "?") {
 		sep = "&"
 	}
-	url := fmt.Sprintf("%s%slimit=%d", path, sep, limit)
-	for i := 0; ; i++ {
+	all := walkPages(o.e.t, fmt.Sprintf("%s%slimit=%d", path, sep, limit), func(q string) spaceList {
 		var l spaceList
-		o.e.call(token, "GET", url, nil).want(http.StatusOK).decode(&l)
-		if i == 0 {
-			count = l.Count
-		} else if l.Count != count {
-			o.e.t.Errorf("%s: page %d count = %d, first page said %d", path, i, l.Count, count)
-		}
-		pages = append(pages, l.titles())
-		if l.Next == nil {
-			return pages, count
-		}
-		if i >= 10 {
-			o.e.t.Errorf("%s: pagination does not end (pages so far %q)", path, pages)
-			return pages, count
-		}
-		url = fmt.Sprintf("%s%slimit=%d&page=%s", path, sep, limit, l.Next.Page)
+		o.e.call(token, "GET", q, nil).want(http.StatusOK).decode(&l)
+		return l
+	})
+	for _, l := range all {
+		pages = append(pages, l.labels())
 	}
+	return pages, all[0].Count
 }
 
 func TestCreateSpace(t *testing.T) {
@@ -486,8 +436,8 @@ func TestListSpacesShowsWhatTheCallerCanRead(t *testing.T) {
 			for _, ed := range sp.Edges {
 				titles = append(titles, ed.Node.Title)
 			}
-			if strings.Join(titles, ",") != rest.titles() || sp.TotalCount != rest.Count {
-				t.Errorf("page %d: GraphQL %v (%d), REST %s (%d)", i, titles, sp.TotalCount, rest.titles(), rest.Count)
+			if strings.Join(titles, ",") != rest.labels() || sp.TotalCount != rest.Count {
+				t.Errorf("page %d: GraphQL %v (%d), REST %s (%d)", i, titles, sp.TotalCount, rest.labels(), rest.Count)
 			}
 			seen = append(seen, strings.Join(titles, ","))
 			if !sp.PageInfo.HasNextPage {

@@ -122,9 +122,9 @@ func (s *Store) ChangeRequestPage(ctx context.Context, spaceID string, f ChangeR
 	}, func(cr *ChangeRequest) (time.Time, string, string) { return cr.CreatedAt, "", cr.ID })
 }
 
-// UpdateChangeRequest writes the named columns of cr. Errors: ErrNotFound.
-func (s *Store) UpdateChangeRequest(ctx context.Context, cr *ChangeRequest, columns []string) error {
-	res, err := s.db.NewUpdate().Model(cr).Column(append(columns, "updated_at")...).WherePK().Exec(ctx)
+// UpdateChangeRequest writes the fields set of cr, and its update time. Errors: ErrNotFound.
+func (s *Store) UpdateChangeRequest(ctx context.Context, cr *ChangeRequest, set ChangeRequestField) error {
+	res, err := s.db.NewUpdate().Model(cr).Column(append(columnsOf(set, changeRequestColumns), "updated_at")...).WherePK().Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("update change request %s: %w", cr.ID, translate(err))
 	}

@@ -37,9 +37,9 @@ func (s *Store) CollectionsIn(ctx context.Context, orgID string) ([]*Collection,
 	return cs, translate(err)
 }
 
-// UpdateCollection writes the named columns of c. Errors: ErrNotFound.
-func (s *Store) UpdateCollection(ctx context.Context, c *Collection, columns []string) error {
-	res, err := s.db.NewUpdate().Model(c).Column(append(columns, "updated_at")...).WherePK().Exec(ctx)
+// UpdateCollection writes the fields set of c, and its update time. Errors: ErrNotFound.
+func (s *Store) UpdateCollection(ctx context.Context, c *Collection, set CollectionField) error {
+	res, err := s.db.NewUpdate().Model(c).Column(append(columnsOf(set, collectionColumns), "updated_at")...).WherePK().Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("update collection %s: %w", c.ID, translate(err))
 	}

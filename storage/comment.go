@@ -127,12 +127,12 @@ func (s *Store) ReplyPage(ctx context.Context, parentID string, page Page) (List
 	}, func(c *Comment) (time.Time, string, string) { return c.PostedAt, "", c.ID })
 }
 
-// UpdateComment writes the named columns of c. Errors: ErrNotFound.
-func (s *Store) UpdateComment(ctx context.Context, c *Comment, columns []string) error {
-	if len(columns) == 0 {
+// UpdateComment writes the fields set of a comment or reply. Errors: ErrNotFound.
+func (s *Store) UpdateComment(ctx context.Context, c *Comment, set CommentField) error {
+	if set == 0 {
 		return nil
 	}
-	res, err := s.db.NewUpdate().Model(c).Column(columns...).WherePK().Exec(ctx)
+	res, err := s.db.NewUpdate().Model(c).Column(columnsOf(set, commentColumns)...).WherePK().Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("update comment %s: %w", c.ID, translate(err))
 	}
@@ -166,7 +166,7 @@ func (s *Store) React(ctx context.Context, orgID, commentID, userID string, adde
 		for i, e := range added {
 			rows[i] = &Reaction{OrganizationID: orgID, CommentID: commentID, UserID: userID, Emoji: e, ReactedAt: now}
 		}
-		if _, err := tx.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
+		if _, err := insertNew(tx.NewInsert().Model(&rows), "").Exec(ctx); err != nil {
 			return fmt.Errorf("add reactions: %w", translate(err))
 		}
 		return nil

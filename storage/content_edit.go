@@ -155,7 +155,7 @@ func (s *Store) commitEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Ed
 	if err := writeVersions(ctx, w, fileVersions, edit.Files, edit.RemovedFiles); err != nil {
 		return nil, err
 	}
-	if err := indexEdit(ctx, tx, l, edit); err != nil {
+	if err := s.indexEdit(ctx, tx, l, edit); err != nil {
 		return nil, err
 	}
 	l.stamp(rev, seq, now)
@@ -188,7 +188,7 @@ func insertContents(ctx context.Context, tx bun.Tx, orgID string, contents []*Pa
 	for _, c := range contents {
 		c.ID, c.OrganizationID, c.CreatedAt = ContentID(orgID, c.Markdown), orgID, now
 	}
-	if _, err := tx.NewInsert().Model(&contents).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
+	if _, err := insertNew(tx.NewInsert().Model(&contents), "id").Exec(ctx); err != nil {
 		return fmt.Errorf("insert page contents: %w", translate(err))
 	}
 	var refs []*ContentRef
@@ -201,7 +201,7 @@ func insertContents(ctx context.Context, tx bun.Tx, orgID string, contents []*Pa
 	if len(refs) == 0 {
 		return nil
 	}
-	if _, err := tx.NewInsert().Model(&refs).On("CONFLICT (content_id, ord) DO NOTHING").Exec(ctx); err != nil {
+	if _, err := insertNew(tx.NewInsert().Model(&refs), "content_id, ord").Exec(ctx); err != nil {
 		return fmt.Errorf("insert content references: %w", translate(err))
 	}
 	return nil
@@ -356,11 +356,7 @@ func visibleVersions[V versioned[V]](ctx context.Context, db bun.IDB, v View, t 
 // IMMEDIATE. Errors: ErrNotFound.
 func (s *Store) lockSpace(ctx context.Context, tx bun.Tx, id string) (*Space, error) {
 	sp := new(Space)
-	q := tx.NewSelect().Model(sp).Where("s.id = ? AND s.deleted_at IS NULL", id)
-	if s.dialect == Postgres {
-		q = q.For("UPDATE")
-	}
-	if err := q.Scan(ctx); err != nil {
+	if err := s.forUpdate(tx.NewSelect().Model(sp).Where("s.id = ? AND s.deleted_at IS NULL", id)).Scan(ctx); err != nil {
 		return nil, translate(err)
 	}
 	return sp, nil

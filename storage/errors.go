@@ -16,8 +16,6 @@ var (
 	ErrConflict error = &classified{"conflict", "CONFLICT", "Conflict with an existing resource"}
 	// ErrInvalidCursor: a page token that this server did not issue for this list.
 	ErrInvalidCursor error = &classified{"invalid page cursor", "INVALID", "page: not a valid page cursor"}
-	// ErrCycle: a section group would move into itself or one of its own groups.
-	ErrCycle = errors.New("a section group cannot move into itself")
 )
 
 // classified is a sentinel error that says what class it is and what a client may be shown, so

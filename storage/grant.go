@@ -39,7 +39,7 @@ func (s *Store) SetGrants(ctx context.Context, orgID, targetKind, targetID, prin
 			rows = append(rows, &Grant{OrganizationID: orgID, TargetKind: targetKind, TargetID: targetID, PrincipalKind: principalKind, PrincipalID: p, Role: role, CreatedAt: now})
 		}
 	}
-	_, err := s.db.NewInsert().Model(&rows).On("CONFLICT (target_kind, target_id, principal_kind, principal_id) DO UPDATE").Set("role = EXCLUDED.role").Exec(ctx)
+	_, err := upsert(s.db.NewInsert().Model(&rows), "target_kind, target_id, principal_kind, principal_id", "role").Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("set grants: %w", translate(err))
 	}

@@ -56,11 +56,7 @@ func (s *Store) PublishIntegration(ctx context.Context, in *Integration) (*Integ
 	var out *Integration
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		cur := new(Integration)
-		q := tx.NewSelect().Model(cur).Where("ig.name = ?", in.Name)
-		if s.dialect == Postgres {
-			q = q.For("UPDATE")
-		}
-		switch err := q.Scan(ctx); {
+		switch err := s.forUpdate(tx.NewSelect().Model(cur).Where("ig.name = ?", in.Name)).Scan(ctx); {
 		case errors.Is(err, sql.ErrNoRows):
 			in.Version = 1
 			_, err := tx.NewInsert().Model(in).Exec(ctx)
@@ -96,7 +92,7 @@ func (s *Store) FindIntegration(ctx context.Context, name string) (*Integration,
 // has there (created false).
 func (s *Store) Install(ctx context.Context, name, orgID, userID string, now time.Time) (*Installation, bool, error) {
 	in := &Installation{ID: NewID(), IntegrationName: name, OrganizationID: orgID, InstalledBy: userID, CreatedAt: now, UpdatedAt: now}
-	res, err := s.db.NewInsert().Model(in).On("CONFLICT (integration_name, organization_id) DO NOTHING").Exec(ctx)
+	res, err := insertNew(s.db.NewInsert().Model(in), "integration_name, organization_id").Exec(ctx)
 	if err != nil {
 		return nil, false, fmt.Errorf("install integration: %w", translate(err))
 	}
@@ -127,7 +123,7 @@ func (s *Store) FindInstallation(ctx context.Context, name, id, orgID string) (*
 // InstallOnSpace adds an installation to a space (again: nothing changes).
 func (s *Store) InstallOnSpace(ctx context.Context, in *Installation, spaceID string, now time.Time) (*SpaceInstallation, error) {
 	si := &SpaceInstallation{InstallationID: in.ID, SpaceID: spaceID, OrganizationID: in.OrganizationID, CreatedAt: now}
-	if _, err := s.db.NewInsert().Model(si).On("CONFLICT (installation_id, space_id) DO NOTHING").Exec(ctx); err != nil {
+	if _, err := insertNew(s.db.NewInsert().Model(si), "installation_id, space_id").Exec(ctx); err != nil {
 		return nil, fmt.Errorf("install on space: %w", translate(err))
 	}
 	return si, nil

@@ -76,10 +76,7 @@ func (s *Store) FindAgentInstructions(ctx context.Context, orgID string) (*Agent
 
 // SaveAgentInstructions creates or replaces an organization's agent instructions.
 func (s *Store) SaveAgentInstructions(ctx context.Context, a *AgentInstructions) error {
-	_, err := s.db.NewInsert().Model(a).
-		On("CONFLICT (organization_id) DO UPDATE").
-		Set("instructions = EXCLUDED.instructions, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at").
-		Exec(ctx)
+	_, err := upsert(s.db.NewInsert().Model(a), "organization_id", "instructions", "updated_by", "updated_at").Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("save agent instructions: %w", translate(err))
 	}

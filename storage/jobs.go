@@ -9,8 +9,6 @@ import (
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver"
-	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
-	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivermigrate"
 	"github.com/uptrace/bun"
 )
@@ -45,15 +43,10 @@ func (o *JobOptions) river() *river.InsertOpts {
 }
 
 // JobDriver is the River driver for this Store's database, for the client that works the queue
-// (graph/jobs). Both drivers run on database/sql, so jobs and Bun share one pool and one
-// transaction type.
+// (graph/jobs). SQLite allows one writer at a time and River writes on every fetch and
+// completion, so it uses the pool Bindery writes through (on both databases, for simplicity).
 func (s *Store) JobDriver() riverdriver.Driver[*sql.Tx] {
-	if s.dialect == Postgres {
-		return riverdatabasesql.New(s.writePool())
-	}
-	// SQLite allows one writer at a time; River writes on every fetch and completion, so it uses the
-	// pool Bindery writes through.
-	return riversqlite.New(s.writePool())
+	return s.dialect.riverDriver(s.writePool())
 }
 
 // writePool is the connection pool writes go through. On SQLite it is the one that holds the write

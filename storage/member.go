@@ -117,7 +117,7 @@ func (s *Store) MembershipsIn(ctx context.Context, userID string, orgIDs []strin
 // a membership was created.
 func (s *Store) AddMember(ctx context.Context, orgID, userID string, role *string, now time.Time) (bool, error) {
 	m := &Member{OrganizationID: orgID, UserID: userID, Role: role, JoinedAt: now}
-	res, err := s.db.NewInsert().Model(m).On("CONFLICT DO NOTHING").Exec(ctx)
+	res, err := insertNew(s.db.NewInsert().Model(m), "").Exec(ctx)
 	if err != nil {
 		return false, fmt.Errorf("add member: %w", translate(err))
 	}
@@ -174,10 +174,8 @@ func (s *Store) RemoveMember(ctx context.Context, orgID, userID string) (bool, e
 // it locks the organization row first, so two admins demoting each other cannot both succeed;
 // SQLite transactions already hold the write lock from BEGIN IMMEDIATE.
 func (s *Store) keepAnAdmin(ctx context.Context, tx bun.Tx, orgID, userID string) error {
-	if s.dialect == Postgres {
-		if _, err := tx.NewSelect().Model((*Organization)(nil)).Column("o.id").Where("o.id = ?", orgID).For("UPDATE").Exec(ctx); err != nil {
-			return translate(err)
-		}
+	if err := s.lockRows(ctx, tx.NewSelect().Model((*Organization)(nil)).Column("o.id").Where("o.id = ?", orgID)); err != nil {
+		return err
 	}
 	others, err := tx.NewSelect().Model((*Member)(nil)).
 		Where("m.organization_id = ? AND m.role = 'admin' AND m.user_id <> ?", orgID, userID).Count(ctx)
@@ -276,7 +274,7 @@ func (s *Store) InviteUsers(ctx context.Context, orgID string, invites []Invitat
 			return nil
 		}
 		// DO NOTHING: a concurrent join of the same user is not an error.
-		if _, err := tx.NewInsert().Model(&members).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
+		if _, err := insertNew(tx.NewInsert().Model(&members), "").Exec(ctx); err != nil {
 			return fmt.Errorf("add invited members: %w", translate(err))
 		}
 		return nil

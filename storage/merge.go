@@ -2,33 +2,10 @@ package storage
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
 )
-
-// Conflict is a page or file that a change request and its space both changed, differently,
-// since the change request's base; or a change that no longer fits the space's page tree.
-type Conflict struct {
-	Kind   string // page or file
-	ID     string
-	Title  string
-	Reason string
-}
-
-// ConflictError is returned, with nothing written, when a change request cannot be merged into
-// (or updated from) its space's current content.
-type ConflictError struct{ Conflicts []Conflict }
-
-func (e *ConflictError) Error() string {
-	parts := make([]string, len(e.Conflicts))
-	for i, c := range e.Conflicts {
-		parts[i] = fmt.Sprintf("%s %q (%s): %s", c.Kind, c.Title, c.ID, c.Reason)
-	}
-	return "conflicts with the space's content: " + strings.Join(parts, "; ")
-}
 
 // lockChangeRequest takes the space's turn for a write and reads one of its open change requests.
 func (s *Store) lockChangeRequest(ctx context.Context, tx bun.Tx, spaceID, crID string) (*Space, *ChangeRequest, error) {
@@ -60,10 +37,10 @@ func readOverlay(ctx context.Context, tx bun.Tx, crID string) (overlay, error) {
 		return o, translate(err)
 	}
 	var err error
-	if o.pages, o.revertedPages, err = withoutReverts(ctx, tx, o.pages, samePage); err != nil {
+	if o.pages, o.revertedPages, err = withoutReverts(ctx, tx, o.pages, SamePageVersion); err != nil {
 		return o, err
 	}
-	o.files, o.revertedFiles, err = withoutReverts(ctx, tx, o.files, sameFile)
+	o.files, o.revertedFiles, err = withoutReverts(ctx, tx, o.files, SameFileVersion)
 	return o, err
 }
 
@@ -99,12 +76,75 @@ func withoutReverts[V versioned[V]](ctx context.Context, tx bun.Tx, changes []V,
 	return kept, reverted, nil
 }
 
+// MergeTx is what a merge's check reads, inside the merge's transaction: the change request's
+// changes and the space's current content they would land on.
+type MergeTx struct {
+	tx            bun.Tx
+	head          View
+	Space         *Space
+	ChangeRequest *ChangeRequest
+	// Pages and Files are what the change request changed: its current versions, removals as
+	// tombstones (Deleted), changes it undid left out.
+	Pages []*PageVersion
+	Files []*FileVersion
+}
+
+// MergeCheck decides, inside a merge's (or an update's) transaction, whether the change request's
+// changes still fit its space; its error aborts the write with nothing written. The graph owns
+// the rules (which changes conflict); storage owns the reads and the write.
+type MergeCheck func(ctx context.Context, m *MergeTx) error
+
+// SpacePages returns, by page id, the space's current versions of pages: one statement.
+func (m *MergeTx) SpacePages(ctx context.Context, ids []string) (map[string]*PageVersion, error) {
+	if len(ids) == 0 {
+		return map[string]*PageVersion{}, nil
+	}
+	return visibleVersions[*PageVersion](ctx, m.tx, m.head, pageVersions, ids)
+}
+
+// SpaceFiles returns, by file id, the space's current versions of files: one statement.
+func (m *MergeTx) SpaceFiles(ctx context.Context, ids []string) (map[string]*FileVersion, error) {
+	if len(ids) == 0 {
+		return map[string]*FileVersion{}, nil
+	}
+	return visibleVersions[*FileVersion](ctx, m.tx, m.head, fileVersions, ids)
+}
+
+// SpaceChildren returns the space's live pages under any of parents: one statement.
+func (m *MergeTx) SpaceChildren(ctx context.Context, parents []string) ([]*PageVersion, error) {
+	var rows []*PageVersion
+	if err := pagesQuery(m.tx, m.head, &rows).Where("pv.parent_id IN (?)", bun.List(parents)).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return rows, nil
+}
+
+// SpacePagesWithSlugs returns the space's live pages, links excepted, whose slug is one of
+// slugs: one statement.
+func (m *MergeTx) SpacePagesWithSlugs(ctx context.Context, slugs []string) ([]*PageVersion, error) {
+	var rows []*PageVersion
+	if err := pagesQuery(m.tx, m.head, &rows).Where("pv.slug IN (?)", bun.List(slugs)).Where("pv.type <> 'link'").Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return rows, nil
+}
+
+// check runs a merge's check over what the change request changed.
+func (o overlay) check(ctx context.Context, tx bun.Tx, space *Space, cr *ChangeRequest, check MergeCheck) error {
+	if check == nil {
+		return nil
+	}
+	return check(ctx, &MergeTx{
+		tx: tx, head: View{SpaceID: space.ID, BaseSeq: space.RevisionSeq},
+		Space: space, ChangeRequest: cr, Pages: o.pages, Files: o.files,
+	})
+}
+
 // MergeChangeRequest writes a change request's changes into its space as a new space revision,
 // page by page: only the pages and files it changed are written, so merging costs what changed.
-// Items the space also changed since the change request's base conflict unless both sides made
-// the same change; then nothing is written and the error is a *ConflictError. Merges of one space
-// take turns. Errors: ErrNotFound, ErrChangeRequestClosed, *ConflictError.
-func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, author string, clock func() time.Time) (*Revision, *ChangeRequest, error) {
+// check decides first whether the changes still fit the space; when it fails nothing is written.
+// Merges of one space take turns. Errors: ErrNotFound, ErrChangeRequestClosed, check's own.
+func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, author string, clock func() time.Time, check MergeCheck) (*Revision, *ChangeRequest, error) {
 	var (
 		rev *Revision
 		cr  *ChangeRequest
@@ -120,7 +160,7 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, author st
 		if err != nil {
 			return err
 		}
-		if err := checkConflicts(ctx, tx, space, cr, o); err != nil {
+		if err := o.check(ctx, tx, space, cr, check); err != nil {
 			return err
 		}
 		edit := &Edit{}
@@ -165,9 +205,10 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, author st
 
 // UpdateChangeRequestFromSpace layers a change request over its space's current content (a
 // rebase): nothing is copied, its base moves to the space's head. Its changes that the space has
-// since made too are dropped from it. Errors: ErrNotFound, ErrChangeRequestClosed,
-// *ConflictError (nothing written).
-func (s *Store) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, crID, author string, clock func() time.Time) (*ChangeRequest, error) {
+// since made too are dropped from it. check decides first whether its changes still fit the
+// space; when it fails nothing is written. Errors: ErrNotFound, ErrChangeRequestClosed, check's
+// own.
+func (s *Store) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, crID, author string, clock func() time.Time, check MergeCheck) (*ChangeRequest, error) {
 	var cr *ChangeRequest
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		space, open, err := s.lockChangeRequest(ctx, tx, spaceID, crID)
@@ -183,7 +224,7 @@ func (s *Store) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, crID,
 		if err != nil {
 			return err
 		}
-		if err := checkConflicts(ctx, tx, space, cr, o); err != nil {
+		if err := o.check(ctx, tx, space, cr, check); err != nil {
 			return err
 		}
 		l := changeRequestLine(space, cr)
@@ -219,8 +260,8 @@ func dropApplied(ctx context.Context, tx bun.Tx, space *Space, crID string, seq 
 	// Changes the space made too, and changes undone, leave the change request: it then shows the
 	// space's versions.
 	for t, ids := range map[versionTable][]string{
-		pageVersions: append(applied(o.pages, pages, samePage), o.revertedPages...),
-		fileVersions: append(applied(o.files, files, sameFile), o.revertedFiles...),
+		pageVersions: append(applied(o.pages, pages, SamePageVersion), o.revertedPages...),
+		fileVersions: append(applied(o.files, files, SameFileVersion), o.revertedFiles...),
 	} {
 		if len(ids) == 0 {
 			continue
@@ -243,43 +284,6 @@ func applied[V versioned[V]](changes []V, space map[string]V, same func(a, b V) 
 	return ids
 }
 
-// checkConflicts refuses changes to items the space changed differently since the change
-// request's base, and page changes that no longer fit the space's tree (a parent the space
-// removed, or pages the space added under a page the change request removes).
-func checkConflicts(ctx context.Context, tx bun.Tx, space *Space, cr *ChangeRequest, o overlay) error {
-	if cr.BaseSeq == space.RevisionSeq {
-		return nil // the space has not moved: the change request's edits were checked as made
-	}
-	head := View{SpaceID: space.ID, BaseSeq: space.RevisionSeq}
-	pages, err := spaceCounterparts(ctx, tx, head, pageVersions, o.pages)
-	if err != nil {
-		return err
-	}
-	files, err := spaceCounterparts(ctx, tx, head, fileVersions, o.files)
-	if err != nil {
-		return err
-	}
-	var conflicts []Conflict
-	for _, p := range o.pages {
-		if !unchangedInSpace(p, pages[p.PageID]) && !samePage(p, pages[p.PageID]) {
-			conflicts = append(conflicts, Conflict{Kind: "page", ID: p.PageID, Title: p.Title, Reason: "changed in the space and in the change request"})
-		}
-	}
-	for _, f := range o.files {
-		if !unchangedInSpace(f, files[f.FileID]) && !sameFile(f, files[f.FileID]) {
-			conflicts = append(conflicts, Conflict{Kind: "file", ID: f.FileID, Title: f.Name, Reason: "changed in the space and in the change request"})
-		}
-	}
-	tree, err := treeConflicts(ctx, tx, head, o.pages)
-	if err != nil {
-		return err
-	}
-	if conflicts = append(conflicts, tree...); len(conflicts) > 0 {
-		return &ConflictError{Conflicts: conflicts}
-	}
-	return nil
-}
-
 // spaceCounterparts returns, by item id, the space's current versions of the changed items.
 func spaceCounterparts[V versioned[V]](ctx context.Context, tx bun.Tx, head View, t versionTable, changes []V) (map[string]V, error) {
 	if len(changes) == 0 {
@@ -292,152 +296,9 @@ func spaceCounterparts[V versioned[V]](ctx context.Context, tx bun.Tx, head View
 	return visibleVersions[V](ctx, tx, head, t, ids)
 }
 
-// unchangedInSpace reports whether the space still holds the version a change derived from.
-func unchangedInSpace[V versioned[V]](change V, current V) bool {
-	origin := change.span().OriginID
-	if current == nil {
-		return origin == nil
-	}
-	return origin != nil && *origin == current.span().ID
-}
-
-// treeConflicts finds page changes that no longer fit the space's current tree.
-func treeConflicts(ctx context.Context, tx bun.Tx, head View, changes []*PageVersion) ([]Conflict, error) {
-	changed := map[string]*PageVersion{}
-	for _, p := range changes {
-		changed[p.PageID] = p
-	}
-	var parents, removed []string
-	for _, p := range changes {
-		if p.Deleted {
-			removed = append(removed, p.PageID)
-		} else if p.ParentID != nil && changed[*p.ParentID] == nil {
-			parents = append(parents, *p.ParentID)
-		}
-	}
-	var conflicts []Conflict
-	if len(parents) > 0 {
-		live, err := visibleVersions[*PageVersion](ctx, tx, head, pageVersions, parents)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range changes {
-			if !p.Deleted && p.ParentID != nil && changed[*p.ParentID] == nil && live[*p.ParentID] == nil {
-				conflicts = append(conflicts, Conflict{Kind: "page", ID: p.PageID, Title: p.Title, Reason: "its parent page was removed from the space"})
-			}
-		}
-	}
-	if len(removed) > 0 {
-		var orphans []*PageVersion
-		if err := pagesQuery(tx, head, &orphans).Where("pv.parent_id IN (?)", bun.List(removed)).Scan(ctx); err != nil {
-			return nil, translate(err)
-		}
-		for _, p := range orphans {
-			if changed[p.PageID] == nil {
-				conflicts = append(conflicts, Conflict{Kind: "page", ID: p.PageID, Title: p.Title, Reason: "added to the space under a page the change request removes"})
-			}
-		}
-	}
-	clashes, err := slugClashes(ctx, tx, head, changes, changed)
-	if err != nil {
-		return nil, err
-	}
-	cycles, err := cycleConflicts(ctx, tx, head, changes, changed)
-	if err != nil {
-		return nil, err
-	}
-	return append(append(conflicts, clashes...), cycles...), nil
-}
-
-// cycleConflicts finds pages the change request moves under one of their own descendants in the
-// space's current tree (each side moved one page under the other): merged, neither would be
-// reachable. Ancestors are read a level at a time: statements grow with depth, not size.
-func cycleConflicts(ctx context.Context, tx bun.Tx, head View, changes []*PageVersion, changed map[string]*PageVersion) ([]Conflict, error) {
-	parentOf := map[string]*string{}
-	for _, p := range changes {
-		if !p.Deleted {
-			parentOf[p.PageID] = p.ParentID
-		}
-	}
-	unknown := func(ids map[string]bool, parent *string) {
-		if parent != nil {
-			if _, known := parentOf[*parent]; !known {
-				ids[*parent] = true
-			}
-		}
-	}
-	frontier := map[string]bool{}
-	for _, p := range parentOf {
-		unknown(frontier, p)
-	}
-	for depth := 0; len(frontier) > 0 && depth < 64; depth++ {
-		ids := make([]string, 0, len(frontier))
-		for id := range frontier {
-			ids = append(ids, id)
-		}
-		found, err := visibleVersions[*PageVersion](ctx, tx, head, pageVersions, ids)
-		if err != nil {
-			return nil, err
-		}
-		next := map[string]bool{}
-		for _, id := range ids {
-			if v := found[id]; v != nil && !v.Deleted {
-				parentOf[id] = v.ParentID
-			} else {
-				parentOf[id] = nil
-			}
-			unknown(next, parentOf[id])
-		}
-		frontier = next
-	}
-	var conflicts []Conflict
-	for _, p := range changes {
-		if p.Deleted || changed[p.PageID] != p {
-			continue
-		}
-		for at, steps := p.ParentID, 0; at != nil && steps < 64; at, steps = parentOf[*at], steps+1 {
-			if *at == p.PageID {
-				conflicts = append(conflicts, Conflict{Kind: "page", ID: p.PageID, Title: p.Title, Reason: "moved under a page the space moved under it"})
-				break
-			}
-		}
-	}
-	return conflicts, nil
-}
-
-// slugClashes finds changed pages whose slug a different page now uses at the same place in the
-// space: both would have one path, and one of them could not be reached by it.
-func slugClashes(ctx context.Context, tx bun.Tx, head View, changes []*PageVersion, changed map[string]*PageVersion) ([]Conflict, error) {
-	type place struct{ parent, slug string }
-	mine := map[place]*PageVersion{}
-	var slugs []string
-	for _, p := range changes {
-		if !p.Deleted && p.Type != "link" {
-			mine[place{deref(p.ParentID), p.Slug}] = p
-			slugs = append(slugs, p.Slug)
-		}
-	}
-	if len(slugs) == 0 {
-		return nil, nil
-	}
-	var theirs []*PageVersion
-	if err := pagesQuery(tx, head, &theirs).Where("pv.slug IN (?)", bun.List(slugs)).Where("pv.type <> 'link'").Scan(ctx); err != nil {
-		return nil, translate(err)
-	}
-	var conflicts []Conflict
-	for _, t := range theirs {
-		if changed[t.PageID] != nil {
-			continue // the change request moves, renames or removes it
-		}
-		if p := mine[place{deref(t.ParentID), t.Slug}]; p != nil && p.PageID != t.PageID {
-			conflicts = append(conflicts, Conflict{Kind: "page", ID: p.PageID, Title: p.Title, Reason: fmt.Sprintf("the space has another page at the path of slug %q", p.Slug)})
-		}
-	}
-	return conflicts, nil
-}
-
-// samePage reports whether two versions show the same page (absent and removed are the same).
-func samePage(a, b *PageVersion) bool {
+// SamePageVersion reports whether two versions show the same page (absent and removed are the
+// same): what a change undone or made on both sides is to storage.
+func SamePageVersion(a, b *PageVersion) bool {
 	if a == nil || a.Deleted || b == nil || b.Deleted {
 		return (a == nil || a.Deleted) && (b == nil || b.Deleted)
 	}
@@ -448,8 +309,9 @@ func samePage(a, b *PageVersion) bool {
 		eqPtr(a.Variables, b.Variables) && eqPtr(a.LinkTarget, b.LinkTarget) && eqPtr(a.ContentID, b.ContentID)
 }
 
-// sameFile reports whether two versions hold the same file.
-func sameFile(a, b *FileVersion) bool {
+// SameFileVersion reports whether two versions hold the same file (absent and removed are the
+// same).
+func SameFileVersion(a, b *FileVersion) bool {
 	if a == nil || a.Deleted || b == nil || b.Deleted {
 		return (a == nil || a.Deleted) && (b == nil || b.Deleted)
 	}

@@ -66,11 +66,7 @@ func (s *Store) SaveSpec(ctx context.Context, w SpecWrite) (*OpenAPISpec, bool, 
 	created := false
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		spec = new(OpenAPISpec)
-		q := tx.NewSelect().Model(spec).Where("oas.organization_id = ? AND oas.slug = ?", w.OrganizationID, w.Slug)
-		if s.dialect == Postgres {
-			q = q.For("UPDATE")
-		}
-		err := q.Scan(ctx)
+		err := s.forUpdate(tx.NewSelect().Model(spec).Where("oas.organization_id = ? AND oas.slug = ?", w.OrganizationID, w.Slug)).Scan(ctx)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			created = true
@@ -140,11 +136,7 @@ func addVersion(ctx context.Context, tx bun.Tx, spec *OpenAPISpec, content, hash
 func (s *Store) SpecFetched(ctx context.Context, specID, url string, content *string, hash, errCode, errors string, now time.Time) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		spec := new(OpenAPISpec)
-		q := tx.NewSelect().Model(spec).Where("oas.id = ?", specID)
-		if s.dialect == Postgres {
-			q = q.For("UPDATE")
-		}
-		if err := q.Scan(ctx); err != nil {
+		if err := s.forUpdate(tx.NewSelect().Model(spec).Where("oas.id = ?", specID)).Scan(ctx); err != nil {
 			return translate(err)
 		}
 		if spec.SourceURL == nil || *spec.SourceURL != url {

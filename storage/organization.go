@@ -86,13 +86,13 @@ func (s *Store) FindOrganizationsByEmailDomain(ctx context.Context, domain strin
 	return orgs, translate(err)
 }
 
-// UpdateOrganization writes the named columns of org. Errors: ErrNotFound, ErrConflict (hostname
-// taken).
-func (s *Store) UpdateOrganization(ctx context.Context, org *Organization, columns []string) error {
-	if len(columns) == 0 {
+// UpdateOrganization writes the fields set of org, and its update time. Errors: ErrNotFound,
+// ErrConflict (hostname taken).
+func (s *Store) UpdateOrganization(ctx context.Context, org *Organization, set OrganizationField) error {
+	if set == 0 {
 		return nil
 	}
-	res, err := s.db.NewUpdate().Model(org).Column(append(columns, "updated_at")...).WherePK().Exec(ctx)
+	res, err := s.db.NewUpdate().Model(org).Column(append(columnsOf(set, organizationColumns), "updated_at")...).WherePK().Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("update organization %s: %w", org.ID, translate(err))
 	}

@@ -23,14 +23,6 @@ type prepared struct {
 	text        map[*sql.Stmt]string // each statement's SQL, for query hooks (tracing)
 }
 
-// placeholder is the dialect's n-th positional parameter.
-func (s *Store) placeholder(n int) bun.Safe {
-	if s.dialect == Postgres {
-		return bun.Safe(fmt.Sprintf("$%d", n))
-	}
-	return bun.Safe(fmt.Sprintf("?%d", n))
-}
-
 // statements prepares the hot statements on the read pool, once.
 func (s *Store) statements(ctx context.Context) (*prepared, error) {
 	p := &s.prep

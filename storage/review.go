@@ -39,19 +39,18 @@ type Review struct {
 }
 
 // RequestReviewers asks users to review a change request (asking again renews the request at
-// the current revision) and writes the named columns of cr, in one transaction.
-func (s *Store) RequestReviewers(ctx context.Context, rows []*Reviewer, cr *ChangeRequest, columns []string) error {
+// the current revision) and writes the fields set of cr, in one transaction.
+func (s *Store) RequestReviewers(ctx context.Context, rows []*Reviewer, cr *ChangeRequest, set ChangeRequestField) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if len(columns) > 0 {
-			if _, err := tx.NewUpdate().Model(cr).Column(append(columns, "updated_at")...).WherePK().Exec(ctx); err != nil {
+		if set != 0 {
+			if _, err := tx.NewUpdate().Model(cr).Column(append(columnsOf(set, changeRequestColumns), "updated_at")...).WherePK().Exec(ctx); err != nil {
 				return fmt.Errorf("update change request %s: %w", cr.ID, translate(err))
 			}
 		}
 		if len(rows) == 0 {
 			return nil
 		}
-		_, err := tx.NewInsert().Model(&rows).On("CONFLICT (change_request_id, user_id) DO UPDATE").
-			Set("requested_by = EXCLUDED.requested_by, revision_id = EXCLUDED.revision_id, created_at = EXCLUDED.created_at").Exec(ctx)
+		_, err := upsert(tx.NewInsert().Model(&rows), "change_request_id, user_id", "requested_by", "revision_id", "created_at").Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("request reviewers: %w", translate(err))
 		}

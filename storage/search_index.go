@@ -3,6 +3,8 @@ package storage
 import (
 	"context"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 )
@@ -28,7 +30,7 @@ const indexBatch = 500
 // write's transaction, so that what a space shows is what search finds at once. The rows of the
 // changed and removed pages are replaced by rows for the new versions. Writes to a change
 // request's line are not indexed: search covers current content only.
-func indexEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Edit) error {
+func (s *Store) indexEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Edit) error {
 	if l.cr != nil || len(edit.Pages)+len(edit.RemovedPages) == 0 {
 		return nil
 	}
@@ -70,7 +72,7 @@ func indexEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Edit) error {
 		}
 		row := &SearchPage{
 			OrganizationID: l.space.OrganizationID, SpaceID: l.space.ID, PageID: p.PageID,
-			ContentID: p.ContentID, Title: p.Title, Body: searchBody(p.Description, md),
+			ContentID: p.ContentID, Title: p.Title, Body: searchBody(p.Description, s.searchText(md)),
 		}
 		rows = append(rows, row)
 		vocabulary(words, row.Title, row.Body)
@@ -113,4 +115,24 @@ func indexedMarkdown(ctx context.Context, tx bun.Tx, edit *Edit) (map[string]str
 		}
 	}
 	return out, nil
+}
+
+// maxIndexedBody bounds the text indexed per page (PostgreSQL's tsvector holds at most 1 MiB).
+const maxIndexedBody = 256 << 10
+
+// searchBody is the text indexed for a page: its description and its body's text, cut to
+// maxIndexedBody at a character's start.
+func searchBody(description *string, text string) string {
+	body := text
+	if description != nil {
+		body = *description + "\n" + text
+	}
+	if len(body) > maxIndexedBody {
+		cut := maxIndexedBody
+		for cut > 0 && !utf8.RuneStart(body[cut]) {
+			cut--
+		}
+		body = body[:cut]
+	}
+	return strings.ToValidUTF8(body, "")
 }

@@ -47,7 +47,7 @@ func addTerms(ctx context.Context, db bun.IDB, orgID string, words map[string]bo
 		if len(rows) == 0 {
 			return nil
 		}
-		if _, err := db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
+		if _, err := insertNew(db.NewInsert().Model(&rows), "").Exec(ctx); err != nil {
 			return fmt.Errorf("add search terms: %w", translate(err))
 		}
 		rows = rows[:0]

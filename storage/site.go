@@ -76,14 +76,15 @@ type SiteDefaults struct {
 	SiteSpace, Section *string
 }
 
-// UpdateSite writes the named columns and the defaults that are set: all or nothing.
-// Errors: ErrNotFound (site, or a default not on this site), ErrConflict (basename taken).
-func (s *Store) UpdateSite(ctx context.Context, site *Site, columns []string, defaults SiteDefaults) error {
-	if slices.Contains(columns, "title") {
-		site.TitleKey, columns = fold(site.Title), append(columns, "title_key")
+// UpdateSite writes the fields set of site, its update time and the defaults that are set: all
+// or nothing. Errors: ErrNotFound (site, or a default not on this site), ErrConflict (basename
+// taken).
+func (s *Store) UpdateSite(ctx context.Context, site *Site, set SiteField, defaults SiteDefaults) error {
+	if set&SiteTitle != 0 {
+		site.TitleKey = fold(site.Title)
 	}
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		res, err := tx.NewUpdate().Model(site).Column(append(columns, "updated_at")...).WherePK().Exec(ctx)
+		res, err := tx.NewUpdate().Model(site).Column(append(columnsOf(set, siteColumns), "updated_at")...).WherePK().Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("update site %s: %w", site.ID, translate(err))
 		}
@@ -125,11 +126,7 @@ func (s *Store) DeleteSite(ctx context.Context, orgID, id string) (bool, error) 
 // lockSite serialises structure changes of one site: on PostgreSQL by locking its row; SQLite
 // transactions already hold the write lock from BEGIN IMMEDIATE.
 func (s *Store) lockSite(ctx context.Context, tx bun.Tx, siteID string) error {
-	if s.dialect != Postgres {
-		return nil
-	}
-	_, err := tx.NewSelect().Model((*Site)(nil)).Column("si.id").Where("si.id = ?", siteID).For("UPDATE").Exec(ctx)
-	return translate(err)
+	return s.lockRows(ctx, tx.NewSelect().Model((*Site)(nil)).Column("si.id").Where("si.id = ?", siteID))
 }
 
 // SiteSpacesOf returns a site's site spaces in order: one statement.
@@ -204,9 +201,12 @@ func deref(s *string) string {
 	return *s
 }
 
-// UpdateSiteSpace writes the named columns. Errors: ErrNotFound, ErrConflict (path taken).
-func (s *Store) UpdateSiteSpace(ctx context.Context, ss *SiteSpace, columns []string) error {
-	res, err := s.db.NewUpdate().Model(ss).Column(columns...).WherePK().Exec(ctx)
+// UpdateSiteSpace writes the fields set of ss. Errors: ErrNotFound, ErrConflict (path taken).
+func (s *Store) UpdateSiteSpace(ctx context.Context, ss *SiteSpace, set SiteSpaceField) error {
+	if set == 0 {
+		return nil
+	}
+	res, err := s.db.NewUpdate().Model(ss).Column(columnsOf(set, siteSpaceColumns)...).WherePK().Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("update site space %s: %w", ss.ID, translate(err))
 	}
@@ -267,7 +267,7 @@ func setDefaultSiteSpace(ctx context.Context, tx bun.Tx, siteID, id string, inSe
 	if err := tx.NewSelect().Model(row).Where("ss.site_id = ? AND ss.id = ?", siteID, id).Scan(ctx); err != nil {
 		return translate(err)
 	}
-	if inSection != nil && !sameParent(row.SectionID, inSection) {
+	if inSection != nil && (row.SectionID == nil || *row.SectionID != *inSection) {
 		return ErrNotFound
 	}
 	_, err := tx.NewUpdate().Model((*SiteSpace)(nil)).Set("is_default = (id = ?)", id).
@@ -368,12 +368,12 @@ func (s *Store) FindShareLinkByKey(ctx context.Context, siteID, key string) (*Sh
 	return l, nil
 }
 
-// UpdateShareLink writes the named columns. Errors: ErrNotFound.
-func (s *Store) UpdateShareLink(ctx context.Context, l *ShareLink, columns []string) error {
-	if len(columns) == 0 {
+// UpdateShareLink writes the fields set of l. Errors: ErrNotFound.
+func (s *Store) UpdateShareLink(ctx context.Context, l *ShareLink, set ShareLinkField) error {
+	if set == 0 {
 		return nil
 	}
-	res, err := s.db.NewUpdate().Model(l).Column(columns...).WherePK().Exec(ctx)
+	res, err := s.db.NewUpdate().Model(l).Column(columnsOf(set, shareLinkColumns)...).WherePK().Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("update share link: %w", translate(err))
 	}

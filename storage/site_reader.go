@@ -49,10 +49,7 @@ func (s *Store) SiteReaderSettingsOf(ctx context.Context, siteID string) (*SiteR
 
 // SaveSiteReaderSettings writes a site's reader settings, creating them on first use.
 func (s *Store) SaveSiteReaderSettings(ctx context.Context, in *SiteReaderSettings) error {
-	_, err := s.db.NewInsert().Model(in).
-		On("CONFLICT (site_id) DO UPDATE").
-		Set("signing_key = EXCLUDED.signing_key, unsigned_claims = EXCLUDED.unsigned_claims, variables = EXCLUDED.variables, updated_at = EXCLUDED.updated_at").
-		Exec(ctx)
+	_, err := upsert(s.db.NewInsert().Model(in), "site_id", "signing_key", "unsigned_claims", "variables", "updated_at").Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("save site reader settings: %w", translate(err))
 	}

@@ -67,9 +67,9 @@ func (s *Store) SpacesByIDs(ctx context.Context, ids []string) ([]*Space, error)
 	return spaces, nil
 }
 
-// UpdateSpace writes the named columns of sp. Errors: ErrNotFound.
-func (s *Store) UpdateSpace(ctx context.Context, sp *Space, columns []string) error {
-	res, err := s.db.NewUpdate().Model(sp).Column(append(columns, "updated_at")...).WherePK().Exec(ctx)
+// UpdateSpace writes the fields set of sp, and its update time. Errors: ErrNotFound.
+func (s *Store) UpdateSpace(ctx context.Context, sp *Space, set SpaceField) error {
+	res, err := s.db.NewUpdate().Model(sp).Column(append(columnsOf(set, spaceColumns), "updated_at")...).WherePK().Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("update space %s: %w", sp.ID, translate(err))
 	}

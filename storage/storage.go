@@ -34,6 +34,8 @@ type Store struct {
 	prep    prepared
 	hooks   []bun.QueryHook // run around prepared statements too (AddQueryHook)
 	tokens  tokenCache
+	// searchText reads a page's markdown as the text search indexes (WithSearchText).
+	searchText func(markdown string) string
 
 	// The insert-only job client (jobs.go), made on first use.
 	jobsOnce sync.Once
@@ -45,8 +47,16 @@ type Store struct {
 type Option func(*options)
 
 type options struct {
-	maxConns int
-	tokenTTL time.Duration
+	maxConns   int
+	tokenTTL   time.Duration
+	searchText func(markdown string) string
+}
+
+// WithSearchText sets how the search index reads a page's markdown as text. Reading markdown is
+// the graph's (graph/document.SearchText), not storage's: without this option the index holds
+// the markdown as written.
+func WithSearchText(fn func(markdown string) string) Option {
+	return func(o *options) { o.searchText = fn }
 }
 
 // WithMaxConns sets the size of the connection pool: PostgreSQL connections kept open (and idle),
@@ -72,7 +82,10 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if o.maxConns <= 0 {
 		o.maxConns = DefaultMaxConns()
 	}
-	s := &Store{tokens: tokenCache{ttl: o.tokenTTL}}
+	s := &Store{tokens: tokenCache{ttl: o.tokenTTL}, searchText: o.searchText}
+	if s.searchText == nil {
+		s.searchText = func(markdown string) string { return markdown }
+	}
 	if isPostgres(dsn) {
 		pgDSN, err := postgresDSN(dsn)
 		if err != nil {

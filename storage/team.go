@@ -50,7 +50,7 @@ func setTeamMembers(ctx context.Context, db bun.IDB, orgID, teamID string, roles
 	for user, role := range roles {
 		rows = append(rows, &TeamMember{TeamID: teamID, OrganizationID: orgID, UserID: user, Role: role, CreatedAt: now})
 	}
-	_, err := db.NewInsert().Model(&rows).On("CONFLICT (team_id, user_id) DO UPDATE").Set("role = EXCLUDED.role").Exec(ctx)
+	_, err := upsert(db.NewInsert().Model(&rows), "team_id, user_id", "role").Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("set team members: %w", translate(err))
 	}
@@ -188,7 +188,7 @@ func (s *Store) UpdateTeamMembers(ctx context.Context, orgID, teamID string, u T
 					rows = append(rows, &TeamMember{TeamID: teamID, OrganizationID: orgID, UserID: id, Role: "member", CreatedAt: now})
 				}
 			}
-			if _, err := tx.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
+			if _, err := insertNew(tx.NewInsert().Model(&rows), "").Exec(ctx); err != nil {
 				return fmt.Errorf("add team members: %w", translate(err))
 			}
 		}

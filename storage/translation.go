@@ -220,9 +220,9 @@ func (s *Store) TranslationRunsOf(ctx context.Context, translationIDs []string) 
 	return out, nil
 }
 
-// UpdateTranslationRun writes the given columns of a run.
-func (s *Store) UpdateTranslationRun(ctx context.Context, r *TranslationRun, columns ...string) error {
-	_, err := s.db.NewUpdate().Model(r).Column(columns...).WherePK().Exec(ctx)
+// UpdateTranslationRun writes the fields set of a run.
+func (s *Store) UpdateTranslationRun(ctx context.Context, r *TranslationRun, set TranslationRunField) error {
+	_, err := s.db.NewUpdate().Model(r).Column(columnsOf(set, translationRunColumns)...).WherePK().Exec(ctx)
 	return translate(err)
 }
 
@@ -259,7 +259,7 @@ func (s *Store) CountTranslatedPages(ctx context.Context, translationID string) 
 // SaveTranslatedPage stores one page's translation as soon as it arrives; a key already stored
 // (a resumed run racing an earlier attempt) keeps its first row.
 func (s *Store) SaveTranslatedPage(ctx context.Context, p *TranslatedPage) error {
-	_, err := s.db.NewInsert().Model(p).On("CONFLICT (translation_id, source_key) DO NOTHING").Exec(ctx)
+	_, err := insertNew(s.db.NewInsert().Model(p), "translation_id, source_key").Exec(ctx)
 	return translate(err)
 }
 

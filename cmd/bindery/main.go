@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/jobs"
 	"github.com/bindery/bindery/graph/safefetch"
 	"github.com/bindery/bindery/graph/translator"
@@ -178,7 +179,7 @@ func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error
 		}
 	}
 	store, err := storage.Open(ctx, cmd.String("database"), storage.WithMaxConns(int(cmd.Int("db-max-conns"))),
-		storage.WithTokenCache(storage.DefaultTokenTTL))
+		storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchText(document.SearchText))
 	if err != nil {
 		closeBlobs()
 		return nil, nil, err

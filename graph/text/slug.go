@@ -45,7 +45,8 @@ func SlugOf(title string, max int, fallback string) string {
 }
 
 // Unique returns base if taken does not hold it, else the first of base-2, base-3, … that it
-// does not hold. Page slugs among siblings and site paths within a site follow this one rule.
+// does not hold. Page slugs among siblings, site paths within a site and heading anchors within a
+// page (document.Anchors) follow this one rule.
 func Unique(base string, taken func(string) bool) string {
 	candidate := base
 	for n := 2; taken(candidate); n++ {

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/storage"
 	"github.com/google/uuid"
 )
@@ -66,7 +67,9 @@ const MaxConns = 4
 // Open returns a fresh, migrated database of dialect d, closed (and dropped) when t ends.
 func Open(t testing.TB, d storage.Dialect) *storage.Store {
 	t.Helper()
-	s, err := storage.Open(context.Background(), DSN(t, d), storage.WithMaxConns(MaxConns))
+	// Search reads markdown as the server does (cmd/bindery): the document package is pure, with
+	// no storage or graph behind it.
+	s, err := storage.Open(context.Background(), DSN(t, d), storage.WithMaxConns(MaxConns), storage.WithSearchText(document.SearchText))
 	if err != nil {
 		t.Fatalf("open %s: %v", d, err)
 	}

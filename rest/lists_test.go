@@ -1,0 +1,93 @@
+package rest_test
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// Shared pieces of the list tests: every REST list answers the contract's {items, count,
+// next.page}, so one page type and one pager serve spaces, collections, teams and members alike.
+
+// listItem is an item of a REST list, named by label in the tests' expectations.
+type listItem interface{ label() string }
+
+// listPage is one page of a REST list.
+type listPage[T listItem] struct {
+	Items []T
+	Count int
+	Next  *struct{ Page string }
+}
+
+// labels names the page's items, joined by commas.
+func (l listPage[T]) labels() string {
+	out := make([]string, len(l.Items))
+	for i, it := range l.Items {
+		out[i] = it.label()
+	}
+	return strings.Join(out, ",")
+}
+
+// titled is a list item named by its title (spaces, collections).
+type titled struct {
+	ID, Title string
+	Parent    *string
+}
+
+func (it titled) label() string { return it.Title }
+
+// walkPages reads a REST list from its first page (query holds the limit and the filters) through
+// next.page to the last, with read fetching one query. It fails when the pages do not end or do
+// not all announce the count of the first.
+func walkPages[T listItem](t testing.TB, query string, read func(query string) listPage[T]) []listPage[T] {
+	t.Helper()
+	sep := "&"
+	if !strings.Contains(query, "?") {
+		sep = "?"
+	}
+	pages := []listPage[T]{read(query)}
+	for l := pages[0]; l.Next != nil; l = pages[len(pages)-1] {
+		if len(pages) > 10 {
+			t.Fatalf("%s: pagination does not end (%d pages so far)", query, len(pages))
+		}
+		pages = append(pages, read(query+sep+"page="+url.QueryEscape(l.Next.Page)))
+		if n := pages[len(pages)-1].Count; n != pages[0].Count {
+			t.Errorf("%s: page %d count = %d, first page said %d", query, len(pages)-1, n, pages[0].Count)
+		}
+	}
+	return pages
+}
+
+// pageLabels is walkPages's pages as their labels, pages joined by "|".
+func pageLabels[T listItem](t testing.TB, query string, read func(query string) listPage[T]) string {
+	t.Helper()
+	return joinPages(walkPages(t, query, read))
+}
+
+// joinPages is pages as their labels, joined by "|".
+func joinPages[T listItem](pages []listPage[T]) string {
+	out := make([]string, len(pages))
+	for i, l := range pages {
+		out[i] = l.labels()
+	}
+	return strings.Join(out, "|")
+}
+
+// gqlRefusal is a GraphQL call that must fail: who runs the query with vars, and the first
+// error's extensions.code must be code.
+type gqlRefusal struct {
+	name string
+	who  account
+	vars map[string]any
+	code string
+}
+
+// wantRefusals runs query for each refusal and checks its code ("" when it succeeded).
+func (e *env) wantRefusals(query string, refusals ...gqlRefusal) {
+	e.t.Helper()
+	for _, r := range refusals {
+		if c := teamsCode(e.gql(r.who.Token, query, r.vars)); c != r.code {
+			e.t.Errorf("GraphQL %s: code %q, want %s", r.name, c, r.code)
+		}
+	}
+}
