@@ -128,6 +128,7 @@ func load(path string) *spec {
 	// The spec's only server is "{host}/v1" with an https://api.gitbook.com
 	// default; route on the bare path prefix instead so test requests match.
 	doc.Servers = openapi3.Servers{{URL: "/v1"}}
+	plainObjectTyped(doc)
 	computedOrNot(doc)
 	// gorillamux (unlike legacy, which also takes "/v1" for "/v1/") tries
 	// literal paths before templated ones (Paths.InMatchingOrder), so a literal
@@ -291,6 +292,17 @@ func truncate(b []byte, n int) string {
 		return string(b)
 	}
 	return string(b[:n]) + "…(truncated)"
+}
+
+// plainObjectTyped gives the contract's PlainObject the type it means, object. It has no type,
+// and its additionalProperties are oneOf [PlainObject, …]: kin-openapi's Schema.IsEmpty, which
+// every validation calls, then recurses through it without end (a stack overflow) as soon as a
+// response reaches it (a computed page's ComputedContentSourceIntegration variant does). With
+// a type, IsEmpty answers at once; objects validate exactly as before.
+func plainObjectTyped(doc *openapi3.T) {
+	if ref := doc.Components.Schemas["PlainObject"]; ref != nil && ref.Value != nil && ref.Value.Type == nil {
+		ref.Value.Type = &openapi3.Types{openapi3.TypeObject}
+	}
 }
 
 // computedOrNot reads the contract's RevisionPageDocument as it means it. Its last part is
