@@ -382,9 +382,13 @@ func (r *Resolver) UpdateOpenAPIPages(ctx context.Context, target model.ContentT
 				continue
 			}
 			shown[props.Page] = props.Doc != "models"
-			p.Computed, p.UpdatedAt = computedJSON(pin.spec, pin.version.ID, props), c.Now
+			was := *p
+			p.Computed = computedJSON(pin.spec, pin.version.ID, props)
 			w.content(p, c.OrganizationID, g.markdown)
-			w.page(p)
+			if !samePage(&was, p) { // the same version again changes nothing
+				p.UpdatedAt = c.Now
+				w.page(p)
+			}
 			ids = append(ids, p.PageID)
 			if props.Doc != "models" && (last == nil || deref(p.ParentID) == deref(last.ParentID) && p.Position > last.Position) {
 				last = p

@@ -182,7 +182,10 @@ func TestOpenAPIPages(t *testing.T) {
 		// Moving to version 2 is an edit in a change request: the space keeps version 1 until the merge.
 		cr := e.openChangeRequest(admin.Token, spaceID, "API v2")
 		var upd struct {
-			UpdateOpenAPIPages struct{ Pages []refPage }
+			UpdateOpenAPIPages struct {
+				Revision struct{ ID string }
+				Pages    []refPage
+			}
 		}
 		e.gql(admin.Token, updatePagesQuery, map[string]any{"t": target(spaceID, cr), "in": map[string]any{"spec": "petstore"}}).ok(&upd)
 		if p := upd.UpdateOpenAPIPages.Pages; len(p) != 3 || p[0].ID != pets.ID || p[0].Title != "Pets" || p[1].Title != "Models" || p[2].Title != "users" || p[0].pins() != v2 || p[2].pins() != v2 {
@@ -208,6 +211,12 @@ func TestOpenAPIPages(t *testing.T) {
 		e.gql(admin.Token, updatePagesQuery, map[string]any{"t": target(spaceID, ""), "in": map[string]any{"spec": "petstore", "version": v1}}).ok(&upd)
 		if got = e.restPages(admin.Token, space); got["Pets"].pins() != v1 || got["store"].pins() != v1 || got["users"].ID != "" {
 			t.Errorf("back to version 1: %+v", got)
+		}
+		// The same version again changes nothing: no new revision.
+		rev := upd.UpdateOpenAPIPages.Revision.ID
+		e.gql(admin.Token, updatePagesQuery, map[string]any{"t": target(spaceID, ""), "in": map[string]any{"spec": "petstore", "version": v1}}).ok(&upd)
+		if upd.UpdateOpenAPIPages.Revision.ID != rev || len(upd.UpdateOpenAPIPages.Pages) != 3 {
+			t.Errorf("the same version again: revision %s, want %s kept; pages %d", upd.UpdateOpenAPIPages.Revision.ID, rev, len(upd.UpdateOpenAPIPages.Pages))
 		}
 
 		// Who may: editors who can read the specifications. Readers may not edit; people of
