@@ -209,6 +209,10 @@ func (r *Resolver) toPage(src *ContentSource, v *storage.PageVersion) *model.Rev
 	if v.Layout != nil {
 		_ = json.Unmarshal([]byte(*v.Layout), &p.Layout) // written by us from a validated layout
 	}
+	if v.Computed != nil {
+		// The seed of a generated page's ids: the page's own id, stable across its versions.
+		p.Computed, p.ComputedSeed = model.JSON(*v.Computed), &p.ID
+	}
 	if p.Type == model.PageTypeLink {
 		p.Href = linkHref(src, p.Target)
 	}
@@ -476,5 +480,6 @@ func samePage(a, b *storage.PageVersion) bool {
 		a.Title == b.Title && a.Slug == b.Slug && eq(a.Emoji, b.Emoji) && eq(a.Icon, b.Icon) &&
 		eq(a.Description, b.Description) && a.Hidden == b.Hidden && a.NoIndex == b.NoIndex &&
 		a.NoRobotsIndex == b.NoRobotsIndex && eq(a.Layout, b.Layout) && eq(a.Cover, b.Cover) &&
-		eq(a.Variables, b.Variables) && eq(a.LinkTarget, b.LinkTarget) && eq(a.Git, b.Git) && eq(a.ContentID, b.ContentID)
+		eq(a.Variables, b.Variables) && eq(a.LinkTarget, b.LinkTarget) && eq(a.Git, b.Git) && eq(a.ContentID, b.ContentID) &&
+		eq(a.Computed, b.Computed)
 }

@@ -565,6 +565,7 @@ type ComplexityRoot struct {
 		GrantCollectionAccess              func(childComplexity int, collectionID string, input model.GrantAccessInput) int
 		GrantSpaceAccess                   func(childComplexity int, spaceID string, input model.GrantAccessInput) int
 		ImportGitRepository                func(childComplexity int, spaceID string, input model.ImportGitRepositoryInput) int
+		InsertOpenAPIPages                 func(childComplexity int, target model.ContentTarget, input model.InsertOpenAPIPagesInput) int
 		InstallIntegration                 func(childComplexity int, name string, organizationID string) int
 		InstallIntegrationOnSpace          func(childComplexity int, name string, installationID string, spaceID string) int
 		InviteUsersToOrganization          func(childComplexity int, organizationID string, input model.InviteUsersInput) int
@@ -605,6 +606,7 @@ type ComplexityRoot struct {
 		UpdateCommentReply                 func(childComplexity int, target model.ContentTarget, commentID string, replyID string, input model.UpdateCommentReplyInput, format *model.PageFormat) int
 		UpdateGlossary                     func(childComplexity int, organizationID string, input model.UpdateGlossaryInput) int
 		UpdateMember                       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
+		UpdateOpenAPIPages                 func(childComplexity int, target model.ContentTarget, input model.UpdateOpenAPIPagesInput) int
 		UpdateOrganization                 func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdatePage                         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
 		UpdateShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) int
@@ -626,6 +628,11 @@ type ComplexityRoot struct {
 		Code     func(childComplexity int) int
 		Location func(childComplexity int) int
 		Message  func(childComplexity int) int
+	}
+
+	OpenAPIPagesEdit struct {
+		Pages    func(childComplexity int) int
+		Revision func(childComplexity int) int
 	}
 
 	OpenAPISpec struct {
@@ -1048,6 +1055,8 @@ type ComplexityRoot struct {
 
 	RevisionPage struct {
 		Backlinks     func(childComplexity int) int
+		Computed      func(childComplexity int) int
+		ComputedSeed  func(childComplexity int) int
 		Cover         func(childComplexity int) int
 		CreatedAt     func(childComplexity int) int
 		Description   func(childComplexity int) int
@@ -1643,6 +1652,8 @@ type MutationResolver interface {
 	CreateOpenAPISpec(ctx context.Context, organizationID string, input model.CreateOpenAPISpecInput) (*model.OpenAPISpec, error)
 	PutOpenAPISpec(ctx context.Context, organizationID string, slug string, input model.PutOpenAPISpecInput) (*model.OpenAPISpec, error)
 	RefreshOpenAPISpec(ctx context.Context, organizationID string, slug string) (*model.OpenAPISpec, error)
+	InsertOpenAPIPages(ctx context.Context, target model.ContentTarget, input model.InsertOpenAPIPagesInput) (*OpenAPIPagesEdit, error)
+	UpdateOpenAPIPages(ctx context.Context, target model.ContentTarget, input model.UpdateOpenAPIPagesInput) (*OpenAPIPagesEdit, error)
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*model.Organization, error)
 	UpdateAgentInstructions(ctx context.Context, organizationID string, input model.UpdateAgentInstructionsInput) (*model.AgentInstructions, error)
 	UpdateSiteReaderSettings(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) (*model.SiteReaderSettings, error)
@@ -4036,6 +4047,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportGitRepository(childComplexity, args["spaceId"].(string), args["input"].(model.ImportGitRepositoryInput)), true
+	case "Mutation.insertOpenAPIPages":
+		if e.ComplexityRoot.Mutation.InsertOpenAPIPages == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_insertOpenAPIPages_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InsertOpenAPIPages(childComplexity, args["target"].(model.ContentTarget), args["input"].(model.InsertOpenAPIPagesInput)), true
 	case "Mutation.installIntegration":
 		if e.ComplexityRoot.Mutation.InstallIntegration == nil {
 			break
@@ -4476,6 +4498,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateMember(childComplexity, args["organizationId"].(string), args["userId"].(string), args["input"].(model.UpdateMemberInput)), true
+	case "Mutation.updateOpenAPIPages":
+		if e.ComplexityRoot.Mutation.UpdateOpenAPIPages == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOpenAPIPages_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOpenAPIPages(childComplexity, args["target"].(model.ContentTarget), args["input"].(model.UpdateOpenAPIPagesInput)), true
 	case "Mutation.updateOrganization":
 		if e.ComplexityRoot.Mutation.UpdateOrganization == nil {
 			break
@@ -4660,6 +4693,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OpenAPIError.Message(childComplexity), true
+
+	case "OpenAPIPagesEdit.pages":
+		if e.ComplexityRoot.OpenAPIPagesEdit.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPIPagesEdit.Pages(childComplexity), true
+	case "OpenAPIPagesEdit.revision":
+		if e.ComplexityRoot.OpenAPIPagesEdit.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPIPagesEdit.Revision(childComplexity), true
 
 	case "OpenAPISpec.createdAt":
 		if e.ComplexityRoot.OpenAPISpec.CreatedAt == nil {
@@ -6542,6 +6588,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.Backlinks(childComplexity), true
+	case "RevisionPage.computed":
+		if e.ComplexityRoot.RevisionPage.Computed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.Computed(childComplexity), true
+	case "RevisionPage.computedSeed":
+		if e.ComplexityRoot.RevisionPage.ComputedSeed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionPage.ComputedSeed(childComplexity), true
 	case "RevisionPage.cover":
 		if e.ComplexityRoot.RevisionPage.Cover == nil {
 			break
@@ -8657,6 +8715,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputGlossaryOperationInput,
 		ec.unmarshalInputGrantAccessInput,
 		ec.unmarshalInputImportGitRepositoryInput,
+		ec.unmarshalInputInsertOpenAPIPagesInput,
 		ec.unmarshalInputIntegrationBlockInput,
 		ec.unmarshalInputIntegrationBlockMarkdownInput,
 		ec.unmarshalInputIntegrationLinkInput,
@@ -8691,6 +8750,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateGlossaryInput,
 		ec.unmarshalInputUpdateGrantInput,
 		ec.unmarshalInputUpdateMemberInput,
+		ec.unmarshalInputUpdateOpenAPIPagesInput,
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateShareLinkInput,
@@ -9836,6 +9896,16 @@ func (ec *executionContext) childFields_OpenAPIError(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type OpenAPIError", field.Name)
 }
 
+func (ec *executionContext) childFields_OpenAPIPagesEdit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_OpenAPIPagesEdit_revision(ctx, field)
+	case "pages":
+		return ec.fieldContext_OpenAPIPagesEdit_pages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPIPagesEdit", field.Name)
+}
+
 func (ec *executionContext) childFields_OpenAPISpec(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -10700,6 +10770,10 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_links(ctx, field)
 	case "backlinks":
 		return ec.fieldContext_RevisionPage_backlinks(ctx, field)
+	case "computed":
+		return ec.fieldContext_RevisionPage_computed(ctx, field)
+	case "computedSeed":
+		return ec.fieldContext_RevisionPage_computedSeed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
 }
@@ -13010,6 +13084,28 @@ func (ec *executionContext) field_Mutation_importGitRepository_args(ctx context.
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_insertOpenAPIPages_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.ContentTarget, error) {
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.InsertOpenAPIPagesInput, error) {
+			return ec.unmarshalNInsertOpenAPIPagesInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInsertOpenAPIPagesInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_installIntegrationOnSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14047,6 +14143,28 @@ func (ec *executionContext) field_Mutation_updateMember_args(ctx context.Context
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateOpenAPIPages_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.ContentTarget, error) {
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateOpenAPIPagesInput, error) {
+			return ec.unmarshalNUpdateOpenAPIPagesInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOpenAPIPagesInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -25496,6 +25614,94 @@ func (ec *executionContext) fieldContext_Mutation_refreshOpenAPISpec(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_insertOpenAPIPages(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_insertOpenAPIPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InsertOpenAPIPages(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["input"].(model.InsertOpenAPIPagesInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *OpenAPIPagesEdit) graphql.Marshaler {
+			return ec.marshalNOpenAPIPagesEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐOpenAPIPagesEdit(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_insertOpenAPIPages(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPIPagesEdit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_insertOpenAPIPages_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateOpenAPIPages(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateOpenAPIPages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateOpenAPIPages(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["input"].(model.UpdateOpenAPIPagesInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *OpenAPIPagesEdit) graphql.Marshaler {
+			return ec.marshalNOpenAPIPagesEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐOpenAPIPagesEdit(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateOpenAPIPages(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPIPagesEdit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateOpenAPIPages_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27411,6 +27617,70 @@ func (ec *executionContext) _OpenAPIError_location(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_OpenAPIError_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPIError", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OpenAPIPagesEdit_revision(ctx context.Context, field graphql.CollectedField, obj *OpenAPIPagesEdit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPIPagesEdit_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPIPagesEdit_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPIPagesEdit",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPIPagesEdit_pages(ctx context.Context, field graphql.CollectedField, obj *OpenAPIPagesEdit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPIPagesEdit_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
+			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPIPagesEdit_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPIPagesEdit",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _OpenAPISpec_id(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpec) (ret graphql.Marshaler) {
@@ -35913,6 +36183,52 @@ func (ec *executionContext) fieldContext_RevisionPage_backlinks(_ context.Contex
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RevisionPage_computed(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_computed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Computed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_computed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionPage_computedSeed(ctx context.Context, field graphql.CollectedField, obj *model.RevisionPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionPage_computedSeed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ComputedSeed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionPage_computedSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SearchAncestor_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchAncestor) (ret graphql.Marshaler) {
@@ -46038,6 +46354,71 @@ func (ec *executionContext) unmarshalInputImportGitRepositoryInput(ctx context.C
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputInsertOpenAPIPagesInput(ctx context.Context, obj any) (model.InsertOpenAPIPagesInput, error) {
+	var it model.InsertOpenAPIPagesInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spec", "version", "parent", "before", "after", "models"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spec":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spec"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Spec = data
+		case "version":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("version"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Version = data
+		case "parent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("parent"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Parent = data
+		case "before":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("before"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Before = data
+		case "after":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("after"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.After = data
+		case "models":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("models"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Models = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputIntegrationBlockInput(ctx context.Context, obj any) (model.IntegrationBlock, error) {
 	var it model.IntegrationBlock
 	if obj == nil {
@@ -47508,6 +47889,43 @@ func (ec *executionContext) unmarshalInputUpdateMemberInput(ctx context.Context,
 				return it, err
 			}
 			it.Role = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateOpenAPIPagesInput(ctx context.Context, obj any) (model.UpdateOpenAPIPagesInput, error) {
+	var it model.UpdateOpenAPIPagesInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"spec", "version"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "spec":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spec"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Spec = data
+		case "version":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("version"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Version = data
 		}
 	}
 	return it, nil
@@ -52576,6 +52994,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "insertOpenAPIPages":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_insertOpenAPIPages(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateOpenAPIPages":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateOpenAPIPages(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "updateOrganization":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateOrganization(ctx, field)
@@ -52916,6 +53348,49 @@ func (ec *executionContext) _OpenAPIError(ctx context.Context, sel ast.Selection
 		case "location":
 			out.Values[i] = ec._OpenAPIError_location(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var openAPIPagesEditImplementors = []string{"OpenAPIPagesEdit"}
+
+func (ec *executionContext) _OpenAPIPagesEdit(ctx context.Context, sel ast.SelectionSet, obj *OpenAPIPagesEdit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPIPagesEditImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPIPagesEdit")
+		case "revision":
+			out.Values[i] = ec._OpenAPIPagesEdit_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pages":
+			out.Values[i] = ec._OpenAPIPagesEdit_pages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -57617,6 +58092,16 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "computed":
+			out.Values[i] = ec._RevisionPage_computed(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "computedSeed":
+			out.Values[i] = ec._RevisionPage_computedSeed(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -63208,6 +63693,11 @@ func (ec *executionContext) unmarshalNImportGitRepositoryInput2githubᚗcomᚋbi
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNInsertOpenAPIPagesInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInsertOpenAPIPagesInput(ctx context.Context, v any) (model.InsertOpenAPIPagesInput, error) {
+	res, err := ec.unmarshalInputInsertOpenAPIPagesInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
 	res, err := graphql.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -63746,6 +64236,16 @@ func (ec *executionContext) marshalNOpenAPIError2ᚖgithubᚗcomᚋbinderyᚋbin
 		return graphql.Null
 	}
 	return ec._OpenAPIError(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOpenAPIPagesEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐOpenAPIPagesEdit(ctx context.Context, sel ast.SelectionSet, v *OpenAPIPagesEdit) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OpenAPIPagesEdit(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNOpenAPISpec2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpec) graphql.Marshaler {
@@ -65849,6 +66349,11 @@ func (ec *executionContext) unmarshalNUpdateGrantInput2githubᚗcomᚋbinderyᚋ
 
 func (ec *executionContext) unmarshalNUpdateMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateMemberInput(ctx context.Context, v any) (model.UpdateMemberInput, error) {
 	res, err := ec.unmarshalInputUpdateMemberInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateOpenAPIPagesInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOpenAPIPagesInput(ctx context.Context, v any) (model.UpdateOpenAPIPagesInput, error) {
+	res, err := ec.unmarshalInputUpdateOpenAPIPagesInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -297,6 +297,9 @@ var unpagedLists = map[string]int{
 	"Integration.blocks":              20,
 	"Integration.externalLinks":       20,
 	"OpenAPISpec.lastProcessedErrors": 20,
+	// The API-reference pages of one specification (at most maxReferencePages; a few dozen tags
+	// in practice).
+	"OpenAPIPagesEdit.pages": 50,
 	// Highlights are computed in memory from a title or a 240-character snippet.
 	"SearchPageResult.titleHighlights":    20,
 	"SearchSectionResult.titleHighlights": 20,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/url"
 	"path"
 	"strings"
 	"time"
@@ -196,25 +198,99 @@ func (r *Resolver) workOpenAPIFetch(ctx context.Context, job *jobs.Job[openAPIFe
 		}
 		return r.specFailed(ctx, a, code, err.Error(), "")
 	}
-	doc, err := openapidoc.Parse(ctx, body)
+	// The referenced files are fetched within the same time limit as one document, so that a
+	// failure is still recorded before the job's own deadline.
+	fctx, cancel := context.WithTimeout(ctx, r.Settings.Fetch.FetchTimeout())
+	defer cancel()
+	doc, err := openapidoc.ParseURL(fctx, body, a.URL, r.Settings.Fetch.Get)
 	if err != nil {
 		var p *openapidoc.Problem
-		if errors.As(err, &p) {
+		var re *openapidoc.RefError
+		switch {
+		case errors.As(err, &p):
 			return r.specFailed(ctx, a, "PARSE_ERROR", p.Message, p.Location)
+		case errors.As(err, &re):
+			code := "FETCH_ERROR"
+			var fe *safefetch.Error
+			if errors.As(err, &fe) && fe.Timeout {
+				code = "FETCH_TIMEOUT"
+			}
+			return r.specFailed(ctx, a, code, re.Error(), "$ref")
 		}
 		return err
 	}
 	content := string(body)
-	err = r.Store.SpecFetched(ctx, a.SpecID, a.URL, &content, doc.Hash, "", "", r.Now())
+	files, err := filesText(doc.Files)
+	if err != nil {
+		return err
+	}
+	err = r.Store.SpecFetched(ctx, a.SpecID, a.URL, &content, files, doc.Hash, "", "", r.Now())
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil // the specification was deleted meanwhile
 	}
 	return err
 }
 
+// filesText is how a document's referenced files are stored: a JSON object of their texts by
+// path (nil when there are none).
+func filesText(files map[string][]byte) (*string, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	texts := make(map[string]string, len(files))
+	for name, b := range files {
+		texts[name] = string(b)
+	}
+	b, err := json.Marshal(texts)
+	if err != nil {
+		return nil, err
+	}
+	s := string(b)
+	return &s, nil
+}
+
+// storedFiles reads a version's referenced files back.
+func storedFiles(v *storage.OpenAPISpecVersion) (map[string]string, error) {
+	files := map[string]string{}
+	if v.Files == nil {
+		return files, nil
+	}
+	if err := json.Unmarshal([]byte(*v.Files), &files); err != nil {
+		return nil, fmt.Errorf("read the files of OpenAPI version %s: %w", v.ID, err)
+	}
+	return files, nil
+}
+
+// specDoc parses a stored version (with its files) to generate pages from it. It was valid when
+// stored; the files are served from the version, never fetched again.
+func specDoc(ctx context.Context, v *storage.OpenAPISpecVersion) (*openapidoc.Doc, error) {
+	if v.Files == nil || v.SourceURL == nil {
+		return openapidoc.Parse(ctx, []byte(v.Content))
+	}
+	files, err := storedFiles(v)
+	if err != nil {
+		return nil, err
+	}
+	root, err := url.Parse(*v.SourceURL)
+	if err != nil {
+		return nil, fmt.Errorf("OpenAPI version %s: %w", v.ID, err)
+	}
+	return openapidoc.ParseURL(ctx, []byte(v.Content), *v.SourceURL, func(_ context.Context, at string) ([]byte, error) {
+		u, err := url.Parse(at)
+		if err != nil {
+			return nil, err
+		}
+		text, ok := files[openapidoc.RelPath(root.Path, u.Path)]
+		if !ok {
+			return nil, fmt.Errorf("the version holds no file %s", at)
+		}
+		return []byte(text), nil
+	})
+}
+
 func (r *Resolver) specFailed(ctx context.Context, a openAPIFetchArgs, code, message, location string) error {
 	b, _ := json.Marshal([]model.OpenAPIError{{Message: message, Code: code, Location: location}})
-	err := r.Store.SpecFetched(ctx, a.SpecID, a.URL, nil, "", code, string(b), r.Now())
+	err := r.Store.SpecFetched(ctx, a.SpecID, a.URL, nil, nil, "", code, string(b), r.Now())
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil
 	}
@@ -245,8 +321,8 @@ func (r *Resolver) OpenAPISpecVersionByID(ctx context.Context, spec *model.OpenA
 	return r.toSpecVersion(spec, v), nil
 }
 
-// OpenAPISpecVersionContent returns a version's document ("latest" for the newest) as JSON,
-// by file name, with the URL it is reachable at. Errors: NotFound.
+// OpenAPISpecVersionContent returns a version's document ("latest" for the newest) and the
+// files it references, as JSON by path, with the URL it is reachable at. Errors: NotFound.
 func (r *Resolver) OpenAPISpecVersionContent(ctx context.Context, spec *model.OpenAPISpec, id string) (*model.OpenAPISpecContent, error) {
 	v, err := r.specVersion(ctx, spec, id, true)
 	if err != nil {
@@ -256,7 +332,17 @@ func (r *Resolver) OpenAPISpecVersionContent(ctx context.Context, spec *model.Op
 	if err != nil {
 		return nil, err
 	}
-	fs, err := json.Marshal(map[string]json.RawMessage{specFileName(v): doc})
+	all := map[string]json.RawMessage{specFileName(v): doc}
+	files, err := storedFiles(v)
+	if err != nil {
+		return nil, err
+	}
+	for name, text := range files {
+		if all[name], err = openapidoc.ToJSON([]byte(text)); err != nil {
+			return nil, err
+		}
+	}
+	fs, err := json.Marshal(all)
 	if err != nil {
 		return nil, err
 	}

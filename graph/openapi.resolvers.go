@@ -27,6 +27,16 @@ func (r *mutationResolver) RefreshOpenAPISpec(ctx context.Context, organizationI
 	return r.Resolver.RefreshOpenAPISpec(ctx, organizationID, slug)
 }
 
+// InsertOpenAPIPages is the resolver for the insertOpenAPIPages field.
+func (r *mutationResolver) InsertOpenAPIPages(ctx context.Context, target model.ContentTarget, input model.InsertOpenAPIPagesInput) (*OpenAPIPagesEdit, error) {
+	return r.Resolver.InsertOpenAPIPages(ctx, target, input)
+}
+
+// UpdateOpenAPIPages is the resolver for the updateOpenAPIPages field.
+func (r *mutationResolver) UpdateOpenAPIPages(ctx context.Context, target model.ContentTarget, input model.UpdateOpenAPIPagesInput) (*OpenAPIPagesEdit, error) {
+	return r.Resolver.UpdateOpenAPIPages(ctx, target, input)
+}
+
 // Versions is the resolver for the versions field.
 func (r *openAPISpecResolver) Versions(ctx context.Context, obj *model.OpenAPISpec, first *int, after *string) (*model.Connection[*model.OpenAPISpecVersion], error) {
 	return r.OpenAPISpecVersions(ctx, obj, first, after)

@@ -213,6 +213,9 @@ func (r *Resolver) UpdatePage(ctx context.Context, target model.ContentTarget, p
 			if v.Type != string(model.PageTypeDocument) {
 				return nil, apperr.Invalidf("markdown", "only document pages have content")
 			}
+			if v.Computed != nil {
+				return nil, apperr.Invalidf("markdown", "this page is generated from an OpenAPI specification: move it to another version with updateOpenAPIPages")
+			}
 			edit.Contents = setMarkdown(v, c.OrganizationID, *md)
 		}
 		v.UpdatedAt = c.Now

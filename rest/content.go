@@ -53,7 +53,8 @@ type contentReader struct {
 // open checks the query flags every content read accepts, then finds the content.
 func (c contentReader) open(r *http.Request) (*graph.ContentSource, error) {
 	// metadata and computed only trim work GitBook does; Bindery keeps no mutable git metadata
-	// or computed pages, so both values give the same answer. They must still be booleans.
+	// and generates computed pages when they are written, so both values give the same answer.
+	// They must still be booleans.
 	for _, name := range []string{"metadata", "computed"} {
 		if _, err := boolQuery(r, name); err != nil {
 			return nil, err

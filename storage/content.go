@@ -69,6 +69,7 @@ type PageVersion struct {
 	LinkTarget    *string // JSON content reference
 	Git           *string // JSON
 	ContentID     *string
+	Computed      *string // JSON: what an API-reference page is generated from (nil for others)
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
 }

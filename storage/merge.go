@@ -306,7 +306,8 @@ func SamePageVersion(a, b *PageVersion) bool {
 		a.Title == b.Title && a.Slug == b.Slug && eqPtr(a.Emoji, b.Emoji) && eqPtr(a.Icon, b.Icon) &&
 		eqPtr(a.Description, b.Description) && a.Hidden == b.Hidden && a.NoIndex == b.NoIndex &&
 		a.NoRobotsIndex == b.NoRobotsIndex && eqPtr(a.Layout, b.Layout) && eqPtr(a.Cover, b.Cover) &&
-		eqPtr(a.Variables, b.Variables) && eqPtr(a.LinkTarget, b.LinkTarget) && eqPtr(a.ContentID, b.ContentID)
+		eqPtr(a.Variables, b.Variables) && eqPtr(a.LinkTarget, b.LinkTarget) && eqPtr(a.ContentID, b.ContentID) &&
+		eqPtr(a.Computed, b.Computed)
 }
 
 // SameFileVersion reports whether two versions hold the same file (absent and removed are the

@@ -36,8 +36,11 @@ type OpenAPISpecVersion struct {
 	SpecID         string
 	ContentHash    string
 	Content        string `bun:"content"`
-	SourceURL      *string
-	CreatedAt      time.Time
+	// Files are the other files the document references by relative $ref (JSON object: path
+	// relative to the document → the file as fetched); nil for a single-file document.
+	Files     *string `bun:"files"`
+	SourceURL *string
+	CreatedAt time.Time
 }
 
 // SpecWrite creates or changes a specification by slug.
@@ -51,6 +54,8 @@ type SpecWrite struct {
 	// (nil when the content is still to be fetched).
 	Content *string
 	Hash    string
+	// Files are the files Content references (see OpenAPISpecVersion.Files).
+	Files *string
 	// State is the processing state to record ("complete" for text, "pending" for a fetch).
 	State string
 	Now   time.Time
@@ -88,7 +93,7 @@ func (s *Store) SaveSpec(ctx context.Context, w SpecWrite) (*OpenAPISpec, bool, 
 			return err
 		}
 		if w.Content != nil {
-			if err := addVersion(ctx, tx, spec, *w.Content, w.Hash, w.SourceURL, w.Now); err != nil {
+			if err := addVersion(ctx, tx, spec, *w.Content, w.Files, w.Hash, w.SourceURL, w.Now); err != nil {
 				return err
 			}
 		}
@@ -105,7 +110,7 @@ func (s *Store) SaveSpec(ctx context.Context, w SpecWrite) (*OpenAPISpec, bool, 
 }
 
 // addVersion keeps content as the spec's newest version unless the latest has the same hash.
-func addVersion(ctx context.Context, tx bun.Tx, spec *OpenAPISpec, content, hash string, sourceURL *string, now time.Time) error {
+func addVersion(ctx context.Context, tx bun.Tx, spec *OpenAPISpec, content string, files *string, hash string, sourceURL *string, now time.Time) error {
 	if spec.LastVersionID != nil {
 		latest := new(OpenAPISpecVersion)
 		err := tx.NewSelect().Model(latest).Column("content_hash", "created_at").Where("id = ?", *spec.LastVersionID).Scan(ctx)
@@ -121,7 +126,7 @@ func addVersion(ctx context.Context, tx bun.Tx, spec *OpenAPISpec, content, hash
 			now = latest.CreatedAt.Add(time.Microsecond)
 		}
 	}
-	v := &OpenAPISpecVersion{ID: NewID(), OrganizationID: spec.OrganizationID, SpecID: spec.ID, ContentHash: hash, Content: content, SourceURL: sourceURL, CreatedAt: now}
+	v := &OpenAPISpecVersion{ID: NewID(), OrganizationID: spec.OrganizationID, SpecID: spec.ID, ContentHash: hash, Content: content, Files: files, SourceURL: sourceURL, CreatedAt: now}
 	if _, err := tx.NewInsert().Model(v).Exec(ctx); err != nil {
 		return err
 	}
@@ -131,9 +136,9 @@ func addVersion(ctx context.Context, tx bun.Tx, spec *OpenAPISpec, content, hash
 }
 
 // SpecFetched records the outcome of fetching a spec's URL: a version when content is given
-// (and differs from the latest), else the error. A spec whose URL changed since the fetch began
+// (and differs from the latest; files are the files it references), else the error. A spec whose URL changed since the fetch began
 // is left alone. Errors: ErrNotFound.
-func (s *Store) SpecFetched(ctx context.Context, specID, url string, content *string, hash, errCode, errors string, now time.Time) error {
+func (s *Store) SpecFetched(ctx context.Context, specID, url string, content, files *string, hash, errCode, errors string, now time.Time) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		spec := new(OpenAPISpec)
 		if err := s.forUpdate(tx.NewSelect().Model(spec).Where("oas.id = ?", specID)).Scan(ctx); err != nil {
@@ -151,7 +156,7 @@ func (s *Store) SpecFetched(ctx context.Context, specID, url string, content *st
 			return err
 		}
 		if content != nil {
-			return addVersion(ctx, tx, spec, *content, hash, spec.SourceURL, now)
+			return addVersion(ctx, tx, spec, *content, files, hash, spec.SourceURL, now)
 		}
 		return nil
 	})
@@ -193,7 +198,7 @@ func (s *Store) SpecPage(ctx context.Context, orgID string, page Page) (List[*Op
 func (s *Store) SpecVersionPage(ctx context.Context, specID string, page Page) (List[*OpenAPISpecVersion], error) {
 	key := sortKey{name: "openapiSpecVersions", column: "oasv.created_at", idCol: "oasv.id", desc: true, isTime: true}
 	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
-		return q.ExcludeColumn("content").Where("oasv.spec_id = ?", specID)
+		return q.ExcludeColumn("content", "files").Where("oasv.spec_id = ?", specID)
 	}, func(v *OpenAPISpecVersion) (time.Time, string, string) { return v.CreatedAt, "", v.ID })
 }
 
@@ -203,7 +208,7 @@ func (s *Store) FindSpecVersion(ctx context.Context, specID, id string, withCont
 	v := new(OpenAPISpecVersion)
 	q := s.db.NewSelect().Model(v).Where("oasv.spec_id = ? AND oasv.id = ?", specID, id)
 	if !withContent {
-		q = q.ExcludeColumn("content")
+		q = q.ExcludeColumn("content", "files")
 	}
 	if err := q.Scan(ctx); err != nil {
 		return nil, translate(err)

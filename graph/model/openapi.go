@@ -120,3 +120,50 @@ type (
 	OpenAPISpecVersionConnection = Connection[*OpenAPISpecVersion]
 	OpenAPISpecVersionEdge       = Edge[*OpenAPISpecVersion]
 )
+
+// InsertOpenAPIPagesInput inserts API-reference pages generated from a specification's version:
+// one page per tag with its operations, and a models page when asked (docs/openapi.md).
+type InsertOpenAPIPagesInput struct {
+	// Spec is the specification's slug, in the space's organization.
+	Spec string `json:"spec"`
+	// Version is the id of the version to generate from and pin; the latest when absent.
+	Version *string `json:"version"`
+	// Parent, Before and After place the pages as createPage does (the root, last, by default).
+	Parent *string `json:"parent"`
+	Before *string `json:"before"`
+	After  *string `json:"after"`
+	// Models adds a page of the specification's schemas.
+	Models *bool `json:"models"`
+}
+
+// Validate checks the input. Errors: Invalid.
+func (in *InsertOpenAPIPagesInput) Validate() error {
+	if err := ValidateSpecSlug("spec", in.Spec); err != nil {
+		return err
+	}
+	if in.Before != nil && in.After != nil {
+		return apperr.Invalidf("before", "give before or after, not both")
+	}
+	if in.Version != nil && *in.Version == "" {
+		return apperr.Invalidf("version", "must be a version id (or absent for the latest)")
+	}
+	return nil
+}
+
+// UpdateOpenAPIPagesInput moves a specification's API-reference pages to another version.
+type UpdateOpenAPIPagesInput struct {
+	Spec string `json:"spec"`
+	// Version is the id of the version to pin; the latest when absent.
+	Version *string `json:"version"`
+}
+
+// Validate checks the input. Errors: Invalid.
+func (in *UpdateOpenAPIPagesInput) Validate() error {
+	if err := ValidateSpecSlug("spec", in.Spec); err != nil {
+		return err
+	}
+	if in.Version != nil && *in.Version == "" {
+		return apperr.Invalidf("version", "must be a version id (or absent for the latest)")
+	}
+	return nil
+}

@@ -116,6 +116,10 @@ type RevisionPage struct {
 	Git           JSON
 	// DocumentID names the page's content, shared by every revision holding it unchanged.
 	DocumentID *string
+	// Computed is what an API-reference page is generated from (the contract's
+	// ComputedContentSourceDocument) and ComputedSeed its seed; nil for other pages.
+	Computed     JSON
+	ComputedSeed *string
 	// Markdown or Document carry the content when asked for (format).
 	Markdown *string
 	Document *document.Document
@@ -152,6 +156,12 @@ func (p *RevisionPage) MarshalJSON() ([]byte, error) {
 			Hidden bool    `json:"hidden"`
 		}{base, p.Target, p.Href, p.Hidden})
 	}
+	// A document is either computed (with its seed) or has its own content (documentId): the
+	// contract's oneOf.
+	documentID, computed, seed := p.DocumentID, JSON(nil), (*string)(nil)
+	if !p.Computed.IsNull() {
+		documentID, computed, seed = nil, p.Computed, p.ComputedSeed
+	}
 	return json.Marshal(struct {
 		pageBase
 		URLs          AppURLs            `json:"urls"`
@@ -167,9 +177,11 @@ func (p *RevisionPage) MarshalJSON() ([]byte, error) {
 		NoIndex       bool               `json:"noIndex"`
 		NoRobotsIndex bool               `json:"noRobotsIndex"`
 		DocumentID    *string            `json:"documentId,omitempty"`
+		Computed      JSON               `json:"computed,omitempty"`
+		ComputedSeed  *string            `json:"computedSeed,omitempty"`
 		Markdown      *string            `json:"markdown,omitempty"`
 		Document      *document.Document `json:"document,omitempty"`
-	}{base, p.URLs, p.Slug, p.Path, p.Description, pages, p.Git, p.Layout, p.Cover, p.Variables, p.Hidden, p.NoIndex, p.NoRobotsIndex, p.DocumentID, p.Markdown, p.Document})
+	}{base, p.URLs, p.Slug, p.Path, p.Description, pages, p.Git, p.Layout, p.Cover, p.Variables, p.Hidden, p.NoIndex, p.NoRobotsIndex, documentID, computed, seed, p.Markdown, p.Document})
 }
 
 type pageBase struct {

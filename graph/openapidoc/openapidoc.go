@@ -8,7 +8,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -18,14 +21,21 @@ import (
 // MaxSize bounds a document's size (text sources and fetched ones alike).
 const MaxSize = 5 << 20
 
+// MaxFiles bounds how many other files a document fetched from a URL may reference (their
+// bytes count toward MaxSize, with the document's).
+const MaxFiles = 50
+
 // Doc is a valid OpenAPI document.
 type Doc struct {
 	T *openapi3.T
-	// Hash identifies the content: the same bytes make the same hash, so storing them again
-	// makes no new version.
+	// Hash identifies the content: the same bytes (document and referenced files) make the same
+	// hash, so storing them again makes no new version.
 	Hash string
 	// JSON is the document as JSON (YAML converted), as content reads serve it.
 	JSON []byte
+	// Files are the other files the document references by relative $ref, by their path
+	// relative to the document's directory, as fetched (nil for a single-file document).
+	Files map[string][]byte
 }
 
 // Problem is why a document was refused: the library's message and where it applies.
@@ -41,8 +51,26 @@ func (p *Problem) Error() string {
 	return p.Location + ": " + p.Message
 }
 
-// Parse reads an OpenAPI 3.0 or 3.1 document, in JSON or YAML, and validates it. References to
-// other files are refused: a document must be whole. Errors: *Problem.
+// RefError is a referenced file that could not be fetched (or may not be: another host, too
+// many files, too many bytes). Err is the fetcher's error, when it failed.
+type RefError struct {
+	URL string
+	Msg string
+	Err error
+}
+
+func (e *RefError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("referenced file %s: %s", e.URL, e.Err.Error())
+	}
+	return fmt.Sprintf("referenced file %s: %s", e.URL, e.Msg)
+}
+
+func (e *RefError) Unwrap() error { return e.Err }
+
+// Parse reads an OpenAPI 3.0 or 3.1 document, in JSON or YAML, and validates it. It has no
+// location, so references to other files cannot be resolved and are refused, naming the
+// reference. Errors: *Problem.
 func Parse(ctx context.Context, data []byte) (*Doc, error) {
 	if len(data) > MaxSize {
 		return nil, &Problem{Message: fmt.Sprintf("the document is larger than %d bytes", MaxSize)}
@@ -51,12 +79,88 @@ func Parse(ctx context.Context, data []byte) (*Doc, error) {
 	loader.Context = ctx
 	loader.IsExternalRefsAllowed = false
 	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
-		return nil, fmt.Errorf("references to other files (%s) are not supported: inline them", u)
+		at := *u
+		at.Fragment = ""
+		return nil, fmt.Errorf("the reference to another file %q cannot be resolved: a text source must be one whole document (inline it, or give the specification's URL so its files can be fetched)", at.String())
 	}
 	t, err := loader.LoadFromData(data)
 	if err != nil {
 		return nil, &Problem{Message: err.Error(), Location: "document"}
 	}
+	return finish(ctx, t, data, nil)
+}
+
+// Fetch reads a referenced file by absolute URL (the safe fetcher, for specifications).
+type Fetch func(ctx context.Context, url string) ([]byte, error)
+
+// ParseURL reads a document fetched from base, with the files it references by relative $ref,
+// fetched with fetch: only on base's scheme and host, at most MaxFiles files and MaxSize bytes
+// in all. The whole is validated. Errors: *Problem (an invalid document or file), *RefError (a
+// file that could not or may not be fetched).
+func ParseURL(ctx context.Context, data []byte, base string, fetch Fetch) (*Doc, error) {
+	if len(data) > MaxSize {
+		return nil, &Problem{Message: fmt.Sprintf("the document is larger than %d bytes", MaxSize)}
+	}
+	root, err := url.Parse(base)
+	if err != nil || !root.IsAbs() {
+		return nil, &Problem{Message: "the document's URL is not an absolute URL", Location: "document"}
+	}
+	root.Fragment = ""
+	files := map[string][]byte{}
+	total := len(data)
+	var refErr *RefError
+	loader := openapi3.NewLoader()
+	loader.Context = ctx
+	loader.JoinFunc = func(b, rel *url.URL) *url.URL { return b.ResolveReference(rel) }
+	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
+		at := *u
+		at.Fragment = ""
+		fail := func(e *RefError) ([]byte, error) {
+			if refErr == nil {
+				refErr = e
+			}
+			return nil, e
+		}
+		if at == *root {
+			return data, nil // the document refers to itself by name
+		}
+		if at.Scheme != root.Scheme || at.Host != root.Host {
+			return fail(&RefError{URL: at.String(), Msg: "only files on the document's own host (by a relative $ref) are fetched"})
+		}
+		name := RelPath(root.Path, at.Path)
+		if b, ok := files[name]; ok {
+			return b, nil
+		}
+		if len(files) >= MaxFiles {
+			return fail(&RefError{URL: at.String(), Msg: fmt.Sprintf("the document references more than %d files", MaxFiles)})
+		}
+		b, err := fetch(ctx, at.String())
+		if err != nil {
+			return fail(&RefError{URL: at.String(), Err: err})
+		}
+		if total += len(b); total > MaxSize {
+			return fail(&RefError{URL: at.String(), Msg: fmt.Sprintf("the document and its files are larger than %d bytes", MaxSize)})
+		}
+		files[name] = b
+		return b, nil
+	}
+	t, err := loader.LoadFromDataWithPath(data, root)
+	if refErr != nil {
+		return nil, refErr
+	}
+	if err != nil {
+		return nil, &Problem{Message: err.Error(), Location: "document"}
+	}
+	for name, b := range files {
+		if _, err := yaml.YAMLToJSON(b); err != nil {
+			return nil, &Problem{Message: err.Error(), Location: name}
+		}
+	}
+	return finish(ctx, t, data, files)
+}
+
+// finish checks the version and validates a loaded document, and hashes it with its files.
+func finish(ctx context.Context, t *openapi3.T, data []byte, files map[string][]byte) (*Doc, error) {
 	switch v := t.OpenAPIMajorMinor(); v {
 	case "3.0", "3.1":
 	default:
@@ -69,8 +173,31 @@ func Parse(ctx context.Context, data []byte) (*Doc, error) {
 	if err != nil {
 		return nil, &Problem{Message: err.Error(), Location: "document"}
 	}
-	sum := sha256.Sum256(data)
-	return &Doc{T: t, Hash: hex.EncodeToString(sum[:]), JSON: js}, nil
+	h := sha256.New()
+	h.Write(data)
+	if len(files) == 0 {
+		files = nil // a single document hashes as its bytes alone, as before files were kept
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		h.Write([]byte{0})
+		h.Write([]byte(name))
+		h.Write([]byte{0})
+		h.Write(files[name])
+	}
+	return &Doc{T: t, Hash: hex.EncodeToString(h.Sum(nil)), JSON: js, Files: files}, nil
+}
+
+// RelPath is the path of file relative to the directory of the document at root (both URL
+// paths): "schemas/pet.yaml", or "../common.yaml" for a file above it.
+func RelPath(root, file string) string {
+	dir := strings.Split(strings.TrimSuffix(path.Dir(root), "/"), "/")
+	parts := strings.Split(path.Clean(file), "/")
+	i := 0
+	for i < len(dir) && i < len(parts)-1 && dir[i] == parts[i] {
+		i++
+	}
+	up := strings.Repeat("../", len(dir)-i)
+	return up + strings.Join(parts[i:], "/")
 }
 
 // locationOf names where a validation error applies, from kin-openapi's context wrappers:
@@ -93,18 +220,6 @@ func locationOf(err error) string {
 		return "document"
 	}
 	return strings.Join(parts, ".")
-}
-
-// Operation is one operation of a document, in document order within its tag.
-type Operation struct {
-	Method, Path, OperationID, Summary, Description string
-	Deprecated                                      bool
-}
-
-// Tag is a group of operations, as API-reference pages show them.
-type Tag struct {
-	Name, Description string
-	Operations        []Operation
 }
 
 // ToJSON converts a stored (already validated) document to JSON, without validating it again.

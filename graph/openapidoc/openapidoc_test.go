@@ -20,7 +20,7 @@ func TestParse(t *testing.T) {
 		{"bad schema type", "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents: {schemas: {Pet: {type: wrong}}}\n", "unsupported 'type'", "components.schema.Pet"},
 		{"bad 3.1 prefixItems", "openapi: 3.1.0\ninfo: {title: T, version: '1'}\ncomponents: {schemas: {A: {type: array, prefixItems: [{type: bogus}]}}}\n", "bogus", "components.schema.A"},
 		{"3.1 field in 3.0", "openapi: 3.0.3\ninfo: {title: T, version: '1', summary: x}\npaths: {}\n", "3.1", "info"},
-		{"external reference", "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {/a: {get: {responses: {'200': {$ref: 'other.yaml#/r'}}}}}\n", "not supported", "document"},
+		{"external reference", "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {/a: {get: {responses: {'200': {$ref: 'other.yaml#/r'}}}}}\n", "\"other.yaml\" cannot be resolved", "document"},
 		{"swagger 2", "swagger: '2.0'\ninfo: {title: T, version: '1'}\npaths: {}\n", "not supported", "openapi"},
 		{"3.2", "openapi: 3.2.0\ninfo: {title: T, version: '1'}\n", "not supported", "openapi"},
 		{"not a document", "{not json", "unmarshal", "document"},

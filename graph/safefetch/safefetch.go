@@ -127,6 +127,10 @@ func (p Policy) Client() *http.Client {
 	}
 }
 
+// FetchTimeout is how long one fetch may take (the policy's Timeout, or its default); callers
+// that fetch several files as one (a document and its references) bound the whole by it too.
+func (p Policy) FetchTimeout() time.Duration { return p.withDefaults().Timeout }
+
 // Check validates a URL before anything is stored or queued. Errors: *Error.
 func (p Policy) Check(raw string) error {
 	u, err := url.Parse(raw)

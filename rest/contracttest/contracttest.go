@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -127,6 +128,8 @@ func load(path string) *spec {
 	// The spec's only server is "{host}/v1" with an https://api.gitbook.com
 	// default; route on the bare path prefix instead so test requests match.
 	doc.Servers = openapi3.Servers{{URL: "/v1"}}
+	plainObjectTyped(doc)
+	computedOrNot(doc)
 	// gorillamux (unlike legacy, which also takes "/v1" for "/v1/") tries
 	// literal paths before templated ones (Paths.InMatchingOrder), so a literal
 	// segment wins over a template at the same position, and it matches on the
@@ -289,4 +292,37 @@ func truncate(b []byte, n int) string {
 		return string(b)
 	}
 	return string(b[:n]) + "…(truncated)"
+}
+
+// plainObjectTyped gives the contract's PlainObject the type it means, object. It has no type,
+// and its additionalProperties are oneOf [PlainObject, …]: kin-openapi's Schema.IsEmpty, which
+// every validation calls, then recurses through it without end (a stack overflow) as soon as a
+// response reaches it (a computed page's ComputedContentSourceIntegration variant does). With
+// a type, IsEmpty answers at once; objects validate exactly as before.
+func plainObjectTyped(doc *openapi3.T) {
+	if ref := doc.Components.Schemas["PlainObject"]; ref != nil && ref.Value != nil && ref.Value.Type == nil {
+		ref.Value.Type = &openapi3.Types{openapi3.TypeObject}
+	}
+}
+
+// computedOrNot reads the contract's RevisionPageDocument as it means it. Its last part is
+// oneOf [{computed, computedSeed} (both required), {documentId?}], and the second branch,
+// having no required property, matches every object: a computed page (API-reference pages,
+// which GitBook returns too) would match both branches and fail oneOf. The second branch is
+// read as "a page that is not computed"; pages without computed validate exactly as before.
+func computedOrNot(doc *openapi3.T) {
+	ref := doc.Components.Schemas["RevisionPageDocument"]
+	if ref == nil || ref.Value == nil {
+		return
+	}
+	for _, part := range ref.Value.AllOf {
+		if part == nil || part.Value == nil || len(part.Value.OneOf) != 2 {
+			continue
+		}
+		computed, plain := part.Value.OneOf[0].Value, part.Value.OneOf[1].Value
+		if computed == nil || plain == nil || !slices.Contains(computed.Required, "computed") || plain.Properties["documentId"] == nil || plain.Not != nil {
+			continue
+		}
+		plain.Not = &openapi3.SchemaRef{Value: &openapi3.Schema{Required: []string{"computed"}}}
+	}
 }

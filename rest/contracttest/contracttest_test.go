@@ -194,3 +194,26 @@ func TestMissingSpec(t *testing.T) {
 		t.Errorf("with CI=true a missing spec must Fatalf with a fetch hint, got %v", r.errors)
 	}
 }
+
+// computedPage is a document page generated from an OpenAPI specification, as getPageById
+// answers it.
+const computedPage = `{"id":"p1","title":"pets","kind":"sheet","type":"document","urls":{"app":"https://app.test/s/s1/pets"},
+ "slug":"pets","path":"pets","pages":[],"layout":{"width":"default","cover":true,"coverSize":"hero","title":true,"description":true,
+ "tableOfContents":true,"outline":true,"pagination":true,"metadata":true},"hidden":false,"noIndex":false,"noRobotsIndex":false,
+ "computed":{"type":"builtin:openapi","dependencies":{"spec":{"ref":{"kind":"openapi","spec":"petstore"},
+   "value":{"object":"openapi-spec","id":"sp1","slug":"petstore","lastVersion":"v1"}}},"props":{"doc":"operations","page":"pets"}},
+ "computedSeed":"p1","markdown":"## List pets\n"}`
+
+// Computed pages validate (the contract's {documentId?} branch would otherwise match them too,
+// and its PlainObject made kin-openapi recurse without end); what is wrong in them still fails,
+// and plain pages validate as before.
+func TestComputedPage(t *testing.T) {
+	requireSpec(t)
+	const path = "/v1/spaces/s1/content/page/p1"
+	mustPass(t, "GET", path, 200, jsonHeader, computedPage)
+	mustPass(t, "GET", path, 200, jsonHeader, strings.Replace(computedPage, `"doc":"operations","page":"pets"`, `"doc":"models"`, 1))
+	mustFail(t, "GET", path, 200, jsonHeader, strings.Replace(computedPage, `"doc":"operations"`, `"doc":"everything"`, 1), "props")
+	mustFail(t, "GET", path, 200, jsonHeader, strings.Replace(computedPage, `"computedSeed":"p1",`, "", 1), "computedSeed")
+	plain := strings.Replace(computedPage, computedPage[strings.Index(computedPage, `"computed":`):strings.Index(computedPage, `"markdown"`)], `"documentId":"d1",`, 1)
+	mustPass(t, "GET", path, 200, jsonHeader, plain)
+}
