@@ -34,6 +34,8 @@ type Store struct {
 	prep    prepared
 	hooks   []bun.QueryHook // run around prepared statements too (AddQueryHook)
 	tokens  tokenCache
+	// treeCols are the spaces columns SiteTreesOf reads (site_tree.go).
+	treeCols spaceColumnCache
 
 	// The insert-only job client (jobs.go), made on first use.
 	jobsOnce sync.Once

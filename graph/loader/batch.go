@@ -100,6 +100,18 @@ func (b *Batch[K, V]) Prime(values map[K]V) {
 	}
 }
 
+// PrimeMissing records that keys have no value (a batch that looked them up along the way found
+// none), so that loading them later costs nothing either.
+func (b *Batch[K, V]) PrimeMissing(keys []K) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, k := range keys {
+		if _, seen := b.cache[k]; !seen {
+			b.cache[k] = func() (found[V], error) { return found[V]{}, nil }
+		}
+	}
+}
+
 // Load returns the value for key (ok false when fetch found none), batching it with its siblings.
 func (b *Batch[K, V]) Load(ctx context.Context, key K) (V, bool, error) {
 	r, err := b.queue(ctx, []K{key})[0]()
@@ -258,6 +270,10 @@ func (b *Batch[K, V]) batch(ctx context.Context, keys []K) []*dataloader.Result[
 	}
 	return out
 }
+
+// Alone reports whether a read has no siblings: it is not resolving a field of an element of a
+// GraphQL list (REST handlers read with no GraphQL field at all). Its loads leave at once.
+func Alone(ctx context.Context) bool { return alone(ctx) }
 
 // alone reports whether a load has no siblings to wait for: it is not resolving a field of an
 // element of a GraphQL list (REST handlers call loaders with no GraphQL field at all).
