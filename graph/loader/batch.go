@@ -38,7 +38,7 @@ type Batch[K comparable, V any] struct {
 type round[K comparable, V any] struct {
 	ctx       context.Context // the first sibling's: its values (the viewer, statement counting) reach fetch
 	opened    time.Time
-	firstKey  time.Time // when the first key was queued; zero before
+	lastKey  time.Time // when the latest key was queued; zero before the first
 	timer     *time.Timer
 	keys      []K
 	wantKeys  int // announced new keys (Expect); 0: none announced
@@ -57,7 +57,7 @@ type found[V any] struct {
 // maxWait bounds how long a window waits for siblings that keep arriving unannounced.
 const maxWait = 25 * time.Millisecond
 
-// announcedWait bounds how long an announced level waits for its siblings, from its first key.
+// announcedWait bounds how long an announced level waits for its next sibling, from its latest key.
 // They do come (the parent said so) unless a sibling failed or asked for a key another already
 // had, so this is only a fallback; it is long enough that a busy machine does not split the level.
 const announcedWait = 100 * time.Millisecond
@@ -90,8 +90,8 @@ func (b *Batch[K, V]) expect(keys, calls int) {
 	r.wantKeys += keys
 	r.wantCalls += calls
 	wait := announcedWait // announced: wait for the siblings, not a window
-	if !r.firstKey.IsZero() {
-		wait -= time.Since(r.firstKey)
+	if !r.lastKey.IsZero() {
+		wait -= time.Since(r.lastKey)
 	}
 	r.timer.Reset(wait)
 }
@@ -208,9 +208,9 @@ func (b *Batch[K, V]) queue(ctx context.Context, keys []K) []dataloader.Thunk[fo
 		switch {
 		case !announced && time.Since(r.opened) < maxWait:
 			r.timer.Reset(b.wait) // unannounced siblings are still arriving: wait for the next
-		case announced && len(fresh) > 0 && r.firstKey.IsZero():
-			r.firstKey = time.Now()
-			r.timer.Reset(announcedWait) // the siblings' fallback runs from the first key
+		case announced && len(fresh) > 0:
+			r.lastKey = time.Now()
+			r.timer.Reset(announcedWait) // the fallback runs from the latest sibling: slow ones still join
 		}
 		for _, k := range fresh {
 			r.keys = append(r.keys, k)
