@@ -38,7 +38,7 @@ type Batch[K comparable, V any] struct {
 type round[K comparable, V any] struct {
 	ctx       context.Context // the first sibling's: its values (the viewer, statement counting) reach fetch
 	opened    time.Time
-	lastKey  time.Time // when the latest key was queued; zero before the first
+	lastKey   time.Time // when the latest key was queued; zero before the first
 	timer     *time.Timer
 	keys      []K
 	wantKeys  int // announced new keys (Expect); 0: none announced
