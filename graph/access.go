@@ -19,7 +19,7 @@ type orgAccess struct {
 }
 
 // viewerAccess loads the caller's access to an organization once per request: their membership,
-// grants, teams and the collection tree, in a fixed number of statements. A non-member gets an
+// then their grants, teams and the collection tree in one statement. A non-member gets an
 // access that grants nothing.
 func (r *Resolver) viewerAccess(ctx context.Context, orgID string) (*orgAccess, error) {
 	actor, err := authz.RequireActor(ctx)
@@ -53,7 +53,9 @@ func (r *Resolver) accessOf(ctx context.Context, orgID, userID string, m *storag
 		return a, nil
 	}
 	a.Member, a.OrgRole = true, (*model.MemberRole)(m.Role)
-	collections, err := r.Store.CollectionsIn(ctx, orgID)
+	// Admins are admins everywhere: their grants cannot change anything.
+	admin := authz.AtLeast(a.OrgRole, model.MemberRoleAdmin)
+	collections, teams, grants, err := r.Store.AccessRowsIn(ctx, orgID, userID, !admin)
 	if err != nil {
 		return nil, err
 	}
@@ -62,19 +64,8 @@ func (r *Resolver) accessOf(ctx context.Context, orgID, userID string, m *storag
 		n := collectionNode(c)
 		a.Collections[c.ID] = &n
 	}
-	teams, err := r.Store.TeamMembershipsIn(ctx, orgID, []string{userID})
-	if err != nil {
-		return nil, err
-	}
 	for _, t := range teams {
 		a.Teams[t.TeamID], a.teamRoles[t.TeamID] = true, t.Role
-	}
-	if authz.AtLeast(a.OrgRole, model.MemberRoleAdmin) {
-		return a, nil // admins are admins everywhere: their grants cannot change anything
-	}
-	grants, err := r.Store.GrantsIn(ctx, orgID, []string{userID})
-	if err != nil {
-		return nil, err
 	}
 	a.Grants = toGrants(grants)
 	return a, nil

@@ -90,6 +90,7 @@ func (r *Resolver) ChangeRequests(ctx context.Context, spaceID string, in model.
 	if err != nil {
 		return nil, err
 	}
+	r.announceChangeRequestContent(ctx, row, list.Items)
 	return model.NewConnection(items, list.Cursors, list.Total, list.HasMore), nil
 }
 

@@ -13,11 +13,7 @@ import (
 
 // Content is the resolver for the content field.
 func (r *changeRequestResolver) Content(ctx context.Context, obj *model.ChangeRequest) (*model.Revision, error) {
-	src, err := r.ChangeRequestContent(ctx, obj.Space, obj.ID)
-	if err != nil {
-		return nil, err
-	}
-	return r.revisionHeader(ctx, src)
+	return r.ChangeRequestRevision(ctx, obj)
 }
 
 // CreateChangeRequest is the resolver for the createChangeRequest field.

@@ -194,6 +194,10 @@ func (r *Resolver) toComments(ctx context.Context, t *thread, rows []*storage.Co
 	if err != nil {
 		return nil, err
 	}
+	if len(rows) > 1 && asked(ctx, "Comment", "replyList") {
+		// Each comment will read its page of replies: let them leave in one batch.
+		loader.For(ctx, r.Store).ReplyPages.Expect(len(rows))
+	}
 	viewer := authz.ActorFrom(ctx).UserID
 	out := make([]*model.Comment, len(rows))
 	for i, c := range rows {
@@ -203,6 +207,7 @@ func (r *Resolver) toComments(ctx context.Context, t *thread, rows []*storage.Co
 			URLs:        model.LocationURLs{Location: r.commentURL(t.key, c.ID, "")},
 			Permissions: commentPermissions(t.space.ViewerRole, viewer, c.PostedBy),
 			Status:      model.CommentStatus(c.Status), ResolvedAt: c.ResolvedAt,
+			ViewerRole: t.space.ViewerRole,
 		}
 		m.Replies, m.Repliers = e.repliersOf(c.ID)
 		if c.ResolvedBy != nil {
@@ -214,7 +219,7 @@ func (r *Resolver) toComments(ctx context.Context, t *thread, rows []*storage.Co
 }
 
 // toReplies converts replies to one comment for the caller.
-func (r *Resolver) toReplies(ctx context.Context, t *thread, commentID string, rows []*storage.Comment, format *model.PageFormat) ([]*model.CommentReply, error) {
+func (r *Resolver) toReplies(ctx context.Context, key storage.Thread, role *model.MemberRole, commentID string, rows []*storage.Comment, format *model.PageFormat) ([]*model.CommentReply, error) {
 	e, err := r.loadEngagement(ctx, rows, false)
 	if err != nil {
 		return nil, err
@@ -225,8 +230,8 @@ func (r *Resolver) toReplies(ctx context.Context, t *thread, commentID string, r
 		out[i] = &model.CommentReply{
 			Object: "comment-reply", ID: c.ID, PostedBy: e.users[c.PostedBy], PostedAt: c.PostedAt, EditedAt: c.EditedAt,
 			Reactions: e.reactionsOf(c.ID), Body: bodyIn(c, format),
-			URLs:        model.LocationURLs{Location: r.commentURL(t.key, commentID, c.ID)},
-			Permissions: commentPermissions(t.space.ViewerRole, viewer, c.PostedBy),
+			URLs:        model.LocationURLs{Location: r.commentURL(key, commentID, c.ID)},
+			Permissions: commentPermissions(role, viewer, c.PostedBy),
 			CommentID:   commentID,
 		}
 	}

@@ -28,7 +28,7 @@ func (r *changeRequestResolver) Commenters(ctx context.Context, obj *model.Chang
 
 // ReplyList is the resolver for the replyList field.
 func (r *commentResolver) ReplyList(ctx context.Context, obj *model.Comment, first *int, after *string, format *model.PageFormat) (*model.Connection[*model.CommentReply], error) {
-	return r.CommentReplies(ctx, obj.Target.Space, deref(obj.Target.ChangeRequest), obj.ID, format, first, after)
+	return r.Resolver.ReplyList(ctx, obj, format, first, after)
 }
 
 // Reply is the resolver for the reply field.

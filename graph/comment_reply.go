@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
@@ -41,11 +42,38 @@ func (r *Resolver) CommentReplies(ctx context.Context, spaceID, changeRequestID,
 	if err != nil {
 		return nil, err
 	}
-	items, err := r.toReplies(ctx, t, c.ID, list.Items, format)
+	items, err := r.toReplies(ctx, t.key, t.space.ViewerRole, c.ID, list.Items, format)
 	if err != nil {
 		return nil, err
 	}
 	return model.NewConnection(items, list.Cursors, list.Total, list.HasMore), nil
+}
+
+// ReplyList pages through the replies of a comment the caller has read: in a list of comments,
+// every comment's page leaves in one batch (loader.ReplyPages), and the comment's own
+// authorization is not read again. Errors: Invalid, NotFound.
+func (r *Resolver) ReplyList(ctx context.Context, c *model.Comment, format *model.PageFormat, first *int, after *string) (*model.CommentReplyConnection, error) {
+	if c.ViewerRole == nil { // not read through toComments: check it all
+		return r.CommentReplies(ctx, c.Target.Space, deref(c.Target.ChangeRequest), c.ID, format, first, after)
+	}
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	if err := commentFormat(format); err != nil {
+		return nil, err
+	}
+	page.NoTotal = true // the comment counted its replies already
+	list, _, err := loader.For(ctx, r.Store).ReplyPages.Load(ctx, loader.PageKey{Parent: c.ID, Page: page})
+	if err != nil {
+		return nil, err
+	}
+	key := storage.Thread{SpaceID: c.Target.Space, ChangeRequestID: deref(c.Target.ChangeRequest)}
+	items, err := r.toReplies(ctx, key, c.ViewerRole, c.ID, list.Items, format)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewConnection(items, list.Cursors, c.Replies, list.HasMore), nil
 }
 
 // CommentReplyByID reads one reply. Errors: Invalid, NotFound.
@@ -65,7 +93,7 @@ func (r *Resolver) replyIn(ctx context.Context, t *thread, commentID, replyID st
 	if err != nil {
 		return nil, notFound(err, "reply")
 	}
-	out, err := r.toReplies(ctx, t, commentID, []*storage.Comment{reply}, format)
+	out, err := r.toReplies(ctx, t.key, t.space.ViewerRole, commentID, []*storage.Comment{reply}, format)
 	if err != nil {
 		return nil, err
 	}

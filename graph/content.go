@@ -10,6 +10,7 @@ import (
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/expr"
+	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
@@ -123,7 +124,9 @@ func (r *Resolver) toRevision(rev *storage.Revision, src *ContentSource) *model.
 
 // PageTree reads the pages of a content source as a tree, without their content: one statement.
 func (r *Resolver) PageTree(ctx context.Context, src *ContentSource) ([]*model.RevisionPage, error) {
-	rows, err := r.Store.PagesOf(ctx, src.View)
+	// Through the loader: the trees of a list's spaces leave in one statement. A view's pages
+	// never change (a view is a line at a sequence number), so they are safe to keep.
+	rows, _, err := loader.For(ctx, r.Store).PageTrees.Load(ctx, src.View)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +151,8 @@ func (r *Resolver) WithMarkdown(ctx context.Context, tree []*model.RevisionPage)
 		}
 	}
 	walk(tree)
-	bodies, err := r.Store.PageMarkdown(ctx, ids)
+	// Through the loader, even with no ids: a parent may have announced this call (ExpectCalls).
+	bodies, err := loader.For(ctx, r.Store).PageContents.LoadMany(ctx, ids)
 	if err != nil {
 		return err
 	}

@@ -99,11 +99,7 @@ func (r *revisionPageResolver) Document(ctx context.Context, obj *model.Revision
 
 // Content is the resolver for the content field.
 func (r *spaceResolver) Content(ctx context.Context, obj *model.Space) (*model.Revision, error) {
-	src, err := r.SpaceContent(ctx, obj.ID)
-	if err != nil {
-		return nil, err
-	}
-	return r.revisionHeader(ctx, src)
+	return r.SpaceRevision(ctx, obj)
 }
 
 // RevisionByID is the resolver for the revisionById field.

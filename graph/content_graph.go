@@ -158,3 +158,112 @@ func selects(op *graphql.OperationContext, set ast.SelectionSet, names ...string
 	}
 	return false
 }
+
+// SpaceRevision is a space's current revision, as the graph shows it (its pages and files load
+// when asked). Under a list of spaces (which already decided the caller's role and keeps the
+// spaces' rows in the request's loaders), every space's revision leaves in one batch, and so do
+// their page trees and markdown after it (announced by readableSpaces). Errors: NotFound.
+func (r *Resolver) SpaceRevision(ctx context.Context, sp *model.Space) (*model.Revision, error) {
+	if loader.Alone(ctx) || !canRead(sp.ViewerRole) {
+		src, err := r.SpaceContent(ctx, sp.ID) // read afresh, after a change too
+		if err != nil {
+			return nil, err
+		}
+		return r.revisionHeader(ctx, src)
+	}
+	l := loader.For(ctx, r.Store)
+	row, err := l.Spaces.Find(ctx, sp.ID)
+	if err != nil {
+		return nil, notFound(err, "space")
+	}
+	rev, err := l.Revisions.Find(ctx, row.RevisionID)
+	if err == nil && rev.SpaceID != row.ID {
+		err = storage.ErrNotFound
+	}
+	if err != nil {
+		return nil, notFound(err, "revision")
+	}
+	return r.toRevision(rev, &ContentSource{Space: sp, row: row, View: storage.View{SpaceID: row.ID, BaseSeq: row.RevisionSeq}, RevisionID: row.RevisionID}), nil
+}
+
+// announceSpaceContent tells the loaders what each of a list's spaces is about to read of its
+// content, when the request asks for it, and keeps the spaces' rows for them.
+func (r *Resolver) announceSpaceContent(ctx context.Context, rows []*storage.Space) {
+	if len(rows) == 0 || graphQLField(ctx) == nil || !asked(ctx, "Space", "content") {
+		return
+	}
+	l := loader.For(ctx, r.Store)
+	byID := make(map[string]*storage.Space, len(rows))
+	for _, s := range rows {
+		byID[s.ID] = s
+	}
+	l.Spaces.Prime(byID)
+	l.Revisions.Expect(len(rows))
+	if asked(ctx, "Revision", "pages") {
+		l.PageTrees.Expect(len(rows))
+		if asked(ctx, "RevisionPage", "markdown", "document") {
+			l.PageContents.ExpectCalls(len(rows))
+		}
+	}
+}
+
+// ChangeRequestRevision is a change request's latest revision, as the graph shows it. Under a
+// list of change requests (whose rows and space the request's loaders keep), every change
+// request's revision leaves in one batch, and so do their page trees and markdown after it.
+// Errors: NotFound.
+func (r *Resolver) ChangeRequestRevision(ctx context.Context, cr *model.ChangeRequest) (*model.Revision, error) {
+	if loader.Alone(ctx) {
+		src, err := r.ChangeRequestContent(ctx, cr.Space, cr.ID) // read afresh, after a change too
+		if err != nil {
+			return nil, err
+		}
+		return r.revisionHeader(ctx, src)
+	}
+	l := loader.For(ctx, r.Store)
+	row, err := l.ChangeRequests.Find(ctx, cr.ID)
+	if err != nil {
+		return nil, notFound(err, "change request")
+	}
+	spaceRow, err := l.Spaces.Find(ctx, row.SpaceID)
+	if err != nil {
+		return nil, notFound(err, "space")
+	}
+	acc, err := r.viewerAccess(ctx, spaceRow.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	role := acc.SpaceRole(spaceNode(spaceRow))
+	if !canRead(role) {
+		return nil, apperr.NotFoundf("change request not found")
+	}
+	rev, err := l.Revisions.Find(ctx, row.RevisionID)
+	if err == nil && rev.SpaceID != spaceRow.ID {
+		err = storage.ErrNotFound
+	}
+	if err != nil {
+		return nil, notFound(err, "revision")
+	}
+	src := &ContentSource{Space: r.toSpace(spaceRow, role), row: spaceRow, View: changeRequestView(row), RevisionID: row.RevisionID}
+	return r.toRevision(rev, src), nil
+}
+
+// announceChangeRequestContent is announceSpaceContent for a list of a space's change requests.
+func (r *Resolver) announceChangeRequestContent(ctx context.Context, space *storage.Space, rows []*storage.ChangeRequest) {
+	if len(rows) == 0 || graphQLField(ctx) == nil || !asked(ctx, "ChangeRequest", "content") {
+		return
+	}
+	l := loader.For(ctx, r.Store)
+	byID := make(map[string]*storage.ChangeRequest, len(rows))
+	for _, cr := range rows {
+		byID[cr.ID] = cr
+	}
+	l.ChangeRequests.Prime(byID)
+	l.Spaces.Prime(map[string]*storage.Space{space.ID: space})
+	l.Revisions.Expect(len(rows))
+	if asked(ctx, "Revision", "pages") {
+		l.PageTrees.Expect(len(rows))
+		if asked(ctx, "RevisionPage", "markdown", "document") {
+			l.PageContents.ExpectCalls(len(rows))
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
@@ -16,6 +17,7 @@ func (r *Resolver) fillMemberCounts(ctx context.Context, orgID string, members [
 	if len(members) == 0 {
 		return nil
 	}
+	r.announceMemberLists(ctx, members)
 	viewer, err := r.viewerAccess(ctx, orgID)
 	if err != nil {
 		return err
@@ -67,7 +69,8 @@ func (r *Resolver) MemberTeams(ctx context.Context, m *model.Member, first *int,
 	if err != nil {
 		return nil, err
 	}
-	list, err := r.Store.FindTeamsOfMember(ctx, org.ID, m.ID, deref(title), page)
+	page.NoTotal = !totalAsked(ctx)
+	list, _, err := loader.For(ctx, r.Store).MemberTeams.Load(ctx, loader.MemberTeamsKey{OrganizationID: org.ID, UserID: m.ID, Title: deref(title), Page: page})
 	if err != nil {
 		return nil, err
 	}
@@ -101,13 +104,9 @@ func (r *Resolver) MemberSpaces(ctx context.Context, m *model.Member, first *int
 	if err != nil {
 		return nil, err
 	}
-	target := viewer
+	target := viewer.Access
 	if m.ID != viewer.UserID {
-		row, err := r.Store.FindMembership(ctx, org.ID, m.ID)
-		if err != nil {
-			return nil, notFound(err, "member")
-		}
-		if target, err = r.accessOf(ctx, org.ID, m.ID, row); err != nil {
+		if target, err = r.memberAccess(ctx, org.ID, viewer, m.ID); err != nil {
 			return nil, err
 		}
 	}

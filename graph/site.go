@@ -91,13 +91,19 @@ func (r *Resolver) Sites(ctx context.Context, org *model.Organization, args Site
 		}
 		f.Types = append(f.Types, string(t))
 	}
+	page.NoTotal = !totalAsked(ctx)
 	list, err := r.Store.FindSites(ctx, org.ID, f, page)
 	if err != nil {
 		return nil, err
 	}
-	// Each listed site may read its site spaces: let them leave in one batch.
-	loader.For(ctx, r.Store).SiteSpaces.Expect(len(list.Items))
-	loader.For(ctx, r.Store).ShareLinks.Expect(len(list.Items))
+	// Each listed site may read its site spaces (and their spaces' counters): let them leave in
+	// one batch.
+	l := loader.For(ctx, r.Store)
+	l.SiteSpaces.Expect(len(list.Items))
+	l.ShareLinks.Expect(len(list.Items))
+	if asked(ctx, "Space", spaceCounters...) {
+		l.ChangeRequestCounts.ExpectCalls(len(list.Items))
+	}
 	return connectionOf(list, r.toSite), nil
 }
 

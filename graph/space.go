@@ -58,9 +58,13 @@ func (r *Resolver) readableSpace(ctx context.Context, id string, trash bool) (*m
 	return sp, row, r.withCounts(ctx, sp)
 }
 
-// withCounts fills spaces' change request counters: one statement for all of them, shared with
-// sibling lists of the same request.
+// withCounts fills spaces' change request counters when the request shows them: one statement for
+// all of them, shared with sibling lists of the same request.
 func (r *Resolver) withCounts(ctx context.Context, spaces ...*model.Space) error {
+	if !asked(ctx, "Space", spaceCounters...) {
+		return nil // no statement for counters nobody reads
+	}
+	// An empty list still calls LoadMany: a parent may have announced this call (ExpectCalls).
 	ids := make([]string, len(spaces))
 	for i, s := range spaces {
 		ids[i] = s.ID
@@ -105,8 +109,9 @@ func (r *Resolver) readableSpaces(ctx context.Context, list, orgID string, acc *
 	if err != nil {
 		return nil, err
 	}
-	// Each listed space may ask for its grants: let them leave in one batch.
+	// Each listed space may ask for its grants and its content: let them leave in one batch.
 	loader.For(ctx, r.Store).Grants.Expect(len(spaces.Items))
+	r.announceSpaceContent(ctx, spaces.Items)
 	conn := connectionOf(spaces, func(s *storage.Space) *model.Space { return r.toSpace(s, roles[s.ID]) })
 	return conn, r.withCounts(ctx, conn.Nodes...)
 }

@@ -107,8 +107,8 @@ func nestedFloorSQL(d storage.Dialect) string {
     SELECT json_agg(json_build_object('siteSpaces', COALESCE((
       SELECT json_agg(json_build_object('space', json_build_object('id', sp.id, 'title', sp.title, 'emoji', sp.emoji, 'visibility', 'PRIVATE', 'createdAt', sp.created_at)) ORDER BY ss.position)
       FROM site_spaces ss JOIN spaces sp ON sp.id = ss.space_id AND sp.deleted_at IS NULL WHERE ss.section_id = sec.id), '[]'::json)) ORDER BY sec.position)
-    FROM (SELECT * FROM site_sections WHERE site_id = si.id ORDER BY position LIMIT 10) sec), '[]'::json))) ORDER BY si.created_at, si.id)
-  FROM (SELECT * FROM sites WHERE organization_id = $1 ORDER BY created_at, id LIMIT 20) si), '[]'::json)))))::text`
+    FROM (SELECT * FROM site_sections WHERE site_id = si.id ORDER BY position LIMIT 10) sec), '[]'::json))) ORDER BY si.created_at DESC, si.id DESC)
+  FROM (SELECT * FROM sites WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20) si), '[]'::json)))))::text`
 	}
 	return `SELECT json_object('data', json_object('organization', json_object('sites', json_object('nodes', COALESCE((
   SELECT json_group_array(json(site)) FROM (SELECT json_object('sections', json_object('nodes', COALESCE((
@@ -116,7 +116,7 @@ func nestedFloorSQL(d storage.Dialect) string {
       SELECT json_group_array(json(item)) FROM (SELECT json_object('space', json_object('id', sp.id, 'title', sp.title, 'emoji', sp.emoji, 'visibility', 'PRIVATE', 'createdAt', sp.created_at)) AS item
       FROM site_spaces ss JOIN spaces sp ON sp.id = ss.space_id AND sp.deleted_at IS NULL WHERE ss.section_id = sec.id ORDER BY ss.position)), json('[]'))) AS section
     FROM (SELECT * FROM site_sections WHERE site_id = si.id ORDER BY position LIMIT 10) sec)), json('[]')))) AS site
-  FROM (SELECT * FROM sites WHERE organization_id = ?1 ORDER BY created_at, id LIMIT 20) si)), json('[]'))))))`
+  FROM (SELECT * FROM sites WHERE organization_id = ?1 ORDER BY created_at DESC, id DESC LIMIT 20) si)), json('[]'))))))`
 }
 
 type sbs struct {

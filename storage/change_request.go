@@ -65,6 +65,22 @@ func (s *Store) FindChangeRequest(ctx context.Context, spaceID, idOrNumber strin
 	return findChangeRequest(ctx, s.rdb, spaceID, idOrNumber)
 }
 
+// ChangeRequestsByIDs returns change requests by id, keyed by id: one statement.
+func (s *Store) ChangeRequestsByIDs(ctx context.Context, ids []string) (map[string]*ChangeRequest, error) {
+	out := make(map[string]*ChangeRequest, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []*ChangeRequest
+	if err := s.rdb.NewSelect().Model(&rows).Where("cr.id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	for _, cr := range rows {
+		out[cr.ID] = cr
+	}
+	return out, nil
+}
+
 func findChangeRequest(ctx context.Context, db bun.IDB, spaceID, idOrNumber string) (*ChangeRequest, error) {
 	cr := new(ChangeRequest)
 	q := db.NewSelect().Model(cr).Where("cr.space_id = ?", spaceID)

@@ -127,6 +127,16 @@ func (s *Store) ReplyPage(ctx context.Context, parentID string, page Page) (List
 	}, func(c *Comment) (time.Time, string, string) { return c.PostedAt, "", c.ID })
 }
 
+// ReplyPages is ReplyPage for several comments at once (each comment's page of replies, keyed by
+// comment id): two statements whatever the number of comments, one when page.NoTotal.
+func (s *Store) ReplyPages(ctx context.Context, parentIDs []string, page Page) (map[string]List[*Comment], error) {
+	key := sortKey{name: "replies", column: "cm.posted_at", idCol: "cm.id", isTime: true}
+	return paginateEach(ctx, s.rdb, key, page, "cm.parent_id", parentIDs,
+		func(q *bun.SelectQuery) *bun.SelectQuery { return q.ColumnExpr("cm.*") },
+		func(c *Comment) (time.Time, string, string) { return c.PostedAt, "", c.ID },
+		func(c *Comment) string { return deref(c.ParentID) })
+}
+
 // UpdateComment writes the fields set of a comment or reply. Errors: ErrNotFound.
 func (s *Store) UpdateComment(ctx context.Context, c *Comment, set CommentField) error {
 	if set == 0 {

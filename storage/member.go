@@ -75,6 +75,23 @@ func (s *Store) FindMembership(ctx context.Context, orgID, userID string) (*Memb
 	return m, nil
 }
 
+// MembersByUserIDs returns an organization's members among userIDs (without their user and
+// organization), keyed by user id: one statement.
+func (s *Store) MembersByUserIDs(ctx context.Context, orgID string, userIDs []string) (map[string]*Member, error) {
+	out := make(map[string]*Member, len(userIDs))
+	if len(userIDs) == 0 {
+		return out, nil
+	}
+	var rows []*Member
+	if err := s.rdb.NewSelect().Model(&rows).Where("m.organization_id = ? AND m.user_id IN (?)", orgID, bun.List(userIDs)).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	for _, m := range rows {
+		out[m.UserID] = m
+	}
+	return out, nil
+}
+
 // FindMemberships lists the organizations userID belongs to, oldest organization first.
 // Errors: ErrInvalidCursor.
 func (s *Store) FindMemberships(ctx context.Context, userID string, page Page) (List[*Member], error) {

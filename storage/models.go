@@ -176,6 +176,8 @@ type Team struct {
 	Members int `bun:",scanonly"`
 	// MemberRole is a listed member's role in the team, when a query lists one member's teams.
 	MemberRole string `bun:",scanonly"`
+	// MemberUserID is that member, when a query lists several members' teams.
+	MemberUserID string `bun:",scanonly"`
 }
 
 // TeamMember is a user's membership of a team, as owner or member.

@@ -12,10 +12,12 @@ import (
 )
 
 // Page asks for one page of a keyset-paginated list. After is an opaque cursor from a previous
-// page (empty for the first page); Limit is at least 1.
+// page (empty for the first page); Limit is at least 1. NoTotal leaves List.Total at 0 and saves
+// the statement that counts the matches, for a reader that does not show it.
 type Page struct {
-	Limit int
-	After string
+	Limit   int
+	After   string
+	NoTotal bool
 }
 
 // List is one page of a list: the items, each item's cursor (the REST page token and the GraphQL
@@ -92,14 +94,18 @@ func paginate[T any](ctx context.Context, db bun.IDB, key sortKey, page Page, fi
 	if err := q.OrderExpr(key.column + dir).OrderExpr(key.idCol + dir).Limit(int64(page.Limit + 1)).Scan(ctx); err != nil {
 		return out, translate(err)
 	}
-	total, err := filter(db.NewSelect().Model((*T)(nil))).Count(ctx)
-	if err != nil {
-		return out, translate(err)
+	var total int
+	if !page.NoTotal {
+		n, err := filter(db.NewSelect().Model((*T)(nil))).Count(ctx)
+		if err != nil {
+			return out, translate(err)
+		}
+		total = int(n)
 	}
 	if len(rows) > page.Limit {
 		rows, out.HasMore = rows[:page.Limit], true
 	}
-	out.Items, out.Total = rows, int(total)
+	out.Items, out.Total = rows, total
 	out.Cursors = make([]string, len(rows))
 	for i, r := range rows {
 		t, s, id := keyOf(r)
@@ -122,3 +128,78 @@ func fold(s string) string { return strings.ToLower(s) }
 func containsPattern(s string) string { return "%" + likeEscaper.Replace(fold(s)) + "%" }
 
 func userSearchKey(displayName, email string) string { return fold(displayName + "\n" + email) }
+
+// paginateEach is paginate for several parents at once (the replies of each of a page of
+// comments, the teams of each of a page of members): the same page of each parent's rows, in two
+// statements whatever the number of parents, the second only when the totals are wanted. part is
+// the SQL expression of a row's parent, which filter's rows are partitioned by; parentOf reads it
+// back from a row. filter must select the columns (it is wrapped in a window query).
+//
+// A page after a cursor is a per-parent page (a cursor names a row of one parent) and is read
+// with paginate.
+func paginateEach[T any](ctx context.Context, db bun.IDB, key sortKey, page Page, part string, parents []string,
+	filter func(*bun.SelectQuery) *bun.SelectQuery, keyOf func(*T) (time.Time, string, string), parentOf func(*T) string,
+) (map[string]List[*T], error) {
+	out := make(map[string]List[*T], len(parents))
+	if page.After != "" || len(parents) == 1 {
+		for _, p := range parents {
+			list, err := paginate(ctx, db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery { return filter(q).Where(part+" = ?", p) }, keyOf)
+			if err != nil {
+				return nil, err
+			}
+			out[p] = list
+		}
+		return out, nil
+	}
+	if len(parents) == 0 {
+		return out, nil
+	}
+	dir := " ASC"
+	if key.desc {
+		dir = " DESC"
+	}
+	inner := filter(db.NewSelect().Model((*T)(nil))).Where(part+" IN (?)", bun.List(parents)).
+		ColumnExpr(fmt.Sprintf("ROW_NUMBER() OVER (PARTITION BY %s ORDER BY %s%s, %s%s) AS _rn", part, key.column, dir, key.idCol, dir))
+	// Columns whose names start with "_" are not scanned: _rn orders and cuts, and stays out.
+	var rows []*T
+	if err := db.NewSelect().TableExpr("(?) AS sub", inner).ColumnExpr("sub.*").Where("sub._rn <= ?", page.Limit+1).
+		OrderExpr("sub._rn").Scan(ctx, &rows); err != nil {
+		return nil, translate(err)
+	}
+	for _, r := range rows {
+		p := parentOf(r)
+		list := out[p]
+		if len(list.Items) == page.Limit {
+			list.HasMore = true
+		} else {
+			t, s, id := keyOf(r)
+			value := s
+			if key.isTime {
+				value = formatKeyTime(t)
+			}
+			list.Items, list.Cursors = append(list.Items, r), append(list.Cursors, encodeCursor(key.name, value, id))
+		}
+		out[p] = list
+	}
+	if page.NoTotal {
+		return out, nil
+	}
+	var totals []parentTotal
+	counted := filter(db.NewSelect().Model((*T)(nil))).Where(part+" IN (?)", bun.List(parents)).ColumnExpr(part + " AS _parent")
+	if err := db.NewSelect().TableExpr("(?) AS sub", counted).ColumnExpr("sub._parent AS parent, COUNT(*) AS n").
+		GroupExpr("sub._parent").Scan(ctx, &totals); err != nil {
+		return nil, translate(err)
+	}
+	for _, t := range totals {
+		list := out[t.Parent]
+		list.Total = t.N
+		out[t.Parent] = list
+	}
+	return out, nil
+}
+
+// parentTotal is one parent's number of rows.
+type parentTotal struct {
+	Parent string
+	N      int
+}

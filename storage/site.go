@@ -392,18 +392,3 @@ func (s *Store) DeleteShareLink(ctx context.Context, siteID, id string) (bool, e
 	n, _ := res.RowsAffected()
 	return n > 0, nil
 }
-
-// SiteSpacesOfSites returns the site spaces of several sites, each site's in order: one
-// statement.
-func (s *Store) SiteSpacesOfSites(ctx context.Context, siteIDs []string) (map[string][]*SiteSpace, error) {
-	out := map[string][]*SiteSpace{}
-	if len(siteIDs) == 0 {
-		return out, nil
-	}
-	var rows []*SiteSpace
-	err := s.rdb.NewSelect().Model(&rows).Where("ss.site_id IN (?)", bun.List(siteIDs)).OrderExpr("ss.position ASC, ss.id ASC").Scan(ctx)
-	for _, ss := range rows {
-		out[ss.SiteID] = append(out[ss.SiteID], ss)
-	}
-	return out, translate(err)
-}

@@ -64,12 +64,6 @@ func siteOutline(ctx context.Context, db bun.IDB, siteIDs []string) (map[string]
 	return out, nil
 }
 
-// SiteOutlinesOf returns the outlines of several sites, one for every id (empty for a site without
-// sections): two statements.
-func (s *Store) SiteOutlinesOf(ctx context.Context, siteIDs []string) (map[string]*SiteOutline, error) {
-	return siteOutline(ctx, s.rdb, siteIDs)
-}
-
 // SiteOutlineOf returns one site's outline, read afresh.
 func (s *Store) SiteOutlineOf(ctx context.Context, siteID string) (*SiteOutline, error) {
 	all, err := siteOutline(ctx, s.rdb, []string{siteID})

@@ -36,6 +36,8 @@ type Store struct {
 	tokens  tokenCache
 	// searchText reads a page's markdown as the text search indexes (WithSearchText).
 	searchText func(markdown string) string
+	// treeCols are the spaces columns SiteTreesOf reads (site_tree.go).
+	treeCols spaceColumnCache
 
 	// The insert-only job client (jobs.go), made on first use.
 	jobsOnce sync.Once

@@ -151,20 +151,23 @@ func (s *Store) TeamMembersOf(ctx context.Context, teamIDs []string) (map[string
 	return out, translate(err)
 }
 
-// FindTeamsOfMember lists the teams userID belongs to, by title, with counts and the user's role
-// in each (Team.MemberRole). Errors: ErrInvalidCursor.
-func (s *Store) FindTeamsOfMember(ctx context.Context, orgID, userID, title string, page Page) (List[*Team], error) {
+// TeamsOfMembers lists the teams each of userIDs belongs to, by title, with counts and the user's
+// role in each (MemberRole), a page per member keyed by user id: two statements whatever the
+// number of members, one when page.NoTotal.
+func (s *Store) TeamsOfMembers(ctx context.Context, orgID string, userIDs []string, title string, page Page) (map[string]List[*Team], error) {
 	key := sortKey{name: "memberTeams", column: "tm.title", idCol: "tm.id"}
 	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
-		q = withTeamCounts(q).ColumnExpr("mine.role AS member_role").
-			Join("JOIN team_members AS mine ON mine.team_id = tm.id AND mine.user_id = ?", userID).
+		q = withTeamCounts(q).ColumnExpr("mine.role AS member_role, mine.user_id AS member_user_id").
+			Join("JOIN team_members AS mine ON mine.team_id = tm.id").
 			Where("tm.organization_id = ?", orgID)
 		if title != "" {
 			q = q.Where(`tm.title_key LIKE ? ESCAPE '\'`, containsPattern(title))
 		}
 		return q
 	}
-	return paginate(ctx, s.rdb, key, page, filter, func(t *Team) (time.Time, string, string) { return time.Time{}, t.Title, t.ID })
+	return paginateEach(ctx, s.rdb, key, page, "mine.user_id", userIDs, filter,
+		func(t *Team) (time.Time, string, string) { return time.Time{}, t.Title, t.ID },
+		func(t *Team) string { return t.MemberUserID })
 }
 
 // TeamUpdate changes a team's membership in one transaction: Add joins users as members

@@ -30,14 +30,15 @@ type Batch[K comparable, V any] struct {
 	wait  time.Duration
 
 	mu    sync.Mutex
-	cache map[K]dataloader.Thunk[found[V]]
-	open  *round[K, V] // the level being gathered, if any
+	cache map[K]dataloader.Thunk[found[V]] // nil until first written (see ensureCache)
+	open  *round[K, V]                     // the level being gathered, if any
 }
 
 // round gathers one level's keys.
 type round[K comparable, V any] struct {
 	ctx       context.Context // the first sibling's: its values (the viewer, statement counting) reach fetch
 	opened    time.Time
+	lastKey   time.Time // when the latest key was queued; zero before the first
 	timer     *time.Timer
 	keys      []K
 	wantKeys  int // announced new keys (Expect); 0: none announced
@@ -56,15 +57,19 @@ type found[V any] struct {
 // maxWait bounds how long a window waits for siblings that keep arriving unannounced.
 const maxWait = 25 * time.Millisecond
 
-// announcedWait bounds how long an announced level waits for its siblings. They do come (the
-// parent said so) unless a sibling failed or asked for a key another already had, so this is only
-// a fallback; it is long enough that a busy machine does not split the level.
+// announcedWait bounds how long an announced level waits for its next sibling, from its latest key.
+// They do come (the parent said so) unless a sibling failed or asked for a key another already
+// had, so this is only a fallback; it is long enough that a busy machine does not split the level.
 const announcedWait = 100 * time.Millisecond
+
+// announcedIdle bounds how long an announced level without any key yet stays open: nobody waits
+// on it, and on a busy machine the first child may start late; its siblings must still join it.
+const announcedIdle = 2 * time.Second
 
 // NewBatch returns a Batch over fetch, which returns the values it found keyed by key. wait is the
 // window for loads under a list that no parent announced.
 func NewBatch[K comparable, V any](fetch func(context.Context, []K) (map[K]V, error), wait time.Duration) *Batch[K, V] {
-	return &Batch[K, V]{fetch: fetch, wait: wait, cache: map[K]dataloader.Thunk[found[V]]{}}
+	return &Batch[K, V]{fetch: fetch, wait: wait} // the cache is made on first use: most requests use few loaders
 }
 
 // Expect announces that n new keys are about to be asked for together (one per child of a list
@@ -84,7 +89,11 @@ func (b *Batch[K, V]) expect(keys, calls int) {
 	r := b.current()
 	r.wantKeys += keys
 	r.wantCalls += calls
-	r.timer.Reset(announcedWait - time.Since(r.opened)) // announced: wait for the siblings, not a window
+	wait := announcedWait // announced: wait for the siblings, not a window
+	if !r.lastKey.IsZero() {
+		wait -= time.Since(r.lastKey)
+	}
+	r.timer.Reset(wait)
 }
 
 // Prime stores values found elsewhere (by a batch that loaded them along the way), so that
@@ -92,10 +101,24 @@ func (b *Batch[K, V]) expect(keys, calls int) {
 func (b *Batch[K, V]) Prime(values map[K]V) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.ensureCache()
 	for k, v := range values {
 		if _, seen := b.cache[k]; !seen {
 			r := found[V]{v: v, ok: true}
 			b.cache[k] = func() (found[V], error) { return r, nil }
+		}
+	}
+}
+
+// PrimeMissing records that keys have no value (a batch that looked them up along the way found
+// none), so that loading them later costs nothing either.
+func (b *Batch[K, V]) PrimeMissing(keys []K) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.ensureCache()
+	for _, k := range keys {
+		if _, seen := b.cache[k]; !seen {
+			b.cache[k] = func() (found[V], error) { return found[V]{}, nil }
 		}
 	}
 }
@@ -156,6 +179,7 @@ func (b *Batch[K, V]) LoadEach(ctx context.Context, keys []K) ([]V, []error) {
 // else on the level being gathered.
 func (b *Batch[K, V]) queue(ctx context.Context, keys []K) []dataloader.Thunk[found[V]] {
 	b.mu.Lock()
+	b.ensureCache()
 	thunks := make([]dataloader.Thunk[found[V]], len(keys))
 	var fresh []K
 	for i, k := range keys {
@@ -180,8 +204,13 @@ func (b *Batch[K, V]) queue(ctx context.Context, keys []K) []dataloader.Thunk[fo
 		if r.ctx == nil {
 			r.ctx = ctx
 		}
-		if r.wantKeys == 0 && r.wantCalls == 0 && time.Since(r.opened) < maxWait {
+		announced := r.wantKeys > 0 || r.wantCalls > 0
+		switch {
+		case !announced && time.Since(r.opened) < maxWait:
 			r.timer.Reset(b.wait) // unannounced siblings are still arriving: wait for the next
+		case announced && len(fresh) > 0:
+			r.lastKey = time.Now()
+			r.timer.Reset(announcedWait) // the fallback runs from the latest sibling: slow ones still join
 		}
 		for _, k := range fresh {
 			r.keys = append(r.keys, k)
@@ -207,14 +236,34 @@ func (b *Batch[K, V]) queue(ctx context.Context, keys []K) []dataloader.Thunk[fo
 	return thunks
 }
 
+// ensureCache makes the cache on first use. Called with mu held.
+func (b *Batch[K, V]) ensureCache() {
+	if b.cache == nil {
+		b.cache = map[K]dataloader.Thunk[found[V]]{}
+	}
+}
+
 // current returns the open round, opening one (a window) if none is. Called with mu held.
 func (b *Batch[K, V]) current() *round[K, V] {
 	if b.open == nil {
 		r := &round[K, V]{opened: time.Now(), ready: make(chan struct{})}
-		r.timer = time.AfterFunc(b.wait, func() { b.send(r) })
+		r.timer = time.AfterFunc(b.wait, func() { b.expire(r) })
 		b.open = r
 	}
 	return b.open
+}
+
+// expire sends a round whose wait is over, unless it is an announced round that no key has
+// reached yet (and not for announcedIdle): nobody waits on it, so it waits for its first key.
+func (b *Batch[K, V]) expire(r *round[K, V]) {
+	b.mu.Lock()
+	if idle := announcedIdle - time.Since(r.opened); b.open == r && len(r.keys) == 0 && (r.wantKeys > 0 || r.wantCalls > 0) && idle > 0 {
+		r.timer.Reset(idle) // the first key resets it to announcedWait
+		b.mu.Unlock()
+		return
+	}
+	b.mu.Unlock()
+	b.send(r)
 }
 
 // send fetches a round's keys as one v7 batch of exactly that many keys, once.
@@ -258,6 +307,10 @@ func (b *Batch[K, V]) batch(ctx context.Context, keys []K) []*dataloader.Result[
 	}
 	return out
 }
+
+// Alone reports whether a read has no siblings: it is not resolving a field of an element of a
+// GraphQL list (REST handlers read with no GraphQL field at all). Its loads leave at once.
+func Alone(ctx context.Context) bool { return alone(ctx) }
 
 // alone reports whether a load has no siblings to wait for: it is not resolving a field of an
 // element of a GraphQL list (REST handlers call loaders with no GraphQL field at all).

@@ -169,3 +169,36 @@ func TestBatchExpectedCallsLeaveTogether(t *testing.T) {
 		t.Errorf("took %v: waited out the fallback instead of leaving with the last call", d)
 	}
 }
+
+// On a busy machine the children of an announced level may start well after the announcement:
+// the fallback runs from the first key, so they still leave together; a level whose children
+// never come sends nothing.
+func TestBatchLateSiblingsStillLeaveTogether(t *testing.T) {
+	var calls atomic.Int32
+	b := NewBatch(counting(&calls), time.Hour)
+	b.Expect(2)
+	time.Sleep(announcedWait + 50*time.Millisecond) // the children are late
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i == 1 {
+				time.Sleep(announcedWait / 2) // and the second later still, within the fallback
+			}
+			if _, _, err := b.Load(inList(context.Background(), i), 2*i); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if calls.Load() != 1 {
+		t.Errorf("fetch ran %d times, want 1: the late level was split", calls.Load())
+	}
+	idle := NewBatch(counting(&calls), time.Hour)
+	idle.Expect(3) // nobody comes
+	time.Sleep(announcedWait + 50*time.Millisecond)
+	if calls.Load() != 1 {
+		t.Errorf("an announced level nobody reached was fetched")
+	}
+}

@@ -32,7 +32,7 @@ type Loaders struct {
 	// Teams loads teams with their counts.
 	Teams *Batch[TeamKey, *storage.Team]
 	// SiteSpaces loads sites' site spaces in order, keyed by site id, with their spaces and the
-	// sites' outlines.
+	// sites' outlines (one statement).
 	SiteSpaces *Batch[string, []*storage.SiteSpace]
 	// SiteOutlines loads sites' sections and section groups, keyed by site id.
 	SiteOutlines *Batch[string, *storage.SiteOutline]
@@ -52,6 +52,34 @@ type Loaders struct {
 	Reactions *Batch[string, []*storage.Reaction]
 	// ReplyAuthors loads who replied to comments and when, keyed by comment id.
 	ReplyAuthors *Batch[string, []storage.ReplyAuthor]
+	// PageTrees loads the live pages of views (a space's content, a change request's, a revision's).
+	PageTrees *Batch[storage.View, []*storage.PageVersion]
+	// ChangeRequests loads change requests by id.
+	ChangeRequests *Batch[string, *storage.ChangeRequest]
+	// Revisions loads revisions by id.
+	Revisions *Batch[string, *storage.Revision]
+	// ReplyPages loads a page of replies of comments, keyed by comment id and page.
+	ReplyPages *Batch[PageKey, storage.List[*storage.Comment]]
+	// Members loads organizations' members (without user and organization), by organization and
+	// user id.
+	Members *Batch[MemberKey, *storage.Member]
+	// MemberTeams loads a page of members' teams (with the member's role in each).
+	MemberTeams *Batch[MemberTeamsKey, storage.List[*storage.Team]]
+}
+
+// PageKey names one page of a parent's list.
+type PageKey struct {
+	Parent string
+	Page   storage.Page
+}
+
+// MemberKey names a member of an organization.
+type MemberKey struct{ OrganizationID, UserID string }
+
+// MemberTeamsKey names one page of a member's teams whose title contains Title.
+type MemberTeamsKey struct {
+	OrganizationID, UserID, Title string
+	Page                          storage.Page
 }
 
 // TeamKey names a team within its organization.
@@ -153,35 +181,117 @@ func New(store *storage.Store) *Loaders {
 		}
 		return out, err
 	}, batchWait)
-	l.SiteOutlines = NewBatch(store.SiteOutlinesOf, batchWait)
-	// The spaces of the site spaces a request reads, and the sections they are in, are read with
-	// them, for the same reason as the teams of grants.
+	l.PageTrees = NewBatch(store.PagesOfViews, batchWait)
+	l.ChangeRequests = NewBatch(store.ChangeRequestsByIDs, batchWait)
+	l.Revisions = NewBatch(func(ctx context.Context, ids []string) (map[string]*storage.Revision, error) {
+		rows, err := store.RevisionsByIDs(ctx, ids)
+		out := make(map[string]*storage.Revision, len(rows))
+		for _, r := range rows {
+			out[r.ID] = r
+		}
+		return out, err
+	}, batchWait)
+	// The replies of each comment of a list: then each comment reads its replies' reactions and
+	// authors, one call each, which leave in one batch when the last has called.
+	l.ReplyPages = NewBatch(func(ctx context.Context, keys []PageKey) (map[PageKey]storage.List[*storage.Comment], error) {
+		out, err := pagesOf(keys, func(k PageKey) (string, storage.Page, string) { return "", k.Page, k.Parent },
+			func(_ string, page storage.Page, parents []string) (map[string]storage.List[*storage.Comment], error) {
+				return store.ReplyPages(ctx, parents, page)
+			})
+		if err == nil && len(keys) > 1 {
+			withReplies := 0
+			for _, list := range out {
+				if len(list.Items) > 0 {
+					withReplies++
+				}
+			}
+			l.Reactions.ExpectCalls(len(keys))
+			l.User.ExpectCalls(withReplies)
+		}
+		return out, err
+	}, batchWait)
+	l.Members = NewBatch(func(ctx context.Context, keys []MemberKey) (map[MemberKey]*storage.Member, error) {
+		return pagesOf(keys, func(k MemberKey) (string, storage.Page, string) { return k.OrganizationID, storage.Page{}, k.UserID },
+			func(orgID string, _ storage.Page, users []string) (map[string]*storage.Member, error) {
+				return store.MembersByUserIDs(ctx, orgID, users)
+			})
+	}, batchWait)
+	l.MemberTeams = NewBatch(func(ctx context.Context, keys []MemberTeamsKey) (map[MemberTeamsKey]storage.List[*storage.Team], error) {
+		return pagesOf(keys, func(k MemberTeamsKey) (MemberTeamsKey, storage.Page, string) {
+			return MemberTeamsKey{OrganizationID: k.OrganizationID, Title: k.Title}, k.Page, k.UserID
+		}, func(group MemberTeamsKey, page storage.Page, users []string) (map[string]storage.List[*storage.Team], error) {
+			return store.TeamsOfMembers(ctx, group.OrganizationID, users, group.Title, page)
+		})
+	}, batchWait)
+	// A site's outline and its spaces are read with its site spaces, in one statement: every read
+	// of a site's structure needs all three, and the other two loaders are primed for it.
+	l.SiteOutlines = NewBatch(func(ctx context.Context, siteIDs []string) (map[string]*storage.SiteOutline, error) {
+		trees, err := store.SiteTreesOf(ctx, siteIDs)
+		out := make(map[string]*storage.SiteOutline, len(trees))
+		for id, t := range trees {
+			out[id] = t.Outline
+		}
+		return out, err
+	}, batchWait)
 	l.SiteSpaces = NewBatch(func(ctx context.Context, siteIDs []string) (map[string][]*storage.SiteSpace, error) {
-		bySite, err := store.SiteSpacesOfSites(ctx, siteIDs)
+		trees, err := store.SiteTreesOf(ctx, siteIDs)
 		if err != nil {
 			return nil, err
 		}
-		outlines, err := l.SiteOutlines.fetch(ctx, siteIDs)
-		if err != nil {
-			return nil, err
+		bySite := make(map[string][]*storage.SiteSpace, len(trees))
+		outlines := make(map[string]*storage.SiteOutline, len(trees))
+		for id, t := range trees {
+			bySite[id], outlines[id] = t.SiteSpaces, t.Outline
+			l.Spaces.Prime(t.Spaces)
+			var trashed []string
+			for _, ss := range t.SiteSpaces {
+				if t.Spaces[ss.SpaceID] == nil {
+					trashed = append(trashed, ss.SpaceID)
+				}
+			}
+			l.Spaces.PrimeMissing(trashed)
 		}
 		l.SiteOutlines.Prime(outlines)
-		var spaceIDs []string
-		for _, rows := range bySite {
-			for _, ss := range rows {
-				spaceIDs = append(spaceIDs, ss.SpaceID)
-			}
-		}
-		if len(spaceIDs) > 0 {
-			found, err := l.Spaces.fetch(ctx, spaceIDs)
-			if err != nil {
-				return nil, err
-			}
-			l.Spaces.Prime(found)
-		}
 		return bySite, nil
 	}, batchWait)
 	return l
+}
+
+// pagesOf reads pages of several parents' lists: keys that differ only by parent (the same list,
+// filter and page) are read together by fetch, one call per group. split names a key's group,
+// page and parent.
+func pagesOf[K, G comparable, V any](keys []K, split func(K) (G, storage.Page, string),
+	fetch func(group G, page storage.Page, parents []string) (map[string]V, error),
+) (map[K]V, error) {
+	type groupKey struct {
+		group G
+		page  storage.Page
+	}
+	parents := map[groupKey][]string{}
+	var order []groupKey
+	for _, k := range keys {
+		g, page, parent := split(k)
+		gk := groupKey{g, page}
+		if _, ok := parents[gk]; !ok {
+			order = append(order, gk)
+		}
+		parents[gk] = append(parents[gk], parent)
+	}
+	out := make(map[K]V, len(keys))
+	for _, gk := range order {
+		found, err := fetch(gk.group, gk.page, parents[gk])
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range keys {
+			if g, page, parent := split(k); g == gk.group && page == gk.page {
+				if v, ok := found[parent]; ok {
+					out[k] = v
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 func viewerID(ctx context.Context) string {

@@ -132,6 +132,9 @@ type Comment struct {
 	Status      CommentStatus      `json:"status"`
 	ResolvedAt  *time.Time         `json:"resolvedAt,omitempty"`
 	ResolvedBy  *User              `json:"resolvedBy,omitempty"`
+	// ViewerRole is the caller's role on the comment's space, kept by the read that authorized
+	// the comment, so that reading its replies need not authorize it again. Not shown.
+	ViewerRole *MemberRole `json:"-"`
 }
 
 // CommentReply answers a comment.
