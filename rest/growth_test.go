@@ -155,10 +155,11 @@ func growOrg(tb testing.TB, e *env, db *bun.DB, name string, n int) grownOrg {
 	if err := e.store.RebuildVisibility(ctx, orgID); err != nil {
 		tb.Fatal(err)
 	}
-	// PostgreSQL's autovacuum would analyze the new rows within a minute; SQLite plans without
-	// statistics, as Bindery leaves it.
+	// PostgreSQL's autovacuum would vacuum and analyze the new rows within a minute (the
+	// index-only counts need its visibility map); SQLite plans without statistics, as Bindery
+	// leaves it.
 	if db.Dialect().Name() == dialect.PG {
-		if _, err := db.ExecContext(ctx, "ANALYZE"); err != nil {
+		if _, err := db.ExecContext(ctx, "VACUUM ANALYZE"); err != nil {
 			tb.Fatal(err)
 		}
 	}

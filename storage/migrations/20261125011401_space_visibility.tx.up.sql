@@ -21,8 +21,8 @@ UPDATE spaces SET open_to_members = CASE
     WHEN default_level = 'inherit' THEN COALESCE((SELECT c.open_to_members FROM collections c WHERE c.id = spaces.collection_id), TRUE)
     WHEN default_level IS NULL THEN FALSE ELSE TRUE END;
 --bun:split
--- Counting the spaces open to members reads this index alone.
-CREATE INDEX spaces_open ON spaces (organization_id) WHERE deleted_at IS NULL AND open_to_members;
+-- Counting an organization's live spaces, and those open to members, reads this index alone.
+CREATE INDEX spaces_open ON spaces (organization_id, open_to_members, deleted_at);
 --bun:split
 -- Grants flow down the tree: a collection's children.
 CREATE INDEX collections_parent ON collections (parent_id);
