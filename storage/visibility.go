@@ -204,31 +204,38 @@ func (s *Store) ReadableSpacePage(ctx context.Context, r SpaceReader, list strin
 
 // CollectionChains returns the given collections of an organization and every collection above
 // them: what deciding access to content in them needs, in one statement whatever the size of the
-// organization.
+// organization. The walk follows primary keys (CROSS JOIN keeps SQLite from reading the
+// organization's collections through their organization index instead).
 func (s *Store) CollectionChains(ctx context.Context, orgID string, ids []string) ([]*Collection, error) {
 	var cs []*Collection
 	if len(ids) == 0 {
 		return cs, nil
 	}
-	err := s.rdb.NewSelect().Model(&cs).Where(`c.organization_id = ? AND c.id IN (WITH RECURSIVE up (id) AS (
-			SELECT id FROM collections WHERE organization_id = ? AND id IN (?)
+	err := s.rdb.NewRaw(`WITH RECURSIVE up (id) AS (
+			SELECT id FROM collections WHERE id IN (?)
 			UNION
-			SELECT p.parent_id FROM collections p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL
-		) SELECT id FROM up)`, orgID, orgID, bun.List(ids)).Scan(ctx)
+			SELECT p.parent_id FROM up CROSS JOIN collections p WHERE p.id = up.id AND p.parent_id IS NOT NULL
+		)
+		SELECT c.id, c.organization_id, c.parent_id, c.title, c.description, c.default_level, c.created_at, c.updated_at
+		FROM up CROSS JOIN collections c WHERE c.id = up.id AND c.organization_id = ?`, bun.List(ids), orgID).Scan(ctx, &cs)
 	return cs, translate(err)
 }
 
 // UserGrantsOn returns the grants on the given spaces and collections that reach userID, directly
-// or through their teams: one statement.
+// or through their teams: one statement, two index lookups (an OR of the two would read every
+// grant of the organization).
 func (s *Store) UserGrantsOn(ctx context.Context, orgID, userID string, targetIDs []string) ([]*Grant, error) {
 	var grants []*Grant
 	if len(targetIDs) == 0 {
 		return grants, nil
 	}
-	err := s.rdb.NewSelect().Model(&grants).
-		Where("g.organization_id = ? AND g.target_id IN (?)", orgID, bun.List(targetIDs)).
-		Where(`((g.principal_kind = 'user' AND g.principal_id = ?) OR
-			(g.principal_kind = 'team' AND g.principal_id IN (SELECT team_id FROM team_members WHERE organization_id = ? AND user_id = ?)))`,
-			userID, orgID, userID).Scan(ctx)
+	const columns = "g.organization_id, g.target_kind, g.target_id, g.principal_kind, g.principal_id, g.role, g.created_at"
+	err := s.rdb.NewRaw(`SELECT `+columns+` FROM content_grants g
+		WHERE g.organization_id = ? AND g.principal_kind = 'user' AND g.principal_id = ? AND g.target_id IN (?)
+		UNION ALL
+		SELECT `+columns+` FROM content_grants g
+		WHERE g.organization_id = ? AND g.principal_kind = 'team' AND g.target_id IN (?) AND g.principal_id IN (
+			SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ? AND tm.user_id = ?)`,
+		orgID, userID, bun.List(targetIDs), orgID, bun.List(targetIDs), orgID, userID).Scan(ctx, &grants)
 	return grants, translate(err)
 }
