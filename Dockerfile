@@ -22,7 +22,7 @@ USER 65534:65534
 WORKDIR /data
 ENV BINDERY_ADDR=:8080 \
 	BINDERY_DATABASE=/data/bindery.db \
-	BINDERY_FILES_DIR=/data/files \
+	BINDERY_FILES=/data/files \
 	TMPDIR=/data
 VOLUME /data
 EXPOSE 8080

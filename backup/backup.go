@@ -1,7 +1,9 @@
 // Package backup takes and restores Bindery backups: a directory holding a consistent snapshot of
 // a SQLite database (bindery.db), the uploaded files it refers to (files/, content-addressed as
-// in the live store) and a manifest. PostgreSQL databases are backed up with pg_dump; Bindery
-// then copies only the files (see docs/operations.md).
+// in a directory store) and a manifest. PostgreSQL databases are backed up with pg_dump; Bindery
+// then copies only the files (see docs/operations.md). Files are copied by content hash from any
+// store (a directory or a bucket) and restored into any store, so a backup also moves files from
+// one kind of store to another.
 package backup
 
 import (
@@ -27,34 +29,54 @@ const (
 
 // Manifest describes a backup.
 type Manifest struct {
-	Format    int       `json:"format"`
-	Version   string    `json:"version"` // of the bindery that took it
-	Database  string    `json:"database"`
-	Snapshot  bool      `json:"snapshot"` // false for PostgreSQL: the database is not in the backup
-	Files     int       `json:"files"`
-	StartedAt time.Time `json:"startedAt"`
-	EndedAt   time.Time `json:"endedAt"`
+	Format   int    `json:"format"`
+	Version  string `json:"version"` // of the bindery that took it
+	Database string `json:"database"`
+	Snapshot bool   `json:"snapshot"` // false for PostgreSQL: the database is not in the backup
+	Files    int    `json:"files"`
+	// FilesFrom is the store the files were copied from (a directory, or an s3:// URL).
+	FilesFrom string `json:"filesFrom,omitempty"`
+	// FilesSkipped: the files are not in the backup (Options.SkipFiles); they stay in their store.
+	FilesSkipped bool      `json:"filesSkipped,omitempty"`
+	StartedAt    time.Time `json:"startedAt"`
+	EndedAt      time.Time `json:"endedAt"`
+}
+
+// Options tune Take.
+type Options struct {
+	Version string // of the bindery taking the backup, recorded in the manifest
+	// SkipFiles leaves the uploaded files out: for a bucket protected by its own versioning or
+	// replication. Blobs are never changed or deleted by Bindery, so a database restored later
+	// still finds its files in the live store.
+	SkipFiles bool
 }
 
 // Take writes a backup of store and blobs into out, which must not exist or be empty. The
 // database is snapshotted first and the files copied after: a file is stored before the row that
 // refers to it commits, so every file the snapshot refers to is already there to be copied.
-func Take(ctx context.Context, store *storage.Store, blobs *blob.Store, out, version string) (*Manifest, error) {
+func Take(ctx context.Context, store *storage.Store, blobs *blob.Store, out string, opt Options) (*Manifest, error) {
+	if opt.SkipFiles && store.Dialect() != storage.SQLite {
+		return nil, errors.New("nothing to back up: a PostgreSQL database is backed up with pg_dump, and the files are skipped")
+	}
 	if err := emptyDir(out); err != nil {
 		return nil, err
 	}
-	m := &Manifest{Format: 1, Version: version, Database: string(store.Dialect()), StartedAt: time.Now().UTC()}
+	m := &Manifest{Format: 1, Version: opt.Version, Database: string(store.Dialect()), StartedAt: time.Now().UTC()}
 	if store.Dialect() == storage.SQLite {
 		if err := store.SnapshotTo(ctx, filepath.Join(out, DatabaseFile)); err != nil {
 			return nil, err
 		}
 		m.Snapshot = true
 	}
-	n, err := copyBlobs(ctx, blobs, filepath.Join(out, FilesDir))
-	if err != nil {
-		return nil, err
+	if opt.SkipFiles {
+		m.FilesSkipped = true
+	} else {
+		n, err := copyBlobs(ctx, blobs, filepath.Join(out, FilesDir))
+		if err != nil {
+			return nil, err
+		}
+		m.Files, m.FilesFrom = n, blobs.String()
 	}
-	m.Files = n
 	m.EndedAt = time.Now().UTC()
 	raw, _ := json.MarshalIndent(m, "", "  ")
 	if err := os.WriteFile(filepath.Join(out, ManifestFile), append(raw, '\n'), 0o640); err != nil {
@@ -107,22 +129,25 @@ func RestoreDatabase(from, path string) error {
 	return os.Rename(tmp, path)
 }
 
-// RestoreFiles copies a backup's files into blobs, skipping those already there (same key, same
-// bytes), and returns how many it copied.
+// RestoreFiles copies a backup's files into blobs (a directory or a bucket), skipping those already
+// there (same key, same bytes), and returns how many it copied. A backup taken without its files
+// restores none.
 func RestoreFiles(ctx context.Context, from string, blobs *blob.Store) (int, error) {
-	if _, err := Read(from); err != nil {
+	m, err := Read(from)
+	if err != nil || m.FilesSkipped {
 		return 0, err
 	}
-	src, err := blob.Open(filepath.Join(from, FilesDir))
+	src, err := blob.Open(ctx, filepath.Join(from, FilesDir))
 	if err != nil {
 		return 0, err
 	}
+	defer src.Close()
 	n := 0
-	err = src.Keys(func(key string) error {
-		if blobs.Has(key) {
-			return nil
+	err = src.Keys(ctx, func(key string) error {
+		if has, err := blobs.Has(ctx, key); err != nil || has {
+			return err
 		}
-		f, err := src.Open(key)
+		f, err := src.Open(ctx, key)
 		if err != nil {
 			return err
 		}
@@ -140,17 +165,19 @@ func RestoreFiles(ctx context.Context, from string, blobs *blob.Store) (int, err
 	return n, err
 }
 
+// copyBlobs copies every blob of blobs into a directory store at dir, by content hash.
 func copyBlobs(ctx context.Context, blobs *blob.Store, dir string) (int, error) {
-	dst, err := blob.Open(dir)
+	dst, err := blob.Open(ctx, dir)
 	if err != nil {
 		return 0, err
 	}
+	defer dst.Close()
 	n := 0
-	err = blobs.Keys(func(key string) error {
+	err = blobs.Keys(ctx, func(key string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		f, err := blobs.Open(key)
+		f, err := blobs.Open(ctx, key)
 		if errors.Is(err, blob.ErrNotFound) {
 			return nil // deleted since listed
 		}
@@ -158,8 +185,12 @@ func copyBlobs(ctx context.Context, blobs *blob.Store, dir string) (int, error) 
 			return err
 		}
 		defer f.Close()
-		if _, err := dst.Put(ctx, f, -1); err != nil {
+		info, err := dst.Put(ctx, f, -1)
+		if err != nil {
 			return err
+		}
+		if info.Key != key {
+			return fmt.Errorf("file %s in %s is corrupt (its content hashes to %s)", key, blobs, info.Key)
 		}
 		n++
 		return nil

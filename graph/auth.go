@@ -32,7 +32,7 @@ func (r *Resolver) Authenticate(ctx context.Context, token string) (*authz.Actor
 		slog.WarnContext(ctx, "record API token use", "err", err)
 	}
 	u := t.User
-	actor := &authz.Actor{UserID: u.ID, Email: u.Email, EmailVerified: u.EmailVerified}
+	actor := &authz.Actor{UserID: u.ID, TokenID: t.ID, Email: u.Email, EmailVerified: u.EmailVerified}
 	if t.Scopes == nil && t.InstallationID == nil {
 		return actor, nil
 	}

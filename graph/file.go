@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"errors"
-	"os"
 	"path"
 	"strings"
 	"time"
@@ -89,7 +88,7 @@ type Download struct {
 	Name        string
 	ContentType string
 	ModTime     time.Time
-	Content     *os.File
+	Content     *blob.Reader // seekable: ranges and conditional requests are served from it
 }
 
 // DownloadFile opens the bytes of a file version for a caller who can read its space. The
@@ -102,13 +101,15 @@ func (r *Resolver) DownloadFile(ctx context.Context, versionID string) (*Downloa
 	if _, _, err := r.readableSpace(ctx, v.SpaceID, false); err != nil {
 		return nil, apperr.NotFoundf("file not found")
 	}
-	f, err := r.Blobs.Open(v.BlobKey)
+	f, err := r.Blobs.Open(ctx, v.BlobKey)
 	if err != nil {
 		return nil, notFound(translateBlob(err), "file")
 	}
 	return &Download{Name: v.Name, ContentType: v.ContentType, ModTime: v.CreatedAt, Content: f}, nil
 }
 
+// translateBlob makes a missing blob a missing file (404); any other error of the file store
+// stays internal (500, logged by the door).
 func translateBlob(err error) error {
 	if errors.Is(err, blob.ErrNotFound) {
 		return storage.ErrNotFound

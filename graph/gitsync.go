@@ -805,7 +805,7 @@ func (r *Resolver) gitContent(ctx context.Context, view storage.View) (*gitsync.
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	for _, f := range files {
-		data, err := r.readBlob(f.BlobKey)
+		data, err := r.readBlob(ctx, f.BlobKey)
 		if err != nil {
 			return nil, fmt.Errorf("read file %s: %w", f.Name, err)
 		}
@@ -818,8 +818,8 @@ func (r *Resolver) gitContent(ctx context.Context, view storage.View) (*gitsync.
 	return content, nil
 }
 
-func (r *Resolver) readBlob(key string) ([]byte, error) {
-	f, err := r.Blobs.Open(key)
+func (r *Resolver) readBlob(ctx context.Context, key string) ([]byte, error) {
+	f, err := r.Blobs.Open(ctx, key)
 	if err != nil {
 		return nil, err
 	}

@@ -634,7 +634,7 @@ func (r *Resolver) OpenPublishedFile(ctx context.Context, name string, in *model
 		if err != nil {
 			return nil, notFound(err, "file")
 		}
-		content, err := r.Blobs.Open(f.BlobKey)
+		content, err := r.Blobs.Open(ctx, f.BlobKey)
 		if err != nil {
 			return nil, notFound(translateBlob(err), "file")
 		}

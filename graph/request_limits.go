@@ -50,6 +50,12 @@ func boundRequest(w http.ResponseWriter, req *http.Request) bool {
 	return true
 }
 
+// WriteRequestError answers a GraphQL request refused before it runs (rate limits, idempotency
+// keys) in GraphQL's error shape, code in extensions.code.
+func WriteRequestError(w http.ResponseWriter, status int, code, message string) {
+	writeRequestError(w, status, code, message)
+}
+
 func writeRequestError(w http.ResponseWriter, status int, code, message string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)

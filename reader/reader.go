@@ -274,6 +274,9 @@ func (h *Handler) serveStatic(w http.ResponseWriter, req *http.Request) {
 func (h *Handler) serveFile(w http.ResponseWriter, req *http.Request) {
 	d, err := h.res.OpenPublishedFile(req.Context(), chi.URLParam(req, "name"), visitor(req), chi.URLParam(req, "siteSpace"), chi.URLParam(req, "file"))
 	if err != nil {
+		if apperr.KindOf(err) == apperr.Internal {
+			slog.ErrorContext(req.Context(), "reader file failed", "path", req.URL.Path, "err", err)
+		}
 		h.fail(w, req, &queryError{Code: string(apperr.KindOf(err)), Message: apperr.Message(err)})
 		return
 	}
@@ -286,6 +289,9 @@ func (h *Handler) serveFile(w http.ResponseWriter, req *http.Request) {
 		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
 	}
 	http.ServeContent(w, req, d.Name, d.ModTime, d.Content)
+	if err := d.Content.Err(); err != nil {
+		slog.ErrorContext(req.Context(), "file download cut short by the file store", "path", req.URL.Path, "err", err)
+	}
 }
 
 // requestPath is the site-relative path of a request.

@@ -91,7 +91,9 @@ func OpenAPI(serverURL, version string) map[string]any {
 			"version": version,
 			"description": "The GitBook-compatible management API of this Bindery server. Operations and schemas are GitBook's " +
 				"(@gitbook/api 0.146.0) for the routes Bindery implements; x-bindery-extension marks Bindery's own. " +
-				"Every successful DELETE answers 204; every error answers {\"error\":{\"code\",\"message\"}}.",
+				"Every successful DELETE answers 204; every error answers {\"error\":{\"code\",\"message\"}}. " +
+				"Every answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset; past a limit the answer is 429 " +
+				"with Retry-After. A POST with an Idempotency-Key header runs once: a retry with the same key and body gets the first answer.",
 		},
 		"servers":    []any{map[string]any{"url": strings.TrimRight(serverURL, "/") + "/v1"}},
 		"security":   []any{map[string]any{"bearer": []any{}}},

@@ -24,6 +24,7 @@ import (
 	"github.com/bindery/bindery/rest/contracttest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
+	"github.com/bindery/bindery/storage/blob/blobtest"
 	"github.com/bindery/bindery/storage/storagetest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -72,13 +73,24 @@ func newEnv(t *testing.T, s *storage.Store) *env {
 			return now
 		},
 	}
-	blobs, err := blob.Open(t.TempDir())
+	// BINDERY_TEST_FILES=s3 keeps every test's files in a bucket of an in-process S3 server
+	// instead of a directory (TestFilesInS3 does so always).
+	location := t.TempDir()
+	if os.Getenv("BINDERY_TEST_FILES") == "s3" {
+		location = blobtest.NewS3(t).Location
+	}
+	blobs, err := blob.Open(context.Background(), location)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { blobs.Close() })
 	res.Blobs = blobs
-	return &env{t: t, store: s, res: res, h: rest.NewServer(res)}
+	return &env{t: t, store: s, res: res, h: rest.NewServerWith(res, rest.Options{RateLimits: &suiteRateLimits})}
 }
+
+// suiteRateLimits are rate limits no test reaches except those about them: every answer carries
+// the X-RateLimit-* headers, and nothing is throttled.
+var suiteRateLimits = rest.RateLimits{Token: 1 << 30, Address: 1 << 30, AuthFailures: 1 << 30, Window: time.Minute}
 
 // runJobs starts the background job workers (once per env, stopped when the test ends) and waits
 // until every queued job has run. Tests call it after an operation that queues work.

@@ -26,6 +26,12 @@ type Options struct {
 	Middleware []func(http.Handler) http.Handler
 	// GraphQLExtensions are added to the GraphQL handler (tracing).
 	GraphQLExtensions []graphql.HandlerExtension
+	// RateLimits bound the requests of each token and client address on /v1, /graphql, /files
+	// and /sites; nil: no limit (and no X-RateLimit-* headers).
+	RateLimits *RateLimits
+	// TrustedProxies are the addresses or CIDR prefixes of the reverse proxies in front of the
+	// server, whose X-Forwarded-For is believed; empty: the client address is the TCP peer's.
+	TrustedProxies []string
 }
 
 // outer returns the middleware that runs before routing and authentication: tracing, metrics, and
@@ -40,8 +46,9 @@ func (o Options) outer() []func(http.Handler) http.Handler {
 		mws = append(mws, cors.Handler(cors.Options{
 			AllowedOrigins: o.CORSOrigins,
 			AllowedMethods: []string{"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"},
-			AllowedHeaders: []string{"Authorization", "Content-Type", "Accept", "If-None-Match", "X-Request-Id"},
-			ExposedHeaders: []string{"Location", "ETag", "X-Request-Id", "Retry-After"},
+			AllowedHeaders: []string{"Authorization", "Content-Type", "Accept", "If-None-Match", "X-Request-Id", "Idempotency-Key"},
+			ExposedHeaders: []string{"Location", "ETag", "X-Request-Id", "Retry-After",
+				"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Idempotent-Replayed"},
 			// Tokens travel in the Authorization header, never in cookies.
 			AllowCredentials: false,
 			MaxAge:           600,

@@ -131,7 +131,7 @@ func benchVocabulary(n int) []string {
 }
 
 // generateSearchSpace writes groups × perGroup document pages into a space, a group per edit.
-func generateSearchSpace(b *testing.B, s *storage.Store, sp *storage.Space, vocabulary []string, groups, perGroup int, seed uint64) {
+func generateSearchSpace(b testing.TB, s *storage.Store, sp *storage.Space, vocabulary []string, groups, perGroup int, seed uint64) {
 	b.Helper()
 	r := rand.New(rand.NewPCG(3, seed))
 	zipf := rand.NewZipf(r, 1.1, 2, uint64(len(vocabulary)-1))

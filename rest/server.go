@@ -23,11 +23,12 @@ import (
 // NewServer builds the whole HTTP handler over one resolver.
 func NewServer(res *graph.Resolver) http.Handler { return NewServerWith(res, Options{}) }
 
-// NewServerWith is NewServer with operational options (metrics, CORS, tracing; see ops.go).
+// NewServerWith is NewServer with operational options (metrics, CORS, tracing, rate limits; see
+// ops.go).
 func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 	r := chi.NewRouter()
 	r.Use(opts.outer()...)
-	r.Use(middleware.RequestID, logRequests, recoverPanics, rejectNUL)
+	r.Use(middleware.RequestID, clientAddress(opts.TrustedProxies), logRequests, recoverPanics, rejectNUL)
 	opts.mountOps(r, res)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeErrorStatus(w, http.StatusNotFound, "No such endpoint")
@@ -50,44 +51,112 @@ func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	})
 
+	limits := newRateLimiter(opts.RateLimits)
 	gql := graph.NewHandler(res, opts.graphqlExtensions()...)
-	r.With(authenticate(res, graph.WriteUnauthenticated, graph.IsExplorerRequest), loader.Middleware(res.Store)).
+	r.With(authenticate(res, limits, graphQLDoor, graph.IsExplorerRequest), loader.Middleware(res.Store), idempotent(res, graphQLDoor)).
 		Handle("/graphql", gql)
 
-	r.With(authenticate(res, restUnauthorized, nil), loader.Middleware(res.Store)).
+	r.With(authenticate(res, limits, restDoor, nil), loader.Middleware(res.Store)).
 		Get("/files/{versionId}/{name}", serveFile(res))
 
 	// Published sites: anyone may read them (the graph decides what each visitor sees).
-	r.With(loader.Middleware(res.Store)).Mount("/sites", reader.New(res).Routes())
+	r.With(limits.anonymous(restDoor), loader.Middleware(res.Store)).Mount("/sites", reader.New(res).Routes())
 
 	r.Route("/v1", func(v1 chi.Router) {
-		v1.Use(authenticate(res, restUnauthorized, nil), loader.Middleware(res.Store))
+		v1.Use(authenticate(res, limits, restDoor, nil), loader.Middleware(res.Store), idempotent(res, restDoor))
 		(&api{res: res}).routes(v1)
 	})
 	return r
 }
 
-// authenticate resolves the bearer token to an actor. Requests without a valid one are refused,
-// except those public(r) lets through anonymously.
-func authenticate(res *graph.Resolver, refuse func(http.ResponseWriter, *http.Request, error), public func(*http.Request) bool) func(http.Handler) http.Handler {
+// door is how one door (REST's contract, GraphQL) answers the refusals its middleware makes.
+type door struct {
+	// refuse answers a request without a valid token (401).
+	refuse func(http.ResponseWriter, *http.Request, error)
+	// fail answers with status and message; code is GraphQL's extensions.code.
+	fail func(w http.ResponseWriter, status int, code, message string)
+	// tooLarge answers a body over the door's limit as the door's own decoder does.
+	tooLarge func(w http.ResponseWriter)
+}
+
+var (
+	restDoor = door{refuse: restUnauthorized,
+		fail: func(w http.ResponseWriter, status int, _, message string) { writeErrorStatus(w, status, message) },
+		tooLarge: func(w http.ResponseWriter) {
+			writeErrorStatus(w, http.StatusBadRequest, apperr.Message(apperr.Invalidf("body", "larger than %d bytes", maxBodyBytes)))
+		}}
+	graphQLDoor = door{refuse: graph.WriteUnauthenticated, fail: graph.WriteRequestError,
+		tooLarge: func(w http.ResponseWriter) {
+			graph.WriteRequestError(w, http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE", "the request body is larger than 1 MiB")
+		}}
+)
+
+// tooMany answers 429; the limit set the X-RateLimit-* and Retry-After headers.
+func (d door) tooMany(w http.ResponseWriter) {
+	d.fail(w, http.StatusTooManyRequests, "RATE_LIMITED", tooManyMessage(w))
+}
+
+// anonymous limits requests that carry no token, per client address.
+func (l *rateLimiter) anonymous(d door) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if public != nil && public(r) {
-				next.ServeHTTP(w, r)
+			if l != nil && l.address.take(w, r, clientKey(r)) {
+				d.tooMany(w)
 				return
 			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// authenticate resolves the bearer token to an actor and counts the request against the
+// token's rate limit. Requests without a valid one are refused, except those public(r) lets
+// through anonymously (counted against their address's limit). A token that does not
+// authenticate counts against its address's limit of failures, and an address past that limit
+// has its tokens refused before they are looked at.
+func authenticate(res *graph.Resolver, limits *rateLimiter, d door, public func(*http.Request) bool) func(http.Handler) http.Handler {
+	if limits == nil {
+		limits = &rateLimiter{}
+	}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			token, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !found || token == "" {
-				refuse(w, r, apperr.ErrUnauthenticated)
+			if token = strings.TrimSpace(token); !found {
+				token = ""
+			}
+			isPublic := public != nil && public(r)
+			if isPublic || token == "" {
+				if limits.address.take(w, r, clientKey(r)) {
+					d.tooMany(w)
+					return
+				}
+				if isPublic {
+					next.ServeHTTP(w, r)
+					return
+				}
+				d.refuse(w, r, apperr.ErrUnauthenticated)
 				return
 			}
-			actor, err := res.Authenticate(r.Context(), strings.TrimSpace(token))
+			address := clientKey(r)
+			if limits.authFailures.exhausted(w, address) {
+				d.tooMany(w)
+				return
+			}
+			actor, err := res.Authenticate(r.Context(), token)
 			if err != nil {
 				if apperr.KindOf(err) == apperr.Internal {
 					writeError(w, r, err)
 					return
 				}
-				refuse(w, r, err)
+				if limits.authFailures.take(w, r, address) {
+					d.tooMany(w)
+					return
+				}
+				d.refuse(w, r, err)
+				return
+			}
+			if limits.token.take(w, r, actor.TokenID) {
+				d.tooMany(w)
 				return
 			}
 			next.ServeHTTP(w, r.WithContext(authz.WithActor(r.Context(), actor)))
@@ -170,6 +239,10 @@ func serveFile(res *graph.Resolver) http.HandlerFunc {
 		w.Header().Set("Content-Disposition", mime.FormatMediaType(fileDisposition(d.ContentType), map[string]string{"filename": d.Name}))
 		w.Header().Set("Content-Security-Policy", "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox")
 		http.ServeContent(w, r, d.Name, d.ModTime, d.Content)
+		if err := d.Content.Err(); err != nil {
+			// The headers are gone: the client sees a short body; the operator sees why.
+			slog.ErrorContext(r.Context(), "file download cut short by the file store", "path", r.URL.Path, "err", err)
+		}
 	}
 }
 

@@ -17,3 +17,14 @@ func (d Dialect) timestampType() string {
 	}
 	return "TIMESTAMP"
 }
+
+// joinInOrder is the join keyword that keeps the left table the outer loop. SQLite's planner
+// may otherwise scan the right table whole and index the left on the fly (a recursive CTE's
+// result is estimated large); only CROSS JOIN fixes the order there, and PostgreSQL accepts no
+// ON clause after CROSS JOIN.
+func (d Dialect) joinInOrder() string {
+	if d == SQLite {
+		return "CROSS JOIN"
+	}
+	return "JOIN"
+}

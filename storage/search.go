@@ -49,9 +49,8 @@ const (
 // searchMatches is the dialect-specific part of search, in one place: the bounded candidates
 // with their rank (space_id, page_id, content_id, title, rank). PostgreSQL matches the weighted
 // tsvector (title A, body B) through its GIN index and ranks with ts_rank normalised by
-// document length (the query without its exclusions). SQLite matches the FTS5 table,
-// restricted to the spaces inside the MATCH (space ids are indexed as a column), and ranks with
-// bm25, the title weighted 10 to the body's 1. An AnyWord query is ranked by coverage on both
+// document length (the query without its exclusions). SQLite scans the FTS5 matches twice,
+// bounded (the title hits, then any), and ranks with bm25 in the scans (ftsRanked). An AnyWord query is ranked by coverage on both
 // (coverage), with those ranks only breaking ties.
 func (s *Store) searchMatches(f SearchFilter) *bun.SelectQuery {
 	if s.dialect == Postgres {
@@ -69,23 +68,17 @@ func (s *Store) searchMatches(f SearchFilter) *bun.SelectQuery {
 	for _, c := range f.Query.terms() {
 		titles = append(titles, fts5Clause(c))
 	}
-	titled := s.ftsMatches(f, "{title} : ("+strings.Join(titles, " OR ")+") AND ("+f.Query.fts5()+")", titleCandidates)
-	any := s.ftsMatches(f, f.Query.fts5(), searchCandidates)
+	titled := s.ftsRanked(f, "{title} : ("+strings.Join(titles, " OR ")+") AND ("+f.Query.fts5()+")", titleCandidates)
+	any := s.ftsRanked(f, f.Query.fts5(), searchCandidates)
 	rank := bun.SafeQuery("fts.bm25")
 	if f.Query.AnyWord {
 		rank = s.coverage(f, bun.SafeQuery("fts.bm25"), 0.05)
 	}
-	// bm25 only works in the statement that scans the FTS5 table: rank there, join after.
-	// CROSS JOIN makes SQLite read the ranked matches first rather than the space's rows.
-	ranked := s.rdb.NewSelect().TableExpr("search_pages_fts").
-		ColumnExpr("search_pages_fts.rowid AS id, -bm25(search_pages_fts, 10.0, 1.0, 0.0) AS bm25").
-		Where("search_pages_fts MATCH ?", s.inSpaces(f, f.Query.fts5())).
-		Where("search_pages_fts.rowid IN (?)", titled.Union(any))
-	return s.rdb.NewSelect().TableExpr("(?) AS fts", ranked).
-		Join("CROSS JOIN search_pages AS sp ON sp.id = fts.id").
-		ColumnExpr("? AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title", rank).
-		Where("sp.organization_id = ?", f.OrganizationID).
-		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
+	// A page found by both scans keeps its title scan's score (its title phrases add to it), so
+	// every title hit among the candidates is scored alike. SQLite takes the bare columns from
+	// the row holding the max.
+	return s.rdb.NewSelect().TableExpr("(SELECT id, max(bm25) AS bm25, space_id, page_id, content_id, title FROM (? UNION ALL ?) GROUP BY id) AS fts", titled, any).
+		ColumnExpr("? AS rank, fts.space_id, fts.page_id, fts.content_id, fts.title", rank)
 }
 
 // pgMatches selects the ids of the filter's pages that match its query (PostgreSQL).
@@ -96,21 +89,22 @@ func (s *Store) pgMatches(f SearchFilter) *bun.SelectQuery {
 		Where("sp.tsv @@ ?", f.Query.tsquery(false))
 }
 
-// inSpaces restricts an FTS5 expression to the filter's spaces.
-func (s *Store) inSpaces(f SearchFilter, match string) string {
-	spaces := make([]string, len(f.SpaceIDs))
-	for i, id := range f.SpaceIDs {
-		spaces[i] = fts5String(id)
-	}
-	return "{space_id} : (" + strings.Join(spaces, " OR ") + ") AND (" + match + ")"
-}
-
-// ftsMatches selects the ids of up to limit FTS5 rows of the filter's spaces matching an
-// expression (SQLite). SQLite takes no LIMIT inside a UNION's parts unless each is a subquery.
-func (s *Store) ftsMatches(f SearchFilter, match string, limit int) *bun.SelectQuery {
+// ftsRanked scans the FTS5 matches of an expression in the filter's spaces, up to limit of them,
+// each with its bm25 (title weighted 10 to the body's 1), highest best (SQLite). bm25 works only
+// in the statement that scans the FTS5 table, and only in one scan: restricting the scan with
+// `rowid IN (candidates)` runs the MATCH once per candidate and recounts each phrase's documents
+// each time (3 s for 133 pages of a 100,000-page space). The spaces are filtered by joining the
+// index rows, not inside the MATCH: a space id phrase is on every page of the space, so bm25
+// would read its whole posting list on every search. SQLite takes no LIMIT inside a UNION's
+// parts unless each is a subquery.
+func (s *Store) ftsRanked(f SearchFilter, match string, limit int) *bun.SelectQuery {
 	return s.rdb.NewSelect().TableExpr("(?) AS c", s.rdb.NewSelect().TableExpr("search_pages_fts").
-		ColumnExpr("rowid AS id").Where("search_pages_fts MATCH ?", s.inSpaces(f, match)).
-		Limit(int64(limit))).Column("c.id")
+		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").
+		ColumnExpr("sp.id, -bm25(search_pages_fts, 10.0, 1.0, 0.0) AS bm25, sp.space_id, sp.page_id, sp.content_id, sp.title").
+		Where("search_pages_fts MATCH ?", match).
+		Where("sp.organization_id = ?", f.OrganizationID).
+		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
+		Limit(int64(limit))).Column("c.*")
 }
 
 // coverage ranks a page of an AnyWord query by the query it covers: the sum of the weights of
@@ -131,7 +125,7 @@ func (s *Store) coverage(f SearchFilter, rank schema.QueryWithArgs, tieBreak flo
 		}
 		sql.WriteString("(CASE WHEN fts.id IN (SELECT rowid FROM search_pages_fts WHERE search_pages_fts MATCH ?) " +
 			"THEN ? * (1 + 2 * (fts.id IN (SELECT rowid FROM search_pages_fts WHERE search_pages_fts MATCH ?))) ELSE 0 END) + ")
-		args = append(args, s.inSpaces(f, fts5Clause(c)), w, s.inSpaces(f, "{title} : "+fts5Clause(c)))
+		args = append(args, fts5Clause(c), w, "{title} : "+fts5Clause(c))
 	}
 	sql.WriteString("? * ?")
 	args = append(args, tieBreak, rank)
@@ -150,7 +144,7 @@ func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
 	} else {
 		m = s.rdb.NewSelect().TableExpr("search_pages_fts").
 			Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").Column("sp.id").
-			Where("search_pages_fts MATCH ?", s.inSpaces(f, f.Query.fts5())).
+			Where("search_pages_fts MATCH ?", f.Query.fts5()).
 			Where("sp.organization_id = ?", f.OrganizationID).
 			Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
 	}
@@ -316,7 +310,8 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 // any number of pages. Pages no longer current are left out. "Current" is written
 // COALESCE(to_seq, 0) = 0 (sequences start at 1) rather than to_seq IS NULL so that SQLite walks
 // the (line, page_id) index: with to_seq IS NULL it picks (line, to_seq) and scans every current
-// page of the space at each step (2 s instead of 9 ms at 100,000 pages).
+// page of the space at each step (2 s instead of 9 ms at 100,000 pages). The versions are then
+// read in the chain's order (joinInOrder): SQLite 3.51 otherwise scans every page version.
 func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []string) (map[string][]*PageVersion, error) {
 	out := map[string][]*PageVersion{}
 	if len(spaceIDs) == 0 || len(pageIDs) == 0 {
@@ -334,8 +329,8 @@ func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []strin
 		JOIN page_versions child ON child.id = chain.version_id
 		JOIN page_versions pv ON pv.line = child.line AND pv.page_id = child.parent_id AND COALESCE(pv.to_seq, 0) = 0 AND NOT pv.deleted
 		WHERE chain.depth < 64
-	) SELECT pv.*, chain.start_page FROM chain JOIN page_versions pv ON pv.id = chain.version_id
-	ORDER BY chain.start_page, chain.depth`, bun.List(spaceIDs), bun.List(pageIDs)).Scan(ctx, &rows)
+	) SELECT pv.*, chain.start_page FROM chain ? page_versions pv ON pv.id = chain.version_id
+	ORDER BY chain.start_page, chain.depth`, bun.List(spaceIDs), bun.List(pageIDs), bun.Safe(s.dialect.joinInOrder())).Scan(ctx, &rows)
 	if err != nil {
 		return nil, fmt.Errorf("read page chains: %w", translate(err))
 	}

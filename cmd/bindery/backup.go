@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/bindery/bindery/backup"
 	"github.com/bindery/bindery/storage"
@@ -10,8 +11,37 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func filesDirFlag() cli.Flag {
-	return &cli.StringFlag{Name: "files-dir", Sources: cli.EnvVars("BINDERY_FILES_DIR"), Usage: "where uploaded files are kept (default: DATABASE-files next to a SQLite file, ./bindery-files for PostgreSQL)"}
+// filesFlag is where uploaded files are kept. --files-dir and BINDERY_FILES_DIR are its older
+// names, still read.
+func filesFlag() cli.Flag {
+	return &cli.StringFlag{Name: "files", Aliases: []string{"files-dir"}, Sources: cli.EnvVars("BINDERY_FILES", "BINDERY_FILES_DIR"),
+		Usage: "where uploaded files are kept: a directory (or file:///path), s3://BUCKET?region=…&endpoint=…&use_path_style=true, or mem:// (default: DATABASE-files next to a SQLite file, ./bindery-files for PostgreSQL)"}
+}
+
+// filesLocation is the --files value, or the default next to the SQLite file, checked for form
+// (a usage error) before anything is opened.
+func filesLocation(cmd *cli.Command) (string, error) {
+	loc := filesDir(cmd.String("files"), cmd.String("database"))
+	if _, err := blob.ParseLocation(loc); err != nil {
+		return "", usage(cmd, err.Error())
+	}
+	return loc, nil
+}
+
+// openFiles opens the file store and checks that it answers: a bucket that does not exist or
+// refuses the credentials stops the command here, not at the first upload.
+func openFiles(ctx context.Context, location string) (*blob.Store, error) {
+	blobs, err := blob.Open(ctx, location)
+	if err != nil {
+		return nil, fmt.Errorf("open file storage: %w", err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := blobs.Check(cctx); err != nil {
+		blobs.Close()
+		return nil, fmt.Errorf("file storage unreachable: %w", err)
+	}
+	return blobs, nil
 }
 
 func backupCommand() *cli.Command {
@@ -20,27 +50,37 @@ func backupCommand() *cli.Command {
 		Usage: "write a consistent backup (SQLite snapshot and uploaded files) into a new directory, while the server runs",
 		Flags: []cli.Flag{
 			databaseFlag(),
-			filesDirFlag(),
+			filesFlag(),
 			&cli.StringFlag{Name: "out", Required: true, Usage: "the backup directory (must not exist, or be empty)"},
+			&cli.BoolFlag{Name: "skip-files", Usage: "leave the uploaded files out (a bucket protected by its own versioning or replication)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			db := cmd.String("database")
-			store, err := storage.Open(ctx, db)
+			location, err := filesLocation(cmd)
+			if err != nil {
+				return err
+			}
+			var blobs *blob.Store
+			if !cmd.Bool("skip-files") {
+				if blobs, err = openFiles(ctx, location); err != nil {
+					return err
+				}
+				defer blobs.Close()
+			}
+			store, err := storage.Open(ctx, cmd.String("database"))
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			blobs, err := blob.Open(filesDir(cmd.String("files-dir"), db))
+			m, err := backup.Take(ctx, store, blobs, cmd.String("out"), backup.Options{Version: version, SkipFiles: cmd.Bool("skip-files")})
 			if err != nil {
 				return err
 			}
-			m, err := backup.Take(ctx, store, blobs, cmd.String("out"), version)
-			if err != nil {
-				return err
-			}
-			if m.Snapshot {
+			switch {
+			case m.Snapshot && m.FilesSkipped:
+				fmt.Printf("backed up the SQLite database to %s; the files were skipped: they stay in %s\n", cmd.String("out"), blobs)
+			case m.Snapshot:
 				fmt.Printf("backed up the SQLite database and %d file(s) to %s\n", m.Files, cmd.String("out"))
-			} else {
+			default:
 				fmt.Printf("copied %d file(s) to %s; the PostgreSQL database is not in it: back it up with pg_dump (docs/operations.md)\n", m.Files, cmd.String("out"))
 			}
 			return nil
@@ -51,38 +91,49 @@ func backupCommand() *cli.Command {
 func restoreCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "restore",
-		Usage: "restore a backup into a new SQLite database path and its files directory (stop the server first)",
+		Usage: "restore a backup into a new SQLite database path and its file store (stop the server first)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Required: true, Usage: "the backup directory"},
 			databaseFlag(),
-			filesDirFlag(),
+			filesFlag(),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			from, db := cmd.String("from"), cmd.String("database")
+			location, err := filesLocation(cmd)
+			if err != nil {
+				return err
+			}
 			m, err := backup.Read(from)
 			if err != nil {
 				return err
 			}
-			if m.Snapshot {
-				if isPostgresURL(db) {
-					return fmt.Errorf("this backup holds a SQLite database; --database must be a SQLite path, not a PostgreSQL URL")
+			if m.Snapshot && isPostgresURL(db) {
+				return fmt.Errorf("this backup holds a SQLite database; --database must be a SQLite path, not a PostgreSQL URL")
+			}
+			var blobs *blob.Store
+			if !m.FilesSkipped { // the store must answer before anything is restored
+				if blobs, err = openFiles(ctx, location); err != nil {
+					return err
 				}
+				defer blobs.Close()
+			}
+			if m.Snapshot {
 				if err := backup.RestoreDatabase(from, db); err != nil {
 					return err
 				}
 			}
-			blobs, err := blob.Open(filesDir(cmd.String("files-dir"), db))
-			if err != nil {
-				return err
+			if m.FilesSkipped {
+				fmt.Printf("restored the database to %s; the backup holds no files: they are those of the store it was taken with\n", db)
+				return nil
 			}
 			n, err := backup.RestoreFiles(ctx, from, blobs)
 			if err != nil {
 				return err
 			}
 			if m.Snapshot {
-				fmt.Printf("restored the database to %s and %d file(s) to %s\n", db, n, blobs.Dir())
+				fmt.Printf("restored the database to %s and %d file(s) to %s\n", db, n, blobs)
 			} else {
-				fmt.Printf("restored %d file(s) to %s; restore the PostgreSQL database with pg_restore (docs/operations.md)\n", n, blobs.Dir())
+				fmt.Printf("restored %d file(s) to %s; restore the PostgreSQL database with pg_restore (docs/operations.md)\n", n, blobs)
 			}
 			return nil
 		},

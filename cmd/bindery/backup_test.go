@@ -8,16 +8,21 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/backup"
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
+	"github.com/bindery/bindery/storage/blob/blobtest"
+	"github.com/bindery/bindery/storage/storagetest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // stack is a running server over a SQLite file and a files directory.
@@ -31,7 +36,7 @@ func stack(t *testing.T, db string) (*graph.Resolver, *httptest.Server) {
 	if err := store.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	blobs, err := blob.Open(filesDir("", db))
+	blobs, err := blob.Open(context.Background(), filesDir("", db))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,9 +153,81 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 		}
 	}
 	for _, k := range ackedKeys {
-		if !res2.Blobs.Has(k) {
+		if has, err := res2.Blobs.Has(context.Background(), k); err != nil || !has {
 			t.Errorf("acknowledged file %s missing after restore", k)
 		}
 	}
 	t.Logf("%d spaces and %d files acknowledged before the backup, all restored", len(ackedSpaces), len(ackedKeys))
+}
+
+// TestBackupS3Store: the files of an S3 store are copied into the backup by content hash (beside
+// a SQLite snapshot, or alone for PostgreSQL) and restore into another bucket; with --skip-files
+// the backup holds the database only, says so, and its restore leaves the files where they are.
+func TestBackupS3Store(t *testing.T) {
+	for _, d := range storagetest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			ctx := context.Background()
+			dir := t.TempDir()
+			db := storagetest.DSN(t, d)
+			if _, err := run(t, ctx, "migrate", "--database", db); err != nil {
+				t.Fatal(err)
+			}
+			src := blobtest.NewS3(t)
+			blobs, err := blob.Open(ctx, src.Location)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer blobs.Close()
+			for _, content := range []string{"one", "two", "three"} {
+				if _, err := blobs.Put(ctx, strings.NewReader(content), -1); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := src.Objects(t)
+
+			out := filepath.Join(dir, "backup")
+			printed, err := run(t, ctx, "backup", "--database", db, "--files", src.Location, "--out", out)
+			if err != nil || !strings.Contains(printed, "3 file(s)") {
+				t.Fatalf("backup: %q %v", printed, err)
+			}
+			m, err := backup.Read(out)
+			if err != nil || m.Files != 3 || m.FilesFrom == "" || m.Snapshot != (d == storage.SQLite) {
+				t.Fatalf("manifest = %+v, %v", m, err)
+			}
+			dst := blobtest.NewS3(t)
+			restored := filepath.Join(dir, "restored.db")
+			if d == storage.Postgres {
+				restored = db // only the files are restored
+			}
+			if printed, err := run(t, ctx, "restore", "--from", out, "--database", restored, "--files", dst.Location); err != nil || !strings.Contains(printed, "3 file(s)") {
+				t.Fatalf("restore: %q %v", printed, err)
+			}
+			if got := dst.Objects(t); !cmp.Equal(got, want) {
+				t.Errorf("restored bucket = %v, want %v", got, want)
+			}
+
+			skipped := filepath.Join(dir, "db-only")
+			printed, err = run(t, ctx, "backup", "--database", db, "--files", src.Location, "--out", skipped, "--skip-files")
+			if d == storage.Postgres {
+				// Nothing would be in it: pg_dump backs PostgreSQL up.
+				if err == nil {
+					t.Fatalf("PostgreSQL backup with --skip-files succeeded: %q", printed)
+				}
+				return
+			}
+			if err != nil || !strings.Contains(printed, "files were skipped") {
+				t.Fatalf("backup --skip-files: %q %v", printed, err)
+			}
+			if m, err := backup.Read(skipped); err != nil || !m.FilesSkipped || m.Files != 0 {
+				t.Fatalf("manifest = %+v, %v", m, err)
+			}
+			if _, err := os.Stat(filepath.Join(skipped, backup.FilesDir)); !os.IsNotExist(err) {
+				t.Errorf("a backup without files has a files directory: %v", err)
+			}
+			printed, err = run(t, ctx, "restore", "--from", skipped, "--database", filepath.Join(dir, "again.db"), "--files", dst.Location)
+			if err != nil || !strings.Contains(printed, "holds no files") {
+				t.Fatalf("restore of a database-only backup: %q %v", printed, err)
+			}
+		})
+	}
 }

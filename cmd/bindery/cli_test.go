@@ -32,6 +32,16 @@ func TestCommandLineMistakesTouchNothing(t *testing.T) {
 		{"--log-level", "loud", "migrate", "--database", db},
 		{"serve", "--addr", "nonsense", "--database", db},
 		{"serve", "--public-url", "example.com", "--database", db},
+		{"serve", "--rate-limit-store", "database", "--database", db},
+		{"serve", "--rate-limit-store", "redis", "--database", db},
+		{"serve", "--rate-limit-token", "-1", "--database", db},
+		{"serve", "--rate-limit-window", "10ms", "--database", db},
+		{"serve", "--trusted-proxy", "10.0.0.0/33", "--database", db},
+		{"serve", "--files", "gs://bucket", "--database", db},
+		{"serve", "--files", "file://relative/files", "--database", db},
+		{"serve", "--files", "s3://key:secret@bucket", "--database", db},
+		{"backup", "--files", "s3://", "--database", db, "--out", filepath.Join(dir, "backup")},
+		{"restore", "--files", "ftp://x", "--database", db, "--from", dir},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			_, err := run(t, context.Background(), args...)
@@ -84,6 +94,28 @@ func TestPublicURLFor(t *testing.T) {
 		got, derived, err := publicURLFor(c.flag, c.addr)
 		if (err != nil) != c.bad || got != c.want || derived != c.derived {
 			t.Errorf("publicURLFor(%q, %q) = %q, %v, %v; want %q, %v, error %v", c.flag, c.addr, got, derived, err, c.want, c.derived, c.bad)
+		}
+	}
+}
+
+func TestParsePrefix(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"10.0.0.1", "10.0.0.1/32"},
+		{"10.0.0.0/8", "10.0.0.0/8"},
+		{"::1", "::1/128"},
+		{"fd00::/8", "fd00::/8"},
+		{"10.0.0.0/33", ""},
+		{"proxy.internal", ""},
+	} {
+		got, err := parsePrefix(c.in)
+		if c.want == "" {
+			if err == nil {
+				t.Errorf("parsePrefix(%q) = %v, want an error", c.in, got)
+			}
+			continue
+		}
+		if err != nil || got.String() != c.want {
+			t.Errorf("parsePrefix(%q) = %v, %v; want %s", c.in, got, err, c.want)
 		}
 	}
 }

@@ -85,7 +85,7 @@ func app() *cli.Command {
 					&cli.StringFlag{Name: "secret-key", Sources: cli.EnvVars("BINDERY_SECRET_KEY"), Usage: "encrypts Git credentials while their sync job waits (without it, repository URLs with credentials are refused)"},
 					&cli.BoolFlag{Name: "git-allow-local", Sources: cli.EnvVars("BINDERY_GIT_ALLOW_LOCAL"), Usage: "allow Git Sync with file:// URLs and hosts on loopback, private or link-local addresses"},
 					&cli.IntFlag{Name: "db-max-conns", Sources: cli.EnvVars("BINDERY_DB_MAX_CONNS"), Usage: "database connections to keep open: PostgreSQL connections, or SQLite readers (default 4 per CPU, at least 8)"},
-					&cli.StringFlag{Name: "files-dir", Sources: cli.EnvVars("BINDERY_FILES_DIR"), Usage: "where uploaded files are kept (default: DATABASE-files next to a SQLite file, ./bindery-files for PostgreSQL)"},
+					filesFlag(),
 					&cli.StringFlag{Name: "translate-url", Sources: cli.EnvVars("BINDERY_TRANSLATE_URL"), Usage: "OpenAI-compatible chat-completions base URL for translations, e.g. http://localhost:11434/v1 (default: none; runs fail)"},
 					&cli.StringFlag{Name: "translate-model", Sources: cli.EnvVars("BINDERY_TRANSLATE_MODEL"), Usage: "model name for translations"},
 					&cli.StringFlag{Name: "translate-api-key", Sources: cli.EnvVars("BINDERY_TRANSLATE_API_KEY"), Usage: "bearer key for the translation provider (prefer the environment variable)"},
@@ -93,7 +93,7 @@ func app() *cli.Command {
 					&cli.DurationFlag{Name: "translate-timeout", Value: 2 * time.Minute, Sources: cli.EnvVars("BINDERY_TRANSLATE_TIMEOUT"), Usage: "time limit of one translation request"},
 					&cli.BoolFlag{Name: "fetch-allow-http", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_HTTP"), Usage: "let OpenAPI specifications be fetched over plain http (default: https only)"},
 					&cli.BoolFlag{Name: "fetch-allow-private", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_PRIVATE"), Usage: "let OpenAPI specifications be fetched from loopback, private and link-local addresses (default: refused)"},
-				}, opsFlags()...),
+				}, append(opsFlags(), limitFlags()...)...),
 				Action: serve,
 			},
 			{
@@ -159,15 +159,33 @@ func app() *cli.Command {
 	return root
 }
 
-// open connects to the database and applies migrations.
+// open connects to the database and applies migrations; for serve, it opens the file store
+// first, so that a store that does not answer stops it before the database is touched.
 func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error) {
+	var blobs *blob.Store
+	if cmd.Name == "serve" {
+		location, err := filesLocation(cmd)
+		if err != nil {
+			return nil, nil, err
+		}
+		if blobs, err = openFiles(ctx, location); err != nil {
+			return nil, nil, err
+		}
+	}
+	closeBlobs := func() {
+		if blobs != nil {
+			blobs.Close()
+		}
+	}
 	store, err := storage.Open(ctx, cmd.String("database"), storage.WithMaxConns(int(cmd.Int("db-max-conns"))),
 		storage.WithTokenCache(storage.DefaultTokenTTL))
 	if err != nil {
+		closeBlobs()
 		return nil, nil, err
 	}
 	if err := store.Migrate(ctx); err != nil {
 		store.Close()
+		closeBlobs()
 		return nil, nil, err
 	}
 	res := &graph.Resolver{Store: store, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
@@ -176,13 +194,9 @@ func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error
 		TokenRevoked: store.ForgetToken}
 	if cmd.Name == "serve" {
 		res.Settings.Fetch = safefetch.Policy{AllowHTTP: cmd.Bool("fetch-allow-http"), AllowPrivate: cmd.Bool("fetch-allow-private")}
-		dir := filesDir(cmd.String("files-dir"), cmd.String("database"))
-		if res.Blobs, err = blob.Open(dir); err != nil {
-			store.Close()
-			return nil, nil, fmt.Errorf("open files directory: %w", err)
-		}
+		res.Blobs = blobs
 	}
-	return res, func() { store.Close() }, nil
+	return res, func() { store.Close(); closeBlobs() }, nil
 }
 
 // filesDir is where uploaded files go: the flag, or a directory next to the SQLite file.
@@ -190,7 +204,7 @@ func filesDir(flag, database string) string {
 	switch {
 	case flag != "":
 		return flag
-	case strings.HasPrefix(database, "postgres://") || strings.HasPrefix(database, "postgresql://"):
+	case isPostgres(database):
 		return "bindery-files"
 	}
 	path := strings.TrimPrefix(database, "file:")
@@ -205,6 +219,10 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	publicURL, derived, err := publicURLFor(cmd.String("public-url"), addr)
 	if err != nil {
 		return usage(cmd, err.Error())
+	}
+	setRateLimits, err := rateLimitOptions(cmd)
+	if err != nil {
+		return err
 	}
 	if percent, limit, chosen := tuneGC(); chosen {
 		slog.Info("garbage collector tuned (set GOGC or GOMEMLIMIT to choose yourself)", "gogc", percent, "memory_limit_bytes", limit)
@@ -259,8 +277,12 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer stopOps()
+	setRateLimits(res, &opts)
 	srv := rest.NewHTTPServer(rest.NewServerWith(res, opts), limits)
-	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res))
+	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res), "files", res.Blobs.String())
+	if res.Blobs.Location().Local() && res.Store.Dialect() != storage.SQLite {
+		slog.Info("uploaded files are kept in a local directory: with more than one server, use --files s3://… or a volume every server mounts", "files", res.Blobs.String())
+	}
 	if derived {
 		slog.Info("public URL derived from the listen address; set --public-url (BINDERY_PUBLIC_URL) to the address clients use",
 			"addr", addr, "public_url", res.Settings.PublicURL)

@@ -11,7 +11,10 @@ import (
 
 // Actor is the authenticated caller.
 type Actor struct {
-	UserID        string
+	UserID string
+	// TokenID is the id of the token the caller authenticated with: rate limits and idempotency
+	// keys are counted and scoped per token.
+	TokenID       string
 	Email         string
 	EmailVerified bool
 	// Limit narrows what the token may do below the user's roles (nil: nothing narrowed).

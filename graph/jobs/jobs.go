@@ -25,8 +25,9 @@ type Job[T storage.JobArgs] = river.Job[T]
 
 // Registry collects the job kinds a Runner works.
 type Registry struct {
-	workers *river.Workers
-	kinds   []string
+	workers  *river.Workers
+	kinds    []string
+	periodic []*river.PeriodicJob
 	// stopping is set when the Runner cancels running jobs to shut down: their errors then mean
 	// "interrupted", not "failed".
 	stopping atomic.Bool
@@ -56,6 +57,13 @@ func Add[T storage.JobArgs](r *Registry, work func(ctx context.Context, job *Job
 	}
 	river.AddWorker[T](r.workers, &worker[T]{work: work, timeout: o.timeout, stopping: &r.stopping})
 	r.kinds = append(r.kinds, (*new(T)).Kind())
+}
+
+// Every queues a job with args every interval, on the one server elected leader (River's periodic
+// jobs); the kind must be registered with Add. The first is queued an interval after start.
+func Every(r *Registry, interval time.Duration, args storage.JobArgs) {
+	r.periodic = append(r.periodic, river.NewPeriodicJob(river.PeriodicInterval(interval),
+		func() (river.JobArgs, *river.InsertOpts) { return args, nil }, &river.PeriodicJobOpts{ID: args.Kind()}))
 }
 
 // Kinds lists the registered kinds in registration order.
@@ -124,10 +132,11 @@ func Start(ctx context.Context, store *storage.Store, reg *Registry, cfg Config)
 		JobTimeout:        cfg.JobTimeout,
 		// A job whose server died mid-run is picked up again this long after it started.
 		RescueStuckJobsAfter: max(cfg.JobTimeout, 0) + 5*time.Minute,
+		PeriodicJobs:         reg.periodic,
 	}
 	if len(reg.kinds) == 0 {
 		// River refuses a client with queues but no workers; with no kinds there is nothing to run.
-		rc.Queues, rc.Workers = nil, nil
+		rc.Queues, rc.Workers, rc.PeriodicJobs = nil, nil, nil
 	}
 	client, err := river.NewClient(store.JobDriver(), rc)
 	if err != nil {

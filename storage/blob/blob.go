@@ -1,37 +1,37 @@
-// Package blob stores the bytes of uploaded files (images and attachments of documentation pages)
-// on the local file system, content-addressed by their SHA-256.
+// Package blob stores the bytes of uploaded files (images and attachments of documentation pages),
+// content-addressed by their SHA-256, in a bucket: a local directory, S3-compatible object storage,
+// or memory. The bucket is gocloud.dev/blob's portable type, so its drivers (fileblob, s3blob,
+// memblob) are the one interface between Bindery and where the bytes live; everything above it
+// (hashing, limits, content types, deduplication) is the same on every driver.
 //
-// A blob lives at <dir>/<hh>/<key>, where key is the lowercase hex SHA-256 of its bytes and hh
-// its first two characters. Uploads are streamed to a temporary file in <dir> while being hashed
-// and then renamed into place, so a blob is either absent or complete, and identical uploads share
-// one copy. A Store is safe for concurrent use by multiple goroutines.
+// A blob is the object <hh>/<key>, where key is the lowercase hex SHA-256 of its bytes and hh its
+// first two characters (in a directory: the file <dir>/<hh>/<key>, the layout Bindery has always
+// used). An upload is streamed to a temporary object under tmp/ while being hashed, then moved to
+// its key (renamed in a directory, copied server-side in a bucket), so a blob is either absent or
+// complete, and identical uploads share one copy. Blobs are never changed, and Bindery never
+// deletes one while serving. A Store is safe for concurrent use, by one process or many.
 package blob
 
 import (
-	"bufio"
-	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/xml"
 	"errors"
 	"fmt"
-	"image"
-	_ "image/gif"  // registers GIF for image.DecodeConfig
-	_ "image/jpeg" // registers JPEG for image.DecodeConfig
-	_ "image/png"  // registers PNG for image.DecodeConfig
 	"io"
-	"io/fs"
 	"math"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
-	_ "golang.org/x/image/webp" // registers WebP for image.DecodeConfig
+	gcblob "gocloud.dev/blob"
+	"gocloud.dev/blob/fileblob"
+	"gocloud.dev/blob/memblob"
+	"gocloud.dev/blob/s3blob"
+	"gocloud.dev/gcerrors"
 )
 
 var (
@@ -53,29 +53,59 @@ type Info struct {
 const (
 	dirPerm    = 0o750
 	filePerm   = 0o640
-	tempPrefix = ".tmp-"
-	sniffLen   = 512      // what http.DetectContentType looks at
-	svgScanMax = 64 << 10 // how far into an XML document to look for its root element
-	maxDim     = 1 << 30  // larger SVG dimensions are treated as unknown
+	tempPrefix = "tmp/"   // uploads in progress; a lifecycle rule may expire what a crash left
+	headMax    = 64 << 10 // kept in memory while uploading, for sniffing (svgScanMax)
 	lockShards = 64
-
-	svgNamespace = "http://www.w3.org/2000/svg"
+	// cleanupTimeout bounds removing a temporary object after the request that wrote it ended.
+	cleanupTimeout = 30 * time.Second
 )
 
-// Store is a content-addressed blob store rooted at one directory.
+// Store is a content-addressed blob store over one bucket.
 type Store struct {
-	dir string
-	// locks serialise the final step of Put (stat/rename) with Delete for keys sharing a shard,
-	// so that a Put that returns successfully is not undone by a Delete that started before it.
+	bucket *gcblob.Bucket
+	loc    Location
+	dir    string // the directory of a local store: Put renames there instead of copying
+	// locks serialise the final step of Put with Delete for keys sharing a shard within this
+	// process, so that a Put that returns successfully is not undone by a Delete that started
+	// before it. (Bindery deletes no blob while serving; Delete is for tools and tests.)
 	locks [lockShards]sync.Mutex
 }
 
-// Open returns the Store rooted at dir, creating the directory (mode 0750) if it is missing.
-func Open(dir string) (*Store, error) {
-	if dir == "" {
-		return nil, errors.New("blob: empty directory")
+// Open opens the store at location (see ParseLocation). A local directory is created (mode 0750)
+// if it is missing. Opening checks the form of the location; whether a bucket answers is
+// Check's to say.
+func Open(ctx context.Context, location string) (*Store, error) {
+	loc, err := ParseLocation(location)
+	if err != nil {
+		return nil, err
 	}
-	dir = filepath.Clean(dir)
+	switch loc.Scheme {
+	case "file":
+		return openDir(loc)
+	case "mem":
+		return &Store{bucket: memblob.OpenBucket(nil), loc: loc}, nil
+	}
+	// s3: prefix is Bindery's option (a folder of a shared bucket); the rest are s3blob's.
+	u := *loc.url
+	q := u.Query()
+	prefix := q.Get("prefix")
+	q.Del("prefix")
+	u.RawQuery = q.Encode()
+	b, err := (&s3blob.URLOpener{}).OpenBucketURL(ctx, &u)
+	if err != nil {
+		return nil, fmt.Errorf("blob: open %s: %w", loc, err)
+	}
+	if prefix != "" {
+		b = gcblob.PrefixedBucket(b, prefix)
+	}
+	return &Store{bucket: b, loc: loc}, nil
+}
+
+func openDir(loc Location) (*Store, error) {
+	dir, err := filepath.Abs(loc.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("blob: %w", err)
+	}
 	if err := os.MkdirAll(dir, dirPerm); err != nil {
 		return nil, fmt.Errorf("blob: create store directory: %w", err)
 	}
@@ -86,34 +116,81 @@ func Open(dir string) (*Store, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("blob: %s is not a directory", dir)
 	}
-	return &Store{dir: dir}, nil
+	// No sidecar attribute files (the database keeps each file's type), and temporary files next
+	// to the blobs rather than in $TMPDIR, which may be another file system.
+	b, err := fileblob.OpenBucket(dir, &fileblob.Options{NoTempDir: true, Metadata: fileblob.MetadataDontWrite, DirFileMode: dirPerm})
+	if err != nil {
+		return nil, fmt.Errorf("blob: %w", err)
+	}
+	return &Store{bucket: b, loc: loc, dir: dir}, nil
 }
 
-// Dir returns the directory the store is rooted at.
-func (s *Store) Dir() string { return s.dir }
+// Location is where the store keeps its blobs.
+func (s *Store) Location() Location { return s.loc }
+
+// String names the store for logs and messages.
+func (s *Store) String() string { return s.loc.String() }
+
+// Check reports whether the bucket can be reached (for S3, a HEAD of the bucket).
+func (s *Store) Check(ctx context.Context) error {
+	ok, err := s.bucket.IsAccessible(ctx)
+	if err != nil {
+		return fmt.Errorf("blob: %s: %w", s.loc, err)
+	}
+	if !ok {
+		return fmt.Errorf("blob: %s does not exist or is not accessible", s.loc)
+	}
+	return nil
+}
+
+// Close releases the bucket's resources.
+func (s *Store) Close() error { return s.bucket.Close() }
 
 // Put streams r into the store and returns the description of the stored blob. Content longer than
 // maxBytes is rejected with ErrTooLarge (a negative maxBytes means no limit). Storing bytes that are
 // already present keeps the existing copy and returns the same Key. If ctx is cancelled while r is
 // being read, Put stops and returns ctx.Err(). Nothing is left behind when Put fails.
-func (s *Store) Put(ctx context.Context, r io.Reader, maxBytes int64) (info Info, err error) {
+func (s *Store) Put(ctx context.Context, r io.Reader, maxBytes int64) (Info, error) {
 	if err := ctx.Err(); err != nil {
 		return Info{}, err
 	}
-	tmp, err := os.CreateTemp(s.dir, tempPrefix+"*")
+	tmp := tempPrefix + tempName()
+	info, head, err := s.upload(ctx, tmp, r, maxBytes)
 	if err != nil {
-		return Info{}, fmt.Errorf("blob: create temp file: %w", err)
+		return Info{}, err
 	}
-	tmpName := tmp.Name()
-	closed := false
+	// The temporary object goes whatever happens next (after a rename there is nothing to delete).
 	defer func() {
-		if !closed {
-			_ = tmp.Close()
-		}
-		if err != nil {
-			_ = os.Remove(tmpName)
-		}
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		_ = s.bucket.Delete(cctx, tmp)
 	}()
+	info.ContentType, info.Width, info.Height = describe(head, int64(len(head)) == info.Size, func() (io.ReadCloser, error) {
+		return s.bucket.NewRangeReader(ctx, tmp, int64(len(head)), -1, nil)
+	})
+	if err := ctx.Err(); err != nil {
+		return Info{}, err
+	}
+	if err := s.commit(ctx, tmp, info.Key); err != nil {
+		return Info{}, err
+	}
+	return info, nil
+}
+
+// upload writes r to the temporary object tmp while hashing it, and returns its key, size and
+// first bytes. On failure nothing is written.
+func (s *Store) upload(ctx context.Context, tmp string, r io.Reader, maxBytes int64) (info Info, head []byte, err error) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w, err := s.bucket.NewWriter(wctx, tmp, &gcblob.WriterOptions{ContentType: "application/octet-stream"})
+	if err != nil {
+		return Info{}, nil, fmt.Errorf("blob: start upload: %w", err)
+	}
+	abort := func(err error) (Info, []byte, error) {
+		cancel() // a writer whose context is cancelled before Close writes nothing
+		_ = w.Close()
+		return Info{}, nil, err
+	}
 
 	src := io.Reader(&ctxReader{ctx: ctx, r: r})
 	limited := maxBytes >= 0 && maxBytes < math.MaxInt64
@@ -121,97 +198,122 @@ func (s *Store) Put(ctx context.Context, r io.Reader, maxBytes int64) (info Info
 		src = io.LimitReader(src, maxBytes+1)
 	}
 	h := sha256.New()
-	head := &headBuffer{max: sniffLen}
-	n, err := io.CopyBuffer(io.MultiWriter(tmp, h, head), src, make([]byte, 32<<10))
+	hb := &headBuffer{max: headMax}
+	n, err := io.CopyBuffer(io.MultiWriter(w, h, hb), src, make([]byte, 32<<10))
 	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-			return Info{}, ctxErr
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return abort(ctxErr)
 		}
-		return Info{}, fmt.Errorf("blob: write content: %w", err)
+		return abort(fmt.Errorf("blob: write content: %w", err))
 	}
 	if limited && n > maxBytes {
-		return Info{}, fmt.Errorf("%w (limit %d bytes)", ErrTooLarge, maxBytes)
+		return abort(fmt.Errorf("%w (limit %d bytes)", ErrTooLarge, maxBytes))
 	}
-
-	info = Info{Key: hex.EncodeToString(h.Sum(nil)), Size: n}
-	info.ContentType, info.Width, info.Height = describe(tmp, head.buf)
-
-	if err = tmp.Chmod(filePerm); err != nil {
-		return Info{}, fmt.Errorf("blob: %w", err)
+	if err := w.Close(); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return Info{}, nil, ctxErr
+		}
+		return Info{}, nil, fmt.Errorf("blob: finish upload: %w", err)
 	}
-	if err = tmp.Sync(); err != nil {
-		return Info{}, fmt.Errorf("blob: sync temp file: %w", err)
-	}
-	closed = true
-	if err = tmp.Close(); err != nil {
-		return Info{}, fmt.Errorf("blob: close temp file: %w", err)
-	}
-	if err = ctx.Err(); err != nil {
-		return Info{}, err
-	}
-	if err = s.commit(tmpName, info.Key); err != nil {
-		return Info{}, err
-	}
-	return info, nil
+	return Info{Key: hex.EncodeToString(h.Sum(nil)), Size: n}, hb.buf, nil
 }
 
-// commit moves the finished temp file to its final name, or drops it when the blob already exists.
-func (s *Store) commit(tmpName, key string) error {
-	final := s.path(key)
+// commit moves the finished temporary object to its key, or leaves it to be dropped when the blob
+// already exists (same key, same bytes).
+func (s *Store) commit(ctx context.Context, tmp, key string) error {
 	mu := s.lock(key)
 	mu.Lock()
 	defer mu.Unlock()
-
-	if fi, err := os.Stat(final); err == nil && fi.Mode().IsRegular() {
-		// Same bytes already stored: keep that copy, and refresh its mtime so that a collector
-		// working from modification times sees it as recently used.
-		now := time.Now()
-		_ = os.Chtimes(final, now, now)
-		return os.Remove(tmpName)
+	exists, err := s.bucket.Exists(ctx, objectKey(key))
+	if err != nil {
+		return fmt.Errorf("blob: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(final), dirPerm); err != nil {
-		return fmt.Errorf("blob: create shard directory: %w", err)
+	if exists {
+		return nil
 	}
-	if err := os.Rename(tmpName, final); err != nil {
-		// Another process may have stored the same bytes in the meantime (and some platforms
-		// refuse to replace an open file); an existing blob with this key is equally good.
-		if fi, statErr := os.Stat(final); statErr == nil && fi.Mode().IsRegular() {
-			return os.Remove(tmpName)
+	if s.dir != "" {
+		// A directory renames: no second write of the bytes.
+		from, to := filepath.Join(s.dir, filepath.FromSlash(tmp)), filepath.Join(s.dir, key[:2], key)
+		if err := os.MkdirAll(filepath.Dir(to), dirPerm); err != nil {
+			return fmt.Errorf("blob: create shard directory: %w", err)
 		}
-		return fmt.Errorf("blob: rename into place: %w", err)
+		if err := os.Chmod(from, filePerm); err != nil {
+			return fmt.Errorf("blob: %w", err)
+		}
+		if err := os.Rename(from, to); err != nil {
+			return fmt.Errorf("blob: rename into place: %w", err)
+		}
+		return nil
+	}
+	if err := s.bucket.Copy(ctx, objectKey(key), tmp, nil); err != nil {
+		return fmt.Errorf("blob: copy into place: %w", err)
 	}
 	return nil
 }
 
 // Open returns the stored blob with the given key, opened for reading; the caller closes it.
-// A malformed key (anything but 64 lowercase hex characters) or a missing blob gives ErrNotFound.
-func (s *Store) Open(key string) (*os.File, error) {
+// A malformed key (anything but 64 lowercase hex characters) or a missing blob gives ErrNotFound;
+// any other error is the store's (unreachable, refused).
+func (s *Store) Open(ctx context.Context, key string) (*Reader, error) {
 	if !ValidKey(key) {
 		return nil, ErrNotFound
 	}
-	f, err := os.Open(s.path(key))
+	r, err := s.bucket.NewReader(ctx, objectKey(key), nil)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		if gcerrors.Code(err) == gcerrors.NotFound {
 			return nil, ErrNotFound
 		}
-		return nil, fmt.Errorf("blob: %w", err)
+		return nil, fmt.Errorf("blob: open %s: %w", key, err)
 	}
-	return f, nil
+	return &Reader{r: r}, nil
+}
+
+// Has reports whether a blob with that key is stored.
+func (s *Store) Has(ctx context.Context, key string) (bool, error) {
+	if !ValidKey(key) {
+		return false, nil
+	}
+	ok, err := s.bucket.Exists(ctx, objectKey(key))
+	if err != nil {
+		return false, fmt.Errorf("blob: %w", err)
+	}
+	return ok, nil
 }
 
 // Delete removes the blob with the given key. Deleting a well-formed key that is not stored is not
-// an error; a malformed key gives ErrNotFound. Readers that already opened the blob keep reading it.
-func (s *Store) Delete(key string) error {
+// an error; a malformed key gives ErrNotFound. Readers that already opened the blob may keep
+// reading it (a directory's do).
+func (s *Store) Delete(ctx context.Context, key string) error {
 	if !ValidKey(key) {
 		return ErrNotFound
 	}
 	mu := s.lock(key)
 	mu.Lock()
 	defer mu.Unlock()
-	if err := os.Remove(s.path(key)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := s.bucket.Delete(ctx, objectKey(key)); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
 		return fmt.Errorf("blob: %w", err)
 	}
 	return nil
+}
+
+// Keys calls fn with the key of every stored blob, in no particular order, stopping at fn's first
+// error. Temporary objects of uploads in progress are not blobs and are skipped.
+func (s *Store) Keys(ctx context.Context, fn func(key string) error) error {
+	it := s.bucket.List(nil)
+	for {
+		obj, err := it.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("blob: list: %w", err)
+		}
+		if key, ok := keyOfObject(obj.Key); ok {
+			if err := fn(key); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // ValidKey reports whether key is well formed: exactly 64 lowercase hexadecimal characters.
@@ -228,9 +330,22 @@ func ValidKey(key string) bool {
 	return true
 }
 
-// path is the file name of a (validated) key.
-func (s *Store) path(key string) string {
-	return filepath.Join(s.dir, key[:2], key)
+// objectKey is the bucket key of a (validated) blob key.
+func objectKey(key string) string { return key[:2] + "/" + key }
+
+// keyOfObject is the blob key of a bucket key, if it names a blob.
+func keyOfObject(name string) (string, bool) {
+	if len(name) != 3+sha256.Size*2 || name[2] != '/' || !ValidKey(name[3:]) || name[:2] != name[3:5] {
+		return "", false
+	}
+	return name[3:], true
+}
+
+// tempName is unique and sorts by time, so that leftovers of crashed uploads are easy to spot.
+func tempName() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return strconv.FormatInt(time.Now().UnixNano(), 10) + "-" + hex.EncodeToString(b[:])
 }
 
 func (s *Store) lock(key string) *sync.Mutex {
@@ -238,147 +353,34 @@ func (s *Store) lock(key string) *sync.Mutex {
 	return &s.locks[b%lockShards]
 }
 
-// describe sniffs the content type of the file whose first bytes are head and, for images, reads
-// their dimensions. It reads f from the start; errors just leave the dimensions at 0.
-func describe(f *os.File, head []byte) (contentType string, width, height int) {
-	contentType = http.DetectContentType(head)
-	base, _, _ := strings.Cut(contentType, ";")
-	switch base {
-	case "text/xml", "text/plain", "text/html":
-		// An SVG document sniffs as one of these, depending on what precedes its root element.
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return contentType, 0, 0
-		}
-		if ok, w, h := sniffSVG(io.LimitReader(f, svgScanMax)); ok {
-			return "image/svg+xml", w, h
-		}
-	case "image/png", "image/jpeg", "image/gif", "image/webp":
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return contentType, 0, 0
-		}
-		if cfg, _, err := image.DecodeConfig(bufio.NewReader(f)); err == nil && cfg.Width > 0 && cfg.Height > 0 {
-			return contentType, cfg.Width, cfg.Height
-		}
-	}
-	return contentType, 0, 0
+// Reader reads one blob. It is an io.ReadSeekCloser, so http.ServeContent answers ranges and
+// conditional requests from it; a seek re-reads from the store only from the offset asked.
+type Reader struct {
+	r   *gcblob.Reader
+	err error
 }
 
-// sniffSVG reports whether r holds an XML document whose root element is <svg>, and the size given
-// by that element's width and height attributes, or its viewBox (0 when neither says).
-func sniffSVG(r io.Reader) (ok bool, width, height int) {
-	br := bufio.NewReader(r)
-	if bom, err := br.Peek(3); err == nil && bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
-		_, _ = br.Discard(3)
+// Read implements io.Reader.
+func (r *Reader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err != nil && r.err == nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) {
+		r.err = err
 	}
-	d := xml.NewDecoder(br)
-	d.Strict = false
-	// Only the ASCII attribute names and values of the root element matter, so any declared
-	// single-byte-compatible encoding can be read as is.
-	d.CharsetReader = func(_ string, in io.Reader) (io.Reader, error) { return in, nil }
-	for {
-		tok, err := d.Token()
-		if err != nil {
-			return false, 0, 0
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Local != "svg" || (t.Name.Space != "" && t.Name.Space != svgNamespace) {
-				return false, 0, 0
-			}
-			w, h := svgSize(t.Attr)
-			return true, w, h
-		case xml.CharData:
-			if len(bytes.TrimSpace(t)) != 0 {
-				return false, 0, 0 // text before the root element: not an XML document
-			}
-		}
-	}
+	return n, err
 }
 
-// svgSize works out an SVG's intrinsic size in CSS pixels from its root element's attributes.
-func svgSize(attrs []xml.Attr) (width, height int) {
-	var (
-		w, h     float64
-		wOK, hOK bool
-		vbW, vbH float64
-		vbOK     bool
-	)
-	for _, a := range attrs {
-		if a.Name.Space != "" {
-			continue
-		}
-		switch a.Name.Local {
-		case "width":
-			w, wOK = svgLength(a.Value)
-		case "height":
-			h, hOK = svgLength(a.Value)
-		case "viewBox":
-			vbW, vbH, vbOK = viewBox(a.Value)
-		}
-	}
-	switch {
-	case wOK && hOK:
-	case wOK && vbOK:
-		h, hOK = w*vbH/vbW, true
-	case hOK && vbOK:
-		w, wOK = h*vbW/vbH, true
-	case vbOK:
-		w, h, wOK, hOK = vbW, vbH, true, true
-	}
-	if !wOK || !hOK {
-		return 0, 0
-	}
-	width, height = pixels(w), pixels(h)
-	if width == 0 || height == 0 {
-		return 0, 0
-	}
-	return width, height
-}
+// Seek implements io.Seeker.
+func (r *Reader) Seek(offset int64, whence int) (int64, error) { return r.r.Seek(offset, whence) }
 
-// svgLength parses an absolute SVG length ("120", "120px", "1.5in", ...) into CSS pixels.
-// Relative lengths (%, em, ...) are not known without a viewport and give ok == false.
-func svgLength(s string) (px float64, ok bool) {
-	s = strings.TrimSpace(s)
-	units := map[string]float64{"": 1, "px": 1, "in": 96, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96.0 / 72, "pc": 16}
-	num := strings.TrimRightFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' })
-	scale, known := units[strings.ToLower(s[len(num):])]
-	if !known {
-		return 0, false
-	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return 0, false
-	}
-	return v * scale, true
-}
+// Close implements io.Closer.
+func (r *Reader) Close() error { return r.r.Close() }
 
-// viewBox parses "min-x min-y width height" (separated by whitespace and/or commas).
-func viewBox(s string) (width, height float64, ok bool) {
-	f := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
-	if len(f) != 4 {
-		return 0, 0, false
-	}
-	var v [4]float64
-	for i, x := range f {
-		n, err := strconv.ParseFloat(x, 64)
-		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
-			return 0, 0, false
-		}
-		v[i] = n
-	}
-	if v[2] <= 0 || v[3] <= 0 {
-		return 0, 0, false
-	}
-	return v[2], v[3], true
-}
+// Size is the blob's length in bytes.
+func (r *Reader) Size() int64 { return r.r.Size() }
 
-func pixels(v float64) int {
-	r := math.Round(v)
-	if r < 1 || r > maxDim {
-		return 0
-	}
-	return int(r)
-}
+// Err is the first error reading failed with, other than the end of the blob and the reader's
+// context ending (the client went away): a download cut short by the store, for the log.
+func (r *Reader) Err() error { return r.err }
 
 // ctxReader stops reading once its context is done.
 type ctxReader struct {
