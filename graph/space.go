@@ -46,7 +46,8 @@ func (r *Resolver) readableSpace(ctx context.Context, id string, trash bool) (*m
 	if err != nil {
 		return nil, nil, notFound(err, "space")
 	}
-	acc, err := r.viewerAccess(ctx, row.OrganizationID)
+	// Decided from the space's own chain, never from the whole organization.
+	acc, err := r.spacesAccess(ctx, row.OrganizationID, []*storage.Space{row})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -114,19 +115,6 @@ func (r *Resolver) readableSpaces(ctx context.Context, list, orgID string, acc *
 	r.announceSpaceContent(ctx, spaces.Items)
 	conn := connectionOf(spaces, func(s *storage.Space) *model.Space { return r.toSpace(s, roles[s.ID]) })
 	return conn, r.withCounts(ctx, conn.Nodes...)
-}
-
-// OrganizationSpaces lists the spaces of an organization the caller can read. Errors: Invalid.
-func (r *Resolver) OrganizationSpaces(ctx context.Context, org *model.Organization, first *int, after *string) (*model.SpaceConnection, error) {
-	page, err := pageOf(first, after)
-	if err != nil {
-		return nil, err
-	}
-	acc, err := r.viewerAccess(ctx, org.ID)
-	if err != nil {
-		return nil, err
-	}
-	return r.readableSpaces(ctx, "spaces", org.ID, acc, nil, page, false)
 }
 
 // CreateSpace creates a space at the organization's root or in a collection; the creator

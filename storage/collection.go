@@ -16,6 +16,9 @@ func (s *Store) CreateCollection(ctx context.Context, c *Collection, adminID str
 		if _, err := tx.NewInsert().Model(c).Exec(ctx); err != nil {
 			return fmt.Errorf("create collection: %w", translate(err))
 		}
+		if err := refreshOpen(ctx, tx, []string{c.ID}, nil); err != nil {
+			return err
+		}
 		return grantAdmin(ctx, tx, c.OrganizationID, TargetCollection, c.ID, adminID, c.CreatedAt)
 	})
 }
@@ -37,16 +40,28 @@ func (s *Store) CollectionsIn(ctx context.Context, orgID string) ([]*Collection,
 	return cs, translate(err)
 }
 
-// UpdateCollection writes the fields set of c, and its update time. Errors: ErrNotFound.
+// UpdateCollection writes the fields set of c, and its update time; a new default level changes what members see
+// beneath it (open_to_members) in the same transaction. Errors: ErrNotFound.
 func (s *Store) UpdateCollection(ctx context.Context, c *Collection, set CollectionField) error {
-	res, err := s.db.NewUpdate().Model(c).Column(append(columnsOf(set, collectionColumns), "updated_at")...).WherePK().Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("update collection %s: %w", c.ID, translate(err))
+	update := func(ctx context.Context, db bun.IDB) error {
+		res, err := db.NewUpdate().Model(c).Column(append(columnsOf(set, collectionColumns), "updated_at")...).WherePK().Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("update collection %s: %w", c.ID, translate(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
+	if set&CollectionDefaultLevel == 0 {
+		return update(ctx, s.db)
 	}
-	return nil
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := update(ctx, tx); err != nil {
+			return err
+		}
+		return refreshOpen(ctx, tx, []string{c.ID}, nil)
+	})
 }
 
 // DeleteCollection removes a collection: its spaces and sub-collections move up to its parent
@@ -54,6 +69,14 @@ func (s *Store) UpdateCollection(ctx context.Context, c *Collection, set Collect
 func (s *Store) DeleteCollection(ctx context.Context, c *Collection) (bool, error) {
 	var removed bool
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		// What moves up inherits from its new parent: its visibility is refreshed below.
+		var spaces, collections []string
+		if err := tx.NewSelect().Model((*Space)(nil)).Column("s.id").Where("s.collection_id = ?", c.ID).Scan(ctx, &spaces); err != nil {
+			return translate(err)
+		}
+		if err := tx.NewSelect().Model((*Collection)(nil)).Column("c.id").Where("c.parent_id = ?", c.ID).Scan(ctx, &collections); err != nil {
+			return translate(err)
+		}
 		if _, err := tx.NewUpdate().Model((*Space)(nil)).Set("collection_id = ?", c.ParentID).Where("collection_id = ?", c.ID).Exec(ctx); err != nil {
 			return translate(err)
 		}
@@ -69,7 +92,7 @@ func (s *Store) DeleteCollection(ctx context.Context, c *Collection) (bool, erro
 		}
 		n, _ := res.RowsAffected()
 		removed = n > 0
-		return nil
+		return refreshOpen(ctx, tx, collections, spaces)
 	})
 	return removed, err
 }

@@ -62,9 +62,27 @@ func decodeCursor(list, cursor string) (value, id string, err error) {
 func formatKeyTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // paginate runs one page of a keyset list: filter is applied to both the page query and the
-// count query, so the total ignores the cursor. Two statements per page, whatever its size.
+// count query, so the total ignores the cursor. Two statements per page, whatever its size (one
+// with page.NoTotal).
 // keyOf returns a row's sort value (a time for time keys, else a string) and its id.
 func paginate[T any](ctx context.Context, db bun.IDB, key sortKey, page Page, filter func(*bun.SelectQuery) *bun.SelectQuery, keyOf func(*T) (time.Time, string, string)) (List[*T], error) {
+	out, err := keysetPage(ctx, db, key, page, filter, keyOf)
+	if err != nil {
+		return out, err
+	}
+	if page.NoTotal {
+		return out, nil
+	}
+	total, err := filter(db.NewSelect().Model((*T)(nil))).Count(ctx)
+	if err != nil {
+		return out, translate(err)
+	}
+	out.Total = int(total)
+	return out, nil
+}
+
+// keysetPage reads one page of a keyset list without its total: one statement.
+func keysetPage[T any](ctx context.Context, db bun.IDB, key sortKey, page Page, filter func(*bun.SelectQuery) *bun.SelectQuery, keyOf func(*T) (time.Time, string, string)) (List[*T], error) {
 	var out List[*T]
 	var rows []*T
 	q := filter(db.NewSelect().Model(&rows))
@@ -94,18 +112,10 @@ func paginate[T any](ctx context.Context, db bun.IDB, key sortKey, page Page, fi
 	if err := q.OrderExpr(key.column + dir).OrderExpr(key.idCol + dir).Limit(int64(page.Limit + 1)).Scan(ctx); err != nil {
 		return out, translate(err)
 	}
-	var total int
-	if !page.NoTotal {
-		n, err := filter(db.NewSelect().Model((*T)(nil))).Count(ctx)
-		if err != nil {
-			return out, translate(err)
-		}
-		total = int(n)
-	}
 	if len(rows) > page.Limit {
 		rows, out.HasMore = rows[:page.Limit], true
 	}
-	out.Items, out.Total = rows, total
+	out.Items = rows
 	out.Cursors = make([]string, len(rows))
 	for i, r := range rows {
 		t, s, id := keyOf(r)

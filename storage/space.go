@@ -24,6 +24,9 @@ func (s *Store) CreateSpace(ctx context.Context, sp *Space, adminID string) erro
 		if _, err := tx.NewInsert().Model(rev).Exec(ctx); err != nil {
 			return fmt.Errorf("create first revision: %w", translate(err))
 		}
+		if err := refreshOpen(ctx, tx, nil, []string{sp.ID}); err != nil {
+			return err
+		}
 		return grantAdmin(ctx, tx, sp.OrganizationID, TargetSpace, sp.ID, adminID, sp.CreatedAt)
 	})
 }
@@ -67,16 +70,28 @@ func (s *Store) SpacesByIDs(ctx context.Context, ids []string) ([]*Space, error)
 	return spaces, nil
 }
 
-// UpdateSpace writes the fields set of sp, and its update time. Errors: ErrNotFound.
+// UpdateSpace writes the fields set of sp, and its update time; a new default level changes what members see
+// (open_to_members) in the same transaction. Errors: ErrNotFound.
 func (s *Store) UpdateSpace(ctx context.Context, sp *Space, set SpaceField) error {
-	res, err := s.db.NewUpdate().Model(sp).Column(append(columnsOf(set, spaceColumns), "updated_at")...).WherePK().Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("update space %s: %w", sp.ID, translate(err))
+	update := func(ctx context.Context, db bun.IDB) error {
+		res, err := db.NewUpdate().Model(sp).Column(append(columnsOf(set, spaceColumns), "updated_at")...).WherePK().Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("update space %s: %w", sp.ID, translate(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
+	if set&SpaceDefaultLevel == 0 {
+		return update(ctx, s.db)
 	}
-	return nil
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := update(ctx, tx); err != nil {
+			return err
+		}
+		return refreshOpen(ctx, tx, nil, []string{sp.ID})
+	})
 }
 
 // SetSpaceDeleted moves a space to the trash (at non-nil) or restores it (nil). It reports

@@ -106,6 +106,9 @@ func (s *Store) CreateTranslation(ctx context.Context, t *Translation, result *S
 		if _, err := tx.NewInsert().Model(rev).Exec(ctx); err != nil {
 			return fmt.Errorf("create result space's first revision: %w", translate(err))
 		}
+		if err := refreshOpen(ctx, tx, nil, []string{result.ID}); err != nil {
+			return err
+		}
 		if err := grantAdmin(ctx, tx, result.OrganizationID, TargetSpace, result.ID, adminID, result.CreatedAt); err != nil {
 			return err
 		}

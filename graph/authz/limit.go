@@ -112,6 +112,15 @@ func (l *Limit) SpaceRole(spaceID string, role *model.MemberRole) *model.MemberR
 	return nil
 }
 
+// SpaceReach is what SpaceRole leaves of a user's spaces, for lists decided in SQL: whether the
+// token reads spaces at all, and the spaces it is confined to (nil: not confined).
+func (l *Limit) SpaceReach() (reads bool, only map[string]bool) {
+	if l == nil {
+		return true, nil
+	}
+	return l.has(ScopeSpaceContentWrite, ScopeSpaceMetadataWrite, ScopeRead, ScopeSpaceContentRead, ScopeSpaceMetadataRead), l.Spaces
+}
+
 // CollectionRole caps a user's role on a collection: a token confined to spaces sees none; a
 // read scope reads them; writing collections needs an unlimited token.
 func (l *Limit) CollectionRole(role *model.MemberRole) *model.MemberRole {

@@ -64,3 +64,20 @@ func TestOwnershipNeedsAnUnlimitedToken(t *testing.T) {
 		t.Error("a scoped token used an ownership rule")
 	}
 }
+
+// SpaceReach, which lists decided in SQL use, must leave exactly the spaces SpaceRole leaves.
+func TestSpaceReachAgreesWithSpaceRole(t *testing.T) {
+	admin := role(model.MemberRoleAdmin)
+	limits := []*Limit{nil, {Scopes: []string{ScopeRead}}, {Scopes: []string{"site:views:read"}}, {Scopes: []string{ScopeOpenAPIRead}},
+		{Scopes: []string{ScopeSpaceMetadataRead}}, {Scopes: []string{ScopeSpaceContentWrite}, Spaces: map[string]bool{"s1": true}},
+		{Scopes: []string{ScopeSpaceContentRead}, Spaces: map[string]bool{}}}
+	for i, l := range limits {
+		reads, only := l.SpaceReach()
+		for _, id := range []string{"s1", "s2"} {
+			want := l.SpaceRole(id, admin) != nil
+			if got := reads && (only == nil || only[id]); got != want {
+				t.Errorf("limit %d, space %s: SpaceReach reads %v, SpaceRole reads %v", i, id, got, want)
+			}
+		}
+	}
+}
