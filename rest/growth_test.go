@@ -194,7 +194,7 @@ func dedupGrants(rows []*storage.Grant) []*storage.Grant {
 }
 
 const (
-	growthListQuery = `query($o: ID!) { organization(id: $o) { spaces(first: 100) { totalCount nodes { id title permissions { view edit admin } } } } }`
+	growthListQuery  = `query($o: ID!) { organization(id: $o) { spaces(first: 100) { totalCount nodes { id title permissions { view edit admin } } } } }`
 	growthSpaceQuery = `query($id: ID!) { space(id: $id) { id title permissions { view edit admin } } }`
 )
 

@@ -138,7 +138,9 @@ func TestTwoServersShareOneBucket(t *testing.T) {
 	_ = w.Close()
 	var up struct {
 		Data struct {
-			UploadFile struct{ File struct{ ID, DownloadURL string } }
+			UploadFile struct {
+				File struct{ ID, DownloadURL string }
+			}
 		}
 	}
 	if err := json.Unmarshal(call(a, "POST", "/graphql", w.FormDataContentType(), &form), &up); err != nil || up.Data.UploadFile.File.ID == "" {
