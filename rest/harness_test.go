@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/jobs"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/rest/contracttest"
@@ -35,7 +34,6 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func TestMain(m *testing.M) {
 	// Request lines are noise here; errors (internal failures) still show.
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	storagetest.SearchText = document.SearchText // search reads markdown as the server does
 	code := storagetest.Run(m)
 	// .ci/run reads this line to prove the contract tests ran.
 	fmt.Printf("contract validations: %d\n", contracttest.Validated())

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/storage"
 	"github.com/google/uuid"
 )
@@ -63,19 +64,12 @@ func DSN(t testing.TB, d storage.Dialect) string {
 // PostgreSQL's max_connections is shared by all of them.
 const MaxConns = 4
 
-// SearchText, when set, reads markdown as the search index does in the server (cmd/bindery
-// passes graph/document's reader); test packages above storage set it in their TestMain, since
-// storage may not import the graph.
-var SearchText func(markdown string) string
-
 // Open returns a fresh, migrated database of dialect d, closed (and dropped) when t ends.
 func Open(t testing.TB, d storage.Dialect) *storage.Store {
 	t.Helper()
-	opts := []storage.Option{storage.WithMaxConns(MaxConns)}
-	if SearchText != nil {
-		opts = append(opts, storage.WithSearchText(SearchText))
-	}
-	s, err := storage.Open(context.Background(), DSN(t, d), opts...)
+	// Search reads markdown as the server does (cmd/bindery): the document package is pure, with
+	// no storage or graph behind it.
+	s, err := storage.Open(context.Background(), DSN(t, d), storage.WithMaxConns(MaxConns), storage.WithSearchText(document.SearchText))
 	if err != nil {
 		t.Fatalf("open %s: %v", d, err)
 	}
