@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/jobs"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/rest/contracttest"
@@ -34,7 +35,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func TestMain(m *testing.M) {
 	// Request lines are noise here; errors (internal failures) still show.
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	code := storagetest.Run(m)
+	code := storagetest.Run(m, storage.WithSearchText(document.SearchText)) // search reads markdown as the server does
 	// .ci/run reads this line to prove the contract tests ran.
 	fmt.Printf("contract validations: %d\n", contracttest.Validated())
 	os.Exit(code)

@@ -8,11 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
 )
 
-func TestMain(m *testing.M) { storagetest.Main(m) }
+// Search reads markdown as the server does (cmd/bindery passes the same reader).
+func TestMain(m *testing.M) { storagetest.Main(m, storage.WithSearchText(document.SearchText)) }
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 123456000, time.UTC)
 

@@ -17,7 +17,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/storage"
 	"github.com/google/uuid"
 )
@@ -29,10 +28,13 @@ const DefaultPostgres = "postgres://postgres@127.0.0.1:5432/postgres"
 var Dialects = []storage.Dialect{storage.SQLite, storage.Postgres}
 
 // Main runs the package's tests and then drops the PostgreSQL template database, if one was made.
-func Main(m *testing.M) { os.Exit(Run(m)) }
+// opts are given to every store Open makes: a package whose tests search passes the server's
+// markdown reader (storage.WithSearchText(document.SearchText)), which storage itself may not import.
+func Main(m *testing.M, opts ...storage.Option) { os.Exit(Run(m, opts...)) }
 
 // Run is Main without the exit, for a TestMain that reports something after the tests.
-func Run(m *testing.M) int {
+func Run(m *testing.M, opts ...storage.Option) int {
+	storeOptions = opts
 	code := m.Run()
 	pg.dropTemplate()
 	return code
@@ -64,12 +66,14 @@ func DSN(t testing.TB, d storage.Dialect) string {
 // PostgreSQL's max_connections is shared by all of them.
 const MaxConns = 4
 
+// storeOptions are the options Main was given, for every store Open makes.
+var storeOptions []storage.Option
+
 // Open returns a fresh, migrated database of dialect d, closed (and dropped) when t ends.
 func Open(t testing.TB, d storage.Dialect) *storage.Store {
 	t.Helper()
-	// Search reads markdown as the server does (cmd/bindery): the document package is pure, with
-	// no storage or graph behind it.
-	s, err := storage.Open(context.Background(), DSN(t, d), storage.WithMaxConns(MaxConns), storage.WithSearchText(document.SearchText))
+	opts := append([]storage.Option{storage.WithMaxConns(MaxConns)}, storeOptions...)
+	s, err := storage.Open(context.Background(), DSN(t, d), opts...)
 	if err != nil {
 		t.Fatalf("open %s: %v", d, err)
 	}
