@@ -69,7 +69,14 @@ func init() {
 	addJobKinds(func(r *Resolver, reg *jobs.Registry) {
 		// The job enforces its own limit (GitSyncConfig.JobTimeout) and records it; River's is a
 		// backstop.
-		jobs.Add(reg, r.workGitSync, jobs.Timeout(r.GitSync.timeout()+time.Minute))
+		jobs.Add(reg, r.workGitSync, jobs.Timeout(r.GitSync.timeout()+time.Minute),
+			jobs.GiveUp(func(ctx context.Context, job *jobs.Job[gitSyncArgs], cause error) {
+				// The last attempt ended in the server's own error: the job must not stay running.
+				slog.ErrorContext(ctx, "git sync job abandoned", "job", job.Args.JobID, "attempts", job.Attempt, "err", cause)
+				if err := r.finishGit(ctx, job.Args.JobID, storage.GitJobFailed, "the job stopped on an internal error; run it again", nil); err != nil && !errors.Is(err, storage.ErrNotFound) {
+					slog.ErrorContext(ctx, "git sync job: recording the failure", "job", job.Args.JobID, "err", err)
+				}
+			}))
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"path"
 	"strings"
@@ -178,7 +179,16 @@ type openAPIFetchArgs struct {
 func (openAPIFetchArgs) Kind() string { return "openapi_fetch" }
 
 func init() {
-	addJobKinds(func(r *Resolver, reg *jobs.Registry) { jobs.Add(reg, r.workOpenAPIFetch, jobs.Timeout(2*time.Minute)) })
+	addJobKinds(func(r *Resolver, reg *jobs.Registry) {
+		jobs.Add(reg, r.workOpenAPIFetch, jobs.Timeout(2*time.Minute),
+			jobs.GiveUp(func(ctx context.Context, job *jobs.Job[openAPIFetchArgs], cause error) {
+				// The last attempt ended in the server's own error: the spec must not stay "progress".
+				slog.ErrorContext(ctx, "OpenAPI fetch abandoned", "spec", job.Args.SpecID, "attempts", job.Attempt, "err", cause)
+				if err := r.specFailed(ctx, job.Args, "FETCH_ERROR", "the fetch stopped on an internal error; fetch again", ""); err != nil {
+					slog.ErrorContext(ctx, "OpenAPI fetch: recording the failure", "spec", job.Args.SpecID, "err", err)
+				}
+			}))
+	})
 }
 
 // workOpenAPIFetch fetches a specification's URL with the safe fetcher, validates what came

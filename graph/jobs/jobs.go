@@ -41,11 +41,19 @@ type Option func(*kindOptions)
 
 type kindOptions struct {
 	timeout time.Duration
+	giveUp  any // func(context.Context, *Job[T], error), T the kind's arguments
 }
 
 // Timeout bounds one run of the kind: its context is cancelled after d (-1: never). The default
 // is the Runner's Config.JobTimeout.
 func Timeout(d time.Duration) Option { return func(o *kindOptions) { o.timeout = d } }
+
+// GiveUp runs fn when a job of kind T fails its last attempt (an error or a panic; not a
+// shutdown, a Retry or a Cancel), before River discards it: the resource the job works on records
+// the failure instead of showing "running" for ever. fn's context outlives the job's.
+func GiveUp[T storage.JobArgs](fn func(ctx context.Context, job *Job[T], err error)) Option {
+	return func(o *kindOptions) { o.giveUp = fn }
+}
 
 // Add registers work as the worker of the job kind T names. A returned error makes River retry
 // the job later (with backoff, up to its MaxAttempts); an error wrapped by Cancel ends it at once.
@@ -55,7 +63,15 @@ func Add[T storage.JobArgs](r *Registry, work func(ctx context.Context, job *Job
 	for _, opt := range opts {
 		opt(&o)
 	}
-	river.AddWorker[T](r.workers, &worker[T]{work: work, timeout: o.timeout, stopping: &r.stopping})
+	w := &worker[T]{work: work, timeout: o.timeout, stopping: &r.stopping}
+	if o.giveUp != nil {
+		fn, ok := o.giveUp.(func(context.Context, *Job[T], error))
+		if !ok {
+			panic(fmt.Sprintf("jobs.GiveUp of another kind given to %s", (*new(T)).Kind()))
+		}
+		w.giveUp = fn
+	}
+	river.AddWorker[T](r.workers, w)
 	r.kinds = append(r.kinds, (*new(T)).Kind())
 }
 
@@ -81,16 +97,36 @@ type worker[T storage.JobArgs] struct {
 	work     func(ctx context.Context, job *Job[T]) error
 	timeout  time.Duration
 	stopping *atomic.Bool
+	giveUp   func(context.Context, *Job[T], error)
 }
 
-func (w *worker[T]) Work(ctx context.Context, job *Job[T]) error {
-	err := w.work(ctx, job)
+func (w *worker[T]) Work(ctx context.Context, job *Job[T]) (err error) {
+	if w.giveUp != nil && job.Attempt >= job.MaxAttempts {
+		defer func() {
+			if p := recover(); p != nil {
+				w.giveUp(context.WithoutCancel(ctx), job, fmt.Errorf("panic: %v", p))
+				panic(p) // River records the panic and its trace
+			}
+			if err != nil && final(err) {
+				w.giveUp(context.WithoutCancel(ctx), job, err)
+			}
+		}()
+	}
+	err = w.work(ctx, job)
 	if err != nil && ctx.Err() != nil && w.stopping.Load() {
 		// Interrupted by shutdown: put the job back as it was (the attempt does not count), to run
 		// first thing when a server starts again.
 		return river.JobSnooze(0)
 	}
 	return err
+}
+
+// final reports whether err, returned by a job's last attempt, makes River discard it: a snooze
+// puts it back and a cancel is the work's own decision.
+func final(err error) bool {
+	var snooze *river.JobSnoozeError
+	var cancel *river.JobCancelError
+	return !errors.As(err, &snooze) && !errors.As(err, &cancel)
 }
 
 func (w *worker[T]) Timeout(*Job[T]) time.Duration { return w.timeout }

@@ -2,6 +2,8 @@ package jobs_test
 
 import (
 	"context"
+	"errors"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -198,4 +200,65 @@ func TestRunningJobRunsAgainAfterRestart(t *testing.T) {
 			runner.Stop(ctx)
 		})
 	}
+}
+
+type flakyArgs struct {
+	Name      string `json:"name"`
+	FailTimes int    `json:"failTimes"` // attempts that fail before one succeeds (-1: all of them)
+	Panic     bool   `json:"panic"`
+}
+
+func (flakyArgs) Kind() string { return "test_flaky" }
+
+// A job that fails its last attempt hands its error to GiveUp once; a failed attempt that is not
+// the last, and a job that succeeds in the end, do not.
+func TestGiveUpRunsOnTheLastFailedAttemptOnly(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		var mu sync.Mutex
+		gaveUp := map[string]string{}
+		done := make(chan string, 3)
+		reg := jobs.NewRegistry()
+		jobs.Add(reg, func(ctx context.Context, job *jobs.Job[flakyArgs]) error {
+			if job.Args.FailTimes >= 0 && job.Attempt > job.Args.FailTimes {
+				done <- job.Args.Name
+				return nil
+			}
+			if job.Args.Panic {
+				panic("boom")
+			}
+			return errors.New("attempt failed")
+		}, jobs.GiveUp(func(ctx context.Context, job *jobs.Job[flakyArgs], err error) {
+			mu.Lock()
+			gaveUp[job.Args.Name] = err.Error()
+			mu.Unlock()
+			done <- job.Args.Name
+		}))
+		start(t, s, reg)
+		for _, j := range []struct {
+			args     flakyArgs
+			attempts int
+		}{
+			{flakyArgs{Name: "fails", FailTimes: -1}, 1},
+			{flakyArgs{Name: "panics", FailTimes: -1, Panic: true}, 1},
+			{flakyArgs{Name: "recovers", FailTimes: 1}, 2},
+		} {
+			if _, err := s.InsertJob(ctx, j.args, &storage.JobOptions{MaxAttempts: j.attempts}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 3 {
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("jobs did not finish")
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		want := map[string]string{"fails": "attempt failed", "panics": "panic: boom"}
+		if !maps.Equal(gaveUp, want) {
+			t.Errorf("gave up on %v, want %v", gaveUp, want)
+		}
+	})
 }
