@@ -26,7 +26,7 @@ func (r *Resolver) viewerAccess(ctx context.Context, orgID string) (*orgAccess, 
 	if err != nil {
 		return nil, err
 	}
-	v, err := loader.For(ctx, r.Store).Access.Get(orgID, func() (any, error) {
+	return stateOf(ctx).access.get(orgID, func() (*orgAccess, error) {
 		m, err := loader.For(ctx, r.Store).Membership.Find(ctx, orgID)
 		if err != nil && apperr.KindOf(err) != apperr.NotFound {
 			return nil, err
@@ -40,10 +40,6 @@ func (r *Resolver) viewerAccess(ctx context.Context, orgID string) (*orgAccess, 
 		}
 		return a, err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return v.(*orgAccess), nil
 }
 
 // accessOf builds userID's access to an organization from their membership (nil: not a member).

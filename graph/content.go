@@ -22,6 +22,8 @@ type ContentSource struct {
 	row        *storage.Space
 	View       storage.View
 	RevisionID string
+	// published is set on the sources of published sites, read as their visitors see them.
+	published bool
 
 	// links is what resolving references needs, read once for every page of the source that a
 	// request asks about (see links.go).
@@ -40,7 +42,7 @@ func (r *Resolver) SpaceContent(ctx context.Context, spaceID string) (*ContentSo
 	if err != nil {
 		return nil, err
 	}
-	return &ContentSource{Space: sp, row: row, View: storage.View{SpaceID: row.ID, BaseSeq: row.RevisionSeq}, RevisionID: row.RevisionID}, nil
+	return keepSource(ctx, &ContentSource{Space: sp, row: row, View: storage.View{SpaceID: row.ID, BaseSeq: row.RevisionSeq}, RevisionID: row.RevisionID}), nil
 }
 
 // ChangeRequestContent is the latest content of a change request. Errors: NotFound.
@@ -53,7 +55,7 @@ func (r *Resolver) ChangeRequestContent(ctx context.Context, spaceID, changeRequ
 	if err != nil {
 		return nil, notFound(err, "change request")
 	}
-	return &ContentSource{Space: sp, row: row, View: changeRequestView(cr), RevisionID: cr.RevisionID}, nil
+	return keepSource(ctx, &ContentSource{Space: sp, row: row, View: changeRequestView(cr), RevisionID: cr.RevisionID}), nil
 }
 
 // changeRequestView is what a change request shows now.
@@ -71,7 +73,7 @@ func (r *Resolver) RevisionContent(ctx context.Context, spaceID, revisionID stri
 	if err != nil {
 		return nil, notFound(err, "revision")
 	}
-	return &ContentSource{Space: sp, row: row, View: storage.ViewOf(rev), RevisionID: rev.ID}, nil
+	return keepSource(ctx, &ContentSource{Space: sp, row: row, View: storage.ViewOf(rev), RevisionID: rev.ID}), nil
 }
 
 // RevisionOf reads the whole revision: its page tree and files, in a fixed number of statements.
@@ -110,7 +112,7 @@ func (r *Resolver) toRevision(rev *storage.Revision, src *ContentSource) *model.
 		Object: "revision", ID: rev.ID, CreatedAt: rev.CreatedAt, Type: model.RevisionType(rev.Type),
 		Pages: []*model.RevisionPage{}, Files: []*model.RevisionFile{}, ReusableContents: []json.RawMessage{},
 		URLs:    model.AppURLs{App: r.Settings.AppURL + "/s/" + rev.SpaceID + "/"},
-		SpaceID: rev.SpaceID, ChangeRequestID: rev.ChangeRequestID, MergedFromID: rev.MergedFrom, Source: src,
+		SpaceID: rev.SpaceID, ChangeRequestID: rev.ChangeRequestID, MergedFromID: rev.MergedFrom, Content: src.key(),
 	}
 	if json.Unmarshal([]byte(rev.Parents), &out.Parents) != nil || out.Parents == nil {
 		out.Parents = []string{}
@@ -208,7 +210,7 @@ func (r *Resolver) toPage(src *ContentSource, v *storage.PageVersion) *model.Rev
 		Type: model.PageType(v.Type), Slug: v.Slug, Description: v.Description, Hidden: v.Hidden,
 		NoIndex: v.NoIndex, NoRobotsIndex: v.NoRobotsIndex, Layout: model.DefaultPageLayout(),
 		Cover: jsonOf(v.Cover), Variables: jsonOf(v.Variables), Target: jsonOf(v.LinkTarget), Git: pageGit(v.Git),
-		DocumentID: v.ContentID, Parent: v.ParentID, Pages: []*model.RevisionPage{}, Source: src,
+		DocumentID: v.ContentID, Parent: v.ParentID, Pages: []*model.RevisionPage{}, Content: src.key(),
 	}
 	if v.Layout != nil {
 		_ = json.Unmarshal([]byte(*v.Layout), &p.Layout) // written by us from a validated layout

@@ -28,7 +28,7 @@ func (r *Resolver) revisionHeader(ctx context.Context, src *ContentSource) (*mod
 
 // sourceOf is the content a GraphQL revision object shows.
 func (r *Resolver) sourceOf(ctx context.Context, rev *model.Revision) (*ContentSource, error) {
-	if src, ok := rev.Source.(*ContentSource); ok {
+	if src, ok := sourceByKey(ctx, rev.Content); ok {
 		return src, nil
 	}
 	return r.RevisionContent(ctx, rev.SpaceID, rev.ID)
@@ -49,7 +49,7 @@ func (r *Resolver) Revisions(ctx context.Context, spaceID string, first *int, af
 		return nil, err
 	}
 	return connectionOf(list, func(rev *storage.Revision) *model.Revision {
-		return r.toRevision(rev, &ContentSource{Space: sp, row: row, View: storage.ViewOf(rev), RevisionID: rev.ID})
+		return r.toRevision(rev, keepSource(ctx, &ContentSource{Space: sp, row: row, View: storage.ViewOf(rev), RevisionID: rev.ID}))
 	}), nil
 }
 
@@ -79,8 +79,8 @@ func (r *Resolver) pageDocument(ctx context.Context, p *model.RevisionPage) (mod
 		if err != nil {
 			return nil, err
 		}
-		src, _ := p.Source.(*ContentSource)
-		if src == nil {
+		src, ok := sourceByKey(ctx, p.Content)
+		if !ok {
 			return nil, apperr.NotFoundf("page not found")
 		}
 		doc, err := r.documentOf(ctx, src, *md)
@@ -183,7 +183,7 @@ func (r *Resolver) SpaceRevision(ctx context.Context, sp *model.Space) (*model.R
 	if err != nil {
 		return nil, notFound(err, "revision")
 	}
-	return r.toRevision(rev, &ContentSource{Space: sp, row: row, View: storage.View{SpaceID: row.ID, BaseSeq: row.RevisionSeq}, RevisionID: row.RevisionID}), nil
+	return r.toRevision(rev, keepSource(ctx, &ContentSource{Space: sp, row: row, View: storage.View{SpaceID: row.ID, BaseSeq: row.RevisionSeq}, RevisionID: row.RevisionID})), nil
 }
 
 // announceSpaceContent tells the loaders what each of a list's spaces is about to read of its
@@ -243,7 +243,7 @@ func (r *Resolver) ChangeRequestRevision(ctx context.Context, cr *model.ChangeRe
 	if err != nil {
 		return nil, notFound(err, "revision")
 	}
-	src := &ContentSource{Space: r.toSpace(spaceRow, role), row: spaceRow, View: changeRequestView(row), RevisionID: row.RevisionID}
+	src := keepSource(ctx, &ContentSource{Space: r.toSpace(spaceRow, role), row: spaceRow, View: changeRequestView(row), RevisionID: row.RevisionID})
 	return r.toRevision(rev, src), nil
 }
 

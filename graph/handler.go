@@ -55,6 +55,9 @@ func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) ht
 		if !boundRequest(w, req) {
 			return
 		}
+		if !hasRequestState(req.Context()) { // mounted without Middleware
+			req = req.WithContext(WithRequestState(req.Context(), r.Store))
+		}
 		srv.ServeHTTP(w, req)
 	})
 }

@@ -423,7 +423,7 @@ func pageByOrder[T any](name string, items []T, page storage.Page) (storage.List
 // pageLinks is a GraphQL page's links, optionally of one status. The pages of one tree share
 // their source, so asking every page costs the same statements as asking one.
 func (r *Resolver) pageLinks(ctx context.Context, p *model.RevisionPage, status *model.LinkStatus) ([]*model.LinkItem, error) {
-	src, ok := p.Source.(*ContentSource)
+	src, ok := sourceByKey(ctx, p.Content)
 	if !ok || p.Type != model.PageTypeDocument {
 		return []*model.LinkItem{}, nil
 	}

@@ -27,7 +27,7 @@ func (r *revisionPageResolver) Links(ctx context.Context, obj *model.RevisionPag
 
 // Backlinks is the resolver for the backlinks field.
 func (r *revisionPageResolver) Backlinks(ctx context.Context, obj *model.RevisionPage) ([]*model.RevisionPage, error) {
-	src, ok := obj.Source.(*ContentSource)
+	src, ok := sourceByKey(ctx, obj.Content)
 	if !ok {
 		return nil, nil
 	}

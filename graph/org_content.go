@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/bindery/bindery/graph/authz"
-	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/storage"
 )
 
@@ -14,7 +13,7 @@ import (
 
 // orgSpaces returns the organization's live spaces.
 func (r *Resolver) orgSpaces(ctx context.Context, orgID string) ([]*storage.Space, error) {
-	return loader.For(ctx, r.Store).OrgSpaces.Get(orgID, func() ([]*storage.Space, error) {
+	return stateOf(ctx).orgSpaces.get(orgID, func() ([]*storage.Space, error) {
 		return r.Store.SpacesIn(ctx, orgID)
 	})
 }
@@ -27,7 +26,7 @@ type orgGrants struct {
 
 // allGrants returns the organization's grants and team memberships.
 func (r *Resolver) allGrants(ctx context.Context, orgID string) (*orgGrants, error) {
-	v, err := loader.For(ctx, r.Store).OrgGrants.Get(orgID, func() (any, error) {
+	return stateOf(ctx).orgGrants.get(orgID, func() (*orgGrants, error) {
 		grants, err := r.Store.GrantsIn(ctx, orgID, nil)
 		if err != nil {
 			return nil, err
@@ -45,8 +44,4 @@ func (r *Resolver) allGrants(ctx context.Context, orgID string) (*orgGrants, err
 		}
 		return out, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return v.(*orgGrants), nil
 }

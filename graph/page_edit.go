@@ -44,7 +44,7 @@ func (r *Resolver) editContent(ctx context.Context, target model.ContentTarget, 
 	if err != nil {
 		return nil, nil, contentWriteErr(err)
 	}
-	return &ContentSource{Space: sp, row: row, View: storage.ViewOf(rev), RevisionID: rev.ID}, rev, nil
+	return keepSource(ctx, &ContentSource{Space: sp, row: row, View: storage.ViewOf(rev), RevisionID: rev.ID}), rev, nil
 }
 
 // pageEdit finishes a page mutation: the revision made and the page read back from it.

@@ -243,7 +243,7 @@ func (r *Resolver) publishedStructure(ctx context.Context, ps *PublishedSite, si
 		s := spaceRows[ss.ID]
 		sp := &PublishedSiteSpace{ID: ss.ID, Title: ss.Title, Emoji: s.Emoji, Path: ss.Path, Section: ss.Section, Default: ss.Default,
 			URL: deref(ss.URLs.Published), Revision: s.RevisionID, site: ps,
-			src: &ContentSource{Space: r.toSpace(s, nil), row: s, View: storage.View{SpaceID: s.ID, BaseSeq: s.RevisionSeq}, RevisionID: s.RevisionID}}
+			src: keepSource(ctx, &ContentSource{Space: r.toSpace(s, nil), row: s, View: storage.View{SpaceID: s.ID, BaseSeq: s.RevisionSeq}, RevisionID: s.RevisionID, published: true})}
 		sp.prefix = strings.TrimPrefix(sp.URL, ps.URL)
 		ps.SiteSpaces = append(ps.SiteSpaces, sp)
 		if ps.roots[sp.prefix] == nil {

@@ -29,7 +29,7 @@ func (r *Resolver) toTeam(t *storage.Team, acc *orgAccess, spaces map[string]int
 // the space itself or on a collection above it, decided by the permission engine as for a
 // guest holding only the team's grants. Computed once per request and organization.
 func (r *Resolver) teamSpaces(ctx context.Context, orgID string) (map[string]int, error) {
-	v, err := loader.For(ctx, r.Store).TeamSpaces.Get(orgID, func() (any, error) {
+	return stateOf(ctx).teamSpaces.get(orgID, func() (map[string]int, error) {
 		acc, err := r.viewerAccess(ctx, orgID)
 		if err != nil {
 			return nil, err
@@ -60,10 +60,6 @@ func (r *Resolver) teamSpaces(ctx context.Context, orgID string) (map[string]int
 		}
 		return counts, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return v.(map[string]int), nil
 }
 
 // insiderAccess returns the caller's access to an organization they see, requiring a role

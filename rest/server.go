@@ -14,7 +14,6 @@ import (
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
-	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/reader"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
@@ -53,17 +52,17 @@ func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 
 	limits := newRateLimiter(opts.RateLimits)
 	gql := graph.NewHandler(res, opts.graphqlExtensions()...)
-	r.With(authenticate(res, limits, graphQLDoor, graph.IsExplorerRequest), loader.Middleware(res.Store), idempotent(res, graphQLDoor)).
+	r.With(authenticate(res, limits, graphQLDoor, graph.IsExplorerRequest), graph.Middleware(res.Store), idempotent(res, graphQLDoor)).
 		Handle("/graphql", gql)
 
-	r.With(authenticate(res, limits, restDoor, nil), loader.Middleware(res.Store)).
+	r.With(authenticate(res, limits, restDoor, nil), graph.Middleware(res.Store)).
 		Get("/files/{versionId}/{name}", serveFile(res))
 
 	// Published sites: anyone may read them (the graph decides what each visitor sees).
-	r.With(limits.anonymous(restDoor), loader.Middleware(res.Store)).Mount("/sites", reader.New(res).Routes())
+	r.With(limits.anonymous(restDoor), graph.Middleware(res.Store)).Mount("/sites", reader.New(res).Routes())
 
 	r.Route("/v1", func(v1 chi.Router) {
-		v1.Use(authenticate(res, limits, restDoor, nil), loader.Middleware(res.Store), idempotent(res, restDoor))
+		v1.Use(authenticate(res, limits, restDoor, nil), graph.Middleware(res.Store), idempotent(res, restDoor))
 		(&api{res: res}).routes(v1)
 	})
 	return r

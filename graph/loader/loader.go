@@ -4,8 +4,6 @@ package loader
 
 import (
 	"context"
-	"net/http"
-	"sync"
 	"time"
 
 	"github.com/bindery/bindery/graph/authz"
@@ -19,14 +17,6 @@ type Loaders struct {
 	Membership *Batch[string, *storage.Member]
 	// User loads a user the viewer may see.
 	User *Batch[string, *storage.User]
-	// Access keeps, per organization, what decides the viewer's roles there (graph builds it).
-	Access Memo[any]
-	// TeamSpaces keeps, per organization, how many spaces each team reaches.
-	TeamSpaces Memo[any]
-	// OrgSpaces keeps, per organization, its live spaces.
-	OrgSpaces Memo[[]*storage.Space]
-	// OrgGrants keeps, per organization, all its grants and team memberships (graph builds it).
-	OrgGrants Memo[any]
 	// Grants loads the grants on spaces and collections, keyed by target id.
 	Grants *Batch[string, []*storage.Grant]
 	// Teams loads teams with their counts.
@@ -301,13 +291,10 @@ func viewerID(ctx context.Context) string {
 	return ""
 }
 
-// Middleware gives every request its own loaders; mount it before both /graphql and /v1.
-func Middleware(store *storage.Store) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), loadersKey{}, New(store))))
-		})
-	}
+// NewContext returns ctx carrying l, the request's loaders (graph.Middleware installs them with
+// the rest of the request's state).
+func NewContext(ctx context.Context, l *Loaders) context.Context {
+	return context.WithValue(ctx, loadersKey{}, l)
 }
 
 // For returns the request's loaders, building throwaway ones when a caller (a CLI, a test) has
@@ -317,33 +304,4 @@ func For(ctx context.Context, store *storage.Store) *Loaders {
 		return l
 	}
 	return New(store)
-}
-
-// Memo computes a value once per key for the life of a request, even when resolvers running in
-// parallel ask for it together.
-type Memo[V any] struct {
-	mu      sync.Mutex
-	entries map[string]*memoEntry[V]
-}
-
-type memoEntry[V any] struct {
-	once sync.Once
-	v    V
-	err  error
-}
-
-// Get returns the value for key, computing it with load the first time.
-func (m *Memo[V]) Get(key string, load func() (V, error)) (V, error) {
-	m.mu.Lock()
-	if m.entries == nil {
-		m.entries = map[string]*memoEntry[V]{}
-	}
-	e, ok := m.entries[key]
-	if !ok {
-		e = &memoEntry[V]{}
-		m.entries[key] = e
-	}
-	m.mu.Unlock()
-	e.once.Do(func() { e.v, e.err = load() })
-	return e.v, e.err
 }

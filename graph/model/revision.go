@@ -126,8 +126,9 @@ type RevisionPage struct {
 
 	// Parent is the id of the page holding this one (nil at the root): for GraphQL and paths.
 	Parent *string
-	// Source is the content the page was read from (graph's), for its GraphQL fields.
-	Source any
+	// Content names the content the page was read from, for its GraphQL fields: the graph keeps
+	// the content itself for the request.
+	Content ContentKey
 }
 
 // MarshalJSON writes the contract's variant for the page's type.
@@ -238,8 +239,16 @@ type Revision struct {
 	SpaceID         string  `json:"-"`
 	ChangeRequestID *string `json:"-"`
 	MergedFromID    *string `json:"-"`
-	// Source is the content the revision shows (graph's), for its GraphQL fields.
-	Source any `json:"-"`
+	// Content names the content the revision shows, for its GraphQL fields.
+	Content ContentKey `json:"-"`
+}
+
+// ContentKey names content read in a request: a revision of a space seen on a line (a change
+// request's, or the space's own when ChangeRequestID is empty), as a member reads it or as a
+// published site shows it. The graph finds what it read of that content by this key.
+type ContentKey struct {
+	SpaceID, ChangeRequestID, RevisionID string
+	Published                            bool
 }
 
 // PageFormat is how a page's content is returned.
