@@ -1,0 +1,140 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/storage"
+)
+
+// The request state without a database: memos, content sources by key, and what each request gets.
+
+func TestMemoComputesOncePerOrganization(t *testing.T) {
+	var m memo[string, map[string]int]
+	var calls atomic.Int32
+	load := func(org string) func() (map[string]int, error) {
+		return func() (map[string]int, error) {
+			calls.Add(1)
+			return map[string]int{org: len(org)}, nil
+		}
+	}
+	var wg sync.WaitGroup
+	for range 20 { // resolvers running in parallel ask together
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if v, err := m.get("acme", load("acme")); err != nil || v["acme"] != 4 {
+				t.Errorf("acme = %v, %v", v, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if v, err := m.get("initech", load("initech")); err != nil || v["initech"] != 7 || v["acme"] != 0 {
+		t.Fatalf("initech = %v, %v: each organization has its own value", v, err)
+	}
+	if n := calls.Load(); n != 2 {
+		t.Fatalf("computed %d times, want once per organization (2)", n)
+	}
+}
+
+func TestMemoKeepsAFailure(t *testing.T) {
+	var m memo[string, *orgGrants]
+	boom := errors.New("boom")
+	calls := 0
+	load := func() (*orgGrants, error) { calls++; return nil, boom }
+	for range 3 {
+		if v, err := m.get("acme", load); !errors.Is(err, boom) || v != nil {
+			t.Fatalf("get = %v, %v; want the failure", v, err)
+		}
+	}
+	if calls != 1 {
+		t.Fatalf("a failed load ran %d times in one request, want 1", calls)
+	}
+}
+
+// source is a content source of space s at revision rev, on line cr ("" for the space's own).
+func source(s, cr, rev string, published bool) *ContentSource {
+	return &ContentSource{Space: &model.Space{ID: s}, View: storage.View{SpaceID: s, ChangeRequestID: cr}, RevisionID: rev, published: published}
+}
+
+func TestSourcesAreKeptByRevision(t *testing.T) {
+	ctx := WithRequestState(context.Background(), nil)
+	first := keepSource(ctx, source("s", "", "r1", false))
+	if again := keepSource(ctx, source("s", "", "r1", false)); again != first {
+		t.Fatal("a second read of the same revision got a source of its own: what the first read is lost")
+	}
+	for name, other := range map[string]*ContentSource{
+		"another revision": source("s", "", "r2", false),
+		// A change request opened without edits shows the space's revision on its own line.
+		"a change request's line":   source("s", "cr", "r1", false),
+		"a published site's visitor": source("s", "", "r1", true),
+	} {
+		if kept := keepSource(ctx, other); kept != other || kept == first {
+			t.Errorf("%s shares the source of the space's revision", name)
+		}
+	}
+
+	r := &Resolver{}
+	page := r.toPage(first, &storage.PageVersion{PageID: "p", Type: "document"})
+	rev := r.toRevision(&storage.Revision{ID: "r1", SpaceID: "s", Parents: "[]"}, first)
+	for name, key := range map[string]model.ContentKey{"page": page.Content, "revision": rev.Content} {
+		if src, ok := sourceByKey(ctx, key); !ok || src != first {
+			t.Errorf("the %s's key %+v does not find its source", name, key)
+		}
+	}
+	if _, ok := sourceByKey(WithRequestState(context.Background(), nil), page.Content); ok {
+		t.Error("another request found this request's source")
+	}
+}
+
+// Without a request state nothing is kept: GraphQL fields of a page read elsewhere answer as for a
+// page whose content is unknown, rather than with another request's content.
+func TestSourcesWithoutRequestState(t *testing.T) {
+	ctx := context.Background()
+	src := source("s", "", "r1", false)
+	if kept := keepSource(ctx, src); kept != src {
+		t.Fatal("without a request state, a source is read through as built")
+	}
+	r := &Resolver{}
+	md := "# Title"
+	page := r.toPage(src, &storage.PageVersion{PageID: "p", Type: "document"})
+	page.Markdown = &md
+	if _, ok := sourceByKey(ctx, page.Content); ok {
+		t.Fatal("a source was kept with no request state")
+	}
+	if links, err := r.pageLinks(ctx, page, nil); err != nil || len(links) != 0 {
+		t.Errorf("links = %v, %v; want none", links, err)
+	}
+	if _, err := r.pageDocument(ctx, page); apperr.KindOf(err) != apperr.NotFound {
+		t.Errorf("document: %v, want NotFound", err)
+	}
+}
+
+func TestMiddlewareGivesEachRequestItsOwnState(t *testing.T) {
+	var states []*requestState
+	var loaders []*loader.Loaders
+	h := Middleware(nil)(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		if !hasRequestState(ctx) || stateOf(ctx) != stateOf(ctx) || loader.For(ctx, nil) != loader.For(ctx, nil) {
+			t.Error("resolvers of one request see different states")
+		}
+		states, loaders = append(states, stateOf(ctx)), append(loaders, loader.For(ctx, nil))
+	}))
+	for range 2 {
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
+	}
+	if len(states) != 2 || states[0] == states[1] || loaders[0] == loaders[1] {
+		t.Fatal("two requests share a state")
+	}
+	if hasRequestState(context.Background()) || stateOf(context.Background()) == stateOf(context.Background()) {
+		t.Fatal("callers without a request state must get a throwaway one each time")
+	}
+}
