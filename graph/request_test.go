@@ -74,7 +74,7 @@ func TestSourcesAreKeptByRevision(t *testing.T) {
 	for name, other := range map[string]*ContentSource{
 		"another revision": source("s", "", "r2", false),
 		// A change request opened without edits shows the space's revision on its own line.
-		"a change request's line":   source("s", "cr", "r1", false),
+		"a change request's line":    source("s", "cr", "r1", false),
 		"a published site's visitor": source("s", "", "r1", true),
 	} {
 		if kept := keepSource(ctx, other); kept != other || kept == first {
