@@ -23,6 +23,12 @@ func NewExecutor(r *Resolver) *executor.Executor {
 	exec.Use(queryLimits{maxDepth: MaxDepth, schema: schema.Schema()})
 	exec.SetQueryCache(lru.New[*ast.QueryDocument](64))
 	exec.SetErrorPresenter(presentError)
+	exec.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+		if !hasRequestState(ctx) { // a caller outside Middleware: the operation is its own request
+			ctx = WithRequestState(ctx, r.Store)
+		}
+		return next(ctx)
+	})
 	exec.SetRecoverFunc(func(ctx context.Context, p any) error {
 		LogPanic(ctx, "graphql resolver panicked", p)
 		return &apperr.Error{Kind: apperr.Internal, Msg: "Internal error"}
