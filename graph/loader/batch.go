@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 // sends it the moment the last key is queued. When a level's keys are complete is decided here:
 //
 //   - A load that is alone (outside any GraphQL list: a REST handler, a root field, the viewer's
-//     membership) is complete at once: no window.
+//     membership) is complete at once: no window, and its fetch runs on the caller's goroutine.
 //   - A parent that knows its children says so: Expect(n) when n children will each load a key
 //     (the batch leaves with the n-th new key), ExpectCalls(n) when n children will each call
 //     LoadMany (it leaves with the n-th call). These make batches deterministic: a time window
@@ -190,13 +191,16 @@ func (b *Batch[K, V]) queue(ctx context.Context, keys []K) []dataloader.Thunk[fo
 		fresh = append(fresh, k)
 		b.cache[k] = nil // claimed; filled below
 	}
-	var full *round[K, V]
+	var (
+		full   *round[K, V]
+		inline *inlineFetch[K, V]
+	)
 	switch {
 	case alone(ctx):
 		if len(fresh) > 0 {
-			l := b.loader(len(fresh))
+			inline = &inlineFetch[K, V]{keys: fresh, done: make(chan struct{})}
 			for _, k := range fresh {
-				b.cache[k] = l.Load(ctx, k)
+				b.cache[k] = inline.thunk(k)
 			}
 		}
 	case len(fresh) > 0 || b.open != nil:
@@ -230,11 +234,47 @@ func (b *Batch[K, V]) queue(ctx context.Context, keys []K) []dataloader.Thunk[fo
 		}
 	}
 	b.mu.Unlock()
+	if inline != nil {
+		inline.run(ctx, b.fetch)
+	}
 	if full != nil {
 		b.send(full)
 	}
 	return thunks
 }
+
+// inlineFetch is the fetch of a load that is alone: it runs on the caller's goroutine, with no
+// v7 batch (a goroutine and a timer per load, most of a point read's loader cost). Concurrent
+// callers of the same keys wait on done.
+type inlineFetch[K comparable, V any] struct {
+	keys   []K
+	done   chan struct{}
+	values map[K]V
+	err    error
+}
+
+func (f *inlineFetch[K, V]) thunk(k K) dataloader.Thunk[found[V]] {
+	return func() (found[V], error) {
+		<-f.done
+		v, ok := f.values[k]
+		return found[V]{v: v, ok: ok}, f.err
+	}
+}
+
+// run fetches the keys, not stopped by the caller's cancellation: others may share the result.
+func (f *inlineFetch[K, V]) run(ctx context.Context, fetch func(context.Context, []K) (map[K]V, error)) {
+	returned := false
+	defer func() {
+		if !returned { // fetch panicked: the panic goes on up the caller's stack, others get an error
+			f.err = errFetchPanicked
+		}
+		close(f.done)
+	}()
+	f.values, f.err = fetch(context.WithoutCancel(ctx), f.keys)
+	returned = true
+}
+
+var errFetchPanicked = errors.New("loader: the fetch panicked")
 
 // ensureCache makes the cache on first use. Called with mu held.
 func (b *Batch[K, V]) ensureCache() {
