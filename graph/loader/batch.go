@@ -27,7 +27,11 @@ import (
 // keys, a sibling that failed) are sent by them. Results, found or not, are kept for the rest of the request, so a
 // key is fetched once.
 type Batch[K comparable, V any] struct {
-	fetch func(context.Context, []K) (map[K]V, error)
+	// fetch reads keys; owner is the request's Loaders (their store and the other loaders a fetch
+	// primes), passed rather than captured so that building a request's loaders allocates no
+	// closures (see New).
+	fetch func(ctx context.Context, owner *Loaders, keys []K) (map[K]V, error)
+	owner *Loaders
 	wait  time.Duration
 
 	mu    sync.Mutex
@@ -70,7 +74,20 @@ const announcedIdle = 2 * time.Second
 // NewBatch returns a Batch over fetch, which returns the values it found keyed by key. wait is the
 // window for loads under a list that no parent announced.
 func NewBatch[K comparable, V any](fetch func(context.Context, []K) (map[K]V, error), wait time.Duration) *Batch[K, V] {
-	return &Batch[K, V]{fetch: fetch, wait: wait} // the cache is made on first use: most requests use few loaders
+	b := &Batch[K, V]{}
+	b.init(nil, func(ctx context.Context, _ *Loaders, keys []K) (map[K]V, error) { return fetch(ctx, keys) }, wait)
+	return b
+}
+
+// init readies a Batch held by value in owner: nothing is allocated until it is first used (its
+// cache, its rounds), so a request pays only for the loaders it touches.
+func (b *Batch[K, V]) init(owner *Loaders, fetch func(context.Context, *Loaders, []K) (map[K]V, error), wait time.Duration) {
+	b.owner, b.fetch, b.wait = owner, fetch, wait
+}
+
+// get runs the fetch for keys.
+func (b *Batch[K, V]) get(ctx context.Context, keys []K) (map[K]V, error) {
+	return b.fetch(ctx, b.owner, keys)
 }
 
 // Expect announces that n new keys are about to be asked for together (one per child of a list
@@ -235,7 +252,7 @@ func (b *Batch[K, V]) queue(ctx context.Context, keys []K) []dataloader.Thunk[fo
 	}
 	b.mu.Unlock()
 	if inline != nil {
-		inline.run(ctx, b.fetch)
+		inline.run(ctx, b.get)
 	}
 	if full != nil {
 		b.send(full)
@@ -339,7 +356,7 @@ func (b *Batch[K, V]) loader(capacity int) *dataloader.Loader[K, found[V]] {
 // batch adapts fetch to v7's one-result-per-key contract. The results are shared by every
 // sibling waiting on them, so the fetch does not stop when one caller's context is cancelled.
 func (b *Batch[K, V]) batch(ctx context.Context, keys []K) []*dataloader.Result[found[V]] {
-	values, err := b.fetch(context.WithoutCancel(ctx), keys)
+	values, err := b.get(context.WithoutCancel(ctx), keys)
 	out := make([]*dataloader.Result[found[V]], len(keys))
 	for i, k := range keys {
 		v, ok := values[k]
