@@ -320,3 +320,59 @@ func run(b *testing.B, client *http.Client, clients int, d time.Duration, next f
 	all.duration = time.Since(start)
 	return all
 }
+
+// BenchmarkOrgInProcess: one request at a time, in process (no HTTP connection), Bindery's
+// GET /v1/orgs/{id} and the side-by-side baseline's handler: the CPU and allocations of one
+// request, steadier than the concurrent figures on a shared machine, for profiling.
+func BenchmarkOrgInProcess(b *testing.B) {
+	for _, d := range storagetest.Dialects {
+		b.Run(string(d), func(b *testing.B) {
+			s := sbsSetup(b, d)
+			orgID, admin := s.env.org("Bench", "admin@bench.test")
+			var base http.Handler
+			srv := s.baseline(func(r chi.Router, db *sql.DB) {
+				q := s.sql(`SELECT id, title, type, created_at FROM organizations WHERE id = $1`)
+				r.Get("/orgs/{id}", func(w http.ResponseWriter, req *http.Request) {
+					var id, title, typ string
+					var created time.Time
+					if err := db.QueryRowContext(req.Context(), q, chi.URLParam(req, "id")).Scan(&id, &title, &typ, &created); err != nil {
+						http.Error(w, err.Error(), http.StatusNotFound)
+						return
+					}
+					w.Header().Set("Content-Type", "application/json")
+					json.NewEncoder(w).Encode(map[string]any{"object": "organization", "id": id, "title": title, "type": typ, "createdAt": created})
+				})
+				base = r
+			})
+			defer func() {
+				for _, f := range s.stop {
+					f()
+				}
+			}()
+			_ = srv
+			for _, c := range []struct {
+				name string
+				h    http.Handler
+				req  func() *http.Request
+			}{
+				{"baseline", base, func() *http.Request { return httptest.NewRequest("GET", "/orgs/"+orgID, nil) }},
+				{"bindery", s.env.h, func() *http.Request {
+					req := httptest.NewRequest("GET", "/v1/orgs/"+orgID, nil)
+					req.Header.Set("Authorization", "Bearer "+admin.Token)
+					return req
+				}},
+			} {
+				b.Run(c.name, func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						rec := httptest.NewRecorder()
+						c.h.ServeHTTP(rec, c.req())
+						if rec.Code != http.StatusOK {
+							b.Fatalf("status %d: %s", rec.Code, rec.Body)
+						}
+					}
+				})
+			}
+		})
+	}
+}

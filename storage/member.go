@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -111,7 +112,7 @@ func (s *Store) MembershipsIn(ctx context.Context, userID string, orgIDs []strin
 	if len(orgIDs) == 1 { // the common case: one organization's page, prepared
 		p, err := s.statements(ctx)
 		if err == nil {
-			err = s.queryPrepared(ctx, p.membership, &members, userID, orgIDs[0])
+			err = s.queryPreparedRows(ctx, p.membership, func(rows *sql.Rows) error { return scanMemberships(rows, &members) }, userID, orgIDs[0])
 		}
 		if err != nil {
 			return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -152,3 +153,40 @@ func TestLastAdminCannotLeaveOrBeDemoted(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// The viewer's membership of one organization is scanned by hand (a prepared statement); of
+// several, by Bun. Both must give the same member, user and organization, every field set.
+func TestMembershipScannedByHandMatchesBun(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org := &storage.Organization{Title: "Acme", Type: "business", Plan: "enterprise_2024", MergeRules: `{"type":"none"}`,
+			UseCase: ptr("internal_docs"), CommunityType: ptr("developer"), Hostname: ptr("docs.acme.test"),
+			EmailDomains: []string{"acme.test", "acme.example"}, DefaultRole: ptr("read"), DefaultContentSite: ptr("site_1"),
+			LogoURL: ptr("https://acme.test/logo.png"), SSO: true, AI: true, InviteLinks: true, CreatedAt: t0, UpdatedAt: t0.Add(time.Hour)}
+		u, _, err := s.Bootstrap(ctx, org, storage.NewUser{DisplayName: "Owner", Email: "owner@acme.test", EmailVerified: true}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.TouchMember(ctx, org.ID, u.ID, t0.Add(2*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		byHand, err := s.MembershipsIn(ctx, u.ID, []string{org.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		byBun, err := s.MembershipsIn(ctx, u.ID, []string{org.ID, "org_none"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := byHand[org.ID]
+		if m == nil || len(byHand) != 1 || len(byBun) != 1 {
+			t.Fatalf("memberships: by hand %v, by Bun %v", byHand, byBun)
+		}
+		if m.LastSeenAt == nil || m.Role == nil || m.User.Email != "owner@acme.test" || len(m.Organization.EmailDomains) != 2 || !m.Organization.AI {
+			t.Fatalf("membership read by hand lacks fields: %+v %+v %+v", m, m.User, m.Organization)
+		}
+		if !reflect.DeepEqual(m, byBun[org.ID]) {
+			t.Errorf("by hand %+v %+v %+v\nby Bun  %+v %+v %+v", m, m.User, m.Organization, byBun[org.ID], byBun[org.ID].User, byBun[org.ID].Organization)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 // sends it the moment the last key is queued. When a level's keys are complete is decided here:
 //
 //   - A load that is alone (outside any GraphQL list: a REST handler, a root field, the viewer's
-//     membership) is complete at once: no window.
+//     membership) is complete at once: no window, and its fetch runs on the caller's goroutine.
 //   - A parent that knows its children says so: Expect(n) when n children will each load a key
 //     (the batch leaves with the n-th new key), ExpectCalls(n) when n children will each call
 //     LoadMany (it leaves with the n-th call). These make batches deterministic: a time window
@@ -26,7 +27,11 @@ import (
 // keys, a sibling that failed) are sent by them. Results, found or not, are kept for the rest of the request, so a
 // key is fetched once.
 type Batch[K comparable, V any] struct {
-	fetch func(context.Context, []K) (map[K]V, error)
+	// fetch reads keys; owner is the request's Loaders (their store and the other loaders a fetch
+	// primes), passed rather than captured so that building a request's loaders allocates no
+	// closures (see New).
+	fetch func(ctx context.Context, owner *Loaders, keys []K) (map[K]V, error)
+	owner *Loaders
 	wait  time.Duration
 
 	mu    sync.Mutex
@@ -69,7 +74,20 @@ const announcedIdle = 2 * time.Second
 // NewBatch returns a Batch over fetch, which returns the values it found keyed by key. wait is the
 // window for loads under a list that no parent announced.
 func NewBatch[K comparable, V any](fetch func(context.Context, []K) (map[K]V, error), wait time.Duration) *Batch[K, V] {
-	return &Batch[K, V]{fetch: fetch, wait: wait} // the cache is made on first use: most requests use few loaders
+	b := &Batch[K, V]{}
+	b.init(nil, func(ctx context.Context, _ *Loaders, keys []K) (map[K]V, error) { return fetch(ctx, keys) }, wait)
+	return b
+}
+
+// init readies a Batch held by value in owner: nothing is allocated until it is first used (its
+// cache, its rounds), so a request pays only for the loaders it touches.
+func (b *Batch[K, V]) init(owner *Loaders, fetch func(context.Context, *Loaders, []K) (map[K]V, error), wait time.Duration) {
+	b.owner, b.fetch, b.wait = owner, fetch, wait
+}
+
+// get runs the fetch for keys.
+func (b *Batch[K, V]) get(ctx context.Context, keys []K) (map[K]V, error) {
+	return b.fetch(ctx, b.owner, keys)
 }
 
 // Expect announces that n new keys are about to be asked for together (one per child of a list
@@ -190,13 +208,16 @@ func (b *Batch[K, V]) queue(ctx context.Context, keys []K) []dataloader.Thunk[fo
 		fresh = append(fresh, k)
 		b.cache[k] = nil // claimed; filled below
 	}
-	var full *round[K, V]
+	var (
+		full   *round[K, V]
+		inline *inlineFetch[K, V]
+	)
 	switch {
 	case alone(ctx):
 		if len(fresh) > 0 {
-			l := b.loader(len(fresh))
+			inline = &inlineFetch[K, V]{keys: fresh, done: make(chan struct{})}
 			for _, k := range fresh {
-				b.cache[k] = l.Load(ctx, k)
+				b.cache[k] = inline.thunk(k)
 			}
 		}
 	case len(fresh) > 0 || b.open != nil:
@@ -230,11 +251,47 @@ func (b *Batch[K, V]) queue(ctx context.Context, keys []K) []dataloader.Thunk[fo
 		}
 	}
 	b.mu.Unlock()
+	if inline != nil {
+		inline.run(ctx, b.get)
+	}
 	if full != nil {
 		b.send(full)
 	}
 	return thunks
 }
+
+// inlineFetch is the fetch of a load that is alone: it runs on the caller's goroutine, with no
+// v7 batch (a goroutine and a timer per load, most of a point read's loader cost). Concurrent
+// callers of the same keys wait on done.
+type inlineFetch[K comparable, V any] struct {
+	keys   []K
+	done   chan struct{}
+	values map[K]V
+	err    error
+}
+
+func (f *inlineFetch[K, V]) thunk(k K) dataloader.Thunk[found[V]] {
+	return func() (found[V], error) {
+		<-f.done
+		v, ok := f.values[k]
+		return found[V]{v: v, ok: ok}, f.err
+	}
+}
+
+// run fetches the keys, not stopped by the caller's cancellation: others may share the result.
+func (f *inlineFetch[K, V]) run(ctx context.Context, fetch func(context.Context, []K) (map[K]V, error)) {
+	returned := false
+	defer func() {
+		if !returned { // fetch panicked: the panic goes on up the caller's stack, others get an error
+			f.err = errFetchPanicked
+		}
+		close(f.done)
+	}()
+	f.values, f.err = fetch(context.WithoutCancel(ctx), f.keys)
+	returned = true
+}
+
+var errFetchPanicked = errors.New("loader: the fetch panicked")
 
 // ensureCache makes the cache on first use. Called with mu held.
 func (b *Batch[K, V]) ensureCache() {
@@ -299,7 +356,7 @@ func (b *Batch[K, V]) loader(capacity int) *dataloader.Loader[K, found[V]] {
 // batch adapts fetch to v7's one-result-per-key contract. The results are shared by every
 // sibling waiting on them, so the fetch does not stop when one caller's context is cancelled.
 func (b *Batch[K, V]) batch(ctx context.Context, keys []K) []*dataloader.Result[found[V]] {
-	values, err := b.fetch(context.WithoutCancel(ctx), keys)
+	values, err := b.get(context.WithoutCancel(ctx), keys)
 	out := make([]*dataloader.Result[found[V]], len(keys))
 	for i, k := range keys {
 		v, ok := values[k]

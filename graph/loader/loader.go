@@ -11,50 +11,54 @@ import (
 )
 
 // Loaders are one request's dataloaders. Batch functions do not authorize beyond the viewer
-// scoping storage applies; resolvers apply policy.
+// scoping storage applies; resolvers apply policy. The batches are held by value and their
+// fetches take the Loaders as an argument: building them is one allocation, and a batch
+// allocates only when a request first uses it.
 type Loaders struct {
+	store *storage.Store
+
 	// Membership loads the viewer's membership of an organization (with its organization and user).
-	Membership *Batch[string, *storage.Member]
+	Membership Batch[string, *storage.Member]
 	// User loads a user the viewer may see.
-	User *Batch[string, *storage.User]
+	User Batch[string, *storage.User]
 	// Grants loads the grants on spaces and collections, keyed by target id.
-	Grants *Batch[string, []*storage.Grant]
+	Grants Batch[string, []*storage.Grant]
 	// Teams loads teams with their counts.
-	Teams *Batch[TeamKey, *storage.Team]
+	Teams Batch[TeamKey, *storage.Team]
 	// SiteSpaces loads sites' site spaces in order, keyed by site id, with their spaces and the
 	// sites' outlines (one statement).
-	SiteSpaces *Batch[string, []*storage.SiteSpace]
+	SiteSpaces Batch[string, []*storage.SiteSpace]
 	// SiteOutlines loads sites' sections and section groups, keyed by site id.
-	SiteOutlines *Batch[string, *storage.SiteOutline]
+	SiteOutlines Batch[string, *storage.SiteOutline]
 	// Spaces loads live spaces by id.
-	Spaces *Batch[string, *storage.Space]
+	Spaces Batch[string, *storage.Space]
 	// TeamMembers loads teams' members, keyed by team id.
-	TeamMembers *Batch[string, []*storage.TeamMember]
+	TeamMembers Batch[string, []*storage.TeamMember]
 	// ShareLinks loads sites' share links, keyed by site id.
-	ShareLinks *Batch[string, []*storage.ShareLink]
+	ShareLinks Batch[string, []*storage.ShareLink]
 	// PageContents loads pages' markdown, keyed by content id.
-	PageContents *Batch[string, string]
+	PageContents Batch[string, string]
 	// ChangeRequestCounts loads spaces' change request counts by status, keyed by space id.
-	ChangeRequestCounts *Batch[string, map[string]int]
+	ChangeRequestCounts Batch[string, map[string]int]
 	// ChangeRequestComments loads change requests' comment counts, keyed by change request id.
-	ChangeRequestComments *Batch[string, int]
+	ChangeRequestComments Batch[string, int]
 	// Reactions loads the reactions on comments and replies, keyed by comment id.
-	Reactions *Batch[string, []*storage.Reaction]
+	Reactions Batch[string, []*storage.Reaction]
 	// ReplyAuthors loads who replied to comments and when, keyed by comment id.
-	ReplyAuthors *Batch[string, []storage.ReplyAuthor]
+	ReplyAuthors Batch[string, []storage.ReplyAuthor]
 	// PageTrees loads the live pages of views (a space's content, a change request's, a revision's).
-	PageTrees *Batch[storage.View, []*storage.PageVersion]
+	PageTrees Batch[storage.View, []*storage.PageVersion]
 	// ChangeRequests loads change requests by id.
-	ChangeRequests *Batch[string, *storage.ChangeRequest]
+	ChangeRequests Batch[string, *storage.ChangeRequest]
 	// Revisions loads revisions by id.
-	Revisions *Batch[string, *storage.Revision]
+	Revisions Batch[string, *storage.Revision]
 	// ReplyPages loads a page of replies of comments, keyed by comment id and page.
-	ReplyPages *Batch[PageKey, storage.List[*storage.Comment]]
+	ReplyPages Batch[PageKey, storage.List[*storage.Comment]]
 	// Members loads organizations' members (without user and organization), by organization and
 	// user id.
-	Members *Batch[MemberKey, *storage.Member]
+	Members Batch[MemberKey, *storage.Member]
 	// MemberTeams loads a page of members' teams (with the member's role in each).
-	MemberTeams *Batch[MemberTeamsKey, storage.List[*storage.Team]]
+	MemberTeams Batch[MemberTeamsKey, storage.List[*storage.Team]]
 }
 
 // PageKey names one page of a parent's list.
@@ -81,24 +85,25 @@ type loadersKey struct{}
 // (see Batch): siblings resolved in parallel arrive within it.
 const batchWait = 2 * time.Millisecond
 
-// New builds fresh loaders for one request; the viewer comes from each load's context.
+// New builds fresh loaders for one request; the viewer comes from each load's context. The fetch
+// functions below capture nothing (their store and sibling loaders come as l), so none is
+// allocated per request.
 func New(store *storage.Store) *Loaders {
-	l := &Loaders{
-		Membership: NewBatch(func(ctx context.Context, orgIDs []string) (map[string]*storage.Member, error) {
-			return store.MembershipsIn(ctx, viewerID(ctx), orgIDs)
-		}, batchWait),
-		User: NewBatch(func(ctx context.Context, ids []string) (map[string]*storage.User, error) {
-			return store.UsersByIDs(ctx, viewerID(ctx), ids)
-		}, batchWait),
-	}
-	l.Teams = NewBatch(func(ctx context.Context, keys []TeamKey) (map[TeamKey]*storage.Team, error) {
+	l := &Loaders{store: store}
+	l.Membership.init(l, func(ctx context.Context, l *Loaders, orgIDs []string) (map[string]*storage.Member, error) {
+		return l.store.MembershipsIn(ctx, viewerID(ctx), orgIDs)
+	}, batchWait)
+	l.User.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]*storage.User, error) {
+		return l.store.UsersByIDs(ctx, viewerID(ctx), ids)
+	}, batchWait)
+	l.Teams.init(l, func(ctx context.Context, l *Loaders, keys []TeamKey) (map[TeamKey]*storage.Team, error) {
 		byOrg := map[string][]string{}
 		for _, k := range keys {
 			byOrg[k.OrganizationID] = append(byOrg[k.OrganizationID], k.ID)
 		}
 		out := map[TeamKey]*storage.Team{}
 		for org, ids := range byOrg { // one organization per request in practice
-			teams, err := store.TeamsByIDs(ctx, org, ids)
+			teams, err := l.store.TeamsByIDs(ctx, org, ids)
 			if err != nil {
 				return nil, err
 			}
@@ -110,8 +115,8 @@ func New(store *storage.Store) *Loaders {
 	}, batchWait)
 	// The teams of the grants a request lists are read with them: teamPermissions asks for them
 	// right after, one resolver per item, and must not wait for a batch of its own.
-	l.Grants = NewBatch(func(ctx context.Context, ids []string) (map[string][]*storage.Grant, error) {
-		grants, err := store.GrantsOn(ctx, ids)
+	l.Grants.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string][]*storage.Grant, error) {
+		grants, err := l.store.GrantsOn(ctx, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -124,7 +129,7 @@ func New(store *storage.Store) *Loaders {
 			}
 		}
 		if len(teams) > 0 {
-			found, err := l.Teams.fetch(ctx, teams)
+			found, err := l.Teams.get(ctx, teams)
 			if err != nil {
 				return nil, err
 			}
@@ -132,11 +137,17 @@ func New(store *storage.Store) *Loaders {
 		}
 		return out, nil
 	}, batchWait)
-	l.TeamMembers = NewBatch(store.TeamMembersOf, batchWait)
-	l.ShareLinks = NewBatch(store.ShareLinksOf, batchWait)
-	l.PageContents = NewBatch(store.PageMarkdown, batchWait)
-	l.ChangeRequestCounts = NewBatch(func(ctx context.Context, ids []string) (map[string]map[string]int, error) {
-		counts, err := store.ChangeRequestCountsOf(ctx, ids)
+	l.TeamMembers.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string][]*storage.TeamMember, error) {
+		return l.store.TeamMembersOf(ctx, ids)
+	}, batchWait)
+	l.ShareLinks.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string][]*storage.ShareLink, error) {
+		return l.store.ShareLinksOf(ctx, ids)
+	}, batchWait)
+	l.PageContents.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]string, error) {
+		return l.store.PageMarkdown(ctx, ids)
+	}, batchWait)
+	l.ChangeRequestCounts.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]map[string]int, error) {
+		counts, err := l.store.ChangeRequestCountsOf(ctx, ids)
 		out := map[string]map[string]int{}
 		for _, c := range counts {
 			if out[c.SpaceID] == nil {
@@ -146,35 +157,41 @@ func New(store *storage.Store) *Loaders {
 		}
 		return out, err
 	}, batchWait)
-	l.ChangeRequestComments = NewBatch(store.CommentCountsOfChangeRequests, batchWait)
-	l.Reactions = NewBatch(func(ctx context.Context, ids []string) (map[string][]*storage.Reaction, error) {
-		rows, err := store.ReactionsOf(ctx, ids)
+	l.ChangeRequestComments.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]int, error) {
+		return l.store.CommentCountsOfChangeRequests(ctx, ids)
+	}, batchWait)
+	l.Reactions.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string][]*storage.Reaction, error) {
+		rows, err := l.store.ReactionsOf(ctx, ids)
 		out := map[string][]*storage.Reaction{}
 		for _, r := range rows {
 			out[r.CommentID] = append(out[r.CommentID], r)
 		}
 		return out, err
 	}, batchWait)
-	l.ReplyAuthors = NewBatch(func(ctx context.Context, ids []string) (map[string][]storage.ReplyAuthor, error) {
-		rows, err := store.ReplyAuthorsOf(ctx, ids)
+	l.ReplyAuthors.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string][]storage.ReplyAuthor, error) {
+		rows, err := l.store.ReplyAuthorsOf(ctx, ids)
 		out := map[string][]storage.ReplyAuthor{}
 		for _, r := range rows {
 			out[r.ParentID] = append(out[r.ParentID], r)
 		}
 		return out, err
 	}, batchWait)
-	l.Spaces = NewBatch(func(ctx context.Context, ids []string) (map[string]*storage.Space, error) {
-		spaces, err := store.SpacesByIDs(ctx, ids)
+	l.Spaces.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]*storage.Space, error) {
+		spaces, err := l.store.SpacesByIDs(ctx, ids)
 		out := make(map[string]*storage.Space, len(spaces))
 		for _, s := range spaces {
 			out[s.ID] = s
 		}
 		return out, err
 	}, batchWait)
-	l.PageTrees = NewBatch(store.PagesOfViews, batchWait)
-	l.ChangeRequests = NewBatch(store.ChangeRequestsByIDs, batchWait)
-	l.Revisions = NewBatch(func(ctx context.Context, ids []string) (map[string]*storage.Revision, error) {
-		rows, err := store.RevisionsByIDs(ctx, ids)
+	l.PageTrees.init(l, func(ctx context.Context, l *Loaders, views []storage.View) (map[storage.View][]*storage.PageVersion, error) {
+		return l.store.PagesOfViews(ctx, views)
+	}, batchWait)
+	l.ChangeRequests.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]*storage.ChangeRequest, error) {
+		return l.store.ChangeRequestsByIDs(ctx, ids)
+	}, batchWait)
+	l.Revisions.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]*storage.Revision, error) {
+		rows, err := l.store.RevisionsByIDs(ctx, ids)
 		out := make(map[string]*storage.Revision, len(rows))
 		for _, r := range rows {
 			out[r.ID] = r
@@ -183,10 +200,10 @@ func New(store *storage.Store) *Loaders {
 	}, batchWait)
 	// The replies of each comment of a list: then each comment reads its replies' reactions and
 	// authors, one call each, which leave in one batch when the last has called.
-	l.ReplyPages = NewBatch(func(ctx context.Context, keys []PageKey) (map[PageKey]storage.List[*storage.Comment], error) {
+	l.ReplyPages.init(l, func(ctx context.Context, l *Loaders, keys []PageKey) (map[PageKey]storage.List[*storage.Comment], error) {
 		out, err := pagesOf(keys, func(k PageKey) (string, storage.Page, string) { return "", k.Page, k.Parent },
 			func(_ string, page storage.Page, parents []string) (map[string]storage.List[*storage.Comment], error) {
-				return store.ReplyPages(ctx, parents, page)
+				return l.store.ReplyPages(ctx, parents, page)
 			})
 		if err == nil && len(keys) > 1 {
 			withReplies := 0
@@ -200,31 +217,31 @@ func New(store *storage.Store) *Loaders {
 		}
 		return out, err
 	}, batchWait)
-	l.Members = NewBatch(func(ctx context.Context, keys []MemberKey) (map[MemberKey]*storage.Member, error) {
+	l.Members.init(l, func(ctx context.Context, l *Loaders, keys []MemberKey) (map[MemberKey]*storage.Member, error) {
 		return pagesOf(keys, func(k MemberKey) (string, storage.Page, string) { return k.OrganizationID, storage.Page{}, k.UserID },
 			func(orgID string, _ storage.Page, users []string) (map[string]*storage.Member, error) {
-				return store.MembersByUserIDs(ctx, orgID, users)
+				return l.store.MembersByUserIDs(ctx, orgID, users)
 			})
 	}, batchWait)
-	l.MemberTeams = NewBatch(func(ctx context.Context, keys []MemberTeamsKey) (map[MemberTeamsKey]storage.List[*storage.Team], error) {
+	l.MemberTeams.init(l, func(ctx context.Context, l *Loaders, keys []MemberTeamsKey) (map[MemberTeamsKey]storage.List[*storage.Team], error) {
 		return pagesOf(keys, func(k MemberTeamsKey) (MemberTeamsKey, storage.Page, string) {
 			return MemberTeamsKey{OrganizationID: k.OrganizationID, Title: k.Title}, k.Page, k.UserID
 		}, func(group MemberTeamsKey, page storage.Page, users []string) (map[string]storage.List[*storage.Team], error) {
-			return store.TeamsOfMembers(ctx, group.OrganizationID, users, group.Title, page)
+			return l.store.TeamsOfMembers(ctx, group.OrganizationID, users, group.Title, page)
 		})
 	}, batchWait)
 	// A site's outline and its spaces are read with its site spaces, in one statement: every read
 	// of a site's structure needs all three, and the other two loaders are primed for it.
-	l.SiteOutlines = NewBatch(func(ctx context.Context, siteIDs []string) (map[string]*storage.SiteOutline, error) {
-		trees, err := store.SiteTreesOf(ctx, siteIDs)
+	l.SiteOutlines.init(l, func(ctx context.Context, l *Loaders, siteIDs []string) (map[string]*storage.SiteOutline, error) {
+		trees, err := l.store.SiteTreesOf(ctx, siteIDs)
 		out := make(map[string]*storage.SiteOutline, len(trees))
 		for id, t := range trees {
 			out[id] = t.Outline
 		}
 		return out, err
 	}, batchWait)
-	l.SiteSpaces = NewBatch(func(ctx context.Context, siteIDs []string) (map[string][]*storage.SiteSpace, error) {
-		trees, err := store.SiteTreesOf(ctx, siteIDs)
+	l.SiteSpaces.init(l, func(ctx context.Context, l *Loaders, siteIDs []string) (map[string][]*storage.SiteSpace, error) {
+		trees, err := l.store.SiteTreesOf(ctx, siteIDs)
 		if err != nil {
 			return nil, err
 		}
