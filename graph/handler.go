@@ -56,7 +56,7 @@ func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) ht
 			return
 		}
 		if !hasRequestState(req.Context()) { // mounted without Middleware
-			req = req.WithContext(WithRequestState(req.Context(), r.Store))
+			req = req.WithContext(withRequestState(req.Context(), r.Store))
 		}
 		srv.ServeHTTP(w, req)
 	})

@@ -25,7 +25,7 @@ func NewExecutor(r *Resolver) *executor.Executor {
 	exec.SetErrorPresenter(presentError)
 	exec.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 		if !hasRequestState(ctx) { // a caller outside Middleware: the operation is its own request
-			ctx = WithRequestState(ctx, r.Store)
+			ctx = withRequestState(ctx, r.Store)
 		}
 		return next(ctx)
 	})

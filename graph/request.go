@@ -37,14 +37,13 @@ type requestStateKey struct{}
 func Middleware(store *storage.Store) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			next.ServeHTTP(w, r.WithContext(WithRequestState(r.Context(), store)))
+			next.ServeHTTP(w, r.WithContext(withRequestState(r.Context(), store)))
 		})
 	}
 }
 
-// WithRequestState returns ctx with a fresh request state and dataloaders, for callers outside
-// HTTP (a job, a command, a test) that run several reads as one request.
-func WithRequestState(ctx context.Context, store *storage.Store) context.Context {
+// withRequestState returns ctx with a fresh request state and dataloaders.
+func withRequestState(ctx context.Context, store *storage.Store) context.Context {
 	ctx = loader.NewContext(ctx, loader.New(store))
 	return context.WithValue(ctx, requestStateKey{}, &requestState{})
 }

@@ -66,7 +66,7 @@ func source(s, cr, rev string, published bool) *ContentSource {
 }
 
 func TestSourcesAreKeptByRevision(t *testing.T) {
-	ctx := WithRequestState(context.Background(), nil)
+	ctx := withRequestState(context.Background(), nil)
 	first := keepSource(ctx, source("s", "", "r1", false))
 	if again := keepSource(ctx, source("s", "", "r1", false)); again != first {
 		t.Fatal("a second read of the same revision got a source of its own: what the first read is lost")
@@ -90,7 +90,7 @@ func TestSourcesAreKeptByRevision(t *testing.T) {
 			t.Errorf("the %s's key %+v does not find its source", name, key)
 		}
 	}
-	if _, ok := sourceByKey(WithRequestState(context.Background(), nil), page.Content); ok {
+	if _, ok := sourceByKey(withRequestState(context.Background(), nil), page.Content); ok {
 		t.Error("another request found this request's source")
 	}
 }
