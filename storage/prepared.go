@@ -31,7 +31,7 @@ func (s *Store) statements(ctx context.Context) (*prepared, error) {
 	p.once.Do(func() {
 		byToken := s.rdb.NewSelect().Model((*APIToken)(nil)).Relation("User").
 			Where("t.token_hash = ?", s.placeholder(1)).String()
-		member := membershipSQL(s.placeholder(1), s.placeholder(2))
+		member := membershipSQL(s.dialect, s.placeholder(1), s.placeholder(2))
 		if p.tokenByHash, p.err = s.rdb.DB.PrepareContext(context.WithoutCancel(ctx), byToken); p.err != nil {
 			return
 		}
@@ -89,9 +89,14 @@ var (
 		"created_at", "updated_at"}
 )
 
+// timeColumns are the timestamp columns of the membership statement. On SQLite they are read as
+// text and parsed here: the driver parses a TIMESTAMP column itself, trying a layout that never
+// matches Bun's first (an error allocated per column, a tenth of the request's CPU).
+var timeColumns = map[string]bool{"joined_at": true, "last_seen_at": true, "created_at": true, "updated_at": true}
+
 // membershipSQL selects a user's membership of an organization with its user and organization.
 // The foreign keys make the inner joins exact.
-func membershipSQL(userID, orgID bun.Safe) string {
+func membershipSQL(d Dialect, userID, orgID bun.Safe) string {
 	var b strings.Builder
 	b.WriteString("SELECT ")
 	for _, t := range []struct {
@@ -102,7 +107,11 @@ func membershipSQL(userID, orgID bun.Safe) string {
 			if b.Len() > len("SELECT ") {
 				b.WriteString(", ")
 			}
-			b.WriteString(t.alias + "." + c)
+			if d == SQLite && timeColumns[c] {
+				b.WriteString("CAST(" + t.alias + "." + c + " AS TEXT)") // an expression: no declared type
+			} else {
+				b.WriteString(t.alias + "." + c)
+			}
 		}
 	}
 	fmt.Fprintf(&b, " FROM organization_members AS m JOIN users AS u ON u.id = m.user_id"+
@@ -116,11 +125,11 @@ func scanMemberships(rows *sql.Rows, out *[]*Member) error {
 		u, o := &User{}, &Organization{}
 		m := &Member{User: u, Organization: o}
 		var domains string
-		if err := rows.Scan(&m.OrganizationID, &m.UserID, &m.Role, &m.Disabled, &m.SSO, &m.JoinedAt, &m.LastSeenAt,
-			&u.ID, &u.DisplayName, &u.Email, &u.EmailVerified, &u.PhotoURL, &u.SearchKey, &u.CreatedAt,
+		if err := rows.Scan(&m.OrganizationID, &m.UserID, &m.Role, &m.Disabled, &m.SSO, timeScan{&m.JoinedAt}, nullTimeScan{&m.LastSeenAt},
+			&u.ID, &u.DisplayName, &u.Email, &u.EmailVerified, &u.PhotoURL, &u.SearchKey, timeScan{&u.CreatedAt},
 			&o.ID, &o.Title, &o.Type, &o.UseCase, &o.CommunityType, &o.Hostname, &domains,
 			&o.DefaultRole, &o.DefaultContentSite, &o.LogoURL, &o.SSO, &o.AI, &o.InviteLinks, &o.Plan, &o.MergeRules,
-			&o.CreatedAt, &o.UpdatedAt); err != nil {
+			timeScan{&o.CreatedAt}, timeScan{&o.UpdatedAt}); err != nil {
 			return err
 		}
 		if err := json.Unmarshal([]byte(domains), &o.EmailDomains); err != nil { // Bun keeps the list as JSON text
@@ -138,4 +147,62 @@ func (p *prepared) close() {
 			st.Close()
 		}
 	}
+}
+
+// timeScan scans a timestamp: a time.Time from PostgreSQL, text from SQLite (see timeColumns).
+type timeScan struct{ t *time.Time }
+
+func (d timeScan) Scan(src any) error {
+	switch v := src.(type) {
+	case time.Time:
+		*d.t = v
+		return nil
+	case string:
+		t, err := parseSQLiteTime(v)
+		*d.t = t
+		return err
+	case []byte:
+		t, err := parseSQLiteTime(string(v))
+		*d.t = t
+		return err
+	}
+	return fmt.Errorf("scan a timestamp from %T", src)
+}
+
+// nullTimeScan is timeScan for a nullable timestamp.
+type nullTimeScan struct{ t **time.Time }
+
+func (d nullTimeScan) Scan(src any) error {
+	if src == nil {
+		*d.t = nil
+		return nil
+	}
+	t := new(time.Time)
+	if err := (timeScan{t}).Scan(src); err != nil {
+		return err
+	}
+	*d.t = t
+	return nil
+}
+
+// sqliteTimeLayouts are the SQLite driver's own (modernc.org/sqlite's parseTimeFormats), Bun's
+// first, so that a timestamp parsed here equals the one the driver gives Bun's scans.
+var sqliteTimeLayouts = []string{
+	"2006-01-02 15:04:05.999999999-07:00",
+	"2006-01-02T15:04:05.999999999-07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04",
+	"2006-01-02T15:04",
+	"2006-01-02",
+}
+
+func parseSQLiteTime(s string) (time.Time, error) {
+	s = strings.TrimSuffix(s, "Z")
+	for _, layout := range sqliteTimeLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("unrecognized timestamp %q", s)
 }
