@@ -7,4 +7,7 @@
 #   BINDERY_SBS_ROUNDS=5 BINDERY_SBS_DURATION_MS=3000 bash bench/sidebyside.sh Org
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Run at the collector target the server binary chooses for itself (cmd/bindery/gc.go), so the
+# figures are the ones an operator meets; baseline and Bindery share the process, so both get it.
+export GOGC="${GOGC:-400}"
 exec go test ./rest/ -run '^$' -bench "SideBySide${1:-}" -benchtime 1x -count 1
