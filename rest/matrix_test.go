@@ -294,11 +294,16 @@ func TestPermissionMatrix(t *testing.T) {
 	t.Parallel()
 	for part := range matrixParts {
 		t.Run(fmt.Sprintf("part%d", part+1), func(t *testing.T) {
+			// Writes, which make fixtures, and reads are dealt out separately, so the parts take
+			// about as long.
 			var cases []matrixCase
-			for i, c := range matrix {
-				if i%matrixParts == part {
+			dealt := map[bool]int{}
+			for _, c := range matrix {
+				write := c.method != "GET"
+				if dealt[write]%matrixParts == part {
 					cases = append(cases, c)
 				}
+				dealt[write]++
 			}
 			eachDB(t, func(t *testing.T, e *env) { e.permissionMatrix(t, cases) })
 		})
