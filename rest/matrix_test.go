@@ -423,7 +423,7 @@ func changesNothing(c matrixCase, role string, want int) bool {
 	}
 	switch c.policy {
 	case contentDelete, contentEditorDelete, contentCreatorDelete:
-		return role == "guest" || role == "non-member" || role == "other-org"
+		return role == "guest" || role == "non-member" || role == "other-org" || role == "space-token"
 	}
 	return false
 }
