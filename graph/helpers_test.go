@@ -1,6 +1,9 @@
 package graph
 
 import (
+	"context"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -117,5 +120,111 @@ func TestSelects(t *testing.T) {
 		if got := selects(op, page.SelectionSet, "markdown", "document"); got != c.want {
 			t.Errorf("%s: selects = %v, want %v", c.query, got, c.want)
 		}
+	}
+}
+
+func TestPageSlugs(t *testing.T) {
+	if got := slugify("Getting Started: the Basics!"); got != "getting-started-the-basics" {
+		t.Errorf("slugify = %q", got)
+	}
+	if got := slugify("¿?"); got != "page" {
+		t.Errorf("slugify of no letters = %q, want the fallback page", got)
+	}
+	if got := slugify(strings.Repeat("word ", 40)); len(got) > 100 || strings.HasSuffix(got, "-") {
+		t.Errorf("slugify of a long title = %q (%d characters), want at most 100 and no trailing dash", got, len(got))
+	}
+	sibs := []*storage.PageVersion{{PageID: "a", Slug: "intro"}, {PageID: "b", Slug: "intro-2"}, {PageID: "c", Slug: "setup"}}
+	for _, c := range []struct{ slug, self, want string }{
+		{"intro", "x", "intro-3"},
+		{"setup", "x", "setup-2"},
+		{"setup", "c", "setup"}, // a page keeps its own slug
+		{"faq", "x", "faq"},
+	} {
+		if got := uniqueSlug(c.slug, sibs, c.self); got != c.want {
+			t.Errorf("uniqueSlug(%q) for %s = %q, want %q", c.slug, c.self, got, c.want)
+		}
+	}
+	if err := slugFree("setup", sibs, "c"); err != nil {
+		t.Errorf("a page's own slug: %v", err)
+	}
+	if err := slugFree("intro-2", sibs, "x"); apperr.KindOf(err) != apperr.Invalid {
+		t.Errorf("a sibling's slug: %v, want Invalid (a given slug is never changed)", err)
+	}
+	if got := slug("Public Docs"); got != "public-docs" {
+		t.Errorf("site space slug = %q", got)
+	}
+}
+
+// selectionOf parses query against a small schema and returns the selection of its first field.
+func selectionOf(t *testing.T, query string) ast.SelectionSet {
+	t.Helper()
+	schema := gqlparser.MustLoadSchema(&ast.Source{Input: `
+		interface Node { id: ID }
+		type Query { org: Org }
+		type Org { spaces: SpaceConnection, node: Node }
+		type SpaceConnection { totalCount: Int, nodes: [Space] }
+		type Space implements Node { id: ID, title: String, counters: Int }`})
+	doc, errs := gqlparser.LoadQuery(schema, query)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	return doc.Operations[0].SelectionSet[0].(*ast.Field).SelectionSet
+}
+
+func TestSelectionHelpers(t *testing.T) {
+	for _, c := range []struct {
+		query          string
+		here, counters bool
+	}{
+		{`{ org { spaces { nodes { id } } } }`, false, false},
+		{`{ org { spaces { totalCount nodes { counters } } } }`, false, true},
+		{`{ org { ... on Org { spaces { totalCount } } } }`, false, false},
+		{`fragment F on SpaceConnection { nodes { counters } } { org { spaces { ...F } } }`, false, true},
+		{`{ org { node { ... on Space { counters } } } }`, false, true},
+	} {
+		org := selectionOf(t, c.query)
+		if got := selectsOn(org, "Space", []string{"counters"}); got != c.counters {
+			t.Errorf("%s: selectsOn Space.counters = %v, want %v", c.query, got, c.counters)
+		}
+		if got := selectsHere(org, "totalCount"); got != c.here {
+			t.Errorf("%s: selectsHere totalCount on the organization = %v, want %v (it is a level down)", c.query, got, c.here)
+		}
+	}
+	spaces := selectionOf(t, `{ org { spaces { ... on SpaceConnection { totalCount } } } }`)[0].(*ast.Field)
+	if !selectsHere(spaces.SelectionSet, "totalCount") || selectsHere(spaces.SelectionSet, "nodes") {
+		t.Error("selectsHere reads inline fragments at its own level only")
+	}
+	if !asked(context.Background(), "Space", "counters") || !totalAsked(context.Background()) {
+		t.Error("outside GraphQL (REST) every field is asked for")
+	}
+}
+
+func TestCountAliases(t *testing.T) {
+	for query, want := range map[string]int{
+		`{ org { spaces { nodes { id } } } }`:                             0,
+		`{ org { a: spaces { nodes { id } } b: spaces { totalCount } } }`: 2,
+		`{ org { spaces: spaces { nodes { x: id y: title } } } }`:         2, // an alias that repeats the name is none
+		`{ org { ... on Org { n: node { id } } } }`:                       1,
+	} {
+		if got := countAliases(selectionOf(t, query)); got != want {
+			t.Errorf("%s: %d aliases, want %d", query, got, want)
+		}
+	}
+}
+
+func TestPathCandidates(t *testing.T) {
+	page := &model.RevisionPage{Path: "guides/install"}
+	for rel, want := range map[string][]string{
+		"setup.md":          {"guides/setup", "guides/install/setup"},
+		"../README.md":      {"", "guides"},
+		"/reference/api.md": {"reference/api"},
+		"child/README.md":   {"guides/child", "guides/install/child"},
+	} {
+		if got := pathCandidates(page, rel); !slices.Equal(got, want) {
+			t.Errorf("pathCandidates(%q) = %q, want %q", rel, got, want)
+		}
+	}
+	if got := pathCandidates(&model.RevisionPage{Path: "intro"}, "faq.md"); !slices.Equal(got, []string{"faq", "intro/faq"}) {
+		t.Errorf("from a root page: %q", got)
 	}
 }

@@ -110,7 +110,17 @@ func createdID(tb testing.TB, body []byte) string {
 
 const benchUpdatePage = `mutation($t: ContentTarget!, $p: ID!, $md: String!) { updatePage(target: $t, pageId: $p, input: {markdown: $md}) { revision { id } } }`
 
+// skipUnderShort skips tb under -short: it builds the 10,000-page or the 100,000-page data set,
+// which takes minutes.
+func skipUnderShort(tb testing.TB, dataSet string) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skipf("-short: skips the %s data set", dataSet)
+	}
+}
+
 func BenchmarkContent(b *testing.B) {
+	skipUnderShort(b, "10,000-page")
 	for _, d := range storagetest.Dialects {
 		b.Run(string(d), func(b *testing.B) {
 			e, orgID, admin := benchEnv(b, d, 0)
@@ -163,9 +173,7 @@ func BenchmarkContent(b *testing.B) {
 // one more.
 // It builds the 10,000-page data set, so -short skips it.
 func TestOpenChangeRequestDoesNotCopyTheTree(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skips the 10,000-page data set")
-	}
+	skipUnderShort(t, "10,000-page")
 	for _, d := range storagetest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()

@@ -29,6 +29,9 @@ import (
 //	BINDERY_SBS_CLIENTS         concurrent clients (default 32)
 func BenchmarkSpaceGrowth(b *testing.B) {
 	sizes := []int{100, 1000, 10000}
+	if testing.Short() { // the 10,000-space organization takes minutes to build
+		sizes = sizes[:2]
+	}
 	if v := os.Getenv("BINDERY_GROWTH_SIZES"); v != "" {
 		sizes = nil
 		for _, f := range strings.Split(v, ",") {

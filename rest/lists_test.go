@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -88,6 +89,19 @@ func (e *env) wantRefusals(query string, refusals ...gqlRefusal) {
 	for _, r := range refusals {
 		if c := teamsCode(e.gql(r.who.Token, query, r.vars)); c != r.code {
 			e.t.Errorf("GraphQL %s: code %q, want %s", r.name, c, r.code)
+		}
+	}
+}
+
+// wantBadPaging checks that the list at path refuses bad paging parameters with a 400 whose
+// message starts with the parameter's name; extra are more to refuse ("page=" and a cursor of
+// another list, say).
+func (e *env) wantBadPaging(token, path string, extra ...string) {
+	e.t.Helper()
+	for _, bad := range append([]string{"limit=1001", "limit=-1", "limit=x", "limit=1.5", "page=notacursor"}, extra...) {
+		msg := e.call(token, "GET", path+"?"+bad, nil).wantError(http.StatusBadRequest)
+		if name, _, _ := strings.Cut(bad, "="); !strings.HasPrefix(msg, name) {
+			e.t.Errorf("GET %s?%s: message %q does not name %s", path, bad, msg, name)
 		}
 	}
 }

@@ -429,6 +429,7 @@ func TestReaderStatementsDoNotGrow(t *testing.T) {
 //
 //	go test -run '^$' -bench ReaderPage -benchtime 20x ./rest/
 func BenchmarkReaderPage(b *testing.B) {
+	skipUnderShort(b, "10,000-page")
 	for _, d := range storagetest.Dialects {
 		b.Run(string(d), func(b *testing.B) {
 			e, orgID, admin := benchEnv(b, d, 0)

@@ -28,6 +28,7 @@ import (
 //
 //	go test ./rest/ -run '^$' -bench Search100k -benchtime 1600x
 func BenchmarkSearch100k(b *testing.B) {
+	skipUnderShort(b, "100,000-page")
 	vocabulary := benchVocabulary(5000)
 	// Word ranks: 0 is the most common.
 	classes := []struct {

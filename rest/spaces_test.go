@@ -398,11 +398,7 @@ func TestListSpacesShowsWhatTheCallerCanRead(t *testing.T) {
 			t.Errorf("guest list = %v, want items []", body)
 		}
 		e.call(outsider.Token, "GET", "/orgs/"+o.id+"/spaces", nil).wantError(http.StatusNotFound)
-		for _, bad := range []string{"limit=1001", "limit=-1", "limit=x", "page=notacursor"} {
-			if msg := e.call(reader.Token, "GET", "/orgs/"+o.id+"/spaces?"+bad, nil).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, strings.Split(bad, "=")[0]) {
-				t.Errorf("%s: message %q does not name the parameter", bad, msg)
-			}
-		}
+		e.wantBadPaging(reader.Token, "/orgs/"+o.id+"/spaces")
 
 		// GraphQL pages through the same list with the same cursors, and a page can be continued
 		// through the other door.

@@ -29,6 +29,24 @@ func teamsNewOrg(e *env) *teamsOrg {
 }
 
 // url is the path of the organization's teams followed by suffix.
+// outsiders makes the callers a team test refuses, in this order: a guest of the organization, a
+// user in no organization, and another organization with its admin.
+func (o *teamsOrg) outsiders() (guest, stranger account, otherID string, otherAdmin account) {
+	o.e.t.Helper()
+	guest = o.e.member(o.id, "guest@acme.test", "guest")
+	stranger = o.e.member("", "stranger@acme.test", "")
+	otherID, otherAdmin = o.e.org("Other", "admin@other.test")
+	return guest, stranger, otherID, otherAdmin
+}
+
+// theirTeam creates a team titled Theirs in another organization, as its admin.
+func (o *teamsOrg) theirTeam(otherID string, otherAdmin account) teamsTeam {
+	o.e.t.Helper()
+	var theirs teamsTeam
+	o.e.call(otherAdmin.Token, "PUT", "/orgs/"+otherID+"/teams", `{"title":"Theirs"}`).want(http.StatusCreated).decode(&theirs)
+	return theirs
+}
+
 func (o *teamsOrg) url(suffix string) string { return "/orgs/" + o.id + "/teams" + suffix }
 
 // teamsTeam is the contract's OrganizationTeam.
@@ -221,9 +239,7 @@ func TestCreateTeam(t *testing.T) {
 		alice := e.member(o.id, "alice@acme.test", "read")
 		bob := e.member(o.id, "bob@acme.test", "edit")
 		maker := e.member(o.id, "maker@acme.test", "create")
-		guest := e.member(o.id, "guest@acme.test", "guest")
-		stranger := e.member("", "stranger@acme.test", "")
-		otherID, otherAdmin := e.org("Other", "admin@other.test")
+		guest, stranger, otherID, otherAdmin := o.outsiders()
 
 		// The creator owns the team whatever the list says; listed members join as members, once.
 		created := e.call(o.admin.Token, "PUT", o.url(""), map[string]any{"title": "Writers", "members": []string{alice.ID, bob.ID, o.admin.ID, alice.ID}}).want(http.StatusCreated)
@@ -336,9 +352,7 @@ func TestListTeams(t *testing.T) {
 		o := teamsNewOrg(e)
 		alice := e.member(o.id, "alice@acme.test", "read")
 		maker := e.member(o.id, "maker@acme.test", "create")
-		guest := e.member(o.id, "guest@acme.test", "guest")
-		stranger := e.member("", "stranger@acme.test", "")
-		otherID, otherAdmin := e.org("Other", "admin@other.test")
+		guest, stranger, otherID, otherAdmin := o.outsiders()
 		ids := map[string]string{}
 		for _, title := range []string{"Support", "Docs", "Platform", "Ops", "Design"} {
 			ids[title] = o.create(o.admin.Token, title, alice.ID).ID
@@ -461,12 +475,7 @@ func TestListTeams(t *testing.T) {
 		// Bad paging is refused, naming the parameter; a cursor of another list is refused.
 		var members struct{ Next struct{ Page string } }
 		e.call(o.admin.Token, "GET", "/orgs/"+o.id+"/members?limit=1", nil).want(http.StatusOK).decode(&members)
-		for _, bad := range []string{"limit=1001", "limit=-1", "limit=x", "page=notacursor", "page=" + url.QueryEscape(members.Next.Page)} {
-			msg := e.call(alice.Token, "GET", o.url("?"+bad), nil).wantError(http.StatusBadRequest)
-			if !strings.HasPrefix(msg, "limit") && !strings.HasPrefix(msg, "page") {
-				t.Errorf("%s: message %q names neither limit nor page", bad, msg)
-			}
-		}
+		e.wantBadPaging(alice.Token, o.url(""), "page="+url.QueryEscape(members.Next.Page))
 		if c := teamsCode(e.gql(alice.Token, `query($o: ID!) { organization(id: $o) { teams(first: 1001) { totalCount } } }`, map[string]any{"o": o.id})); c != "INVALID" {
 			t.Errorf("GraphQL first: 1001 code = %q", c)
 		}
@@ -508,13 +517,10 @@ func TestGetTeam(t *testing.T) {
 		o := teamsNewOrg(e)
 		alice := e.member(o.id, "alice@acme.test", "read")
 		bob := e.member(o.id, "bob@acme.test", "read")
-		guest := e.member(o.id, "guest@acme.test", "guest")
-		stranger := e.member("", "stranger@acme.test", "")
-		otherID, otherAdmin := e.org("Other", "admin@other.test")
+		guest, stranger, otherID, otherAdmin := o.outsiders()
 		writers := o.create(o.admin.Token, "Writers", alice.ID, guest.ID)
 		o.setRole(writers.ID, alice.ID, "owner")
-		var theirs teamsTeam
-		e.call(otherAdmin.Token, "PUT", "/orgs/"+otherID+"/teams", `{"title":"Theirs"}`).want(http.StatusCreated).decode(&theirs)
+		theirs := o.theirTeam(otherID, otherAdmin)
 
 		// Permissions are the caller's: admins and owners manage, other insiders view.
 		for _, c := range []struct {
@@ -573,13 +579,10 @@ func TestRenameTeam(t *testing.T) {
 		owner := e.member(o.id, "owner@acme.test", "read")
 		plain := e.member(o.id, "plain@acme.test", "edit")
 		outside := e.member(o.id, "outside@acme.test", "create") // in the organization, not the team
-		guest := e.member(o.id, "guest@acme.test", "guest")
-		stranger := e.member("", "stranger@acme.test", "")
-		otherID, otherAdmin := e.org("Other", "admin@other.test")
+		guest, stranger, otherID, otherAdmin := o.outsiders()
 		writers := o.create(o.admin.Token, "Writers", owner.ID, plain.ID, guest.ID)
 		o.setRole(writers.ID, owner.ID, "owner")
-		var theirs teamsTeam
-		e.call(otherAdmin.Token, "PUT", "/orgs/"+otherID+"/teams", `{"title":"Theirs"}`).want(http.StatusCreated).decode(&theirs)
+		theirs := o.theirTeam(otherID, otherAdmin)
 		path := o.url("/" + writers.ID)
 
 		var got teamsTeam
@@ -728,16 +731,13 @@ func TestDeleteTeam(t *testing.T) {
 		owner := e.member(o.id, "owner@acme.test", "read")
 		plain := e.member(o.id, "plain@acme.test", "edit")
 		outside := e.member(o.id, "outside@acme.test", "create")
-		guest := e.member(o.id, "guest@acme.test", "guest")
-		stranger := e.member("", "stranger@acme.test", "")
-		otherID, otherAdmin := e.org("Other", "admin@other.test")
+		guest, stranger, otherID, otherAdmin := o.outsiders()
 		handbook := o.space("Handbook")
 		writers := o.create(o.admin.Token, "Writers", owner.ID, plain.ID, guest.ID)
 		o.setRole(writers.ID, owner.ID, "owner")
 		readers := o.create(o.admin.Token, "Readers", plain.ID)
 		o.grant(handbook, "read", writers.ID, readers.ID)
-		var theirs teamsTeam
-		e.call(otherAdmin.Token, "PUT", "/orgs/"+otherID+"/teams", `{"title":"Theirs"}`).want(http.StatusCreated).decode(&theirs)
+		theirs := o.theirTeam(otherID, otherAdmin)
 
 		if got := teamsSpaceTeams(e, o.admin.Token, handbook); !cmp.Equal(got, teamsSorted(writers.ID, readers.ID)) {
 			t.Fatalf("granted teams = %v", got)
@@ -831,9 +831,7 @@ func TestUpdateTeamMembersInBulk(t *testing.T) {
 		dave := e.member(o.id, "dave@acme.test", "review")
 		eve := e.member(o.id, "eve@acme.test", "read")
 		frank := e.member(o.id, "frank@acme.test", "read")
-		guest := e.member(o.id, "guest@acme.test", "guest")
-		stranger := e.member("", "stranger@acme.test", "")
-		_, otherAdmin := e.org("Other", "admin@other.test")
+		guest, stranger, _, otherAdmin := o.outsiders()
 		tm := o.create(o.admin.Token, "Writers", alice.ID, bob.ID)
 		path := o.url("/" + tm.ID + "/members")
 		want := map[string]string{o.admin.Email: "owner", alice.Email: "member", bob.Email: "member"}
@@ -969,11 +967,8 @@ func TestSetAndRemoveTeamMember(t *testing.T) {
 		alice := e.member(o.id, "alice@acme.test", "read")
 		bob := e.member(o.id, "bob@acme.test", "edit")
 		carol := e.member(o.id, "carol@acme.test", "read")
-		guest := e.member(o.id, "guest@acme.test", "guest")
-		stranger := e.member("", "stranger@acme.test", "")
-		otherID, otherAdmin := e.org("Other", "admin@other.test")
-		var theirs teamsTeam
-		e.call(otherAdmin.Token, "PUT", "/orgs/"+otherID+"/teams", `{"title":"Theirs"}`).want(http.StatusCreated).decode(&theirs)
+		guest, stranger, otherID, otherAdmin := o.outsiders()
+		theirs := o.theirTeam(otherID, otherAdmin)
 		tm := o.create(o.admin.Token, "Writers")
 		at := func(userID string) string { return o.url("/" + tm.ID + "/members/" + userID) }
 		want := map[string]string{o.admin.Email: "owner"}
@@ -1100,11 +1095,8 @@ func TestListTeamMembers(t *testing.T) {
 		alice := e.member(o.id, "alice@acme.test", "read")
 		bob := e.member(o.id, "bob@acme.test", "edit")
 		reader := e.member(o.id, "reader@acme.test", "read") // not in the team
-		guest := e.member(o.id, "guest@acme.test", "guest")
-		stranger := e.member("", "stranger@acme.test", "")
-		otherID, otherAdmin := e.org("Other", "admin@other.test")
-		var theirs teamsTeam
-		e.call(otherAdmin.Token, "PUT", "/orgs/"+otherID+"/teams", `{"title":"Theirs"}`).want(http.StatusCreated).decode(&theirs)
+		guest, stranger, otherID, otherAdmin := o.outsiders()
+		theirs := o.theirTeam(otherID, otherAdmin)
 		tm := o.create(o.admin.Token, "Writers")
 		o.setRole(tm.ID, alice.ID, "owner")
 		o.setRole(tm.ID, bob.ID, "")
@@ -1211,9 +1203,7 @@ func TestMemberTeams(t *testing.T) {
 		alice := e.member(o.id, "alice@acme.test", "read")
 		bob := e.member(o.id, "bob@acme.test", "read")
 		carol := e.member(o.id, "carol@acme.test", "read") // in no team
-		guest := e.member(o.id, "guest@acme.test", "guest")
-		stranger := e.member("", "stranger@acme.test", "")
-		_, otherAdmin := e.org("Other", "admin@other.test")
+		guest, stranger, _, otherAdmin := o.outsiders()
 		writers := o.create(o.admin.Token, "Writers", alice.ID, guest.ID)
 		o.create(o.admin.Token, "Web Writers", alice.ID)
 		o.create(o.admin.Token, "Reviewers", alice.ID, bob.ID)
@@ -1450,9 +1440,7 @@ func TestWhoMayManageTeams(t *testing.T) {
 		victim := e.member(o.id, "victim@acme.test", "read")
 		extra := e.member(o.id, "extra@acme.test", "read")
 		outside := e.member(o.id, "outside@acme.test", "create")
-		guest := e.member(o.id, "guest@acme.test", "guest")
-		stranger := e.member("", "stranger@acme.test", "")
-		_, otherAdmin := e.org("Other", "admin@other.test")
+		guest, stranger, _, otherAdmin := o.outsiders()
 
 		// fresh makes a team owned by lead and owner, with plain, victim and guest as members.
 		fresh := func() string {

@@ -3,16 +3,20 @@
 // Under CI=true an unreachable PostgreSQL fails the test instead of skipping it.
 //
 // Every PostgreSQL test gets its own database, cloned from a template migrated once per test
-// binary; call Main from TestMain so the template is dropped when the package's tests end.
+// binary. The clones are made ahead of need and dropped after the test, both in the background;
+// call Main from TestMain so the last ones and the template are dropped when the package's tests
+// end.
 package storagetest
 
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -32,11 +36,17 @@ var Dialects = []storage.Dialect{storage.SQLite, storage.Postgres}
 // markdown reader (storage.WithSearchText(document.SearchText)), which storage itself may not import.
 func Main(m *testing.M, opts ...storage.Option) { os.Exit(Run(m, opts...)) }
 
-// Run is Main without the exit, for a TestMain that reports something after the tests.
+// Run is Main without the exit, for a TestMain that reports something after the tests. A test
+// database that could not be dropped fails the run.
 func Run(m *testing.M, opts ...storage.Option) int {
 	storeOptions = opts
 	code := m.Run()
-	pg.dropTemplate()
+	if err := pg.finish(); err != nil {
+		fmt.Fprintln(os.Stderr, "storagetest:", err)
+		if code == 0 {
+			code = 1
+		}
+	}
 	return code
 }
 
@@ -95,16 +105,40 @@ func PostgresURL() string {
 }
 
 type postgresHarness struct {
-	mu       sync.Mutex
 	once     sync.Once
 	admin    *sql.DB
 	template string
 	err      error
+
+	// One goroutine clones the template ahead of need (PostgreSQL refuses a clone while another
+	// is in progress), another drops the databases of ended tests: a test waits for neither.
+	spares chan clone
+	drops  chan string
+	stop   chan struct{} // closed when the tests end: the cloner stops
+
+	clonerDone, dropperDone chan struct{}
+
+	mu       sync.Mutex
+	dropErrs []error // drops that failed, reported when the tests end
 }
+
+// clone is a database cloned from the template, or why none could be.
+type clone struct {
+	name string
+	err  error
+}
+
+// spareClones is how many databases wait ready: enough that the tests running in parallel seldom
+// wait for a CREATE DATABASE, few enough to leave PostgreSQL's connections to the tests.
+var spareClones = max(2, runtime.GOMAXPROCS(0))
+
+// concurrentDrops is how many test databases are dropped at once.
+const concurrentDrops = 8
 
 var pg postgresHarness
 
-// setup connects to the server and builds the migrated template database, once per binary.
+// setup connects to the server, builds the migrated template database and starts the cloner and
+// the dropper, once per binary.
 func (h *postgresHarness) setup() error {
 	h.once.Do(func() {
 		admin, err := sql.Open("pgx", PostgresURL())
@@ -128,9 +162,54 @@ func (h *postgresHarness) setup() error {
 			return
 		}
 		defer s.Close()
-		h.err = s.Migrate(context.Background())
+		if h.err = s.Migrate(context.Background()); h.err != nil {
+			return
+		}
+		h.spares, h.drops, h.stop = make(chan clone, spareClones), make(chan string, 1024), make(chan struct{})
+		h.clonerDone, h.dropperDone = make(chan struct{}), make(chan struct{})
+		go h.cloneAhead()
+		go h.dropBehind()
 	})
 	return h.err
+}
+
+// cloneAhead keeps spareClones clones of the template ready until the tests end.
+func (h *postgresHarness) cloneAhead() {
+	defer close(h.clonerDone)
+	for {
+		c := clone{name: "bindery_t_" + strings.ReplaceAll(uuid.NewString(), "-", "")}
+		if _, err := h.admin.Exec("CREATE DATABASE " + c.name + " TEMPLATE " + h.template); err != nil {
+			c = clone{err: fmt.Errorf("create test database: %w", err)}
+		}
+		select {
+		case h.spares <- c:
+		case <-h.stop:
+			if c.err == nil {
+				h.drops <- c.name // the dropper runs until finish closes drops, after this returns
+			}
+			return
+		}
+	}
+}
+
+// dropBehind drops the databases of ended tests until the tests end. Each DROP DATABASE waits
+// for a checkpoint, most of its time (a second or two); drops running together share one (eight
+// took 2.5 s together, 19 s one after another).
+func (h *postgresHarness) dropBehind() {
+	defer close(h.dropperDone)
+	var wg sync.WaitGroup
+	for range concurrentDrops {
+		wg.Go(func() {
+			for name := range h.drops {
+				if _, err := h.admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
+					h.mu.Lock()
+					h.dropErrs = append(h.dropErrs, fmt.Errorf("drop test database %s: %w", name, err))
+					h.mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func (h *postgresHarness) newDatabase(t testing.TB) string {
@@ -141,30 +220,38 @@ func (h *postgresHarness) newDatabase(t testing.TB) string {
 		}
 		t.Skipf("skipping PostgreSQL: %v", err)
 	}
-	name := "bindery_t_" + strings.ReplaceAll(uuid.NewString(), "-", "")
-	// CREATE DATABASE … TEMPLATE refuses to run while another clone of the template is in progress.
-	h.mu.Lock()
-	_, err := h.admin.Exec("CREATE DATABASE " + name + " TEMPLATE " + h.template)
-	h.mu.Unlock()
-	if err != nil {
-		t.Fatalf("create test database: %v", err)
+	c := <-h.spares
+	if c.err != nil {
+		t.Fatal(c.err)
 	}
-	t.Cleanup(func() {
-		if _, err := h.admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
-			t.Errorf("drop test database %s: %v", name, err)
-		}
-	})
-	return withDatabase(PostgresURL(), name)
+	// Cleanups run last first: the test's stores are closed before its database is dropped.
+	t.Cleanup(func() { h.drops <- c.name })
+	return withDatabase(PostgresURL(), c.name)
 }
 
-func (h *postgresHarness) dropTemplate() {
+// finish stops the cloner, drops the spare clones, waits for every drop, drops the template and
+// returns the drops that failed.
+func (h *postgresHarness) finish() error {
 	if h.admin == nil {
-		return
+		return nil
+	}
+	defer h.admin.Close()
+	if h.stop != nil {
+		close(h.stop)
+		<-h.clonerDone
+		close(h.spares)
+		for c := range h.spares {
+			if c.err == nil {
+				h.drops <- c.name
+			}
+		}
+		close(h.drops)
+		<-h.dropperDone
 	}
 	if h.template != "" {
 		h.admin.Exec("DROP DATABASE IF EXISTS " + h.template + " WITH (FORCE)") //nolint:errcheck // best effort at exit
 	}
-	h.admin.Close()
+	return errors.Join(h.dropErrs...)
 }
 
 // withDatabase points dsn at database name. Test databases are thrown away, so their commits
