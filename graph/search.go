@@ -67,7 +67,7 @@ func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []stri
 		plan.terms = append(plan.terms, vocab.Completions...)
 	}
 	plan.filter.Query = matchQuery(q, alternatives)
-	n, err := r.Store.CountMatches(ctx, plan.filter)
+	n, common, err := r.Store.CountMatches(ctx, plan.filter)
 	if err != nil {
 		return nil, err
 	}
@@ -93,11 +93,12 @@ func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []stri
 		}
 		if corrected > 0 {
 			plan.filter.Query = matchQuery(q, alternatives)
-			if n, err = r.Store.CountMatches(ctx, plan.filter); err != nil {
+			if n, common, err = r.Store.CountMatches(ctx, plan.filter); err != nil {
 				return nil, err
 			}
 		}
 	}
+	plan.filter.Matches, plan.filter.Common = n, common
 	if n < fewMatches && len(plan.filter.Query.Groups) == 1 && positiveClauses(plan.filter.Query) > 1 {
 		plan.filter.Query.AnyWord = true
 		if plan.filter.Weights, err = r.termWeights(ctx, plan.filter); err != nil {

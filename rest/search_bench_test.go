@@ -103,7 +103,7 @@ type searchProbe struct {
 // SQLite file there, a PostgreSQL database bindery_kept_search100k) and later runs reuse it, so
 // a change can be measured in seconds; after a change to how pages are indexed, delete the
 // directory's search100k-*.json to regenerate.
-func openSearchProbe(b *testing.B, d storage.Dialect, vocabulary []string) (*storage.Store, searchProbe) {
+func openSearchProbe(b testing.TB, d storage.Dialect, vocabulary []string) (*storage.Store, searchProbe) {
 	dir := os.Getenv("BINDERY_SEARCH_PROBE")
 	var probe searchProbe
 	var s *storage.Store
