@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"math"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -241,17 +240,15 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID string, in mode
 // searchResults turns hits into results with their paths, ancestors and matching sections: two
 // statements (the pages' ancestor chains, their markdown) whatever the number of hits.
 func (r *Resolver) searchResults(ctx context.Context, terms []string, hits []*storage.SearchHit) ([]*model.SearchPageResult, error) {
-	var spaceIDs, pageIDs, contentIDs []string
+	var pages []storage.PageKey
+	var contentIDs []string
 	for _, h := range hits {
-		if !slices.Contains(spaceIDs, h.SpaceID) {
-			spaceIDs = append(spaceIDs, h.SpaceID)
-		}
-		pageIDs = append(pageIDs, h.PageID)
+		pages = append(pages, storage.PageKey{SpaceID: h.SpaceID, PageID: h.PageID})
 		if h.ContentID != nil {
 			contentIDs = append(contentIDs, *h.ContentID)
 		}
 	}
-	chains, err := r.Store.CurrentPageChains(ctx, spaceIDs, pageIDs)
+	chains, err := r.Store.CurrentPageChains(ctx, pages)
 	if err != nil {
 		return nil, err
 	}

@@ -58,7 +58,8 @@ const (
 
 // Common searches rank at most commonTitles pages whose title holds a searched word and
 // commonOthers other matches; an organization search of at most perSpaceScans spaces bounds
-// each space's candidates to its listed pages instead, so that every space with matches is listed.
+// each space's candidates instead (three times its listed pages with a title hit, as many
+// others), so that every space with matches is listed.
 const (
 	commonTitles  = 100
 	commonOthers  = 100
@@ -110,14 +111,14 @@ func (s *Store) searchMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
 // The candidates are the first pages (in index order) whose title holds a searched word, then
 // the first others: among thousands of matches of a common word the order is a sample anyway,
 // and the scans stop at their limits. With perSpace (an organization search of at most
-// perSpaceScans spaces) each space is scanned on its own, bounded to perSpace pages of each
-// kind, so every space with a match is among the results; SQLite then finds a space's pages
-// through the FTS5 space_id column, skipping the other spaces' postings.
+// perSpaceScans spaces) each space is scanned on its own, bounded to 3 × perSpace title hits
+// and perSpace others, so every space with a match is among the results; SQLite finds a space's
+// pages through the FTS5 space_id column (fts5InSpaces), skipping the other spaces' postings.
 func (s *Store) commonMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
 	titles, others := commonTitles, commonOthers
 	groups := [][]string{f.SpaceIDs}
-	if perSpace > 0 && len(f.SpaceIDs) > 1 && len(f.SpaceIDs) <= perSpaceScans {
-		titles, others, groups = perSpace, perSpace, nil
+	if s.perSpaceScans(f, perSpace) {
+		titles, others, groups = 3*perSpace, perSpace, nil
 		for _, id := range f.SpaceIDs {
 			groups = append(groups, []string{id})
 		}
@@ -133,6 +134,14 @@ func (s *Store) commonMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
 	return s.rdb.NewSelect().TableExpr("(SELECT max(u.rank) AS rank, u.space_id, u.page_id, u.content_id, u.title FROM ("+
 		strings.Join(sql, " UNION ALL ")+") AS u GROUP BY u.id, u.space_id, u.page_id, u.content_id, u.title) AS fts", args...).
 		ColumnExpr("fts.rank, fts.space_id, fts.page_id, fts.content_id, fts.title")
+}
+
+// perSpaceScans reports whether a Common organization search scans each space on its own:
+// SQLite only, where FTS5 skips to a space's postings. PostgreSQL's GIN index knows no space, so
+// each space's scan read the word's whole posting list again (2.5 s for 10 spaces); it scans
+// the spaces together, and lists those its candidates fall in.
+func (s *Store) perSpaceScans(f SearchFilter, perSpace int) bool {
+	return s.dialect == SQLite && perSpace > 0 && len(f.SpaceIDs) > 1 && len(f.SpaceIDs) <= perSpaceScans
 }
 
 // commonScan reads up to limit matches of a Common search in the filter's spaces (with titled,
@@ -419,7 +428,8 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 		out.TotalIsExact = r.Total <= ExactTotal
 	}
 	if f.Common && !f.Query.AnyWord {
-		out.TotalIsExact = len(f.SpaceIDs) <= perSpaceScans || f.Matches <= ExactTotal
+		// Exact when every space was scanned, or every match was a candidate.
+		out.TotalIsExact = s.perSpaceScans(f, perSpace) || len(f.SpaceIDs) == 1 || f.Matches <= commonOthers
 	}
 	start := min(offset, len(all))
 	end := min(start+page.Limit, len(all))
@@ -428,9 +438,14 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 	return out, nil
 }
 
+// PageKey names a page of a space.
+type PageKey struct{ SpaceID, PageID string }
+
 // CurrentPageChains returns, for pages of spaces' current content, each page's version followed
 // by its ancestors, nearest first, keyed by space id + "/" + page id: one recursive statement for
-// any number of pages. Pages no longer current are left out. "Current" is written
+// any number of pages. Pages no longer current are left out. The pages are looked up as (space,
+// page) pairs: page ids repeat across spaces, and spaces × page ids found 990 pages for the 100
+// results of an organization search of 10 spaces. "Current" is written
 // COALESCE(to_seq, 0) = 0 (sequences start at 1) rather than to_seq IS NULL so that SQLite walks
 // the (line, page_id) index: with to_seq IS NULL it picks (line, to_seq) and scans every current
 // page of the space at each step (2 s instead of 9 ms at 100,000 pages). The versions are then
@@ -439,10 +454,16 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 // over every page version at each step of the recursion (120 ms for the chains of 100 pages at
 // 200,000 page versions in C SQLite; 2 ms looked up one by one). A page has one current version
 // per line.
-func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []string) (map[string][]*PageVersion, error) {
+func (s *Store) CurrentPageChains(ctx context.Context, pages []PageKey) (map[string][]*PageVersion, error) {
 	out := map[string][]*PageVersion{}
-	if len(spaceIDs) == 0 || len(pageIDs) == 0 {
+	if len(pages) == 0 {
 		return out, nil
+	}
+	values := make([]string, len(pages))
+	args := make([]any, 0, 2*len(pages))
+	for i, p := range pages {
+		values[i] = "(?, ?)"
+		args = append(args, p.SpaceID, p.PageID)
 	}
 	var rows []struct {
 		PageVersion
@@ -450,7 +471,7 @@ func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []strin
 	}
 	err := s.rdb.NewRaw(`WITH RECURSIVE chain(start_page, version_id, depth) AS (
 		SELECT pv.page_id, pv.id, 0 FROM page_versions pv
-		WHERE pv.line IN (?) AND pv.line = pv.space_id AND COALESCE(pv.to_seq, 0) = 0 AND NOT pv.deleted AND pv.page_id IN (?)
+		WHERE (pv.line, pv.page_id) IN (VALUES ?) AND pv.line = pv.space_id AND COALESCE(pv.to_seq, 0) = 0 AND NOT pv.deleted
 		UNION ALL
 		SELECT chain.start_page, pv.id, chain.depth + 1 FROM chain
 		JOIN page_versions child ON child.id = chain.version_id
@@ -458,7 +479,7 @@ func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []strin
 			WHERE p.line = child.line AND p.page_id = child.parent_id AND COALESCE(p.to_seq, 0) = 0 AND NOT p.deleted)
 		WHERE chain.depth < 64
 	) SELECT pv.*, chain.start_page FROM chain ? page_versions pv ON pv.id = chain.version_id
-	ORDER BY chain.start_page, chain.depth`, bun.List(spaceIDs), bun.List(pageIDs), bun.Safe(s.dialect.joinInOrder())).Scan(ctx, &rows)
+	ORDER BY chain.start_page, chain.depth`, bun.SafeQuery(strings.Join(values, ", "), args...), bun.Safe(s.dialect.joinInOrder())).Scan(ctx, &rows)
 	if err != nil {
 		return nil, fmt.Errorf("read page chains: %w", translate(err))
 	}
