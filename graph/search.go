@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"math"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -67,7 +66,7 @@ func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []stri
 		plan.terms = append(plan.terms, vocab.Completions...)
 	}
 	plan.filter.Query = matchQuery(q, alternatives)
-	n, err := r.Store.CountMatches(ctx, plan.filter)
+	n, common, err := r.Store.CountMatches(ctx, plan.filter)
 	if err != nil {
 		return nil, err
 	}
@@ -93,11 +92,12 @@ func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []stri
 		}
 		if corrected > 0 {
 			plan.filter.Query = matchQuery(q, alternatives)
-			if n, err = r.Store.CountMatches(ctx, plan.filter); err != nil {
+			if n, common, err = r.Store.CountMatches(ctx, plan.filter); err != nil {
 				return nil, err
 			}
 		}
 	}
+	plan.filter.Matches, plan.filter.Common = n, common
 	if n < fewMatches && len(plan.filter.Query.Groups) == 1 && positiveClauses(plan.filter.Query) > 1 {
 		plan.filter.Query.AnyWord = true
 		if plan.filter.Weights, err = r.termWeights(ctx, plan.filter); err != nil {
@@ -240,17 +240,15 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID string, in mode
 // searchResults turns hits into results with their paths, ancestors and matching sections: two
 // statements (the pages' ancestor chains, their markdown) whatever the number of hits.
 func (r *Resolver) searchResults(ctx context.Context, terms []string, hits []*storage.SearchHit) ([]*model.SearchPageResult, error) {
-	var spaceIDs, pageIDs, contentIDs []string
+	var pages []storage.PageKey
+	var contentIDs []string
 	for _, h := range hits {
-		if !slices.Contains(spaceIDs, h.SpaceID) {
-			spaceIDs = append(spaceIDs, h.SpaceID)
-		}
-		pageIDs = append(pageIDs, h.PageID)
+		pages = append(pages, storage.PageKey{SpaceID: h.SpaceID, PageID: h.PageID})
 		if h.ContentID != nil {
 			contentIDs = append(contentIDs, *h.ContentID)
 		}
 	}
-	chains, err := r.Store.CurrentPageChains(ctx, spaceIDs, pageIDs)
+	chains, err := r.Store.CurrentPageChains(ctx, pages)
 	if err != nil {
 		return nil, err
 	}

@@ -2,11 +2,14 @@ package rest_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -24,9 +27,10 @@ import (
 // of 10,000 pages for organization search. It reports the median, 90th and 99th percentile
 // latency of each class of query (rare and common words, two words, a phrase, an exclusion, OR,
 // a word being typed, a title), which the benchmark's iterations take in turn: run at least
-// 200 per class. Generating the pages takes minutes, so it runs only as a benchmark:
+// 200 per class. Generating the pages takes minutes, so it runs only as a benchmark, and
+// BINDERY_SEARCH_PROBE keeps them for later runs (openSearchProbe):
 //
-//	go test ./rest/ -run '^$' -bench Search100k -benchtime 1600x
+//	BINDERY_SEARCH_PROBE=/tmp/probe go test ./rest/ -run '^$' -bench Search100k -benchtime 1600x
 func BenchmarkSearch100k(b *testing.B) {
 	skipUnderShort(b, "100,000-page")
 	vocabulary := benchVocabulary(5000)
@@ -46,39 +50,13 @@ func BenchmarkSearch100k(b *testing.B) {
 	}
 	for _, d := range storagetest.Dialects {
 		b.Run(string(d), func(b *testing.B) {
-			s := storagetest.Open(b, d)
+			s, probe := openSearchProbe(b, d, vocabulary)
 			res := &graph.Resolver{Store: s, Settings: graph.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test"}, Now: time.Now}
 			h := rest.NewServer(res)
-			ctx := context.Background()
-			boot, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: "Bench", Email: "bench@search.test", Name: "Bench"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			newSpace := func(orgID, title string) *storage.Space {
-				sp := &storage.Space{OrganizationID: orgID, Title: title, EditMode: "live", MergeRules: `{"type":"inherit"}`, CreatedAt: time.Now(), UpdatedAt: time.Now()}
-				if err := s.CreateSpace(ctx, sp, ""); err != nil {
-					b.Fatal(err)
-				}
-				return sp
-			}
-			start := time.Now()
-			big := newSpace(boot.OrganizationID, "Big")
-			generateSearchSpace(b, s, big, vocabulary, 100, 1000, 1)
-			other, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: "Ten spaces", Email: "ten@search.test", Name: "Ten"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			for i := range 10 {
-				generateSearchSpace(b, s, newSpace(other.OrganizationID, fmt.Sprintf("Part %d", i)), vocabulary, 10, 1000, uint64(10+i))
-			}
-			if err := s.Analyze(ctx); err != nil {
-				b.Fatal(err)
-			}
-			b.Logf("%s: generated and analyzed 200,000 pages in %s", d, time.Since(start).Round(time.Second))
 
 			for _, door := range []struct{ name, path, token string }{
-				{"space", "/v1/spaces/" + big.ID + "/search", boot.Token},
-				{"org", "/v1/orgs/" + other.OrganizationID + "/search", other.Token},
+				{"space", "/v1/spaces/" + probe.SpaceID + "/search", probe.SpaceToken},
+				{"org", "/v1/orgs/" + probe.OrgID + "/search", probe.OrgToken},
 			} {
 				b.Run(door.name, func(b *testing.B) {
 					latencies := make([][]time.Duration, len(classes))
@@ -113,6 +91,68 @@ func BenchmarkSearch100k(b *testing.B) {
 			}
 		})
 	}
+}
+
+// searchProbe is the benchmark's data: the big space and the organization of ten spaces, with a
+// token for each.
+type searchProbe struct {
+	SpaceID, SpaceToken, OrgID, OrgToken string
+}
+
+// openSearchProbe opens a database holding the benchmark's 200,000 pages, generating them (about
+// a minute per database). With BINDERY_SEARCH_PROBE set to a directory the data is kept (the
+// SQLite file there, a PostgreSQL database bindery_kept_search100k) and later runs reuse it, so
+// a change can be measured in seconds; after a change to how pages are indexed, delete the
+// directory's search100k-*.json to regenerate.
+func openSearchProbe(b testing.TB, d storage.Dialect, vocabulary []string) (*storage.Store, searchProbe) {
+	dir := os.Getenv("BINDERY_SEARCH_PROBE")
+	var probe searchProbe
+	var s *storage.Store
+	meta := filepath.Join(dir, "search100k-"+string(d)+".json")
+	if dir != "" {
+		if data, err := os.ReadFile(meta); err == nil && json.Unmarshal(data, &probe) == nil {
+			s = storagetest.Kept(b, d, dir, "search100k", false)
+			return s, probe
+		}
+		s = storagetest.Kept(b, d, dir, "search100k", true)
+	} else {
+		s = storagetest.Open(b, d)
+	}
+	res := &graph.Resolver{Store: s, Settings: graph.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test"}, Now: time.Now}
+	ctx := context.Background()
+	boot, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: "Bench", Email: "bench@search.test", Name: "Bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	newSpace := func(orgID, title string) *storage.Space {
+		sp := &storage.Space{OrganizationID: orgID, Title: title, EditMode: "live", MergeRules: `{"type":"inherit"}`, CreatedAt: time.Now(), UpdatedAt: time.Now()}
+		if err := s.CreateSpace(ctx, sp, ""); err != nil {
+			b.Fatal(err)
+		}
+		return sp
+	}
+	start := time.Now()
+	big := newSpace(boot.OrganizationID, "Big")
+	generateSearchSpace(b, s, big, vocabulary, 100, 1000, 1)
+	other, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: "Ten spaces", Email: "ten@search.test", Name: "Ten"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range 10 {
+		generateSearchSpace(b, s, newSpace(other.OrganizationID, fmt.Sprintf("Part %d", i)), vocabulary, 10, 1000, uint64(10+i))
+	}
+	if err := s.Analyze(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%s: generated and analyzed 200,000 pages in %s", d, time.Since(start).Round(time.Second))
+	probe = searchProbe{SpaceID: big.ID, SpaceToken: boot.Token, OrgID: other.OrganizationID, OrgToken: other.Token}
+	if dir != "" {
+		data, _ := json.Marshal(probe)
+		if err := os.WriteFile(meta, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return s, probe
 }
 
 // benchVocabulary makes n distinct pronounceable words.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
@@ -20,6 +21,12 @@ type SearchFilter struct {
 	// weight in the coverage ranking, from TermFrequencies; PostgreSQL only (SQLite's bm25
 	// weighs terms by rarity itself).
 	Weights map[string]float64
+	// Matches and Common are what the planning count found (CountMatches): how many pages match
+	// (up to ExactTotal+1), and whether some word or phrase of the query is common (held by
+	// more than ExactTotal pages). A Common search is ranked without the databases' full-text
+	// rank (commonMatches); its total is Matches.
+	Matches int
+	Common  bool
 }
 
 // SearchHit is a page that matches a search, with its relevance (higher is better).
@@ -49,13 +56,26 @@ const (
 	ExactTotal       = 1000
 )
 
+// Common searches rank at most commonTitles pages whose title holds a searched word and
+// commonOthers other matches; an organization search of at most perSpaceScans spaces bounds
+// each space's candidates instead (three times its listed pages with a title hit, as many
+// others), so that every space with matches is listed.
+const (
+	commonTitles  = 100
+	commonOthers  = 100
+	perSpaceScans = 100
+)
+
 // searchMatches is the dialect-specific part of search, in one place: the bounded candidates
 // with their rank (space_id, page_id, content_id, title, rank). PostgreSQL matches the weighted
 // tsvector (title A, body B) through its GIN index and ranks with ts_rank normalised by
 // document length (the query without its exclusions). SQLite scans the FTS5 matches twice,
 // bounded (the title hits, then any), and ranks with bm25 in the scans (ftsRanked). An AnyWord query is ranked by coverage on both
 // (coverage), with those ranks only breaking ties.
-func (s *Store) searchMatches(f SearchFilter) *bun.SelectQuery {
+func (s *Store) searchMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
+	if f.Common && !f.Query.AnyWord {
+		return s.commonMatches(f, perSpace)
+	}
 	if s.dialect == Postgres {
 		titled := s.pgMatches(f).Where("sp.title_tsv @@ ?", f.Query.anyPositive().tsquery(true)).Limit(titleCandidates)
 		any := s.pgMatches(f).Limit(searchCandidates)
@@ -82,6 +102,87 @@ func (s *Store) searchMatches(f SearchFilter) *bun.SelectQuery {
 	// the row holding the max.
 	return s.rdb.NewSelect().TableExpr("(SELECT id, max(bm25) AS bm25, space_id, page_id, content_id, title FROM (? UNION ALL ?) GROUP BY id) AS fts", titled, any).
 		ColumnExpr("? AS rank, fts.space_id, fts.page_id, fts.content_id, fts.title", rank)
+}
+
+// commonMatches are the candidates of a search with a common word or phrase, ranked by how many
+// of the query's words their title holds, without the full-text rank: SQLite's bm25 reads the
+// whole posting list of every phrase of its query to count its pages (a word on 90,000 pages
+// cost ~100 ms a statement), and PostgreSQL's ts_rank reads each candidate's whole tsvector.
+// The candidates are the first pages (in index order) whose title holds a searched word, then
+// the first others: among thousands of matches of a common word the order is a sample anyway,
+// and the scans stop at their limits. With perSpace (an organization search of at most
+// perSpaceScans spaces) each space is scanned on its own, bounded to 3 × perSpace title hits
+// and perSpace others, so every space with a match is among the results; SQLite finds a space's
+// pages through the FTS5 space_id column (fts5InSpaces), skipping the other spaces' postings.
+func (s *Store) commonMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
+	titles, others := commonTitles, commonOthers
+	groups := [][]string{f.SpaceIDs}
+	if s.perSpaceScans(f, perSpace) {
+		titles, others, groups = 3*perSpace, perSpace, nil
+		for _, id := range f.SpaceIDs {
+			groups = append(groups, []string{id})
+		}
+	}
+	var sql []string
+	var args []any
+	for _, ids := range groups {
+		g := f
+		g.SpaceIDs = ids
+		sql = append(sql, "SELECT * FROM (?) AS t", "SELECT * FROM (?) AS o")
+		args = append(args, s.commonScan(g, true, titles), s.commonScan(g, false, others))
+	}
+	return s.rdb.NewSelect().TableExpr("(SELECT max(u.rank) AS rank, u.space_id, u.page_id, u.content_id, u.title FROM ("+
+		strings.Join(sql, " UNION ALL ")+") AS u GROUP BY u.id, u.space_id, u.page_id, u.content_id, u.title) AS fts", args...).
+		ColumnExpr("fts.rank, fts.space_id, fts.page_id, fts.content_id, fts.title")
+}
+
+// perSpaceScans reports whether a Common organization search scans each space on its own:
+// SQLite only, where FTS5 skips to a space's postings. PostgreSQL's GIN index knows no space, so
+// each space's scan read the word's whole posting list again (2.5 s for 10 spaces); it scans
+// the spaces together, and lists those its candidates fall in.
+func (s *Store) perSpaceScans(f SearchFilter, perSpace int) bool {
+	return s.dialect == SQLite && perSpace > 0 && len(f.SpaceIDs) > 1 && len(f.SpaceIDs) <= perSpaceScans
+}
+
+// commonScan reads up to limit matches of a Common search in the filter's spaces (with titled,
+// only those whose title holds a searched word), each ranked by the searched words its title
+// holds: PostgreSQL's ts_rank of the title's own small tsvector, SQLite's count of the title's
+// matches (highlight marks them, from the row's position list).
+func (s *Store) commonScan(f SearchFilter, titled bool, limit int) *bun.SelectQuery {
+	if s.dialect == Postgres {
+		// The matches are a materialized CTE read as far as the limit, as in matchTotal: under a
+		// plain LIMIT PostgreSQL, overestimating a word's completions, scanned the whole table
+		// for the first matches (3 s for "topic 77" at 200,000 pages).
+		anyq := f.Query.anyPositive().tsquery(true)
+		m := s.pgMatches(f)
+		if titled {
+			m = m.Where("sp.title_tsv @@ ?", anyq)
+		}
+		return s.rdb.NewSelect().WithQuery(bun.NewWithQuery("m", m).Materialized()).
+			TableExpr("(SELECT m.id FROM m LIMIT ?) AS l", limit).
+			Join("JOIN search_pages AS sp ON sp.id = l.id").
+			ColumnExpr("sp.id, sp.space_id, sp.page_id, sp.content_id, sp.title, ts_rank(sp.title_tsv, ?) AS rank", anyq)
+	}
+	match := f.Query.fts5()
+	if titled {
+		match = f.Query.fts5Titled()
+	}
+	match = fts5InSpaces(f.SpaceIDs, match)
+	// Only the title scan's rows are ranked: a title hit the other scan finds beyond it ranks
+	// with the pages whose title holds no searched word.
+	marked := "''"
+	if titled {
+		marked = "highlight(search_pages_fts, 0, char(1), '')"
+	}
+	scan := s.rdb.NewSelect().TableExpr("search_pages_fts").
+		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").
+		ColumnExpr("sp.id, sp.space_id, sp.page_id, sp.content_id, sp.title, ? AS marked", bun.Safe(marked)).
+		Where("search_pages_fts MATCH ?", match).
+		Where("sp.organization_id = ?", f.OrganizationID).
+		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
+		Limit(int64(limit))
+	return s.rdb.NewSelect().TableExpr("(?) AS c", scan).
+		ColumnExpr("c.id, c.space_id, c.page_id, c.content_id, c.title, CAST(length(c.marked) - length(replace(c.marked, char(1), '')) AS REAL) AS rank")
 }
 
 // pgMatches selects the ids of the filter's pages that match its query (PostgreSQL).
@@ -135,6 +236,26 @@ func (s *Store) coverage(f SearchFilter, rank schema.QueryWithArgs, tieBreak flo
 	return bun.SafeQuery(sql.String(), args...)
 }
 
+// fts5InSpaces restricts an FTS5 expression to the pages of up to perSpaceScans spaces through
+// the space_id column (SQLite), where no bm25 is computed (it would read the spaces' whole
+// posting lists). The index rows are joined and filtered by space all the same; this lets FTS5
+// skip the other spaces' postings instead of reading them in rowid order: counting 1,001 pages
+// of a word in the last of 200,000 pages' spaces read the 100,000 pages of another
+// organization first (146 ms in C SQLite; 7 ms with the space ids in the MATCH).
+func fts5InSpaces(spaceIDs []string, match string) string {
+	if len(spaceIDs) == 0 || len(spaceIDs) > perSpaceScans {
+		return match
+	}
+	ids := make([]string, len(spaceIDs))
+	for i, id := range spaceIDs {
+		// The tokenizer splits an id where phraseText would join it: quote its parts as a phrase.
+		ids[i] = fts5String(phraseText(strings.FieldsFunc(id, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
+		})))
+	}
+	return "{space_id} : (" + strings.Join(ids, " OR ") + ") AND (" + match + ")"
+}
+
 // fts5String quotes s as an FTS5 string.
 func fts5String(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
@@ -150,7 +271,7 @@ func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
 	}
 	m := s.rdb.NewSelect().TableExpr("search_pages_fts").
 		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").Column("sp.id").
-		Where("search_pages_fts MATCH ?", f.Query.fts5()).
+		Where("search_pages_fts MATCH ?", fts5InSpaces(f.SpaceIDs, f.Query.fts5())).
 		Where("sp.organization_id = ?", f.OrganizationID).
 		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
 	return s.rdb.NewSelect().TableExpr("(?) AS m", m.Limit(int64(ExactTotal+1))).ColumnExpr("count(*)")
@@ -250,7 +371,7 @@ func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (Sea
 		return out, err
 	}
 	var rows []*searchRow
-	q := s.rdb.NewSelect().TableExpr("(?) AS r", s.searchMatches(f)).
+	q := s.rdb.NewSelect().TableExpr("(?) AS r", s.searchMatches(f, 0)).
 		ColumnExpr("r.*, count(*) OVER () AS total").
 		OrderExpr("r.rank DESC, r.title ASC, r.page_id ASC").Limit(int64(page.Limit + 1)).Offset(int64(offset))
 	if err := q.Scan(ctx, &rows); err != nil {
@@ -263,7 +384,10 @@ func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (Sea
 	for i, r := range rows {
 		out.Items[i], out.Total = r.hit(), r.Total
 	}
-	if len(rows) == 0 && offset > 0 {
+	if f.Common && !f.Query.AnyWord {
+		// The candidates are a bounded few: the planning count is the total.
+		out.Total = f.Matches
+	} else if len(rows) == 0 && offset > 0 {
 		if err := s.matchTotal(f).Scan(ctx, &out.Total); err != nil {
 			return out, fmt.Errorf("count search results: %w", translate(err))
 		}
@@ -288,7 +412,7 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 		SELECT m.*, row_number() OVER (PARTITION BY m.space_id ORDER BY m.rank DESC, m.title ASC, m.page_id ASC) AS n,
 			max(m.rank) OVER (PARTITION BY m.space_id) AS best, count(*) OVER () AS total
 		FROM (?) AS m) AS ranked
-	WHERE n <= ? ORDER BY best DESC, space_id ASC, n ASC`, s.searchMatches(f), perSpace).Scan(ctx, &rows)
+	WHERE n <= ? ORDER BY best DESC, space_id ASC, n ASC`, s.searchMatches(f, perSpace), perSpace).Scan(ctx, &rows)
 	if err != nil {
 		return out, fmt.Errorf("search spaces: %w", translate(err))
 	}
@@ -300,8 +424,12 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 		last := all[len(all)-1]
 		last.Pages = append(last.Pages, r.hit())
 		// The spaces are those of the ranked candidates: all of them when the matches were
-		// few enough to rank every one.
+		// few enough to rank every one, or when each space was scanned on its own.
 		out.TotalIsExact = r.Total <= ExactTotal
+	}
+	if f.Common && !f.Query.AnyWord {
+		// Exact when every space was scanned, or every match was a candidate.
+		out.TotalIsExact = s.perSpaceScans(f, perSpace) || len(f.SpaceIDs) == 1 || f.Matches <= commonOthers
 	}
 	start := min(offset, len(all))
 	end := min(start+page.Limit, len(all))
@@ -310,17 +438,32 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 	return out, nil
 }
 
+// PageKey names a page of a space.
+type PageKey struct{ SpaceID, PageID string }
+
 // CurrentPageChains returns, for pages of spaces' current content, each page's version followed
 // by its ancestors, nearest first, keyed by space id + "/" + page id: one recursive statement for
-// any number of pages. Pages no longer current are left out. "Current" is written
+// any number of pages. Pages no longer current are left out. The pages are looked up as (space,
+// page) pairs: page ids repeat across spaces, and spaces × page ids found 990 pages for the 100
+// results of an organization search of 10 spaces. "Current" is written
 // COALESCE(to_seq, 0) = 0 (sequences start at 1) rather than to_seq IS NULL so that SQLite walks
 // the (line, page_id) index: with to_seq IS NULL it picks (line, to_seq) and scans every current
 // page of the space at each step (2 s instead of 9 ms at 100,000 pages). The versions are then
-// read in the chain's order (joinInOrder): SQLite 3.51 otherwise scans every page version.
-func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []string) (map[string][]*PageVersion, error) {
+// read in the chain's order (joinInOrder): SQLite 3.51 otherwise scans every page version. A
+// parent is found by a scalar subquery rather than a join: joined, SQLite built a Bloom filter
+// over every page version at each step of the recursion (120 ms for the chains of 100 pages at
+// 200,000 page versions in C SQLite; 2 ms looked up one by one). A page has one current version
+// per line.
+func (s *Store) CurrentPageChains(ctx context.Context, pages []PageKey) (map[string][]*PageVersion, error) {
 	out := map[string][]*PageVersion{}
-	if len(spaceIDs) == 0 || len(pageIDs) == 0 {
+	if len(pages) == 0 {
 		return out, nil
+	}
+	values := make([]string, len(pages))
+	args := make([]any, 0, 2*len(pages))
+	for i, p := range pages {
+		values[i] = "(?, ?)"
+		args = append(args, p.SpaceID, p.PageID)
 	}
 	var rows []struct {
 		PageVersion
@@ -328,14 +471,15 @@ func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []strin
 	}
 	err := s.rdb.NewRaw(`WITH RECURSIVE chain(start_page, version_id, depth) AS (
 		SELECT pv.page_id, pv.id, 0 FROM page_versions pv
-		WHERE pv.line IN (?) AND pv.line = pv.space_id AND COALESCE(pv.to_seq, 0) = 0 AND NOT pv.deleted AND pv.page_id IN (?)
+		WHERE (pv.line, pv.page_id) IN (VALUES ?) AND pv.line = pv.space_id AND COALESCE(pv.to_seq, 0) = 0 AND NOT pv.deleted
 		UNION ALL
 		SELECT chain.start_page, pv.id, chain.depth + 1 FROM chain
 		JOIN page_versions child ON child.id = chain.version_id
-		JOIN page_versions pv ON pv.line = child.line AND pv.page_id = child.parent_id AND COALESCE(pv.to_seq, 0) = 0 AND NOT pv.deleted
+		JOIN page_versions pv ON pv.id = (SELECT p.id FROM page_versions p
+			WHERE p.line = child.line AND p.page_id = child.parent_id AND COALESCE(p.to_seq, 0) = 0 AND NOT p.deleted)
 		WHERE chain.depth < 64
 	) SELECT pv.*, chain.start_page FROM chain ? page_versions pv ON pv.id = chain.version_id
-	ORDER BY chain.start_page, chain.depth`, bun.List(spaceIDs), bun.List(pageIDs), bun.Safe(s.dialect.joinInOrder())).Scan(ctx, &rows)
+	ORDER BY chain.start_page, chain.depth`, bun.SafeQuery(strings.Join(values, ", "), args...), bun.Safe(s.dialect.joinInOrder())).Scan(ctx, &rows)
 	if err != nil {
 		return nil, fmt.Errorf("read page chains: %w", translate(err))
 	}
@@ -348,14 +492,44 @@ func (s *Store) CurrentPageChains(ctx context.Context, spaceIDs, pageIDs []strin
 	return out, nil
 }
 
-// CountMatches counts the pages matching a search, up to ExactTotal+1. One statement.
-func (s *Store) CountMatches(ctx context.Context, f SearchFilter) (int, error) {
+// CountMatches counts the pages matching a search, and each of its words and phrases (excluded
+// ones too: SQLite's bm25 counts them as well), up to ExactTotal+1: whether a word is common
+// decides how the search is ranked (SearchFilter.Common). One statement.
+func (s *Store) CountMatches(ctx context.Context, f SearchFilter) (matches int, common bool, err error) {
 	if f.Query.Empty() || len(f.SpaceIDs) == 0 {
-		return 0, nil
+		return 0, false, nil
 	}
-	var n int
-	if err := s.matchTotal(f).Scan(ctx, &n); err != nil {
-		return 0, fmt.Errorf("count search matches: %w", translate(err))
+	clauses := f.Query.clauses()
+	if len(f.Query.Groups) == 1 && len(clauses) == 1 {
+		clauses = nil // the query's own count is its word's
 	}
-	return n, nil
+	q := s.rdb.NewSelect().ColumnExpr("(?) AS n", s.matchTotal(f))
+	for i, c := range clauses {
+		c.Negated = false
+		one := f
+		one.Query = MatchQuery{Groups: [][]MatchClause{{c}}}
+		q = q.ColumnExpr("(?) AS ?", s.matchTotal(one), bun.Ident(fmt.Sprintf("c%d", i)))
+	}
+	rows, err := q.Rows(ctx)
+	if err != nil {
+		return 0, false, fmt.Errorf("count search matches: %w", translate(err))
+	}
+	defer rows.Close()
+	counts := make([]int, len(clauses)+1)
+	ptrs := make([]any, len(counts))
+	for i := range counts {
+		ptrs[i] = &counts[i]
+	}
+	if rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return 0, false, fmt.Errorf("count search matches: %w", translate(err))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, false, fmt.Errorf("count search matches: %w", translate(err))
+	}
+	for _, n := range counts {
+		common = common || n > ExactTotal
+	}
+	return counts[0], common, nil
 }

@@ -49,6 +49,22 @@ func (q MatchQuery) terms() []MatchClause {
 	return out
 }
 
+// clauses are the query's words and phrases, positive and excluded, each once.
+func (q MatchQuery) clauses() []MatchClause {
+	seen := map[string]bool{}
+	var out []MatchClause
+	for _, g := range q.Groups {
+		for _, c := range g {
+			key := strings.Join(c.Words, " ") + "|" + strings.Join(c.Or, " ")
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // anyPositive is the query matching any of its positive clauses.
 func (q MatchQuery) anyPositive() MatchQuery {
 	return MatchQuery{Groups: [][]MatchClause{q.terms()}, AnyWord: true}
@@ -111,6 +127,21 @@ func (q MatchQuery) fts5() string {
 		groups[i] = fts5Group([]string{strings.Join(pos, " AND ")}, neg)
 	}
 	return strings.Join(groups, " OR ")
+}
+
+// fts5Titled renders the query's matches whose title holds one of its words or phrases. A query
+// of one word or phrase (with exclusions) puts the column filter on it: FTS5 would otherwise
+// read its postings twice, once filtered to the title and once not.
+func (q MatchQuery) fts5Titled() string {
+	terms := q.terms()
+	if len(q.Groups) == 1 && len(terms) == 1 && !q.AnyWord {
+		return fts5Group([]string{"{title} : " + fts5Clause(terms[0])}, q.exclusions())
+	}
+	titles := make([]string, len(terms))
+	for i, c := range terms {
+		titles[i] = fts5Clause(c)
+	}
+	return "{title} : (" + strings.Join(titles, " OR ") + ") AND (" + q.fts5() + ")"
 }
 
 // fts5Group is (any of pos) without any of neg.

@@ -183,8 +183,8 @@ func TestSearchPagesAndSpacesPaginate(t *testing.T) {
 				t.Errorf("space %s holds %d pages, want %d", sh.SpaceID, len(sh.Pages), want)
 			}
 		}
-		chains, err := s.CurrentPageChains(ctx, []string{a.ID}, []string{"p-page1"})
-		if err != nil || len(chains[a.ID+"/p-page1"]) != 1 {
+		chains, err := s.CurrentPageChains(ctx, []storage.PageKey{{SpaceID: a.ID, PageID: "p-page1"}, {SpaceID: b.ID, PageID: "p-page1"}})
+		if err != nil || len(chains) != 1 || len(chains[a.ID+"/p-page1"]) != 1 {
 			t.Fatalf("chains = %v, %v", chains, err)
 		}
 	})
@@ -248,6 +248,52 @@ func TestSearchTotalsAreExactUpToALimit(t *testing.T) {
 			if l.Total != want.total || l.TotalIsExact != want.exact || len(l.Items) != 5 || !l.HasMore {
 				t.Errorf("search %q: total %d exact %v, %d items, more %v; want total %d exact %v", q, l.Total, l.TotalIsExact, len(l.Items), l.HasMore, want.total, want.exact)
 			}
+		}
+	})
+}
+
+// A search with a common word (SearchFilter.Common, as the planning count decides) ranks the
+// pages whose title holds more of the query's words first, takes its total from the planning
+// count, and in an organization lists every space with a match (each scanned on its own).
+func TestSearchCommonRanksByTitleAndListsEverySpace(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		pages := map[string]string{"both server backup": "server backup", "server only": "server backup", "backup only": "server backup"}
+		for i := range 30 {
+			pages[fmt.Sprintf("page %d", i)] = "a server and its backup"
+		}
+		a := searchSpace(t, s, org.ID, pages)
+		b := searchSpace(t, s, org.ID, map[string]string{"elsewhere": "server backup", "unrelated": "nothing here"})
+		q := all(word("server"), word("backup"), not(word("nothing")))
+		n, common, err := s.CountMatches(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID, b.ID}, Query: q})
+		if err != nil || n != 34 || common {
+			t.Fatalf("count = %d, common %v, %v; want 34, not common", n, common, err)
+		}
+		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID}, Query: q, Matches: 2000, Common: true}
+		l, err := s.SearchPages(ctx, f, storage.Page{Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range l.Items {
+			got = append(got, h.PageID)
+		}
+		if len(got) != 3 || got[0] != "p-both server backup" || (got[1] != "p-backup only" && got[1] != "p-server only") {
+			t.Errorf("common search = %v, want the title with both words, then one with either", got)
+		}
+		if l.Total != storage.ExactTotal+1 || l.TotalIsExact {
+			t.Errorf("total %d (exact %v), want the planning count's lower bound", l.Total, l.TotalIsExact)
+		}
+		f.SpaceIDs = []string{a.ID, b.ID}
+		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Page{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// PostgreSQL scans the spaces together: both are among its 100 candidates here.
+		if spaces.Total != 2 || spaces.TotalIsExact != (s.Dialect() == storage.SQLite) || len(spaces.Items) != 2 || spaces.Items[0].SpaceID != a.ID ||
+			len(spaces.Items[0].Pages) != 2 || spaces.Items[0].Pages[0].PageID != "p-both server backup" {
+			t.Errorf("common organization search = %+v", spaces)
 		}
 	})
 }

@@ -96,6 +96,57 @@ func Open(t testing.TB, d storage.Dialect) *storage.Store {
 	return s
 }
 
+// Kept opens a migrated database of dialect d that outlives the test, for benchmarks whose data
+// takes minutes to generate: the SQLite file dir/name.db, or the PostgreSQL database
+// bindery_kept_<name> on the test server. With fresh it is emptied first. It is closed, not
+// dropped, when t ends.
+func Kept(t testing.TB, d storage.Dialect, dir, name string, fresh bool) *storage.Store {
+	t.Helper()
+	dsn := filepath.Join(dir, name+".db")
+	if d == storage.Postgres {
+		if err := pg.setup(); err != nil {
+			t.Skipf("skipping PostgreSQL: %v", err)
+		}
+		db := "bindery_kept_" + name
+		if fresh {
+			if _, err := pg.admin.Exec("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)"); err != nil {
+				t.Fatalf("drop kept database: %v", err)
+			}
+		}
+		var n int
+		if err := pg.admin.QueryRow("SELECT count(*) FROM pg_database WHERE datname = $1", db).Scan(&n); err != nil {
+			t.Fatalf("find kept database: %v", err)
+		}
+		if n == 0 {
+			if _, err := pg.admin.Exec("CREATE DATABASE " + db); err != nil {
+				t.Fatalf("create kept database: %v", err)
+			}
+		}
+		dsn = withDatabase(PostgresURL(), db)
+	} else {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if fresh {
+			for _, suffix := range []string{"", "-wal", "-shm"} {
+				if err := os.Remove(dsn + suffix); err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	opts := append([]storage.Option{storage.WithMaxConns(MaxConns)}, storeOptions...)
+	s, err := storage.Open(context.Background(), dsn, opts...)
+	if err != nil {
+		t.Fatalf("open %s: %v", d, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.Migrate(context.Background()); err != nil {
+		t.Fatalf("migrate %s: %v", d, err)
+	}
+	return s
+}
+
 // PostgresURL is the admin URL of the test server.
 func PostgresURL() string {
 	if u := os.Getenv("BINDERY_TEST_POSTGRES"); u != "" {
