@@ -191,8 +191,9 @@ func logRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
-		slog.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path,
-			"status", ww.Status(), "bytes", ww.BytesWritten(), "duration_ms", Millis(time.Since(start)))
+		// LogAttrs: typed attributes are not boxed into a slice of any.
+		slog.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Int("status", ww.Status()), slog.Int("bytes", ww.BytesWritten()), slog.Float64("duration_ms", Millis(time.Since(start))))
 	})
 }
 
