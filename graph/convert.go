@@ -44,7 +44,7 @@ func (r *Resolver) toOrganization(o *storage.Organization, viewer *model.Member)
 		AI:                   o.AI,
 		InviteLinks:          o.InviteLinks,
 		Plan:                 model.BillingProduct(o.Plan),
-		URLs:                 model.OrganizationURLs{Location: r.apiURL("/orgs/%s", o.ID), App: r.Settings.AppURL + "/o/" + o.ID + "/", Logo: o.LogoURL},
+		URLs:                 model.OrganizationURLs{Location: r.Settings.PublicURL + "/v1/orgs/" + o.ID, App: r.Settings.AppURL + "/o/" + o.ID + "/", Logo: o.LogoURL},
 		Trial:                model.OrganizationTrial{Status: model.BillingTrialNotApplicable},
 		InternalIsOnNewTrial: true,
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/apperr"
@@ -18,9 +19,25 @@ import (
 // maxBodyBytes bounds a request body.
 const maxBodyBytes = 1 << 20
 
+// jsonBuffers hold answers while they are encoded (an error must be known before the status is
+// written); buffers that grew past maxPooledJSON are left to the collector.
+var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledJSON = 64 << 10
+
+// jsonContentType is the Content-Type header's value, shared read-only by every answer (as
+// net/http does for its own defaults) so that setting it allocates nothing.
+var jsonContentType = []string{"application/json; charset=utf-8"}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := jsonBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= maxPooledJSON {
+			jsonBuffers.Put(buf)
+		}
+	}()
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false) // API clients read JSON, not HTML: keep <, > and & as they are
 	b := []byte(`{"error":{"code":500,"message":"Internal error"}}`)
 	if err := enc.Encode(v); err != nil {
@@ -29,7 +46,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	} else {
 		b = buf.Bytes()
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
 	w.Write(b) //nolint:errcheck // the client went away; nothing to do
 }

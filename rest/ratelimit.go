@@ -73,6 +73,17 @@ type limit struct {
 	counters [16]httprate.LimitCounter // each shard's
 }
 
+// canonicalRateHeaders are httprate's header names in net/http's canonical form, the form they
+// take on the wire anyway: httprate's own spelling ("X-RateLimit-…") makes Header.Set allocate a
+// canonical copy of each name on every request.
+var canonicalRateHeaders = httprate.ResponseHeaders{
+	Limit:      http.CanonicalHeaderKey("X-RateLimit-Limit"),
+	Remaining:  http.CanonicalHeaderKey("X-RateLimit-Remaining"),
+	Increment:  http.CanonicalHeaderKey("X-RateLimit-Increment"),
+	Reset:      http.CanonicalHeaderKey("X-RateLimit-Reset"),
+	RetryAfter: "Retry-After",
+}
+
 func newLimit(prefix string, max int, window time.Duration, newCounter func() httprate.LimitCounter) *limit {
 	if max <= 0 {
 		return nil
@@ -90,7 +101,7 @@ func newLimit(prefix string, max int, window time.Duration, newCounter func() ht
 		// A counter of our own aligns windows to the wall clock, so that every server agrees on
 		// them and the time a limit frees up can be computed here.
 		l.counters[i] = counter
-		l.shards[i] = httprate.NewRateLimiter(max, window, httprate.WithLimitCounter(counter))
+		l.shards[i] = httprate.NewRateLimiter(max, window, httprate.WithLimitCounter(counter), httprate.WithResponseHeaders(canonicalRateHeaders))
 	}
 	return l
 }

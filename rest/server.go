@@ -27,7 +27,7 @@ func NewServer(res *graph.Resolver) http.Handler { return NewServerWith(res, Opt
 func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 	r := chi.NewRouter()
 	r.Use(opts.outer()...)
-	r.Use(middleware.RequestID, clientAddress(opts.TrustedProxies), logRequests, recoverPanics, rejectNUL)
+	r.Use(requestID, clientAddress(opts.TrustedProxies), logRequests, recoverPanics, rejectNUL)
 	opts.mountOps(r, res)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeErrorStatus(w, http.StatusNotFound, "No such endpoint")
@@ -191,8 +191,9 @@ func logRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
-		slog.InfoContext(r.Context(), "request", "method", r.Method, "path", r.URL.Path,
-			"status", ww.Status(), "bytes", ww.BytesWritten(), "duration_ms", Millis(time.Since(start)))
+		// LogAttrs: typed attributes are not boxed into a slice of any.
+		slog.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Int("status", ww.Status()), slog.Int("bytes", ww.BytesWritten()), slog.Float64("duration_ms", Millis(time.Since(start))))
 	})
 }
 
