@@ -28,6 +28,9 @@ func (r *Resolver) toUser(u *storage.User) *model.User {
 }
 
 // toOrganization shows org to a viewer; viewer is nil for someone who is not a member.
+// mergeRulesNoneJSON is how the default merge rules are stored.
+const mergeRulesNoneJSON = `{"type":"none"}`
+
 func (r *Resolver) toOrganization(o *storage.Organization, viewer *model.Member) *model.Organization {
 	org := &model.Organization{
 		Object:               "organization",
@@ -54,7 +57,9 @@ func (r *Resolver) toOrganization(o *storage.Organization, viewer *model.Member)
 	if o.DefaultContentSite != nil {
 		org.DefaultContent = &model.SitePointer{Type: "site", Site: *o.DefaultContentSite}
 	}
-	if err := json.Unmarshal([]byte(o.MergeRules), &org.MergeRules); err != nil || org.MergeRules.Type == "" {
+	if o.MergeRules == "" || o.MergeRules == mergeRulesNoneJSON { // the default needs no decoder
+		org.MergeRules = model.MergeRules{Type: model.MergeRulesNone}
+	} else if err := json.Unmarshal([]byte(o.MergeRules), &org.MergeRules); err != nil || org.MergeRules.Type == "" {
 		org.MergeRules = model.MergeRules{Type: model.MergeRulesNone}
 	}
 	org.Viewer = viewer

@@ -132,8 +132,14 @@ func scanMemberships(rows *sql.Rows, out *[]*Member) error {
 			timeScan{&o.CreatedAt}, timeScan{&o.UpdatedAt}); err != nil {
 			return err
 		}
-		if err := json.Unmarshal([]byte(domains), &o.EmailDomains); err != nil { // Bun keeps the list as JSON text
-			return fmt.Errorf("organization %s email domains: %w", o.ID, err)
+		switch domains { // Bun keeps the list as JSON text; the usual empty ones need no decoder
+		case "null":
+		case "[]":
+			o.EmailDomains = []string{}
+		default:
+			if err := json.Unmarshal([]byte(domains), &o.EmailDomains); err != nil {
+				return fmt.Errorf("organization %s email domains: %w", o.ID, err)
+			}
 		}
 		*out = append(*out, m)
 	}
