@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// Shared pieces of the list tests: every REST list answers the contract's {items, count,
-// next.page}, so one page type and one pager serve spaces, collections, teams and members alike.
+// Shared pieces of the list and CRUD tests: every REST list answers the contract's {items, count,
+// next.page}, so one page type and one pager serve spaces, collections, teams and members alike;
+// every refusal has the contract's error shape, so one check serves each kind.
 
 // listItem is an item of a REST list, named by label in the tests' expectations.
 type listItem interface{ label() string }
@@ -103,5 +104,31 @@ func (e *env) wantBadPaging(token, path string, extra ...string) {
 		if name, _, _ := strings.Cut(bad, "="); !strings.HasPrefix(msg, name) {
 			e.t.Errorf("GET %s?%s: message %q does not name %s", path, bad, msg, name)
 		}
+	}
+}
+
+// badBody is a request body that a REST call must refuse with a 400 whose message starts with
+// field; body nil sends no body at all (and no Content-Type), "" an empty JSON one.
+type badBody struct {
+	name  string
+	body  any
+	field string
+}
+
+// wantBadBodies sends each body to path as token and checks the 400 names the body's field.
+func (e *env) wantBadBodies(token, method, path string, bodies ...badBody) {
+	e.t.Helper()
+	for _, b := range bodies {
+		if msg := e.call(token, method, path, b.body).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, b.field) {
+			e.t.Errorf("%s: message %q does not name %s", b.name, msg, b.field)
+		}
+	}
+}
+
+// wantInvalid runs query as who and checks that GraphQL refuses it as INVALID naming field.
+func (e *env) wantInvalid(name string, who account, query string, vars map[string]any, field string) {
+	e.t.Helper()
+	if g := e.gql(who.Token, query, vars); g.code() != "INVALID" || g.Errors[0].Extensions["field"] != field {
+		e.t.Errorf("GraphQL %s: %+v", name, g.Errors)
 	}
 }
