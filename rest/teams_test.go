@@ -260,29 +260,20 @@ func TestCreateTeam(t *testing.T) {
 		}
 
 		// Rejected bodies name the field and create nothing.
-		for _, tt := range []struct {
-			name  string
-			body  any
-			field string
-		}{
-			{"no body", nil, "body"},
-			{"malformed JSON", `{"title":`, "body"},
-			{"not an object", `["Writers"]`, "body"},
-			{"title missing", `{}`, "title"},
-			{"title empty", `{"title":""}`, "title"},
-			{"title null", `{"title":null}`, "title"},
-			{"title too long", map[string]any{"title": strings.Repeat("a", 65)}, "title"},
-			{"title wrong type", `{"title":5}`, "title"},
-			{"members wrong type", `{"title":"T","members":"x"}`, "members"},
-			{"member unknown", map[string]any{"title": "T", "members": []string{alice.ID, "nobody"}}, "members[1]"},
-			{"member without a membership", map[string]any{"title": "T", "members": []string{stranger.ID}}, "members[0]"},
-			{"member of another organization", map[string]any{"title": "T", "members": []string{bob.ID, alice.ID, otherAdmin.ID}}, "members[2]"},
-		} {
-			msg := e.call(o.admin.Token, "PUT", o.url(""), tt.body).wantError(http.StatusBadRequest)
-			if !strings.HasPrefix(msg, tt.field) {
-				t.Errorf("%s: message %q does not name %s", tt.name, msg, tt.field)
-			}
-		}
+		e.wantBadBodies(o.admin.Token, "PUT", o.url(""),
+			badBody{"no body", nil, "body"},
+			badBody{"malformed JSON", `{"title":`, "body"},
+			badBody{"not an object", `["Writers"]`, "body"},
+			badBody{"title missing", `{}`, "title"},
+			badBody{"title empty", `{"title":""}`, "title"},
+			badBody{"title null", `{"title":null}`, "title"},
+			badBody{"title too long", map[string]any{"title": strings.Repeat("a", 65)}, "title"},
+			badBody{"title wrong type", `{"title":5}`, "title"},
+			badBody{"members wrong type", `{"title":"T","members":"x"}`, "members"},
+			badBody{"member unknown", map[string]any{"title": "T", "members": []string{alice.ID, "nobody"}}, "members[1]"},
+			badBody{"member without a membership", map[string]any{"title": "T", "members": []string{stranger.ID}}, "members[0]"},
+			badBody{"member of another organization", map[string]any{"title": "T", "members": []string{bob.ID, alice.ID, otherAdmin.ID}}, "members[2]"},
+		)
 		if l := o.list(o.admin.Token, ""); l.Count != 2 {
 			t.Errorf("after rejected creations: %d teams (%s), want 2", l.Count, l.labels())
 		}
@@ -622,19 +613,15 @@ func TestRenameTeam(t *testing.T) {
 		if title := e.call(otherAdmin.Token, "GET", "/orgs/"+otherID+"/teams/"+theirs.ID, nil).want(http.StatusOK).object()["title"]; title != "Theirs" {
 			t.Errorf("the other organization's team is now %v", title)
 		}
-		for _, tt := range []struct{ body, field string }{
-			{`{}`, "title"},
-			{`{"title":""}`, "title"},
-			{`{"title":null}`, "title"},
-			{`{"title":7}`, "title"},
-			{`{"title":"` + strings.Repeat("a", 65) + `"}`, "title"},
-			{`{"title":`, "body"},
-			{``, "body"},
-		} {
-			if msg := e.call(o.admin.Token, "PATCH", path, tt.body).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, tt.field) {
-				t.Errorf("%s: message %q does not name %s", tt.body, msg, tt.field)
-			}
-		}
+		e.wantBadBodies(o.admin.Token, "PATCH", path,
+			badBody{`{}`, `{}`, "title"},
+			badBody{`{"title":""}`, `{"title":""}`, "title"},
+			badBody{`{"title":null}`, `{"title":null}`, "title"},
+			badBody{`{"title":7}`, `{"title":7}`, "title"},
+			badBody{`{"title":"` + strings.Repeat("a", 65) + `"}`, `{"title":"` + strings.Repeat("a", 65) + `"}`, "title"},
+			badBody{`{"title":`, `{"title":`, "body"},
+			badBody{``, ``, "body"},
+		)
 		if title := o.get(o.admin.Token, writers.ID).Title; title != "Editors" {
 			t.Errorf("rejected renames changed the title to %q", title)
 		}
@@ -994,17 +981,13 @@ func TestSetAndRemoveTeamMember(t *testing.T) {
 			want[step.email] = step.role
 			o.wantMembers(step.name, tm.ID, want)
 		}
-		for _, tt := range []struct{ body, field string }{
-			{`{"role":"admin"}`, "role"},
-			{`{"role":"OWNER"}`, "role"},
-			{`{"role":""}`, "role"},
-			{`{"role":5}`, "role"},
-			{`{"role":`, "body"},
-		} {
-			if msg := e.call(o.admin.Token, "PUT", at(carol.ID), tt.body).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, tt.field) {
-				t.Errorf("%s: message %q does not name %s", tt.body, msg, tt.field)
-			}
-		}
+		e.wantBadBodies(o.admin.Token, "PUT", at(carol.ID),
+			badBody{`{"role":"admin"}`, `{"role":"admin"}`, "role"},
+			badBody{`{"role":"OWNER"}`, `{"role":"OWNER"}`, "role"},
+			badBody{`{"role":""}`, `{"role":""}`, "role"},
+			badBody{`{"role":5}`, `{"role":5}`, "role"},
+			badBody{`{"role":`, `{"role":`, "body"},
+		)
 		o.wantMembers("rejected roles", tm.ID, want)
 		// Only the organization's members can join; a missing team is 404.
 		for _, id := range []string{stranger.ID, otherAdmin.ID, "nobody"} {
