@@ -18,8 +18,7 @@ const conditionBomb = `len(repeat(reduce(1..20, #acc + #acc, "ab"), 1000000)) > 
 func TestConditionBudget(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
 		o := newContentOrg(e)
-		site := o.siteCreate(o.admin.Token, map[string]any{"title": "Docs"})["id"].(string)
-		base := sitePath(o, site)
+		site, base := o.site("Docs")
 		pub := o.sectionAdd(site, o.space("", "Public"), nil)
 		other := o.sectionAdd(site, o.space("", "Other"), nil)
 		var ss siteSpaceJSON

@@ -47,6 +47,13 @@ func (o *contentOrg) siteCreate(token string, body any) map[string]any {
 	return o.e.call(token, "POST", "/orgs/"+o.id+"/sites", body).want(http.StatusCreated).object()
 }
 
+// site creates, as the admin, a site titled title and returns its id and its REST path.
+func (o *contentOrg) site(title string) (id, path string) {
+	o.e.t.Helper()
+	id = o.siteCreate(o.admin.Token, map[string]any{"title": title})["id"].(string)
+	return id, sitePath(o, id)
+}
+
 // siteAdd publishes space on site as token and returns the site space.
 func (o *contentOrg) siteAdd(token, siteID, spaceID string) siteSpaceJSON {
 	o.e.t.Helper()
@@ -1144,8 +1151,7 @@ func TestShareLinks(t *testing.T) {
 func TestSiteStructureStatementsDoNotGrow(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
 		o := newContentOrg(e)
-		site := o.siteCreate(o.admin.Token, map[string]any{"title": "Docs"})["id"].(string)
-		base := sitePath(o, site)
+		site, base := o.site("Docs")
 		link := o.e.call(o.admin.Token, "POST", base+"/share-links", `{"name":"x"}`).want(http.StatusCreated).object()
 		key := siteShareKey(t, link)
 		count := func() [4]int64 {
