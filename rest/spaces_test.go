@@ -390,54 +390,10 @@ func TestListSpacesShowsWhatTheCallerCanRead(t *testing.T) {
 
 		// GraphQL pages through the same list with the same cursors, and a page can be continued
 		// through the other door.
-		const q = `query($o: ID!, $after: String) { organization(id: $o) { spaces(first: 2, after: $after) {
+		const q = `query($o: ID!, $first: Int, $after: String) { organization(id: $o) { spaces(first: $first, after: $after) {
 			totalCount pageInfo { hasNextPage endCursor } edges { cursor node { title } } } } }`
-		type gqlPage struct {
-			Organization struct {
-				Spaces struct {
-					TotalCount int
-					PageInfo   struct {
-						HasNextPage bool
-						EndCursor   *string
-					}
-					Edges []struct {
-						Cursor string
-						Node   struct{ Title string }
-					}
-				}
-			}
-		}
-		var after any
-		path := "/orgs/" + o.id + "/spaces?limit=2"
-		var seen []string
-		for i := 0; i < 5; i++ {
-			var g gqlPage
-			e.gql(o.admin.Token, q, map[string]any{"o": o.id, "after": after}).ok(&g)
-			var rest spaceList
-			e.call(o.admin.Token, "GET", path, nil).want(http.StatusOK).decode(&rest)
-			sp := g.Organization.Spaces
-			var titles []string
-			for _, ed := range sp.Edges {
-				titles = append(titles, ed.Node.Title)
-			}
-			if strings.Join(titles, ",") != rest.labels() || sp.TotalCount != rest.Count {
-				t.Errorf("page %d: GraphQL %v (%d), REST %s (%d)", i, titles, sp.TotalCount, rest.labels(), rest.Count)
-			}
-			seen = append(seen, strings.Join(titles, ","))
-			if !sp.PageInfo.HasNextPage {
-				if rest.Next != nil {
-					t.Errorf("page %d: REST has a next page, GraphQL does not", i)
-				}
-				break
-			}
-			if rest.Next == nil || sp.PageInfo.EndCursor == nil || *sp.PageInfo.EndCursor != rest.Next.Page || sp.Edges[len(sp.Edges)-1].Cursor != rest.Next.Page {
-				t.Fatalf("page %d: GraphQL endCursor %v / last edge cursor, REST next %+v: want equal", i, sp.PageInfo.EndCursor, rest.Next)
-			}
-			// Alternate: REST continues with GraphQL's cursor and GraphQL with REST's.
-			after, path = rest.Next.Page, "/orgs/"+o.id+"/spaces?limit=2&page="+*sp.PageInfo.EndCursor
-		}
-		if strings.Join(seen, "|") != "s5,s4|s3,s2|s1" {
-			t.Errorf("GraphQL pages = %v", seen)
+		if seen, _ := e.bothDoorsPages(o.admin.Token, "/orgs/"+o.id+"/spaces", 2, q, map[string]any{"o": o.id}, "organization", "spaces"); seen != "s5,s4|s3,s2|s1" {
+			t.Errorf("pages through both doors = %v", seen)
 		}
 		if c := e.gql(o.admin.Token, `query($o: ID!) { organization(id: $o) { spaces(first: 1001) { totalCount } } }`, map[string]any{"o": o.id}).code(); c != "INVALID" {
 			t.Errorf("GraphQL first: 1001 code = %q, want INVALID", c)
