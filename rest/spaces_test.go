@@ -26,37 +26,47 @@ func newContentOrg(e *env) *contentOrg {
 	return &contentOrg{e: e, id: id, admin: admin}
 }
 
+// newContent creates a space or a collection (list "spaces" or "collections") as token with a
+// JSON body (nil: none) and returns it.
+func (o *contentOrg) newContent(list, token string, body any) map[string]any {
+	o.e.t.Helper()
+	return o.e.call(token, "POST", "/orgs/"+o.id+"/"+list, body).want(http.StatusCreated).object()
+}
+
+// content creates, as the admin, a space or a collection (list as for newContent) titled title in
+// collection parent ("": at the root) and returns its id.
+func (o *contentOrg) content(list, parent, title string) string {
+	o.e.t.Helper()
+	body := map[string]any{"title": title}
+	if parent != "" {
+		body["parent"] = parent
+	}
+	return o.newContent(list, o.admin.Token, body)["id"].(string)
+}
+
 // newSpace creates a space as token with a JSON body (nil: none) and returns it.
 func (o *contentOrg) newSpace(token string, body any) map[string]any {
 	o.e.t.Helper()
-	return o.e.call(token, "POST", "/orgs/"+o.id+"/spaces", body).want(http.StatusCreated).object()
+	return o.newContent("spaces", token, body)
 }
 
 // space creates, as the admin, a space titled title in collection parent ("": at the root) and
 // returns its id.
 func (o *contentOrg) space(parent, title string) string {
 	o.e.t.Helper()
-	body := map[string]any{"title": title}
-	if parent != "" {
-		body["parent"] = parent
-	}
-	return o.newSpace(o.admin.Token, body)["id"].(string)
+	return o.content("spaces", parent, title)
 }
 
 // newCollection creates a collection as token with a JSON body (nil: none) and returns it.
 func (o *contentOrg) newCollection(token string, body any) map[string]any {
 	o.e.t.Helper()
-	return o.e.call(token, "POST", "/orgs/"+o.id+"/collections", body).want(http.StatusCreated).object()
+	return o.newContent("collections", token, body)
 }
 
 // collection creates, as the admin, a collection in parent ("": at the root) and returns its id.
 func (o *contentOrg) collection(parent, title string) string {
 	o.e.t.Helper()
-	body := map[string]any{"title": title}
-	if parent != "" {
-		body["parent"] = parent
-	}
-	return o.newCollection(o.admin.Token, body)["id"].(string)
+	return o.content("collections", parent, title)
 }
 
 // level sets, as the admin, the default level of content ("/spaces/<id>" or
