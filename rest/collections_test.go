@@ -120,9 +120,7 @@ func TestListCollections(t *testing.T) {
 
 		list := func(token, query string) collectionList {
 			t.Helper()
-			var l collectionList
-			e.call(token, "GET", "/orgs/"+o.id+"/collections"+query, nil).want(http.StatusOK).decode(&l)
-			return l
+			return getList[titled](e, token, "/orgs/"+o.id+"/collections"+query)
 		}
 		for _, tt := range []struct {
 			name, query string
@@ -364,9 +362,7 @@ func TestCollectionSpaces(t *testing.T) {
 				t.Errorf("%s: pages %q count %d, want %q count %d", tt.name, got, count, tt.pages, tt.count)
 			}
 		}
-		var l spaceList
-		e.call(reader.Token, "GET", "/collections/"+col+"/spaces", nil).want(http.StatusOK).decode(&l)
-		for _, it := range l.Items {
+		for _, it := range getList[titled](e, reader.Token, "/collections/"+col+"/spaces").Items {
 			if it.Parent == nil || *it.Parent != col {
 				t.Errorf("%s parent = %v, want %s", it.Title, it.Parent, col)
 			}

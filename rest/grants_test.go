@@ -698,9 +698,7 @@ func TestMemberSpacesAndCounts(t *testing.T) {
 
 		list := func(viewer account, userID, query string) memberSpaceList {
 			t.Helper()
-			var l memberSpaceList
-			e.call(viewer.Token, "GET", "/orgs/"+o.id+"/members/"+userID+"/spaces"+query, nil).want(http.StatusOK).decode(&l)
-			return l
+			return getList[memberSpace](e, viewer.Token, "/orgs/"+o.id+"/members/"+userID+"/spaces"+query)
 		}
 		// Each member's spaces with the member's own role, newest first or oldest first.
 		for _, tt := range []struct {

@@ -40,6 +40,14 @@ type titled struct {
 
 func (it titled) label() string { return it.Title }
 
+// getList reads one page of the REST list at path (its query included) as token.
+func getList[T listItem](e *env, token, path string) listPage[T] {
+	e.t.Helper()
+	var l listPage[T]
+	e.call(token, "GET", path, nil).want(http.StatusOK).decode(&l)
+	return l
+}
+
 // walkPages reads a REST list from its first page (query holds the limit and the filters) through
 // next.page to the last, with read fetching one query. It fails when the pages do not end or do
 // not all announce the count of the first.

@@ -29,9 +29,7 @@ func TestListMembersFiltersSortsAndPages(t *testing.T) {
 
 		list := func(query string) memberList {
 			t.Helper()
-			var l memberList
-			e.call(admin.Token, "GET", "/orgs/"+orgID+"/members"+query, nil).want(http.StatusOK).decode(&l)
-			return l
+			return getList[orgMember](e, admin.Token, "/orgs/"+orgID+"/members"+query)
 		}
 		if got := list("").labels(); got != "dave,carol,bob,alice,Admin Acme" {
 			t.Errorf("default order (joinedAt desc) = %s", got)

@@ -1141,23 +1141,13 @@ func TestSiteListContractFilters(t *testing.T) {
 		o := newContentOrg(e)
 		o.siteCreate(o.admin.Token, map[string]any{"title": "Empty", "type": "basic"})
 		o.siteCreate(o.admin.Token, map[string]any{"title": "Live", "type": "premium", "spaces": []string{o.space("", "Guide")}})
-		titles := func(query string) string {
-			t.Helper()
-			var l siteListJSON
-			e.call(o.admin.Token, "GET", "/orgs/"+o.id+"/sites"+query, nil).want(http.StatusOK).decode(&l)
-			var out []string
-			for _, it := range l.Items {
-				out = append(out, it["title"].(string))
-			}
-			return strings.Join(out, ",")
-		}
 		for query, want := range map[string]string{
 			"?published=true":  "Live",
 			"?published=false": "Empty",
 			"?type=basic":      "Empty",
 			"?type=premium":    "Live",
 		} {
-			if got := titles(query); got != want {
+			if got := getList[titled](e, o.admin.Token, "/orgs/"+o.id+"/sites"+query).labels(); got != want {
 				t.Errorf("list %s = %q, want %q", query, got, want)
 			}
 		}

@@ -188,11 +188,7 @@ func (o *contentOrg) listSpaces(token, path string, limit int) (pages []string, 
 	if strings.Contains(path, "?") {
 		sep = "&"
 	}
-	all := walkPages(o.e.t, fmt.Sprintf("%s%slimit=%d", path, sep, limit), func(q string) spaceList {
-		var l spaceList
-		o.e.call(token, "GET", q, nil).want(http.StatusOK).decode(&l)
-		return l
-	})
+	all := walkPages(o.e.t, fmt.Sprintf("%s%slimit=%d", path, sep, limit), func(q string) spaceList { return getList[titled](o.e, token, q) })
 	for _, l := range all {
 		pages = append(pages, l.labels())
 	}

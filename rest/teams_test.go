@@ -117,9 +117,7 @@ func (o *teamsOrg) get(token, teamID string) teamsTeam {
 // list reads GET /orgs/{org}/teams<query> as token.
 func (o *teamsOrg) list(token, query string) teamsList {
 	o.e.t.Helper()
-	var l teamsList
-	o.e.call(token, "GET", o.url(query), nil).want(http.StatusOK).decode(&l)
-	return l
+	return getList[teamsTeam](o.e, token, o.url(query))
 }
 
 // setRole puts a member in a team with role ("" for no body) as the admin.
