@@ -203,7 +203,7 @@ func TestUpdateCollection(t *testing.T) {
 		o.wantCollectionRole(t, editor, "editor on a closed collection", id, "")
 		e.call(o.admin.Token, "PATCH", path, `{"defaultLevel":"inherit"}`).want(http.StatusOK)
 
-		before := get()
+		wantUnchanged := e.snapshot(o.admin.Token, path)
 		e.wantBadBodies(o.admin.Token, "PATCH", path,
 			badBody{"title too long", `{"title":"` + strings.Repeat("a", 51) + `"}`, "title"},
 			badBody{"title null", `{"title":null}`, "title"},
@@ -217,9 +217,7 @@ func TestUpdateCollection(t *testing.T) {
 		e.call(editor.Token, "PATCH", path, `{"title":"Mine"}`).wantError(http.StatusForbidden)
 		e.call(outsider.Token, "PATCH", path, `{"title":"Mine"}`).wantError(http.StatusNotFound)
 		e.call(o.admin.Token, "PATCH", "/collections/nope", `{"title":"Mine"}`).wantError(http.StatusNotFound)
-		if after := get(); string(after) != string(before) {
-			t.Errorf("rejected PATCHes changed the collection:\n%s\n%s", before, after)
-		}
+		wantUnchanged("rejected PATCHes")
 		// The creator of a collection administers it.
 		own := o.newCollection(creator.Token, `{"title":"Own"}`)["id"].(string)
 		e.call(creator.Token, "PATCH", "/collections/"+own, `{"title":"Still mine","description":"Notes"}`).want(http.StatusOK)

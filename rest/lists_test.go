@@ -212,3 +212,16 @@ func (e *env) bothDoorsPages(token, path string, limit int, query string, vars m
 		restPath = fmt.Sprintf("%s?limit=%d&page=%s", path, limit, url.QueryEscape(*g.PageInfo.EndCursor))
 	}
 }
+
+// snapshot reads path as token and returns a check that fails, saying what (the requests since),
+// when path then reads differently: for requests that must change nothing.
+func (e *env) snapshot(token, path string) (wantUnchanged func(what string)) {
+	e.t.Helper()
+	before := e.call(token, "GET", path, nil).want(http.StatusOK).Body
+	return func(what string) {
+		e.t.Helper()
+		if after := e.call(token, "GET", path, nil).want(http.StatusOK).Body; string(after) != string(before) {
+			e.t.Errorf("%s changed %s:\n%s\n%s", what, path, before, after)
+		}
+	}
+}

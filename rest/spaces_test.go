@@ -490,16 +490,14 @@ func TestUpdateSpace(t *testing.T) {
 		if after := get(); string(withoutUpdatedAt(t, after)) != string(withoutUpdatedAt(t, before)) {
 			t.Errorf("empty PATCH changed the space:\n%s\n%s", before, after)
 		}
-		before = get()
+		wantUnchanged := e.snapshot(o.admin.Token, path)
 
 		// The rest needs admin on the space: an editor is refused and nothing changes, not even
 		// the title sent along.
 		for _, body := range []string{`{"editMode":"locked"}`, `{"defaultLevel":"read"}`, `{"defaultLevel":null}`, `{"mergeRules":{"type":"none"}}`, `{"title":"Mine","editMode":"locked"}`} {
 			e.call(editor.Token, "PATCH", path, body).wantError(http.StatusForbidden)
 		}
-		if after := get(); string(after) != string(before) {
-			t.Errorf("refused PATCHes changed the space:\n%s\n%s", before, after)
-		}
+		wantUnchanged("refused PATCHes")
 		e.call(reader.Token, "PATCH", path, `{"title":"Mine"}`).wantError(http.StatusForbidden)
 		e.call(outsider.Token, "PATCH", path, `{"title":"Mine"}`).wantError(http.StatusNotFound)
 		e.call(editor.Token, "PATCH", "/spaces/nope", `{"title":"Mine"}`).wantError(http.StatusNotFound)
@@ -522,7 +520,7 @@ func TestUpdateSpace(t *testing.T) {
 		o.wantSpaceRole(t, editor, "editor on a closed space", id, "")
 
 		// Bad input answers 400 naming the field and changes nothing.
-		before = get()
+		wantUnchanged = e.snapshot(o.admin.Token, path)
 		e.wantBadBodies(o.admin.Token, "PATCH", path,
 			badBody{"title too long", `{"title":"` + strings.Repeat("a", 51) + `"}`, "title"},
 			badBody{"title null", `{"title":null}`, "title"},
@@ -542,9 +540,7 @@ func TestUpdateSpace(t *testing.T) {
 			badBody{"not an object", `[1]`, "body"},
 			badBody{"no body", nil, "body"},
 		)
-		if after := get(); string(after) != string(before) {
-			t.Errorf("rejected PATCHes changed the space:\n%s\n%s", before, after)
-		}
+		wantUnchanged("rejected PATCHes")
 
 		// GraphQL: the same rules.
 		other := o.space("", "Other")
