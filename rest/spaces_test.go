@@ -401,9 +401,7 @@ func TestListSpacesShowsWhatTheCallerCanRead(t *testing.T) {
 		if seen, _ := e.bothDoorsPages(o.admin.Token, "/orgs/"+o.id+"/spaces", 2, q, map[string]any{"o": o.id}, "organization", "spaces"); seen != "s5,s4|s3,s2|s1" {
 			t.Errorf("pages through both doors = %v", seen)
 		}
-		if c := e.gql(o.admin.Token, `query($o: ID!) { organization(id: $o) { spaces(first: 1001) { totalCount } } }`, map[string]any{"o": o.id}).code(); c != "INVALID" {
-			t.Errorf("GraphQL first: 1001 code = %q, want INVALID", c)
-		}
+		e.wantRefusals(`query($o: ID!) { organization(id: $o) { spaces(first: 1001) { totalCount } } }`, gqlRefusal{"first: 1001", o.admin, map[string]any{"o": o.id}, "INVALID"})
 	})
 }
 
@@ -568,9 +566,7 @@ func TestUpdateSpace(t *testing.T) {
 		if data.UpdateSpace.DefaultLevel != nil || data.UpdateSpace.EditMode != "LOCKED" {
 			t.Errorf("GraphQL admin update = %+v", data.UpdateSpace)
 		}
-		if c := e.gql(editor.Token, `mutation($id: ID!) { updateSpace(id: $id, input: {title: "x"}) { id } }`, map[string]any{"id": other}).code(); c != "NOT_FOUND" {
-			t.Errorf("GraphQL editor on a now closed space code = %q, want NOT_FOUND", c)
-		}
+		e.wantRefusals(`mutation($id: ID!) { updateSpace(id: $id, input: {title: "x"}) { id } }`, gqlRefusal{"editor on a now closed space", editor, map[string]any{"id": other}, "NOT_FOUND"})
 	})
 }
 
@@ -644,9 +640,7 @@ func TestDeleteAndRestoreSpace(t *testing.T) {
 
 		// GraphQL: true when it was live, false after.
 		var del struct{ DeleteSpace bool }
-		if c := e.gql(reader.Token, `mutation($id: ID!) { deleteSpace(id: $id) }`, map[string]any{"id": id}).code(); c != "FORBIDDEN" {
-			t.Errorf("GraphQL reader deleteSpace code = %q, want FORBIDDEN", c)
-		}
+		e.wantRefusals(`mutation($id: ID!) { deleteSpace(id: $id) }`, gqlRefusal{"reader deleteSpace", reader, map[string]any{"id": id}, "FORBIDDEN"})
 		e.gql(o.admin.Token, `mutation($id: ID!) { deleteSpace(id: $id) }`, map[string]any{"id": id}).ok(&del)
 		if !del.DeleteSpace {
 			t.Error("GraphQL deleteSpace = false, want true")
@@ -655,9 +649,7 @@ func TestDeleteAndRestoreSpace(t *testing.T) {
 		if del.DeleteSpace {
 			t.Error("GraphQL deleteSpace again = true, want false")
 		}
-		if c := e.gql(o.admin.Token, `query($id: ID!) { space(id: $id) { id } }`, map[string]any{"id": id}).code(); c != "NOT_FOUND" {
-			t.Errorf("GraphQL deleted space code = %q, want NOT_FOUND", c)
-		}
+		e.wantRefusals(`query($id: ID!) { space(id: $id) { id } }`, gqlRefusal{"deleted space", o.admin, map[string]any{"id": id}, "NOT_FOUND"})
 		var res struct {
 			RestoreSpace struct {
 				ID        string
