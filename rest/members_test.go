@@ -136,11 +136,8 @@ func TestUpdateAndRemoveMembers(t *testing.T) {
 		if got := e.call(admin.Token, "PATCH", base+reader.ID, `{"role":null}`).want(http.StatusOK).object(); got["role"] != nil {
 			t.Errorf("role after null = %v, want guest (null)", got["role"])
 		}
-		for body, field := range map[string]string{`{"role":"owner"}`: "role", `{"role":7}`: "role", `nope`: "body"} {
-			if msg := e.call(admin.Token, "PATCH", base+reader.ID, body).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, field) {
-				t.Errorf("%s: message %q does not name %s", body, msg, field)
-			}
-		}
+		e.wantBadBodies(admin.Token, "PATCH", base+reader.ID,
+			badBody{"unknown role", `{"role":"owner"}`, "role"}, badBody{"role not a string", `{"role":7}`, "role"}, badBody{"not JSON", `nope`, "body"})
 		e.call(editor.Token, "PATCH", base+reader.ID, `{"role":"admin"}`).wantError(http.StatusForbidden)
 		e.call(admin.Token, "PATCH", base+"nobody", `{"role":"read"}`).wantError(http.StatusNotFound)
 		// The last admin can be neither demoted nor removed.
