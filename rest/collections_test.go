@@ -65,17 +65,13 @@ func TestCreateCollection(t *testing.T) {
 		closed := o.collection("", "Closed")
 		o.level("/collections/"+closed, "null")
 		before++
-		for _, tt := range []struct{ name, body, field string }{
-			{"title too long", `{"title":"` + strings.Repeat("a", 51) + `"}`, "title"},
-			{"title not a string", `{"title":true}`, "title"},
-			{"unknown parent", `{"parent":"nope"}`, "parent"},
-			{"parent the caller cannot see", `{"parent":"` + closed + `"}`, "parent"},
-			{"malformed JSON", `{`, "body"},
-		} {
-			if msg := e.call(creator.Token, "POST", "/orgs/"+o.id+"/collections", tt.body).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, tt.field) {
-				t.Errorf("%s: message %q does not name %s", tt.name, msg, tt.field)
-			}
-		}
+		e.wantBadBodies(creator.Token, "POST", "/orgs/"+o.id+"/collections",
+			badBody{"title too long", `{"title":"` + strings.Repeat("a", 51) + `"}`, "title"},
+			badBody{"title not a string", `{"title":true}`, "title"},
+			badBody{"unknown parent", `{"parent":"nope"}`, "parent"},
+			badBody{"parent the caller cannot see", `{"parent":"` + closed + `"}`, "parent"},
+			badBody{"malformed JSON", `{`, "body"},
+		)
 		e.call(reader.Token, "POST", "/orgs/"+o.id+"/collections", `{"title":"Mine"}`).wantError(http.StatusForbidden)
 		e.call(guest.Token, "POST", "/orgs/"+o.id+"/collections", `{"title":"Mine"}`).wantError(http.StatusForbidden)
 		e.call(outsider.Token, "POST", "/orgs/"+o.id+"/collections", `{"title":"Mine"}`).wantError(http.StatusNotFound)
@@ -103,13 +99,9 @@ func TestCreateCollection(t *testing.T) {
 			!g.Permissions.Admin || g.URLs.Location != "https://bindery.test/v1/collections/"+g.ID {
 			t.Errorf("GraphQL createCollection = %+v", g)
 		}
-		g := e.gql(creator.Token, `mutation($o: ID!) { createCollection(organizationId: $o, input: {title: "`+strings.Repeat("a", 51)+`"}) { id } }`, map[string]any{"o": o.id})
-		if g.code() != "INVALID" || g.Errors[0].Extensions["field"] != "title" {
-			t.Errorf("GraphQL long title: %+v", g.Errors)
-		}
-		if c := e.gql(reader.Token, `mutation($o: ID!) { createCollection(organizationId: $o, input: {}) { id } }`, map[string]any{"o": o.id}).code(); c != "FORBIDDEN" {
-			t.Errorf("GraphQL reader createCollection code = %q, want FORBIDDEN", c)
-		}
+		e.wantInvalid("long title", creator, `mutation($o: ID!) { createCollection(organizationId: $o, input: {title: "`+strings.Repeat("a", 51)+`"}) { id } }`, map[string]any{"o": o.id}, "title")
+		e.wantRefusals(`mutation($o: ID!) { createCollection(organizationId: $o, input: {}) { id } }`,
+			gqlRefusal{"reader createCollection", reader, map[string]any{"o": o.id}, "FORBIDDEN"})
 	})
 }
 
@@ -128,9 +120,7 @@ func TestListCollections(t *testing.T) {
 
 		list := func(token, query string) collectionList {
 			t.Helper()
-			var l collectionList
-			e.call(token, "GET", "/orgs/"+o.id+"/collections"+query, nil).want(http.StatusOK).decode(&l)
-			return l
+			return getList[titled](e, token, "/orgs/"+o.id+"/collections"+query)
 		}
 		for _, tt := range []struct {
 			name, query string
@@ -213,31 +203,21 @@ func TestUpdateCollection(t *testing.T) {
 		o.wantCollectionRole(t, editor, "editor on a closed collection", id, "")
 		e.call(o.admin.Token, "PATCH", path, `{"defaultLevel":"inherit"}`).want(http.StatusOK)
 
-		before := get()
-		for _, tt := range []struct{ name, body, field string }{
-			{"title too long", `{"title":"` + strings.Repeat("a", 51) + `"}`, "title"},
-			{"title null", `{"title":null}`, "title"},
-			{"description too long", `{"description":"` + strings.Repeat("d", 101) + `"}`, "description"},
-			{"description not a string", `{"description":1}`, "description"},
-			{"unknown default level", `{"defaultLevel":"owner"}`, "defaultLevel"},
-			{"malformed JSON", `{"title"`, "body"},
-			{"no body", ``, "body"},
-		} {
-			var body any = tt.body
-			if tt.body == "" {
-				body = nil
-			}
-			if msg := e.call(o.admin.Token, "PATCH", path, body).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, tt.field) {
-				t.Errorf("%s: message %q does not name %s", tt.name, msg, tt.field)
-			}
-		}
+		wantUnchanged := e.snapshot(o.admin.Token, path)
+		e.wantBadBodies(o.admin.Token, "PATCH", path,
+			badBody{"title too long", `{"title":"` + strings.Repeat("a", 51) + `"}`, "title"},
+			badBody{"title null", `{"title":null}`, "title"},
+			badBody{"description too long", `{"description":"` + strings.Repeat("d", 101) + `"}`, "description"},
+			badBody{"description not a string", `{"description":1}`, "description"},
+			badBody{"unknown default level", `{"defaultLevel":"owner"}`, "defaultLevel"},
+			badBody{"malformed JSON", `{"title"`, "body"},
+			badBody{"no body", nil, "body"},
+		)
 		// Changing a collection needs admin on it: an editor of the organization reads it only.
 		e.call(editor.Token, "PATCH", path, `{"title":"Mine"}`).wantError(http.StatusForbidden)
 		e.call(outsider.Token, "PATCH", path, `{"title":"Mine"}`).wantError(http.StatusNotFound)
 		e.call(o.admin.Token, "PATCH", "/collections/nope", `{"title":"Mine"}`).wantError(http.StatusNotFound)
-		if after := get(); string(after) != string(before) {
-			t.Errorf("rejected PATCHes changed the collection:\n%s\n%s", before, after)
-		}
+		wantUnchanged("rejected PATCHes")
 		// The creator of a collection administers it.
 		own := o.newCollection(creator.Token, `{"title":"Own"}`)["id"].(string)
 		e.call(creator.Token, "PATCH", "/collections/"+own, `{"title":"Still mine","description":"Notes"}`).want(http.StatusOK)
@@ -257,13 +237,9 @@ func TestUpdateCollection(t *testing.T) {
 		if got := e.call(editor.Token, "GET", path, nil).want(http.StatusOK).object(); got["title"] != "Via GraphQL" || got["defaultLevel"] != "read" {
 			t.Errorf("REST after GraphQL update = %v", got)
 		}
-		g := e.gql(o.admin.Token, `mutation($id: ID!) { updateCollection(id: $id, input: {description: "`+strings.Repeat("d", 101)+`"}) { title } }`, map[string]any{"id": id})
-		if g.code() != "INVALID" || g.Errors[0].Extensions["field"] != "description" {
-			t.Errorf("GraphQL long description: %+v", g.Errors)
-		}
-		if c := e.gql(editor.Token, `mutation($id: ID!) { updateCollection(id: $id, input: {title: "Mine"}) { title } }`, map[string]any{"id": id}).code(); c != "FORBIDDEN" {
-			t.Errorf("GraphQL editor updateCollection code = %q, want FORBIDDEN", c)
-		}
+		e.wantInvalid("long description", o.admin, `mutation($id: ID!) { updateCollection(id: $id, input: {description: "`+strings.Repeat("d", 101)+`"}) { title } }`, map[string]any{"id": id}, "description")
+		e.wantRefusals(`mutation($id: ID!) { updateCollection(id: $id, input: {title: "Mine"}) { title } }`,
+			gqlRefusal{"editor updateCollection", editor, map[string]any{"id": id}, "FORBIDDEN"})
 	})
 }
 
@@ -384,9 +360,7 @@ func TestCollectionSpaces(t *testing.T) {
 				t.Errorf("%s: pages %q count %d, want %q count %d", tt.name, got, count, tt.pages, tt.count)
 			}
 		}
-		var l spaceList
-		e.call(reader.Token, "GET", "/collections/"+col+"/spaces", nil).want(http.StatusOK).decode(&l)
-		for _, it := range l.Items {
+		for _, it := range getList[titled](e, reader.Token, "/collections/"+col+"/spaces").Items {
 			if it.Parent == nil || *it.Parent != col {
 				t.Errorf("%s parent = %v, want %s", it.Title, it.Parent, col)
 			}

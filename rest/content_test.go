@@ -285,6 +285,14 @@ func ctFindPage(pages []ctPage, id string) *ctPage {
 	return nil
 }
 
+// wantOutline checks the space's current pages, read through REST and through GraphQL, against
+// want; step names the moment in the failure.
+func (s *ctSpace) wantOutline(step string, want []string) {
+	s.e.t.Helper()
+	ctWantOutline(s.e.t, "REST "+step, ctOutline(s.pages(s.base(""))), want)
+	ctWantOutline(s.e.t, "GraphQL "+step, s.graphOutline(), want)
+}
+
 func ctWantOutline(t *testing.T, what string, got, want []string) {
 	t.Helper()
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -562,8 +570,7 @@ func TestContentPageEditingOnALiveSpace(t *testing.T) {
 			"  document reference/getting-started-2",
 			"  link GitHub",
 		}
-		ctWantOutline(t, "REST after moves", ctOutline(s.pages(s.base(""))), want)
-		ctWantOutline(t, "GraphQL after moves", s.graphOutline(), want)
+		s.wantOutline("after moves", want)
 		// The moved page kept its content.
 		if md := s.markdown(s.base(""), install.Page.ID); md != "# Install\n\nDownload the binary." {
 			t.Fatalf("moved page markdown = %q", md)
@@ -599,8 +606,7 @@ func TestContentPageEditingOnALiveSpace(t *testing.T) {
 			"  document reference/getting-started-2",
 			"  link GitHub",
 		}
-		ctWantOutline(t, "REST after delete", ctOutline(s.pages(s.base(""))), want)
-		ctWantOutline(t, "GraphQL after delete", s.graphOutline(), want)
+		s.wantOutline("after delete", want)
 		for _, id := range []string{gs.Page.ID, configure.Page.ID, upgrade.Page.ID, nested.Page.ID} {
 			e.call(s.admin.Token, "GET", s.base("")+"/page/"+id, nil).wantError(http.StatusNotFound)
 		}
@@ -1783,8 +1789,7 @@ func TestChangeRequestMovesAndDeletesMerge(t *testing.T) {
 		}
 
 		s.merge(cr)
-		ctWantOutline(t, "space after the merge", ctOutline(s.pages(s.base(""))), crWant)
-		ctWantOutline(t, "GraphQL space after the merge", s.graphOutline(), crWant)
+		s.wantOutline("space after the merge", crWant)
 		for _, id := range []string{a, a1} {
 			e.call(s.admin.Token, "GET", s.base("")+"/page/"+id, nil).wantError(http.StatusNotFound)
 		}

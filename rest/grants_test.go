@@ -386,25 +386,19 @@ func TestSpacePermissionGrants(t *testing.T) {
 		wantGrants(t, e, o.admin.Token, p, "after unknown principals", map[string]string{editor.ID: "comment"}, nil)
 
 		// Bad bodies: 400 naming the field, nothing changed.
-		for _, tt := range []struct{ name, method, path, body, field string }{
-			{"POST without role", "POST", p + "/permissions", `{"users":["` + u2.ID + `"]}`, "role"},
-			{"POST unknown role", "POST", p + "/permissions", `{"role":"owner","users":["` + u2.ID + `"]}`, "role"},
-			{"POST nobody", "POST", p + "/permissions", `{"role":"read"}`, "users"},
-			{"POST empty lists", "POST", p + "/permissions", `{"role":"read","users":[],"teams":[]}`, "users"},
-			{"POST users not a list", "POST", p + "/permissions", `{"role":"read","users":"` + u2.ID + `"}`, "users"},
-			{"POST no body", "POST", p + "/permissions", ``, "body"},
-			{"PATCH unknown role", "PATCH", p + "/permissions/users/" + u2.ID, `{"role":"owner"}`, "role"},
-			{"PATCH role not a string", "PATCH", p + "/permissions/teams/" + t1, `{"role":1}`, "role"},
-			{"PATCH malformed", "PATCH", p + "/permissions/users/" + u2.ID, `{"role"`, "body"},
-		} {
-			var body any = tt.body
-			if tt.body == "" {
-				body = nil
-			}
-			if msg := e.call(o.admin.Token, tt.method, tt.path, body).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, tt.field) {
-				t.Errorf("%s: message %q does not name %s", tt.name, msg, tt.field)
-			}
-		}
+		e.wantBadBodies(o.admin.Token, "POST", p+"/permissions",
+			badBody{"POST without role", `{"users":["` + u2.ID + `"]}`, "role"},
+			badBody{"POST unknown role", `{"role":"owner","users":["` + u2.ID + `"]}`, "role"},
+			badBody{"POST nobody", `{"role":"read"}`, "users"},
+			badBody{"POST empty lists", `{"role":"read","users":[],"teams":[]}`, "users"},
+			badBody{"POST users not a list", `{"role":"read","users":"` + u2.ID + `"}`, "users"},
+			badBody{"POST no body", nil, "body"},
+		)
+		e.wantBadBodies(o.admin.Token, "PATCH", p+"/permissions/users/"+u2.ID,
+			badBody{"PATCH unknown role", `{"role":"owner"}`, "role"},
+			badBody{"PATCH malformed", `{"role"`, "body"},
+		)
+		e.wantBadBodies(o.admin.Token, "PATCH", p+"/permissions/teams/"+t1, badBody{"PATCH role not a string", `{"role":1}`, "role"})
 		wantGrants(t, e, o.admin.Token, p, "after bad bodies", map[string]string{editor.ID: "comment"}, nil)
 
 		// A PATCH without a role changes nothing (absent fields stay as they are).
@@ -698,9 +692,7 @@ func TestMemberSpacesAndCounts(t *testing.T) {
 
 		list := func(viewer account, userID, query string) memberSpaceList {
 			t.Helper()
-			var l memberSpaceList
-			e.call(viewer.Token, "GET", "/orgs/"+o.id+"/members/"+userID+"/spaces"+query, nil).want(http.StatusOK).decode(&l)
-			return l
+			return getList[memberSpace](e, viewer.Token, "/orgs/"+o.id+"/members/"+userID+"/spaces"+query)
 		}
 		// Each member's spaces with the member's own role, newest first or oldest first.
 		for _, tt := range []struct {

@@ -40,10 +40,7 @@ func TestNULInTextInput(t *testing.T) {
 			"variable": {`mutation($o: ID!, $t: String) { createSpace(organizationId: $o, input: {title: $t}) { id } }`, map[string]any{"o": o.id, "t": "a\x00b"}, "t"},
 			"literal":  {`mutation($o: ID!) { createSpace(organizationId: $o, input: {title: "a\u0000b"}) { id } }`, map[string]any{"o": o.id}, "input.title"},
 		} {
-			r := e.gql(o.admin.Token, tt.query, tt.vars)
-			if r.code() != "INVALID" || r.Errors[0].Extensions["field"] != tt.field {
-				t.Errorf("GraphQL %s: %+v", name, r.Errors)
-			}
+			e.wantInvalid(name, o.admin, tt.query, tt.vars, tt.field)
 		}
 		// GraphQL GET carries the same check.
 		q := url.Values{"query": {`query($x: ID!) { organization(id: $x) { id } }`}, "variables": {`{"x":"\u0000"}`}}

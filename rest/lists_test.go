@@ -1,14 +1,17 @@
 package rest_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 )
 
-// Shared pieces of the list tests: every REST list answers the contract's {items, count,
-// next.page}, so one page type and one pager serve spaces, collections, teams and members alike.
+// Shared pieces of the list and CRUD tests: every REST list answers the contract's {items, count,
+// next.page}, so one page type and one pager serve spaces, collections, teams and members alike;
+// every refusal has the contract's error shape, so one check serves each kind.
 
 // listItem is an item of a REST list, named by label in the tests' expectations.
 type listItem interface{ label() string }
@@ -36,6 +39,14 @@ type titled struct {
 }
 
 func (it titled) label() string { return it.Title }
+
+// getList reads one page of the REST list at path (its query included) as token.
+func getList[T listItem](e *env, token, path string) listPage[T] {
+	e.t.Helper()
+	var l listPage[T]
+	e.call(token, "GET", path, nil).want(http.StatusOK).decode(&l)
+	return l
+}
 
 // walkPages reads a REST list from its first page (query holds the limit and the filters) through
 // next.page to the last, with read fetching one query. It fails when the pages do not end or do
@@ -102,6 +113,115 @@ func (e *env) wantBadPaging(token, path string, extra ...string) {
 		msg := e.call(token, "GET", path+"?"+bad, nil).wantError(http.StatusBadRequest)
 		if name, _, _ := strings.Cut(bad, "="); !strings.HasPrefix(msg, name) {
 			e.t.Errorf("GET %s?%s: message %q does not name %s", path, bad, msg, name)
+		}
+	}
+}
+
+// badBody is a request body that a REST call must refuse with a 400 whose message starts with
+// field; body nil sends no body at all (and no Content-Type), "" an empty JSON one.
+type badBody struct {
+	name  string
+	body  any
+	field string
+}
+
+// wantBadBodies sends each body to path as token and checks the 400 names the body's field.
+func (e *env) wantBadBodies(token, method, path string, bodies ...badBody) {
+	e.t.Helper()
+	for _, b := range bodies {
+		if msg := e.call(token, method, path, b.body).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, b.field) {
+			e.t.Errorf("%s: message %q does not name %s", b.name, msg, b.field)
+		}
+	}
+}
+
+// wantInvalid runs query as who and checks that GraphQL refuses it as INVALID naming field.
+func (e *env) wantInvalid(name string, who account, query string, vars map[string]any, field string) {
+	e.t.Helper()
+	if g := e.gql(who.Token, query, vars); g.code() != "INVALID" || g.Errors[0].Extensions["field"] != field {
+		e.t.Errorf("GraphQL %s: %+v", name, g.Errors)
+	}
+}
+
+// bothDoorsPages pages through one list through both doors side by side, limit items a page:
+// REST from path (with no query) and GraphQL's query (a connection taking $first and $after, vars
+// holding the rest) whose connection sits at conn, the field names from data down. Each page must
+// list the same titles and total in both; REST's next.page must be GraphQL's endCursor and its
+// last edge's cursor; each door continues with the other's cursor. It returns the titles, pages
+// joined by "|", and the total count (the same on every page).
+func (e *env) bothDoorsPages(token, path string, limit int, query string, vars map[string]any, conn ...string) (pages string, count int) {
+	e.t.Helper()
+	type connection struct {
+		TotalCount int
+		PageInfo   struct {
+			HasNextPage bool
+			EndCursor   *string
+		}
+		Edges []struct {
+			Cursor string
+			Node   struct{ Title string }
+		}
+	}
+	gqlVars := map[string]any{"first": limit}
+	for k, v := range vars {
+		gqlVars[k] = v
+	}
+	restPath := fmt.Sprintf("%s?limit=%d", path, limit)
+	var seen []string
+	for i := 0; ; i++ {
+		if i == 10 {
+			e.t.Fatalf("%s: pagination does not end (%d pages so far)", path, i)
+		}
+		var data json.RawMessage
+		e.gql(token, query, gqlVars).ok(&data)
+		for _, field := range conn {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(data, &m); err != nil {
+				e.t.Fatalf("GraphQL %s: %v", field, err)
+			}
+			data = m[field]
+		}
+		var g connection
+		if err := json.Unmarshal(data, &g); err != nil {
+			e.t.Fatalf("GraphQL connection %s: %v", data, err)
+		}
+		var rest listPage[titled]
+		e.call(token, "GET", restPath, nil).want(http.StatusOK).decode(&rest)
+		var titles []string
+		for _, ed := range g.Edges {
+			titles = append(titles, ed.Node.Title)
+		}
+		if i == 0 {
+			count = rest.Count
+		}
+		if strings.Join(titles, ",") != rest.labels() || g.TotalCount != rest.Count || rest.Count != count {
+			e.t.Errorf("%s page %d: GraphQL %v (%d), REST %s (%d), first page's count %d", path, i, titles, g.TotalCount, rest.labels(), rest.Count, count)
+		}
+		seen = append(seen, strings.Join(titles, ","))
+		if !g.PageInfo.HasNextPage {
+			if rest.Next != nil {
+				e.t.Errorf("%s page %d: REST has a next page, GraphQL does not", path, i)
+			}
+			return strings.Join(seen, "|"), count
+		}
+		if rest.Next == nil || g.PageInfo.EndCursor == nil || *g.PageInfo.EndCursor != rest.Next.Page || g.Edges[len(g.Edges)-1].Cursor != rest.Next.Page {
+			e.t.Fatalf("%s page %d: GraphQL endCursor %v / last edge cursor, REST next %+v: want equal", path, i, g.PageInfo.EndCursor, rest.Next)
+		}
+		// Alternate: REST continues with GraphQL's cursor and GraphQL with REST's.
+		gqlVars["after"] = rest.Next.Page
+		restPath = fmt.Sprintf("%s?limit=%d&page=%s", path, limit, url.QueryEscape(*g.PageInfo.EndCursor))
+	}
+}
+
+// snapshot reads path as token and returns a check that fails, saying what (the requests since),
+// when path then reads differently: for requests that must change nothing.
+func (e *env) snapshot(token, path string) (wantUnchanged func(what string)) {
+	e.t.Helper()
+	before := e.call(token, "GET", path, nil).want(http.StatusOK).Body
+	return func(what string) {
+		e.t.Helper()
+		if after := e.call(token, "GET", path, nil).want(http.StatusOK).Body; string(after) != string(before) {
+			e.t.Errorf("%s changed %s:\n%s\n%s", what, path, before, after)
 		}
 	}
 }

@@ -65,9 +65,7 @@ func TestAPIInformationAndUsers(t *testing.T) {
 		if data.Viewer.ID != reader.ID || data.Info.Version != "test" {
 			t.Errorf("GraphQL viewer = %+v", data)
 		}
-		if c := e.gql(reader.Token, `query($id: ID!) { user(id: $id) { id } }`, map[string]any{"id": stranger.ID}).code(); c != "NOT_FOUND" {
-			t.Errorf("GraphQL stranger user code = %q, want NOT_FOUND", c)
-		}
+		e.wantRefusals(`query($id: ID!) { user(id: $id) { id } }`, gqlRefusal{"stranger user", reader, map[string]any{"id": stranger.ID}, "NOT_FOUND"})
 	})
 }
 
@@ -170,9 +168,7 @@ func TestListOrganizationsPaginates(t *testing.T) {
 		}
 
 		e.wantBadPaging(user.Token, "/orgs", "limit=abc", "page="+rest.Next.Page+"x")
-		if c := e.gql(user.Token, `{ organizations(first: 1001) { totalCount } }`, nil).code(); c != "INVALID" {
-			t.Errorf("GraphQL first: 1001 code = %q", c)
-		}
+		e.wantRefusals(`{ organizations(first: 1001) { totalCount } }`, gqlRefusal{"first: 1001", user, nil, "INVALID"})
 		// limit=0 means the default page size.
 		var all struct{ Items []any }
 		e.call(user.Token, "GET", "/orgs?limit=0", nil).want(http.StatusOK).decode(&all)
@@ -271,13 +267,8 @@ func TestUpdateOrganization(t *testing.T) {
 		if got := e.call(admin.Token, "GET", "/orgs/"+orgID, nil).object(); got["title"] != "Via GraphQL" || got["defaultRole"] != "comment" {
 			t.Errorf("REST after GraphQL update = %v", got)
 		}
-		g := e.gql(admin.Token, `mutation($id: ID!) { updateOrganization(id: $id, input: {title: "x"}) { title } }`, map[string]any{"id": orgID})
-		if g.code() != "INVALID" || g.Errors[0].Extensions["field"] != "title" {
-			t.Errorf("GraphQL invalid title: %+v", g.Errors)
-		}
-		if c := e.gql(editor.Token, `mutation($id: ID!) { updateOrganization(id: $id, input: {title: "Mine"}) { title } }`, map[string]any{"id": orgID}).code(); c != "FORBIDDEN" {
-			t.Errorf("GraphQL editor update code = %q", c)
-		}
+		e.wantInvalid("invalid title", admin, `mutation($id: ID!) { updateOrganization(id: $id, input: {title: "x"}) { title } }`, map[string]any{"id": orgID}, "title")
+		e.wantRefusals(`mutation($id: ID!) { updateOrganization(id: $id, input: {title: "Mine"}) { title } }`, gqlRefusal{"editor update", editor, map[string]any{"id": orgID}, "FORBIDDEN"})
 	})
 }
 
@@ -315,8 +306,6 @@ func TestAgentInstructions(t *testing.T) {
 			t.Errorf("GraphQL agent instructions = %+v", data)
 		}
 		e.gql(admin.Token, `mutation($id: ID!) { updateAgentInstructions(organizationId: $id, input: {instructions: {object: "document", data: {}, nodes: []}}) { updatedBy } }`, map[string]any{"id": orgID}).ok(nil)
-		if c := e.gql(admin.Token, `mutation($id: ID!) { updateAgentInstructions(organizationId: $id, input: {instructions: {object: "nope"}}) { updatedBy } }`, map[string]any{"id": orgID}).code(); c != "INVALID" {
-			t.Errorf("GraphQL bad document code = %q", c)
-		}
+		e.wantRefusals(`mutation($id: ID!) { updateAgentInstructions(organizationId: $id, input: {instructions: {object: "nope"}}) { updatedBy } }`, gqlRefusal{"bad document", admin, map[string]any{"id": orgID}, "INVALID"})
 	})
 }

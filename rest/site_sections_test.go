@@ -292,8 +292,7 @@ func TestSiteSectionsWrapRootSiteSpaces(t *testing.T) {
 func TestSiteSectionsUpdateDelete(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
 		o := newContentOrg(e)
-		site := o.siteCreate(o.admin.Token, map[string]any{"title": "Docs"})["id"].(string)
-		base := sitePath(o, site)
+		site, base := o.site("Docs")
 		a := o.sectionAdd(site, o.space("", "Alpha"), nil)
 		b := o.sectionAdd(site, o.space("", "Beta"), nil)
 		c := o.sectionAdd(site, o.space("", "Gamma"), nil)
@@ -379,8 +378,7 @@ func TestSiteSectionsUpdateDelete(t *testing.T) {
 func TestSiteSectionGroups(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
 		o := newContentOrg(e)
-		site := o.siteCreate(o.admin.Token, map[string]any{"title": "Docs"})["id"].(string)
-		base := sitePath(o, site)
+		site, base := o.site("Docs")
 		sec := map[string]string{}
 		for _, name := range []string{"Home", "Guides", "Recipes", "API", "SDKs"} {
 			sec[name] = o.sectionAdd(site, o.space("", name), nil).ID
@@ -538,8 +536,7 @@ func TestSiteSectionGroups(t *testing.T) {
 func TestSiteSectionsSort(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
 		o := newContentOrg(e)
-		site := o.siteCreate(o.admin.Token, map[string]any{"title": "Docs"})["id"].(string)
-		base := sitePath(o, site)
+		site, base := o.site("Docs")
 		sec := map[string]siteSectionJSON{}
 		for _, name := range []string{"A", "B", "C", "D"} {
 			sec[name] = o.sectionAdd(site, o.space("", "Space "+name), map[string]any{"title": "S" + name})
@@ -637,8 +634,7 @@ func TestSiteSectionsSortRace(t *testing.T) {
 			t.Skip("SQLite serialises writers itself")
 		}
 		o := newContentOrg(e)
-		site := o.siteCreate(o.admin.Token, map[string]any{"title": "Docs"})["id"].(string)
-		base := sitePath(o, site)
+		site, base := o.site("Docs")
 		var start []string
 		for _, name := range []string{"A", "B", "C", "D"} {
 			start = append(start, o.sectionAdd(site, o.space("", name), nil).ID)
@@ -698,8 +694,7 @@ func TestSiteSectionsSortRace(t *testing.T) {
 func TestSiteSectionConditions(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
 		o := newContentOrg(e)
-		site := o.siteCreate(o.admin.Token, map[string]any{"title": "Docs"})["id"].(string)
-		base := sitePath(o, site)
+		site, base := o.site("Docs")
 		pub := o.sectionAdd(site, o.space("", "Public"), nil)
 		pro := o.sectionAdd(site, o.space("", "Pro"), nil)
 		ent := o.sectionAdd(site, o.space("", "Enterprise"), nil)

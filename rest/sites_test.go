@@ -47,6 +47,13 @@ func (o *contentOrg) siteCreate(token string, body any) map[string]any {
 	return o.e.call(token, "POST", "/orgs/"+o.id+"/sites", body).want(http.StatusCreated).object()
 }
 
+// site creates, as the admin, a site titled title and returns its id and its REST path.
+func (o *contentOrg) site(title string) (id, path string) {
+	o.e.t.Helper()
+	id = o.siteCreate(o.admin.Token, map[string]any{"title": title})["id"].(string)
+	return id, sitePath(o, id)
+}
+
 // siteAdd publishes space on site as token and returns the site space.
 func (o *contentOrg) siteAdd(token, siteID, spaceID string) siteSpaceJSON {
 	o.e.t.Helper()
@@ -258,55 +265,11 @@ func TestSiteList(t *testing.T) {
 		}
 
 		// Pagination: REST next.page and GraphQL cursors are the same tokens.
-		const q = `query($o: ID!, $after: String) { organization(id: $o) { sites(first: 2, after: $after) {
+		const q = `query($o: ID!, $first: Int, $after: String) { organization(id: $o) { sites(first: $first, after: $after) {
 			totalCount pageInfo { hasNextPage endCursor } edges { cursor node { title siteSpaces } } } } }`
-		var after any
-		path := "/orgs/" + o.id + "/sites?limit=2"
-		var seen []string
-		for i := 0; i < 5; i++ {
-			var g struct {
-				Organization struct {
-					Sites struct {
-						TotalCount int
-						PageInfo   struct {
-							HasNextPage bool
-							EndCursor   *string
-						}
-						Edges []struct {
-							Cursor string
-							Node   struct{ Title string }
-						}
-					}
-				}
-			}
-			e.gql(o.admin.Token, q, map[string]any{"o": o.id, "after": after}).ok(&g)
-			var rest siteListJSON
-			e.call(o.admin.Token, "GET", path, nil).want(http.StatusOK).decode(&rest)
-			s := g.Organization.Sites
-			var gt, rt []string
-			for _, ed := range s.Edges {
-				gt = append(gt, ed.Node.Title)
-			}
-			for _, it := range rest.Items {
-				rt = append(rt, it["title"].(string))
-			}
-			if !cmp.Equal(gt, rt) || s.TotalCount != rest.Count || rest.Count != 5 {
-				t.Errorf("page %d: GraphQL %v (%d), REST %v (%d)", i, gt, s.TotalCount, rt, rest.Count)
-			}
-			seen = append(seen, strings.Join(rt, ","))
-			if !s.PageInfo.HasNextPage {
-				if rest.Next != nil {
-					t.Errorf("page %d: REST has a next page, GraphQL does not", i)
-				}
-				break
-			}
-			if rest.Next == nil || s.PageInfo.EndCursor == nil || *s.PageInfo.EndCursor != rest.Next.Page {
-				t.Fatalf("page %d: GraphQL endCursor %v, REST next %+v: want equal", i, s.PageInfo.EndCursor, rest.Next)
-			}
-			after, path = rest.Next.Page, "/orgs/"+o.id+"/sites?limit=2&page="+*s.PageInfo.EndCursor
-		}
-		if got := strings.Join(seen, "|"); got != "Echo,Delta docs|Ärger Guide,Beta Handbook|Alpha Docs" {
-			t.Errorf("pages = %q", got)
+		pages, count := e.bothDoorsPages(o.admin.Token, "/orgs/"+o.id+"/sites", 2, q, map[string]any{"o": o.id}, "organization", "sites")
+		if pages != "Echo,Delta docs|Ärger Guide,Beta Handbook|Alpha Docs" || count != 5 {
+			t.Errorf("pages = %q (count %d), want 5", pages, count)
 		}
 		// GraphQL filters.
 		var g struct {
@@ -1144,8 +1107,7 @@ func TestShareLinks(t *testing.T) {
 func TestSiteStructureStatementsDoNotGrow(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
 		o := newContentOrg(e)
-		site := o.siteCreate(o.admin.Token, map[string]any{"title": "Docs"})["id"].(string)
-		base := sitePath(o, site)
+		site, base := o.site("Docs")
 		link := o.e.call(o.admin.Token, "POST", base+"/share-links", `{"name":"x"}`).want(http.StatusCreated).object()
 		key := siteShareKey(t, link)
 		count := func() [4]int64 {
@@ -1179,23 +1141,13 @@ func TestSiteListContractFilters(t *testing.T) {
 		o := newContentOrg(e)
 		o.siteCreate(o.admin.Token, map[string]any{"title": "Empty", "type": "basic"})
 		o.siteCreate(o.admin.Token, map[string]any{"title": "Live", "type": "premium", "spaces": []string{o.space("", "Guide")}})
-		titles := func(query string) string {
-			t.Helper()
-			var l siteListJSON
-			e.call(o.admin.Token, "GET", "/orgs/"+o.id+"/sites"+query, nil).want(http.StatusOK).decode(&l)
-			var out []string
-			for _, it := range l.Items {
-				out = append(out, it["title"].(string))
-			}
-			return strings.Join(out, ",")
-		}
 		for query, want := range map[string]string{
 			"?published=true":  "Live",
 			"?published=false": "Empty",
 			"?type=basic":      "Empty",
 			"?type=premium":    "Live",
 		} {
-			if got := titles(query); got != want {
+			if got := getList[titled](e, o.admin.Token, "/orgs/"+o.id+"/sites"+query).labels(); got != want {
 				t.Errorf("list %s = %q, want %q", query, got, want)
 			}
 		}

@@ -117,9 +117,7 @@ func (o *teamsOrg) get(token, teamID string) teamsTeam {
 // list reads GET /orgs/{org}/teams<query> as token.
 func (o *teamsOrg) list(token, query string) teamsList {
 	o.e.t.Helper()
-	var l teamsList
-	o.e.call(token, "GET", o.url(query), nil).want(http.StatusOK).decode(&l)
-	return l
+	return getList[teamsTeam](o.e, token, o.url(query))
 }
 
 // setRole puts a member in a team with role ("" for no body) as the admin.
@@ -260,29 +258,20 @@ func TestCreateTeam(t *testing.T) {
 		}
 
 		// Rejected bodies name the field and create nothing.
-		for _, tt := range []struct {
-			name  string
-			body  any
-			field string
-		}{
-			{"no body", nil, "body"},
-			{"malformed JSON", `{"title":`, "body"},
-			{"not an object", `["Writers"]`, "body"},
-			{"title missing", `{}`, "title"},
-			{"title empty", `{"title":""}`, "title"},
-			{"title null", `{"title":null}`, "title"},
-			{"title too long", map[string]any{"title": strings.Repeat("a", 65)}, "title"},
-			{"title wrong type", `{"title":5}`, "title"},
-			{"members wrong type", `{"title":"T","members":"x"}`, "members"},
-			{"member unknown", map[string]any{"title": "T", "members": []string{alice.ID, "nobody"}}, "members[1]"},
-			{"member without a membership", map[string]any{"title": "T", "members": []string{stranger.ID}}, "members[0]"},
-			{"member of another organization", map[string]any{"title": "T", "members": []string{bob.ID, alice.ID, otherAdmin.ID}}, "members[2]"},
-		} {
-			msg := e.call(o.admin.Token, "PUT", o.url(""), tt.body).wantError(http.StatusBadRequest)
-			if !strings.HasPrefix(msg, tt.field) {
-				t.Errorf("%s: message %q does not name %s", tt.name, msg, tt.field)
-			}
-		}
+		e.wantBadBodies(o.admin.Token, "PUT", o.url(""),
+			badBody{"no body", nil, "body"},
+			badBody{"malformed JSON", `{"title":`, "body"},
+			badBody{"not an object", `["Writers"]`, "body"},
+			badBody{"title missing", `{}`, "title"},
+			badBody{"title empty", `{"title":""}`, "title"},
+			badBody{"title null", `{"title":null}`, "title"},
+			badBody{"title too long", map[string]any{"title": strings.Repeat("a", 65)}, "title"},
+			badBody{"title wrong type", `{"title":5}`, "title"},
+			badBody{"members wrong type", `{"title":"T","members":"x"}`, "members"},
+			badBody{"member unknown", map[string]any{"title": "T", "members": []string{alice.ID, "nobody"}}, "members[1]"},
+			badBody{"member without a membership", map[string]any{"title": "T", "members": []string{stranger.ID}}, "members[0]"},
+			badBody{"member of another organization", map[string]any{"title": "T", "members": []string{bob.ID, alice.ID, otherAdmin.ID}}, "members[2]"},
+		)
 		if l := o.list(o.admin.Token, ""); l.Count != 2 {
 			t.Errorf("after rejected creations: %d teams (%s), want 2", l.Count, l.labels())
 		}
@@ -422,7 +411,7 @@ func TestListTeams(t *testing.T) {
 		}
 
 		// The GraphQL cursors are the REST page tokens, and both doors page alike.
-		const page = `query($o: ID!, $after: String, $title: String, $owner: ID) { organization(id: $o) { teams(first: 2, after: $after, title: $title, owner: $owner) {
+		const page = `query($o: ID!, $first: Int, $after: String, $title: String, $owner: ID) { organization(id: $o) { teams(first: $first, after: $after, title: $title, owner: $owner) {
 			totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id title members permissions { admin view } } } } } }`
 		type gqlPage struct {
 			Organization struct {
@@ -450,21 +439,11 @@ func TestListTeams(t *testing.T) {
 			}
 			return strings.Join(out, ",")
 		}
-		rest := o.list(alice.Token, "?limit=2")
-		var first gqlPage
-		e.gql(alice.Token, page, map[string]any{"o": o.id}).ok(&first)
-		ft := first.Organization.Teams
-		if titles(first) != rest.labels() || ft.TotalCount != 6 || !ft.PageInfo.HasNextPage || ft.PageInfo.EndCursor != rest.Next.Page || ft.Edges[1].Cursor != rest.Next.Page {
-			t.Errorf("GraphQL first page = %+v, REST next = %q", ft, rest.Next.Page)
-		}
-		var second gqlPage
-		e.gql(alice.Token, page, map[string]any{"o": o.id, "after": ft.PageInfo.EndCursor}).ok(&second)
-		restSecond := o.list(alice.Token, "?limit=2&page="+url.QueryEscape(rest.Next.Page))
-		if titles(second) != "Docs,Ops" || titles(second) != restSecond.labels() || second.Organization.Teams.PageInfo.EndCursor != restSecond.Next.Page {
-			t.Errorf("GraphQL second page = %s, REST %s", titles(second), restSecond.labels())
+		if got, count := e.bothDoorsPages(alice.Token, o.url(""), 2, page, map[string]any{"o": o.id}, "organization", "teams"); got != "Data,Design|Docs,Ops|Platform,Support" || count != 6 {
+			t.Errorf("pages of 2 through both doors = %s (count %d), want 6", got, count)
 		}
 		var filtered gqlPage
-		e.gql(alice.Token, page, map[string]any{"o": o.id, "title": "P", "owner": o.admin.ID}).ok(&filtered)
+		e.gql(alice.Token, page, map[string]any{"o": o.id, "first": 2, "title": "P", "owner": o.admin.ID}).ok(&filtered)
 		if titles(filtered) != "Ops,Platform" || filtered.Organization.Teams.TotalCount != 3 {
 			t.Errorf("GraphQL filtered = %s (%d)", titles(filtered), filtered.Organization.Teams.TotalCount)
 		}
@@ -622,19 +601,15 @@ func TestRenameTeam(t *testing.T) {
 		if title := e.call(otherAdmin.Token, "GET", "/orgs/"+otherID+"/teams/"+theirs.ID, nil).want(http.StatusOK).object()["title"]; title != "Theirs" {
 			t.Errorf("the other organization's team is now %v", title)
 		}
-		for _, tt := range []struct{ body, field string }{
-			{`{}`, "title"},
-			{`{"title":""}`, "title"},
-			{`{"title":null}`, "title"},
-			{`{"title":7}`, "title"},
-			{`{"title":"` + strings.Repeat("a", 65) + `"}`, "title"},
-			{`{"title":`, "body"},
-			{``, "body"},
-		} {
-			if msg := e.call(o.admin.Token, "PATCH", path, tt.body).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, tt.field) {
-				t.Errorf("%s: message %q does not name %s", tt.body, msg, tt.field)
-			}
-		}
+		e.wantBadBodies(o.admin.Token, "PATCH", path,
+			badBody{`{}`, `{}`, "title"},
+			badBody{`{"title":""}`, `{"title":""}`, "title"},
+			badBody{`{"title":null}`, `{"title":null}`, "title"},
+			badBody{`{"title":7}`, `{"title":7}`, "title"},
+			badBody{`{"title":"` + strings.Repeat("a", 65) + `"}`, `{"title":"` + strings.Repeat("a", 65) + `"}`, "title"},
+			badBody{`{"title":`, `{"title":`, "body"},
+			badBody{``, ``, "body"},
+		)
 		if title := o.get(o.admin.Token, writers.ID).Title; title != "Editors" {
 			t.Errorf("rejected renames changed the title to %q", title)
 		}
@@ -994,17 +969,13 @@ func TestSetAndRemoveTeamMember(t *testing.T) {
 			want[step.email] = step.role
 			o.wantMembers(step.name, tm.ID, want)
 		}
-		for _, tt := range []struct{ body, field string }{
-			{`{"role":"admin"}`, "role"},
-			{`{"role":"OWNER"}`, "role"},
-			{`{"role":""}`, "role"},
-			{`{"role":5}`, "role"},
-			{`{"role":`, "body"},
-		} {
-			if msg := e.call(o.admin.Token, "PUT", at(carol.ID), tt.body).wantError(http.StatusBadRequest); !strings.HasPrefix(msg, tt.field) {
-				t.Errorf("%s: message %q does not name %s", tt.body, msg, tt.field)
-			}
-		}
+		e.wantBadBodies(o.admin.Token, "PUT", at(carol.ID),
+			badBody{`{"role":"admin"}`, `{"role":"admin"}`, "role"},
+			badBody{`{"role":"OWNER"}`, `{"role":"OWNER"}`, "role"},
+			badBody{`{"role":""}`, `{"role":""}`, "role"},
+			badBody{`{"role":5}`, `{"role":5}`, "role"},
+			badBody{`{"role":`, `{"role":`, "body"},
+		)
 		o.wantMembers("rejected roles", tm.ID, want)
 		// Only the organization's members can join; a missing team is 404.
 		for _, id := range []string{stranger.ID, otherAdmin.ID, "nobody"} {
