@@ -60,7 +60,7 @@ func heapAfterGC() uint64 {
 // Issue 12, done when: every reproduction, sent to a real loopback server with the production
 // limits, is refused; afterwards the server is healthy and its heap is back near its idle size.
 func TestAbuseLeavesServerHealthy(t *testing.T) {
-	eachDB(t, func(t *testing.T, e *env) {
+	eachDBAlone(t, func(t *testing.T, e *env) {
 		o := newContentOrg(e)
 		base := e.loopback()
 		site := o.siteCreate(o.admin.Token, map[string]any{"title": "Docs"})["id"].(string)

@@ -61,6 +61,15 @@ func eachDB(t *testing.T, fn func(t *testing.T, e *env)) {
 	storagetest.Each(t, func(t *testing.T, s *storage.Store) { fn(t, newEnv(t, s)) })
 }
 
+// eachDBAlone is eachDB for a test that measures the whole process (its heap): it is not
+// parallel, so it runs before the package's parallel tests are released, one database after the
+// other, and no other test's live data counts as its own.
+func eachDBAlone(t *testing.T, fn func(t *testing.T, e *env)) {
+	for _, d := range storagetest.Dialects {
+		t.Run(string(d), func(t *testing.T) { fn(t, newEnv(t, storagetest.Open(t, d))) })
+	}
+}
+
 func newEnv(t *testing.T, s *storage.Store) *env {
 	var mu sync.Mutex
 	now := t0
