@@ -27,10 +27,10 @@ func (r *Resolver) toUser(u *storage.User) *model.User {
 	}
 }
 
-// toOrganization shows org to a viewer; viewer is nil for someone who is not a member.
 // mergeRulesNoneJSON is how the default merge rules are stored.
 const mergeRulesNoneJSON = `{"type":"none"}`
 
+// toOrganization shows org to a viewer; viewer is nil for someone who is not a member.
 func (r *Resolver) toOrganization(o *storage.Organization, viewer *model.Member) *model.Organization {
 	org := &model.Organization{
 		Object:               "organization",
@@ -47,7 +47,7 @@ func (r *Resolver) toOrganization(o *storage.Organization, viewer *model.Member)
 		AI:                   o.AI,
 		InviteLinks:          o.InviteLinks,
 		Plan:                 model.BillingProduct(o.Plan),
-		URLs:                 model.OrganizationURLs{Location: r.Settings.PublicURL + "/v1/orgs/" + o.ID, App: r.Settings.AppURL + "/o/" + o.ID + "/", Logo: o.LogoURL},
+		URLs:                 model.OrganizationURLs{Location: r.apiURL("/orgs/%s", o.ID), App: r.Settings.AppURL + "/o/" + o.ID + "/", Logo: o.LogoURL},
 		Trial:                model.OrganizationTrial{Status: model.BillingTrialNotApplicable},
 		InternalIsOnNewTrial: true,
 	}

@@ -27,7 +27,7 @@ func NewServer(res *graph.Resolver) http.Handler { return NewServerWith(res, Opt
 func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 	r := chi.NewRouter()
 	r.Use(opts.outer()...)
-	r.Use(requestID, clientAddress(opts.TrustedProxies), logRequests, recoverPanics, rejectNUL)
+	r.Use(middleware.RequestID, clientAddress(opts.TrustedProxies), logRequests, recoverPanics, rejectNUL)
 	opts.mountOps(r, res)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeErrorStatus(w, http.StatusNotFound, "No such endpoint")
