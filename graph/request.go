@@ -15,6 +15,8 @@ import (
 // organization, and the content that revisions and pages were read from. It lives for one request:
 // nothing in it is ever shared across requests, as its values depend on the viewer.
 type requestState struct {
+	loaders loader.Loaders
+
 	// access is, per organization, what decides the viewer's roles there.
 	access memo[string, *orgAccess]
 	// teamSpaces is, per organization, how many live spaces each team reaches.
@@ -30,8 +32,6 @@ type requestState struct {
 	sources map[model.ContentKey]*ContentSource
 }
 
-type requestStateKey struct{}
-
 // Middleware gives every request its own state and dataloaders; mount it before both /graphql
 // and /v1. The GraphQL handler installs them itself when it is mounted without it.
 func Middleware(store *storage.Store) func(http.Handler) http.Handler {
@@ -42,22 +42,27 @@ func Middleware(store *storage.Store) func(http.Handler) http.Handler {
 	}
 }
 
-// withRequestState returns ctx with a fresh request state and dataloaders.
+// withRequestState returns ctx with a fresh request state and its dataloaders: one allocation and
+// one context value.
 func withRequestState(ctx context.Context, store *storage.Store) context.Context {
-	ctx = loader.NewContext(ctx, loader.New(store))
-	return context.WithValue(ctx, requestStateKey{}, &requestState{})
+	s := &requestState{}
+	s.loaders.Init(store)
+	return loader.NewContext(ctx, s)
 }
+
+// Loaders returns the request's dataloaders (loader.Holder).
+func (s *requestState) Loaders() *loader.Loaders { return &s.loaders }
 
 // hasRequestState reports whether ctx carries a request state already.
 func hasRequestState(ctx context.Context) bool {
-	_, ok := ctx.Value(requestStateKey{}).(*requestState)
+	_, ok := loader.HolderFrom(ctx).(*requestState)
 	return ok
 }
 
 // stateOf returns the request's state; a caller without one (a job, a test) gets a throwaway
 // state, so that nothing is kept beyond the call.
 func stateOf(ctx context.Context) *requestState {
-	if s, ok := ctx.Value(requestStateKey{}).(*requestState); ok {
+	if s, ok := loader.HolderFrom(ctx).(*requestState); ok {
 		return s
 	}
 	return &requestState{}

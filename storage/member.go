@@ -105,8 +105,9 @@ func (s *Store) FindMemberships(ctx context.Context, userID string, page Page) (
 	})
 }
 
-// MembershipsIn returns userID's memberships of the given organizations, with user and
-// organization, keyed by organization id: one statement for any number of organizations.
+// MembershipsIn returns userID's memberships of the given organizations with their organization
+// (not their user: the caller named it), keyed by organization id: one statement for any number
+// of organizations.
 func (s *Store) MembershipsIn(ctx context.Context, userID string, orgIDs []string) (map[string]*Member, error) {
 	var members []*Member
 	if len(orgIDs) == 1 { // the common case: one organization's page, prepared
@@ -118,7 +119,7 @@ func (s *Store) MembershipsIn(ctx context.Context, userID string, orgIDs []strin
 			return nil, err
 		}
 	} else if len(orgIDs) > 0 {
-		err := s.rdb.NewSelect().Model(&members).Relation("User").Relation("Organization").
+		err := s.rdb.NewSelect().Model(&members).Relation("Organization").
 			Where("m.user_id = ? AND m.organization_id IN (?)", userID, bun.List(orgIDs)).Scan(ctx)
 		if err != nil {
 			return nil, translate(err)

@@ -17,7 +17,7 @@ import (
 type Loaders struct {
 	store *storage.Store
 
-	// Membership loads the viewer's membership of an organization (with its organization and user).
+	// Membership loads the viewer's membership of an organization (with its organization).
 	Membership Batch[string, *storage.Member]
 	// User loads a user the viewer may see.
 	User Batch[string, *storage.User]
@@ -85,11 +85,18 @@ type loadersKey struct{}
 // (see Batch): siblings resolved in parallel arrive within it.
 const batchWait = 2 * time.Millisecond
 
-// New builds fresh loaders for one request; the viewer comes from each load's context. The fetch
-// functions below capture nothing (their store and sibling loaders come as l), so none is
-// allocated per request.
+// New builds fresh loaders for one request; the viewer comes from each load's context.
 func New(store *storage.Store) *Loaders {
-	l := &Loaders{store: store}
+	l := &Loaders{}
+	l.Init(store)
+	return l
+}
+
+// Init readies zero loaders in place (a request's state holds them by value: no allocation of
+// their own). The fetch functions below capture nothing (their store and sibling loaders come
+// as l), so none is allocated per request.
+func (l *Loaders) Init(store *storage.Store) {
+	l.store = store
 	l.Membership.init(l, func(ctx context.Context, l *Loaders, orgIDs []string) (map[string]*storage.Member, error) {
 		return l.store.MembershipsIn(ctx, viewerID(ctx), orgIDs)
 	}, batchWait)
@@ -261,7 +268,6 @@ func New(store *storage.Store) *Loaders {
 		l.SiteOutlines.Prime(outlines)
 		return bySite, nil
 	}, batchWait)
-	return l
 }
 
 // pagesOf reads pages of several parents' lists: keys that differ only by parent (the same list,
@@ -308,17 +314,27 @@ func viewerID(ctx context.Context) string {
 	return ""
 }
 
-// NewContext returns ctx carrying l, the request's loaders (graph.Middleware installs them with
-// the rest of the request's state).
-func NewContext(ctx context.Context, l *Loaders) context.Context {
-	return context.WithValue(ctx, loadersKey{}, l)
+// Holder is what carries a request's loaders in its context: graph's request state, which holds
+// them with the rest of what the request has read, so that one context value serves both.
+type Holder interface{ Loaders() *Loaders }
+
+// NewContext returns ctx carrying h, the request's state with its loaders (graph.Middleware
+// installs it).
+func NewContext(ctx context.Context, h Holder) context.Context {
+	return context.WithValue(ctx, loadersKey{}, h)
+}
+
+// HolderFrom returns the request state NewContext installed, or nil.
+func HolderFrom(ctx context.Context) Holder {
+	h, _ := ctx.Value(loadersKey{}).(Holder)
+	return h
 }
 
 // For returns the request's loaders, building throwaway ones when a caller (a CLI, a test) has
 // none in its context.
 func For(ctx context.Context, store *storage.Store) *Loaders {
-	if l, ok := ctx.Value(loadersKey{}).(*Loaders); ok {
-		return l
+	if h := HolderFrom(ctx); h != nil {
+		return h.Loaders()
 	}
 	return New(store)
 }
