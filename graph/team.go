@@ -42,18 +42,44 @@ func (r *Resolver) teamSpaces(ctx context.Context, orgID string) (map[string]int
 		if err != nil {
 			return nil, err
 		}
-		all := org.grants
-		teams := map[string]bool{}
-		for _, g := range all {
+		// Only a grant on a space's chain (the space, the collections above it) can let a team in,
+		// so the engine is asked only of those teams, each with its own grants: one pass over
+		// the spaces, not every team against every space and every grant of the organization.
+		type target struct{ kind, id string }
+		teamsOn := map[target][]string{}
+		grantsOf := map[string][]authz.Grant{}
+		for _, g := range org.grants {
 			if g.PrincipalKind == storage.PrincipalTeam {
-				teams[g.PrincipalID] = true
+				teamsOn[target{g.TargetKind, g.TargetID}] = append(teamsOn[target{g.TargetKind, g.TargetID}], g.PrincipalID)
+				grantsOf[g.PrincipalID] = append(grantsOf[g.PrincipalID], g)
 			}
 		}
 		counts := map[string]int{}
-		for team := range teams {
-			reach := &authz.Access{Member: true, Teams: map[string]bool{team: true}, Grants: all, Collections: acc.Collections}
-			for _, s := range spaces {
-				if reach.SpaceRole(spaceNode(s)) != nil {
+		asked := map[string]bool{}
+		reachOf := map[string]*authz.Access{} // a team as a guest holding only its grants
+		for _, s := range spaces {
+			clear(asked)
+			node := spaceNode(s)
+			candidates := teamsOn[target{"space", s.ID}]
+			for parent, depth := node.Parent, 0; parent != "" && depth < 64; depth++ { // depth guards a corrupt cycle
+				candidates = append(candidates[:len(candidates):len(candidates)], teamsOn[target{"collection", parent}]...)
+				c, ok := acc.Collections[parent]
+				if !ok {
+					break
+				}
+				parent = c.Parent
+			}
+			for _, team := range candidates {
+				if asked[team] {
+					continue
+				}
+				asked[team] = true
+				reach := reachOf[team]
+				if reach == nil {
+					reach = &authz.Access{Member: true, Teams: map[string]bool{team: true}, Grants: grantsOf[team], Collections: acc.Collections}
+					reachOf[team] = reach
+				}
+				if reach.SpaceRole(node) != nil {
 					counts[team]++
 				}
 			}

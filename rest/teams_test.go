@@ -1380,6 +1380,18 @@ func TestTeamCountsStayTrue(t *testing.T) {
 		wantSpaces("a space deleted", 1)
 		e.call(o.admin.Token, "POST", "/spaces/"+s3+"/restore", nil).want(http.StatusOK)
 		wantSpaces("the space restored", 2)
+		// A grant on a collection reaches the spaces below it, at any depth; a grant on the
+		// space itself or on two collections of its chain counts it once.
+		outer := e.call(o.admin.Token, "POST", "/orgs/"+o.id+"/collections", map[string]any{"title": "Outer"}).want(http.StatusCreated).object()["id"].(string)
+		inner := e.call(o.admin.Token, "POST", "/orgs/"+o.id+"/collections", map[string]any{"title": "Inner", "parent": outer}).want(http.StatusCreated).object()["id"].(string)
+		for _, parent := range []string{outer, inner, inner} {
+			e.call(o.admin.Token, "POST", "/orgs/"+o.id+"/spaces", map[string]any{"title": "Below", "parent": parent}).want(http.StatusCreated)
+		}
+		wantSpaces("spaces in collections, no grant", 2)
+		e.call(o.admin.Token, "POST", "/collections/"+inner+"/permissions", map[string]any{"role": "read", "teams": []string{one.ID}}).want(http.StatusNoContent)
+		wantSpaces("granted on the inner collection", 4)
+		e.call(o.admin.Token, "POST", "/collections/"+outer+"/permissions", map[string]any{"role": "edit", "teams": []string{one.ID}}).want(http.StatusNoContent)
+		wantSpaces("granted on both collections", 5)
 
 		// Leaving the organization leaves its teams, for good.
 		e.call(o.admin.Token, "DELETE", "/orgs/"+o.id+"/members/"+bob.ID, nil).want(http.StatusNoContent)
