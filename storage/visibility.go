@@ -3,7 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
-	"slices"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -75,7 +75,7 @@ func refreshOpen(ctx context.Context, db bun.IDB, collectionIDs, spaceIDs []stri
 }
 
 // RebuildVisibility recomputes what storage keeps materialized for access decisions
-// (open_to_members) for a whole organization, from its default levels and collection tree. The
+// (open_to_members, space_counts) for a whole organization, from its default levels and collection tree. The
 // writes that change them keep it in step themselves; this is for data written around them (bulk
 // loads) and for tests that check the two agree.
 func (s *Store) RebuildVisibility(ctx context.Context, orgID string) error {
@@ -87,7 +87,14 @@ func (s *Store) RebuildVisibility(ctx context.Context, orgID string) error {
 		if err := refreshOpen(ctx, tx, roots, nil); err != nil {
 			return err
 		}
-		_, err := tx.NewRaw(`UPDATE spaces SET open_to_members = `+openCase("", "TRUE")+` WHERE organization_id = ? AND collection_id IS NULL`, orgID).Exec(ctx)
+		if _, err := tx.NewRaw(`UPDATE spaces SET open_to_members = `+openCase("", "TRUE")+` WHERE organization_id = ? AND collection_id IS NULL`, orgID).Exec(ctx); err != nil {
+			return translate(err)
+		}
+		// The triggers keep the counts; recounting here repairs a count written around them.
+		_, err := tx.NewRaw(`UPDATE space_counts SET
+			live = (SELECT COUNT(*) FROM spaces s WHERE s.organization_id = ? AND s.deleted_at IS NULL),
+			open_live = (SELECT COUNT(*) FROM spaces s WHERE s.organization_id = ? AND s.deleted_at IS NULL AND s.open_to_members = TRUE)
+			WHERE organization_id = ?`, orgID, orgID, orgID).Exec(ctx)
 		return translate(err)
 	})
 }
@@ -118,33 +125,56 @@ func (r SpaceReader) base() (string, []any) {
 	return cond, args
 }
 
-// reached is the condition that a grant of the reader's (their own or a team's) reaches a space:
-// a grant on the space, or on a collection above it, through "inherit" only for members. Its
-// two subqueries run once per statement (hashed), and their size follows the reader's grants,
-// not the organization.
-func (r SpaceReader) reached() (string, []any) {
-	// Two lookups of the (organization, principal kind, principal) index: an OR of the two
-	// would read every grant of the organization.
-	granted := `SELECT g.target_id FROM content_grants g WHERE g.organization_id = ? AND g.principal_kind = 'user' AND g.principal_id = ?
+// granted selects the targets of the reader's grants (their own and their teams'): two lookups
+// of the (organization, principal kind, principal) index; an OR of the two would read every
+// grant of the organization.
+func (r SpaceReader) granted() (string, []any) {
+	return `SELECT g.target_id FROM content_grants g WHERE g.organization_id = ? AND g.principal_kind = 'user' AND g.principal_id = ?
 		UNION ALL
 		SELECT g.target_id FROM content_grants g WHERE g.organization_id = ? AND g.principal_kind = 'team' AND g.principal_id IN (
-			SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ? AND tm.user_id = ?)`
-	grantedArgs := []any{r.OrganizationID, r.UserID, r.OrganizationID, r.OrganizationID, r.UserID}
-	// The collections whose grants count for a space in them: the granted ones, and, going
-	// down, those that inherit from them (for a guest, every collection beneath).
-	// (COALESCE keeps SQLite from building an index on default_level at each step instead of
-	// following collections_parent.)
-	through, space := "", "s.collection_id IN (%s)"
+			SELECT tm.team_id FROM team_members tm WHERE tm.organization_id = ? AND tm.user_id = ?)`,
+		[]any{r.OrganizationID, r.UserID, r.OrganizationID, r.OrganizationID, r.UserID}
+}
+
+// reach selects the collections whose grants count for a space in them: the granted ones, and,
+// going down, those that inherit from them (for a guest, every collection beneath); and the
+// condition a space in one of them must meet (members: that it inherits), with %s for the
+// collection ids. (COALESCE keeps SQLite from building an index on default_level at each step
+// instead of following collections_parent.)
+func (r SpaceReader) reach() (reach string, args []any, spaceIn string) {
+	granted, args := r.granted()
+	through, spaceIn := "", "s.collection_id IN (%s)"
 	if r.Member {
-		through, space = " WHERE COALESCE(c.default_level, '') = 'inherit'", "(s.default_level = 'inherit' AND s.collection_id IN (%s))"
+		through, spaceIn = " WHERE COALESCE(c.default_level, '') = 'inherit'", "(s.default_level = 'inherit' AND s.collection_id IN (%s))"
 	}
-	reach := `WITH RECURSIVE reach (id) AS (
+	return `WITH RECURSIVE reach (id) AS (
 			SELECT c.id FROM collections c WHERE c.id IN (` + granted + `)
 			UNION
 			SELECT c.id FROM collections c JOIN reach ON c.parent_id = reach.id` + through + `
-		) SELECT id FROM reach`
-	cond := "(s.id IN (" + granted + ") OR " + fmt.Sprintf(space, reach) + ")"
-	return cond, append(slices.Clone(grantedArgs), grantedArgs...)
+		) SELECT id FROM reach`, args, spaceIn
+}
+
+// reached is the condition that a grant of the reader's reaches a space: a grant on the space,
+// or on a collection above it, through "inherit" only for members. Its two subqueries run once
+// per statement (hashed), and their size follows the reader's grants, not the organization.
+func (r SpaceReader) reached() (string, []any) {
+	granted, args := r.granted()
+	reach, reachArgs, spaceIn := r.reach()
+	return "(s.id IN (" + granted + ") OR " + fmt.Sprintf(spaceIn, reach) + ")", append(args, reachArgs...)
+}
+
+// reachedIDs selects the ids of the spaces the reader's grants reach (reached), driven by the
+// grants: the granted ids, and the spaces of the reached collections through their
+// spaces_collection index, whose cost follows what the grants reach, never the organization's
+// other spaces. PostgreSQL is handed the collections as an array (= ANY (ARRAY(…))), which it
+// looks up in the index; as a semi-join it hashed them and read every space of the organization.
+func (r SpaceReader) reachedIDs(d Dialect) (string, []any) {
+	granted, args := r.granted()
+	reach, reachArgs, spaceIn := r.reach()
+	if d == Postgres {
+		spaceIn = strings.Replace(spaceIn, "IN (%s)", "= ANY (ARRAY(%s))", 1)
+	}
+	return granted + " UNION SELECT s.id FROM spaces s WHERE " + fmt.Sprintf(spaceIn, reach), append(args, reachArgs...)
 }
 
 // visible is the condition that the reader reads a space. A member's page walks the
@@ -162,21 +192,33 @@ func (r SpaceReader) visible() (string, []any) {
 	return base + " AND " + reached, append(args, more...)
 }
 
-// countSQL counts the spaces the reader reads. A member's count adds the open spaces (read from
-// the spaces_open index alone) to the closed spaces their grants reach, so that only the closed
-// spaces are tested against the grants.
-func (r SpaceReader) countSQL() (string, []any) {
+// countSQL counts the spaces the reader reads without reading the organization's spaces: an
+// admin's count is the organization's live spaces and a member's starts from those open to
+// members, both kept in space_counts by triggers; to it come the closed spaces the reader's
+// grants reach (reachedIDs), each looked up by primary key (SQLite: the ids first, CROSS JOIN;
+// PostgreSQL: as an array, which it hashed against the organization's closed spaces when
+// joined). A reader confined to given spaces counts those.
+func (r SpaceReader) countSQL(d Dialect) (string, []any) {
 	base, args := r.base()
-	if r.Admin || !r.Member {
+	if r.Only != nil {
 		cond, all := r.visible()
 		return "SELECT COUNT(*) FROM spaces s WHERE " + cond, all
 	}
-	reached, more := r.reached()
-	// "= TRUE", "= FALSE": equalities, so that both use the index's second column.
-	q := "SELECT (SELECT COUNT(*) FROM spaces s WHERE " + base + " AND s.open_to_members = TRUE) + " +
-		"(SELECT COUNT(*) FROM spaces s WHERE " + base + " AND s.open_to_members = FALSE AND " + reached + ")"
-	all := append(slices.Clone(args), args...)
-	return q, append(all, more...)
+	const counted = "COALESCE((SELECT c.%s FROM space_counts c WHERE c.organization_id = ?), 0)"
+	if r.Admin {
+		return "SELECT " + fmt.Sprintf(counted, "live"), []any{r.OrganizationID}
+	}
+	ids, more := r.reachedIDs(d)
+	reached := "(SELECT COUNT(*) FROM (" + ids + ") AS r CROSS JOIN spaces s WHERE s.id = r.target_id AND " + base
+	if d == Postgres {
+		reached = "(SELECT COUNT(*) FROM spaces s WHERE s.id = ANY (ARRAY(" + ids + ")) AND " + base
+	}
+	if r.Member {
+		// "= FALSE": open spaces are counted already.
+		return "SELECT " + fmt.Sprintf(counted, "open_live") + " + " + reached + " AND s.open_to_members = FALSE)",
+			append(append([]any{r.OrganizationID}, more...), args...)
+	}
+	return "SELECT " + reached + ")", append(more, args...)
 }
 
 // ReadableSpacePage pages through the live spaces of an organization that reader reads, newest
@@ -195,7 +237,7 @@ func (s *Store) ReadableSpacePage(ctx context.Context, r SpaceReader, list strin
 	if err != nil {
 		return out, err
 	}
-	count, countArgs := r.countSQL()
+	count, countArgs := r.countSQL(s.dialect)
 	if err := s.rdb.NewRaw(count, countArgs...).Scan(ctx, &out.Total); err != nil {
 		return out, fmt.Errorf("count readable spaces: %w", translate(err))
 	}
