@@ -199,10 +199,8 @@ const (
 )
 
 func TestSpaceStatementsDoNotGrowWithTheOrganization(t *testing.T) {
-	t.Parallel()
 	for _, d := range storagetest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
 			dsn := storagetest.DSN(t, d)
 			store, err := storage.Open(context.Background(), dsn, storage.WithMaxConns(storagetest.MaxConns))
 			if err != nil {

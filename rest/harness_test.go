@@ -61,9 +61,11 @@ func eachDB(t *testing.T, fn func(t *testing.T, e *env)) {
 	storagetest.Each(t, func(t *testing.T, s *storage.Store) { fn(t, newEnv(t, s)) })
 }
 
-// eachDBAlone is eachDB for a test that measures the whole process (its heap): it is not
-// parallel, so it runs before the package's parallel tests are released, one database after the
-// other, and no other test's live data counts as its own.
+// eachDBAlone is eachDB for a test that measures the whole process: its heap (no other test's
+// live data may count as its own), or the statements a request costs (a flood of parallel tests
+// delayed siblings past the loaders' fallback waits and split their batches: 9 statements became
+// 13 under GOMAXPROCS=1). It is not parallel, so it runs before the package's parallel tests are
+// released, one database after the other.
 func eachDBAlone(t *testing.T, fn func(t *testing.T, e *env)) {
 	for _, d := range storagetest.Dialects {
 		t.Run(string(d), func(t *testing.T) { fn(t, newEnv(t, storagetest.Open(t, d))) })

@@ -403,7 +403,7 @@ func TestReaderGraphQL(t *testing.T) {
 // TestReaderStatementsDoNotGrow: a page view costs the same statements whatever the size of the
 // space, on a first view (the page tree read) and on later ones (the tree cached).
 func TestReaderStatementsDoNotGrow(t *testing.T) {
-	eachDB(t, func(t *testing.T, e *env) {
+	eachDBAlone(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("Acme", "admin@acme.test")
 		counts := map[int][2]int64{}
 		for _, size := range []int{2, 12} {
