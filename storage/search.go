@@ -21,6 +21,10 @@ type SearchFilter struct {
 	// weight in the coverage ranking, from TermFrequencies; PostgreSQL only (SQLite's bm25
 	// weighs terms by rarity itself).
 	Weights map[string]float64
+	// TermCounts gives each positive term of an AnyWord query the number of pages holding it,
+	// up to ExactTotal+1 (TermFrequencies): a term held by more is common, and SQLite ranks an
+	// AnyWord query with a common term over bounded candidates (commonAnyWord).
+	TermCounts map[string]int
 	// Matches and Common are what the planning count found (CountMatches): how many pages match
 	// (up to ExactTotal+1), and whether some word or phrase of the query is common (held by
 	// more than ExactTotal pages). A Common search is ranked without the databases' full-text
@@ -75,6 +79,9 @@ const (
 func (s *Store) searchMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
 	if f.Common && !f.Query.AnyWord {
 		return s.commonMatches(f, perSpace)
+	}
+	if s.dialect == SQLite && f.commonTerm() {
+		return s.commonAnyWord(f, perSpace)
 	}
 	if s.dialect == Postgres {
 		titled := s.pgMatches(f).Where("sp.title_tsv @@ ?", f.Query.anyPositive().tsquery(true)).Limit(titleCandidates)
@@ -282,8 +289,10 @@ func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
 // how many pages there are: what an AnyWord search weighs its terms by. One statement.
 func (s *Store) TermFrequencies(ctx context.Context, f SearchFilter) (map[string]int, int, error) {
 	terms := f.Query.terms()
-	q := s.rdb.NewSelect().ColumnExpr("(SELECT count(*) FROM search_pages AS sp WHERE sp.organization_id = ? AND sp.space_id IN (?)) AS n",
-		f.OrganizationID, bun.List(f.SpaceIDs))
+	// The pages are counted from the (space_id, page_id) index alone: the organization's own
+	// filter read every row too (SQLite: 36 ms instead of 5 ms for 100,000 pages), and it
+	// decides no page's access, only the terms' weights (the spaces are the organization's).
+	q := s.rdb.NewSelect().ColumnExpr("(SELECT count(*) FROM search_pages AS sp WHERE sp.space_id IN (?)) AS n", bun.List(f.SpaceIDs))
 	for i, c := range terms {
 		one := f
 		one.Query = MatchQuery{Groups: [][]MatchClause{{c}}}
@@ -371,8 +380,13 @@ func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (Sea
 		return out, err
 	}
 	var rows []*searchRow
+	total := bun.SafeQuery("count(*) OVER ()")
+	if s.dialect == SQLite && f.commonTerm() {
+		// The candidates are a bounded few: count the matches (up to ExactTotal+1) instead.
+		total = bun.SafeQuery("(?)", s.matchTotal(f))
+	}
 	q := s.rdb.NewSelect().TableExpr("(?) AS r", s.searchMatches(f, 0)).
-		ColumnExpr("r.*, count(*) OVER () AS total").
+		ColumnExpr("r.*, ? AS total", total).
 		OrderExpr("r.rank DESC, r.title ASC, r.page_id ASC").Limit(int64(page.Limit + 1)).Offset(int64(offset))
 	if err := q.Scan(ctx, &rows); err != nil {
 		return out, fmt.Errorf("search pages: %w", translate(err))
@@ -430,6 +444,9 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 	if f.Common && !f.Query.AnyWord {
 		// Exact when every space was scanned, or every match was a candidate.
 		out.TotalIsExact = s.perSpaceScans(f, perSpace) || len(f.SpaceIDs) == 1 || f.Matches <= commonOthers
+	} else if s.dialect == SQLite && f.commonTerm() {
+		// Every space was scanned (commonAnyWord), or its candidates are a sample.
+		out.TotalIsExact = s.perSpaceScans(f, perSpace) || len(f.SpaceIDs) == 1
 	}
 	start := min(offset, len(all))
 	end := min(start+page.Limit, len(all))

@@ -297,3 +297,48 @@ func TestSearchCommonRanksByTitleAndListsEverySpace(t *testing.T) {
 		}
 	})
 }
+
+// An any-word search with a common word (the fallback when few pages hold every word) ranks by
+// coverage: the page holding the rare word, in its title, first. Its total is exact up to
+// ExactTotal and a lower bound beyond, exclusions included. On SQLite it ranks bounded
+// candidates (TermCounts says which words are common).
+func TestSearchAnyWordWithACommonWord(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		pages := map[string]string{"zebra notes": "zebra and common words", "plain": "a zebra"}
+		for i := range storage.ExactTotal + 5 {
+			pages[fmt.Sprintf("common %d", i)] = fmt.Sprintf("common words %d", i)
+		}
+		a := searchSpace(t, s, org.ID, pages)
+		b := searchSpace(t, s, org.ID, map[string]string{"elsewhere": "common ground"})
+		q := all(word("common"), word("zebra"))
+		q.AnyWord = true
+		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID}, Query: q, Common: true, Matches: 1,
+			Weights: map[string]float64{"common": 0.7, "zebra": 6}, TermCounts: map[string]int{"common": storage.ExactTotal + 1, "zebra": 2}}
+		l, err := s.SearchPages(ctx, f, storage.Page{Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.Items) != 3 || l.Items[0].PageID != "p-zebra notes" || l.Items[1].PageID != "p-plain" || l.Total != storage.ExactTotal+1 || l.TotalIsExact {
+			t.Errorf("any-word search = %d items (first %+v), total %d exact %v", len(l.Items), l.Items[0], l.Total, l.TotalIsExact)
+		}
+		f.Query.Groups[0] = append(f.Query.Groups[0], not(word("words")))
+		l, err = s.SearchPages(ctx, f, storage.Page{Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.Items) != 1 || l.Items[0].PageID != "p-plain" || l.Total != 1 || !l.TotalIsExact {
+			t.Errorf("any-word search with an exclusion = %d items, total %d exact %v", len(l.Items), l.Total, l.TotalIsExact)
+		}
+		f.Query.Groups[0] = f.Query.Groups[0][:2]
+		f.SpaceIDs = []string{a.ID, b.ID}
+		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Page{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(spaces.Items) != 2 || spaces.Items[0].SpaceID != a.ID || spaces.Items[0].Pages[0].PageID != "p-zebra notes" || spaces.Items[1].SpaceID != b.ID {
+			t.Errorf("any-word organization search = %+v", spaces)
+		}
+	})
+}

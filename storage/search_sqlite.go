@@ -1,0 +1,104 @@
+package storage
+
+import (
+	"strings"
+
+	"github.com/uptrace/bun"
+)
+
+// commonTerm reports whether an AnyWord query has a positive term held by more than ExactTotal
+// of the searched pages (TermCounts).
+func (f SearchFilter) commonTerm() bool {
+	if !f.Query.AnyWord {
+		return false
+	}
+	for _, c := range f.Query.terms() {
+		if f.TermCounts[strings.Join(c.Words, " ")] > ExactTotal {
+			return true
+		}
+	}
+	return false
+}
+
+// commonAnyWord are the candidates of an AnyWord query with a common term, ranked by coverage
+// (SQLite). The exact AnyWord ranking (coverage over ftsRanked's 4,000 candidates) reads a
+// common term's whole posting list three times: bm25 counts its pages, and coverage's
+// `id IN (SELECT rowid … MATCH term)` lists every page holding it, in the body and in the title
+// (`topic 99999` over 100,000 pages: seconds). Here the candidates are bounded and no statement
+// reads a common term's whole posting list:
+//
+//   - every match of the rare terms (each held by at most ExactTotal pages), up to
+//     searchCandidates;
+//   - the first commonTitles matches of the whole query whose title holds a searched term, and
+//     the first commonOthers others (per space in an organization search of at most
+//     perSpaceScans spaces, as commonMatches).
+//
+// Each candidate's coverage is exact: a rare term is looked up in its own short posting list
+// (`id IN`, the list read once), a common term by the candidate's rowid (FTS5 seeks to it
+// through the doclist index instead of reading the list; ~8 µs a seek in C SQLite). No bm25: it would read every
+// phrase's whole posting list; pages of equal coverage are ordered by title.
+func (s *Store) commonAnyWord(f SearchFilter, perSpace int) *bun.SelectQuery {
+	var rare []MatchClause
+	for _, c := range f.Query.terms() {
+		if f.TermCounts[strings.Join(c.Words, " ")] <= ExactTotal {
+			rare = append(rare, c)
+		}
+	}
+	var sql []string
+	var args []any
+	if len(rare) > 0 {
+		r := MatchQuery{Groups: [][]MatchClause{append(rare, f.Query.exclusions()...)}, AnyWord: true}
+		sql = append(sql, "SELECT * FROM (?) AS a")
+		args = append(args, s.ftsScan(f, fts5InSpaces(f.SpaceIDs, r.fts5()), searchCandidates))
+	}
+	titles, others := commonTitles, commonOthers
+	groups := [][]string{f.SpaceIDs}
+	if s.perSpaceScans(f, perSpace) {
+		titles, others, groups = 3*perSpace, perSpace, nil
+		for _, id := range f.SpaceIDs {
+			groups = append(groups, []string{id})
+		}
+	}
+	for _, ids := range groups {
+		g := f
+		g.SpaceIDs = ids
+		sql = append(sql, "SELECT * FROM (?) AS t", "SELECT * FROM (?) AS o")
+		args = append(args, s.ftsScan(g, fts5InSpaces(ids, f.Query.fts5Titled()), titles), s.ftsScan(g, fts5InSpaces(ids, f.Query.fts5()), others))
+	}
+	var rank strings.Builder
+	var rankArgs []any
+	for _, c := range f.Query.terms() {
+		key := strings.Join(c.Words, " ")
+		w := f.Weights[key]
+		if w == 0 {
+			w = 1
+		}
+		clause := fts5Clause(c)
+		if f.TermCounts[key] <= ExactTotal {
+			rank.WriteString("(CASE WHEN fts.id IN (SELECT rowid FROM search_pages_fts WHERE search_pages_fts MATCH ?) " +
+				"THEN ? * (1 + 2 * (fts.id IN (SELECT rowid FROM search_pages_fts WHERE search_pages_fts MATCH ?))) ELSE 0 END) + ")
+			rankArgs = append(rankArgs, fts5InSpaces(f.SpaceIDs, clause), w, fts5InSpaces(f.SpaceIDs, "{title} : "+clause))
+			continue
+		}
+		// One seek: the row is there when the page holds the term, and highlight marks the
+		// term in its title (half the time of a second seek for the title alone).
+		rank.WriteString("COALESCE((SELECT ? * (1 + 2 * (instr(h.marked, char(1)) > 0)) FROM (SELECT highlight(search_pages_fts, 0, char(1), '') AS marked " +
+			"FROM search_pages_fts WHERE search_pages_fts MATCH ? AND rowid = fts.id) AS h), 0) + ")
+		rankArgs = append(rankArgs, w, clause)
+	}
+	rank.WriteString("0")
+	return s.rdb.NewSelect().TableExpr("("+strings.Join(sql, " UNION ")+") AS fts", args...).
+		ColumnExpr("CAST(? AS REAL) AS rank, fts.space_id, fts.page_id, fts.content_id, fts.title", bun.SafeQuery(rank.String(), rankArgs...))
+}
+
+// ftsScan reads up to limit pages of the filter's spaces matching an FTS5 expression, in index
+// order, without ranking them (SQLite): (id, space_id, page_id, content_id, title).
+func (s *Store) ftsScan(f SearchFilter, match string, limit int) *bun.SelectQuery {
+	return s.rdb.NewSelect().TableExpr("search_pages_fts").
+		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").
+		ColumnExpr("sp.id, sp.space_id, sp.page_id, sp.content_id, sp.title").
+		Where("search_pages_fts MATCH ?", match).
+		Where("sp.organization_id = ?", f.OrganizationID).
+		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
+		Limit(int64(limit))
+}
