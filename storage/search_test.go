@@ -342,3 +342,38 @@ func TestSearchAnyWordWithACommonWord(t *testing.T) {
 		}
 	})
 }
+
+// Analyze keeps no SQLite samples (sqlite_stat4) for the FTS5 index's own tables: with them
+// every term lookup FTS5 makes was prepared again.
+func TestSearchAnalyzeKeepsNoFTSSamples(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		pages := map[string]string{}
+		for i := range 50 {
+			pages[fmt.Sprintf("page %d", i)] = fmt.Sprintf("words %d and more words", i)
+		}
+		sp := searchSpace(t, s, org.ID, pages)
+		if err := s.Analyze(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if s.Dialect() == storage.SQLite {
+			var tables, samples int
+			if err := s.SQLDB().QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_stat4'").Scan(&tables); err != nil {
+				t.Fatal(err)
+			}
+			if tables > 0 {
+				if err := s.SQLDB().QueryRowContext(ctx, "SELECT count(*) FROM sqlite_stat4 WHERE tbl LIKE 'search_pages_fts%'").Scan(&samples); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if samples != 0 {
+				t.Errorf("%d samples of the FTS5 tables", samples)
+			}
+		}
+		l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word("words"))}, storage.Page{Limit: 5})
+		if err != nil || l.Total != 50 {
+			t.Fatalf("search after analyze: %d, %v", l.Total, err)
+		}
+	})
+}
