@@ -517,9 +517,14 @@ func (s *Store) CountMatches(ctx context.Context, f SearchFilter) (matches int, 
 		return 0, false, nil
 	}
 	clauses := f.Query.clauses()
+	var words []MatchClause
+	if s.dialect == SQLite {
+		words = phraseWords(clauses)
+	}
 	if len(f.Query.Groups) == 1 && len(clauses) == 1 {
 		clauses = nil // the query's own count is its word's
 	}
+	clauses = append(clauses, words...)
 	q := s.rdb.NewSelect().ColumnExpr("(?) AS n", s.matchTotal(f))
 	for i, c := range clauses {
 		c.Negated = false

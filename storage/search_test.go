@@ -377,3 +377,27 @@ func TestSearchAnalyzeKeepsNoFTSSamples(t *testing.T) {
 		}
 	})
 }
+
+// On SQLite a phrase of common words makes a search common, however few pages hold the phrase:
+// bm25 would read its words' whole posting lists. Its count stays exact.
+func TestSearchPhraseOfCommonWordsIsCommonOnSQLite(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		pages := map[string]string{"reversed": "words common", "reversed again": "so words common"}
+		for i := range storage.ExactTotal + 5 {
+			pages[fmt.Sprintf("page %d", i)] = fmt.Sprintf("common words %d", i)
+		}
+		sp := searchSpace(t, s, org.ID, pages)
+		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(phrase("words", "common"))}
+		n, common, err := s.CountMatches(ctx, f)
+		if err != nil || n != 2 || common != (s.Dialect() == storage.SQLite) {
+			t.Fatalf("count = %d, common %v, %v; want 2, common on SQLite", n, common, err)
+		}
+		f.Matches, f.Common = n, common
+		l, err := s.SearchPages(ctx, f, storage.Page{Limit: 5})
+		if err != nil || len(l.Items) != 2 || l.Total != 2 || !l.TotalIsExact {
+			t.Fatalf("search = %+v, %v", l, err)
+		}
+	})
+}
