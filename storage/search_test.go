@@ -401,3 +401,39 @@ func TestSearchPhraseOfCommonWordsIsCommonOnSQLite(t *testing.T) {
 		}
 	})
 }
+
+// OptimizeSearchIndex merges the SQLite full-text index that many writes left in many segments,
+// and search finds the same pages.
+func TestSearchOptimizeIndexMergesSegments(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		var ids []string
+		for i := range 12 {
+			ids = append(ids, searchSpace(t, s, org.ID, map[string]string{fmt.Sprintf("page %d", i): "merged words"}).ID)
+		}
+		segments := func() int {
+			var n int
+			if err := s.SQLDB().QueryRowContext(ctx, "SELECT count(DISTINCT segid) FROM search_pages_fts_idx").Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		before := 0
+		if s.Dialect() == storage.SQLite {
+			before = segments()
+		}
+		if err := s.OptimizeSearchIndex(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if s.Dialect() == storage.SQLite {
+			if after := segments(); before <= 4 || after != 1 {
+				t.Errorf("segments %d before, %d after; want more than 4, then 1", before, after)
+			}
+		}
+		l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: ids, Query: all(word("merged"))}, storage.Page{Limit: 20})
+		if err != nil || l.Total != 12 {
+			t.Fatalf("search after optimizing: %d, %v", l.Total, err)
+		}
+	})
+}

@@ -33,7 +33,8 @@ func (s *Store) AddQueryHook(h bun.QueryHook) {
 // On SQLite the FTS5 index's own tables keep no samples (sqlite_stat4): FTS5 looks a term up in
 // each segment with a bound `term <= ?`, and with samples for that range the planner marks the
 // statement to be prepared again whenever the value changes, so every lookup reparsed its SQL
-// (40% of the CPU of an organization search of 10 spaces at 200,000 pages).
+// (40% of the CPU of an organization search of 10 spaces at 200,000 pages). Then it merges the
+// full-text index a bulk load left in many segments (OptimizeSearchIndex).
 func (s *Store) Analyze(ctx context.Context) error {
 	if s.dialect == Postgres {
 		if _, err := s.db.ExecContext(ctx, "ANALYZE"); err != nil {
@@ -41,7 +42,7 @@ func (s *Store) Analyze(ctx context.Context) error {
 		}
 		return nil
 	}
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.ExecContext(ctx, "ANALYZE"); err != nil {
 			return fmt.Errorf("analyze: %w", err)
 		}
@@ -61,4 +62,9 @@ func (s *Store) Analyze(ctx context.Context) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	// A bulk load leaves the full-text index in many segments (OptimizeSearchIndex).
+	return s.OptimizeSearchIndex(ctx)
 }
