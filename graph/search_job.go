@@ -19,7 +19,9 @@ const SearchOptimizeInterval = time.Hour
 
 func init() {
 	addJobKinds(func(r *Resolver, reg *jobs.Registry) {
-		jobs.Add(reg, func(ctx context.Context, _ *jobs.Job[searchOptimizeArgs]) error { return r.Store.OptimizeSearchIndex(ctx) })
+		jobs.Add(reg, func(ctx context.Context, _ *jobs.Job[searchOptimizeArgs]) error {
+			return r.Store.OptimizeSearchIndex(ctx)
+		})
 		jobs.Every(reg, SearchOptimizeInterval, searchOptimizeArgs{})
 	})
 }
