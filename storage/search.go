@@ -122,6 +122,9 @@ func (s *Store) searchMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
 // and perSpace others, so every space with a match is among the results; SQLite finds a space's
 // pages through the FTS5 space_id column (fts5InSpaces), skipping the other spaces' postings.
 func (s *Store) commonMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
+	if s.dialect == SQLite && f.Matches <= commonFewMatches {
+		return s.commonFew(f)
+	}
 	titles, others := commonTitles, commonOthers
 	groups := [][]string{f.SpaceIDs}
 	if s.perSpaceScans(f, perSpace) {
@@ -443,7 +446,8 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 	}
 	if f.Common && !f.Query.AnyWord {
 		// Exact when every space was scanned, or every match was a candidate.
-		out.TotalIsExact = s.perSpaceScans(f, perSpace) || len(f.SpaceIDs) == 1 || f.Matches <= commonOthers
+		out.TotalIsExact = s.perSpaceScans(f, perSpace) || len(f.SpaceIDs) == 1 || f.Matches <= commonOthers ||
+			(s.dialect == SQLite && f.Matches <= commonFewMatches)
 	} else if s.dialect == SQLite && f.commonTerm() {
 		// Every space was scanned (commonAnyWord), or its candidates are a sample.
 		out.TotalIsExact = s.perSpaceScans(f, perSpace) || len(f.SpaceIDs) == 1

@@ -399,6 +399,17 @@ func TestSearchPhraseOfCommonWordsIsCommonOnSQLite(t *testing.T) {
 		if err != nil || len(l.Items) != 2 || l.Total != 2 || !l.TotalIsExact {
 			t.Fatalf("search = %+v, %v", l, err)
 		}
+		// An organization search lists every space with a match, the title holding the phrase first.
+		b := searchSpace(t, s, org.ID, map[string]string{"words common here": "nothing", "other": "words common"})
+		f.SpaceIDs = []string{sp.ID, b.ID}
+		if f.Matches, f.Common, err = s.CountMatches(ctx, f); err != nil || f.Matches != 4 {
+			t.Fatalf("count = %d, %v", f.Matches, err)
+		}
+		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Page{Limit: 10})
+		if err != nil || len(spaces.Items) != 2 || spaces.Total != 2 || !spaces.TotalIsExact ||
+			spaces.Items[0].SpaceID != b.ID || spaces.Items[0].Pages[0].PageID != "p-words common here" {
+			t.Fatalf("organization search = %+v, %v", spaces, err)
+		}
 	})
 }
 
