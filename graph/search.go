@@ -100,7 +100,7 @@ func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []stri
 	plan.filter.Matches, plan.filter.Common = n, common
 	if n < fewMatches && len(plan.filter.Query.Groups) == 1 && positiveClauses(plan.filter.Query) > 1 {
 		plan.filter.Query.AnyWord = true
-		if plan.filter.Weights, err = r.termWeights(ctx, plan.filter); err != nil {
+		if plan.filter.Weights, plan.filter.TermCounts, err = r.termWeights(ctx, plan.filter); err != nil {
 			return nil, err
 		}
 	}
@@ -138,11 +138,11 @@ func positiveClauses(q storage.MatchQuery) int {
 // termWeights weighs each term of an any-word query by its rarity (BM25's inverse document
 // frequency), as SQLite's bm25 does itself: a page holding the query's rare words ranks above
 // one holding its common ones. A term held by more pages than are counted is taken as held by
-// half of them.
-func (r *Resolver) termWeights(ctx context.Context, f storage.SearchFilter) (map[string]float64, error) {
+// half of them. It returns the terms' counts too (storage.SearchFilter.TermCounts).
+func (r *Resolver) termWeights(ctx context.Context, f storage.SearchFilter) (map[string]float64, map[string]int, error) {
 	df, n, err := r.Store.TermFrequencies(ctx, f)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make(map[string]float64, len(df))
 	for term, d := range df {
@@ -151,7 +151,7 @@ func (r *Resolver) termWeights(ctx context.Context, f storage.SearchFilter) (map
 		}
 		out[term] = math.Log(1 + (float64(n)-float64(d)+0.5)/(float64(d)+0.5))
 	}
-	return out, nil
+	return out, df, nil
 }
 
 // SearchSpace searches the current content of a space the caller can read, most relevant page

@@ -141,9 +141,11 @@ func openSearchProbe(b testing.TB, d storage.Dialect, vocabulary []string) (*sto
 	for i := range 10 {
 		generateSearchSpace(b, s, newSpace(other.OrganizationID, fmt.Sprintf("Part %d", i)), vocabulary, 10, 1000, uint64(10+i))
 	}
+	analyzeStart := time.Now()
 	if err := s.Analyze(ctx); err != nil {
 		b.Fatal(err)
 	}
+	b.Logf("%s: analyzed (and merged the full-text index) in %s", d, time.Since(analyzeStart).Round(time.Millisecond))
 	b.Logf("%s: generated and analyzed 200,000 pages in %s", d, time.Since(start).Round(time.Second))
 	probe = searchProbe{SpaceID: big.ID, SpaceToken: boot.Token, OrgID: other.OrganizationID, OrgToken: other.Token}
 	if dir != "" {

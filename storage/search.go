@@ -21,6 +21,10 @@ type SearchFilter struct {
 	// weight in the coverage ranking, from TermFrequencies; PostgreSQL only (SQLite's bm25
 	// weighs terms by rarity itself).
 	Weights map[string]float64
+	// TermCounts gives each positive term of an AnyWord query the number of pages holding it,
+	// up to ExactTotal+1 (TermFrequencies): a term held by more is common, and SQLite ranks an
+	// AnyWord query with a common term over bounded candidates (commonAnyWord).
+	TermCounts map[string]int
 	// Matches and Common are what the planning count found (CountMatches): how many pages match
 	// (up to ExactTotal+1), and whether some word or phrase of the query is common (held by
 	// more than ExactTotal pages). A Common search is ranked without the databases' full-text
@@ -76,6 +80,9 @@ func (s *Store) searchMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
 	if f.Common && !f.Query.AnyWord {
 		return s.commonMatches(f, perSpace)
 	}
+	if s.dialect == SQLite && f.commonTerm() {
+		return s.commonAnyWord(f, perSpace)
+	}
 	if s.dialect == Postgres {
 		titled := s.pgMatches(f).Where("sp.title_tsv @@ ?", f.Query.anyPositive().tsquery(true)).Limit(titleCandidates)
 		any := s.pgMatches(f).Limit(searchCandidates)
@@ -115,6 +122,9 @@ func (s *Store) searchMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
 // and perSpace others, so every space with a match is among the results; SQLite finds a space's
 // pages through the FTS5 space_id column (fts5InSpaces), skipping the other spaces' postings.
 func (s *Store) commonMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
+	if s.dialect == SQLite && f.Matches <= commonFewMatches {
+		return s.commonFew(f)
+	}
 	titles, others := commonTitles, commonOthers
 	groups := [][]string{f.SpaceIDs}
 	if s.perSpaceScans(f, perSpace) {
@@ -282,8 +292,10 @@ func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
 // how many pages there are: what an AnyWord search weighs its terms by. One statement.
 func (s *Store) TermFrequencies(ctx context.Context, f SearchFilter) (map[string]int, int, error) {
 	terms := f.Query.terms()
-	q := s.rdb.NewSelect().ColumnExpr("(SELECT count(*) FROM search_pages AS sp WHERE sp.organization_id = ? AND sp.space_id IN (?)) AS n",
-		f.OrganizationID, bun.List(f.SpaceIDs))
+	// The pages are counted from the (space_id, page_id) index alone: the organization's own
+	// filter read every row too (SQLite: 36 ms instead of 5 ms for 100,000 pages), and it
+	// decides no page's access, only the terms' weights (the spaces are the organization's).
+	q := s.rdb.NewSelect().ColumnExpr("(SELECT count(*) FROM search_pages AS sp WHERE sp.space_id IN (?)) AS n", bun.List(f.SpaceIDs))
 	for i, c := range terms {
 		one := f
 		one.Query = MatchQuery{Groups: [][]MatchClause{{c}}}
@@ -371,8 +383,13 @@ func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (Sea
 		return out, err
 	}
 	var rows []*searchRow
+	total := bun.SafeQuery("count(*) OVER ()")
+	if s.dialect == SQLite && f.commonTerm() {
+		// The candidates are a bounded few: count the matches (up to ExactTotal+1) instead.
+		total = bun.SafeQuery("(?)", s.matchTotal(f))
+	}
 	q := s.rdb.NewSelect().TableExpr("(?) AS r", s.searchMatches(f, 0)).
-		ColumnExpr("r.*, count(*) OVER () AS total").
+		ColumnExpr("r.*, ? AS total", total).
 		OrderExpr("r.rank DESC, r.title ASC, r.page_id ASC").Limit(int64(page.Limit + 1)).Offset(int64(offset))
 	if err := q.Scan(ctx, &rows); err != nil {
 		return out, fmt.Errorf("search pages: %w", translate(err))
@@ -429,7 +446,11 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 	}
 	if f.Common && !f.Query.AnyWord {
 		// Exact when every space was scanned, or every match was a candidate.
-		out.TotalIsExact = s.perSpaceScans(f, perSpace) || len(f.SpaceIDs) == 1 || f.Matches <= commonOthers
+		out.TotalIsExact = s.perSpaceScans(f, perSpace) || len(f.SpaceIDs) == 1 || f.Matches <= commonOthers ||
+			(s.dialect == SQLite && f.Matches <= commonFewMatches)
+	} else if s.dialect == SQLite && f.commonTerm() {
+		// Every space was scanned (commonAnyWord), or its candidates are a sample.
+		out.TotalIsExact = s.perSpaceScans(f, perSpace) || len(f.SpaceIDs) == 1
 	}
 	start := min(offset, len(all))
 	end := min(start+page.Limit, len(all))
@@ -500,9 +521,14 @@ func (s *Store) CountMatches(ctx context.Context, f SearchFilter) (matches int, 
 		return 0, false, nil
 	}
 	clauses := f.Query.clauses()
+	var words []MatchClause
+	if s.dialect == SQLite {
+		words = phraseWords(clauses)
+	}
 	if len(f.Query.Groups) == 1 && len(clauses) == 1 {
 		clauses = nil // the query's own count is its word's
 	}
+	clauses = append(clauses, words...)
 	q := s.rdb.NewSelect().ColumnExpr("(?) AS n", s.matchTotal(f))
 	for i, c := range clauses {
 		c.Negated = false

@@ -176,7 +176,8 @@ func fts5Clause(c MatchClause) string {
 func (q MatchQuery) tsquery(positiveOnly bool) schema.QueryWithArgs {
 	var b tsBuilder
 	if q.AnyWord {
-		b.sql.WriteString("(")
+		// Parenthesised whole: `tsv @@ (a || b) && !!c` reads as `(tsv @@ (a || b)) && !!c`.
+		b.sql.WriteString("((")
 		for i, c := range q.terms() {
 			if i > 0 {
 				b.sql.WriteString(" || ")
@@ -190,6 +191,7 @@ func (q MatchQuery) tsquery(positiveOnly bool) schema.QueryWithArgs {
 				b.clause(c)
 			}
 		}
+		b.sql.WriteString(")")
 		return bun.SafeQuery(b.sql.String(), b.args...)
 	}
 	b.sql.WriteString("(")

@@ -297,3 +297,154 @@ func TestSearchCommonRanksByTitleAndListsEverySpace(t *testing.T) {
 		}
 	})
 }
+
+// An any-word search with a common word (the fallback when few pages hold every word) ranks by
+// coverage: the page holding the rare word, in its title, first. Its total is exact up to
+// ExactTotal and a lower bound beyond, exclusions included. On SQLite it ranks bounded
+// candidates (TermCounts says which words are common).
+func TestSearchAnyWordWithACommonWord(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		pages := map[string]string{"zebra notes": "zebra and common words", "plain": "a zebra"}
+		for i := range storage.ExactTotal + 5 {
+			pages[fmt.Sprintf("common %d", i)] = fmt.Sprintf("common words %d", i)
+		}
+		a := searchSpace(t, s, org.ID, pages)
+		b := searchSpace(t, s, org.ID, map[string]string{"elsewhere": "common ground"})
+		q := all(word("common"), word("zebra"))
+		q.AnyWord = true
+		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID}, Query: q, Common: true, Matches: 1,
+			Weights: map[string]float64{"common": 0.7, "zebra": 6}, TermCounts: map[string]int{"common": storage.ExactTotal + 1, "zebra": 2}}
+		l, err := s.SearchPages(ctx, f, storage.Page{Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.Items) != 3 || l.Items[0].PageID != "p-zebra notes" || l.Items[1].PageID != "p-plain" || l.Total != storage.ExactTotal+1 || l.TotalIsExact {
+			t.Errorf("any-word search = %d items (first %+v), total %d exact %v", len(l.Items), l.Items[0], l.Total, l.TotalIsExact)
+		}
+		f.Query.Groups[0] = append(f.Query.Groups[0], not(word("words")))
+		l, err = s.SearchPages(ctx, f, storage.Page{Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.Items) != 1 || l.Items[0].PageID != "p-plain" || l.Total != 1 || !l.TotalIsExact {
+			t.Errorf("any-word search with an exclusion = %d items, total %d exact %v", len(l.Items), l.Total, l.TotalIsExact)
+		}
+		f.Query.Groups[0] = f.Query.Groups[0][:2]
+		f.SpaceIDs = []string{a.ID, b.ID}
+		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Page{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(spaces.Items) != 2 || spaces.Items[0].SpaceID != a.ID || spaces.Items[0].Pages[0].PageID != "p-zebra notes" || spaces.Items[1].SpaceID != b.ID {
+			t.Errorf("any-word organization search = %+v", spaces)
+		}
+	})
+}
+
+// Analyze keeps no SQLite samples (sqlite_stat4) for the FTS5 index's own tables: with them
+// every term lookup FTS5 makes was prepared again.
+func TestSearchAnalyzeKeepsNoFTSSamples(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		pages := map[string]string{}
+		for i := range 50 {
+			pages[fmt.Sprintf("page %d", i)] = fmt.Sprintf("words %d and more words", i)
+		}
+		sp := searchSpace(t, s, org.ID, pages)
+		if err := s.Analyze(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if s.Dialect() == storage.SQLite {
+			var tables, samples int
+			if err := s.SQLDB().QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_stat4'").Scan(&tables); err != nil {
+				t.Fatal(err)
+			}
+			if tables > 0 {
+				if err := s.SQLDB().QueryRowContext(ctx, "SELECT count(*) FROM sqlite_stat4 WHERE tbl LIKE 'search_pages_fts%'").Scan(&samples); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if samples != 0 {
+				t.Errorf("%d samples of the FTS5 tables", samples)
+			}
+		}
+		l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word("words"))}, storage.Page{Limit: 5})
+		if err != nil || l.Total != 50 {
+			t.Fatalf("search after analyze: %d, %v", l.Total, err)
+		}
+	})
+}
+
+// On SQLite a phrase of common words makes a search common, however few pages hold the phrase:
+// bm25 would read its words' whole posting lists. Its count stays exact.
+func TestSearchPhraseOfCommonWordsIsCommonOnSQLite(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		pages := map[string]string{"reversed": "words common", "reversed again": "so words common"}
+		for i := range storage.ExactTotal + 5 {
+			pages[fmt.Sprintf("page %d", i)] = fmt.Sprintf("common words %d", i)
+		}
+		sp := searchSpace(t, s, org.ID, pages)
+		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(phrase("words", "common"))}
+		n, common, err := s.CountMatches(ctx, f)
+		if err != nil || n != 2 || common != (s.Dialect() == storage.SQLite) {
+			t.Fatalf("count = %d, common %v, %v; want 2, common on SQLite", n, common, err)
+		}
+		f.Matches, f.Common = n, common
+		l, err := s.SearchPages(ctx, f, storage.Page{Limit: 5})
+		if err != nil || len(l.Items) != 2 || l.Total != 2 || !l.TotalIsExact {
+			t.Fatalf("search = %+v, %v", l, err)
+		}
+		// An organization search lists every space with a match, the title holding the phrase first.
+		b := searchSpace(t, s, org.ID, map[string]string{"words common here": "nothing", "other": "words common"})
+		f.SpaceIDs = []string{sp.ID, b.ID}
+		if f.Matches, f.Common, err = s.CountMatches(ctx, f); err != nil || f.Matches != 4 {
+			t.Fatalf("count = %d, %v", f.Matches, err)
+		}
+		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Page{Limit: 10})
+		if err != nil || len(spaces.Items) != 2 || spaces.Total != 2 || !spaces.TotalIsExact ||
+			spaces.Items[0].SpaceID != b.ID || spaces.Items[0].Pages[0].PageID != "p-words common here" {
+			t.Fatalf("organization search = %+v, %v", spaces, err)
+		}
+	})
+}
+
+// OptimizeSearchIndex merges the SQLite full-text index that many writes left in many segments,
+// and search finds the same pages.
+func TestSearchOptimizeIndexMergesSegments(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		var ids []string
+		for i := range 12 {
+			ids = append(ids, searchSpace(t, s, org.ID, map[string]string{fmt.Sprintf("page %d", i): "merged words"}).ID)
+		}
+		segments := func() int {
+			var n int
+			if err := s.SQLDB().QueryRowContext(ctx, "SELECT count(DISTINCT segid) FROM search_pages_fts_idx").Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		before := 0
+		if s.Dialect() == storage.SQLite {
+			before = segments()
+		}
+		if err := s.OptimizeSearchIndex(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if s.Dialect() == storage.SQLite {
+			if after := segments(); before <= 4 || after != 1 {
+				t.Errorf("segments %d before, %d after; want more than 4, then 1", before, after)
+			}
+		}
+		l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: ids, Query: all(word("merged"))}, storage.Page{Limit: 20})
+		if err != nil || l.Total != 12 {
+			t.Fatalf("search after optimizing: %d, %v", l.Total, err)
+		}
+	})
+}

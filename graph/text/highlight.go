@@ -18,6 +18,7 @@ func Highlights(text string, terms []string) []Range {
 	if len(terms) == 0 {
 		return out
 	}
+	stems := termStems(terms)
 	units := 0 // UTF-16 offset of byte i
 	start, startUnits := -1, 0
 	for i, r := range text + " " {
@@ -26,12 +27,8 @@ func Highlights(text string, terms []string) []Range {
 				start, startUnits = i, units
 			}
 		} else if start >= 0 {
-			w := strings.ToLower(text[start:i])
-			for _, t := range terms {
-				if WordMatches(t, w) {
-					out = append(out, Range{Start: startUnits, Length: units - startUnits})
-					break
-				}
+			if anyStemMatches(stems, text[start:i]) {
+				out = append(out, Range{Start: startUnits, Length: units - startUnits})
 			}
 			start = -1
 		}
@@ -52,6 +49,10 @@ func utf16Len(r rune) int {
 
 // FirstMatch returns the byte offset of text's first word that is a form of a searched term, or -1.
 func FirstMatch(text string, terms []string) int {
+	if len(terms) == 0 {
+		return -1
+	}
+	stems := termStems(terms)
 	start := -1
 	for i, c := range text + " " {
 		if isWordRune(c) {
@@ -61,11 +62,8 @@ func FirstMatch(text string, terms []string) int {
 			continue
 		}
 		if start >= 0 {
-			w := strings.ToLower(text[start:i])
-			for _, t := range terms {
-				if WordMatches(t, w) {
-					return start
-				}
+			if anyStemMatches(stems, text[start:i]) {
+				return start
 			}
 			start = -1
 		}
@@ -73,11 +71,34 @@ func FirstMatch(text string, terms []string) int {
 	return -1
 }
 
+// termStems are the terms' light stems, computed once per text rather than once per word and
+// term (an organization search's 100 results with a typed word's 25 terms spent a quarter of
+// the request stemming).
+func termStems(terms []string) []string {
+	out := make([]string, len(terms))
+	for i, t := range terms {
+		out[i] = lightStem(t)
+	}
+	return out
+}
+
+// anyStemMatches tells whether a word of a text is a form of one of the terms, by their stems.
+func anyStemMatches(stems []string, word string) bool {
+	w := lightStem(strings.ToLower(word))
+	for _, t := range stems {
+		if stemsMatch(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // WordMatches tells whether a word of a text is a form of a searched term: a light English
 // stemming (installing, installer and installation all match install) that approximates the
 // databases' stemmers closely enough to place a snippet and its highlights.
-func WordMatches(term, word string) bool {
-	t, w := lightStem(term), lightStem(word)
+func WordMatches(term, word string) bool { return stemsMatch(lightStem(term), lightStem(word)) }
+
+func stemsMatch(t, w string) bool {
 	if strings.HasPrefix(w, t) {
 		return true
 	}

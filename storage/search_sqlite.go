@@ -1,0 +1,187 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/uptrace/bun"
+)
+
+// commonTerm reports whether an AnyWord query has a positive term held by more than ExactTotal
+// of the searched pages (TermCounts).
+func (f SearchFilter) commonTerm() bool {
+	if !f.Query.AnyWord {
+		return false
+	}
+	for _, c := range f.Query.terms() {
+		if f.TermCounts[strings.Join(c.Words, " ")] > ExactTotal {
+			return true
+		}
+	}
+	return false
+}
+
+// commonAnyWord are the candidates of an AnyWord query with a common term, ranked by coverage
+// (SQLite). The exact AnyWord ranking (coverage over ftsRanked's 4,000 candidates) reads a
+// common term's whole posting list three times: bm25 counts its pages, and coverage's
+// `id IN (SELECT rowid … MATCH term)` lists every page holding it, in the body and in the title
+// (`topic 99999` over 100,000 pages: seconds). Here the candidates are bounded and no statement
+// reads a common term's whole posting list:
+//
+//   - every match of the rare terms (each held by at most ExactTotal pages), up to
+//     searchCandidates;
+//   - the first commonTitles matches of the whole query whose title holds a searched term, and
+//     the first commonOthers others (per space in an organization search of at most
+//     perSpaceScans spaces, as commonMatches).
+//
+// Each candidate's coverage is exact: a rare term is looked up in its own short posting list
+// (`id IN`, the list read once), a common term by the candidate's rowid (FTS5 seeks to it
+// through the doclist index instead of reading the list; ~8 µs a seek in C SQLite). No bm25: it would read every
+// phrase's whole posting list; pages of equal coverage are ordered by title.
+func (s *Store) commonAnyWord(f SearchFilter, perSpace int) *bun.SelectQuery {
+	var rare []MatchClause
+	for _, c := range f.Query.terms() {
+		if f.TermCounts[strings.Join(c.Words, " ")] <= ExactTotal {
+			rare = append(rare, c)
+		}
+	}
+	var sql []string
+	var args []any
+	if len(rare) > 0 {
+		r := MatchQuery{Groups: [][]MatchClause{append(rare, f.Query.exclusions()...)}, AnyWord: true}
+		sql = append(sql, "SELECT * FROM (?) AS a")
+		args = append(args, s.ftsScan(f, fts5InSpaces(f.SpaceIDs, r.fts5()), searchCandidates))
+	}
+	titles, others := commonTitles, commonOthers
+	groups := [][]string{f.SpaceIDs}
+	if s.perSpaceScans(f, perSpace) {
+		titles, others, groups = 3*perSpace, perSpace, nil
+		for _, id := range f.SpaceIDs {
+			groups = append(groups, []string{id})
+		}
+	}
+	for _, ids := range groups {
+		g := f
+		g.SpaceIDs = ids
+		sql = append(sql, "SELECT * FROM (?) AS t", "SELECT * FROM (?) AS o")
+		args = append(args, s.ftsScan(g, fts5InSpaces(ids, f.Query.fts5Titled()), titles), s.ftsScan(g, fts5InSpaces(ids, f.Query.fts5()), others))
+	}
+	var rank strings.Builder
+	var rankArgs []any
+	for _, c := range f.Query.terms() {
+		key := strings.Join(c.Words, " ")
+		w := f.Weights[key]
+		if w == 0 {
+			w = 1
+		}
+		clause := fts5Clause(c)
+		if f.TermCounts[key] <= ExactTotal {
+			rank.WriteString("(CASE WHEN fts.id IN (SELECT rowid FROM search_pages_fts WHERE search_pages_fts MATCH ?) " +
+				"THEN ? * (1 + 2 * (fts.id IN (SELECT rowid FROM search_pages_fts WHERE search_pages_fts MATCH ?))) ELSE 0 END) + ")
+			rankArgs = append(rankArgs, fts5InSpaces(f.SpaceIDs, clause), w, fts5InSpaces(f.SpaceIDs, "{title} : "+clause))
+			continue
+		}
+		// One seek: the row is there when the page holds the term, and highlight marks the
+		// term in its title (half the time of a second seek for the title alone).
+		rank.WriteString("COALESCE((SELECT ? * (1 + 2 * (instr(h.marked, char(1)) > 0)) FROM (SELECT highlight(search_pages_fts, 0, char(1), '') AS marked " +
+			"FROM search_pages_fts WHERE search_pages_fts MATCH ? AND rowid = fts.id) AS h), 0) + ")
+		rankArgs = append(rankArgs, w, clause)
+	}
+	rank.WriteString("0")
+	return s.rdb.NewSelect().TableExpr("("+strings.Join(sql, " UNION ")+") AS fts", args...).
+		ColumnExpr("CAST(? AS REAL) AS rank, fts.space_id, fts.page_id, fts.content_id, fts.title", bun.SafeQuery(rank.String(), rankArgs...))
+}
+
+// ftsScan reads up to limit pages of the filter's spaces matching an FTS5 expression, in index
+// order, without ranking them (SQLite): (id, space_id, page_id, content_id, title).
+func (s *Store) ftsScan(f SearchFilter, match string, limit int) *bun.SelectQuery {
+	return s.rdb.NewSelect().TableExpr("search_pages_fts").
+		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").
+		ColumnExpr("sp.id, sp.space_id, sp.page_id, sp.content_id, sp.title").
+		Where("search_pages_fts MATCH ?", match).
+		Where("sp.organization_id = ?", f.OrganizationID).
+		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
+		Limit(int64(limit))
+}
+
+// phraseWords are the words of the clauses' phrases that are not clauses themselves (SQLite's
+// planning count counts them too). A phrase of common words is ranked as a common word is
+// (commonMatches), however few pages hold the phrase: bm25 counts the pages holding a phrase
+// by reading its words' whole posting lists with their positions, in each of the two ranked
+// scans (`"palomo rukezesa"`, 700 pages of two words on 30,000 and 15,000 of 100,000: 180 ms).
+func phraseWords(clauses []MatchClause) []MatchClause {
+	seen := map[string]bool{}
+	for _, c := range clauses {
+		if len(c.Words) == 1 && len(c.Or) == 0 {
+			seen[c.Words[0]] = true
+		}
+	}
+	var out []MatchClause
+	for _, c := range clauses {
+		if len(c.Words) < 2 {
+			continue
+		}
+		for _, w := range c.Words {
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, MatchClause{Words: []string{w}})
+			}
+		}
+	}
+	return out
+}
+
+// searchSegments is how many b-trees (segments) the FTS5 index may hold before
+// OptimizeSearchIndex merges them.
+const searchSegments = 4
+
+// OptimizeSearchIndex merges the SQLite full-text index into one b-tree when writes have left it
+// in more than searchSegments (PostgreSQL: nothing to do). FTS5 looks each term up in every
+// segment, so a query's cost grows with their number: the 200,000 pages of the search benchmark,
+// written 1,000 at a time, left 14, and an organization search of 10 spaces with a typed word
+// (25 terms per scan, 20 scans) took 24 ms of C SQLite in them, 5 ms in one. Merging rewrites
+// the index (2 s for those 200,000 pages in C SQLite) and holds the writer meanwhile: it runs
+// after bulk loads (Analyze) and hourly (the search_optimize job), not on each write.
+func (s *Store) OptimizeSearchIndex(ctx context.Context) error {
+	if s.dialect != SQLite {
+		return nil
+	}
+	var segments int
+	if err := s.db.NewRaw("SELECT count(DISTINCT segid) FROM search_pages_fts_idx").Scan(ctx, &segments); err != nil {
+		return fmt.Errorf("optimize search index: %w", translate(err))
+	}
+	if segments <= searchSegments {
+		return nil
+	}
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO search_pages_fts (search_pages_fts) VALUES ('optimize')"); err != nil {
+		return fmt.Errorf("optimize search index: %w", translate(err))
+	}
+	return nil
+}
+
+// commonFewMatches is the most matches a Common search ranks all of in one scan (commonFew):
+// beyond, reading and marking every match cost more than the two bounded scans
+// (`liloreru -sanu`, about 800 pages: 6 ms in the bounded scans, 11 ms all marked).
+const commonFewMatches = 300
+
+// commonFew are the candidates of a Common search whose query matches at most commonFewMatches
+// pages (the planning count, SearchFilter.Matches; SQLite): every match, read in one scan of all the
+// searched spaces and ranked by the searched words its title holds (highlight), as
+// commonMatches ranks its sample. A query of common words matching few pages together (a
+// phrase, an exclusion: `hugo -mositoti`, 214 pages) had its title scan read the words' whole
+// posting lists for want of 100 title hits, and then a second scan for the others; an
+// organization search did both per space (20 FTS5 cursors for 10 spaces). One scan reads the
+// lists once, and every space with a match is listed: ranked statement 24–42 → 12 ms for
+// `hugo -mositoti` (space), 16–30 → 6–8 ms for `topic 77` (organization, 10 pages).
+func (s *Store) commonFew(f SearchFilter) *bun.SelectQuery {
+	scan := s.rdb.NewSelect().TableExpr("search_pages_fts").
+		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").
+		ColumnExpr("sp.space_id, sp.page_id, sp.content_id, sp.title, highlight(search_pages_fts, 0, char(1), '') AS marked").
+		Where("search_pages_fts MATCH ?", fts5InSpaces(f.SpaceIDs, f.Query.fts5())).
+		Where("sp.organization_id = ?", f.OrganizationID).
+		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
+		Limit(int64(commonFewMatches + 1))
+	return s.rdb.NewSelect().TableExpr("(?) AS fts", scan).
+		ColumnExpr("CAST(length(fts.marked) - length(replace(fts.marked, char(1), '')) AS REAL) AS rank, fts.space_id, fts.page_id, fts.content_id, fts.title")
+}
