@@ -154,12 +154,11 @@ func (s *Store) commonScan(f SearchFilter, titled bool, limit int) *bun.SelectQu
 		// plain LIMIT PostgreSQL, overestimating a word's completions, scanned the whole table
 		// for the first matches (3 s for "topic 77" at 200,000 pages).
 		anyq := f.Query.anyPositive().tsquery(true)
-		m := s.pgMatches(f)
+		cond := bun.SafeQuery("sp.tsv @@ ?", f.Query.tsquery(false))
 		if titled {
-			m = m.Where("sp.title_tsv @@ ?", anyq)
+			cond = bun.SafeQuery("sp.title_tsv @@ ? AND ?", anyq, cond)
 		}
-		return s.rdb.NewSelect().WithQuery(bun.NewWithQuery("m", m).Materialized()).
-			TableExpr("(SELECT m.id FROM m LIMIT ?) AS l", limit).
+		return s.rdb.NewSelect().TableExpr("(?) AS l", s.pgFirstMatches(f, cond, limit, commonHead)).
 			Join("JOIN search_pages AS sp ON sp.id = l.id").
 			ColumnExpr("sp.id, sp.space_id, sp.page_id, sp.content_id, sp.title, ts_rank(sp.title_tsv, ?) AS rank", anyq)
 	}
@@ -191,6 +190,50 @@ func (s *Store) pgMatches(f SearchFilter) *bun.SelectQuery {
 		Where("sp.organization_id = ?", f.OrganizationID).
 		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
 		Where("sp.tsv @@ ?", f.Query.tsquery(false))
+}
+
+// PostgreSQL's bounded scans (pgFirstMatches): a probe of the first probeRows pages of the
+// searched spaces, and the head read when the probe finds the matches common enough; a common
+// search's candidate scans read a head of commonHead pages.
+const (
+	probeRows  = 200
+	commonHead = 3000
+)
+
+// pgFirstMatches selects the ids of up to limit of the filter's pages where cond holds (cond
+// names the row sp and its tsv and title_tsv), PostgreSQL. A GIN index scan cannot stop early:
+// it builds the bitmap of every match before the first row is read (20–30 ms for a word on
+// most of 100,000 pages, the tail of common words, phrases and counts). So the first probeRows
+// pages of the spaces, in index order (search_pages_page), are tested first: when at least a
+// head's share of them match, the first head pages are read in order and the first limit
+// matches taken, which for a common word stops after a few hundred rows. A rare word (or a head
+// that found fewer than limit) takes the GIN index (a materialized CTE read as far as the limit:
+// under a plain LIMIT PostgreSQL, overestimating a word's completions, scanned the whole table
+// for the first matches, 1.1 s for 25 matches). The gates are InitPlans, so the branch not taken
+// is never run.
+func (s *Store) pgFirstMatches(f SearchFilter, cond schema.QueryWithArgs, limit, head int) *bun.SelectQuery {
+	pages := func(n int) *bun.SelectQuery {
+		return s.rdb.NewSelect().TableExpr("search_pages AS p").ColumnExpr("p.id, p.tsv, p.title_tsv").
+			Where("p.organization_id = ?", f.OrganizationID).
+			Where("p.space_id IN (?)", bun.List(f.SpaceIDs)).
+			OrderExpr("p.space_id, p.page_id").Limit(int64(n))
+	}
+	probe := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(probeRows)).ColumnExpr("count(*) AS n").Where("?", cond)
+	first := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(head)).Column("sp.id").Where("?", cond).Limit(int64(limit))
+	all := s.rdb.NewSelect().TableExpr("search_pages AS sp").Column("sp.id").
+		Where("sp.organization_id = ?", f.OrganizationID).
+		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
+		Where("?", cond)
+	enough := (limit*probeRows + head - 1) / head
+	return s.rdb.NewSelect().
+		WithQuery(bun.NewWithQuery("probe", probe).Materialized()).
+		WithQuery(bun.NewWithQuery("head", first).Materialized()).
+		WithQuery(bun.NewWithQuery("m", all).Materialized()).
+		TableExpr(`(SELECT head.id FROM head WHERE (SELECT n FROM probe) >= ? AND (SELECT count(*) FROM head) >= ?
+			UNION ALL
+			SELECT g.id FROM (SELECT m.id FROM m LIMIT ?) AS g WHERE (SELECT n FROM probe) < ? OR (SELECT count(*) FROM head) < ?) AS f`,
+			enough, limit, limit, enough, limit).
+		Column("f.id")
 }
 
 // ftsRanked scans the FTS5 matches of an expression in the filter's spaces, up to limit of them,
@@ -263,11 +306,9 @@ func fts5String(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 // count is a lower bound.
 func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
 	if s.dialect == Postgres {
-		// Under a LIMIT PostgreSQL may scan the whole table for the first matches when it
-		// overestimates them (a word's completions: 1.1 s for 25 matches); a materialized CTE is
-		// planned for every match (the GIN index) and then read only as far as the LIMIT.
-		return s.rdb.NewSelect().WithQuery(bun.NewWithQuery("m", s.pgMatches(f)).Materialized()).
-			TableExpr("(SELECT 1 FROM m LIMIT ?) AS l", ExactTotal+1).ColumnExpr("count(*)")
+		cond := bun.SafeQuery("sp.tsv @@ ?", f.Query.tsquery(false))
+		return s.rdb.NewSelect().TableExpr("(?) AS l", s.pgFirstMatches(f, cond, ExactTotal+1, 3*(ExactTotal+1))).
+			ColumnExpr("count(*)")
 	}
 	m := s.rdb.NewSelect().TableExpr("search_pages_fts").
 		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").Column("sp.id").
@@ -282,8 +323,7 @@ func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
 // how many pages there are: what an AnyWord search weighs its terms by. One statement.
 func (s *Store) TermFrequencies(ctx context.Context, f SearchFilter) (map[string]int, int, error) {
 	terms := f.Query.terms()
-	q := s.rdb.NewSelect().ColumnExpr("(SELECT count(*) FROM search_pages AS sp WHERE sp.organization_id = ? AND sp.space_id IN (?)) AS n",
-		f.OrganizationID, bun.List(f.SpaceIDs))
+	q := s.rdb.NewSelect().ColumnExpr("(?) AS n", s.pageCount(f))
 	for i, c := range terms {
 		one := f
 		one.Query = MatchQuery{Groups: [][]MatchClause{{c}}}
@@ -313,6 +353,23 @@ func (s *Store) TermFrequencies(ctx context.Context, f SearchFilter) (map[string
 	}
 	return out, counts[0], nil
 }
+
+// pageCount counts the filter's pages, what term weights take as the number of documents. On
+// PostgreSQL the count stops at pageCountLimit (read in index order: counting a space of
+// 100,000 pages was a parallel scan of the whole table, 120 ms); beyond, the weights of the
+// query's terms still order them by rarity.
+func (s *Store) pageCount(f SearchFilter) *bun.SelectQuery {
+	pages := s.rdb.NewSelect().TableExpr("search_pages AS sp").ColumnExpr("1").
+		Where("sp.organization_id = ?", f.OrganizationID).
+		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
+	if s.dialect == Postgres {
+		pages = pages.OrderExpr("sp.space_id, sp.page_id").Limit(pageCountLimit)
+	}
+	return s.rdb.NewSelect().TableExpr("(?) AS p", pages).ColumnExpr("count(*)")
+}
+
+// pageCountLimit bounds the count of pages that weighs an any-word query's terms (PostgreSQL).
+const pageCountLimit = 10 * (ExactTotal + 1)
 
 // searchOffset reads a search page token: the offset of the next result, for this query only.
 func searchOffset(list string, f SearchFilter, page Page) (int, error) {
@@ -500,8 +557,12 @@ func (s *Store) CountMatches(ctx context.Context, f SearchFilter) (matches int, 
 		return 0, false, nil
 	}
 	clauses := f.Query.clauses()
-	if len(f.Query.Groups) == 1 && len(clauses) == 1 {
-		clauses = nil // the query's own count is its word's
+	if len(f.Query.Groups) == 1 && len(clauses) == 1 || s.dialect == Postgres {
+		// The query's own count is its word's. PostgreSQL counts the query alone: its exact
+		// ranking reads the tsvectors of the at most ExactTotal matches, whatever their words'
+		// pages (SQLite's bm25 reads every phrase's whole posting list), so only a query held by
+		// more than ExactTotal pages is common.
+		clauses = nil
 	}
 	q := s.rdb.NewSelect().ColumnExpr("(?) AS n", s.matchTotal(f))
 	for i, c := range clauses {
