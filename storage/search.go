@@ -77,13 +77,17 @@ func (s *Store) searchMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
 		return s.commonMatches(f, perSpace)
 	}
 	if s.dialect == Postgres {
-		titled := s.pgMatches(f).Where("sp.title_tsv @@ ?", f.Query.anyPositive().tsquery(true)).Limit(titleCandidates)
-		any := s.pgMatches(f).Limit(searchCandidates)
+		// A query held by every word is common on PostgreSQL only beyond ExactTotal matches
+		// (CountMatches), so here its matches are all candidates: one index scan (a title scan
+		// beside it read the words' posting lists, and rechecked a phrase's candidates, twice).
+		// Materialized: under a LIMIT PostgreSQL may prefer a sequential scan (matchTotal).
+		cand := s.pgMatches(f).Limit(searchCandidates)
 		rank := bun.SafeQuery("ts_rank(sp.tsv, ?, 1)", f.Query.tsquery(true))
 		if f.Query.AnyWord {
+			cand = s.pgAnyWordCandidates(f)
 			rank = s.coverage(f, rank, 1)
 		}
-		return s.rdb.NewSelect().With("cand", titled.Union(any)).
+		return s.rdb.NewSelect().WithQuery(bun.NewWithQuery("cand", cand).Materialized()).
 			TableExpr("cand").Join("JOIN search_pages AS sp ON sp.id = cand.id").
 			ColumnExpr("? AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title", rank)
 	}
@@ -212,6 +216,12 @@ const (
 // for the first matches, 1.1 s for 25 matches). The gates are InitPlans, so the branch not taken
 // is never run.
 func (s *Store) pgFirstMatches(f SearchFilter, cond schema.QueryWithArgs, limit, head int) *bun.SelectQuery {
+	return s.pgFirstMatchesSample(f, cond, limit, head, limit)
+}
+
+// pgFirstMatchesSample is pgFirstMatches taking only the first sample matches when the head
+// (the matches are common) is read.
+func (s *Store) pgFirstMatchesSample(f SearchFilter, cond schema.QueryWithArgs, limit, head, sample int) *bun.SelectQuery {
 	pages := func(n int) *bun.SelectQuery {
 		return s.rdb.NewSelect().TableExpr("search_pages AS p").ColumnExpr("p.id, p.tsv, p.title_tsv").
 			Where("p.organization_id = ?", f.OrganizationID).
@@ -229,11 +239,30 @@ func (s *Store) pgFirstMatches(f SearchFilter, cond schema.QueryWithArgs, limit,
 		WithQuery(bun.NewWithQuery("probe", probe).Materialized()).
 		WithQuery(bun.NewWithQuery("head", first).Materialized()).
 		WithQuery(bun.NewWithQuery("m", all).Materialized()).
-		TableExpr(`(SELECT head.id FROM head WHERE (SELECT n FROM probe) >= ? AND (SELECT count(*) FROM head) >= ?
+		TableExpr(`(SELECT h.id FROM (SELECT head.id FROM head LIMIT ?) AS h WHERE (SELECT n FROM probe) >= ? AND (SELECT count(*) FROM head) >= ?
 			UNION ALL
 			SELECT g.id FROM (SELECT m.id FROM m LIMIT ?) AS g WHERE (SELECT n FROM probe) < ? OR (SELECT count(*) FROM head) < ?) AS f`,
-			enough, limit, limit, enough, limit).
+			sample, enough, limit, limit, enough, limit).
 		Column("f.id")
+}
+
+// pgAnyWordCandidates are the candidates of an AnyWord query (PostgreSQL): for each term, its
+// matches (without the exclusions) up to ExactTotal, or, for a term on most pages, the first
+// commonTitles+commonOthers of them (pgFirstMatches). So every page of a rare term is ranked
+// (coverage puts the pages holding the most, and rarest, terms first), and a common term costs
+// a few hundred rows. The first matches of the whole query in heap order (a title scan and a
+// scan, each under a LIMIT, which PostgreSQL ran as sequential scans) left out the one page
+// holding both words of "topic 99999" and read 4,000 candidates' tsvectors.
+func (s *Store) pgAnyWordCandidates(f SearchFilter) *bun.SelectQuery {
+	var parts []string
+	var args []any
+	for _, c := range f.Query.terms() {
+		one := MatchQuery{Groups: [][]MatchClause{append([]MatchClause{c}, f.Query.exclusions()...)}}
+		cond := bun.SafeQuery("sp.tsv @@ ?", one.tsquery(false))
+		parts = append(parts, "SELECT t.id FROM (?) AS t")
+		args = append(args, s.pgFirstMatchesSample(f, cond, ExactTotal, 3*ExactTotal, commonTitles+commonOthers))
+	}
+	return s.rdb.NewSelect().TableExpr("("+strings.Join(parts, " UNION ")+") AS c", args...).Column("c.id")
 }
 
 // ftsRanked scans the FTS5 matches of an expression in the filter's spaces, up to limit of them,
@@ -355,15 +384,18 @@ func (s *Store) TermFrequencies(ctx context.Context, f SearchFilter) (map[string
 }
 
 // pageCount counts the filter's pages, what term weights take as the number of documents. On
-// PostgreSQL the count stops at pageCountLimit (read in index order: counting a space of
-// 100,000 pages was a parallel scan of the whole table, 120 ms); beyond, the weights of the
-// query's terms still order them by rarity.
+// PostgreSQL the count stops at pageCountLimit, read from the (space, page) index alone
+// (counting a space of 100,000 pages was a parallel scan of the whole table, 120 ms; 10,010
+// index entries take 2 ms); beyond, the weights of the query's terms still order them by rarity.
 func (s *Store) pageCount(f SearchFilter) *bun.SelectQuery {
 	pages := s.rdb.NewSelect().TableExpr("search_pages AS sp").ColumnExpr("1").
-		Where("sp.organization_id = ?", f.OrganizationID).
 		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
 	if s.dialect == Postgres {
+		// The spaces are the organization's (SearchFilter): without the organization's column
+		// the count reads the (space, page) index alone.
 		pages = pages.OrderExpr("sp.space_id, sp.page_id").Limit(pageCountLimit)
+	} else {
+		pages = pages.Where("sp.organization_id = ?", f.OrganizationID)
 	}
 	return s.rdb.NewSelect().TableExpr("(?) AS p", pages).ColumnExpr("count(*)")
 }
