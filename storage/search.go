@@ -77,10 +77,10 @@ func (s *Store) searchMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
 		return s.commonMatches(f, perSpace)
 	}
 	if s.dialect == Postgres {
-		// A query held by every word is common on PostgreSQL only beyond ExactTotal matches
-		// (CountMatches), so here its matches are all candidates: one index scan (a title scan
-		// beside it read the words' posting lists, and rechecked a phrase's candidates, twice).
-		// Materialized: under a LIMIT PostgreSQL may prefer a sequential scan (matchTotal).
+		// On PostgreSQL a query is common only beyond ExactTotal matches (CountMatches), so here
+		// its matches are all candidates: one index scan (a title scan beside it read the words'
+		// posting lists, and rechecked a phrase's candidates, twice). Materialized: under a LIMIT
+		// PostgreSQL may prefer a sequential scan (pgFirstMatches).
 		rank := bun.SafeQuery("ts_rank(sp.tsv, ?, 1)", f.Query.tsquery(true))
 		if f.Query.AnyWord {
 			return s.rdb.NewSelect().WithQuery(bun.NewWithQuery("cand", s.pgAnyWordCandidates(f)).Materialized()).
@@ -157,9 +157,9 @@ func (s *Store) perSpaceScans(f SearchFilter, perSpace int) bool {
 // matches (highlight marks them, from the row's position list).
 func (s *Store) commonScan(f SearchFilter, titled bool, limit int) *bun.SelectQuery {
 	if s.dialect == Postgres {
-		// The matches are a materialized CTE read as far as the limit, as in matchTotal: under a
-		// plain LIMIT PostgreSQL, overestimating a word's completions, scanned the whole table
-		// for the first matches (3 s for "topic 77" at 200,000 pages).
+		// The first matches, in index order when they are common, else through the GIN index
+		// (pgFirstMatches): under a plain LIMIT PostgreSQL, overestimating a word's completions,
+		// scanned the whole table for the first matches (3 s for "topic 77" at 200,000 pages).
 		anyq := f.Query.anyPositive().tsquery(true)
 		cond := bun.SafeQuery("sp.tsv @@ ?", f.Query.tsquery(false))
 		if titled {
@@ -199,15 +199,17 @@ func (s *Store) pgMatches(f SearchFilter) *bun.SelectQuery {
 
 // pgInSpaces restricts a scan of search_pages AS sp through its GIN indexes to the filter's
 // spaces (PostgreSQL). The indexes hold each page's organization and space beside its words, so
-// the index scan intersects them; for one space the organization is tested on the rows instead
-// (IS TRUE is no index condition): its entries add nothing to the space's, and intersecting them
-// too doubled the scan of a word on most pages (24 → 13 ms for "hugo -mositoti"). Across spaces
-// the organization's entries are the better intersection (measured, 10 spaces).
+// the index scan intersects one of them with the words' pages; the other is tested on the rows
+// (IS TRUE is no index condition). For one space, the space: the organization's entries add
+// nothing to it, and intersecting them too doubled the scan of a word on most pages (24 → 13 ms
+// for "hugo -mositoti"). Across spaces, the organization: a list of spaces is one GIN scan per
+// space, each reading the words' posting lists again (106 ms against 17 ms for the 8 words of
+// "mosa" in 10 spaces); an organization search covers most of its spaces anyway.
 func pgInSpaces(q *bun.SelectQuery, f SearchFilter) *bun.SelectQuery {
 	if len(f.SpaceIDs) == 1 {
 		return q.Where("(sp.organization_id = ?) IS TRUE", f.OrganizationID).Where("sp.space_id = ?", f.SpaceIDs[0])
 	}
-	return q.Where("sp.organization_id = ?", f.OrganizationID).Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
+	return q.Where("sp.organization_id = ?", f.OrganizationID).Where("(sp.space_id IN (?)) IS TRUE", bun.List(f.SpaceIDs))
 }
 
 // PostgreSQL's bounded scans (pgFirstMatches): a probe of the first probeRows pages of the
