@@ -84,15 +84,22 @@ func (s *Store) searchMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
 		return s.commonAnyWord(f, perSpace)
 	}
 	if s.dialect == Postgres {
-		titled := s.pgMatches(f).Where("sp.title_tsv @@ ?", f.Query.anyPositive().tsquery(true)).Limit(titleCandidates)
-		any := s.pgMatches(f).Limit(searchCandidates)
+		// On PostgreSQL a query is common only beyond ExactTotal matches (CountMatches), so here
+		// its matches are all candidates: one index scan (a title scan beside it read the words'
+		// posting lists, and rechecked a phrase's candidates, twice). Materialized: under a LIMIT
+		// PostgreSQL may prefer a sequential scan (pgFirstMatches).
 		rank := bun.SafeQuery("ts_rank(sp.tsv, ?, 1)", f.Query.tsquery(true))
 		if f.Query.AnyWord {
-			rank = s.coverage(f, rank, 1)
+			return s.rdb.NewSelect().WithQuery(bun.NewWithQuery("cand", s.pgAnyWordCandidates(f)).Materialized()).
+				TableExpr("cand").Join("JOIN search_pages AS sp ON sp.id = cand.id").
+				ColumnExpr("? AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title", s.coverage(f, rank, 1))
 		}
-		return s.rdb.NewSelect().With("cand", titled.Union(any)).
-			TableExpr("cand").Join("JOIN search_pages AS sp ON sp.id = cand.id").
-			ColumnExpr("? AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title", rank)
+		// The rows are ranked as the index scan reads them: joined again by id, each cost
+		// three more index pages.
+		cand := s.pgMatches(f).ColumnExpr("? AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title", rank).
+			Limit(searchCandidates)
+		return s.rdb.NewSelect().WithQuery(bun.NewWithQuery("cand", cand).Materialized()).
+			TableExpr("cand").ColumnExpr("cand.rank, cand.space_id, cand.page_id, cand.content_id, cand.title")
 	}
 	var titles []string
 	for _, c := range f.Query.terms() {
@@ -160,16 +167,15 @@ func (s *Store) perSpaceScans(f SearchFilter, perSpace int) bool {
 // matches (highlight marks them, from the row's position list).
 func (s *Store) commonScan(f SearchFilter, titled bool, limit int) *bun.SelectQuery {
 	if s.dialect == Postgres {
-		// The matches are a materialized CTE read as far as the limit, as in matchTotal: under a
-		// plain LIMIT PostgreSQL, overestimating a word's completions, scanned the whole table
-		// for the first matches (3 s for "topic 77" at 200,000 pages).
+		// The first matches, in index order when they are common, else through the GIN index
+		// (pgFirstMatches): under a plain LIMIT PostgreSQL, overestimating a word's completions,
+		// scanned the whole table for the first matches (3 s for "topic 77" at 200,000 pages).
 		anyq := f.Query.anyPositive().tsquery(true)
-		m := s.pgMatches(f)
+		cond := bun.SafeQuery("sp.tsv @@ ?", f.Query.tsquery(false))
 		if titled {
-			m = m.Where("sp.title_tsv @@ ?", anyq)
+			cond = bun.SafeQuery("sp.title_tsv @@ ? AND ?", anyq, cond)
 		}
-		return s.rdb.NewSelect().WithQuery(bun.NewWithQuery("m", m).Materialized()).
-			TableExpr("(SELECT m.id FROM m LIMIT ?) AS l", limit).
+		return s.rdb.NewSelect().TableExpr("(?) AS l", s.pgFirstMatches(f, cond, limit, commonHead)).
 			Join("JOIN search_pages AS sp ON sp.id = l.id").
 			ColumnExpr("sp.id, sp.space_id, sp.page_id, sp.content_id, sp.title, ts_rank(sp.title_tsv, ?) AS rank", anyq)
 	}
@@ -197,10 +203,89 @@ func (s *Store) commonScan(f SearchFilter, titled bool, limit int) *bun.SelectQu
 
 // pgMatches selects the ids of the filter's pages that match its query (PostgreSQL).
 func (s *Store) pgMatches(f SearchFilter) *bun.SelectQuery {
-	return s.rdb.NewSelect().TableExpr("search_pages AS sp").Column("sp.id").
-		Where("sp.organization_id = ?", f.OrganizationID).
-		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
+	return pgInSpaces(s.rdb.NewSelect().TableExpr("search_pages AS sp").Column("sp.id"), f).
 		Where("sp.tsv @@ ?", f.Query.tsquery(false))
+}
+
+// pgInSpaces restricts a scan of search_pages AS sp through its GIN indexes to the filter's
+// spaces (PostgreSQL). The indexes hold each page's organization and space beside its words, so
+// the index scan intersects one of them with the words' pages; the other is tested on the rows
+// (IS TRUE is no index condition). For one space, the space: the organization's entries add
+// nothing to it, and intersecting them too doubled the scan of a word on most pages (24 → 13 ms
+// for "hugo -mositoti"). Across spaces, the organization: a list of spaces is one GIN scan per
+// space, each reading the words' posting lists again (106 ms against 17 ms for the 8 words of
+// "mosa" in 10 spaces); an organization search covers most of its spaces anyway.
+func pgInSpaces(q *bun.SelectQuery, f SearchFilter) *bun.SelectQuery {
+	if len(f.SpaceIDs) == 1 {
+		return q.Where("(sp.organization_id = ?) IS TRUE", f.OrganizationID).Where("sp.space_id = ?", f.SpaceIDs[0])
+	}
+	return q.Where("sp.organization_id = ?", f.OrganizationID).Where("(sp.space_id IN (?)) IS TRUE", bun.List(f.SpaceIDs))
+}
+
+// PostgreSQL's bounded scans (pgFirstMatches): a probe of the first probeRows pages of the
+// searched spaces, and the head read when the probe finds the matches common enough; a common
+// search's candidate scans read a head of commonHead pages.
+const (
+	probeRows  = 200
+	commonHead = 3000
+)
+
+// pgFirstMatches selects the ids of up to limit of the filter's pages where cond holds (cond
+// names the row sp and its tsv and title_tsv), PostgreSQL. A GIN index scan cannot stop early:
+// it builds the bitmap of every match before the first row is read (20–30 ms for a word on
+// most of 100,000 pages, the tail of common words, phrases and counts). So the first probeRows
+// pages of the spaces, in index order (search_pages_page), are tested first: when at least a
+// head's share of them match, the first head pages are read in order and the first limit
+// matches taken, which for a common word stops after a few hundred rows. A rare word (or a head
+// that found fewer than limit) takes the GIN index (a materialized CTE read as far as the limit:
+// under a plain LIMIT PostgreSQL, overestimating a word's completions, scanned the whole table
+// for the first matches, 1.1 s for 25 matches). The gates are InitPlans, so the branch not taken
+// is never run.
+func (s *Store) pgFirstMatches(f SearchFilter, cond schema.QueryWithArgs, limit, head int) *bun.SelectQuery {
+	return s.pgFirstMatchesSample(f, cond, limit, head, limit)
+}
+
+// pgFirstMatchesSample is pgFirstMatches taking only the first sample matches when the head
+// (the matches are common) is read.
+func (s *Store) pgFirstMatchesSample(f SearchFilter, cond schema.QueryWithArgs, limit, head, sample int) *bun.SelectQuery {
+	pages := func(n int) *bun.SelectQuery {
+		return s.rdb.NewSelect().TableExpr("search_pages AS p").ColumnExpr("p.id, p.tsv, p.title_tsv").
+			Where("p.organization_id = ?", f.OrganizationID).
+			Where("p.space_id IN (?)", bun.List(f.SpaceIDs)).
+			OrderExpr("p.space_id, p.page_id").Limit(int64(n))
+	}
+	probe := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(probeRows)).ColumnExpr("count(*) AS n").Where("?", cond)
+	first := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(head)).Column("sp.id").Where("?", cond).Limit(int64(limit))
+	all := pgInSpaces(s.rdb.NewSelect().TableExpr("search_pages AS sp").Column("sp.id"), f).Where("?", cond)
+	enough := (limit*probeRows + head - 1) / head
+	return s.rdb.NewSelect().
+		WithQuery(bun.NewWithQuery("probe", probe).Materialized()).
+		WithQuery(bun.NewWithQuery("head", first).Materialized()).
+		WithQuery(bun.NewWithQuery("m", all).Materialized()).
+		TableExpr(`(SELECT h.id FROM (SELECT head.id FROM head LIMIT ?) AS h WHERE (SELECT n FROM probe) >= ? AND (SELECT count(*) FROM head) >= ?
+			UNION ALL
+			SELECT g.id FROM (SELECT m.id FROM m LIMIT ?) AS g WHERE (SELECT n FROM probe) < ? OR (SELECT count(*) FROM head) < ?) AS f`,
+			sample, enough, limit, limit, enough, limit).
+		Column("f.id")
+}
+
+// pgAnyWordCandidates are the candidates of an AnyWord query (PostgreSQL): for each term, its
+// matches (without the exclusions) up to ExactTotal, or, for a term on most pages, the first
+// commonTitles+commonOthers of them (pgFirstMatches). So every page of a rare term is ranked
+// (coverage puts the pages holding the most, and rarest, terms first), and a common term costs
+// a few hundred rows. The first matches of the whole query in heap order (a title scan and a
+// scan, each under a LIMIT, which PostgreSQL ran as sequential scans) left out the one page
+// holding both words of "topic 99999" and read 4,000 candidates' tsvectors.
+func (s *Store) pgAnyWordCandidates(f SearchFilter) *bun.SelectQuery {
+	var parts []string
+	var args []any
+	for _, c := range f.Query.terms() {
+		one := MatchQuery{Groups: [][]MatchClause{append([]MatchClause{c}, f.Query.exclusions()...)}}
+		cond := bun.SafeQuery("sp.tsv @@ ?", one.tsquery(false))
+		parts = append(parts, "SELECT t.id FROM (?) AS t")
+		args = append(args, s.pgFirstMatchesSample(f, cond, ExactTotal, 3*ExactTotal, commonTitles+commonOthers))
+	}
+	return s.rdb.NewSelect().TableExpr("("+strings.Join(parts, " UNION ")+") AS c", args...).Column("c.id")
 }
 
 // ftsRanked scans the FTS5 matches of an expression in the filter's spaces, up to limit of them,
@@ -273,11 +358,9 @@ func fts5String(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 // count is a lower bound.
 func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
 	if s.dialect == Postgres {
-		// Under a LIMIT PostgreSQL may scan the whole table for the first matches when it
-		// overestimates them (a word's completions: 1.1 s for 25 matches); a materialized CTE is
-		// planned for every match (the GIN index) and then read only as far as the LIMIT.
-		return s.rdb.NewSelect().WithQuery(bun.NewWithQuery("m", s.pgMatches(f)).Materialized()).
-			TableExpr("(SELECT 1 FROM m LIMIT ?) AS l", ExactTotal+1).ColumnExpr("count(*)")
+		cond := bun.SafeQuery("sp.tsv @@ ?", f.Query.tsquery(false))
+		return s.rdb.NewSelect().TableExpr("(?) AS l", s.pgFirstMatches(f, cond, ExactTotal+1, 3*(ExactTotal+1))).
+			ColumnExpr("count(*)")
 	}
 	m := s.rdb.NewSelect().TableExpr("search_pages_fts").
 		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").Column("sp.id").
@@ -292,10 +375,7 @@ func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
 // how many pages there are: what an AnyWord search weighs its terms by. One statement.
 func (s *Store) TermFrequencies(ctx context.Context, f SearchFilter) (map[string]int, int, error) {
 	terms := f.Query.terms()
-	// The pages are counted from the (space_id, page_id) index alone: the organization's own
-	// filter read every row too (SQLite: 36 ms instead of 5 ms for 100,000 pages), and it
-	// decides no page's access, only the terms' weights (the spaces are the organization's).
-	q := s.rdb.NewSelect().ColumnExpr("(SELECT count(*) FROM search_pages AS sp WHERE sp.space_id IN (?)) AS n", bun.List(f.SpaceIDs))
+	q := s.rdb.NewSelect().ColumnExpr("(?) AS n", s.pageCount(f))
 	for i, c := range terms {
 		one := f
 		one.Query = MatchQuery{Groups: [][]MatchClause{{c}}}
@@ -325,6 +405,25 @@ func (s *Store) TermFrequencies(ctx context.Context, f SearchFilter) (map[string
 	}
 	return out, counts[0], nil
 }
+
+// pageCount counts the filter's pages, what term weights take as the number of documents. On
+// PostgreSQL the count stops at pageCountLimit, read from the (space, page) index alone
+// (counting a space of 100,000 pages was a parallel scan of the whole table, 120 ms; 10,010
+// index entries take 2 ms); beyond, the weights of the query's terms still order them by rarity.
+func (s *Store) pageCount(f SearchFilter) *bun.SelectQuery {
+	// The spaces are the organization's (SearchFilter), and the count decides no page's access,
+	// only the terms' weights: without the organization's column it reads the (space_id,
+	// page_id) index alone (SQLite: 36 ms instead of 5 ms for 100,000 pages).
+	pages := s.rdb.NewSelect().TableExpr("search_pages AS sp").ColumnExpr("1").
+		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
+	if s.dialect == Postgres {
+		pages = pages.OrderExpr("sp.space_id, sp.page_id").Limit(pageCountLimit)
+	}
+	return s.rdb.NewSelect().TableExpr("(?) AS p", pages).ColumnExpr("count(*)")
+}
+
+// pageCountLimit bounds the count of pages that weighs an any-word query's terms (PostgreSQL).
+const pageCountLimit = 10 * (ExactTotal + 1)
 
 // searchOffset reads a search page token: the offset of the next result, for this query only.
 func searchOffset(list string, f SearchFilter, page Page) (int, error) {
@@ -525,8 +624,12 @@ func (s *Store) CountMatches(ctx context.Context, f SearchFilter) (matches int, 
 	if s.dialect == SQLite {
 		words = phraseWords(clauses)
 	}
-	if len(f.Query.Groups) == 1 && len(clauses) == 1 {
-		clauses = nil // the query's own count is its word's
+	if len(f.Query.Groups) == 1 && len(clauses) == 1 || s.dialect == Postgres {
+		// The query's own count is its word's. PostgreSQL counts the query alone: its exact
+		// ranking reads the tsvectors of the at most ExactTotal matches, whatever their words'
+		// pages (SQLite's bm25 reads every phrase's whole posting list), so only a query held by
+		// more than ExactTotal pages is common.
+		clauses = nil
 	}
 	clauses = append(clauses, words...)
 	q := s.rdb.NewSelect().ColumnExpr("(?) AS n", s.matchTotal(f))
