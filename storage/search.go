@@ -22,8 +22,9 @@ type SearchFilter struct {
 	// weighs terms by rarity itself).
 	Weights map[string]float64
 	// TermCounts gives each positive term of an AnyWord query the number of pages holding it,
-	// up to ExactTotal+1 (TermFrequencies): a term held by more is common, and SQLite ranks an
-	// AnyWord query with a common term over bounded candidates (commonAnyWord).
+	// up to ExactTotal+1 (TermFrequencies): a term held by more is common, and an AnyWord query
+	// with a common term is ranked over bounded candidates (SQLite: commonAnyWord; PostgreSQL:
+	// pgAnyWordCandidates), so its total is counted apart.
 	TermCounts map[string]int
 	// Matches and Common are what the planning count found (CountMatches): how many pages match
 	// (up to ExactTotal+1), and whether some word or phrase of the query is common (held by
@@ -483,8 +484,9 @@ func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (Sea
 	}
 	var rows []*searchRow
 	total := bun.SafeQuery("count(*) OVER ()")
-	if s.dialect == SQLite && f.commonTerm() {
-		// The candidates are a bounded few: count the matches (up to ExactTotal+1) instead.
+	if f.commonTerm() {
+		// The candidates are a bounded few (a common term's are sampled on both databases):
+		// count the matches (up to ExactTotal+1) instead.
 		total = bun.SafeQuery("(?)", s.matchTotal(f))
 	}
 	q := s.rdb.NewSelect().TableExpr("(?) AS r", s.searchMatches(f, 0)).
@@ -547,8 +549,8 @@ func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, 
 		// Exact when every space was scanned, or every match was a candidate.
 		out.TotalIsExact = s.perSpaceScans(f, perSpace) || len(f.SpaceIDs) == 1 || f.Matches <= commonOthers ||
 			(s.dialect == SQLite && f.Matches <= commonFewMatches)
-	} else if s.dialect == SQLite && f.commonTerm() {
-		// Every space was scanned (commonAnyWord), or its candidates are a sample.
+	} else if f.commonTerm() {
+		// Every space was scanned (SQLite's commonAnyWord), or its candidates are a sample.
 		out.TotalIsExact = s.perSpaceScans(f, perSpace) || len(f.SpaceIDs) == 1
 	}
 	start := min(offset, len(all))
