@@ -270,6 +270,20 @@ func (s *Store) pgFirstMatchesSample(f SearchFilter, cond schema.QueryWithArgs, 
 		Column("f.id")
 }
 
+// commonTerm reports whether an AnyWord query has a positive term held by more than ExactTotal
+// of the searched pages (TermCounts).
+func (f SearchFilter) commonTerm() bool {
+	if !f.Query.AnyWord {
+		return false
+	}
+	for _, c := range f.Query.terms() {
+		if f.TermCounts[strings.Join(c.Words, " ")] > ExactTotal {
+			return true
+		}
+	}
+	return false
+}
+
 // pgAnyWordCandidates are the candidates of an AnyWord query (PostgreSQL): for each term, its
 // matches (without the exclusions) up to ExactTotal, or, for a term on most pages, the first
 // commonTitles+commonOthers of them (pgFirstMatches). So every page of a rare term is ranked

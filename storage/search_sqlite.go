@@ -8,20 +8,6 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// commonTerm reports whether an AnyWord query has a positive term held by more than ExactTotal
-// of the searched pages (TermCounts).
-func (f SearchFilter) commonTerm() bool {
-	if !f.Query.AnyWord {
-		return false
-	}
-	for _, c := range f.Query.terms() {
-		if f.TermCounts[strings.Join(c.Words, " ")] > ExactTotal {
-			return true
-		}
-	}
-	return false
-}
-
 // commonAnyWord are the candidates of an AnyWord query with a common term, ranked by coverage
 // (SQLite). The exact AnyWord ranking (coverage over ftsRanked's 4,000 candidates) reads a
 // common term's whole posting list three times: bm25 counts its pages, and coverage's
