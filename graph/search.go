@@ -33,10 +33,10 @@ const (
 	// organization search: the 17 completions of `vot` made its ranked statement 18 ms of C
 	// SQLite, 8 with 8 of them). The shortest are kept (the word's closest completions).
 	maxTailCompletions = 8
-	maxCorrections = 4
-	maxCorrected   = 3    // misspelt words corrected in one query
-	correctionScan = 4000 // vocabulary words read to correct one word
-	fewMatches     = 3
+	maxCorrections     = 4
+	maxCorrected       = 3    // misspelt words corrected in one query
+	correctionScan     = 4000 // vocabulary words read to correct one word
+	fewMatches         = 3
 )
 
 // searchPlan is a query as the graph decided to match it: the typed word completed, misspelt

@@ -14,9 +14,9 @@ func TestSearchTailCompletions(t *testing.T) {
 	}{
 		{"vot", false},
 		{"zupa vot", true},
-		{"the vot", false},      // a stop word narrows nothing
-		{"-zupa vot", false},    // nor does an exclusion
-		{"zupa OR vot", false},  // an alternative of its own
+		{"the vot", false},     // a stop word narrows nothing
+		{"-zupa vot", false},   // nor does an exclusion
+		{"zupa OR vot", false}, // an alternative of its own
 		{`"zupa" vot`, true},
 		{"zupa OR a vot", false}, // "a" is a stop word
 	} {
