@@ -648,12 +648,16 @@ func (s *Store) CountMatches(ctx context.Context, f SearchFilter) (matches int, 
 		clauses = nil
 	}
 	clauses = append(clauses, words...)
-	q := s.rdb.NewSelect().ColumnExpr("(?) AS n", s.matchTotal(f))
+	// A query held by more than ExactTotal pages is common whatever its words' counts, so they
+	// are counted only when it is not (`zupa vot`: its two words' counts were two thirds of the
+	// statement). OFFSET 0 keeps the query's count a subquery evaluated once (not flattened
+	// into each CASE); both databases evaluate a CASE's branch only when taken.
+	q := s.rdb.NewSelect().TableExpr("(SELECT (?) AS n LIMIT 1 OFFSET 0) AS q", s.matchTotal(f)).ColumnExpr("q.n")
 	for i, c := range clauses {
 		c.Negated = false
 		one := f
 		one.Query = MatchQuery{Groups: [][]MatchClause{{c}}}
-		q = q.ColumnExpr("(?) AS ?", s.matchTotal(one), bun.Ident(fmt.Sprintf("c%d", i)))
+		q = q.ColumnExpr("CASE WHEN q.n > ? THEN 0 ELSE (?) END AS ?", ExactTotal, s.matchTotal(one), bun.Ident(fmt.Sprintf("c%d", i)))
 	}
 	rows, err := q.Rows(ctx)
 	if err != nil {
