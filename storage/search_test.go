@@ -337,7 +337,11 @@ func TestSearchAnyWordWithACommonWord(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(spaces.Items) != 2 || spaces.Items[0].SpaceID != a.ID || spaces.Items[0].Pages[0].PageID != "p-zebra notes" || spaces.Items[1].SpaceID != b.ID {
+		// SQLite scans each space; PostgreSQL samples a common term's candidates across the
+		// spaces, so the other space may be left out, and then the total must say so.
+		listedBoth := len(spaces.Items) == 2 && spaces.Items[1].SpaceID == b.ID
+		sampled := s.Dialect() == storage.Postgres && len(spaces.Items) == 1 && !spaces.TotalIsExact
+		if len(spaces.Items) == 0 || spaces.Items[0].SpaceID != a.ID || spaces.Items[0].Pages[0].PageID != "p-zebra notes" || !(listedBoth || sampled) {
 			t.Errorf("any-word organization search = %+v", spaces)
 		}
 	})
