@@ -133,14 +133,7 @@ func (s *Store) commonMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
 	if s.dialect == SQLite && f.Matches <= commonFewMatches {
 		return s.commonFew(f)
 	}
-	titles, others := commonTitles, commonOthers
-	groups := [][]string{f.SpaceIDs}
-	if s.perSpaceScans(f, perSpace) {
-		titles, others, groups = 3*perSpace, perSpace, nil
-		for _, id := range f.SpaceIDs {
-			groups = append(groups, []string{id})
-		}
-	}
+	titles, others, groups := s.commonScanGroups(f, perSpace)
 	var sql []string
 	var args []any
 	for _, ids := range groups {
@@ -152,6 +145,19 @@ func (s *Store) commonMatches(f SearchFilter, perSpace int) *bun.SelectQuery {
 	return s.rdb.NewSelect().TableExpr("(SELECT max(u.rank) AS rank, u.space_id, u.page_id, u.content_id, u.title FROM ("+
 		strings.Join(sql, " UNION ALL ")+") AS u GROUP BY u.id, u.space_id, u.page_id, u.content_id, u.title) AS fts", args...).
 		ColumnExpr("fts.rank, fts.space_id, fts.page_id, fts.content_id, fts.title")
+}
+
+// commonScanGroups is how a search with a common term scans its spaces: all together, bounded
+// to commonTitles title hits and commonOthers others, or, when perSpaceScans, each space on its
+// own, bounded to 3 × perSpace title hits and perSpace others.
+func (s *Store) commonScanGroups(f SearchFilter, perSpace int) (titles, others int, groups [][]string) {
+	if !s.perSpaceScans(f, perSpace) {
+		return commonTitles, commonOthers, [][]string{f.SpaceIDs}
+	}
+	for _, id := range f.SpaceIDs {
+		groups = append(groups, []string{id})
+	}
+	return 3 * perSpace, perSpace, groups
 }
 
 // perSpaceScans reports whether a Common organization search scans each space on its own:

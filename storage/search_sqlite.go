@@ -39,14 +39,7 @@ func (s *Store) commonAnyWord(f SearchFilter, perSpace int) *bun.SelectQuery {
 		sql = append(sql, "SELECT * FROM (?) AS a")
 		args = append(args, s.ftsScan(f, fts5InSpaces(f.SpaceIDs, r.fts5()), searchCandidates))
 	}
-	titles, others := commonTitles, commonOthers
-	groups := [][]string{f.SpaceIDs}
-	if s.perSpaceScans(f, perSpace) {
-		titles, others, groups = 3*perSpace, perSpace, nil
-		for _, id := range f.SpaceIDs {
-			groups = append(groups, []string{id})
-		}
-	}
+	titles, others, groups := s.commonScanGroups(f, perSpace)
 	for _, ids := range groups {
 		g := f
 		g.SpaceIDs = ids
