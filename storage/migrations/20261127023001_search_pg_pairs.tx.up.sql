@@ -10,7 +10,7 @@
 -- `tsv @@ phrase` changes no result (storage/search_query.go, pgMatch). The index holds the
 -- organization and the space beside the pairs (btree_gin), as the words' index does. Its cost:
 -- about 187 MB for 200,000 pages of ~60 words (the words' index: 38 MB), 70 s to build on them,
--- and ~0.1 ms of pairing per page written. SQLite's FTS5 index keeps positions: nothing to do.
+-- and ~0.5 ms more per page written. SQLite's FTS5 index keeps positions: nothing to do.
 {{if eq .Dialect "postgres"}}
 CREATE OR REPLACE FUNCTION search_pairs(v tsvector) RETURNS tsvector
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
