@@ -236,9 +236,10 @@ const (
 
 // pgFirstMatches selects the ids of up to limit of the filter's pages where cond holds (cond
 // names the row sp and its tsv and title_tsv), PostgreSQL; index is cond as the GIN scan tests
-// it (pgMatch: a phrase through its adjacent-word pairs), the probe and the head test cond. A GIN index scan cannot stop early:
-// it builds the bitmap of every match before the first row is read (20–30 ms for a word on
-// most of 100,000 pages, the tail of common words, phrases and counts). So the first probeRows
+// it (pgMatch: a phrase through its adjacent-word pairs), the probe and the head test cond. A
+// GIN index scan cannot stop early: it builds the bitmap of every match before the first row is
+// read (20–30 ms for a word on most of 100,000 pages, the tail of common words, phrases and
+// counts). So the first probeRows
 // pages of the spaces, in index order (search_pages_page), are tested first: when at least a
 // head's share of them match, the first head pages are read in order and the first limit
 // matches taken, which for a common word stops after a few hundred rows. A rare word (or a head

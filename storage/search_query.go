@@ -228,13 +228,14 @@ func (q MatchQuery) tsquery(positiveOnly bool) schema.QueryWithArgs {
 // (search_pages_space_pairs, migration 20261127023001_search_pg_pairs): every page matching the
 // phrase holds its pairs, and the exact match is tested on the candidates' rows (IS TRUE keeps it
 // out of the index scan: a BitmapAnd with the words' index rechecked the pair condition on every
-// candidate, computing its pairs, 54 ms). Whether a phrase has pairs (no stop word between any
-// two of its words) is the database's call, with the same analyser: search_phrase_pairs is
-// IMMUTABLE and its argument a constant, so the planner folds the CASE to one of its branches,
-// and a phrase without pairs (or a query with a single word beside its phrases, whose words'
-// index is the narrower) takes the words' index as before. The condition must not filter rows
-// read otherwise (pairing a page's words costs ~0.1 ms): pgFirstMatches' probe and head test
-// the plain match.
+// candidate, computing its pairs, 54 ms). Whether a phrase has pairs (two adjacent words that
+// are not stop words) is the database's call, with the same analyser: search_phrase_pairs is
+// IMMUTABLE and its argument a constant (Bun inlines arguments into the SQL; a generic plan of a
+// prepared statement would keep the CASE and pair every row), so the planner folds the CASE to
+// one of its branches, and a phrase without pairs (or a query with a single word beside its
+// phrases, whose words' index is the narrower) takes the words' index as before. The condition
+// must not filter rows read otherwise (pairing a page's words costs ~0.1 ms): pgFirstMatches'
+// probe and head test the plain match.
 func (q MatchQuery) pgMatch() schema.QueryWithArgs {
 	match := bun.SafeQuery("sp.tsv @@ ?", q.tsquery(false))
 	phrases := q.pairPhrases()
