@@ -179,10 +179,12 @@ func (s *Store) commonScan(f SearchFilter, titled bool, limit int) *bun.SelectQu
 		// scanned the whole table for the first matches (3 s for "topic 77" at 200,000 pages).
 		anyq := f.Query.anyPositive().tsquery(true)
 		cond := bun.SafeQuery("sp.tsv @@ ?", f.Query.tsquery(false))
+		index := f.Query.pgMatch()
 		if titled {
 			cond = bun.SafeQuery("sp.title_tsv @@ ? AND ?", anyq, cond)
+			index = cond
 		}
-		return s.rdb.NewSelect().TableExpr("(?) AS l", s.pgFirstMatches(f, cond, limit, commonHead)).
+		return s.rdb.NewSelect().TableExpr("(?) AS l", s.pgFirstMatches(f, cond, index, limit, commonHead)).
 			Join("JOIN search_pages AS sp ON sp.id = l.id").
 			ColumnExpr("sp.id, sp.space_id, sp.page_id, sp.content_id, sp.title, ts_rank(sp.title_tsv, ?) AS rank", anyq)
 	}
@@ -208,10 +210,11 @@ func (s *Store) commonScan(f SearchFilter, titled bool, limit int) *bun.SelectQu
 		ColumnExpr("c.id, c.space_id, c.page_id, c.content_id, c.title, CAST(length(c.marked) - length(replace(c.marked, char(1), '')) AS REAL) AS rank")
 }
 
-// pgMatches selects the ids of the filter's pages that match its query (PostgreSQL).
+// pgMatches selects the ids of the filter's pages that match its query (PostgreSQL), through
+// the GIN indexes (pgMatch).
 func (s *Store) pgMatches(f SearchFilter) *bun.SelectQuery {
 	return pgInSpaces(s.rdb.NewSelect().TableExpr("search_pages AS sp").Column("sp.id"), f).
-		Where("sp.tsv @@ ?", f.Query.tsquery(false))
+		Where("?", f.Query.pgMatch())
 }
 
 // pgInSpaces restricts a scan of search_pages AS sp through its GIN indexes to the filter's
@@ -238,9 +241,11 @@ const (
 )
 
 // pgFirstMatches selects the ids of up to limit of the filter's pages where cond holds (cond
-// names the row sp and its tsv and title_tsv), PostgreSQL. A GIN index scan cannot stop early:
-// it builds the bitmap of every match before the first row is read (20–30 ms for a word on
-// most of 100,000 pages, the tail of common words, phrases and counts). So the first probeRows
+// names the row sp and its tsv and title_tsv), PostgreSQL; index is cond as the GIN scan tests
+// it (pgMatch: a phrase through its adjacent-word pairs), the probe and the head test cond. A
+// GIN index scan cannot stop early: it builds the bitmap of every match before the first row is
+// read (20–30 ms for a word on most of 100,000 pages, the tail of common words, phrases and
+// counts). So the first probeRows
 // pages of the spaces, in index order (search_pages_page), are tested first: when at least a
 // head's share of them match, the first head pages are read in order and the first limit
 // matches taken, which for a common word stops after a few hundred rows. A rare word (or a head
@@ -248,13 +253,13 @@ const (
 // under a plain LIMIT PostgreSQL, overestimating a word's completions, scanned the whole table
 // for the first matches, 1.1 s for 25 matches). The gates are InitPlans, so the branch not taken
 // is never run.
-func (s *Store) pgFirstMatches(f SearchFilter, cond schema.QueryWithArgs, limit, head int) *bun.SelectQuery {
-	return s.pgFirstMatchesSample(f, cond, limit, head, limit)
+func (s *Store) pgFirstMatches(f SearchFilter, cond, index schema.QueryWithArgs, limit, head int) *bun.SelectQuery {
+	return s.pgFirstMatchesSample(f, cond, index, limit, head, limit)
 }
 
 // pgFirstMatchesSample is pgFirstMatches taking only the first sample matches when the head
 // (the matches are common) is read.
-func (s *Store) pgFirstMatchesSample(f SearchFilter, cond schema.QueryWithArgs, limit, head, sample int) *bun.SelectQuery {
+func (s *Store) pgFirstMatchesSample(f SearchFilter, cond, index schema.QueryWithArgs, limit, head, sample int) *bun.SelectQuery {
 	pages := func(n int) *bun.SelectQuery {
 		return s.rdb.NewSelect().TableExpr("search_pages AS p").ColumnExpr("p.id, p.tsv, p.title_tsv").
 			Where("p.organization_id = ?", f.OrganizationID).
@@ -263,7 +268,7 @@ func (s *Store) pgFirstMatchesSample(f SearchFilter, cond schema.QueryWithArgs, 
 	}
 	probe := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(probeRows)).ColumnExpr("count(*) AS n").Where("?", cond)
 	first := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(head)).Column("sp.id").Where("?", cond).Limit(int64(limit))
-	all := pgInSpaces(s.rdb.NewSelect().TableExpr("search_pages AS sp").Column("sp.id"), f).Where("?", cond)
+	all := pgInSpaces(s.rdb.NewSelect().TableExpr("search_pages AS sp").Column("sp.id"), f).Where("?", index)
 	enough := (limit*probeRows + head - 1) / head
 	return s.rdb.NewSelect().
 		WithQuery(bun.NewWithQuery("probe", probe).Materialized()).
@@ -304,7 +309,7 @@ func (s *Store) pgAnyWordCandidates(f SearchFilter) *bun.SelectQuery {
 		one := MatchQuery{Groups: [][]MatchClause{append([]MatchClause{c}, f.Query.exclusions()...)}}
 		cond := bun.SafeQuery("sp.tsv @@ ?", one.tsquery(false))
 		parts = append(parts, "SELECT t.id FROM (?) AS t")
-		args = append(args, s.pgFirstMatchesSample(f, cond, ExactTotal, 3*ExactTotal, commonTitles+commonOthers))
+		args = append(args, s.pgFirstMatchesSample(f, cond, one.pgMatch(), ExactTotal, 3*ExactTotal, commonTitles+commonOthers))
 	}
 	return s.rdb.NewSelect().TableExpr("("+strings.Join(parts, " UNION ")+") AS c", args...).Column("c.id")
 }
@@ -380,7 +385,7 @@ func fts5String(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
 	if s.dialect == Postgres {
 		cond := bun.SafeQuery("sp.tsv @@ ?", f.Query.tsquery(false))
-		return s.rdb.NewSelect().TableExpr("(?) AS l", s.pgFirstMatches(f, cond, ExactTotal+1, 3*(ExactTotal+1))).
+		return s.rdb.NewSelect().TableExpr("(?) AS l", s.pgFirstMatches(f, cond, f.Query.pgMatch(), ExactTotal+1, 3*(ExactTotal+1))).
 			ColumnExpr("count(*)")
 	}
 	m := s.rdb.NewSelect().TableExpr("search_pages_fts").

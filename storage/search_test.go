@@ -3,6 +3,7 @@ package storage_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -449,6 +450,94 @@ func TestSearchOptimizeIndexMergesSegments(t *testing.T) {
 		l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: ids, Query: all(word("merged"))}, storage.Page{Limit: 20})
 		if err != nil || l.Total != 12 {
 			t.Fatalf("search after optimizing: %d, %v", l.Total, err)
+		}
+	})
+}
+
+// A phrase finds exactly the pages holding its words side by side, in its order: not the pages
+// holding them apart or the other way round, however many there are (PostgreSQL finds a
+// phrase's candidates through its adjacent-word pairs, search_pages_space_pairs, and tests the
+// phrase on each). Counts, pages, spaces and any-word candidates agree.
+func TestSearchPhraseFindsAdjacentWordsOnly(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		pages := map[string]string{
+			"adjacent":  "the palomo rukezesa runs",
+			"three":     "palomo rukezesa hugo ending",
+			"twice":     "rukezesa palomo and later palomo rukezesa",
+			"reversed":  "rukezesa palomo runs",
+			"gap":       "palomo rukezesa mositoti hugo",
+			"stop word": "palomo of rukezesa",
+		}
+		for i := range 300 {
+			pages[fmt.Sprintf("apart %d", i)] = fmt.Sprintf("palomo runs %d miles from rukezesa hugo", i)
+		}
+		sp := searchSpace(t, s, org.ID, pages)
+		other := searchSpace(t, s, org.ID, map[string]string{"elsewhere": "palomo rukezesa", "apart": "palomo hugo mositoti rukezesa"})
+		for _, tt := range []struct {
+			name  string
+			query storage.MatchQuery
+			want  []string
+		}{
+			{"two words", all(phrase("palomo", "rukezesa")), []string{"p-adjacent", "p-gap", "p-three", "p-twice"}},
+			{"three words", all(phrase("palomo", "rukezesa", "hugo")), []string{"p-three"}},
+			{"reversed", all(phrase("rukezesa", "palomo")), []string{"p-reversed", "p-twice"}},
+			{"with an exclusion", all(phrase("palomo", "rukezesa"), not(word("runs"))), []string{"p-gap", "p-three", "p-twice"}},
+			{"two phrases", all(phrase("palomo", "rukezesa"), phrase("mositoti", "hugo")), []string{"p-gap"}},
+			{"a phrase and a word", all(phrase("palomo", "rukezesa"), word("ending")), []string{"p-three"}},
+			{"a stop word", all(phrase("palomo", "of", "rukezesa")), []string{"p-stop word"}},
+			{"words apart", all(phrase("runs", "rukezesa")), nil},
+		} {
+			f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: tt.query}
+			n, common, err := s.CountMatches(ctx, f)
+			if err != nil || n != len(tt.want) {
+				t.Errorf("%s: count = %d, %v; want %d", tt.name, n, err, len(tt.want))
+			}
+			f.Matches, f.Common = n, common
+			l, err := s.SearchPages(ctx, f, storage.Page{Limit: 10})
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			var got []string
+			for _, h := range l.Items {
+				got = append(got, h.PageID)
+			}
+			slices.Sort(got)
+			if !cmp.Equal(tt.want, got) || l.Total != len(tt.want) || !l.TotalIsExact {
+				t.Errorf("%s: search = %v (total %d, exact %v), want %v", tt.name, got, l.Total, l.TotalIsExact, tt.want)
+			}
+			// Across spaces, the other space adds its adjacent page.
+			f.SpaceIDs = []string{sp.ID, other.ID}
+			if f.Matches, f.Common, err = s.CountMatches(ctx, f); err != nil {
+				t.Fatal(err)
+			}
+			spaces, err := s.SearchSpaces(ctx, f, 10, storage.Page{Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := 0
+			for _, sh := range spaces.Items {
+				found += len(sh.Pages)
+				if sh.SpaceID == other.ID && (len(sh.Pages) != 1 || sh.Pages[0].PageID != "p-elsewhere") {
+					t.Errorf("%s: other space = %+v", tt.name, sh.Pages)
+				}
+			}
+			if wantOther := tt.name == "two words" || tt.name == "with an exclusion"; found != len(tt.want)+map[bool]int{true: 1}[wantOther] {
+				t.Errorf("%s: organization search found %d pages, want %d (+1 elsewhere: %v)", tt.name, found, len(tt.want), wantOther)
+			}
+		}
+		// An any-word search with a phrase term counts and ranks that term's adjacent pages only.
+		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID},
+			Query: storage.MatchQuery{Groups: [][]storage.MatchClause{{phrase("palomo", "rukezesa", "hugo"), word("absentword")}}, AnyWord: true}}
+		counts, _, err := s.TermFrequencies(ctx, f)
+		if err != nil || counts["palomo rukezesa hugo"] != 1 {
+			t.Fatalf("term frequencies = %v, %v", counts, err)
+		}
+		f.TermCounts = counts
+		l, err := s.SearchPages(ctx, f, storage.Page{Limit: 10})
+		if err != nil || len(l.Items) != 1 || l.Items[0].PageID != "p-three" {
+			t.Fatalf("any-word search = %+v, %v", l, err)
 		}
 	})
 }
