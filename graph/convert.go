@@ -27,8 +27,12 @@ func (r *Resolver) toUser(u *storage.User) *model.User {
 	}
 }
 
-// mergeRulesNoneJSON is how the default merge rules are stored.
-const mergeRulesNoneJSON = `{"type":"none"}`
+// mergeRulesNoneJSON and mergeRulesInheritJSON are how an organization's and a space's default
+// merge rules are stored.
+const (
+	mergeRulesNoneJSON    = `{"type":"none"}`
+	mergeRulesInheritJSON = `{"type":"inherit"}`
+)
 
 // toOrganization shows org to a viewer; viewer is nil for someone who is not a member.
 func (r *Resolver) toOrganization(o *storage.Organization, viewer *model.Member) *model.Organization {

@@ -25,7 +25,9 @@ func (r *Resolver) toSpace(s *storage.Space, role *model.MemberRole) *model.Spac
 	if s.CollectionID != nil {
 		out.Visibility = "in-collection"
 	}
-	if err := json.Unmarshal([]byte(s.MergeRules), &out.MergeRules); err != nil || out.MergeRules.Type == "" {
+	if s.MergeRules == mergeRulesInheritJSON { // the default needs no decoder (a list shows hundreds)
+		out.MergeRules = model.MergeRules{Type: model.MergeRulesInherit}
+	} else if err := json.Unmarshal([]byte(s.MergeRules), &out.MergeRules); err != nil || out.MergeRules.Type == "" {
 		out.MergeRules = model.MergeRules{Type: model.MergeRulesInherit}
 	}
 	return out
@@ -131,7 +133,7 @@ func (r *Resolver) CreateSpace(ctx context.Context, orgID string, in model.Creat
 	inherit := string(model.DefaultLevelInherit)
 	row := &storage.Space{
 		OrganizationID: orgID, CollectionID: in.Parent, Title: "Untitled", EditMode: "live",
-		DefaultLevel: &inherit, MergeRules: `{"type":"inherit"}`, CreatedAt: now, UpdatedAt: now,
+		DefaultLevel: &inherit, MergeRules: mergeRulesInheritJSON, CreatedAt: now, UpdatedAt: now,
 		Language: (*string)(in.Language),
 	}
 	if in.Title != nil && *in.Title != "" {
