@@ -53,7 +53,9 @@ func TestBatchSendsExpectedSiblingsTogether(t *testing.T) {
 	if calls.Load() != 1 {
 		t.Errorf("fetch ran %d times, want 1", calls.Load())
 	}
-	if d := time.Since(start); d >= maxWait {
+	// The fallback for an announced level is announcedWait from its latest key: a bound a busy
+	// machine does not reach by itself (maxWait did: 29 ms under load).
+	if d := time.Since(start); d >= announcedWait {
 		t.Errorf("the expected batch took %v: it waited out the fallback instead of leaving with its last key", d)
 	}
 	// The next level is not held to the spent expectation: a lone key leaves at once.
@@ -165,7 +167,7 @@ func TestBatchExpectedCallsLeaveTogether(t *testing.T) {
 	if calls.Load() != 1 {
 		t.Errorf("fetch ran %d times, want 1", calls.Load())
 	}
-	if d := time.Since(start); d >= maxWait {
+	if d := time.Since(start); d >= announcedWait { // the fallback (see above)
 		t.Errorf("took %v: waited out the fallback instead of leaving with the last call", d)
 	}
 }
