@@ -27,6 +27,11 @@ func TestSections(t *testing.T) {
 	if got := SearchText("# A\n\nb\n"); got != "A\nb\n" {
 		t.Errorf("SearchText = %q", got)
 	}
+	// Search indexes a link's text, not its target (storage's search tests use a reader that
+	// does the same).
+	if got := SearchText("See [install](https://example.com/install).\n"); got != "See install.\n" {
+		t.Errorf("SearchText of a link = %q", got)
+	}
 }
 
 // The reader's headings and search's sections share one anchor rule.

@@ -32,8 +32,9 @@ const DefaultPostgres = "postgres://postgres@127.0.0.1:5432/postgres"
 var Dialects = []storage.Dialect{storage.SQLite, storage.Postgres}
 
 // Main runs the package's tests and then drops the PostgreSQL template database, if one was made.
-// opts are given to every store Open makes: a package whose tests search passes the server's
-// markdown reader (storage.WithSearchText(document.SearchText)), which storage itself may not import.
+// opts are given to every store Open makes: a package whose tests search passes a markdown
+// reader (storage.WithSearchText; the API tests pass the server's, graph/document's, which
+// storage's own packages may not link).
 func Main(m *testing.M, opts ...storage.Option) { os.Exit(Run(m, opts...)) }
 
 // Run is Main without the exit, for a TestMain that reports something after the tests. A test
