@@ -69,7 +69,7 @@ func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []stri
 	}
 	alternatives := map[string][]string{}
 	if partial != "" {
-		if len(vocab.Completions) > maxTailCompletions && followsOtherWords(q, partial) {
+		if len(vocab.Completions) > maxTailCompletions && followsOtherWords(q) {
 			vocab.Completions = shortest(vocab.Completions, maxTailCompletions)
 		}
 		alternatives[partial] = vocab.Completions
@@ -137,7 +137,7 @@ func matchQuery(q text.Query, alternatives map[string][]string) storage.MatchQue
 
 // followsOtherWords reports whether the word being typed is required together with other
 // positive words (its clause group holds another word that is not a stop word).
-func followsOtherWords(q text.Query, partial string) bool {
+func followsOtherWords(q text.Query) bool {
 	for _, g := range q.Groups {
 		has, others := false, false
 		for _, c := range g {

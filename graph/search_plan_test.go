@@ -21,7 +21,7 @@ func TestSearchTailCompletions(t *testing.T) {
 		{"zupa OR a vot", false}, // "a" is a stop word
 	} {
 		q := text.ParseQuery(c.query)
-		if got := followsOtherWords(q, q.Partial()); got != c.want {
+		if got := followsOtherWords(q); got != c.want {
 			t.Errorf("followsOtherWords(%q) = %v, want %v", c.query, got, c.want)
 		}
 	}
