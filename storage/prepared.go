@@ -79,7 +79,7 @@ func (s *Store) queryPreparedRows(ctx context.Context, stmt *sql.Stmt, scan func
 
 // The viewer's membership is read by nearly every request, so its row is scanned by hand:
 // Bun's scan looks every column up by name and reflects on the models (a tenth of a point
-// read's CPU). The columns are the models' own, in their order; TestMembershipColumnsAreTheModels
+// read's CPU). The columns are the models' own, in their order; TestHandScannedColumnsAreTheModels
 // fails when a model gains a column these lists lack.
 var (
 	memberColumns = []string{"organization_id", "user_id", "role", "disabled", "sso", "joined_at", "last_seen_at"}
@@ -152,42 +152,6 @@ func (p *prepared) close() {
 			st.Close()
 		}
 	}
-}
-
-// timeScan scans a timestamp: a time.Time from PostgreSQL, text from SQLite (see timeColumns).
-type timeScan struct{ t *time.Time }
-
-func (d timeScan) Scan(src any) error {
-	switch v := src.(type) {
-	case time.Time:
-		*d.t = v
-		return nil
-	case string:
-		t, err := parseSQLiteTime(v)
-		*d.t = t
-		return err
-	case []byte:
-		t, err := parseSQLiteTime(string(v))
-		*d.t = t
-		return err
-	}
-	return fmt.Errorf("scan a timestamp from %T", src)
-}
-
-// nullTimeScan is timeScan for a nullable timestamp.
-type nullTimeScan struct{ t **time.Time }
-
-func (d nullTimeScan) Scan(src any) error {
-	if src == nil {
-		*d.t = nil
-		return nil
-	}
-	t := new(time.Time)
-	if err := (timeScan{t}).Scan(src); err != nil {
-		return err
-	}
-	*d.t = t
-	return nil
 }
 
 // sqliteTimeLayouts are the SQLite driver's own (modernc.org/sqlite's parseTimeFormats), Bun's

@@ -36,8 +36,8 @@ type Store struct {
 	tokens  tokenCache
 	// searchText reads a page's markdown as the text search indexes (WithSearchText).
 	searchText func(markdown string) string
-	// treeCols are the spaces columns SiteTreesOf reads (site_tree.go).
-	treeCols spaceColumnCache
+	// treeSQL is SiteTreesOf's statement (site_tree.go).
+	treeSQL siteTreeSQLCache
 
 	// The insert-only job client (jobs.go), made on first use.
 	jobsOnce sync.Once
