@@ -267,7 +267,11 @@ func (s *Store) pgFirstMatchesSample(f SearchFilter, cond, index schema.QueryWit
 			OrderExpr("p.space_id, p.page_id").Limit(int64(n))
 	}
 	probe := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(probeRows)).ColumnExpr("count(*) AS n").Where("?", cond)
-	first := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(head)).Column("sp.id").Where("?", cond).Limit(int64(limit))
+	// The probe's share decides on the head; the scan may read twice as far, stopping at the
+	// limit: at the threshold share a head of head pages holds limit matches only half the
+	// time, and one that falls short has its work thrown away for the GIN index (`japa`'s
+	// other matches: 86 of 100 in 3,000 pages, 5 ms, then the index, 7 ms).
+	first := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(2*head)).Column("sp.id").Where("?", cond).Limit(int64(limit))
 	all := pgInSpaces(s.rdb.NewSelect().TableExpr("search_pages AS sp").Column("sp.id"), f).Where("?", index)
 	enough := (limit*probeRows + head - 1) / head
 	return s.rdb.NewSelect().
