@@ -246,10 +246,11 @@ const (
 // GIN index scan cannot stop early: it builds the bitmap of every match before the first row is
 // read (20–30 ms for a word on most of 100,000 pages, the tail of common words, phrases and
 // counts). So the first probeRows
-// pages of the spaces, in index order (search_pages_page), are tested first: when at least a
-// head's share of them match, the first head pages are read in order and the first limit
-// matches taken, which for a common word stops after a few hundred rows. A rare word (or a head
-// that found fewer than limit) takes the GIN index (a materialized CTE read as far as the limit:
+// pages of the spaces, in index order (search_pages_page), are tested first: when enough of them
+// match for 1.5 × head pages to hold limit matches, up to 3 × head pages are read in order and
+// the first limit matches taken, which for a common word stops after a few hundred rows, and at
+// the threshold share after 1.5 × head (about 2 µs a page). A rare word (or a head that found
+// fewer than limit) takes the GIN index (a materialized CTE read as far as the limit:
 // under a plain LIMIT PostgreSQL, overestimating a word's completions, scanned the whole table
 // for the first matches, 1.1 s for 25 matches). The gates are InitPlans, so the branch not taken
 // is never run.
@@ -267,13 +268,18 @@ func (s *Store) pgFirstMatchesSample(f SearchFilter, cond, index schema.QueryWit
 			OrderExpr("p.space_id, p.page_id").Limit(int64(n))
 	}
 	probe := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(probeRows)).ColumnExpr("count(*) AS n").Where("?", cond)
-	// The probe's share decides on the head; the scan may read twice as far, stopping at the
-	// limit: at the threshold share a head of head pages holds limit matches only half the
-	// time, and one that falls short has its work thrown away for the GIN index (`japa`'s
-	// other matches: 86 of 100 in 3,000 pages, 5 ms, then the index, 7 ms).
-	first := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(2*head)).Column("sp.id").Where("?", cond).Limit(int64(limit))
+	// The head may read twice as far as the probe's share promises limit matches: a head that
+	// falls short has its work thrown away for the GIN index (at a threshold of head pages it
+	// did half the time: `japa`'s other matches, 86 of 100 in 3,000 pages, 5 ms, then the
+	// index). And the threshold is 1.5 × head rather than head: the GIN scan of a phrase or
+	// word on a fifth to a third of the pages builds a bitmap of tens of thousands of them,
+	// which PostgreSQL may run in parallel workers (the count of `"mositoti hugo"`, 27,555
+	// pages of 100,000 and 55 of the probe's 200: 19 ms serial, 68–90 ms in parallel on a
+	// loaded machine, 5–9 ms from the head).
+	reach := 3 * head
+	first := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(reach)).Column("sp.id").Where("?", cond).Limit(int64(limit))
 	all := pgInSpaces(s.rdb.NewSelect().TableExpr("search_pages AS sp").Column("sp.id"), f).Where("?", index)
-	enough := (limit*probeRows + head - 1) / head
+	enough := (2*limit*probeRows + reach - 1) / reach
 	return s.rdb.NewSelect().
 		WithQuery(bun.NewWithQuery("probe", probe).Materialized()).
 		WithQuery(bun.NewWithQuery("head", first).Materialized()).
