@@ -665,15 +665,15 @@ func (r *Resolver) publishedSearch(ctx context.Context, ps *PublishedSite, query
 		}
 	}
 	out := []*model.PublishedSearchResult{}
-	plan, err := r.planSearch(ctx, ps.orgID, ids, query)
-	if err != nil || len(ids) == 0 {
-		return out, err
-	}
 	page, err := pageOf(&limit, nil)
 	if err != nil {
 		return nil, err
 	}
-	hits, err := r.Store.SearchPages(ctx, plan.filter, page)
+	plan, err := r.planSearch(ctx, ps.orgID, ids, query, &page)
+	if err != nil || len(ids) == 0 {
+		return out, err
+	}
+	hits, err := plan.pages(ctx, r.Store, page)
 	if err != nil {
 		return nil, err
 	}

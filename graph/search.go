@@ -44,12 +44,17 @@ const (
 type searchPlan struct {
 	filter storage.SearchFilter
 	terms  []string // the words results are highlighted by: the query's, completions, corrections
+	// hits is the page of results, when the planning count ranked it too
+	// (storage.CountAndSearchPages); nil otherwise.
+	hits *storage.SearchResults[*storage.SearchHit]
 }
 
 // planSearch validates and reads a query and decides how to match it in the given spaces: a
 // few statements (the vocabulary, the count of pages holding every word, and the corrections or
-// term weights when it needs them), whatever the number of pages. Errors: Invalid.
-func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []string, query string) (*searchPlan, error) {
+// term weights when it needs them), whatever the number of pages. With a page (a search whose
+// results are pages), the count ranks that page too when it can, and the plan holds it (hits).
+// Errors: Invalid.
+func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []string, query string, page *storage.Page) (*searchPlan, error) {
 	if strings.TrimSpace(query) == "" {
 		return nil, apperr.Invalidf("query", "is required")
 	}
@@ -76,7 +81,15 @@ func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []stri
 		plan.terms = append(plan.terms, vocab.Completions...)
 	}
 	plan.filter.Query = matchQuery(q, alternatives)
-	n, common, err := r.Store.CountMatches(ctx, plan.filter)
+	count := func() (int, bool, error) {
+		if page == nil {
+			return r.Store.CountMatches(ctx, plan.filter)
+		}
+		n, common, hits, err := r.Store.CountAndSearchPages(ctx, plan.filter, *page)
+		plan.hits = hits
+		return n, common, err
+	}
+	n, common, err := count()
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +115,7 @@ func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []stri
 		}
 		if corrected > 0 {
 			plan.filter.Query = matchQuery(q, alternatives)
-			if n, common, err = r.Store.CountMatches(ctx, plan.filter); err != nil {
+			if n, common, err = count(); err != nil {
 				return nil, err
 			}
 		}
@@ -110,6 +123,7 @@ func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []stri
 	plan.filter.Matches, plan.filter.Common = n, common
 	if n < fewMatches && len(plan.filter.Query.Groups) == 1 && positiveClauses(plan.filter.Query) > 1 {
 		plan.filter.Query.AnyWord = true
+		plan.hits = nil // ranked for every word: any word ranks otherwise
 		if plan.filter.Weights, plan.filter.TermCounts, err = r.termWeights(ctx, plan.filter); err != nil {
 			return nil, err
 		}
@@ -207,11 +221,11 @@ func (r *Resolver) SearchSpace(ctx context.Context, spaceID string, in model.Sea
 	if err != nil {
 		return nil, err
 	}
-	plan, err := r.planSearch(ctx, row.OrganizationID, []string{row.ID}, in.Query)
+	plan, err := r.planSearch(ctx, row.OrganizationID, []string{row.ID}, in.Query, &page)
 	if err != nil {
 		return nil, err
 	}
-	hits, err := r.Store.SearchPages(ctx, plan.filter, page)
+	hits, err := plan.pages(ctx, r.Store, page)
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +266,7 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID string, in mode
 			titles[s.ID] = s.Title
 		}
 	}
-	plan, err := r.planSearch(ctx, orgID, ids, in.Query)
+	plan, err := r.planSearch(ctx, orgID, ids, in.Query, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -277,6 +291,14 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID string, in mode
 		Connection:        *model.NewConnection(items, list.Cursors, list.Total, list.HasMore),
 		TotalCountIsExact: list.TotalIsExact,
 	}, nil
+}
+
+// pages is the plan's page of results: the one its count ranked, else SearchPages'.
+func (p *searchPlan) pages(ctx context.Context, s *storage.Store, page storage.Page) (storage.SearchResults[*storage.SearchHit], error) {
+	if p.hits != nil {
+		return *p.hits, nil
+	}
+	return s.SearchPages(ctx, p.filter, page)
 }
 
 // searchResults turns hits into results with their paths, ancestors and matching sections: two

@@ -246,10 +246,11 @@ const (
 // GIN index scan cannot stop early: it builds the bitmap of every match before the first row is
 // read (20–30 ms for a word on most of 100,000 pages, the tail of common words, phrases and
 // counts). So the first probeRows
-// pages of the spaces, in index order (search_pages_page), are tested first: when at least a
-// head's share of them match, the first head pages are read in order and the first limit
-// matches taken, which for a common word stops after a few hundred rows. A rare word (or a head
-// that found fewer than limit) takes the GIN index (a materialized CTE read as far as the limit:
+// pages of the spaces, in index order (search_pages_page), are tested first: when enough of them
+// match for 1.5 × head pages to hold limit matches, up to 3 × head pages are read in order and
+// the first limit matches taken, which for a common word stops after a few hundred rows, and at
+// the threshold share after 1.5 × head (about 2 µs a page). A rare word (or a head that found
+// fewer than limit) takes the GIN index (a materialized CTE read as far as the limit:
 // under a plain LIMIT PostgreSQL, overestimating a word's completions, scanned the whole table
 // for the first matches, 1.1 s for 25 matches). The gates are InitPlans, so the branch not taken
 // is never run.
@@ -267,9 +268,18 @@ func (s *Store) pgFirstMatchesSample(f SearchFilter, cond, index schema.QueryWit
 			OrderExpr("p.space_id, p.page_id").Limit(int64(n))
 	}
 	probe := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(probeRows)).ColumnExpr("count(*) AS n").Where("?", cond)
-	first := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(head)).Column("sp.id").Where("?", cond).Limit(int64(limit))
+	// The head may read twice as far as the probe's share promises limit matches: a head that
+	// falls short has its work thrown away for the GIN index (at a threshold of head pages it
+	// did half the time: `japa`'s other matches, 86 of 100 in 3,000 pages, 5 ms, then the
+	// index). And the threshold is 1.5 × head rather than head: the GIN scan of a phrase or
+	// word on a fifth to a third of the pages builds a bitmap of tens of thousands of them,
+	// which PostgreSQL may run in parallel workers (the count of `"mositoti hugo"`, 27,555
+	// pages of 100,000 and 55 of the probe's 200: 19 ms serial, 68–90 ms in parallel on a
+	// loaded machine, 5–9 ms from the head).
+	reach := 3 * head
+	first := s.rdb.NewSelect().TableExpr("(?) AS sp", pages(reach)).Column("sp.id").Where("?", cond).Limit(int64(limit))
 	all := pgInSpaces(s.rdb.NewSelect().TableExpr("search_pages AS sp").Column("sp.id"), f).Where("?", index)
-	enough := (limit*probeRows + head - 1) / head
+	enough := (2*limit*probeRows + reach - 1) / reach
 	return s.rdb.NewSelect().
 		WithQuery(bun.NewWithQuery("probe", probe).Materialized()).
 		WithQuery(bun.NewWithQuery("head", first).Materialized()).
@@ -637,6 +647,63 @@ func (s *Store) CurrentPageChains(ctx context.Context, pages []PageKey) (map[str
 		out[key] = append(out[key], &v)
 	}
 	return out, nil
+}
+
+// CountAndSearchPages is CountMatches that, on PostgreSQL, also ranks in the same statement the
+// page of results SearchPages would give for the filter as counted (not Common, not AnyWord),
+// when at most ExactTotal pages match: the count then read every match through the GIN index,
+// and the page read them again (`hugo -mositoti`: both words' posting lists, 10–13 ms each
+// time). The page is ranked from the count's ids, joined by id, only when the count allows it
+// (a one-time filter on the count, so a common query ranks nothing). hits is nil when no page was ranked (SQLite, more than ExactTotal
+// matches, a page token of another query): the caller pages with SearchPages.
+func (s *Store) CountAndSearchPages(ctx context.Context, f SearchFilter, page Page) (matches int, common bool, hits *SearchResults[*SearchHit], err error) {
+	offset, cursorErr := searchOffset("search", f, page)
+	if s.dialect != Postgres || f.Query.Empty() || f.Query.AnyWord || len(f.SpaceIDs) == 0 || cursorErr != nil {
+		matches, common, err = s.CountMatches(ctx, f)
+		return matches, common, nil, err
+	}
+	cond := bun.SafeQuery("sp.tsv @@ ?", f.Query.tsquery(false))
+	ids := s.pgFirstMatches(f, cond, f.Query.pgMatch(), ExactTotal+1, 3*(ExactTotal+1))
+	// The LIMIT keeps the planner's estimate of the ids within ExactTotal+1, so that it joins
+	// them by id (a phrase's estimate of thousands could otherwise choose a hash join over the
+	// whole table).
+	ranked := s.rdb.NewSelect().TableExpr("(SELECT ids.id FROM ids LIMIT ?) AS c", ExactTotal+1).
+		Join("JOIN search_pages AS sp ON sp.id = c.id").
+		ColumnExpr("ts_rank(sp.tsv, ?, 1) AS rank, sp.space_id, sp.page_id, sp.content_id, sp.title", f.Query.tsquery(true)).
+		Where("n.n <= ?", ExactTotal).
+		OrderExpr("rank DESC, sp.title ASC, sp.page_id ASC").Limit(int64(page.Limit + 1)).Offset(int64(offset))
+	var rows []*searchRow
+	err = s.rdb.NewSelect().
+		WithQuery(bun.NewWithQuery("ids", ids).Materialized()).
+		WithQuery(bun.NewWithQuery("n", s.rdb.NewSelect().TableExpr("ids").ColumnExpr("count(*) AS n")).Materialized()).
+		TableExpr("n").Join("LEFT JOIN LATERAL (?) AS r ON true", ranked).
+		ColumnExpr("n.n AS total, coalesce(r.rank, 0) AS rank, coalesce(r.space_id, '') AS space_id, coalesce(r.page_id, '') AS page_id, r.content_id, coalesce(r.title, '') AS title").
+		OrderExpr("r.rank DESC, r.title ASC, r.page_id ASC").
+		Scan(ctx, &rows)
+	if err != nil {
+		return 0, false, nil, fmt.Errorf("count search matches: %w", translate(err))
+	}
+	if len(rows) == 0 {
+		return 0, false, nil, nil
+	}
+	matches = rows[0].Total
+	if matches > ExactTotal {
+		return matches, true, nil, nil
+	}
+	if rows[0].PageID == "" {
+		rows = nil // the count's row alone: no match on this page
+	}
+	out := &SearchResults[*SearchHit]{TotalIsExact: true}
+	if len(rows) > page.Limit {
+		rows, out.HasMore = rows[:page.Limit], true
+	}
+	out.Items = make([]*SearchHit, len(rows))
+	for i, r := range rows {
+		out.Items[i] = r.hit()
+	}
+	out.Total = matches
+	out.Cursors = searchCursors("search", f, offset, len(rows))
+	return matches, false, out, nil
 }
 
 // CountMatches counts the pages matching a search, and each of its words and phrases (excluded

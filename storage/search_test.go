@@ -191,6 +191,69 @@ func TestSearchPagesAndSpacesPaginate(t *testing.T) {
 	})
 }
 
+// CountAndSearchPages ranks, with the count, the page SearchPages gives (PostgreSQL), page after
+// page and space by space, exclusions and phrases too; a page token of another query leaves the
+// page to SearchPages.
+func TestSearchCountRanksThePageOfResults(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		ctx := context.Background()
+		org, _ := newOrg(t, s, "owner@search.test")
+		pages := map[string]string{}
+		for i := range 7 {
+			pages[fmt.Sprintf("page%d", i)] = fmt.Sprintf("common words %d", i)
+		}
+		pages["merge"] = "common merge conflict"
+		pages["common words"] = "a title holding them"
+		a := searchSpace(t, s, org.ID, pages)
+		b := searchSpace(t, s, org.ID, map[string]string{"elsewhere": "common words"})
+		for i, q := range []storage.MatchQuery{all(word("common")), all(word("common"), not(word("merge"))), all(phrase("common", "words")), all(word("absent")), all(word("words"))} {
+			f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID}, Query: q}
+			if i == 4 {
+				f.SpaceIDs = append(f.SpaceIDs, b.ID) // a published site's spaces
+			}
+			page := storage.Page{Limit: 3}
+			for {
+				n, common, got, err := s.CountAndSearchPages(ctx, f, page)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.Matches, f.Common = n, common
+				want, err := s.SearchPages(ctx, f, page)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got == nil {
+					if s.Dialect() == storage.Postgres {
+						t.Fatalf("%v: no page ranked with the count", q)
+					}
+					break
+				}
+				if !cmp.Equal(*got, want) {
+					t.Fatalf("%v: page ranked with the count\n%+v\nwant\n%+v", q, *got, want)
+				}
+				for _, h := range got.Items {
+					if !slices.Contains(f.SpaceIDs, h.SpaceID) {
+						t.Errorf("%v: a page of space %s", q, h.SpaceID)
+					}
+				}
+				if !got.HasMore {
+					break
+				}
+				page.After = got.Cursors[len(got.Cursors)-1]
+			}
+		}
+		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID, b.ID}, Query: all(word("common"))}
+		first, err := s.SearchPages(ctx, f, storage.Page{Limit: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Query = all(word("words"))
+		if _, _, got, err := s.CountAndSearchPages(ctx, f, storage.Page{Limit: 3, After: first.Cursors[0]}); err != nil || got != nil {
+			t.Errorf("a token of another query: %v, %v; want no page and no error", got, err)
+		}
+	})
+}
+
 func word(w string) storage.MatchClause { return storage.MatchClause{Words: []string{w}} }
 
 func phrase(ws ...string) storage.MatchClause { return storage.MatchClause{Words: ws} }

@@ -161,6 +161,11 @@ func isPostgres(dsn string) bool {
 // arguments into SQL text, so pgx's default statement cache would prepare every distinct query.
 // It also turns JIT compilation off unless the caller set jit: the search statements' estimated
 // costs pass jit_above_cost, and compiling them took about 20 ms of statements that run in a few.
+// And parallel workers, unless the caller set max_parallel_workers_per_gather: Bindery's
+// statements are bounded, and PostgreSQL plans workers only where it overestimates one (a
+// phrase's GIN scan of a fifth of a space's pages, estimated at 9,884 rows for 1,001 read: 67 ms
+// with two workers, 15 ms without, on 2 cores serving other requests, each of the pool's
+// connections able to start its own).
 func postgresDSN(dsn string) (string, error) {
 	u, err := url.Parse(dsn)
 	if err != nil {
@@ -172,6 +177,9 @@ func postgresDSN(dsn string) (string, error) {
 	}
 	if q.Get("jit") == "" {
 		q.Set("jit", "off")
+	}
+	if q.Get("max_parallel_workers_per_gather") == "" {
+		q.Set("max_parallel_workers_per_gather", "0")
 	}
 	u.RawQuery = q.Encode()
 	return u.String(), nil
