@@ -117,6 +117,9 @@ func openSearchProbe(b testing.TB, d storage.Dialect, vocabulary []string) (*sto
 	var s *storage.Store
 	meta := filepath.Join(dir, "search100k-"+string(d)+".json")
 	if dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
 		if data, err := os.ReadFile(meta); err == nil && json.Unmarshal(data, &probe) == nil {
 			s = storagetest.Kept(b, d, dir, "search100k", false)
 			return s, probe
