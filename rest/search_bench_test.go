@@ -66,22 +66,37 @@ func BenchmarkSearch100k(b *testing.B) {
 				{"org", "/v1/orgs/" + probe.OrgID + "/search", probe.OrgToken},
 			} {
 				b.Run(door.name, func(b *testing.B) {
-					latencies := make([][]time.Duration, len(classes))
-					b.ResetTimer()
-					for i := range b.N {
-						c := i % len(classes)
-						q := classes[c].queries[(i/len(classes))%len(classes[c].queries)]
+					search := func(q string) time.Duration {
 						req := httptest.NewRequest("GET", door.path+"?limit=10&query="+url.QueryEscape(q), nil)
 						req.Header.Set("Authorization", "Bearer "+door.token)
 						rec := httptest.NewRecorder()
 						t0 := time.Now()
 						h.ServeHTTP(rec, req)
-						latencies[c] = append(latencies[c], time.Since(t0))
+						took := time.Since(t0)
 						if rec.Code != http.StatusOK {
 							b.Fatalf("search %q: %d %s", q, rec.Code, rec.Body)
 						}
+						return took
+					}
+					// Each query's first answer reads its words' pages into the database's cache
+					// (on PostgreSQL at its default 128 MB of shared buffers, 3-17x the warm time):
+					// a server meets that once per word, so it is reported apart (cold-max-ms), and
+					// the percentiles are of answers with that cache as a running server has it.
+					var cold time.Duration
+					for _, c := range classes {
+						for _, q := range c.queries {
+							cold = max(cold, search(q))
+						}
+					}
+					latencies := make([][]time.Duration, len(classes))
+					b.ResetTimer()
+					for i := range b.N {
+						c := i % len(classes)
+						q := classes[c].queries[(i/len(classes))%len(classes[c].queries)]
+						latencies[c] = append(latencies[c], search(q))
 					}
 					b.StopTimer()
+					b.ReportMetric(float64(cold.Microseconds())/1000, "cold-max-ms") // after ResetTimer, which drops metrics
 					for c, l := range latencies {
 						if len(l) == 0 {
 							continue
