@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/storage"
+	"github.com/bindery/bindery/storage/storagetest"
 )
 
 // Concurrent writers queue for SQLite's one writer connection instead of failing with
@@ -49,4 +50,23 @@ func TestSQLiteWritersQueueAndReadersRead(t *testing.T) {
 	if n, err := s.CountUsers(ctx); err != nil || n != 32 {
 		t.Errorf("CountUsers = %d, %v; want 32 (a read after the writes sees them all)", n, err)
 	}
+}
+
+// A PostgreSQL URL that does not set them gets JIT off and no parallel workers, on every
+// connection of the pool (storage.Open adds them as connection parameters).
+func TestPostgresSessionDefaults(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		if s.Dialect() != storage.Postgres {
+			t.Skip("PostgreSQL's settings")
+		}
+		for setting, want := range map[string]string{"jit": "off", "max_parallel_workers_per_gather": "0"} {
+			var got string
+			if err := s.SQLDB().QueryRowContext(context.Background(), "SHOW "+setting).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("%s = %s, want %s", setting, got, want)
+			}
+		}
+	})
 }

@@ -654,8 +654,9 @@ func (s *Store) CurrentPageChains(ctx context.Context, pages []PageKey) (map[str
 // when at most ExactTotal pages match: the count then read every match through the GIN index,
 // and the page read them again (`hugo -mositoti`: both words' posting lists, 10–13 ms each
 // time). The page is ranked from the count's ids, joined by id, only when the count allows it
-// (a one-time filter on the count, so a common query ranks nothing). hits is nil when no page was ranked (SQLite, more than ExactTotal
-// matches, a page token of another query): the caller pages with SearchPages.
+// (a one-time filter on the count, so a common query ranks nothing). hits is nil when no page
+// was ranked (SQLite, more than ExactTotal matches, a page token of another query): the caller
+// pages with SearchPages.
 func (s *Store) CountAndSearchPages(ctx context.Context, f SearchFilter, page Page) (matches int, common bool, hits *SearchResults[*SearchHit], err error) {
 	offset, cursorErr := searchOffset("search", f, page)
 	if s.dialect != Postgres || f.Query.Empty() || f.Query.AnyWord || len(f.SpaceIDs) == 0 || cursorErr != nil {
