@@ -199,12 +199,8 @@ func (s *Store) commonScan(f SearchFilter, titled bool, limit int) *bun.SelectQu
 	if titled {
 		marked = "highlight(search_pages_fts, 0, char(1), '')"
 	}
-	scan := s.rdb.NewSelect().TableExpr("search_pages_fts").
-		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").
+	scan := s.ftsMatches(f, match).
 		ColumnExpr("sp.id, sp.space_id, sp.page_id, sp.content_id, sp.title, ? AS marked", bun.Safe(marked)).
-		Where("search_pages_fts MATCH ?", match).
-		Where("sp.organization_id = ?", f.OrganizationID).
-		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
 		Limit(int64(limit))
 	return s.rdb.NewSelect().TableExpr("(?) AS c", scan).
 		ColumnExpr("c.id, c.space_id, c.page_id, c.content_id, c.title, CAST(length(c.marked) - length(replace(c.marked, char(1), '')) AS REAL) AS rank")
@@ -333,12 +329,8 @@ func (s *Store) pgAnyWordCandidates(f SearchFilter) *bun.SelectQuery {
 // would read its whole posting list on every search. SQLite takes no LIMIT inside a UNION's
 // parts unless each is a subquery.
 func (s *Store) ftsRanked(f SearchFilter, match string, limit int) *bun.SelectQuery {
-	return s.rdb.NewSelect().TableExpr("(?) AS c", s.rdb.NewSelect().TableExpr("search_pages_fts").
-		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").
+	return s.rdb.NewSelect().TableExpr("(?) AS c", s.ftsMatches(f, match).
 		ColumnExpr("sp.id, -bm25(search_pages_fts, 10.0, 1.0, 0.0) AS bm25, sp.space_id, sp.page_id, sp.content_id, sp.title").
-		Where("search_pages_fts MATCH ?", match).
-		Where("sp.organization_id = ?", f.OrganizationID).
-		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
 		Limit(int64(limit))).Column("c.*")
 }
 
@@ -398,11 +390,7 @@ func (s *Store) matchTotal(f SearchFilter) *bun.SelectQuery {
 		return s.rdb.NewSelect().TableExpr("(?) AS l", s.pgFirstMatches(f, cond, f.Query.pgMatch(), ExactTotal+1, 3*(ExactTotal+1))).
 			ColumnExpr("count(*)")
 	}
-	m := s.rdb.NewSelect().TableExpr("search_pages_fts").
-		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").Column("sp.id").
-		Where("search_pages_fts MATCH ?", fts5InSpaces(f.SpaceIDs, f.Query.fts5())).
-		Where("sp.organization_id = ?", f.OrganizationID).
-		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
+	m := s.ftsMatches(f, fts5InSpaces(f.SpaceIDs, f.Query.fts5())).Column("sp.id")
 	return s.rdb.NewSelect().TableExpr("(?) AS m", m.Limit(int64(ExactTotal+1))).ColumnExpr("count(*)")
 }
 

@@ -72,16 +72,22 @@ func (s *Store) commonAnyWord(f SearchFilter, perSpace int) *bun.SelectQuery {
 		ColumnExpr("CAST(? AS REAL) AS rank, fts.space_id, fts.page_id, fts.content_id, fts.title", bun.SafeQuery(rank.String(), rankArgs...))
 }
 
+// ftsMatches reads the pages of the filter's spaces matching an FTS5 expression, in the index's
+// order (SQLite): search_pages_fts joined to its rows in search_pages (sp), for the caller to add
+// its columns and limit. CROSS JOIN keeps the FTS5 scan outermost, and the spaces are filtered
+// on the joined rows rather than in the MATCH (see ftsRanked).
+func (s *Store) ftsMatches(f SearchFilter, match string) *bun.SelectQuery {
+	return s.rdb.NewSelect().TableExpr("search_pages_fts").
+		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").
+		Where("search_pages_fts MATCH ?", match).
+		Where("sp.organization_id = ?", f.OrganizationID).
+		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs))
+}
+
 // ftsScan reads up to limit pages of the filter's spaces matching an FTS5 expression, in index
 // order, without ranking them (SQLite): (id, space_id, page_id, content_id, title).
 func (s *Store) ftsScan(f SearchFilter, match string, limit int) *bun.SelectQuery {
-	return s.rdb.NewSelect().TableExpr("search_pages_fts").
-		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").
-		ColumnExpr("sp.id, sp.space_id, sp.page_id, sp.content_id, sp.title").
-		Where("search_pages_fts MATCH ?", match).
-		Where("sp.organization_id = ?", f.OrganizationID).
-		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
-		Limit(int64(limit))
+	return s.ftsMatches(f, match).ColumnExpr("sp.id, sp.space_id, sp.page_id, sp.content_id, sp.title").Limit(int64(limit))
 }
 
 // phraseWords are the words of the clauses' phrases that are not clauses themselves (SQLite's
@@ -154,12 +160,8 @@ const commonFewMatches = 300
 // lists once, and every space with a match is listed: ranked statement 24–42 → 12 ms for
 // `hugo -mositoti` (space), 16–30 → 6–8 ms for `topic 77` (organization, 10 pages).
 func (s *Store) commonFew(f SearchFilter) *bun.SelectQuery {
-	scan := s.rdb.NewSelect().TableExpr("search_pages_fts").
-		Join("CROSS JOIN search_pages AS sp ON sp.id = search_pages_fts.rowid").
+	scan := s.ftsMatches(f, fts5InSpaces(f.SpaceIDs, f.Query.fts5())).
 		ColumnExpr("sp.space_id, sp.page_id, sp.content_id, sp.title, highlight(search_pages_fts, 0, char(1), '') AS marked").
-		Where("search_pages_fts MATCH ?", fts5InSpaces(f.SpaceIDs, f.Query.fts5())).
-		Where("sp.organization_id = ?", f.OrganizationID).
-		Where("sp.space_id IN (?)", bun.List(f.SpaceIDs)).
 		Limit(int64(commonFewMatches + 1))
 	return s.rdb.NewSelect().TableExpr("(?) AS fts", scan).
 		ColumnExpr("CAST(length(fts.marked) - length(replace(fts.marked, char(1), '')) AS REAL) AS rank, fts.space_id, fts.page_id, fts.content_id, fts.title")
