@@ -13,6 +13,7 @@ import (
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
+	"github.com/bindery/bindery/usercontent"
 )
 
 // MaxUploadBytes bounds one uploaded file.
@@ -46,8 +47,13 @@ func (r *Resolver) UploadFile(ctx context.Context, target model.ContentTarget, u
 	if err != nil {
 		return nil, err
 	}
-	if upload.ContentType != "" && !strings.HasPrefix(upload.ContentType, "application/octet-stream") && info.ContentType == "application/octet-stream" {
-		info.ContentType = upload.ContentType
+	// The type detected from the bytes wins; the declared one is kept only for bytes the sniffer
+	// cannot name, and only when it is a well-formed media type (it is served under the
+	// user-content policy either way: usercontent).
+	if info.ContentType == "application/octet-stream" {
+		if declared := usercontent.ContentType(upload.ContentType); upload.ContentType != "" {
+			info.ContentType = declared
+		}
 	}
 	fileID := storage.NewID()
 	v := &storage.FileVersion{FileID: fileID, Name: fileName, ContentType: info.ContentType, Size: info.Size, BlobKey: info.Key}

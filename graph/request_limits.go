@@ -7,6 +7,9 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
 // MaxBodyBytes bounds a GraphQL request sent as JSON, as REST bounds its bodies. Multipart
@@ -18,6 +21,9 @@ const MaxBodyBytes = 1 << 20
 // read any size, and echo a malformed body whole in its error, with Go's type names; the answers
 // here name neither the input nor Go's types.
 func boundRequest(w http.ResponseWriter, req *http.Request) bool {
+	if req.Method == http.MethodGet {
+		return checkGETText(w, req)
+	}
 	if req.Method != http.MethodPost {
 		return true
 	}
@@ -46,7 +52,37 @@ func boundRequest(w http.ResponseWriter, req *http.Request) bool {
 			"the request body must be a JSON object with a string query and optional operationName (string), variables and extensions (objects)")
 		return false
 	}
+	if field, problem := FindBadJSONText(body); problem != "" {
+		// Variables are named as the operation knows them ("input.title"), as textInput does.
+		writeGraphQLError(w, http.StatusUnprocessableEntity, textError(strings.TrimPrefix(field, "variables."), problem))
+		return false
+	}
 	req.Body = io.NopCloser(bytes.NewReader(body))
+	return true
+}
+
+// checkGETText checks the text of a GET request's parameters before gqlgen decodes them (JSON
+// decoding would turn what is not text into U+FFFD), answering itself when one is refused.
+func checkGETText(w http.ResponseWriter, req *http.Request) bool {
+	q := req.URL.Query()
+	for _, name := range []string{"query", "operationName", "variables", "extensions"} {
+		v := q.Get(name)
+		field, problem := name, TextProblem("")
+		if name == "variables" || name == "extensions" { // JSON: name the value within
+			var path string
+			if path, problem = FindBadJSONText([]byte(v)); path != "" && name == "variables" {
+				field = path // variables are named as the operation knows them
+			} else if path != "" {
+				field = name + "." + path
+			}
+		} else {
+			problem = CheckText(v)
+		}
+		if problem != "" {
+			writeGraphQLError(w, http.StatusUnprocessableEntity, textError(field, problem))
+			return false
+		}
+	}
 	return true
 }
 
@@ -54,6 +90,13 @@ func boundRequest(w http.ResponseWriter, req *http.Request) bool {
 // keys) in GraphQL's error shape, code in extensions.code.
 func WriteRequestError(w http.ResponseWriter, status int, code, message string) {
 	writeRequestError(w, status, code, message)
+}
+
+// writeGraphQLError answers one GraphQL error, extensions included, before the operation runs.
+func writeGraphQLError(w http.ResponseWriter, status int, err *gqlerror.Error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"errors": gqlerror.List{err}})
 }
 
 func writeRequestError(w http.ResponseWriter, status int, code, message string) {

@@ -26,6 +26,7 @@ import (
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/usercontent"
 )
 
 //go:embed templates/*.html
@@ -281,13 +282,8 @@ func (h *Handler) serveFile(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	defer d.Content.Close()
-	w.Header().Set("Content-Type", d.ContentType)
 	w.Header().Set("Cache-Control", "private, max-age=3600")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": d.Name}))
-	if d.ContentType == "image/svg+xml" {
-		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-	}
+	usercontent.SetHeaders(w.Header(), d.Name, d.ContentType)
 	http.ServeContent(w, req, d.Name, d.ModTime, d.Content)
 	if err := d.Content.Err(); err != nil {
 		slog.ErrorContext(req.Context(), "file download cut short by the file store", "path", req.URL.Path, "err", err)

@@ -3,8 +3,10 @@ package rest_test
 import (
 	"bytes"
 	"encoding/json"
+	"mime"
 	"mime/multipart"
 	"net/http/httptest"
+	"net/textproto"
 )
 
 // target is a GraphQL ContentTarget: the space itself, or one of its change requests.
@@ -44,6 +46,12 @@ func (e *env) openChangeRequest(token, spaceID, subject string) string {
 // upload sends a file through a GraphQL multipart request and returns the answer.
 func (e *env) upload(token string, to map[string]any, name string, content []byte) gqlResult {
 	e.t.Helper()
+	return e.uploadTyped(token, to, name, "application/octet-stream", content)
+}
+
+// uploadTyped is upload with the content type the client declares for the file's part.
+func (e *env) uploadTyped(token string, to map[string]any, name, contentType string, content []byte) gqlResult {
+	e.t.Helper()
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
 	ops, _ := json.Marshal(map[string]any{
@@ -52,7 +60,10 @@ func (e *env) upload(token string, to map[string]any, name string, content []byt
 	})
 	_ = w.WriteField("operations", string(ops))
 	_ = w.WriteField("map", `{"0":["variables.f"]}`)
-	part, _ := w.CreateFormFile("0", name)
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", mime.FormatMediaType("form-data", map[string]string{"name": "0", "filename": name}))
+	h.Set("Content-Type", contentType)
+	part, _ := w.CreatePart(h)
 	_, _ = part.Write(content)
 	_ = w.Close()
 	req := httptest.NewRequest("POST", "/graphql", &buf)

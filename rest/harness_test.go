@@ -290,6 +290,17 @@ func (e *env) gql(token, query string, vars map[string]any) gqlResult {
 func (e *env) gqlCounted(token, query string, vars map[string]any, statements *atomic.Int64) gqlResult {
 	e.t.Helper()
 	raw, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	return e.gqlBody(token, raw, statements)
+}
+
+// gqlRaw sends a GraphQL request body as it is, bytes a JSON encoder would not write included.
+func (e *env) gqlRaw(token, body string) gqlResult {
+	e.t.Helper()
+	return e.gqlBody(token, []byte(body), nil)
+}
+
+func (e *env) gqlBody(token string, raw []byte, statements *atomic.Int64) gqlResult {
+	e.t.Helper()
 	req := httptest.NewRequest("POST", "/graphql", bytes.NewReader(raw))
 	req.Header.Set("Content-Type", "application/json")
 	_, rec := e.serve(req, token, statements)

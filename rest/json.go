@@ -83,21 +83,14 @@ func decode(w http.ResponseWriter, r *http.Request, dst any, optional bool) erro
 	return checkText(body)
 }
 
-// checkText refuses a body holding a NUL character in any string (see graph.FindNUL); only bodies
-// that spell one (\u0000) are decoded again to name the field.
+// checkText refuses a body holding a string that is not text (see graph.FindBadJSONText),
+// naming the field.
 func checkText(body []byte) error {
-	if !bytes.Contains(body, []byte(`\u0000`)) {
-		return nil
-	}
-	var v any
-	if err := json.Unmarshal(body, &v); err != nil {
-		return jsonError(err)
-	}
-	if field, ok := graph.FindNUL(v, ""); ok {
+	if field, problem := graph.FindBadJSONText(body); problem != "" {
 		if field == "" {
 			field = "body"
 		}
-		return graph.NULError(field)
+		return graph.TextError(field, problem)
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ package rest
 import (
 	"context"
 	"log/slog"
-	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
 	"github.com/bindery/bindery/reader"
+	"github.com/bindery/bindery/usercontent"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 )
@@ -27,7 +27,7 @@ func NewServer(res *graph.Resolver) http.Handler { return NewServerWith(res, Opt
 func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 	r := chi.NewRouter()
 	r.Use(opts.outer()...)
-	r.Use(middleware.RequestID, clientAddress(opts.TrustedProxies), logRequests, recoverPanics, rejectNUL)
+	r.Use(middleware.RequestID, clientAddress(opts.TrustedProxies), logRequests, recoverPanics, rejectBadText)
 	opts.mountOps(r, res)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeErrorStatus(w, http.StatusNotFound, "No such endpoint")
@@ -230,31 +230,12 @@ func serveFile(res *graph.Resolver) http.HandlerFunc {
 			return
 		}
 		defer d.Content.Close()
-		w.Header().Set("Content-Type", d.ContentType)
 		w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		// Uploaded bytes are the uploader's, served on the API's origin: whatever a browser might
-		// run (HTML, XML, SVG, scripts…) is downloaded rather than shown, and nothing runs even
-		// when shown (a sandboxing CSP on every file).
-		w.Header().Set("Content-Disposition", mime.FormatMediaType(fileDisposition(d.ContentType), map[string]string{"filename": d.Name}))
-		w.Header().Set("Content-Security-Policy", "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox")
+		usercontent.SetHeaders(w.Header(), d.Name, d.ContentType)
 		http.ServeContent(w, r, d.Name, d.ModTime, d.Content)
 		if err := d.Content.Err(); err != nil {
 			// The headers are gone: the client sees a short body; the operator sees why.
 			slog.ErrorContext(r.Context(), "file download cut short by the file store", "path", r.URL.Path, "err", err)
 		}
 	}
-}
-
-// fileDisposition is "inline" for the types browsers show without running anything (images, audio,
-// video, PDF, plain text; SVG, which can hold script, only ever under the sandboxing CSP), and
-// "attachment" for everything else.
-func fileDisposition(contentType string) string {
-	mediaType, _, _ := mime.ParseMediaType(contentType)
-	switch {
-	case strings.HasPrefix(mediaType, "image/"), strings.HasPrefix(mediaType, "audio/"), strings.HasPrefix(mediaType, "video/"),
-		mediaType == "application/pdf", mediaType == "text/plain":
-		return "inline"
-	}
-	return "attachment"
 }

@@ -4,34 +4,36 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bindery/bindery/graph"
 )
 
-// rejectNUL refuses a request whose path or query string holds a NUL character (%00), naming the
-// query parameter (or "path"): no id, slug or parameter may hold one, and PostgreSQL cannot
-// compare with one. JSON bodies are checked where they are decoded.
-func rejectNUL(next http.Handler) http.Handler {
+// rejectBadText refuses a request whose path or query string is not text (a NUL character, %00,
+// or bytes that are not UTF-8, e.g. %FF), naming the query parameter (or "path"): no id, slug or
+// parameter may hold one, and PostgreSQL cannot compare with a NUL. JSON bodies are checked where
+// they are decoded; GraphQL checks its own parameters.
+func rejectBadText(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/graphql" { // GraphQL checks its variables and literals itself
+		if r.URL.Path == "/graphql" {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if strings.IndexByte(r.URL.Path, 0) >= 0 {
-			writeError(w, r, graph.NULError("path"))
+		if problem := graph.CheckText(r.URL.Path); problem != "" {
+			writeError(w, r, graph.TextError("path", problem))
 			return
 		}
-		if strings.Contains(r.URL.RawQuery, "%00") {
+		if mayHoldBadQuery(r.URL.RawQuery) {
 			q := r.URL.Query()
 			names := make([]string, 0, len(q))
 			for k := range q {
 				names = append(names, k)
 			}
-			sort.Strings(names)
+			sort.Strings(names) // the same parameter is named on every try
 			for _, k := range names {
-				for _, v := range q[k] {
-					if strings.IndexByte(k+v, 0) >= 0 {
-						writeError(w, r, graph.NULError(k))
+				for _, v := range append([]string{k}, q[k]...) {
+					if problem := graph.CheckText(v); problem != "" {
+						writeError(w, r, graph.TextError(k, problem))
 						return
 					}
 				}
@@ -39,4 +41,21 @@ func rejectNUL(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// mayHoldBadQuery reports cheaply whether a raw query string may decode to something CheckText
+// refuses: an escaped NUL, an escaped byte of 0x80 or more (maybe not UTF-8), or raw bytes that
+// are not UTF-8.
+func mayHoldBadQuery(raw string) bool {
+	for i := strings.IndexByte(raw, '%'); i >= 0 && i+2 < len(raw); {
+		if d := raw[i+1]; raw[i+1:i+3] == "00" || strings.IndexByte("89abcdefABCDEF", d) >= 0 {
+			return true
+		}
+		next := strings.IndexByte(raw[i+1:], '%')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return !utf8.ValidString(raw)
 }
