@@ -23,10 +23,12 @@ type RateLimits struct {
 	Token int
 	// Address is how many requests without a token one client address may make per Window.
 	Address int
-	// AuthFailures is how many requests whose token does not authenticate one client address may
-	// make per Window. Past it, every request from that address that presents a token is
-	// answered 429 without the token being looked at (a valid one too, or a flood could test
-	// tokens), until the window has passed.
+	// AuthFailures is how many requests whose token does not authenticate one client address, and
+	// one presented token, may make per Window. Past the token's, that token is answered 429
+	// without being looked up again; past the address's, the address's failures are answered 429
+	// instead of 401. A valid token is never refused for failures (someone else's at its address
+	// included): a token holds 40 random characters (over 230 bits), so no rate of failures finds
+	// one by trying.
 	AuthFailures int
 	// Window is the length of every limit's window.
 	Window time.Duration
@@ -42,7 +44,9 @@ func DefaultRateLimits() RateLimits {
 
 // rateLimiter applies RateLimits. A nil *rateLimiter, or a nil limit in it, limits nothing.
 type rateLimiter struct {
-	token, address, authFailures *limit
+	token, address *limit
+	// authFailures counts failures per client address, credentialFailures per presented token.
+	authFailures, credentialFailures *limit
 }
 
 func newRateLimiter(l *RateLimits) *rateLimiter {
@@ -54,9 +58,10 @@ func newRateLimiter(l *RateLimits) *rateLimiter {
 		window = time.Minute
 	}
 	return &rateLimiter{
-		token:        newLimit("token:", l.Token, window, l.Counter),
-		address:      newLimit("address:", l.Address, window, l.Counter),
-		authFailures: newLimit("auth-failures:", l.AuthFailures, window, l.Counter),
+		token:              newLimit("token:", l.Token, window, l.Counter),
+		address:            newLimit("address:", l.Address, window, l.Counter),
+		authFailures:       newLimit("auth-failures:", l.AuthFailures, window, l.Counter),
+		credentialFailures: newLimit("credential-failures:", l.AuthFailures, window, l.Counter),
 	}
 }
 

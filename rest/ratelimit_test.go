@@ -121,9 +121,10 @@ func TestRateLimitHeaders(t *testing.T) {
 	})
 }
 
-// A token, an address without a token, and an address sending tokens that do not work each get
-// 429 with Retry-After past their limit, through both doors; a failed-authentication flood from
-// one address is refused (valid tokens too) without touching another address's valid token.
+// A token, an address without a token, an address sending tokens that do not work, and one token
+// that does not work each get 429 with Retry-After past their limit, through both doors; a
+// failed-authentication flood from one address never refuses a valid token, from that address or
+// any other.
 func TestRateLimits(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("Acme", "ada@acme.test")
@@ -168,7 +169,7 @@ func TestRateLimits(t *testing.T) {
 		})
 
 		t.Run("failed authentication", func(t *testing.T) {
-			const attacker, neighbour = "203.0.113.5", "203.0.113.6"
+			const attacker, neighbour, elsewhere = "203.0.113.5", "203.0.113.6", "203.0.113.7"
 			for _, token := range []string{"bdy_wrong1", "bdy_wrong2"} {
 				rec := from(h, attacker, token, "GET", "/v1/user", "")
 				if rec.Code != 401 {
@@ -176,11 +177,15 @@ func TestRateLimits(t *testing.T) {
 				}
 				wantRateHeaders(t, rec, 2)
 			}
-			// Past the limit, the address's tokens are refused before they are looked at: a
-			// valid one too, or the flood could tell which tokens work.
+			// Past the address's limit, its failures are answered 429 through both doors…
 			want429(t, from(h, attacker, "bdy_wrong3", "GET", "/v1/user", ""), false)
 			want429(t, from(h, attacker, "bdy_wrong4", "POST", "/graphql", userQuery), true)
-			want429(t, from(h, attacker, third.Token, "GET", "/v1/user", ""), false)
+			// …but a valid token from the same address (a colleague behind the same NAT) works.
+			for _, door := range []struct{ method, path, body string }{{"GET", "/v1/user", ""}, {"POST", "/graphql", userQuery}} {
+				if rec := from(h, attacker, third.Token, door.method, door.path, door.body); rec.Code != 200 {
+					t.Fatalf("valid token from the failing address (%s): status %d, want 200; body %s", door.path, rec.Code, rec.Body)
+				}
+			}
 			// Another address's valid token works, and so does its own wrong one (2 allowed).
 			if rec := from(h, neighbour, third.Token, "GET", "/v1/user", ""); rec.Code != 200 {
 				t.Fatalf("valid token from another address: status %d, want 200; body %s", rec.Code, rec.Body)
@@ -188,6 +193,12 @@ func TestRateLimits(t *testing.T) {
 			if rec := from(h, neighbour, "bdy_wrong5", "GET", "/v1/user", ""); rec.Code != 401 {
 				t.Fatalf("wrong token from another address: status %d, want 401", rec.Code)
 			}
+			// One wrong token is limited wherever it comes from: bdy_wrong5 failed once at the
+			// neighbour; once more elsewhere, then it is refused before it is looked up.
+			if rec := from(h, elsewhere, "bdy_wrong5", "GET", "/v1/user", ""); rec.Code != 401 {
+				t.Fatalf("the same wrong token from a third address: status %d, want 401", rec.Code)
+			}
+			want429(t, from(h, "203.0.113.8", "bdy_wrong5", "GET", "/v1/user", ""), false)
 		})
 
 		t.Run("X-Forwarded-For from an untrusted peer is ignored", func(t *testing.T) {

@@ -5,6 +5,8 @@ package rest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -111,8 +113,10 @@ func (l *rateLimiter) anonymous(d door) func(http.Handler) http.Handler {
 // authenticate resolves the bearer token to an actor and counts the request against the
 // token's rate limit. Requests without a valid one are refused, except those public(r) lets
 // through anonymously (counted against their address's limit). A token that does not
-// authenticate counts against its address's limit of failures, and an address past that limit
-// has its tokens refused before they are looked at.
+// authenticate is a failure of that credential and of its address: past the credential's limit it
+// is refused (429) before it is looked up again; past the address's, the address's failures are
+// answered 429 rather than 401. A valid token is never refused for failures, its own address's
+// included: someone else behind the same NAT or proxy cannot lock its owner out.
 func authenticate(res *graph.Resolver, limits *rateLimiter, d door, public func(*http.Request) bool) func(http.Handler) http.Handler {
 	if limits == nil {
 		limits = &rateLimiter{}
@@ -136,8 +140,8 @@ func authenticate(res *graph.Resolver, limits *rateLimiter, d door, public func(
 				d.refuse(w, r, apperr.ErrUnauthenticated)
 				return
 			}
-			address := clientKey(r)
-			if limits.authFailures.exhausted(w, address) {
+			credential := credentialKey(token)
+			if limits.credentialFailures.exhausted(w, credential) {
 				d.tooMany(w)
 				return
 			}
@@ -147,7 +151,9 @@ func authenticate(res *graph.Resolver, limits *rateLimiter, d door, public func(
 					writeError(w, r, err)
 					return
 				}
-				if limits.authFailures.take(w, r, address) {
+				// The headers are those of the last limit counted: the address's, unless the
+				// credential's refused first.
+				if limits.credentialFailures.take(w, r, credential) || limits.authFailures.take(w, r, clientKey(r)) {
 					d.tooMany(w)
 					return
 				}
@@ -161,6 +167,12 @@ func authenticate(res *graph.Resolver, limits *rateLimiter, d door, public func(
 			next.ServeHTTP(w, r.WithContext(authz.WithActor(r.Context(), actor)))
 		})
 	}
+}
+
+// credentialKey names a presented token in the failure counts without keeping the token itself.
+func credentialKey(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:16])
 }
 
 // restUnauthorized answers in the contract's error shape; graph.WriteUnauthenticated is

@@ -22,7 +22,7 @@ func limitFlags() []cli.Flag {
 		&cli.IntFlag{Name: "rate-limit-address", Value: d.Address, Sources: cli.EnvVars("BINDERY_RATE_LIMIT_ADDRESS"),
 			Usage: "requests without a token (published sites, the explorer) one client address may make per window (0: no limit)"},
 		&cli.IntFlag{Name: "rate-limit-auth-failures", Value: d.AuthFailures, Sources: cli.EnvVars("BINDERY_RATE_LIMIT_AUTH_FAILURES"),
-			Usage: "requests with a wrong, expired or revoked token one client address may make per window; past it the address's tokens are refused (0: no limit)"},
+			Usage: "requests with a wrong, expired or revoked token one client address, and one token, may make per window; past it they answer 429, while valid tokens still work (0: no limit)"},
 		&cli.DurationFlag{Name: "rate-limit-window", Value: d.Window, Sources: cli.EnvVars("BINDERY_RATE_LIMIT_WINDOW"),
 			Usage: "the window the rate limits count over"},
 		&cli.StringFlag{Name: "rate-limit-store", Value: "memory", Sources: cli.EnvVars("BINDERY_RATE_LIMIT_STORE"),
