@@ -423,7 +423,7 @@ func (r *Resolver) File(ctx context.Context, src *ContentSource, fileID string) 
 func (r *Resolver) toFile(f *storage.FileVersion) *model.RevisionFile {
 	out := &model.RevisionFile{
 		ID: f.FileID, Name: f.Name, ContentType: f.ContentType, Size: int(f.Size),
-		DownloadURL: r.Settings.PublicURL + "/files/" + f.ID + "/" + url.PathEscape(f.Name),
+		DownloadURL: r.Settings.filesURL() + "/files/" + f.ID + "/" + url.PathEscape(f.Name),
 	}
 	if f.Width != nil && f.Height != nil && *f.Width > 0 {
 		out.Dimensions = &model.FileDimensions{Width: *f.Width, Height: *f.Height}

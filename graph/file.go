@@ -89,8 +89,17 @@ func (r *Resolver) DeleteFile(ctx context.Context, target model.ContentTarget, f
 	return &FileEdit{Revision: r.toRevision(rev, src)}, nil
 }
 
+// filesURL is the base URL of downloadURL.
+func (s Settings) filesURL() string {
+	if s.FilesURL != "" {
+		return s.FilesURL
+	}
+	return s.PublicURL
+}
+
 // Download is a file's bytes, ready to serve.
 type Download struct {
+	VersionID   string // the immutable bytes' id, which downloadURL and signed links name
 	Name        string
 	ContentType string
 	ModTime     time.Time
@@ -107,11 +116,26 @@ func (r *Resolver) DownloadFile(ctx context.Context, versionID string) (*Downloa
 	if _, _, err := r.readableSpace(ctx, v.SpaceID, false); err != nil {
 		return nil, apperr.NotFoundf("file not found")
 	}
+	return r.openFile(ctx, v)
+}
+
+// DownloadSignedFile opens the bytes of a file version for a link whose signature the door has
+// verified (usercontent.Origin): the signature is the access check, made by whoever signed the
+// link. Errors: NotFound.
+func (r *Resolver) DownloadSignedFile(ctx context.Context, versionID string) (*Download, error) {
+	v, err := r.Store.FindFileVersion(ctx, versionID)
+	if err != nil {
+		return nil, notFound(err, "file")
+	}
+	return r.openFile(ctx, v)
+}
+
+func (r *Resolver) openFile(ctx context.Context, v *storage.FileVersion) (*Download, error) {
 	f, err := r.Blobs.Open(ctx, v.BlobKey)
 	if err != nil {
 		return nil, notFound(translateBlob(err), "file")
 	}
-	return &Download{Name: v.Name, ContentType: v.ContentType, ModTime: v.CreatedAt, Content: f}, nil
+	return &Download{VersionID: v.ID, Name: v.Name, ContentType: v.ContentType, ModTime: v.CreatedAt, Content: f}, nil
 }
 
 // translateBlob makes a missing blob a missing file (404); any other error of the file store

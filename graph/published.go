@@ -622,23 +622,34 @@ func (r *Resolver) publishedFiles(ctx context.Context, pp *PublishedPage) ([]*mo
 // OpenPublishedFile opens a file of a site space of a published site for a visitor who may read it.
 // Errors: NotFound, Unauthenticated (as OpenPublishedSite).
 func (r *Resolver) OpenPublishedFile(ctx context.Context, name string, in *model.SiteVisitorInput, siteSpaceID, fileID string) (*Download, error) {
+	f, err := r.publishedFile(ctx, name, in, siteSpaceID, fileID)
+	if err != nil {
+		return nil, err
+	}
+	return r.openFile(ctx, f)
+}
+
+// FindPublishedFile is OpenPublishedFile without opening the bytes (Content is nil): who may read
+// it is decided, and which version it is, for a link to it elsewhere. Errors: NotFound.
+func (r *Resolver) FindPublishedFile(ctx context.Context, name string, in *model.SiteVisitorInput, siteSpaceID, fileID string) (*Download, error) {
+	f, err := r.publishedFile(ctx, name, in, siteSpaceID, fileID)
+	if err != nil {
+		return nil, err
+	}
+	return &Download{VersionID: f.ID, Name: f.Name, ContentType: f.ContentType, ModTime: f.CreatedAt}, nil
+}
+
+// publishedFile is the current version of a file of a site space the visitor sees.
+func (r *Resolver) publishedFile(ctx context.Context, name string, in *model.SiteVisitorInput, siteSpaceID, fileID string) (*storage.FileVersion, error) {
 	ps, err := r.OpenPublishedSite(ctx, name, in)
 	if err != nil {
 		return nil, err
 	}
 	for _, sp := range ps.SiteSpaces {
-		if sp.ID != siteSpaceID {
-			continue
+		if sp.ID == siteSpaceID {
+			f, err := r.Store.FileOf(ctx, sp.src.View, fileID)
+			return f, notFound(err, "file")
 		}
-		f, err := r.Store.FileOf(ctx, sp.src.View, fileID)
-		if err != nil {
-			return nil, notFound(err, "file")
-		}
-		content, err := r.Blobs.Open(ctx, f.BlobKey)
-		if err != nil {
-			return nil, notFound(translateBlob(err), "file")
-		}
-		return &Download{Name: f.Name, ContentType: f.ContentType, ModTime: f.CreatedAt, Content: content}, nil
 	}
 	return nil, apperr.NotFoundf("file not found")
 }

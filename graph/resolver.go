@@ -19,6 +19,9 @@ type Settings struct {
 	PublicURL string
 	// AppURL is the web app's base URL, used in urls.app.
 	AppURL string
+	// FilesURL is the base URL of files' downloadURL: the origin that serves user content when
+	// the operator gives it one of its own (--files-origin), else PublicURL.
+	FilesURL string
 	// Version and Build describe the running binary.
 	Version, Build string
 	// Fetch is what fetching a user's URL (OpenAPI specifications) may reach; the zero value is

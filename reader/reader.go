@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql/executor"
 	"github.com/go-chi/chi/v5"
@@ -51,6 +52,9 @@ type Handler struct {
 	exec   *executor.Executor
 	tmpl   *template.Template
 	static map[string]staticFile
+	// FilesOrigin, when set, serves the sites' files: this handler checks the visitor and
+	// redirects to a signed link there, so that no uploaded byte is answered on the sites' origin.
+	FilesOrigin *usercontent.Origin
 }
 
 type staticFile struct {
@@ -273,12 +277,22 @@ func (h *Handler) serveStatic(w http.ResponseWriter, req *http.Request) {
 
 // serveFile serves a file of a site space to a visitor who may read the site.
 func (h *Handler) serveFile(w http.ResponseWriter, req *http.Request) {
-	d, err := h.res.OpenPublishedFile(req.Context(), chi.URLParam(req, "name"), visitor(req), chi.URLParam(req, "siteSpace"), chi.URLParam(req, "file"))
-	if err != nil {
-		if apperr.KindOf(err) == apperr.Internal {
-			slog.ErrorContext(req.Context(), "reader file failed", "path", req.URL.Path, "err", err)
+	name, siteSpace, file := chi.URLParam(req, "name"), chi.URLParam(req, "siteSpace"), chi.URLParam(req, "file")
+	if h.FilesOrigin != nil {
+		d, err := h.res.FindPublishedFile(req.Context(), name, visitor(req), siteSpace, file)
+		if err != nil {
+			h.fileFailed(w, req, err)
+			return
 		}
-		h.fail(w, req, &queryError{Code: string(apperr.KindOf(err)), Message: apperr.Message(err)})
+		// The link is the visitor's proof of access: private to them, and cached for less than
+		// it lives.
+		w.Header().Set("Cache-Control", "private, max-age=300")
+		http.Redirect(w, req, h.FilesOrigin.SignedFileURL(d.VersionID, d.Name, time.Now()), http.StatusFound)
+		return
+	}
+	d, err := h.res.OpenPublishedFile(req.Context(), name, visitor(req), siteSpace, file)
+	if err != nil {
+		h.fileFailed(w, req, err)
 		return
 	}
 	defer d.Content.Close()
@@ -288,6 +302,13 @@ func (h *Handler) serveFile(w http.ResponseWriter, req *http.Request) {
 	if err := d.Content.Err(); err != nil {
 		slog.ErrorContext(req.Context(), "file download cut short by the file store", "path", req.URL.Path, "err", err)
 	}
+}
+
+func (h *Handler) fileFailed(w http.ResponseWriter, req *http.Request, err error) {
+	if apperr.KindOf(err) == apperr.Internal {
+		slog.ErrorContext(req.Context(), "reader file failed", "path", req.URL.Path, "err", err)
+	}
+	h.fail(w, req, &queryError{Code: string(apperr.KindOf(err)), Message: apperr.Message(err)})
 }
 
 // requestPath is the site-relative path of a request.

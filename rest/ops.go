@@ -7,6 +7,7 @@ import (
 	"github.com/bindery/bindery/explorer"
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/metrics"
+	"github.com/bindery/bindery/usercontent"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/cors"
 )
@@ -32,6 +33,9 @@ type Options struct {
 	// TrustedProxies are the addresses or CIDR prefixes of the reverse proxies in front of the
 	// server, whose X-Forwarded-For is believed; empty: the client address is the TCP peer's.
 	TrustedProxies []string
+	// FilesOrigin, when set, is the origin of its own that serves user content (--files-origin):
+	// it answers files only, and published sites redirect to signed links there.
+	FilesOrigin *usercontent.Origin
 }
 
 // outer returns the middleware that runs before routing and authentication: tracing, metrics, and

@@ -29,7 +29,7 @@ func NewServer(res *graph.Resolver) http.Handler { return NewServerWith(res, Opt
 func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 	r := chi.NewRouter()
 	r.Use(opts.outer()...)
-	r.Use(middleware.RequestID, clientAddress(opts.TrustedProxies), logRequests, recoverPanics, rejectBadText)
+	r.Use(middleware.RequestID, clientAddress(opts.TrustedProxies), logRequests, recoverPanics, rejectBadText, onlyFilesOn(opts.FilesOrigin))
 	opts.mountOps(r, res)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeErrorStatus(w, http.StatusNotFound, "No such endpoint")
@@ -57,11 +57,22 @@ func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 	r.With(authenticate(res, limits, graphQLDoor, graph.IsExplorerRequest), graph.Middleware(res.Store), idempotent(res, graphQLDoor)).
 		Handle("/graphql", gql)
 
-	r.With(authenticate(res, limits, restDoor, nil), graph.Middleware(res.Store)).
-		Get("/files/{versionId}/{name}", serveFile(res))
+	// A file is read with a token, or through a signed link to the files origin (the link is the
+	// proof of access, checked by whoever made it: the reader, for a site's visitor).
+	withToken := authenticate(res, limits, restDoor, nil)(graph.Middleware(res.Store)(serveFile(res)))
+	signed := limits.anonymous(restDoor)(serveSignedFile(res, opts.FilesOrigin))
+	r.Get("/files/{versionId}/{name}", func(w http.ResponseWriter, req *http.Request) {
+		if usercontent.IsSigned(req) {
+			signed.ServeHTTP(w, req)
+			return
+		}
+		withToken.ServeHTTP(w, req)
+	})
 
 	// Published sites: anyone may read them (the graph decides what each visitor sees).
-	r.With(limits.anonymous(restDoor), graph.Middleware(res.Store)).Mount("/sites", reader.New(res).Routes())
+	sites := reader.New(res)
+	sites.FilesOrigin = opts.FilesOrigin
+	r.With(limits.anonymous(restDoor), graph.Middleware(res.Store)).Mount("/sites", sites.Routes())
 
 	r.Route("/v1", func(v1 chi.Router) {
 		v1.Use(authenticate(res, limits, restDoor, nil), graph.Middleware(res.Store), idempotent(res, restDoor))
@@ -241,13 +252,55 @@ func serveFile(res *graph.Resolver) http.HandlerFunc {
 			writeError(w, r, err)
 			return
 		}
-		defer d.Content.Close()
-		w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
-		usercontent.SetHeaders(w.Header(), d.Name, d.ContentType)
-		http.ServeContent(w, r, d.Name, d.ModTime, d.Content)
-		if err := d.Content.Err(); err != nil {
-			// The headers are gone: the client sees a short body; the operator sees why.
-			slog.ErrorContext(r.Context(), "file download cut short by the file store", "path", r.URL.Path, "err", err)
+		serveDownload(w, r, d, "private, max-age=31536000, immutable")
+	}
+}
+
+// serveSignedFile serves a file version through a signed link to the files origin. A link
+// that is not valid (tampered, expired, addressed to another origin, or no files origin to sign
+// them) is a file not found.
+func serveSignedFile(res *graph.Resolver, origin *usercontent.Origin) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		versionID := chi.URLParam(r, "versionId")
+		if origin == nil || !origin.Serves(r) || !origin.Verify(r, versionID, time.Now()) {
+			writeError(w, r, apperr.NotFoundf("file not found"))
+			return
 		}
+		d, err := res.DownloadSignedFile(r.Context(), versionID)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		serveDownload(w, r, d, "private, max-age=600")
+	}
+}
+
+// serveDownload answers with a user's file under the user-content policy (usercontent), with
+// ranges and conditional requests.
+func serveDownload(w http.ResponseWriter, r *http.Request, d *graph.Download, cacheControl string) {
+	defer d.Content.Close()
+	w.Header().Set("Cache-Control", cacheControl)
+	usercontent.SetHeaders(w.Header(), d.Name, d.ContentType)
+	http.ServeContent(w, r, d.Name, d.ModTime, d.Content)
+	if err := d.Content.Err(); err != nil {
+		// The headers are gone: the client sees a short body; the operator sees why.
+		slog.ErrorContext(r.Context(), "file download cut short by the file store", "path", r.URL.Path, "err", err)
+	}
+}
+
+// onlyFilesOn keeps the files origin to files: a request addressed to it for anything else (the
+// API, GraphQL, sites, metrics) is not found. Nil: no files origin.
+func onlyFilesOn(origin *usercontent.Origin) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		if origin == nil {
+			return next
+		}
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if origin.Serves(r) && !strings.HasPrefix(r.URL.Path, "/files/") {
+				writeErrorStatus(w, http.StatusNotFound, "No such endpoint")
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/usercontent"
 )
 
@@ -137,4 +139,98 @@ func siteSpaceIn(t *testing.T, e *env, token, siteBase, sectionID string) string
 	}
 	t.Fatalf("no site space in section %s: %v", sectionID, spaces)
 	return ""
+}
+
+// With a files origin of its own (--files-origin), files are answered there and only there: the
+// API's downloadURL points to it, a published site checks its visitor and redirects to a signed,
+// short-lived link to it, and it answers nothing but files. A link that is tampered with,
+// expired, for another file or followed on the main origin is a file not found.
+func TestFilesOrigin(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		origin, err := usercontent.NewOrigin("https://usercontent.test", "a secret")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.res.Settings.FilesURL = origin.URL()
+		h := rest.NewServerWith(e.res, rest.Options{FilesOrigin: origin})
+		const main, files = "https://bindery.test", "https://usercontent.test"
+
+		orgID, admin := e.org("Acme", "admin@acme.test")
+		space := e.newSpace(admin.Token, orgID, "Files")
+		html := "<html><script>alert(document.cookie)</script></html>"
+		e.upload(admin.Token, target(space, ""), "page.html", []byte(html)).ok(nil)
+		site := e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites", `{"title":"Docs"}`).want(http.StatusCreated).object()["id"].(string)
+		base := "/orgs/" + orgID + "/sites/" + site
+		e.call(admin.Token, "PATCH", base, `{"basename":"docs","visibility":"public"}`).want(http.StatusOK)
+		section := e.call(admin.Token, "POST", base+"/sections", `{"spaceId":"`+space+`"}`).want(http.StatusCreated).object()["id"].(string)
+		siteSpace := siteSpaceIn(t, e, admin.Token, base, section)
+
+		// The API's downloadURL is on the files origin, and answers there with the token.
+		f := e.call(admin.Token, "GET", "/spaces/"+space+"/content/files", nil).want(http.StatusOK).object()["items"].([]any)[0].(map[string]any)
+		downloadURL := f["downloadURL"].(string)
+		if !strings.HasPrefix(downloadURL, files+"/files/") {
+			t.Fatalf("downloadURL %q is not on the files origin", downloadURL)
+		}
+		rec := from(h, "198.51.100.1", admin.Token, "GET", downloadURL, "")
+		if rec.Code != http.StatusOK || rec.Body.String() != html {
+			t.Fatalf("downloadURL with a token: %d %s", rec.Code, rec.Body)
+		}
+		wantUserContentHeaders(t, "downloadURL", rec.Header(), "text/html", false)
+
+		// A site's file: the main origin redirects to a signed link on the files origin.
+		sitePath := main + "/sites/docs/~files/" + siteSpace + "/" + f["id"].(string) + "/page.html"
+		rec = from(h, "198.51.100.1", "", "GET", sitePath, "")
+		link := rec.Header().Get("Location")
+		if rec.Code != http.StatusFound || !strings.HasPrefix(link, files+"/files/") || !strings.Contains(link, "signature=") {
+			t.Fatalf("site file on the main origin: %d, Location %q", rec.Code, link)
+		}
+		if rec.Body.Len() > 0 && strings.Contains(rec.Body.String(), "<script>") {
+			t.Fatal("the main origin answered the file's bytes")
+		}
+		rec = from(h, "198.51.100.1", "", "GET", link, "")
+		if rec.Code != http.StatusOK || rec.Body.String() != html {
+			t.Fatalf("signed link: %d %s", rec.Code, rec.Body)
+		}
+		wantUserContentHeaders(t, "signed link", rec.Header(), "text/html", false)
+
+		// Links that prove nothing.
+		u, _ := url.Parse(link)
+		q := u.Query()
+		versionID := strings.Split(strings.TrimPrefix(u.Path, "/files/"), "/")[0]
+		tampered := *u
+		q.Set("expires", q.Get("expires")+"0") // later, under the same signature
+		tampered.RawQuery = q.Encode()
+		for name, bad := range map[string]string{
+			"tampered":         tampered.String(),
+			"expired":          origin.SignedFileURL(versionID, "page.html", time.Now().Add(-time.Hour)),
+			"another file":     strings.Replace(link, versionID, "AAAAAAAAAAAAAAAAAAAA", 1),
+			"on the main host": strings.Replace(link, files, main, 1),
+			"unsigned":         files + u.Path,
+		} {
+			rec := from(h, "198.51.100.1", "", "GET", bad, "")
+			if rec.Code == http.StatusOK || strings.Contains(rec.Body.String(), "<script>") {
+				t.Errorf("%s link: %d %s", name, rec.Code, rec.Body)
+			}
+		}
+
+		// The files origin answers files and nothing else, whatever the token.
+		for _, r := range []struct{ method, path, body string }{
+			{"GET", files + "/v1/user", ""}, {"POST", files + "/graphql", userQuery}, {"GET", files + "/sites/docs/", ""},
+			{"GET", files + "/healthz", ""}, {"GET", files + "/graphql", ""},
+		} {
+			if rec := from(h, "198.51.100.1", admin.Token, r.method, r.path, r.body); rec.Code != http.StatusNotFound {
+				t.Errorf("%s %s on the files origin: %d, want 404", r.method, r.path, rec.Code)
+			}
+		}
+		// While the main origin still answers them.
+		if rec := from(h, "198.51.100.1", admin.Token, "GET", main+"/v1/user", ""); rec.Code != http.StatusOK {
+			t.Errorf("GET /v1/user on the main origin: %d", rec.Code)
+		}
+
+		// A visitor who may not read the site (no share key) gets no link.
+		e.call(admin.Token, "PATCH", base, `{"visibility":"share-link"}`).want(http.StatusOK)
+		if rec := from(h, "198.51.100.1", "", "GET", sitePath, ""); rec.Code != http.StatusNotFound || rec.Header().Get("Location") != "" {
+			t.Errorf("file of a share-link site without its key: %d, Location %q", rec.Code, rec.Header().Get("Location"))
+		}
+	})
 }

@@ -37,6 +37,9 @@ func TestCommandLineMistakesTouchNothing(t *testing.T) {
 		{"serve", "--rate-limit-token", "-1", "--database", db},
 		{"serve", "--rate-limit-window", "10ms", "--database", db},
 		{"serve", "--trusted-proxy", "10.0.0.0/33", "--database", db},
+		{"serve", "--files-origin", "https://usercontent.example", "--database", db}, // no --secret-key to sign links
+		{"serve", "--files-origin", "https://usercontent.example/files", "--secret-key", "k", "--database", db},
+		{"serve", "--files-origin", "usercontent.example", "--secret-key", "k", "--database", db},
 		{"serve", "--files", "gs://bucket", "--database", db},
 		{"serve", "--files", "file://relative/files", "--database", db},
 		{"serve", "--files", "s3://key:secret@bucket", "--database", db},

@@ -25,6 +25,7 @@ import (
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
+	"github.com/bindery/bindery/usercontent"
 	"github.com/urfave/cli/v3"
 )
 
@@ -83,7 +84,8 @@ func app() *cli.Command {
 					databaseFlag(),
 					&cli.StringFlag{Name: "public-url", Sources: cli.EnvVars("BINDERY_PUBLIC_URL"), Usage: "the API's external base URL (default http://ADDR)"},
 					&cli.StringFlag{Name: "app-url", Sources: cli.EnvVars("BINDERY_APP_URL"), Usage: "the web app's base URL (default: the public URL)"},
-					&cli.StringFlag{Name: "secret-key", Sources: cli.EnvVars("BINDERY_SECRET_KEY"), Usage: "encrypts Git credentials while their sync job waits (without it, repository URLs with credentials are refused)"},
+					&cli.StringFlag{Name: "files-origin", Sources: cli.EnvVars("BINDERY_FILES_ORIGIN"), Usage: "an origin of its own that serves uploaded files, e.g. https://usercontent.example (needs --secret-key; see docs/security.md)"},
+					&cli.StringFlag{Name: "secret-key", Sources: cli.EnvVars("BINDERY_SECRET_KEY"), Usage: "encrypts Git credentials while their sync job waits (without it, repository URLs with credentials are refused), and signs links to --files-origin"},
 					&cli.BoolFlag{Name: "git-allow-local", Sources: cli.EnvVars("BINDERY_GIT_ALLOW_LOCAL"), Usage: "allow Git Sync with file:// URLs and hosts on loopback, private or link-local addresses"},
 					&cli.IntFlag{Name: "db-max-conns", Sources: cli.EnvVars("BINDERY_DB_MAX_CONNS"), Usage: "database connections to keep open: PostgreSQL connections, or SQLite readers (default 4 per CPU, at least 8)"},
 					filesFlag(),
@@ -221,6 +223,12 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return usage(cmd, err.Error())
 	}
+	var filesOrigin *usercontent.Origin
+	if raw := cmd.String("files-origin"); raw != "" {
+		if filesOrigin, err = usercontent.NewOrigin(raw, cmd.String("secret-key")); err != nil {
+			return usage(cmd, err.Error())
+		}
+	}
 	setRateLimits, err := rateLimitOptions(cmd)
 	if err != nil {
 		return err
@@ -235,6 +243,9 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	defer closeStore()
 	res.Settings.PublicURL = publicURL
 	res.Settings.AppURL = strings.TrimRight(firstOf(cmd.String("app-url"), res.Settings.PublicURL), "/")
+	if filesOrigin != nil {
+		res.Settings.FilesURL = filesOrigin.URL()
+	}
 
 	if url := cmd.String("translate-url"); url != "" {
 		res.Translator, err = translator.New(translator.Config{URL: url, Model: cmd.String("translate-model"), APIKey: cmd.String("translate-api-key"),
@@ -279,6 +290,7 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	}
 	defer stopOps()
 	setRateLimits(res, &opts)
+	opts.FilesOrigin = filesOrigin
 	srv := rest.NewHTTPServer(rest.NewServerWith(res, opts), limits)
 	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res), "files", res.Blobs.String())
 	if res.Blobs.Location().Local() && res.Store.Dialect() != storage.SQLite {
