@@ -3,6 +3,7 @@ package rest_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -372,8 +373,19 @@ func TestGitSyncCredentialsNeverShow(t *testing.T) {
 		gitEnv(t, e)
 		orgID, admin := e.org("Docs", "admin@git.test")
 		sp := e.newSpace(admin.Token, orgID, "Docs")
-		// Nothing listens on port 1: the job fails after using the credentials.
-		url := "https://bindery-user:" + secret + "@127.0.0.1:1/docs.git"
+		// A remote that records the credentials it is sent and has no repository: the jobs fail
+		// after decrypting and using them, and the remote shows they were the right ones.
+		var mu sync.Mutex
+		var sent []string
+		remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			sent = append(sent, r.Header.Get("Authorization"))
+			mu.Unlock()
+			http.NotFound(w, r)
+		}))
+		t.Cleanup(remote.Close)
+		publicURL := remote.URL + "/docs.git"
+		url := strings.Replace(publicURL, "http://", "http://bindery-user:"+secret+"@", 1)
 		var outputs []string
 		outputs = append(outputs, string(e.call(admin.Token, "POST", "/spaces/"+sp+"/git/import", map[string]any{"url": url, "ref": "refs/heads/main"}).want(http.StatusNoContent).Body))
 		g := e.gql(admin.Token, `mutation($s: ID!, $u: String!) { exportToGitRepository(spaceId: $s, input: {url: $u, ref: "refs/heads/main", commitMessage: "x"}) { id url state error } }`, map[string]any{"s": sp, "u": url})
@@ -392,8 +404,25 @@ func TestGitSyncCredentialsNeverShow(t *testing.T) {
 				t.Fatalf("output %d shows the secret: %s", i, out)
 			}
 		}
-		if !strings.Contains(string(g.Data), `"state":"FAILED"`) || !strings.Contains(string(g.Data), "https://127.0.0.1:1/docs.git") {
+		if !strings.Contains(string(g.Data), `"state":"FAILED"`) || !strings.Contains(string(g.Data), `"url":"`+publicURL+`"`) {
 			t.Fatalf("jobs = %s, want failed jobs showing the URL without credentials", g.Data)
+		}
+		// Failed for the reason expected (no repository there), not for credentials that could not
+		// be decrypted: both jobs presented the credentials the URL held.
+		if strings.Contains(string(g.Data), "decrypt") || strings.Contains(string(g.Data), "secret key") {
+			t.Fatalf("jobs = %s: the credentials were not decrypted", g.Data)
+		}
+		want := "Basic " + base64.StdEncoding.EncodeToString([]byte("bindery-user:"+secret))
+		mu.Lock()
+		presented := 0
+		for _, a := range sent {
+			if a == want {
+				presented++
+			}
+		}
+		mu.Unlock()
+		if presented < 2 {
+			t.Fatalf("the remote saw the credentials %d times (requests' Authorization: %d), want once per job at least", presented, len(sent))
 		}
 		if !strings.Contains(outputs[2], `"credentials":"`) {
 			t.Fatalf("queued jobs keep no (encrypted) credentials: %s", outputs[2])
