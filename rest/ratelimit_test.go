@@ -261,3 +261,27 @@ func TestRateLimitSharedStore(t *testing.T) {
 		})
 	}
 }
+
+// When the shared store of counts fails (the database unreachable), requests are let through
+// rather than all refused: the request reports its own failure if it needs the database.
+func TestRateLimitsFailOpen(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		_, admin := e.org("Acme", "ada@acme.test")
+		broken, err := storage.Open(context.Background(), storagetest.DSN(t, e.store.Dialect()), storage.WithMaxConns(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		broken.Close() // every statement of its counter now fails
+		limits := rest.RateLimits{Token: 1, Address: 1, AuthFailures: 1, Window: time.Minute,
+			Counter: func() httprate.LimitCounter { return broken.RateCounter() }}
+		h := rest.NewServerWith(e.res, rest.Options{RateLimits: &limits})
+		for i := range 3 { // past every limit of 1
+			if rec := from(h, "198.51.100.1", admin.Token, "GET", "/v1/user", ""); rec.Code != http.StatusOK {
+				t.Fatalf("request %d with a token: %d, want 200 (fail open)", i+1, rec.Code)
+			}
+			if rec := from(h, "198.51.100.1", "", "GET", "/v1/user", ""); rec.Code != http.StatusUnauthorized {
+				t.Fatalf("request %d without a token: %d, want 401, not 429", i+1, rec.Code)
+			}
+		}
+	})
+}
