@@ -77,6 +77,10 @@ func decode(w http.ResponseWriter, r *http.Request, dst any, optional bool) erro
 		}
 		return apperr.Invalidf("body", "a JSON object is required")
 	}
+	if string(bytes.TrimSpace(body)) == "null" {
+		// json.Unmarshal leaves dst as it was: without this a null body would be an empty one.
+		return apperr.Invalidf("body", "must be a JSON object, not null")
+	}
 	if err := json.Unmarshal(body, dst); err != nil {
 		return jsonError(err)
 	}

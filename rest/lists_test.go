@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bindery/bindery/rest"
 )
 
 // Shared pieces of the list and CRUD tests: every REST list answers the contract's {items, count,
@@ -294,5 +296,56 @@ func TestEveryListRefusesBadParameters(t *testing.T) {
 			t.Errorf("%d lists found among the GET routes, want at least %d", lists, len(orderedLists))
 		}
 		t.Logf("%d lists", lists)
+	})
+}
+
+// PATCH bodies are required by the contract: an absent, empty or null one is refused naming body,
+// changing nothing. POST /orgs/{organizationId}/spaces may leave its body out, but one given must
+// be an object.
+func TestEmptyAndNullBodies(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Matrix", "admin@matrix.test")
+		gets := map[string]bool{}
+		for _, r := range rest.Routes() {
+			if r.Method == "GET" {
+				gets[r.Path] = true
+			}
+		}
+		patches := 0
+		for i, c := range matrix {
+			createSpace := c.method == "POST" && c.path == "/orgs/{organizationId}/spaces"
+			if c.method != "PATCH" && !createSpace {
+				continue
+			}
+			patches++
+			f := e.matrixFixture(c.path, orgID, admin, i+2)
+			url := c.url(f)
+			// What the call would change reads at the longest path of a GET route it starts with.
+			pattern, concrete := strings.Split(c.path, "/"), strings.Split(url, "/")
+			n := len(pattern)
+			for n > 1 && !gets[strings.Join(pattern[:n], "/")] {
+				n--
+			}
+			unchanged := e.snapshot(admin.Token, strings.Join(concrete[:n], "/"))
+			bodies := []any{"null", " null\n", "nul"}
+			if !createSpace {
+				bodies = append(bodies, nil, "", "  ")
+			}
+			for _, body := range bodies {
+				msg := e.call(admin.Token, c.method, url, body).wantError(http.StatusBadRequest)
+				if !strings.HasPrefix(msg, "body") {
+					t.Errorf("%s %s with body %q: message %q does not name body", c.method, c.path, body, msg)
+				}
+			}
+			unchanged(fmt.Sprintf("%s %s with empty and null bodies", c.method, c.path))
+			if createSpace {
+				for _, body := range []any{nil, ""} {
+					e.call(admin.Token, c.method, url, body).want(http.StatusCreated)
+				}
+			}
+		}
+		if patches < 10 {
+			t.Errorf("%d PATCH routes in the matrix, want them all", patches)
+		}
 	})
 }
