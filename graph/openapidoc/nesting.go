@@ -1,8 +1,8 @@
 package openapidoc
 
 import (
-	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/oasdiff/yaml"
@@ -28,8 +28,9 @@ const checkCtxEvery = 64 << 10
 // refuse. Errors: *Problem at location, ctx's error.
 func checkNesting(ctx context.Context, data []byte, location string, budget int) (int, error) {
 	js := data
-	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || (t[0] != '{' && t[0] != '[') {
-		// YAML: what the library decodes is its JSON form.
+	if !json.Valid(data) {
+		// YAML (flow YAML too, whose quotes are not JSON's): what the library decodes is its
+		// JSON form. What does not convert, the library refuses before decoding anything.
 		var err error
 		if js, err = yaml.YAMLToJSON(data); err != nil {
 			return 0, nil

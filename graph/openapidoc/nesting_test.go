@@ -55,6 +55,20 @@ func TestNestingLimit(t *testing.T) {
 		_, err := Parse(ctx, []byte(doc))
 		wantProblem(t, name, err, limit)
 	}
+	// A quote in a plain YAML scalar does not start a string: the nesting after it counts.
+	hidden := "{openapi: 3.0.3, info: {title: T, version: '1'}, paths: {}, components: {schemas: {A: {description: x\", items: " +
+		strings.Repeat("{items: ", 300) + "{type: string}" + strings.Repeat("}", 300) + ", title: y\"}}}}"
+	_, err := Parse(ctx, []byte(hidden))
+	wantProblem(t, "yaml flow with quotes in plain scalars", err, limit)
+	// So does a referenced file's, located at the file.
+	root := `{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{},"components":{"schemas":{"A":{"$ref":"deep.json#/A"}}}}`
+	_, err = ParseURL(ctx, []byte(root), "https://example.com/openapi.json", func(context.Context, string) ([]byte, error) {
+		return []byte(`{"A":` + strings.Repeat(`{"items":`, 300) + `{}` + strings.Repeat(`}`, 300) + `}`), nil
+	})
+	wantProblem(t, "a referenced file 300 levels deep", err, limit)
+	if p := (*Problem)(nil); errors.As(err, &p) && p.Location != "deep.json" {
+		t.Errorf("a referenced file too deep: located at %q, want deep.json", p.Location)
+	}
 	// Brackets inside strings are text, not nesting.
 	doc := `{"openapi":"3.1.0","info":{"title":"` + strings.Repeat(`{[\"`, 1000) + `","version":"1"}}`
 	if _, err := Parse(ctx, []byte(doc)); err != nil {
