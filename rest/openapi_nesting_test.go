@@ -6,9 +6,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bindery/bindery/graph/openapidoc"
 	"github.com/bindery/bindery/graph/safefetch"
+	"github.com/bindery/bindery/storage"
 )
 
 // deepSpec is a 3.0 document whose one schema nests arrays levels deep (the document's own
@@ -72,6 +74,18 @@ func TestOpenAPISpecNestingLimit(t *testing.T) {
 			if spec["lastVersion"] == nil {
 				t.Errorf("at the limit (yaml %v): %v", yaml, spec)
 			}
+		}
+
+		// A version stored before the limits (written straight to storage here) makes no pages: a
+		// 400 naming the specification, not an internal error.
+		legacy := deepSpec(openapidoc.MaxDepth+1, false)
+		if _, _, err := e.res.Store.SaveSpec(t.Context(), storage.SpecWrite{OrganizationID: orgID, Slug: "legacy", Content: &legacy, Hash: "legacy", State: "complete", Now: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		spaceID := e.newSpace(admin.Token, orgID, "API")
+		g := e.gql(admin.Token, insertPagesQuery, map[string]any{"t": target(spaceID, ""), "in": map[string]any{"spec": "legacy", "models": true}})
+		if g.code() != "INVALID" || g.Errors[0].Extensions["field"] != "spec" || !strings.Contains(g.Errors[0].Message, limit) {
+			t.Errorf("pages of a legacy version too deep: %+v", g.Errors)
 		}
 
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
