@@ -3,6 +3,7 @@ package rest_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -252,6 +253,17 @@ var orderedLists = map[string]bool{
 	"/spaces/{spaceId}/change-requests/{changeRequestId}/comments": true,
 }
 
+// listFilters are bad values of the filters some lists take, refused like bad paging.
+var listFilters = map[string][]string{
+	"/orgs/{organizationId}/members":                               {"role=owner", "sort=name"},
+	"/spaces/{spaceId}/change-requests":                            {"status=bogus"},
+	"/spaces/{spaceId}/comments":                                   {"status=bogus", "format=html"},
+	"/spaces/{spaceId}/change-requests/{changeRequestId}/comments": {"status=bogus", "format=html"},
+	"/orgs/{organizationId}/sites":                                 {"published=maybe", "type=bogus"},
+	"/orgs/{organizationId}/sites/{siteId}/site-spaces":            {"default=maybe"},
+	"/spaces/{spaceId}/content/page/{pageId}/links":                {"status=bogus"},
+}
+
 // Every list of the route table reads its paging parameters the same way: each GET route of the
 // matrix is called as the organization's admin, and those that answer a list ({items, count})
 // must refuse every bad value naming the parameter, and take the contract's bounds.
@@ -259,7 +271,7 @@ func TestEveryListRefusesBadParameters(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("Matrix", "admin@matrix.test")
 		f := e.matrixFixture(sharedFixturePath, orgID, admin, 1)
-		lists := 0
+		lists := map[string]bool{}
 		for _, c := range matrix {
 			if c.method != "GET" {
 				continue
@@ -277,8 +289,8 @@ func TestEveryListRefusesBadParameters(t *testing.T) {
 			if json.Unmarshal(res.Body, &list) != nil || list.Items == nil || list.Count == nil {
 				continue
 			}
-			lists++
-			e.wantBadPaging(admin.Token, path)
+			lists[c.path] = true
+			e.wantBadPaging(admin.Token, path, listFilters[c.path]...)
 			sep := "?"
 			if strings.Contains(path, "?") {
 				sep = "&"
@@ -292,10 +304,13 @@ func TestEveryListRefusesBadParameters(t *testing.T) {
 				t.Errorf("GET %s?order=asc: status %d; the list takes order: %v", c.path, res.Status, orderedLists[c.path])
 			}
 		}
-		if lists < len(orderedLists) {
-			t.Errorf("%d lists found among the GET routes, want at least %d", lists, len(orderedLists))
+		named := slices.Collect(maps.Keys(listFilters))
+		for _, p := range append(named, slices.Collect(maps.Keys(orderedLists))...) {
+			if !lists[p] {
+				t.Errorf("%s is named as a list but answers none", p)
+			}
 		}
-		t.Logf("%d lists", lists)
+		t.Logf("%d lists", len(lists))
 	})
 }
 
