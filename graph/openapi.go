@@ -147,8 +147,12 @@ func (r *Resolver) saveSpec(ctx context.Context, orgID, slug string, src model.O
 	w := storage.SpecWrite{OrganizationID: org.ID, Slug: slug, CreateOnly: createOnly, Now: r.Now()}
 	if src.Text != nil {
 		doc, err := openapidoc.Parse(ctx, []byte(*src.Text))
+		var p *openapidoc.Problem
+		if errors.As(err, &p) {
+			return nil, false, apperr.Invalidf("source.text", "%s", p.Error())
+		}
 		if err != nil {
-			return nil, false, apperr.Invalidf("source.text", "%s", err.Error())
+			return nil, false, err // the request's context ended
 		}
 		w.Content, w.Hash, w.State = src.Text, doc.Hash, "complete"
 	} else {
@@ -226,8 +230,10 @@ func (r *Resolver) workOpenAPIFetch(ctx context.Context, job *jobs.Job[openAPIFe
 				code = "FETCH_TIMEOUT"
 			}
 			return r.specFailed(ctx, a, code, re.Error(), "$ref")
+		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+			return r.specFailed(ctx, a, "FETCH_TIMEOUT", "reading the document and its files took too long", "")
 		}
-		return err
+		return err // the job's own context ended: it runs again
 	}
 	content := string(body)
 	files, err := filesText(doc.Files)

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"unicode/utf8"
@@ -131,6 +132,11 @@ func (r *Resolver) pinSpec(ctx context.Context, spaceID, slug string, versionID 
 		return nil, notFound(err, "OpenAPI specification version")
 	}
 	doc, err := specDoc(ctx, v)
+	var problem *openapidoc.Problem
+	if errors.As(err, &problem) {
+		// Stored before a limit it exceeds (the nesting limits): store the specification again.
+		return nil, apperr.Invalidf("spec", "version %s of the OpenAPI specification %q cannot make pages: %s", v.ID, slug, problem.Error())
+	}
 	if err != nil {
 		return nil, fmt.Errorf("parse stored OpenAPI version %s: %w", v.ID, err)
 	}

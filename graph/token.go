@@ -45,6 +45,24 @@ func (r *Resolver) APITokens(ctx context.Context) ([]*model.APIToken, error) {
 	return out, nil
 }
 
+// APITokenPage is APITokens one page at a time, for REST's list. Errors: Unauthenticated,
+// Invalid (paging).
+func (r *Resolver) APITokenPage(ctx context.Context, first *int, after *string) (*model.Connection[*model.APIToken], error) {
+	actor, err := authz.RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	page, err := pageOf(first, after)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.Store.TokenPage(ctx, actor.UserID, page)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf(list, toAPIToken), nil
+}
+
 // RevokeAPIToken revokes one of the caller's tokens. Errors: Unauthenticated, NotFound (also for
 // another user's token: its existence is not revealed).
 func (r *Resolver) RevokeAPIToken(ctx context.Context, id string) (bool, error) {

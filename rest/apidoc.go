@@ -249,13 +249,15 @@ var extensionSchemas = map[string]any{
 var extensionOps = map[string]map[string]any{
 	"GET /user/tokens": {
 		"operationId": "listUserAPITokens", "summary": "List the caller's API tokens, newest first (never their secrets)",
-		"tags": []any{"users"},
+		"tags":       []any{"users"},
+		"parameters": []any{map[string]any{"$ref": "#/components/parameters/listPage"}, map[string]any{"$ref": "#/components/parameters/listLimit"}},
 		"responses": map[string]any{"200": map[string]any{"description": "The tokens", "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
-			"type": "object", "required": []any{"items", "count"},
-			"properties": map[string]any{
-				"items": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/BinderyAPIToken"}},
-				"count": map[string]any{"type": "integer"},
-			},
+			"allOf": []any{map[string]any{"$ref": "#/components/schemas/List"}, map[string]any{
+				"type": "object", "required": []any{"items"},
+				"properties": map[string]any{
+					"items": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/BinderyAPIToken"}},
+				},
+			}},
 		}}}}},
 	},
 	"DELETE /user/tokens/{tokenId}": {

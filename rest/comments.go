@@ -54,13 +54,13 @@ func authorsQuery(r *http.Request) []string {
 }
 
 func (a *api) listComments(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	first, after, err := listArgs(r)
+	first, after, order, err := readList(r, true)
 	if err != nil {
 		return 0, nil, err
 	}
 	spaceID, crID := discussion(r)
 	args := graph.CommentListArgs{
-		Order: optionalQuery[model.ListOrder](r, "order"), Status: optionalQuery[model.CommentStatusFilter](r, "status"),
+		Order: order, Status: optionalQuery[model.CommentStatusFilter](r, "status"),
 		Format: formatArg(r), TargetPage: optionalQuery[string](r, "targetPage"), Authors: authorsQuery(r),
 	}
 	list, err := a.res.Comments(r.Context(), spaceID, crID, args, first, after)

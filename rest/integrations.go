@@ -60,8 +60,11 @@ func (a *api) createInstallationToken(w http.ResponseWriter, r *http.Request) (i
 }
 
 // listSpaceIntegrations answers the contract's List<Integration>, one page: the operation takes
-// no paging parameters.
+// no paging parameters (checked like every list's all the same).
 func (a *api) listSpaceIntegrations(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if err := singlePageArgs(r); err != nil {
+		return 0, nil, err
+	}
 	list, err := a.res.SpaceIntegrations(r.Context(), chi.URLParam(r, "spaceId"), optionalQuery[string](r, "search"))
 	if err != nil {
 		return 0, nil, err

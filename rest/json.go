@@ -77,6 +77,10 @@ func decode(w http.ResponseWriter, r *http.Request, dst any, optional bool) erro
 		}
 		return apperr.Invalidf("body", "a JSON object is required")
 	}
+	if string(bytes.TrimSpace(body)) == "null" {
+		// json.Unmarshal leaves dst as it was: without this a null body would be an empty one.
+		return apperr.Invalidf("body", "must be a JSON object, not null")
+	}
 	if err := json.Unmarshal(body, dst); err != nil {
 		return jsonError(err)
 	}
@@ -132,21 +136,47 @@ func jsonTypeName(kind string) string {
 	return "of another type"
 }
 
-// listArgs reads the paging query parameters every list takes: limit (0..1000) and page.
-func listArgs(r *http.Request) (first *int, after *string, err error) {
+// maxPageToken bounds a page token: those this server issues (in next.page) are far shorter;
+// the longest, a search's, carries its query of at most 512 characters.
+const maxPageToken = 4096
+
+// readList reads the query parameters every list takes, checked the same way on every list:
+// limit, a whole number from 0 to 1000 written in digits; page, a token from next.page (whether it
+// belongs to this list is checked where it is read); and order, "asc" or "desc", on the lists
+// that take one (ordered). On a list that has no order, order is refused rather than ignored: the
+// caller would get another order than the one asked for. Errors: Invalid naming the parameter.
+func readList(r *http.Request, ordered bool) (first *int, after *string, order *model.ListOrder, err error) {
 	q := r.URL.Query()
-	if v := q.Get("limit"); v != "" {
-		n, convErr := strconv.ParseFloat(v, 64)
-		if convErr != nil || n < 0 || n > model.MaxPageSize || n != float64(int(n)) {
-			return nil, nil, apperr.Invalidf("limit", "must be a whole number from 0 to %d", model.MaxPageSize)
+	if v, ok := q["limit"]; ok {
+		n, convErr := strconv.Atoi(v[0])
+		if convErr != nil || strings.Trim(v[0], "0123456789") != "" || n > model.MaxPageSize {
+			return nil, nil, nil, apperr.Invalidf("limit", "must be a whole number from 0 to %d, written in digits", model.MaxPageSize)
 		}
-		i := int(n)
-		first = &i
+		first = &n
 	}
 	if v, ok := q["page"]; ok {
+		if len(v[0]) > maxPageToken {
+			return nil, nil, nil, apperr.Invalidf("page", "must be at most %d characters (a token from next.page)", maxPageToken)
+		}
 		after = &v[0]
 	}
-	return first, after, nil
+	if v, ok := q["order"]; ok {
+		o := model.ListOrder(v[0])
+		switch {
+		case !ordered:
+			return nil, nil, nil, apperr.Invalidf("order", "this list has one order and takes no order parameter")
+		case !o.IsValid():
+			return nil, nil, nil, apperr.Invalidf("order", `must be "asc" or "desc"`)
+		}
+		order = &o
+	}
+	return first, after, order, nil
+}
+
+// listArgs reads a list's paging parameters (readList) for a list that takes no order.
+func listArgs(r *http.Request) (first *int, after *string, err error) {
+	first, after, _, err = readList(r, false)
+	return first, after, err
 }
 
 // optionalQuery returns the query parameter as a pointer, nil when absent.
@@ -178,10 +208,28 @@ func envelope[T any](c *model.Connection[T]) listEnvelope[T] {
 	return out
 }
 
+// singlePageArgs checks the paging parameters (readList) of a list that the contract gives no
+// paging: it answers every item at once, so a valid limit changes nothing, and a page token is
+// refused, since the list never gives one.
+func singlePageArgs(r *http.Request) error {
+	_, after, err := listArgs(r)
+	if err == nil && after != nil && *after != "" {
+		return apperr.Invalidf("page", "this list answers every item at once: it has no next page")
+	}
+	return err
+}
+
 // nestedList answers a list that hangs from a parent resource: it reads the paging arguments,
 // loads the parent (which decides whether the caller sees it), then lists.
 func nestedList[P, T any](r *http.Request, parent func(*http.Request) (P, error), list func(P, *int, *string) (*model.Connection[T], error)) (int, any, error) {
-	first, after, err := listArgs(r)
+	return nestedOrderedList(r, false, parent, func(p P, first *int, after *string, _ *model.ListOrder) (*model.Connection[T], error) {
+		return list(p, first, after)
+	})
+}
+
+// nestedOrderedList is nestedList for a list that takes an order when ordered.
+func nestedOrderedList[P, T any](r *http.Request, ordered bool, parent func(*http.Request) (P, error), list func(P, *int, *string, *model.ListOrder) (*model.Connection[T], error)) (int, any, error) {
+	first, after, order, err := readList(r, ordered)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -189,7 +237,7 @@ func nestedList[P, T any](r *http.Request, parent func(*http.Request) (P, error)
 	if err != nil {
 		return 0, nil, err
 	}
-	c, err := list(p, first, after)
+	c, err := list(p, first, after, order)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -3,10 +3,14 @@ package rest_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bindery/bindery/rest"
 )
 
 // Shared pieces of the list and CRUD tests: every REST list answers the contract's {items, count,
@@ -104,15 +108,30 @@ func (e *env) wantRefusals(query string, refusals ...gqlRefusal) {
 	}
 }
 
+// badPaging are paging parameters every list refuses: limits out of the contract's 0 to 1000 or
+// not written in digits, a page token this server did not issue or longer than any it issues,
+// and an order that is neither asc nor desc (lists without an order refuse any).
+var badPaging = []string{"limit=1001", "limit=-1", "limit=x", "limit=abc", "limit=1.5", "limit=1e3", "limit=", "limit=+5",
+	"page=notacursor", "page=" + strings.Repeat("A", 5000), "order=sideways"}
+
 // wantBadPaging checks that the list at path refuses bad paging parameters with a 400 whose
 // message starts with the parameter's name; extra are more to refuse ("page=" and a cursor of
 // another list, say).
 func (e *env) wantBadPaging(token, path string, extra ...string) {
 	e.t.Helper()
-	for _, bad := range append([]string{"limit=1001", "limit=-1", "limit=x", "limit=1.5", "page=notacursor"}, extra...) {
-		msg := e.call(token, "GET", path+"?"+bad, nil).wantError(http.StatusBadRequest)
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	for _, bad := range append(slices.Clone(badPaging), extra...) {
+		res := e.call(token, "GET", path+sep+bad, nil)
+		if res.Status != http.StatusBadRequest {
+			e.t.Errorf("GET %s%s%.40s: status %d, want 400", path, sep, bad, res.Status)
+			continue
+		}
+		msg := res.wantError(http.StatusBadRequest)
 		if name, _, _ := strings.Cut(bad, "="); !strings.HasPrefix(msg, name) {
-			e.t.Errorf("GET %s?%s: message %q does not name %s", path, bad, msg, name)
+			e.t.Errorf("GET %s%s%.40s: message %q does not name %s", path, sep, bad, msg, name)
 		}
 	}
 }
@@ -224,4 +243,124 @@ func (e *env) snapshot(token, path string) (wantUnchanged func(what string)) {
 			e.t.Errorf("%s changed %s:\n%s\n%s", what, path, before, after)
 		}
 	}
+}
+
+// orderedLists are the lists that take order (asc or desc), as the contract's routes say.
+var orderedLists = map[string]bool{
+	"/orgs/{organizationId}/members":                               true,
+	"/orgs/{organizationId}/members/{userId}/spaces":               true,
+	"/spaces/{spaceId}/comments":                                   true,
+	"/spaces/{spaceId}/change-requests/{changeRequestId}/comments": true,
+}
+
+// listFilters are bad values of the filters some lists take, refused like bad paging.
+var listFilters = map[string][]string{
+	"/orgs/{organizationId}/members":                               {"role=owner", "sort=name"},
+	"/spaces/{spaceId}/change-requests":                            {"status=bogus"},
+	"/spaces/{spaceId}/comments":                                   {"status=bogus", "format=html"},
+	"/spaces/{spaceId}/change-requests/{changeRequestId}/comments": {"status=bogus", "format=html"},
+	"/orgs/{organizationId}/sites":                                 {"published=maybe", "type=bogus"},
+	"/orgs/{organizationId}/sites/{siteId}/site-spaces":            {"default=maybe"},
+	"/spaces/{spaceId}/content/page/{pageId}/links":                {"status=bogus"},
+}
+
+// Every list of the route table reads its paging parameters the same way: each GET route of the
+// matrix is called as the organization's admin, and those that answer a list ({items, count})
+// must refuse every bad value naming the parameter, and take the contract's bounds.
+func TestEveryListRefusesBadParameters(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Matrix", "admin@matrix.test")
+		f := e.matrixFixture(sharedFixturePath, orgID, admin, 1)
+		lists := map[string]bool{}
+		for _, c := range matrix {
+			if c.method != "GET" {
+				continue
+			}
+			path := c.url(f)
+			res := e.call(admin.Token, "GET", path, nil)
+			if res.Status != http.StatusOK {
+				t.Errorf("GET %s: status %d: cannot tell whether it is a list (%s)", c.path, res.Status, res.Body)
+				continue
+			}
+			var list struct {
+				Items *json.RawMessage
+				Count *int
+			}
+			if json.Unmarshal(res.Body, &list) != nil || list.Items == nil || list.Count == nil {
+				continue
+			}
+			lists[c.path] = true
+			e.wantBadPaging(admin.Token, path, listFilters[c.path]...)
+			sep := "?"
+			if strings.Contains(path, "?") {
+				sep = "&"
+			}
+			for _, good := range []string{"limit=0", "limit=1000", "limit=007", "page="} {
+				if res := e.call(admin.Token, "GET", path+sep+good, nil); res.Status != http.StatusOK {
+					t.Errorf("GET %s%s%s: status %d, want 200", path, sep, good, res.Status)
+				}
+			}
+			if res := e.call(admin.Token, "GET", path+sep+"order=asc", nil); (res.Status == http.StatusOK) != orderedLists[c.path] {
+				t.Errorf("GET %s?order=asc: status %d; the list takes order: %v", c.path, res.Status, orderedLists[c.path])
+			}
+		}
+		named := slices.Collect(maps.Keys(listFilters))
+		for _, p := range append(named, slices.Collect(maps.Keys(orderedLists))...) {
+			if !lists[p] {
+				t.Errorf("%s is named as a list but answers none", p)
+			}
+		}
+		t.Logf("%d lists", len(lists))
+	})
+}
+
+// PATCH bodies are required by the contract: an absent, empty or null one is refused naming body,
+// changing nothing. POST /orgs/{organizationId}/spaces may leave its body out, but one given must
+// be an object.
+func TestEmptyAndNullBodies(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Matrix", "admin@matrix.test")
+		gets := map[string]bool{}
+		for _, r := range rest.Routes() {
+			if r.Method == "GET" {
+				gets[r.Path] = true
+			}
+		}
+		patches := 0
+		for i, c := range matrix {
+			createSpace := c.method == "POST" && c.path == "/orgs/{organizationId}/spaces"
+			if c.method != "PATCH" && !createSpace {
+				continue
+			}
+			patches++
+			f := e.matrixFixture(c.path, orgID, admin, i+2)
+			url := c.url(f)
+			// What the call would change reads at the longest path of a GET route it starts with.
+			pattern, concrete := strings.Split(c.path, "/"), strings.Split(url, "/")
+			n := len(pattern)
+			for n > 1 && !gets[strings.Join(pattern[:n], "/")] {
+				n--
+			}
+			unchanged := e.snapshot(admin.Token, strings.Join(concrete[:n], "/"))
+			bodies := []any{"null", " null\n", "nul"}
+			if !createSpace {
+				bodies = append(bodies, nil, "", "  ")
+			}
+			for _, body := range bodies {
+				msg := e.call(admin.Token, c.method, url, body).wantError(http.StatusBadRequest)
+				if !strings.HasPrefix(msg, "body") {
+					t.Errorf("%s %s with body %q: message %q does not name body", c.method, c.path, body, msg)
+				}
+			}
+			unchanged(fmt.Sprintf("%s %s with empty and null bodies", c.method, c.path))
+			if createSpace {
+				for _, body := range []any{nil, ""} {
+					e.call(admin.Token, c.method, url, body).want(http.StatusCreated)
+				}
+			}
+		}
+		if patches < 10 {
+			t.Errorf("%d PATCH routes in the matrix, want them all", patches)
+		}
+	})
 }

@@ -322,46 +322,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 	// Reads share one fixture; every write that acts gets its own, so cases do not disturb each other.
 	newFixture := func(path string) fixture {
 		n++
-		f := fixture{org: orgID, admin: admin.ID, victim: e.member(orgID, fmt.Sprintf("victim%d@matrix.test", n), "read").ID}
-		if strings.Contains(path, "/user/tokens") {
-			tokens, err := e.res.ListAllAPITokens(e.t.Context(), fmt.Sprintf("victim%d@matrix.test", n))
-			if err != nil || len(tokens) != 1 {
-				e.t.Fatalf("victim's tokens: %v, %v", tokens, err)
-			}
-			f.token = tokens[0].ID
-		}
-		if strings.Contains(path, "invite") {
-			f.invite = e.call(admin.Token, "POST", "/orgs/"+orgID+"/link-invites", `{"role":"read"}`).want(http.StatusCreated).object()["id"].(string)
-		}
-		f.space, f.collection, f.team = e.matrixContent(path, admin, orgID, f.victim)
-		if strings.Contains(path, "/content") || strings.Contains(path, "change-requests") || strings.Contains(path, "revisions") {
-			f.page, f.file, f.changeRequest, f.revision = e.matrixPages(admin, f.space)
-		}
-		if strings.Contains(path, "comment") || strings.Contains(path, "review") {
-			f.comment, f.reply, f.crComment, f.crReply, f.review = e.matrixDiscussion(admin, f.space, f.changeRequest)
-		}
-		if strings.Contains(path, "/git") { // a queued import: git/info has something to show
-			e.call(admin.Token, "POST", "/spaces/"+f.space+"/git/import", `{"url":"https://93.184.216.34/docs.git","ref":"refs/heads/main"}`).want(http.StatusNoContent)
-		}
-		if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") {
-			var published string
-			f.site, f.siteSpace, f.shareLink, published = e.matrixSite(admin, orgID)
-			if f.space == "" {
-				f.space = published
-			}
-			if strings.Contains(path, "section") || strings.Contains(path, "/spaces/collections") {
-				f.section, f.group = e.matrixSections(admin, orgID, f.site)
-			}
-		}
-		if strings.Contains(path, "translation") {
-			var source string
-			f.translation, f.glossaryEntry, source = e.matrixTranslation(admin, orgID)
-			if f.space == "" {
-				f.space = source
-			}
-		}
-		e.matrixOpenAPI(path, admin, &f, n)
-		return f
+		return e.matrixFixture(path, orgID, admin, n)
 	}
 	callers["read-token"], callers["space-token"] = e.matrixTokens(admin, orgID)
 	shared := newFixture(sharedFixturePath)
@@ -412,6 +373,51 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 			}
 		}
 	}
+}
+
+// matrixFixture makes what a matrix case of the route path acts on, in organization orgID whose
+// admin is admin; n numbers it among the test's fixtures.
+func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
+	f := fixture{org: orgID, admin: admin.ID, victim: e.member(orgID, fmt.Sprintf("victim%d@matrix.test", n), "read").ID}
+	if strings.Contains(path, "/user/tokens") {
+		tokens, err := e.res.ListAllAPITokens(e.t.Context(), fmt.Sprintf("victim%d@matrix.test", n))
+		if err != nil || len(tokens) != 1 {
+			e.t.Fatalf("victim's tokens: %v, %v", tokens, err)
+		}
+		f.token = tokens[0].ID
+	}
+	if strings.Contains(path, "invite") {
+		f.invite = e.call(admin.Token, "POST", "/orgs/"+orgID+"/link-invites", `{"role":"read"}`).want(http.StatusCreated).object()["id"].(string)
+	}
+	f.space, f.collection, f.team = e.matrixContent(path, admin, orgID, f.victim)
+	if strings.Contains(path, "/content") || strings.Contains(path, "change-requests") || strings.Contains(path, "revisions") {
+		f.page, f.file, f.changeRequest, f.revision = e.matrixPages(admin, f.space)
+	}
+	if strings.Contains(path, "comment") || strings.Contains(path, "review") {
+		f.comment, f.reply, f.crComment, f.crReply, f.review = e.matrixDiscussion(admin, f.space, f.changeRequest)
+	}
+	if strings.Contains(path, "/git") { // a queued import: git/info has something to show
+		e.call(admin.Token, "POST", "/spaces/"+f.space+"/git/import", `{"url":"https://93.184.216.34/docs.git","ref":"refs/heads/main"}`).want(http.StatusNoContent)
+	}
+	if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") {
+		var published string
+		f.site, f.siteSpace, f.shareLink, published = e.matrixSite(admin, orgID)
+		if f.space == "" {
+			f.space = published
+		}
+		if strings.Contains(path, "section") || strings.Contains(path, "/spaces/collections") {
+			f.section, f.group = e.matrixSections(admin, orgID, f.site)
+		}
+	}
+	if strings.Contains(path, "translation") {
+		var source string
+		f.translation, f.glossaryEntry, source = e.matrixTranslation(admin, orgID)
+		if f.space == "" {
+			f.space = source
+		}
+	}
+	e.matrixOpenAPI(path, admin, &f, n)
+	return f
 }
 
 // changesNothing reports whether role's call of c, answered want, leaves the fixture as it was: a

@@ -9,9 +9,9 @@ import (
 )
 
 func (a *api) listMembers(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.MemberConnection, error) {
+	return nestedOrderedList(r, true, a.organization, func(org *model.Organization, first *int, after *string, order *model.ListOrder) (*model.MemberConnection, error) {
 		return a.res.Members(r.Context(), org, graph.MemberListArgs{
-			Order:  optionalQuery[model.ListOrder](r, "order"),
+			Order:  order,
 			Role:   optionalQuery[model.MemberRoleFilter](r, "role"),
 			Search: optionalQuery[string](r, "search"),
 			Sort:   optionalQuery[model.MemberSort](r, "sort"),

@@ -91,7 +91,7 @@ func (a *api) listMemberTeams(w http.ResponseWriter, r *http.Request) (int, any,
 }
 
 func (a *api) listMemberSpaces(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return nestedList(r, a.pathMember, func(m *model.Member, first *int, after *string) (*model.MemberSpaceConnection, error) {
-		return a.res.MemberSpaces(r.Context(), m, first, after, optionalQuery[model.ListOrder](r, "order"))
+	return nestedOrderedList(r, true, a.pathMember, func(m *model.Member, first *int, after *string, order *model.ListOrder) (*model.MemberSpaceConnection, error) {
+		return a.res.MemberSpaces(r.Context(), m, first, after, order)
 	})
 }

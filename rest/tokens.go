@@ -11,14 +11,17 @@ import (
 // extensionRoutes, marked x-bindery-extension in /v1/openapi.json. Operators manage every user's
 // tokens with `bindery admin token list|revoke`.
 
-// listMyTokens answers {"items":[…],"count":n}: the list envelope without pagination, since a
-// user holds a handful of tokens.
+// listMyTokens answers the caller's tokens, newest first, as every list: {items, count, next}.
 func (a *api) listMyTokens(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	tokens, err := a.res.APITokens(r.Context())
+	first, after, err := listArgs(r)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]any{"items": tokens, "count": len(tokens)}, nil
+	list, err := a.res.APITokenPage(r.Context(), first, after)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(envelope(list), nil)
 }
 
 // revokeMyToken answers 204; an unknown id, or another user's, answers 404.

@@ -3,6 +3,7 @@ package rest_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -50,6 +51,21 @@ func TestAPITokens(t *testing.T) {
 		newest, middle, oldest := list.Items[0], list.Items[1], list.Items[2]
 		if !newest.CreatedAt.After(middle.CreatedAt) || !middle.CreatedAt.After(oldest.CreatedAt) {
 			t.Errorf("not newest first: %s", res.Body)
+		}
+		// Paged like every list: two pages of at most two, in the same order.
+		type tokenPage struct {
+			Items []struct{ ID string }
+			Count int
+			Next  *struct{ Page string }
+		}
+		var p1, p2 tokenPage
+		e.call(ed.Token, "GET", "/user/tokens?limit=2", nil).want(http.StatusOK).decode(&p1)
+		if len(p1.Items) != 2 || p1.Count != 3 || p1.Next == nil || p1.Items[0].ID != newest.ID || p1.Items[1].ID != middle.ID {
+			t.Fatalf("first page of two: %+v", p1)
+		}
+		e.call(ed.Token, "GET", "/user/tokens?limit=2&page="+url.QueryEscape(p1.Next.Page), nil).want(http.StatusOK).decode(&p2)
+		if len(p2.Items) != 1 || p2.Count != 3 || p2.Next != nil || p2.Items[0].ID != oldest.ID {
+			t.Errorf("second page: %+v", p2)
 		}
 		if oldest.LastUsedAt == nil || newest.LastUsedAt != nil || middle.LastUsedAt != nil {
 			t.Errorf("only the token in use (the oldest) has a last use: %s", res.Body)

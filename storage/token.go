@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/uptrace/bun"
 )
 
 // TokenOwner is an API token with its user's e-mail, for operators' listings.
@@ -35,6 +37,14 @@ func (s *Store) ListTokens(ctx context.Context, userID string) ([]*TokenOwner, e
 		return nil, fmt.Errorf("list tokens: %w", translate(err))
 	}
 	return out, nil
+}
+
+// TokenPage lists a user's tokens, newest first.
+func (s *Store) TokenPage(ctx context.Context, userID string, page Page) (List[*APIToken], error) {
+	key := sortKey{name: "tokens", column: "t.created_at", idCol: "t.id", desc: true, isTime: true}
+	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
+		return q.Where("t.user_id = ?", userID)
+	}, func(t *APIToken) (time.Time, string, string) { return t.CreatedAt, "", t.ID })
 }
 
 // RevokeToken deletes a token so that it authenticates nothing more, and returns its hash (for

@@ -70,10 +70,14 @@ func (e *RefError) Unwrap() error { return e.Err }
 
 // Parse reads an OpenAPI 3.0 or 3.1 document, in JSON or YAML, and validates it. It has no
 // location, so references to other files cannot be resolved and are refused, naming the
-// reference. Errors: *Problem.
+// reference. A document nesting deeper than MaxDepth, or costing more than MaxWork, is refused
+// before it is decoded. Errors: *Problem, ctx's error.
 func Parse(ctx context.Context, data []byte) (*Doc, error) {
 	if len(data) > MaxSize {
 		return nil, &Problem{Message: fmt.Sprintf("the document is larger than %d bytes", MaxSize)}
+	}
+	if _, err := checkNesting(ctx, data, "document", MaxWork); err != nil {
+		return nil, err
 	}
 	loader := openapi3.NewLoader()
 	loader.Context = ctx
@@ -95,12 +99,18 @@ type Fetch func(ctx context.Context, url string) ([]byte, error)
 
 // ParseURL reads a document fetched from base, with the files it references by relative $ref,
 // fetched with fetch: only on base's scheme and host, at most MaxFiles files and MaxSize bytes
-// in all. The whole is validated. Errors: *Problem (an invalid document or file), *RefError (a
-// file that could not or may not be fetched).
+// in all, each file within MaxDepth and all within MaxWork. The whole is validated. Errors:
+// *Problem (an invalid document or file), *RefError (a file that could not or may not be
+// fetched), ctx's error.
 func ParseURL(ctx context.Context, data []byte, base string, fetch Fetch) (*Doc, error) {
 	if len(data) > MaxSize {
 		return nil, &Problem{Message: fmt.Sprintf("the document is larger than %d bytes", MaxSize)}
 	}
+	work, err := checkNesting(ctx, data, "document", MaxWork)
+	if err != nil {
+		return nil, err
+	}
+	budget := MaxWork - work
 	root, err := url.Parse(base)
 	if err != nil || !root.IsAbs() {
 		return nil, &Problem{Message: "the document's URL is not an absolute URL", Location: "document"}
@@ -108,16 +118,16 @@ func ParseURL(ctx context.Context, data []byte, base string, fetch Fetch) (*Doc,
 	root.Fragment = ""
 	files := map[string][]byte{}
 	total := len(data)
-	var refErr *RefError
+	var stop error // the first file refused: the loader's own error would bury it
 	loader := openapi3.NewLoader()
 	loader.Context = ctx
 	loader.JoinFunc = func(b, rel *url.URL) *url.URL { return b.ResolveReference(rel) }
 	loader.ReadFromURIFunc = func(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 		at := *u
 		at.Fragment = ""
-		fail := func(e *RefError) ([]byte, error) {
-			if refErr == nil {
-				refErr = e
+		fail := func(e error) ([]byte, error) {
+			if stop == nil {
+				stop = e
 			}
 			return nil, e
 		}
@@ -141,12 +151,17 @@ func ParseURL(ctx context.Context, data []byte, base string, fetch Fetch) (*Doc,
 		if total += len(b); total > MaxSize {
 			return fail(&RefError{URL: at.String(), Msg: fmt.Sprintf("the document and its files are larger than %d bytes", MaxSize)})
 		}
+		work, err := checkNesting(ctx, b, name, budget)
+		if err != nil {
+			return fail(err)
+		}
+		budget -= work
 		files[name] = b
 		return b, nil
 	}
 	t, err := loader.LoadFromDataWithPath(data, root)
-	if refErr != nil {
-		return nil, refErr
+	if stop != nil {
+		return nil, stop
 	}
 	if err != nil {
 		return nil, &Problem{Message: err.Error(), Location: "document"}
@@ -161,6 +176,9 @@ func ParseURL(ctx context.Context, data []byte, base string, fetch Fetch) (*Doc,
 
 // finish checks the version and validates a loaded document, and hashes it with its files.
 func finish(ctx context.Context, t *openapi3.T, data []byte, files map[string][]byte) (*Doc, error) {
+	if err := ctx.Err(); err != nil { // the library's decoding does not look at ctx
+		return nil, err
+	}
 	switch v := t.OpenAPIMajorMinor(); v {
 	case "3.0", "3.1":
 	default:
