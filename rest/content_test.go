@@ -293,7 +293,7 @@ func (s *ctSpace) wantOutline(step string, want []string) {
 	ctWantOutline(s.e.t, "GraphQL "+step, s.graphOutline(), want)
 }
 
-func ctWantOutline(t *testing.T, what string, got, want []string) {
+func ctWantOutline(t testing.TB, what string, got, want []string) {
 	t.Helper()
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("%s outline (-want +got):\n%s", what, diff)

@@ -224,9 +224,28 @@ func TestSpaceStatementsDoNotGrowWithTheOrganization(t *testing.T) {
 				if who == o.caller && len(l.Items) < 90 { // one collection in ten is closed
 					t.Fatalf("the caller lists %d spaces, want a page of 90 to 100", len(l.Items))
 				}
-				e.gqlCounted(who.Token, growthListQuery, map[string]any{"o": o.id}, &c[1]).ok(nil)
-				e.callCounted(who.Token, "GET", "/spaces/"+o.visible[3], nil, &c[2])
-				e.gqlCounted(who.Token, growthSpaceQuery, map[string]any{"id": o.visible[3]}, &c[3])
+				var gl struct {
+					Organization struct{ Spaces struct{ Nodes []struct{ ID string } } }
+				}
+				if e.gqlCounted(who.Token, growthListQuery, map[string]any{"o": o.id}, &c[1]).ok(&gl); len(gl.Organization.Spaces.Nodes) != len(l.Items) {
+					t.Fatalf("GraphQL lists %d spaces, REST %d", len(gl.Organization.Spaces.Nodes), len(l.Items))
+				}
+				// Every read whose statements are counted is asserted (two failures would count
+				// equal): the caller reads the space, the guest, with no grant, is refused it.
+				get := e.callCounted(who.Token, "GET", "/spaces/"+o.visible[3], nil, &c[2])
+				one := e.gqlCounted(who.Token, growthSpaceQuery, map[string]any{"id": o.visible[3]}, &c[3])
+				if who == o.guest {
+					get.wantError(http.StatusNotFound)
+					if one.code() != "NOT_FOUND" {
+						t.Fatalf("GraphQL get as the guest: %+v", one.Errors)
+					}
+				} else {
+					var space struct{ Space struct{ ID string } }
+					one.ok(&space)
+					if get.want(http.StatusOK).object()["id"] != o.visible[3] || space.Space.ID != o.visible[3] {
+						t.Fatalf("the caller's gets: REST %s, GraphQL %s; want %s", get.Body, one.Data, o.visible[3])
+					}
+				}
 				return counts{c[0].Load(), c[1].Load(), c[2].Load(), c[3].Load()}
 			}
 			for _, who := range []string{"an edit member in three teams", "a guest"} {

@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 // env is a full Bindery stack over one real database: the HTTP handler cmd/bindery serves, a
 // clock that ticks a millisecond per reading, and helpers to call both doors.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	store *storage.Store
 	res   *graph.Resolver
 	h     http.Handler
@@ -72,7 +72,7 @@ func eachDBAlone(t *testing.T, fn func(t *testing.T, e *env)) {
 	}
 }
 
-func newEnv(t *testing.T, s *storage.Store) *env {
+func newEnv(t testing.TB, s *storage.Store) *env {
 	var mu sync.Mutex
 	now := t0
 	res := &graph.Resolver{
@@ -150,7 +150,7 @@ func (e *env) member(orgID, email, role string) account {
 
 // response is one REST answer.
 type response struct {
-	t      *testing.T
+	t      testing.TB
 	Status int
 	Header http.Header
 	Body   []byte
@@ -248,7 +248,7 @@ func (e *env) serve(req *http.Request, token string, statements *atomic.Int64) (
 
 // gqlResult is one GraphQL answer.
 type gqlResult struct {
-	t      *testing.T
+	t      testing.TB
 	Status int
 	Data   json.RawMessage `json:"data"`
 	Errors []struct {

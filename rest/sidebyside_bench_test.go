@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -148,9 +149,7 @@ func sbsSetup(b *testing.B, d storage.Dialect) *sbs {
 	if err := store.Migrate(context.Background()); err != nil {
 		b.Fatal(err)
 	}
-	t := &testing.T{}
-	e := newEnv(t, store)
-	e.t = t
+	e := newEnv(b, store)
 	return &sbs{env: e, d: d, dsn: dsn}
 }
 
@@ -285,6 +284,12 @@ func (s *sbs) compare(b *testing.B, name string, baseline, bindery func() *http.
 		bin.rate(), bin.pct(0.5).Round(10*time.Microsecond), bin.pct(0.99).Round(10*time.Microsecond), bin.rate()/base.rate())
 }
 
+// answered reports whether a body holds an answer: JSON data with no GraphQL "errors" and no
+// contract error object.
+func answered(body []byte) bool {
+	return len(body) > 0 && !bytes.Contains(body, []byte(`"errors":`)) && !bytes.HasPrefix(body, []byte(`{"error":`))
+}
+
 // run keeps clients requests in flight for d and returns what they did.
 func run(b *testing.B, client *http.Client, clients int, d time.Duration, next func() *http.Request) result {
 	var (
@@ -299,6 +304,7 @@ func run(b *testing.B, client *http.Client, clients int, d time.Duration, next f
 		go func() {
 			defer wg.Done()
 			var lat []time.Duration
+			var body bytes.Buffer
 			for time.Now().Before(deadline) {
 				t := time.Now()
 				res, err := client.Do(next())
@@ -306,13 +312,17 @@ func run(b *testing.B, client *http.Client, clients int, d time.Duration, next f
 					b.Error(err)
 					return
 				}
-				io.Copy(io.Discard, res.Body)
+				body.Reset()
+				_, err = body.ReadFrom(res.Body)
 				res.Body.Close()
-				if res.StatusCode != http.StatusOK {
-					b.Errorf("status %d", res.StatusCode)
+				took := time.Since(t)
+				// An answer counts only when it is one: a 200 whose body is data, not a GraphQL
+				// error list or the contract's error object.
+				if err != nil || res.StatusCode != http.StatusOK || !answered(body.Bytes()) {
+					b.Errorf("status %d (%v): %.300s", res.StatusCode, err, body.Bytes())
 					return
 				}
-				lat = append(lat, time.Since(t))
+				lat = append(lat, took)
 			}
 			mu.Lock()
 			all.n += len(lat)
