@@ -225,7 +225,9 @@ func TestSpaceStatementsDoNotGrowWithTheOrganization(t *testing.T) {
 					t.Fatalf("the caller lists %d spaces, want a page of 90 to 100", len(l.Items))
 				}
 				var gl struct {
-					Organization struct{ Spaces struct{ Nodes []struct{ ID string } } }
+					Organization struct {
+						Spaces struct{ Nodes []struct{ ID string } }
+					}
 				}
 				if e.gqlCounted(who.Token, growthListQuery, map[string]any{"o": o.id}, &c[1]).ok(&gl); len(gl.Organization.Spaces.Nodes) != len(l.Items) {
 					t.Fatalf("GraphQL lists %d spaces, REST %d", len(gl.Organization.Spaces.Nodes), len(l.Items))
