@@ -149,3 +149,26 @@ func TestTokenUseIsRecordedAtMostOncePerMinute(t *testing.T) {
 		}
 	})
 }
+
+// A token past its expiry is refused through both doors (401), while one before it works; the
+// expiry is checked on every request, the cache's included.
+func TestExpiredTokenIsRefused(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		_, admin := e.org("Acme", "ada@acme.test")
+		now := e.res.Now()
+		past, future := now.Add(-time.Minute), now.Add(time.Hour)
+		expired, err := e.store.CreateToken(context.Background(), admin.ID, now.Add(-time.Hour), &past)
+		if err != nil {
+			t.Fatal(err)
+		}
+		valid, err := e.store.CreateToken(context.Background(), admin.ID, now, &future)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.call(valid, "GET", "/user", nil).want(http.StatusOK)
+		e.call(expired, "GET", "/user", nil).wantError(http.StatusUnauthorized)
+		if g := e.gql(expired, `{ viewer { id } }`, nil); g.Status != http.StatusUnauthorized {
+			t.Errorf("GraphQL with an expired token: %d %+v", g.Status, g.Errors)
+		}
+	})
+}
