@@ -80,8 +80,9 @@ func newReaderSite(e *env) *readerSite {
 	adv := e.createPage(s.admin.Token, to, map[string]any{"type": "GROUP", "title": "Advanced", "icon": "gear"})
 	s.config = e.createPage(s.admin.Token, to, map[string]any{"title": "Configuration", "parent": adv, "icon": "book-open",
 		"markdown": "Tune it.\n\n## Tuning\n\nBack to [the start](../getting-started.md).\n"})
-	s.hidden = e.createPage(s.admin.Token, to, map[string]any{"title": "Secret notes", "hidden": true, "markdown": "Only by URL."})
-	e.createPage(s.admin.Token, to, map[string]any{"type": "LINK", "title": "Status", "target": map[string]any{"kind": "url", "url": "https://status.example.com"}})
+	// Root pages come before the groups (a page after a group is refused: docs/git-sync.md).
+	s.hidden = e.createPage(s.admin.Token, to, map[string]any{"title": "Secret notes", "hidden": true, "markdown": "Only by URL.", "before": adv})
+	e.createPage(s.admin.Token, to, map[string]any{"type": "LINK", "title": "Status", "target": map[string]any{"kind": "url", "url": "https://status.example.com"}, "before": adv})
 	e.createPage(s.admin.Token, target(s.v2, ""), map[string]any{"title": "Welcome to v2", "markdown": "The **second** version."})
 	e.createPage(s.admin.Token, target(s.api, ""), map[string]any{"title": "Endpoints", "markdown": "GET /things lists things."})
 	e.createPage(s.admin.Token, target(s.enterprise, ""), map[string]any{"title": "SSO", "markdown": "Enterprise single sign-on."})
