@@ -278,6 +278,10 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer stopOps()
+	if opts.Metrics != nil {
+		opts.Metrics.SetJobSource(res.Store.JobStats)
+		runner.OnFailed(opts.Metrics.JobFailed)
+	}
 	setRateLimits(res, &opts)
 	srv := rest.NewHTTPServer(rest.NewServerWith(res, opts), limits)
 	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res), "files", res.Blobs.String())
