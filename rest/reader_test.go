@@ -173,7 +173,7 @@ func TestReaderSite(t *testing.T) {
 			`aria-current="page" class="current"`, `<span class="emoji" aria-hidden="true">🚀</span>`,
 			// Every block kind.
 			`<strong>bold</strong>`, `<em>italic</em>`, `<s>gone</s>`, `<code>code</code>`, `<code class="math" role="math">e=mc^2</code>`,
-			`<h3 id="install">Install`, `Version 2.4.1 of Widget.`, `<ul><li><p>one</p>`, `<ol start="3">`, `<ul class="tasks">`,
+			`<h2 id="install">Install`, `Version 2.4.1 of Widget.`, `<ul><li><p>one</p>`, `<ol start="3">`, `<ul class="tasks">`,
 			`<input type="checkbox" checked disabled`, `<blockquote><p>A quote.</p>`, `<hr>`,
 			`<figure class="code"><figcaption>main.go</figcaption><pre class="chroma numbered"`, `<span class="kd">func</span>`,
 			`<img src="`+s.root+`~files/`, `alt="A cat" loading="lazy" width="4" height="3"><figcaption>Our cat</figcaption>`,
@@ -192,7 +192,7 @@ func TestReaderSite(t *testing.T) {
 		// Another page: breadcrumbs, previous, the link back to the first page.
 		e.read("/sites/docs/advanced/configuration", nil).want(http.StatusOK).has(
 			`<nav class="crumbs" aria-label="Breadcrumbs"><ol><li>Advanced</li></ol></nav>`, `rel="prev" href="`+s.root+`getting-started"`,
-			`<a href="`+s.root+`getting-started">the start</a>`, `<h3 id="tuning">Tuning`)
+			`<a href="`+s.root+`getting-started">the start</a>`, `<h2 id="tuning">Tuning`)
 		// The variant, the section in the group, the hidden page (by its URL only).
 		e.read("/sites/docs/guide-v2/", nil).want(http.StatusOK).has("Welcome to v2", "<strong>second</strong>", `aria-current="true">Guide v2</a>`)
 		e.read("/sites/docs/api/", nil).want(http.StatusOK).has("GET /things lists things.", `<details open><summary class="current">`)
