@@ -58,6 +58,11 @@ func Take(ctx context.Context, store *storage.Store, blobs *blob.Store, out stri
 	if opt.SkipFiles && store.Dialect() != storage.SQLite {
 		return nil, errors.New("nothing to back up: a PostgreSQL database is backed up with pg_dump, and the files are skipped")
 	}
+	if !opt.SkipFiles {
+		if err := filesPresent(ctx, store, blobs); err != nil {
+			return nil, err
+		}
+	}
 	if err := emptyDir(out); err != nil {
 		return nil, err
 	}
@@ -163,6 +168,32 @@ func RestoreFiles(ctx context.Context, from string, blobs *blob.Store) (int, err
 		return nil
 	})
 	return n, err
+}
+
+// filesPresent checks, before anything is written, that blobs holds every file the database
+// refers to: a file store that is not the server's (a wrong --files, or a default location that
+// is another directory's) would otherwise make a backup without the files.
+func filesPresent(ctx context.Context, store *storage.Store, blobs *blob.Store) error {
+	keys, err := store.FileBlobKeys(ctx)
+	if err != nil {
+		return err
+	}
+	missing, first := 0, ""
+	for _, key := range keys {
+		has, err := blobs.Has(ctx, key)
+		if err != nil {
+			return err
+		}
+		if !has {
+			if missing++; first == "" {
+				first = key
+			}
+		}
+	}
+	if missing > 0 {
+		return fmt.Errorf("%d of the %d file(s) the database refers to are not in %s (the first: %s): give --files the location the server keeps its files in", missing, len(keys), blobs, first)
+	}
+	return nil
 }
 
 // copyBlobs copies every blob of blobs into a directory store at dir, by content hash.

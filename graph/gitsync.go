@@ -715,6 +715,11 @@ func (g *gitRun) exportSpace(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// Content written before the rule (keepsRootOrder) may hold a page after a group: exporting
+	// it would move the page into the group.
+	if err := gitsync.CheckOrder(content.Pages); err != nil {
+		return err
+	}
 	if g.setup != nil {
 		content.Redirects = g.setup.Redirects
 	}

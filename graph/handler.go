@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -17,6 +19,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/bindery/bindery/explorer"
 	"github.com/bindery/bindery/graph/apperr"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
@@ -28,7 +31,7 @@ func NewHandler(r *Resolver, extra ...graphql.HandlerExtension) http.Handler {
 }
 
 func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) http.Handler {
-	schema := NewExecutableSchema(Config{Resolvers: r})
+	schema := NewExecutableSchema(Config{Resolvers: r, Schema: servedSchema()})
 	srv := handler.New(schema)
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
@@ -61,6 +64,23 @@ func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) ht
 		srv.ServeHTTP(w, req)
 	})
 }
+
+// codegenDirectives are gqlgen's instructions to its code generator (gqlgen.yml, @goField on
+// schema fields): they mean nothing to a client.
+var codegenDirectives = []string{"goModel", "goField", "goTag", "goExtraField", "goEnum"}
+
+// servedSchema is the schema as clients see it through introspection: the generated one without
+// the declarations of the code-generation directives. Their uses on fields stay in the schema's
+// definitions, where introspection never shows them.
+var servedSchema = sync.OnceValue(func() *ast.Schema {
+	full := NewExecutableSchema(Config{}).Schema()
+	served := *full
+	served.Directives = maps.Clone(full.Directives)
+	for _, name := range codegenDirectives {
+		delete(served.Directives, name)
+	}
+	return &served
+})
 
 // IsExplorerRequest reports whether a request is a browser loading the GraphiQL explorer: a GET
 // without a query string that accepts HTML. The explorer page needs no token; its queries do.

@@ -45,3 +45,40 @@ func TestDepthLimitRejectsDeepQueriesBeforeResolving(t *testing.T) {
 		})
 	}
 }
+
+// TestIntrospectionHidesCodegenDirectives: the schema served declares GraphQL's own directives
+// but none of gqlgen's code-generation ones (@goField and the like).
+func TestIntrospectionHidesCodegenDirectives(t *testing.T) {
+	h := newHandler(&Resolver{}, MaxDepth)
+	body, _ := json.Marshal(map[string]string{"query": `{ __schema { directives { name } } }`})
+	req := httptest.NewRequest("POST", "/graphql", strings.NewReader(string(body)))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var out struct {
+		Data struct {
+			Schema struct{ Directives []struct{ Name string } } `json:"__schema"`
+		}
+		Errors []any
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || len(out.Errors) > 0 {
+		t.Fatalf("introspection: %d %s", rec.Code, rec.Body)
+	}
+	names := map[string]bool{}
+	for _, d := range out.Data.Schema.Directives {
+		names[d.Name] = true
+	}
+	for _, name := range []string{"include", "skip", "deprecated"} {
+		if !names[name] {
+			t.Errorf("introspection lacks @%s: %v", name, names)
+		}
+	}
+	for name := range names {
+		if strings.HasPrefix(name, "go") {
+			t.Errorf("introspection shows the code-generation directive @%s", name)
+		}
+	}
+	if len(NewExecutableSchema(Config{}).Schema().Directives) == len(servedSchema().Directives) {
+		t.Error("the generated schema declares no code-generation directive: is this test meaningful?")
+	}
+}

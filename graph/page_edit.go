@@ -1,13 +1,16 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
 	"github.com/bindery/bindery/graph/document"
+	"github.com/bindery/bindery/graph/gitsync"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/graph/text"
 	"github.com/bindery/bindery/storage"
@@ -40,11 +43,64 @@ func (r *Resolver) editContent(ctx context.Context, target model.ContentTarget, 
 		return nil, nil, apperr.Invalidf("changeRequestId", "the space is locked: edit it through a change request")
 	}
 	actor, _ := authz.RequireActor(ctx)
-	rev, err := r.Store.EditContent(ctx, t, actor.UserID, r.Now, fn)
+	rev, err := r.Store.EditContent(ctx, t, actor.UserID, r.Now, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
+		edit, err := fn(ctx, c)
+		if err != nil || edit.Empty() {
+			return edit, err
+		}
+		return edit, keepsRootOrder(ctx, c, edit)
+	})
 	if err != nil {
 		return nil, nil, contentWriteErr(err)
 	}
 	return keepSource(ctx, &ContentSource{Space: sp, row: row, View: storage.ViewOf(rev), RevisionID: rev.ID}), rev, nil
+}
+
+// keepsRootOrder refuses an edit that leaves a page after a group at the root of the space:
+// Git Sync's SUMMARY.md puts everything below a group's heading inside the group, so that order
+// would not survive a sync (gitsync.CheckOrder). A page already out of order (written before the
+// rule) does not block other edits. Errors: Invalid.
+func keepsRootOrder(ctx context.Context, c *storage.ContentTx, edit *storage.Edit) error {
+	if !slices.ContainsFunc(edit.Pages, func(v *storage.PageVersion) bool { return v.ParentID == nil }) {
+		return nil // no page arrives at or moves within the root
+	}
+	before, err := c.Children(ctx, nil)
+	if err != nil {
+		return err
+	}
+	byID := map[string]*storage.PageVersion{}
+	for _, v := range before {
+		byID[v.PageID] = v
+	}
+	for _, v := range edit.Pages {
+		if v.ParentID == nil {
+			byID[v.PageID] = v
+		} else {
+			delete(byID, v.PageID)
+		}
+	}
+	for _, id := range edit.RemovedPages {
+		delete(byID, id)
+	}
+	after := slices.SortedFunc(maps.Values(byID), func(a, b *storage.PageVersion) int {
+		return cmp.Or(cmp.Compare(a.Position, b.Position), cmp.Compare(a.PageID, b.PageID))
+	})
+	outOfOrder := map[string]bool{}
+	seenGroup := false
+	for _, v := range before {
+		seenGroup = seenGroup || v.Type == string(model.PageTypeGroup)
+		outOfOrder[v.PageID] = seenGroup && v.Type != string(model.PageTypeGroup)
+	}
+	var roots []*gitsync.Page
+	for _, v := range after {
+		if !outOfOrder[v.PageID] {
+			roots = append(roots, &gitsync.Page{Kind: v.Type, Title: v.Title})
+		}
+	}
+	if err := gitsync.CheckOrder(roots); err != nil {
+		return apperr.Invalidf("before", "%s", err.Error())
+	}
+	return nil
 }
 
 // pageEdit finishes a page mutation: the revision made and the page read back from it.

@@ -1,6 +1,7 @@
 // Package metrics is Bindery's Prometheus instrumentation: HTTP requests by route pattern, status
-// and door, their latency, the database pool, the job queue (through a hook the job system fills
-// in) and GraphQL operations by name and complexity. One Registry per server, so tests do not
+// and door, their latency, the database pool, the background jobs (read from the database at
+// scrape time, and failed attempts counted by the job runner) and GraphQL operations by name and
+// complexity. One Registry per server, so tests do not
 // share counters.
 package metrics
 
@@ -9,25 +10,20 @@ import (
 	"database/sql"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/bindery/bindery/storage"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
-
-// QueueStats is one job queue's state, as the job system reports it.
-type QueueStats struct {
-	Queue string
-	// Depth is the number of jobs waiting to run (available, scheduled or retrying).
-	Depth int
-}
 
 // Metrics holds the collectors of one server.
 type Metrics struct {
@@ -37,9 +33,8 @@ type Metrics struct {
 	gqlOps      *prometheus.CounterVec
 	gqlCost     *prometheus.HistogramVec
 	jobFailures *prometheus.CounterVec
-	queueDepth  *prometheus.GaugeVec
-	// queues, when set, reports the job queues' depth at every scrape.
-	queues func(context.Context) ([]QueueStats, error)
+	// jobs, when set, reads the background work's state at every scrape.
+	jobs func(context.Context) (*storage.JobStats, error)
 }
 
 // New registers Bindery's collectors, the Go runtime's and the process's, and db's pool stats
@@ -68,11 +63,7 @@ func New(db *sql.DB) *Metrics {
 		Name: "bindery_job_failures_total",
 		Help: "Background job attempts that failed, by job kind.",
 	}, []string{"kind"})
-	m.queueDepth = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "bindery_job_queue_depth",
-		Help: "Background jobs waiting to run, by queue (read at scrape time).",
-	}, []string{"queue"})
-	m.reg.MustRegister(m.requests, m.latency, m.gqlOps, m.gqlCost, m.jobFailures, queueCollector{m},
+	m.reg.MustRegister(m.requests, m.latency, m.gqlOps, m.gqlCost, m.jobFailures, jobCollector{m},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if db != nil {
 		m.reg.MustRegister(collectors.NewDBStatsCollector(db, "bindery"))
@@ -88,11 +79,12 @@ func (m *Metrics) Handler() http.Handler {
 // Registry is where the collectors live, for callers that add their own.
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
-// SetQueueSource installs the job system's report of its queues, read at every scrape. The job
-// system (River) calls it when it starts.
-func (m *Metrics) SetQueueSource(fn func(context.Context) ([]QueueStats, error)) { m.queues = fn }
+// SetJobSource installs the read of the background work's state (storage's JobStats), made at
+// every scrape: the queue by kind and state, its depth and oldest due job, Git Sync and
+// translation outcomes.
+func (m *Metrics) SetJobSource(fn func(context.Context) (*storage.JobStats, error)) { m.jobs = fn }
 
-// JobFailed counts a failed attempt of a job of that kind; the job system calls it.
+// JobFailed counts a failed attempt of a job of that kind; the job runner calls it.
 func (m *Metrics) JobFailed(kind string) { m.jobFailures.WithLabelValues(kind).Inc() }
 
 // Middleware counts and times every request by its chi route pattern (never the raw path: ids
@@ -171,23 +163,61 @@ func (e gqlExtension) InterceptResponse(ctx context.Context, next graphql.Respon
 	return res
 }
 
-// queueCollector asks the job system for its queues at scrape time.
-type queueCollector struct{ m *Metrics }
+// The background work's gauges, read from the database at scrape time.
+var (
+	jobsDesc = prometheus.NewDesc("bindery_jobs",
+		"Background jobs by kind, queue and state (finished ones until the queue deletes them, a day after).", []string{"kind", "queue", "state"}, nil)
+	queueDepthDesc = prometheus.NewDesc("bindery_job_queue_depth",
+		"Background jobs waiting to run (available, pending, retryable or scheduled), by queue.", []string{"queue"}, nil)
+	oldestDueDesc = prometheus.NewDesc("bindery_job_queue_oldest_due_seconds",
+		"How long the oldest job due to run has waited since it became due, by queue (0: none waits).", []string{"queue"}, nil)
+	gitSyncDesc = prometheus.NewDesc("bindery_git_sync_jobs",
+		"Git Sync jobs recorded, by operation and state (queued, running, succeeded, failed, skipped).", []string{"operation", "state"}, nil)
+	translationRunsDesc = prometheus.NewDesc("bindery_translation_runs",
+		"Translation runs recorded, by status (queued, running, completed, failed).", []string{"status"}, nil)
+)
 
-func (c queueCollector) Describe(ch chan<- *prometheus.Desc) { c.m.queueDepth.Describe(ch) }
+// jobCollector reads the background work's state at scrape time.
+type jobCollector struct{ m *Metrics }
 
-func (c queueCollector) Collect(ch chan<- prometheus.Metric) {
-	if c.m.queues != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		stats, err := c.m.queues(ctx)
-		if err != nil {
-			slog.Warn("metrics: read job queues", "err", err)
+func (c jobCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{jobsDesc, queueDepthDesc, oldestDueDesc, gitSyncDesc, translationRunsDesc} {
+		ch <- d
+	}
+}
+
+func (c jobCollector) Collect(ch chan<- prometheus.Metric) {
+	if c.m.jobs == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	st, err := c.m.jobs(ctx)
+	if err != nil {
+		slog.Warn("metrics: read the job queue", "err", err)
+		return
+	}
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	depth := map[string]int{"default": 0}
+	for _, j := range st.Jobs {
+		gauge(jobsDesc, float64(j.Count), j.Kind, j.Queue, j.State)
+		if _, seen := depth[j.Queue]; !seen {
+			depth[j.Queue] = 0 // every queue that holds jobs reports a depth, 0 included
 		}
-		c.m.queueDepth.Reset()
-		for _, s := range stats {
-			c.m.queueDepth.WithLabelValues(s.Queue).Set(float64(s.Depth))
+		if slices.Contains(storage.JobWaiting, j.State) {
+			depth[j.Queue] += j.Count
 		}
 	}
-	c.m.queueDepth.Collect(ch)
+	for queue, n := range depth {
+		gauge(queueDepthDesc, float64(n), queue)
+		gauge(oldestDueDesc, st.OldestDue[queue], queue)
+	}
+	for _, o := range st.GitSync {
+		gauge(gitSyncDesc, float64(o.Count), o.Key, o.State)
+	}
+	for _, o := range st.TranslationRuns {
+		gauge(translationRunsDesc, float64(o.Count), o.State)
+	}
 }

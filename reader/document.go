@@ -60,6 +60,7 @@ type docRenderer struct {
 	anchors document.Anchors
 	code    *chromahtml.Formatter
 	style   *chroma.Style
+	levels  *headingLevels
 }
 
 var (
@@ -73,7 +74,8 @@ func renderDocument(doc json.RawMessage, links []linkData, files []fileData) (te
 	if len(doc) == 0 || json.Unmarshal(doc, &root) != nil {
 		return "", nil
 	}
-	r := &docRenderer{links: map[string]linkData{}, files: map[string]fileData{}, anchors: document.Anchors{}, code: codeFormatter, style: codeStyle}
+	r := &docRenderer{links: map[string]linkData{}, files: map[string]fileData{}, anchors: document.Anchors{}, code: codeFormatter, style: codeStyle,
+		levels: newHeadingLevels(root.Nodes)}
 	// The graph names each reference's node too, but a reference is found by its target as
 	// written: the same target always leads to the same place, and node keys depend on how the
 	// document was built.
@@ -230,7 +232,7 @@ func (r *docRenderer) block(n node) {
 // heading writes a document heading one level under the page title (h1), with the anchor the
 // document names or the one its title gives it (document.Anchors, as search does).
 func (r *docRenderer) heading(n node) {
-	level := int(n.Type[len(n.Type)-1]-'0') + 1
+	level := r.levels.next(n.Type)
 	title := plainText(n.Nodes)
 	id := r.anchors.Next(str(n.Data, "id"), title)
 	r.outline = append(r.outline, heading{Level: level, ID: id, Text: title})
@@ -280,16 +282,24 @@ func (r *docRenderer) codeBlock(n node) {
 	}
 	it, err := chroma.Coalesce(lexer).Tokenise(nil, source)
 	if err == nil {
+		// One span per line, so CSS can number them: the tokens are split into lines first (a
+		// token may hold a newline), each line formatted alone, without its newline.
 		var b strings.Builder
-		if r.code.Format(&b, r.style, it) == nil {
-			// One span per line, so CSS can number them.
-			for i, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
-				if i > 0 {
-					r.w("\n")
-				}
-				r.w(`<span class="line">` + line + `</span>`)
+		for i, line := range chroma.SplitTokensIntoLines(it.Tokens()) {
+			if n := len(line); n > 0 {
+				line[n-1].Value = strings.TrimSuffix(line[n-1].Value, "\n")
 			}
-			r.w("</code></pre></figure>\n")
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			b.WriteString(`<span class="line">`)
+			if err = r.code.Format(&b, r.style, chroma.Literator(line...)); err != nil {
+				break
+			}
+			b.WriteString(`</span>`)
+		}
+		if err == nil {
+			r.w(b.String() + "</code></pre></figure>\n")
 			return
 		}
 	}
@@ -567,14 +577,4 @@ func (r *docRenderer) leaf(l leaf) {
 	r.w(strings.Join(open, ""))
 	r.w(strings.ReplaceAll(html.EscapeString(l.Text), "\n", "<br>")) // hard line breaks
 	r.w(strings.Join(close, ""))
-}
-
-// chromaCSS is the code highlighting's style sheet, light and dark.
-func chromaCSS() string {
-	var b strings.Builder
-	_ = codeFormatter.WriteCSS(&b, styles.Get("github"))
-	b.WriteString("@media (prefers-color-scheme: dark) {\n")
-	_ = codeFormatter.WriteCSS(&b, styles.Get("github-dark"))
-	b.WriteString("}\n")
-	return b.String()
 }

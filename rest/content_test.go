@@ -612,7 +612,7 @@ func TestContentPageEditingOnALiveSpace(t *testing.T) {
 		}
 		s.wantCode(s.admin.Token, ctDeletePage, map[string]any{"t": to, "p": configure.Page.ID}, "NOT_FOUND", "")
 		// A deleted page's slug is free again.
-		again := s.create(to, map[string]any{"title": "Getting Started"})
+		again := s.create(to, map[string]any{"title": "Getting Started", "before": reference.Page.ID})
 		chain(again)
 		if again.Page.Slug != "getting-started" {
 			t.Fatalf("slug after delete = %q, want getting-started", again.Page.Slug)
@@ -626,8 +626,8 @@ func TestContentEditValidation(t *testing.T) {
 		to := target(s.id, "")
 		doc := s.create(to, map[string]any{"title": "Getting Started", "markdown": "Hello"}).Page.ID
 		child := s.create(to, map[string]any{"title": "Child", "parent": doc}).Page.ID
-		group := s.create(to, map[string]any{"type": "GROUP", "title": "Group"}).Page.ID
 		link := s.create(to, map[string]any{"type": "LINK", "title": "Link", "target": map[string]any{"kind": "url", "url": "https://example.com"}}).Page.ID
+		group := s.create(to, map[string]any{"type": "GROUP", "title": "Group"}).Page.ID
 		before := s.revision(s.base(""))
 
 		create := func(in map[string]any) map[string]any { return map[string]any{"t": to, "in": in} }
@@ -1424,8 +1424,8 @@ func TestRevisionsAreImmutable(t *testing.T) {
 
 		// A change request's revisions are readable as revisions; the space's content does not show them.
 		cr := e.openChangeRequest(s.admin.Token, s.id, "Draft")
-		crEdit := s.create(target(s.id, cr), map[string]any{"title": "Draft page", "markdown": "draft"})
-		ctWantOutline(t, "change request revision", ctOutline(s.pages(s.revisionBase(crEdit.Revision.ID))), []string{"document later", "group group", "document draft-page"})
+		crEdit := s.create(target(s.id, cr), map[string]any{"title": "Draft page", "markdown": "draft", "before": group})
+		ctWantOutline(t, "change request revision", ctOutline(s.pages(s.revisionBase(crEdit.Revision.ID))), []string{"document later", "document draft-page", "group group"})
 		if md := s.markdown(s.revisionBase(crEdit.Revision.ID), crEdit.Page.ID); md != "draft" {
 			t.Fatalf("change request revision page = %q", md)
 		}
@@ -1673,8 +1673,8 @@ func TestContentGoldenFiles(t *testing.T) {
 		gs := s.create(to, map[string]any{"title": "Getting Started", "emoji": "1f680", "description": "First steps",
 			"markdown": "# Welcome\n\nHello **world**.\n\n![Diagram](diagram.png)\n"}).Page.ID
 		s.create(to, map[string]any{"title": "Install", "parent": gs, "markdown": "Run `bindery`."})
-		s.create(to, map[string]any{"type": "GROUP", "title": "Reference"})
-		s.create(to, map[string]any{"type": "LINK", "title": "Source", "target": map[string]any{"kind": "url", "url": "https://example.com/src"}})
+		reference := s.create(to, map[string]any{"type": "GROUP", "title": "Reference"}).Page.ID
+		s.create(to, map[string]any{"type": "LINK", "title": "Source", "parent": reference, "target": map[string]any{"kind": "url", "url": "https://example.com/src"}})
 		e.uploadFile(s.admin.Token, to, "diagram.png", ctPNG(t, 3, 2))
 
 		golden(t, "content_revision", ctMaskDocumentIDs(t, e.call(s.admin.Token, "GET", s.base(""), nil).want(http.StatusOK).Body))

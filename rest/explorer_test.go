@@ -42,8 +42,9 @@ func TestExplorerOffline(t *testing.T) {
 	_, admin := e.org("Explorer", "admin@explorer.test")
 
 	var (
-		mu                sync.Mutex
-		authedIntrospects int
+		mu                  sync.Mutex
+		authedIntrospects   int
+		unauthedIntrospects int
 	)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/graphql" && r.Method == "POST" {
@@ -53,6 +54,8 @@ func TestExplorerOffline(t *testing.T) {
 				mu.Lock()
 				if r.Header.Get("Authorization") == "Bearer "+admin.Token {
 					authedIntrospects++
+				} else {
+					unauthedIntrospects++
 				}
 				mu.Unlock()
 			}
@@ -109,6 +112,31 @@ func TestExplorerOffline(t *testing.T) {
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`[...document.querySelectorAll('.CodeMirror')].some(n => n.CodeMirror.getValue().includes('Authorization'))`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		t.Fatalf("the headers editor holds no Authorization template: %v", err)
 	}
+	// The first screen works: a template a browser can send (Latin-1 only), the side panel
+	// saying the schema loads once a token is set, the response pane asking for the token, and
+	// no stack trace nor request without a token.
+	template, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('.CodeMirror')].map(n => n.CodeMirror.getValue()).find(v => v.includes('Authorization'))`))
+	if err != nil || !strings.Contains(template, "<paste your API token here>") || strings.IndexFunc(template, func(r rune) bool { return r > 0xff }) >= 0 {
+		t.Fatalf("headers template = %q (%v), want a Latin-1 prompt for the token", template, err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.innerText.includes('loads once a token is set')`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the side panel does not say the schema loads once a token is set: %v", err)
+	}
+	prompt, err := chromedp.Run(ctx, chromedp.Poll[string](`(() => { const r = document.querySelector('.graphiql-response .CodeMirror'); return r && r.CodeMirror.getValue().includes('Set your API token') ? r.CodeMirror.getValue() : false })()`, chromedp.WithPollingTimeout(10*time.Second)))
+	if err != nil {
+		t.Fatalf("the response pane does not ask for the token: %v", err)
+	}
+	page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+	for _, bad := range []string{"TypeError", "ISO-8859-1"} {
+		if strings.Contains(prompt, bad) || strings.Contains(page, bad) {
+			t.Fatalf("the first screen shows an error (%q):\n%s\n%s", bad, prompt, page)
+		}
+	}
+	mu.Lock()
+	if unauthedIntrospects > 0 {
+		t.Errorf("the explorer fetched the schema %d time(s) without a token", unauthedIntrospects)
+	}
+	mu.Unlock()
 	ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](strings.Replace(setHeaders, "TOKEN", admin.Token, 1)))
 	if err != nil || !ok {
 		t.Fatalf("fill in the token: %v (headers editor found: %v)", err, ok)
@@ -128,6 +156,10 @@ func TestExplorerOffline(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 
+	// With the schema loaded, the documentation panel shows it.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`(() => { const d = document.querySelector('.graphiql-doc-explorer'); return !!d && d.innerText.includes('Root Types') })()`, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
+		t.Fatalf("the documentation panel does not show the schema once the token is set: %v", err)
+	}
 	if err := chromedp.Do(ctx,
 		chromedp.WaitVisible(chromedp.CSS(`.graphiql-query-editor .CodeMirror`)),
 	); err != nil {

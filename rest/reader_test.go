@@ -80,8 +80,9 @@ func newReaderSite(e *env) *readerSite {
 	adv := e.createPage(s.admin.Token, to, map[string]any{"type": "GROUP", "title": "Advanced", "icon": "gear"})
 	s.config = e.createPage(s.admin.Token, to, map[string]any{"title": "Configuration", "parent": adv, "icon": "book-open",
 		"markdown": "Tune it.\n\n## Tuning\n\nBack to [the start](../getting-started.md).\n"})
-	s.hidden = e.createPage(s.admin.Token, to, map[string]any{"title": "Secret notes", "hidden": true, "markdown": "Only by URL."})
-	e.createPage(s.admin.Token, to, map[string]any{"type": "LINK", "title": "Status", "target": map[string]any{"kind": "url", "url": "https://status.example.com"}})
+	// Root pages come before the groups (a page after a group is refused: docs/git-sync.md).
+	s.hidden = e.createPage(s.admin.Token, to, map[string]any{"title": "Secret notes", "hidden": true, "markdown": "Only by URL.", "before": adv})
+	e.createPage(s.admin.Token, to, map[string]any{"type": "LINK", "title": "Status", "target": map[string]any{"kind": "url", "url": "https://status.example.com"}, "before": adv})
 	e.createPage(s.admin.Token, target(s.v2, ""), map[string]any{"title": "Welcome to v2", "markdown": "The **second** version."})
 	e.createPage(s.admin.Token, target(s.api, ""), map[string]any{"title": "Endpoints", "markdown": "GET /things lists things."})
 	e.createPage(s.admin.Token, target(s.enterprise, ""), map[string]any{"title": "SSO", "markdown": "Enterprise single sign-on."})
@@ -172,7 +173,7 @@ func TestReaderSite(t *testing.T) {
 			`aria-current="page" class="current"`, `<span class="emoji" aria-hidden="true">🚀</span>`,
 			// Every block kind.
 			`<strong>bold</strong>`, `<em>italic</em>`, `<s>gone</s>`, `<code>code</code>`, `<code class="math" role="math">e=mc^2</code>`,
-			`<h3 id="install">Install`, `Version 2.4.1 of Widget.`, `<ul><li><p>one</p>`, `<ol start="3">`, `<ul class="tasks">`,
+			`<h2 id="install">Install`, `Version 2.4.1 of Widget.`, `<ul><li><p>one</p>`, `<ol start="3">`, `<ul class="tasks">`,
 			`<input type="checkbox" checked disabled`, `<blockquote><p>A quote.</p>`, `<hr>`,
 			`<figure class="code"><figcaption>main.go</figcaption><pre class="chroma numbered"`, `<span class="kd">func</span>`,
 			`<img src="`+s.root+`~files/`, `alt="A cat" loading="lazy" width="4" height="3"><figcaption>Our cat</figcaption>`,
@@ -191,7 +192,7 @@ func TestReaderSite(t *testing.T) {
 		// Another page: breadcrumbs, previous, the link back to the first page.
 		e.read("/sites/docs/advanced/configuration", nil).want(http.StatusOK).has(
 			`<nav class="crumbs" aria-label="Breadcrumbs"><ol><li>Advanced</li></ol></nav>`, `rel="prev" href="`+s.root+`getting-started"`,
-			`<a href="`+s.root+`getting-started">the start</a>`, `<h3 id="tuning">Tuning`)
+			`<a href="`+s.root+`getting-started">the start</a>`, `<h2 id="tuning">Tuning`)
 		// The variant, the section in the group, the hidden page (by its URL only).
 		e.read("/sites/docs/guide-v2/", nil).want(http.StatusOK).has("Welcome to v2", "<strong>second</strong>", `aria-current="true">Guide v2</a>`)
 		e.read("/sites/docs/api/", nil).want(http.StatusOK).has("GET /things lists things.", `<details open><summary class="current">`)

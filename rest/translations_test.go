@@ -115,7 +115,7 @@ func TestTranslations(t *testing.T) {
 		source := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Handbook"}`).want(http.StatusCreated).object()["id"].(string)
 		intro := e.createPage(admin.Token, target(source, ""), map[string]any{"title": "Widget intro", "description": "All about the Widget", "markdown": richPage})
 		child := e.createPage(admin.Token, target(source, ""), map[string]any{"title": "Setup", "parent": intro, "markdown": "Plain setup text.\n"})
-		e.createPage(admin.Token, target(source, ""), map[string]any{"title": "Guides", "type": "GROUP"})
+		guides := e.createPage(admin.Token, target(source, ""), map[string]any{"title": "Guides", "type": "GROUP"})
 
 		// Creation: validated before anything is written.
 		for _, bad := range []string{
@@ -299,10 +299,10 @@ func TestTranslations(t *testing.T) {
 
 		// Moves, additions and removals follow the source.
 		e.gql(admin.Token, `mutation($t: ContentTarget!, $p: ID!) { deletePage(target: $t, pageId: $p) { revision { id } } }`, map[string]any{"t": target(source, ""), "p": child}).ok(nil)
-		added := e.createPage(admin.Token, target(source, ""), map[string]any{"title": "New page", "markdown": "Fresh."})
+		added := e.createPage(admin.Token, target(source, ""), map[string]any{"title": "New page", "markdown": "Fresh.", "before": guides})
 		run = e.runTranslation(admin.Token, orgID, tr.ID)
 		e.call(admin.Token, "GET", "/spaces/"+result+"/content/pages", nil).want(http.StatusOK).decode(&pages)
-		if run.PagesSent != 1 || len(pages.Pages) != 3 || len(pages.Pages[0].Pages) != 0 || pages.Pages[2].ID != added || pages.Pages[2].Markdown != `\[fr\] Fresh.` {
+		if run.PagesSent != 1 || len(pages.Pages) != 3 || len(pages.Pages[0].Pages) != 0 || pages.Pages[1].ID != added || pages.Pages[1].Markdown != `\[fr\] Fresh.` {
 			t.Errorf("after remove and add: run %+v, pages %+v", run, pages)
 		}
 

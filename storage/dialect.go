@@ -88,6 +88,15 @@ func (d Dialect) riverDriver(pool *sql.DB) riverdriver.Driver[*sql.Tx] {
 	return riversqlite.New(pool)
 }
 
+// secondsSince is the SQL for the seconds elapsed since a timestamp column, negative when it is
+// in the future. River keeps SQLite's timestamps as UTC text, which julianday reads.
+func (d Dialect) secondsSince(column string) string {
+	if d == Postgres {
+		return "CAST(EXTRACT(EPOCH FROM (now() - " + column + ")) AS DOUBLE PRECISION)"
+	}
+	return "((julianday('now') - julianday(" + column + ")) * 86400.0)"
+}
+
 // joinInOrder is the join keyword that keeps the left table the outer loop. SQLite's planner
 // may otherwise scan the right table whole and index the left on the fly (a recursive CTE's
 // result is estimated large); only CROSS JOIN fixes the order there, and PostgreSQL accepts no

@@ -21,3 +21,16 @@ func (s *Store) SnapshotTo(ctx context.Context, path string) error {
 	}
 	return nil
 }
+
+// FileBlobKeys returns the key of every file body the database refers to, in any revision: what
+// a backup's file store must hold. Files are stored before the rows that refer to them commit,
+// so the keys listed are already in the store.
+func (s *Store) FileBlobKeys(ctx context.Context) ([]string, error) {
+	var keys []string
+	err := s.db.NewSelect().Table("file_versions").ColumnExpr("DISTINCT blob_key").
+		Where("NOT deleted").Where("blob_key <> ''").Scan(ctx, &keys)
+	if err != nil {
+		return nil, fmt.Errorf("list file keys: %w", err)
+	}
+	return keys, nil
+}

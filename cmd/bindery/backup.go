@@ -55,6 +55,12 @@ func backupCommand() *cli.Command {
 			&cli.BoolFlag{Name: "skip-files", Usage: "leave the uploaded files out (a bucket protected by its own versioning or replication)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if isPostgres(cmd.String("database")) && !cmd.IsSet("files") && !cmd.Bool("skip-files") {
+				// A PostgreSQL server's default (./bindery-files) is relative to where the server
+				// runs, which this command cannot know: copying another directory would make a
+				// backup without the files.
+				return usage(cmd, "the uploaded files are not in the PostgreSQL database: give --files (or BINDERY_FILES) the location the server keeps them in (its --files, or bindery-files in the directory it runs in when it has none)")
+			}
 			location, err := filesLocation(cmd)
 			if err != nil {
 				return err

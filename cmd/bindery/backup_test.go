@@ -231,3 +231,106 @@ func TestBackupS3Store(t *testing.T) {
 		})
 	}
 }
+
+// TestBackupRefusesToLeaveTheFilesOut: a backup that would not hold the files the database
+// refers to stops before writing anything, saying what is missing and how to include it. On
+// PostgreSQL the server's default files directory is relative to where it runs, so --files (or
+// BINDERY_FILES) is required; given, a location that lacks the files is refused on both
+// databases, and the right one is copied.
+func TestBackupRefusesToLeaveTheFilesOut(t *testing.T) {
+	for _, d := range storagetest.Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			ctx := context.Background()
+			dir := t.TempDir()
+			db := storagetest.DSN(t, d)
+			if _, err := run(t, ctx, "migrate", "--database", db); err != nil {
+				t.Fatal(err)
+			}
+			files := filepath.Join(dir, "server-files")
+			key := storeFileIn(t, db, files)
+
+			if d == storage.Postgres {
+				out := filepath.Join(dir, "no-files-flag")
+				printed, err := run(t, ctx, "backup", "--database", db, "--out", out)
+				if err == nil || !strings.Contains(err.Error(), "give --files (or BINDERY_FILES) the location the server keeps them in") {
+					t.Fatalf("PostgreSQL backup without --files: %q %v, want a refusal naming --files", printed, err)
+				}
+				if _, err := os.Stat(out); !os.IsNotExist(err) {
+					t.Errorf("a refused backup made %s: %v", out, err)
+				}
+			}
+
+			out := filepath.Join(dir, "wrong-files")
+			printed, err := run(t, ctx, "backup", "--database", db, "--files", filepath.Join(dir, "elsewhere"), "--out", out)
+			if err == nil || !strings.Contains(err.Error(), "1 of the 1 file(s) the database refers to are not in") || !strings.Contains(err.Error(), key) {
+				t.Fatalf("backup from a store without the files: %q %v, want a refusal naming the missing file", printed, err)
+			}
+			if entries, _ := os.ReadDir(out); len(entries) > 0 {
+				t.Errorf("a refused backup wrote %d entries into %s", len(entries), out)
+			}
+
+			out = filepath.Join(dir, "backup")
+			printed, err = run(t, ctx, "backup", "--database", db, "--files", files, "--out", out)
+			if err != nil || !strings.Contains(printed, "1 file(s)") {
+				t.Fatalf("backup with the server's files: %q %v", printed, err)
+			}
+			if m, err := backup.Read(out); err != nil || m.Files != 1 {
+				t.Fatalf("manifest = %+v, %v", m, err)
+			}
+
+			if d == storage.Postgres {
+				t.Setenv("BINDERY_FILES", files)
+				out = filepath.Join(dir, "from-env")
+				if printed, err := run(t, ctx, "backup", "--database", db, "--out", out); err != nil || !strings.Contains(printed, "1 file(s)") {
+					t.Fatalf("backup with BINDERY_FILES: %q %v", printed, err)
+				}
+			}
+		})
+	}
+}
+
+// storeFileIn stores one file in the files location and a space's revision referring to it in
+// the database, as an upload does, and returns the file's key.
+func storeFileIn(t *testing.T, db, files string) string {
+	t.Helper()
+	ctx := context.Background()
+	store, err := storage.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	blobs, err := blob.Open(ctx, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer blobs.Close()
+	info, err := blobs.Put(ctx, strings.NewReader("the only file"), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &graph.Resolver{Store: store, Blobs: blobs, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }}
+	creds, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: "Files", Email: "admin@files.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(rest.NewServer(res))
+	defer srv.Close()
+	req, _ := http.NewRequest("POST", srv.URL+"/v1/orgs/"+creds.OrganizationID+"/spaces", strings.NewReader(`{"title":"Files"}`))
+	req.Header.Set("Authorization", "Bearer "+creds.Token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var space struct{ ID string }
+	json.NewDecoder(resp.Body).Decode(&space)
+	resp.Body.Close()
+	_, err = store.EditContent(ctx, storage.EditTarget{SpaceID: space.ID}, "", res.Now, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
+		return &storage.Edit{Files: []*storage.FileVersion{{FileID: storage.NewID(), Name: "only.txt", ContentType: "text/plain",
+			Size: info.Size, BlobKey: info.Key, CreatedAt: c.Now}}}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.Key
+}

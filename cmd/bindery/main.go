@@ -289,6 +289,10 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 		return err
 	}
 	defer stopOps()
+	if opts.Metrics != nil {
+		opts.Metrics.SetJobSource(res.Store.JobStats)
+		runner.OnFailed(opts.Metrics.JobFailed)
+	}
 	setRateLimits(res, &opts)
 	opts.FilesOrigin = filesOrigin
 	srv := rest.NewHTTPServer(rest.NewServerWith(res, opts), limits)

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bindery/bindery/graph/text"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -37,7 +38,10 @@ type Page struct {
 	Markdown string
 	Front    FrontMatter
 	URL      string // link pages
-	Pages    []*Page
+	// Anchor is the id of a group heading's anchor (## Title <a href="#id" id="id"></a>): the
+	// group's slug when it differs from its title's.
+	Anchor string
+	Pages  []*Page
 }
 
 // File is one file under .gitbook/assets/ (or wherever a page's reference put it).
@@ -169,8 +173,14 @@ type reader struct {
 }
 
 var (
-	summaryItem  = regexp.MustCompile(`^(\s*)[*+-]\s+\[((?:[^\]\\]|\\.)*)\]\(\s*(<[^>]*>|[^\s)]*)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\)\s*$`)
-	summaryGroup = regexp.MustCompile(`^#{2,}\s+(.+?)\s*#*\s*$`)
+	summaryItem = regexp.MustCompile(`^(\s*)[*+-]\s+\[((?:[^\]\\]|\\.)*)\]\(\s*(<[^>]*>|[^\s)]*)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\)\s*$`)
+	// summaryGroup is a heading; a closing run of "#" follows a space (CommonMark).
+	summaryGroup = regexp.MustCompile(`^#{2,}\s+(.+?)(?:\s+#+)?\s*$`)
+	// headingAnchor is the anchor GitBook appends to a heading whose id differs from its text.
+	headingAnchor = regexp.MustCompile(`\s+<a href="#([^"]*)" id="([^"]*)"></a>$`)
+	// validSlug is the API's slug rule (model.CreatePageInput): a file or anchor name that
+	// already follows it is the slug as it is.
+	validSlug = regexp.MustCompile(`^[a-z0-9]+(?:[-_.][a-z0-9]+)*$`)
 )
 
 // summary builds the page tree a SUMMARY.md describes. dir is the summary's folder: links in it
@@ -202,7 +212,11 @@ func (r *reader) summary(text, dir string) []*Page {
 	}
 	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
 		if m := summaryGroup.FindStringSubmatch(line); m != nil {
-			group = &Page{Kind: "group", Title: unescape(m[1])}
+			title, anchor := m[1], ""
+			if a := headingAnchor.FindStringSubmatch(title); a != nil && a[1] == a[2] {
+				title, anchor = title[:len(title)-len(a[0])], a[1]
+			}
+			group = &Page{Kind: "group", Title: unescape(title), Anchor: anchor}
 			root = append(root, group)
 			stack = nil
 			continue
@@ -322,23 +336,38 @@ func (r *reader) page(p, title string) *Page {
 	return page
 }
 
-// slugs gives each page the last segment of its path in Bindery: the file's name, the folder's
-// for a README, the title's for groups and the root readme.
+// slugs gives each page the last segment of its path in Bindery (slugOf).
 func (r *reader) slugs(pages []*Page, readme string) {
 	for _, p := range pages {
-		switch {
-		case p.Slug != "":
-		case p.Kind == "group" || p.Path == readme:
-			p.Slug = Slugify(p.Title)
-		case p.Kind == "document":
-			name := strings.TrimSuffix(path.Base(p.Path), path.Ext(p.Path))
-			if strings.EqualFold(name, "README") && path.Dir(p.Path) != "." {
-				name = path.Base(path.Dir(p.Path))
-			}
-			p.Slug = Slugify(name)
+		if p.Slug == "" && p.Kind != "link" {
+			p.Slug = slugOf(p, readme)
 		}
 		r.slugs(p.Pages, readme)
 	}
+}
+
+// slugOf is the slug a page reads back with: a group's anchor, else its title's; the root
+// readme's title's; a document's file name, or its folder's for a README.
+func slugOf(p *Page, readme string) string {
+	switch {
+	case p.Kind == "group" && p.Anchor != "":
+		return nameSlug(p.Anchor)
+	case p.Kind == "group" || p.Path == readme:
+		return Slugify(p.Title)
+	}
+	name := strings.TrimSuffix(path.Base(p.Path), path.Ext(p.Path))
+	if strings.EqualFold(name, "README") && path.Dir(p.Path) != "." {
+		name = path.Base(path.Dir(p.Path))
+	}
+	return nameSlug(name)
+}
+
+// nameSlug is a file or anchor name as a slug: itself when it is one already.
+func nameSlug(name string) string {
+	if validSlug.MatchString(name) && len(name) <= 100 {
+		return name
+	}
+	return Slugify(name)
 }
 
 func splitFrontMatter(text string) (front, body string) {
@@ -367,8 +396,11 @@ func firstHeading(body string) (heading, rest string) {
 	if !strings.HasPrefix(line, "# ") {
 		return "", body
 	}
-	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line[2:]), "#")), strings.TrimLeft(after, "\n")
+	return closingHashes.ReplaceAllString(strings.TrimSpace(line[2:]), ""), strings.TrimLeft(after, "\n")
 }
+
+// closingHashes is a heading's optional closing run of "#": after a space, or the whole text.
+var closingHashes = regexp.MustCompile(`(?:^|\s+)#+$`)
 
 func unescape(s string) string {
 	return regexp.MustCompile(`\\(.)`).ReplaceAllString(s, "$1")
@@ -388,26 +420,8 @@ func humanize(name string) string {
 	return strings.ToUpper(name[:1]) + name[1:]
 }
 
-// Slugify derives a slug: lowercase ASCII letters and digits joined by hyphens.
-func Slugify(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		} else {
-			dash = true
-		}
-	}
-	if b.Len() == 0 {
-		return "page"
-	}
-	return b.String()
-}
+// Slugify derives a slug from a title or a name, as the API derives a page's (text.SlugOf).
+func Slugify(s string) string { return text.SlugOf(s, 100, "page") }
 
 // Write lays content out as files (relative to the project directory): .gitbook.yaml (when there
 // are redirects), README.md, SUMMARY.md, one markdown file per document page at its Path, and the
@@ -422,11 +436,20 @@ func Write(c *Content) map[string][]byte {
 			indent := strings.Repeat("  ", depth)
 			switch p.Kind {
 			case "group":
-				fmt.Fprintf(&summary, "\n## %s\n\n", escapeHeading(p.Title))
+				fmt.Fprintf(&summary, "\n## %s", escapeHeading(p.Title))
+				if p.Slug != Slugify(p.Title) || p.Anchor != "" {
+					// The slug a title would not give back travels as the heading's anchor.
+					fmt.Fprintf(&summary, " <a href=\"#%s\" id=\"%s\"></a>", p.Slug, p.Slug)
+				}
+				summary.WriteString("\n\n")
 				list(p.Pages, 0)
 				continue
 			case "link":
-				fmt.Fprintf(&summary, "%s* [%s](%s)\n", indent, escapeLink(p.Title), p.URL)
+				target := p.URL
+				if strings.ContainsAny(target, " ()<>") {
+					target = "<" + target + ">"
+				}
+				fmt.Fprintf(&summary, "%s* [%s](%s)\n", indent, escapeLink(p.Title), target)
 				continue
 			}
 			target := (&url.URL{Path: p.Path}).EscapedPath()
@@ -434,7 +457,7 @@ func Write(c *Content) map[string][]byte {
 				target = "<" + p.Path + ">"
 			}
 			if p.LinkTitle != "" {
-				fmt.Fprintf(&summary, "%s* [%s](%s \"%s\")\n", indent, escapeLink(p.Title), target, strings.ReplaceAll(p.LinkTitle, `"`, `\"`))
+				fmt.Fprintf(&summary, "%s* [%s](%s \"%s\")\n", indent, escapeLink(p.Title), target, strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(p.LinkTitle))
 			} else {
 				fmt.Fprintf(&summary, "%s* [%s](%s)\n", indent, escapeLink(p.Title), target)
 			}
@@ -463,7 +486,11 @@ func pageFile(p *Page) []byte {
 		b.Write(front)
 		b.WriteString("---\n\n")
 	}
-	fmt.Fprintf(&b, "# %s\n\n", p.Title)
+	heading := p.Title
+	if closingHashes.MatchString(heading) {
+		heading += " #" // a closing run, so the title's own "#" stay text
+	}
+	fmt.Fprintf(&b, "# %s\n\n", heading)
 	b.WriteString(p.Markdown)
 	if p.Markdown != "" && !strings.HasSuffix(p.Markdown, "\n") {
 		b.WriteByte('\n')
@@ -475,45 +502,53 @@ func escapeLink(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
 }
 
-func escapeHeading(s string) string { return strings.ReplaceAll(s, "\n", " ") }
+// escapeHeading keeps a group's title one line that reads back as itself: a backslash, a
+// closing "#" or an anchor-like "<" would otherwise be taken for syntax.
+func escapeHeading(s string) string {
+	return strings.NewReplacer("\n", " ", `\`, `\\`, "#", `\#`, "<", `\<`).Replace(s)
+}
 
-// Assign gives every document page and file a path, unique in the repository: the path it was
-// imported from when it still has one that no other item took, else one derived from its place
-// in the tree (a page with children is its folder's README.md; the first root page is the
-// readme), and files go under .gitbook/assets/.
+// Assign gives every document page and file a path, unique in the repository, from which Read
+// gives the page its slug back: the path it was imported from when it still does and no other
+// item took it, else one derived from its place in the tree (a page with children is its
+// folder's README.md; the first root page is the readme when its slug is its title's), and
+// files go under .gitbook/assets/.
 func Assign(c *Content) {
+	const readme = "README.md"
 	taken := map[string]bool{"SUMMARY.md": true, ".gitbook.yaml": true}
 	// Keep the imported paths first, in tree order.
 	var keep func(pages []*Page)
 	keep = func(pages []*Page) {
 		for _, p := range pages {
 			if p.Kind == "document" && p.Path != "" {
-				if cp, ok := CleanPath(p.Path); ok && strings.HasSuffix(cp, ".md") && !taken[cp] {
+				cp, ok := CleanPath(p.Path)
+				p.Path = ""
+				if ok && strings.HasSuffix(cp, ".md") && !taken[cp] && slugOf(&Page{Kind: p.Kind, Title: p.Title, Path: cp}, readme) == p.Slug {
 					p.Path = cp
 					taken[cp] = true
-				} else {
-					p.Path = ""
 				}
 			}
 			keep(p.Pages)
 		}
 	}
 	keep(c.Pages)
-	readmeGiven := taken["README.md"]
+	readmeGiven := taken[readme]
 	var derive func(pages []*Page, dir string, root bool)
 	derive = func(pages []*Page, dir string, root bool) {
 		for i, p := range pages {
 			folder := path.Join(dir, p.Slug)
 			if p.Kind == "document" && p.Path == "" {
-				candidate := folder + ".md"
+				var candidates []string
 				switch {
-				case root && i == 0 && !readmeGiven:
-					candidate = "README.md"
+				case root && i == 0 && !readmeGiven && Slugify(p.Title) == p.Slug:
+					candidates = []string{readme}
 					readmeGiven = true
-				case len(p.Pages) > 0:
-					candidate = folder + "/README.md"
+				case len(p.Pages) > 0 || (dir != "" && strings.EqualFold(p.Slug, "readme")):
+					// A file named README.md takes its folder's name as its slug.
+				default:
+					candidates = []string{folder + ".md"}
 				}
-				p.Path = unique(candidate, taken)
+				p.Path = firstFree(append(candidates, folder+"/README.md"), taken)
 			}
 			if p.Kind == "document" && strings.HasSuffix(p.Path, "/README.md") {
 				folder = path.Dir(p.Path)
@@ -530,6 +565,32 @@ func Assign(c *Content) {
 		}
 		taken[f.Path] = true
 	}
+}
+
+// firstFree takes the first candidate no other item took, else a numbered variant of the last.
+func firstFree(candidates []string, taken map[string]bool) string {
+	for _, c := range candidates {
+		if !taken[c] {
+			taken[c] = true
+			return c
+		}
+	}
+	return unique(candidates[len(candidates)-1], taken)
+}
+
+// CheckOrder refuses a tree that SUMMARY.md cannot express: everything below a group's heading
+// belongs to the group, so no page may follow a group at the root.
+func CheckOrder(pages []*Page) error {
+	var group *Page
+	for _, p := range pages {
+		switch {
+		case p.Kind == "group":
+			group = p
+		case group != nil:
+			return fmt.Errorf("the page %q follows the group %q at the root of the space: SUMMARY.md would put it inside the group; move it before the first group or into a group", p.Title, group.Title)
+		}
+	}
+	return nil
 }
 
 func unique(p string, taken map[string]bool) string {

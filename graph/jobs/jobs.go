@@ -188,6 +188,23 @@ func Start(ctx context.Context, store *storage.Store, reg *Registry, cfg Config)
 	return &Runner{client: client, reg: reg}, nil
 }
 
+// OnFailed calls fn with the kind of every job attempt that fails on this server (an error, a
+// panic, a timeout, or a kind it does not know), until Stop: River's failure events, for metrics.
+func (r *Runner) OnFailed(fn func(kind string)) {
+	if len(r.reg.kinds) == 0 {
+		return // a client with no kinds works no job (and River refuses to subscribe to it)
+	}
+	events, cancel := r.client.Subscribe(river.EventKindJobFailed)
+	go func() {
+		defer cancel()
+		for ev := range events { // closed when the client stops
+			if ev.Job != nil {
+				fn(ev.Job.Kind)
+			}
+		}
+	}()
+}
+
 // Stop lets running jobs finish (until ctx ends, then cancels them) and stops fetching. Jobs
 // still queued stay queued for the next Start, and so do jobs cancelled here: they go back to the
 // queue as they were and run first thing after a restart.
