@@ -516,6 +516,8 @@ func (r *Resolver) publishedDocument(ctx context.Context, pp *PublishedPage) (mo
 		return nil, err
 	}
 	doc = evaluateDocument(doc, pp.space.site.vars, stringVars(pp.page.Variables), r.Now)
+	// Conditional content shows only to the visitors whose claims meet its condition.
+	doc = document.KeepConditional(doc, func(condition string) bool { return conditionHolds(&condition, pp.space.site.claims) })
 	b, err := json.Marshal(doc)
 	return model.JSON(b), err
 }

@@ -427,3 +427,35 @@ func escapeMarkdown(value string, lineStart bool) string {
 }
 
 func isASCIILetter(c byte) bool { return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
+
+// KeepConditional returns a copy of doc without the conditional blocks ("if") whose expression
+// does not hold (holds says, for a visitor); those that hold stay, with their content.
+func KeepConditional(doc Document, holds func(expression string) bool) Document {
+	doc.Nodes = keepConditional(doc.Nodes, holds)
+	return doc
+}
+
+func keepConditional(nodes []Node, holds func(string) bool) []Node {
+	out := make([]Node, 0, len(nodes))
+	for _, n := range nodes {
+		if n.Type == "if" {
+			expression, _ := n.Data["expression"].(string)
+			if !holds(expression) {
+				continue
+			}
+		}
+		if n.Nodes != nil {
+			n.Nodes = keepConditional(n.Nodes, holds)
+		}
+		if n.Fragments != nil {
+			frags := make([]Fragment, len(n.Fragments))
+			for i, f := range n.Fragments {
+				f.Nodes = keepConditional(f.Nodes, holds)
+				frags[i] = f
+			}
+			n.Fragments = frags
+		}
+		out = append(out, n)
+	}
+	return out
+}

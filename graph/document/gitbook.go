@@ -42,6 +42,18 @@ func (gitbookExtension) Extend(m goldmark.Markdown) {
 			util.Prioritized(&containerTagParser{name: "tab", parent: "tabs"}, 50),
 			util.Prioritized(&containerTagParser{name: "code"}, 50),
 			util.Prioritized(&containerTagParser{name: "content-ref"}, 50),
+			util.Prioritized(&containerTagParser{name: "stepper"}, 50),
+			util.Prioritized(&containerTagParser{name: "step", parent: "stepper"}, 50),
+			util.Prioritized(&containerTagParser{name: "columns"}, 50),
+			util.Prioritized(&containerTagParser{name: "column", parent: "columns"}, 50),
+			util.Prioritized(&containerTagParser{name: "updates"}, 50),
+			util.Prioritized(&containerTagParser{name: "update", parent: "updates"}, 50),
+			util.Prioritized(&containerTagParser{name: "if"}, 50),
+			// OpenAPI blocks: GitBook writes a link to the specification as their body.
+			util.Prioritized(&containerTagParser{name: "openapi"}, 50),
+			util.Prioritized(&containerTagParser{name: "openapi-operation"}, 50),
+			util.Prioritized(&containerTagParser{name: "openapi-schemas"}, 50),
+			util.Prioritized(&containerTagParser{name: "openapi-webhook"}, 50),
 			util.Prioritized(&voidTagParser{name: "embed"}, 50),
 			util.Prioritized(&voidTagParser{name: "file"}, 50),
 			util.Prioritized(&endMarkerParser{names: []string{"endembed", "endfile"}}, 50),
@@ -208,6 +220,23 @@ func parseLiquidTag(s string) (liquidTag, bool) {
 	return tag, true
 }
 
+// parseIfTag reads GitBook's conditional block tag, {% if expression %}: its one "attribute" is
+// the expression as written (an expr-lang condition, not key="value" pairs).
+func parseIfTag(s string) (liquidTag, bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "{%") || !strings.HasSuffix(s, "%}") || len(s) < 4 {
+		return liquidTag{}, false
+	}
+	body := strings.TrimSpace(s[2 : len(s)-2])
+	body = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(body, "-"), "-"))
+	rest, ok := strings.CutPrefix(body, "if")
+	expression := strings.TrimSpace(rest)
+	if !ok || expression == "" || !isSpaceByte(rest[0]) {
+		return liquidTag{}, false
+	}
+	return liquidTag{name: "if", attrs: map[string]string{"expression": expression}}, true
+}
+
 func isNameByte(c byte) bool {
 	return c == '-' || c == '_' || c == ':' || c == '.' ||
 		('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
@@ -355,6 +384,9 @@ func (p *containerTagParser) Open(parent ast.Node, reader text.Reader, pc parser
 		return nil, parser.NoChildren
 	}
 	tag, ok := parseLiquidTag(rest)
+	if p.name == "if" {
+		tag, ok = parseIfTag(rest)
+	}
 	if !ok || tag.name != p.name {
 		return nil, parser.NoChildren
 	}
