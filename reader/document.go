@@ -237,7 +237,7 @@ func (r *docRenderer) block(n node) {
 		r.openAPICard(n)
 	case "html":
 		r.w(`<div class="html">` + sanitizeHTML(str(n.Data, "html")) + "</div>\n")
-	case "content-ref":
+	case "content-ref", "include":
 		r.contentRef(n)
 	case "expandable":
 		r.w("<details class=\"expandable\"><summary>")
@@ -417,7 +417,8 @@ func (r *docRenderer) image(n node) {
 		if file != nil && file.Width != nil && file.Height != nil {
 			r.w(fmt.Sprintf(` width="%d" height="%d"`, *file.Width, *file.Height))
 		}
-		r.w(widthStyle(n.Data["width"], "width") + ">")
+		// A set width keeps the image's proportions: its file's height gives way.
+		r.w(strings.Replace(widthStyle(n.Data["width"], "width"), `"width:`, `"height:auto;width:`, 1) + ">")
 		if dark != "" {
 			r.w("</picture>")
 		}

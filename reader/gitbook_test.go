@@ -43,7 +43,7 @@ var gitbookFixtures = []struct {
 	{"heading anchor", "## Get started <a href=\"#start\" id=\"start\"></a>", []string{`"data":{"id":"start"}`}, []string{`<h3 id="start">Get started <a class="anchor"`}},
 	{"figure with picture", `<figure><picture><source srcset="https://e.example/dark.png" media="(prefers-color-scheme: dark)"><img src="https://e.example/light.png" alt="A chart" width="300"></picture><figcaption><p>The <strong>chart</strong></p></figcaption></figure>`,
 		[]string{`"alt":"A chart"`, `"refDark":{"kind":"url","url":"https://e.example/dark.png"}`, `"width":300`, `"fragment":"caption"`},
-		[]string{`<picture><source srcset="https://e.example/dark.png" media="(prefers-color-scheme: dark)"><img src="https://e.example/light.png" alt="A chart" loading="lazy" style="width:300px"></picture>`, `<figcaption>The <strong>chart</strong></figcaption>`}},
+		[]string{`<picture><source srcset="https://e.example/dark.png" media="(prefers-color-scheme: dark)"><img src="https://e.example/light.png" alt="A chart" loading="lazy" style="height:auto;width:300px"></picture>`, `<figcaption>The <strong>chart</strong></figcaption>`}},
 	{"inline picture", `Open the menu <picture><source srcset="https://e.example/d.svg" media="(prefers-color-scheme: dark)"><img src="https://e.example/l.svg" alt="menu"></picture> now.`,
 		[]string{`"type":"inline-image"`, `"refDark":{"kind":"url","url":"https://e.example/d.svg"}`},
 		[]string{`<picture><source srcset="https://e.example/d.svg" media="(prefers-color-scheme: dark)"><img class="inline" src="https://e.example/l.svg" alt="menu"></picture>`}},

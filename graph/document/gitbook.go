@@ -56,6 +56,7 @@ func (gitbookExtension) Extend(m goldmark.Markdown) {
 			util.Prioritized(&containerTagParser{name: "openapi-webhook"}, 50),
 			util.Prioritized(&voidTagParser{name: "embed"}, 50),
 			util.Prioritized(&voidTagParser{name: "file"}, 50),
+			util.Prioritized(&voidTagParser{name: "include"}, 50),
 			util.Prioritized(&endMarkerParser{names: []string{"endembed", "endfile"}}, 50),
 			util.Prioritized(&detailsParser{}, 50),
 			util.Prioritized(&mathBlockParser{}, 50),
@@ -235,6 +236,27 @@ func parseIfTag(s string) (liquidTag, bool) {
 		return liquidTag{}, false
 	}
 	return liquidTag{name: "if", attrs: map[string]string{"expression": expression}}, true
+}
+
+// parseIncludeTag reads GitBook's reusable content tag, {% include "path" %}: its one argument,
+// the included file's path, is kept as the attribute src.
+func parseIncludeTag(s string) (liquidTag, bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "{%") || !strings.HasSuffix(s, "%}") || len(s) < 4 {
+		return liquidTag{}, false
+	}
+	body := strings.TrimSpace(s[2 : len(s)-2])
+	body = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(body, "-"), "-"))
+	rest, ok := strings.CutPrefix(body, "include")
+	rest = strings.TrimSpace(rest)
+	if !ok || len(rest) < 3 || (rest[0] != '"' && rest[0] != '\'') || rest[len(rest)-1] != rest[0] {
+		return liquidTag{}, false
+	}
+	path := rest[1 : len(rest)-1]
+	if strings.ContainsAny(path, "\"'") {
+		return liquidTag{}, false
+	}
+	return liquidTag{name: "include", attrs: map[string]string{"src": path}}, true
 }
 
 func isNameByte(c byte) bool {
@@ -424,6 +446,9 @@ func (p *voidTagParser) Open(parent ast.Node, reader text.Reader, pc parser.Cont
 		return nil, parser.NoChildren
 	}
 	tag, ok := parseLiquidTag(rest)
+	if p.name == "include" {
+		tag, ok = parseIncludeTag(rest)
+	}
 	if !ok || tag.name != p.name {
 		return nil, parser.NoChildren
 	}
