@@ -7,6 +7,7 @@ package document
 // (the reader shows it sanitized), or, inline, gives its text: markup is never shown as text.
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -852,33 +853,23 @@ func (b *inlineBuilder) htmlElement(open *ast.RawHTML, marks []Mark) ast.Node {
 		}
 	}
 	attrs := startTagAttrs(rawHTML(open, src))
+	if readsAsHTML(tag.name, attrs) {
+		asHTML()
+		return end
+	}
 	switch tag.name {
 	case "a":
-		_, mention := attrs["data-mention"]
-		switch {
-		case slices.Contains(strings.Fields(attrs["class"]), "button"), mention:
-			asHTML()
-		case attrs["href"] != "":
-			link := Node{Object: ObjectInline, Type: "link", Key: b.c.key(), Data: map[string]any{"ref": b.c.ref(attrs["href"])}}
-			inner := &inlineBuilder{c: b.c}
-			inner.walkRange(open.NextSibling(), end, marks)
-			link.Nodes = inner.result()
-			b.inline(link)
-		default:
+		if attrs["href"] == "" {
 			b.walkRange(open.NextSibling(), end, marks)
-		}
-	case "button", "picture", "select", "mark":
-		if tag.name == "mark" {
-			b.walkRange(open.NextSibling(), end, withColor(marks, attrs["style"]))
 			break
 		}
-		asHTML()
-	case "i":
-		if _, icon := iconName(&html.Node{Attr: []html.Attribute{{Key: "class", Val: attrs["class"]}}}); icon {
-			asHTML()
-			break
-		}
-		b.walkRange(open.NextSibling(), end, withMark(marks, "italic"))
+		link := Node{Object: ObjectInline, Type: "link", Key: b.c.key(), Data: map[string]any{"ref": b.c.ref(attrs["href"])}}
+		inner := &inlineBuilder{c: b.c}
+		inner.walkRange(open.NextSibling(), end, marks)
+		link.Nodes = inner.result()
+		b.inline(link)
+	case "mark":
+		b.walkRange(open.NextSibling(), end, withColor(marks, attrs["style"]))
 	case "script", "style", "template", "iframe", "object", "textarea":
 		// nothing to show
 	default:
@@ -888,6 +879,34 @@ func (b *inlineBuilder) htmlElement(open *ast.RawHTML, marks []Mark) ast.Node {
 		b.walkRange(open.NextSibling(), end, marks)
 	}
 	return end
+}
+
+// readsAsHTML reports whether an inline element is read as HTML rather than as markdown inside
+// tags: buttons, mentions, icons, pictures and selects, whose content is a label or markup.
+func readsAsHTML(tag string, attrs map[string]string) bool {
+	switch tag {
+	case "button", "picture", "select":
+		return true
+	case "a":
+		_, mention := attrs["data-mention"]
+		return mention || slices.Contains(strings.Fields(attrs["class"]), "button")
+	case "i":
+		_, icon := iconName(&html.Node{Attr: []html.Attribute{{Key: "class", Val: attrs["class"]}}})
+		return icon
+	}
+	return false
+}
+
+// inHTMLElement reports whether a text node follows the start tag of an inline element read as
+// HTML (readsAsHTML): its text is HTML text, written back HTML-escaped.
+func inHTMLElement(n *ast.Text, src []byte) bool {
+	open, ok := n.PreviousSibling().(*ast.RawHTML)
+	if !ok {
+		return false
+	}
+	raw := rawHTML(open, src)
+	tag, ok := readInlineTag(raw)
+	return ok && !tag.end && readsAsHTML(tag.name, startTagAttrs(raw))
 }
 
 // startTagAttrs reads the attributes of one start tag.
@@ -902,6 +921,78 @@ func startTagAttrs(raw string) map[string]string {
 		}
 		if !more {
 			return attrs
+		}
+	}
+}
+
+// isIconText reports whether a text node is the :name: token inside GitBook's icon element
+// (<i class="fa-name">:name:</i>): not text a reader sees, nor text to translate or index.
+func isIconText(n *ast.Text, src []byte) bool {
+	open, ok := n.PreviousSibling().(*ast.RawHTML)
+	if !ok {
+		return false
+	}
+	raw := rawHTML(open, src)
+	tag, ok := readInlineTag(raw)
+	return ok && !tag.end && tag.name == "i" && readsAsHTML("i", startTagAttrs(raw))
+}
+
+// hiddenText are the elements whose text is not prose: code, scripts, styles and the like.
+var hiddenText = map[string]bool{"script": true, "style": true, "template": true, "pre": true, "code": true, "textarea": true}
+
+// htmlTextSpans calls fn for each stretch of text in raw HTML (outside code, scripts and icons),
+// with its offsets in raw; text holds it with character references resolved, and newBlock says
+// whether a block element's tag (a cell, a paragraph) came since the last stretch.
+func htmlTextSpans(raw []byte, fn func(text string, start, stop int, newBlock bool)) {
+	z := html.NewTokenizer(bytes.NewReader(raw))
+	off := 0
+	skipName, skipDepth := "", 0
+	newBlock := true
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return
+		}
+		tok := z.Raw()
+		start := off
+		off += len(tok)
+		var tag string
+		attrs := map[string]string{}
+		if tt == html.StartTagToken || tt == html.EndTagToken || tt == html.SelfClosingTagToken {
+			name, more := z.TagName()
+			tag = string(name)
+			for more {
+				var k, v []byte
+				k, v, more = z.TagAttr()
+				attrs[string(k)] = string(v)
+			}
+			if !inlineElements[atom.Lookup(name)] {
+				newBlock = true
+			}
+		}
+		switch tt {
+		case html.StartTagToken:
+			switch {
+			case skipName == tag:
+				skipDepth++
+			case skipName != "":
+			case hiddenText[tag] || (tag == "i" && readsAsHTML(tag, attrs)):
+				skipName, skipDepth = tag, 1
+			}
+		case html.EndTagToken:
+			if skipName == tag {
+				if skipDepth--; skipDepth == 0 {
+					skipName = ""
+				}
+			}
+		case html.TextToken:
+			lead := len(tok) - len(bytes.TrimLeft(tok, " \t\r\n\f"))
+			trail := len(tok) - len(bytes.TrimRight(tok, " \t\r\n\f"))
+			if skipName != "" || lead == len(tok) {
+				continue
+			}
+			fn(strings.Join(strings.Fields(html.UnescapeString(string(tok))), " "), start+lead, start+len(tok)-trail, newBlock)
+			newBlock = false
 		}
 	}
 }
