@@ -57,7 +57,7 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 		e.call(admin.Token, "PATCH", base, `{"basename":"blocks"}`).want(http.StatusOK)
 		e.call(admin.Token, "POST", base+"/sections", `{"spaceId":"`+sp+`"}`).want(http.StatusCreated)
 
-		pages, _, _ := e.contentOf(admin.Token, sp)
+		pages, _, rev := e.contentOf(admin.Token, sp)
 		// What each page must show, by its file in the repository.
 		want := map[string][]string{
 			"README.md": {`<h3 id="build" class="align-center">Build with Bindery`, `<p class="align-center">Everything`,
@@ -108,6 +108,25 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 		if read != 7 || len(want) != 0 {
 			t.Fatalf("read %d pages; not found: %v", read, keys(want))
 		}
+		// The REST API reads each page as a document and as its markdown, as written (the
+		// harness validates both against GitBook's contract).
+		var each func([]pageShape)
+		each = func(ps []pageShape) {
+			for _, p := range ps {
+				each(p.Pages)
+				if p.Type != "document" {
+					continue
+				}
+				id := findPage(rev["pages"].([]any), p.Title)
+				e.call(admin.Token, "GET", "/spaces/"+sp+"/content/page/"+id+"?format=document", nil).want(http.StatusOK)
+				var page struct{ Markdown string }
+				e.call(admin.Token, "GET", "/spaces/"+sp+"/content/page/"+id+"?format=markdown", nil).want(http.StatusOK).decode(&page)
+				if page.Markdown == "" || !strings.Contains(repo[p.Git], page.Markdown) {
+					t.Errorf("%s: REST markdown %q is not the file's", p.Git, page.Markdown)
+				}
+			}
+		}
+		each(pages)
 		// Conditional content shows only to visitors whose claims meet its condition.
 		e.read("/sites/blocks/blocks/layout", nil).want(http.StatusOK).lacks("Beta readers only.")
 		e.gql(admin.Token, `mutation($o: ID!, $s: ID!) { updateSiteReaderSettings(organizationId: $o, siteId: $s, input: {unsignedClaims: true}) { unsignedClaims } }`,
