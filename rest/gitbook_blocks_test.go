@@ -71,7 +71,7 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 				`<div class="column" style="flex-basis:60%"><p>Left column text.</p>`, `<a class="button button-primary" href="https://bindery.test/sites/blocks/inline">Try it</a>`,
 				`data-title="macOS"`, `<summary>More details</summary>`, `<a class="card content-ref" href="https://bindery.test/sites/blocks/blocks/media">`, "<blockquote>"},
 			"blocks/media.md": {`alt="A cover" loading="lazy" width="1" height="1" style="height:auto;width:300px">`, `<figcaption>The <strong>cover</strong></figcaption>`,
-				`<picture><source srcset="https://bindery.test/sites/blocks/~files/`, `<figcaption>A caption</figcaption>`, `class="card embed"`, `class="card file"`,
+				`<picture><source srcset="https://bindery.test/sites/blocks/~files/`, `<figcaption>A caption</figcaption>`, `alt="" loading="lazy" width="1" height="1"></figure>`, `class="card embed"`, `class="card file"`,
 				`data-lang="mermaid"`, `<div class="html"><div><p>Widget</p></div></div>`},
 			"blocks/code.md": {`<figcaption>install.sh</figcaption>`, `numbered`, `<code data-lang="json">`, `class="math"`,
 				`<code>GET /pets</code>`, `<code>DELETE /pets/{id}</code>`, `Schemas: Pet`, `OpenAPI specification petstore`},

@@ -77,6 +77,20 @@ func htmlText(n *html.Node) string {
 	return b.String()
 }
 
+// htmlTextWithout is the text content of n outside its skip elements.
+func htmlTextWithout(n *html.Node, skip atom.Atom) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	var b strings.Builder
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		if ch.DataAtom != skip {
+			b.WriteString(htmlTextWithout(ch, skip))
+		}
+	}
+	return b.String()
+}
+
 func renderHTML(nodes ...*html.Node) string {
 	var b strings.Builder
 	for _, n := range nodes {
@@ -100,7 +114,11 @@ func (c *converter) htmlBlocks(nodes []*html.Node) []Node {
 	var out []Node
 	var run []*html.Node
 	flush := func() {
-		if len(run) > 0 && strings.TrimSpace(renderHTML(run...)) != "" && !onlySpace(run) {
+		switch {
+		case onlySpace(run):
+		case loneImage(run) != nil: // an image alone is a block image (or GitBook's drawing)
+			out = append(out, c.htmlElement(loneImage(run))...)
+		default:
 			out = append(out, c.htmlParagraph(run, nil))
 		}
 		run = nil
@@ -119,6 +137,21 @@ func (c *converter) htmlBlocks(nodes []*html.Node) []Node {
 	}
 	flush()
 	return out
+}
+
+// loneImage returns the one <img> or <picture> among nodes that hold nothing else but white space.
+func loneImage(nodes []*html.Node) *html.Node {
+	var img *html.Node
+	for _, n := range nodes {
+		switch {
+		case n.Type == html.TextNode && strings.TrimSpace(n.Data) == "":
+		case n.Type == html.ElementNode && (n.DataAtom == atom.Img || n.DataAtom == atom.Picture) && img == nil:
+			img = n
+		default:
+			return nil
+		}
+	}
+	return img
 }
 
 // onlySpace reports whether nodes hold nothing but white space text.
@@ -144,7 +177,15 @@ func (c *converter) htmlElement(n *html.Node) []Node {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		return []Node{c.htmlHeading(n)}
 	case atom.Figure, atom.Picture, atom.Img:
-		if parts, ok := findImage(n); ok {
+		parts, ok := findImage(n)
+		if !ok {
+			break
+		}
+		// GitBook keeps a drawing as an SVG file shown by <img class="gitbook-drawing">.
+		if id, ok := c.resolve(attrVal(parts.img, "src")); ok && hasClass(parts.img, "gitbook-drawing") {
+			return []Node{c.voidBlock("drawing", map[string]any{"ref": map[string]any{"kind": "file", "file": id}})}
+		}
+		{
 			b := c.block("images", nil)
 			b.Nodes = []Node{c.htmlImage(parts)}
 			return []Node{b}
@@ -450,10 +491,13 @@ func (c *converter) htmlTable(t *html.Node, cards bool) Node {
 		}
 		typ, title := "text", ""
 		if th != nil {
-			title = strings.TrimSpace(collapseSpace(htmlText(th)))
+			title = strings.TrimSpace(collapseSpace(htmlTextWithout(th, atom.Select)))
 			switch v := attrVal(th, "data-type"); v {
 			case "content-ref", "files", "image", "select", "number", "checkbox", "rating", "users":
 				typ = v
+			}
+			if len(elements(th, atom.Select)) > 0 { // GitBook lists a select column's options in its header
+				typ = "select"
 			}
 			for _, role := range []struct{ attr, field, typ string }{
 				{"data-card-target", "targetDefinition", "content-ref"},
@@ -480,7 +524,7 @@ func (c *converter) htmlTable(t *html.Node, cards bool) Node {
 			}
 		}
 		if typ == "select" {
-			def["multiple"], def["options"] = selectOptions(rows, i)
+			def["multiple"], def["options"] = selectOptions(th, rows, i)
 		}
 		definition[id] = def
 		if _, hidden := attr(thOrNil(head, i), "data-hidden"); !hidden {
@@ -549,7 +593,13 @@ func (c *converter) cellValue(cell *html.Node, typ string, fragments *[]Fragment
 		}
 		return urlRef(href), true // a cover the space does not hold: by its URL
 	case "select":
+		// GitBook writes a cell's choices as <span data-option="value">Label</span>.
 		values := []any{}
+		for _, span := range elements(cell, atom.Span) {
+			if v, ok := attr(span, "data-option"); ok {
+				values = append(values, v)
+			}
+		}
 		for _, o := range elements(cell, atom.Option) {
 			if _, selected := attr(o, "selected"); selected || len(elements(cell, atom.Option)) == 1 {
 				values = append(values, optionValue(o))
@@ -582,26 +632,36 @@ func optionValue(o *html.Node) string {
 	return strings.TrimSpace(htmlText(o))
 }
 
-// selectOptions gathers the options of a select column from its cells' <select> elements.
-func selectOptions(rows [][]*html.Node, col int) (bool, []any) {
+// selectOptions gathers the options of a select column: the <option value label color>s of
+// its header's <select> (GitBook's form), then those of its cells' <select>s.
+func selectOptions(th *html.Node, rows [][]*html.Node, col int) (bool, []any) {
 	multiple := false
 	seen := map[string]bool{}
 	options := []any{}
-	for _, cells := range rows {
-		if col >= len(cells) {
-			continue
-		}
-		for _, sel := range elements(cells[col], atom.Select) {
+	add := func(n *html.Node) {
+		for _, sel := range elements(n, atom.Select) {
 			_, m := attr(sel, "multiple")
 			multiple = multiple || m
 		}
-		for _, o := range elements(cells[col], atom.Option) {
+		for _, o := range elements(n, atom.Option) {
 			v := optionValue(o)
 			if seen[v] {
 				continue
 			}
 			seen[v] = true
-			options = append(options, map[string]any{"value": v, "label": strings.TrimSpace(htmlText(o)), "color": attrVal(o, "data-color")})
+			label, ok := attr(o, "label")
+			if !ok {
+				label = strings.TrimSpace(htmlText(o))
+			}
+			options = append(options, map[string]any{"value": v, "label": label, "color": attrVal(o, "color")})
+		}
+	}
+	if th != nil {
+		add(th)
+	}
+	for _, cells := range rows {
+		if col < len(cells) {
+			add(cells[col])
 		}
 	}
 	return multiple, options
