@@ -237,7 +237,7 @@ func (r *docRenderer) block(n node) {
 		r.openAPICard(n)
 	case "html":
 		r.w(`<div class="html">` + sanitizeHTML(str(n.Data, "html")) + "</div>\n")
-	case "content-ref", "include":
+	case "content-ref":
 		r.contentRef(n)
 	case "expandable":
 		r.w("<details class=\"expandable\"><summary>")

@@ -878,8 +878,9 @@ func (c *converter) tag(t *tagBlock) []Node {
 		}
 		return c.blocks(t)
 	case "include":
-		// Reusable content: GitBook keeps it in a file of its own (.gitbook/includes/…).
-		return []Node{c.voidBlock("include", map[string]any{"ref": c.ref(t.Attrs["src"])})}
+		// Reusable content, which GitBook keeps in a file of its own (.gitbook/includes/…): a
+		// reference to that file, as the contract's content-ref.
+		return []Node{c.voidBlock("content-ref", map[string]any{"ref": c.ref(t.Attrs["src"])})}
 	case "embed":
 		if u := t.Attrs["url"]; u != "" {
 			return []Node{c.voidBlock("embed", map[string]any{"url": u})}
