@@ -368,6 +368,11 @@ type converter struct {
 	n     int64
 	depth int  // block nesting of the block being converted
 	over  bool // MaxReadNodes keys were given out: the conversion stops
+	// ends maps each inline HTML start tag to its end tag among its siblings (htmlPairs), for
+	// the parents paired so far; inlineDepth is the nesting of inline HTML elements being read.
+	ends        map[*ast.RawHTML]*ast.RawHTML
+	paired      map[ast.Node]bool
+	inlineDepth int
 }
 
 // key returns the next node key.

@@ -1183,6 +1183,12 @@ func TestDeepNesting(t *testing.T) {
 		"tabs":            strings.Repeat("{% tabs %}\n{% tab title=\"t\" %}\n", 1000) + "deep\n",
 		"details":         strings.Repeat("<details>\n", 3000) + "deep\n",
 		"table in quotes": strings.Repeat("> ", 150) + "| a |\n" + strings.Repeat("> ", 150) + "|---|\n" + strings.Repeat("> ", 150) + "| deep |\n",
+		// Inline HTML tags are paired once per paragraph: nesting, or tags never closed, cost
+		// linear time (a search for each tag's end took minutes here).
+		"inline html":          strings.Repeat("<b>", 20000) + "deep" + strings.Repeat("</b>", 20000),
+		"inline html unclosed": strings.Repeat("<span>", 20000) + "deep",
+		"nested links":         strings.Repeat(`<a href="x">`, 10000) + "deep" + strings.Repeat("</a>", 10000),
+		"html blocks":          "<div>" + strings.Repeat("<div>", 2000) + "deep",
 	}
 	for name, md := range tests {
 		t.Run(name, func(t *testing.T) {

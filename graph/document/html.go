@@ -879,31 +879,13 @@ var markOf = map[string]string{
 // them; buttons, icons, mentions, pictures and selects are read as HTML.
 func (b *inlineBuilder) htmlElement(open *ast.RawHTML, marks []Mark) ast.Node {
 	src := b.c.src
-	tag, ok := readInlineTag(rawHTML(open, src))
-	if !ok || tag.end || tag.selfClosing {
+	end := b.c.endOf(open)
+	if end == nil || b.c.inlineDepth >= maxDepth {
 		return nil
 	}
-	depth := 0
-	var end *ast.RawHTML
-	for ch := open.NextSibling(); ch != nil && end == nil; ch = ch.NextSibling() {
-		raw, ok := ch.(*ast.RawHTML)
-		if !ok {
-			continue
-		}
-		t, ok := readInlineTag(rawHTML(raw, src))
-		switch {
-		case !ok || t.name != tag.name || t.selfClosing:
-		case !t.end:
-			depth++
-		case depth > 0:
-			depth--
-		default:
-			end = raw
-		}
-	}
-	if end == nil {
-		return nil
-	}
+	b.c.inlineDepth++
+	defer func() { b.c.inlineDepth-- }()
+	tag, _ := readInlineTag(rawHTML(open, src))
 	asHTML := func() {
 		start := open.Segments.At(0).Start
 		stop := end.Segments.At(end.Segments.Len() - 1).Stop
@@ -967,6 +949,37 @@ func inHTMLElement(n *ast.Text, src []byte) bool {
 	raw := rawHTML(open, src)
 	tag, ok := readInlineTag(raw)
 	return ok && !tag.end && readsAsHTML(tag.name, startTagAttrs(raw))
+}
+
+// endOf returns the end tag that closes the inline HTML start tag open among its siblings, or nil.
+// The tags of a parent's inline children are paired once, in one pass with a stack per tag name,
+// so that any number of tags (nested, or never closed) costs linear time.
+func (c *converter) endOf(open *ast.RawHTML) *ast.RawHTML {
+	parent := open.Parent()
+	if c.paired == nil {
+		c.paired, c.ends = map[ast.Node]bool{}, map[*ast.RawHTML]*ast.RawHTML{}
+	}
+	if !c.paired[parent] {
+		c.paired[parent] = true
+		stacks := map[string][]*ast.RawHTML{}
+		for ch := parent.FirstChild(); ch != nil; ch = ch.NextSibling() {
+			raw, ok := ch.(*ast.RawHTML)
+			if !ok {
+				continue
+			}
+			tag, ok := readInlineTag(rawHTML(raw, c.src))
+			switch {
+			case !ok || tag.selfClosing:
+			case !tag.end:
+				stacks[tag.name] = append(stacks[tag.name], raw)
+			case len(stacks[tag.name]) > 0:
+				st := stacks[tag.name]
+				c.ends[st[len(st)-1]] = raw
+				stacks[tag.name] = st[:len(st)-1]
+			}
+		}
+	}
+	return c.ends[open]
 }
 
 // startTagAttrs reads the attributes of one start tag.
