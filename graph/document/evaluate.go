@@ -428,34 +428,45 @@ func escapeMarkdown(value string, lineStart bool) string {
 
 func isASCIILetter(c byte) bool { return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
 
-// KeepConditional returns a copy of doc without the conditional blocks ("if") whose expression
-// does not hold (holds says, for a visitor); those that hold stay, with their content.
-func KeepConditional(doc Document, holds func(expression string) bool) Document {
-	doc.Nodes = keepConditional(doc.Nodes, holds)
-	return doc
-}
-
-func keepConditional(nodes []Node, holds func(string) bool) []Node {
-	out := make([]Node, 0, len(nodes))
-	for _, n := range nodes {
-		if n.Type == "if" {
-			expression, _ := n.Data["expression"].(string)
-			if !holds(expression) {
-				continue
-			}
-		}
-		if n.Nodes != nil {
-			n.Nodes = keepConditional(n.Nodes, holds)
-		}
-		if n.Fragments != nil {
-			frags := make([]Fragment, len(n.Fragments))
-			for i, f := range n.Fragments {
-				f.Nodes = keepConditional(f.Nodes, holds)
-				frags[i] = f
-			}
-			n.Fragments = frags
-		}
-		out = append(out, n)
+// KeepConditional returns markdown without the conditional blocks ({% if expression %} …
+// {% endif %}) whose expression does not hold (holds says, for a visitor): their lines are taken
+// out whole, tag lines included. A block whose end tag never comes is taken out to the end.
+// Everything else is kept byte for byte, CRLF line endings included.
+func KeepConditional(markdownText string, holds func(expression string) bool) string {
+	if !strings.Contains(markdownText, "{%") {
+		return markdownText
 	}
-	return out
+	src, crs := normalizeNewlines(markdownText)
+	root := markdown.Parser().Parse(text.NewReader(src))
+	var cut [][2]int
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		t, ok := n.(*tagBlock)
+		if !entering || !ok || t.Name != "if" {
+			return ast.WalkContinue, nil
+		}
+		if holds(t.Attrs["expression"]) {
+			return ast.WalkContinue, nil
+		}
+		to := t.To
+		if to < 0 {
+			to = len(src)
+		}
+		cut = append(cut, [2]int{t.From, to})
+		return ast.WalkSkipChildren, nil
+	})
+	if len(cut) == 0 {
+		return markdownText
+	}
+	var b strings.Builder
+	last := 0
+	for _, c := range cut {
+		from, to := originalOffset(c[0], crs), originalOffset(c[1], crs)
+		if from < last {
+			continue
+		}
+		b.WriteString(markdownText[last:from])
+		last = to
+	}
+	b.WriteString(markdownText[min(last, len(markdownText)):])
+	return b.String()
 }

@@ -355,3 +355,25 @@ func TestEvaluateManyExpressions(t *testing.T) {
 		t.Errorf("markdown: %d errors, %.40q…", len(errs), md)
 	}
 }
+
+// Conditional blocks whose condition does not hold leave the markdown whole, tag lines included;
+// the rest stays byte for byte.
+func TestKeepConditional(t *testing.T) {
+	pro := func(expression string) bool { return expression == `visitor.claims.plan == "pro"` }
+	tests := []struct{ name, in, want string }{
+		{"holds", "a\n\n{% if visitor.claims.plan == \"pro\" %}\nPro.\n{% endif %}\n\nb\n", "a\n\n{% if visitor.claims.plan == \"pro\" %}\nPro.\n{% endif %}\n\nb\n"},
+		{"does not hold", "a\n\n{% if visitor.claims.beta %}\nBeta.\n\n- list\n{% endif %}\n\nb\n", "a\n\n\nb\n"},
+		{"nested in a hint", "{% hint %}\nx\n{% if beta %}\nBeta.\n{% endif %}\ny\n{% endhint %}\n", "{% hint %}\nx\ny\n{% endhint %}\n"},
+		{"in a quote", "> a\n> {% if beta %}\n> Beta.\n> {% endif %}\n> b\n", "> a\n> b\n"},
+		{"CRLF", "a\r\n{% if beta %}\r\nBeta.\r\n{% endif %}\r\nb\r\n", "a\r\nb\r\n"},
+		{"never ends", "a\n\n{% if beta %}\nBeta.\n", "a\n\n"},
+		{"quoted in code", "```\n{% if beta %}\n```\n", "```\n{% if beta %}\n```\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := KeepConditional(tt.in, pro); got != tt.want {
+				t.Errorf("KeepConditional(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

@@ -89,6 +89,9 @@ type tagBlock struct {
 	Name  string
 	Attrs map[string]string
 	Void  bool
+	// From and To are where a container's lines start (its tag line's start) and end (after its
+	// end tag's line) in the source; To is -1 while its end tag has not come.
+	From, To int
 }
 
 func (n *tagBlock) Kind() ast.NodeKind { return kindTag }
@@ -417,12 +420,16 @@ func (p *containerTagParser) Open(parent ast.Node, reader text.Reader, pc parser
 			return nil, parser.NoChildren
 		}
 	}
+	_, seg := reader.PeekLine()
+	from := bytes.LastIndexByte(reader.Source()[:seg.Start], '\n') + 1
 	reader.AdvanceToEOL()
-	return &tagBlock{Name: tag.name, Attrs: tag.attrs}, parser.HasChildren
+	return &tagBlock{Name: tag.name, Attrs: tag.attrs, From: from, To: -1}, parser.HasChildren
 }
 
 func (p *containerTagParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
 	if endTagOwner(reader, pc) == node {
+		_, seg := reader.PeekLine()
+		node.(*tagBlock).To = seg.Stop
 		reader.AdvanceToEOL()
 		return parser.Close
 	}
