@@ -204,3 +204,40 @@ func TestGitBookSyntaxNeverShows(t *testing.T) {
 		}
 	}
 }
+
+// TestGitBookNodesAreSafe: the new nodes' links go through the same checks as links (no
+// javascript: URL becomes an href or a source), their text is escaped, and kept HTML is
+// sanitized.
+func TestGitBookNodesAreSafe(t *testing.T) {
+	js := `{"kind":"url","url":"javascript:alert(1)"}`
+	doc := `{"object":"document","nodes":[
+	  {"object":"block","type":"paragraph","key":"1","data":{"align":"\"><script>"},"nodes":[
+	    {"object":"inline","type":"button","key":"2","isVoid":true,"data":{"label":"<script>b</script>","kind":"primary","icon":"\"><script>","ref":` + js + `}},
+	    {"object":"inline","type":"mention","key":"3","isVoid":true,"data":{"ref":` + js + `}},
+	    {"object":"inline","type":"icon","key":"4","isVoid":true,"data":{"icon":"\"><script>"}},
+	    {"object":"inline","type":"inline-image","key":"5","isVoid":true,"data":{"ref":{"kind":"url","url":"https://e.example/a.png"},"refDark":` + js + `}},
+	    {"object":"text","leaves":[{"object":"leaf","text":"<i>x</i>","marks":[{"object":"mark","type":"color","data":{"text":"\"><script>","background":"red"}}]}]}
+	  ]},
+	  {"object":"block","type":"table","key":"6","isVoid":true,"data":{
+	    "view":{"type":"cards","columns":["7","8"],"cardSize":"medium","targetDefinition":"9","coverDefinition":"a"},
+	    "definition":{"7":{"id":"7","title":"","type":"text"},"8":{"id":"8","title":"","type":"select","options":[{"value":"o","label":"<script>","color":""}]},"9":{"id":"9","title":"","type":"content-ref"},"a":{"id":"a","title":"","type":"files"}},
+	    "records":{"b":{"orderIndex":"a0","values":{"7":"c","8":["o"],"9":` + js + `,"a":` + js + `}}}},
+	    "fragments":[{"object":"fragment","key":"c","fragment":"c","nodes":[{"object":"block","type":"paragraph","key":"d","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"card <script>","marks":[]}]}]}]}]},
+	  {"object":"block","type":"images","key":"e","data":{},"nodes":[{"object":"block","type":"image","key":"f","isVoid":true,"data":{"ref":{"kind":"url","url":"https://e.example/a.png"},"refDark":` + js + `,"width":"\"><script>"},"fragments":[]}]},
+	  {"object":"block","type":"updates","key":"g","data":{},"nodes":[{"object":"block","type":"update","key":"h","data":{"date":"\"><script>"},"nodes":[]}]},
+	  {"object":"block","type":"columns","key":"i","data":{},"nodes":[{"object":"block","type":"column","key":"j","data":{"width":{"unit":"%\"><script>","value":50}},"nodes":[]}]},
+	  {"object":"block","type":"openapi-operation","key":"k","isVoid":true,"data":{"method":"<script>","path":"<script>","ref":{"kind":"openapi","spec":"<script>"}}},
+	  {"object":"block","type":"html","key":"l","isVoid":true,"data":{"html":"<a href=\"javascript:alert(1)\" onclick=\"x()\">a</a><script>alert(1)</script><img src=x onerror=alert(1)><style>*{}</style>"}}
+	]}`
+	out, _ := renderDocument([]byte(doc), nil, nil)
+	for _, bad := range []string{`="javascript:`, "<script", "onclick", "onerror", "<style", `"><script`} {
+		if strings.Contains(string(out), bad) {
+			t.Errorf("output holds %q:\n%s", bad, out)
+		}
+	}
+	for _, want := range []string{"&lt;script&gt;b&lt;/script&gt;", `<span class="option">&lt;script&gt;</span>`, "card &lt;script&gt;", `<div class="html">`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
