@@ -486,8 +486,9 @@ func (r *Resolver) publishedPage(ctx context.Context, loc *PublishedLocation) (*
 	return out, nil
 }
 
-// publishedMarkdown is a document page's markdown with its expressions evaluated (the site's
-// variables as space.vars, the page's as page.vars): one statement, once per page.
+// publishedMarkdown is a document page's markdown as this visitor reads it: without the
+// conditional blocks whose condition their claims do not meet (so neither the page nor its .md
+// shows them). One statement, once per page.
 func (r *Resolver) publishedMarkdown(ctx context.Context, pp *PublishedPage) (*string, error) {
 	if pp.Type != model.PageTypeDocument {
 		return nil, nil
@@ -499,6 +500,7 @@ func (r *Resolver) publishedMarkdown(ctx context.Context, pp *PublishedPage) (*s
 		if err != nil {
 			return nil, err
 		}
+		md = document.KeepConditional(md, func(condition string) bool { return conditionHolds(&condition, pp.space.site.claims) })
 		pp.markdown = &md
 	}
 	return pp.markdown, nil

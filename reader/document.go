@@ -14,6 +14,7 @@ import (
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/microcosm-cc/bluemonday"
 
 	"github.com/bindery/bindery/graph/document"
 )
@@ -35,7 +36,8 @@ type node struct {
 type leaf struct {
 	Text  string `json:"text"`
 	Marks []struct {
-		Type string `json:"type"`
+		Type string         `json:"type"`
+		Data map[string]any `json:"data"`
 	} `json:"marks"`
 }
 
@@ -106,7 +108,7 @@ func str(data map[string]any, key string) string {
 func (r *docRenderer) block(n node) {
 	switch n.Type {
 	case "paragraph":
-		r.w("<p>")
+		r.w("<p" + alignClass(n) + ">")
 		r.inlines(n.Nodes)
 		r.w("</p>\n")
 	case "heading-1", "heading-2", "heading-3":
@@ -199,6 +201,44 @@ func (r *docRenderer) block(n node) {
 		r.w("</span></a>\n")
 	case "file":
 		r.fileCard(n)
+	case "drawing":
+		r.image(n)
+	case "stepper":
+		r.w(`<ol class="stepper">`)
+		for _, step := range n.Nodes {
+			r.w(`<li class="step">`)
+			r.blocks(step.Nodes)
+			r.w("</li>")
+		}
+		r.w("</ol>\n")
+	case "columns":
+		r.w(`<div class="columns">`)
+		for _, col := range n.Nodes {
+			r.w(`<div class="column"` + widthStyle(col.Data["width"], "flex-basis") + ">")
+			r.blocks(col.Nodes)
+			r.w("</div>")
+		}
+		r.w("</div>\n")
+	case "updates":
+		r.w(`<div class="updates">`)
+		for _, u := range n.Nodes {
+			r.w(`<section class="update">`)
+			if date := str(u.Data, "date"); date != "" {
+				r.w(`<p class="update-date"><time datetime="` + html.EscapeString(date) + `">`)
+				r.text(date)
+				r.w("</time></p>")
+			}
+			r.blocks(u.Nodes)
+			r.w("</section>")
+		}
+		r.w("</div>\n")
+	case "if":
+		// The graph keeps only the conditional blocks that hold for this visitor.
+		r.blocks(n.Nodes)
+	case "swagger", "openapi-operation", "openapi-schemas", "openapi-webhook":
+		r.openAPICard(n)
+	case "html":
+		r.w(`<div class="html">` + sanitizeHTML(str(n.Data, "html")) + "</div>\n")
 	case "content-ref":
 		r.contentRef(n)
 	case "expandable":
@@ -237,7 +277,7 @@ func (r *docRenderer) heading(n node) {
 	id := r.anchors.Next(str(n.Data, "id"), title)
 	r.outline = append(r.outline, heading{Level: level, ID: id, Text: title})
 	tag := "h" + strconv.Itoa(level)
-	r.w("<" + tag + ` id="` + html.EscapeString(id) + `">`)
+	r.w("<" + tag + ` id="` + html.EscapeString(id) + `"` + alignClass(n) + ">")
 	r.inlines(n.Nodes)
 	r.w(` <a class="anchor" href="#` + html.EscapeString(id) + `" aria-label="Link to this section">#</a></` + tag + ">\n")
 }
@@ -379,11 +419,19 @@ func (r *docRenderer) image(n node) {
 		r.text(alt)
 		r.w("</span>")
 	} else {
+		dark := r.darkSource(n)
+		if dark != "" {
+			r.w(`<picture><source srcset="` + html.EscapeString(dark) + `" media="(prefers-color-scheme: dark)">`)
+		}
 		r.w(`<img src="` + html.EscapeString(src) + `" alt="` + html.EscapeString(alt) + `" loading="lazy"`)
 		if file != nil && file.Width != nil && file.Height != nil {
 			r.w(fmt.Sprintf(` width="%d" height="%d"`, *file.Width, *file.Height))
 		}
-		r.w(">")
+		// A set width keeps the image's proportions: its file's height gives way.
+		r.w(strings.Replace(widthStyle(n.Data["width"], "width"), `"width:`, `"height:auto;width:`, 1) + ">")
+		if dark != "" {
+			r.w("</picture>")
+		}
 	}
 	for _, f := range n.Fragments {
 		if f.Fragment == "caption" {
@@ -399,6 +447,10 @@ func (r *docRenderer) image(n node) {
 
 func (r *docRenderer) table(n node) {
 	view, _ := n.Data["view"].(map[string]any)
+	if str(view, "type") == "cards" {
+		r.cards(n)
+		return
+	}
 	def, _ := n.Data["definition"].(map[string]any)
 	records, _ := n.Data["records"].(map[string]any)
 	var columns []string
@@ -448,23 +500,8 @@ func (r *docRenderer) table(n node) {
 		r.w("<tr>")
 		for _, c := range columns {
 			r.w("<td" + align(c) + ">")
-			switch v := rw.values[c].(type) {
-			case string:
-				if nodes, ok := fragments[v]; ok {
-					for _, p := range nodes {
-						if p.Type == "paragraph" {
-							r.inlines(p.Nodes)
-						} else {
-							r.block(p)
-						}
-					}
-				} else {
-					r.text(v)
-				}
-			case nil:
-			default:
-				r.text(fmt.Sprint(v))
-			}
+			d, _ := def[c].(map[string]any)
+			r.cell(rw.values[c], d, fragments)
 			r.w("</td>")
 		}
 		r.w("</tr>")
@@ -548,11 +585,34 @@ func (r *docRenderer) inlines(nodes []node) {
 				r.text(alt)
 				continue
 			}
+			dark := r.darkSource(n)
+			if dark != "" {
+				r.w(`<picture><source srcset="` + html.EscapeString(dark) + `" media="(prefers-color-scheme: dark)">`)
+			}
 			r.w(`<img class="inline" src="` + html.EscapeString(u) + `" alt="` + html.EscapeString(alt) + `">`)
+			if dark != "" {
+				r.w("</picture>")
+			}
 		case n.Type == "inline-math":
 			r.w(`<code class="math" role="math">`)
 			r.text(str(n.Data, "formula"))
 			r.w("</code>")
+		case n.Type == "button":
+			r.button(n)
+		case n.Type == "icon":
+			r.icon(str(n.Data, "icon"))
+		case n.Type == "mention":
+			u, _ := r.refURL(n)
+			title := r.mentionTitle(n)
+			if u == "" {
+				r.w(`<span class="broken-link">`)
+				r.text(title)
+				r.w("</span>")
+				continue
+			}
+			r.w(`<a class="mention" href="` + html.EscapeString(u) + `">`)
+			r.text(title)
+			r.w("</a>")
 		case n.Type == "expression":
 			// Not evaluated (it failed): shown as written, with why.
 			r.w(`<code class="expression" title="` + html.EscapeString(str(n.Data, "error")) + `">`)
@@ -564,10 +624,62 @@ func (r *docRenderer) inlines(nodes []node) {
 	}
 }
 
+// button writes a button: a link to its target, or (a search or ask action, or no target) a
+// label that does nothing here.
+func (r *docRenderer) button(n node) {
+	kind := "primary"
+	if str(n.Data, "kind") == "secondary" {
+		kind = "secondary"
+	}
+	u, _ := r.refURL(n)
+	if u != "" {
+		r.w(`<a class="button button-` + kind + `" href="` + html.EscapeString(u) + `">`)
+	} else {
+		r.w(`<span class="button button-` + kind + `">`)
+	}
+	if icon := str(n.Data, "icon"); icon != "" {
+		r.icon(icon)
+	}
+	r.text(str(n.Data, "label"))
+	if u != "" {
+		r.w("</a>")
+	} else {
+		r.w("</span>")
+	}
+}
+
+// icon writes an icon by its Font Awesome name: the reader's drawing for it, else a dot.
+func (r *docRenderer) icon(name string) {
+	if svg := iconSVG(name); svg != "" {
+		r.w(`<span class="icon" role="img" aria-label="` + html.EscapeString(name) + `">` + string(svg) + "</span>")
+		return
+	}
+	r.w(`<span class="icon icon-unknown" role="img" aria-label="` + html.EscapeString(name) + `"></span>`)
+}
+
+// markColors are the colour names a color mark may carry, as CSS class suffixes.
+var markColors = map[string]string{
+	"green": "green", "blue": "blue", "red": "red", "orange": "orange", "yellow": "yellow", "purple": "purple",
+	"$primary": "primary", "$info": "info", "$success": "success", "$warning": "warning", "$danger": "danger",
+}
+
 func (r *docRenderer) leaf(l leaf) {
 	var open, close []string
 	for _, m := range l.Marks {
-		tag := map[string]string{"bold": "strong", "italic": "em", "strikethrough": "s", "code": "code"}[m.Type]
+		if m.Type == "color" {
+			var classes []string
+			if c := markColors[str(m.Data, "text")]; c != "" {
+				classes = append(classes, "text-"+c)
+			}
+			if c := markColors[str(m.Data, "background")]; c != "" {
+				classes = append(classes, "bg-"+c)
+			}
+			open = append(open, `<mark class="`+strings.Join(classes, " ")+`">`)
+			close = append([]string{"</mark>"}, close...)
+			continue
+		}
+		tag := map[string]string{"bold": "strong", "italic": "em", "strikethrough": "s", "code": "code",
+			"keyboard": "kbd", "superscript": "sup", "subscript": "sub"}[m.Type]
 		if tag == "" {
 			continue
 		}
@@ -578,3 +690,288 @@ func (r *docRenderer) leaf(l leaf) {
 	r.w(strings.ReplaceAll(html.EscapeString(l.Text), "\n", "<br>")) // hard line breaks
 	r.w(strings.Join(close, ""))
 }
+
+// alignClass is the class of a paragraph's or heading's data.align.
+func alignClass(n node) string {
+	switch a := str(n.Data, "align"); a {
+	case "center", "end":
+		return ` class="align-` + a + `"`
+	}
+	return ""
+}
+
+// widthStyle writes a Length (pixels, or {"value","unit":"%"}) as a style property.
+func widthStyle(v any, prop string) string {
+	switch w := v.(type) {
+	case float64:
+		if w > 0 {
+			return ` style="` + prop + `:` + strconv.FormatFloat(w, 'f', -1, 64) + `px"`
+		}
+	case map[string]any:
+		if value, ok := w["value"].(float64); ok && value > 0 && value <= 100 && str(w, "unit") == "%" {
+			return ` style="` + prop + `:` + strconv.FormatFloat(value, 'f', -1, 64) + `%"`
+		}
+	}
+	return ""
+}
+
+// darkSource is where an image's dark-theme source (data.refDark) is, or "".
+func (r *docRenderer) darkSource(n node) string {
+	ref, ok := n.Data["refDark"].(map[string]any)
+	if !ok {
+		return ""
+	}
+	u, _ := r.refURL(node{Data: map[string]any{"ref": ref}})
+	return u
+}
+
+// cell writes a table cell's value: a text cell's fragment, a link, an image, select labels.
+func (r *docRenderer) cell(v any, def map[string]any, fragments map[string][]node) {
+	switch v := v.(type) {
+	case string:
+		nodes, ok := fragments[v]
+		if !ok {
+			r.text(v)
+			return
+		}
+		if len(nodes) == 1 && nodes[0].Type == "paragraph" {
+			r.inlines(nodes[0].Nodes)
+			return
+		}
+		r.blocks(nodes)
+	case map[string]any: // a content-ref or image
+		u, l := r.refURL(node{Data: map[string]any{"ref": v}})
+		title := str(v, "url")
+		if l != nil {
+			title = l.Target
+			if l.Title != nil {
+				title = *l.Title
+			}
+		}
+		if u == "" {
+			r.text(title)
+			return
+		}
+		if str(def, "type") == "image" {
+			r.w(`<img class="inline" src="` + html.EscapeString(u) + `" alt="">`)
+			return
+		}
+		r.w(`<a href="` + html.EscapeString(u) + `">`)
+		r.text(title)
+		r.w("</a>")
+	case []any:
+		labels := map[string]string{}
+		options, _ := def["options"].([]any)
+		for _, o := range options {
+			m, _ := o.(map[string]any)
+			labels[str(m, "value")] = str(m, "label")
+		}
+		for _, item := range v {
+			s, _ := item.(string)
+			if str(def, "type") == "files" {
+				if f, ok := r.files[s]; ok {
+					r.w(`<a href="` + html.EscapeString(f.URL) + `">`)
+					r.text(f.Name)
+					r.w("</a> ")
+				}
+				continue
+			}
+			if l := labels[s]; l != "" {
+				s = l
+			}
+			r.w(`<span class="option">`)
+			r.text(s)
+			r.w("</span> ")
+		}
+	case bool:
+		if v {
+			r.w(`<input type="checkbox" checked disabled aria-label="yes">`)
+		} else {
+			r.w(`<input type="checkbox" disabled aria-label="no">`)
+		}
+	case nil:
+	default:
+		r.text(fmt.Sprint(v))
+	}
+}
+
+// coverURL is where a card's cover image is: a file of the space, or an image URL.
+func (r *docRenderer) coverURL(v any) string {
+	switch v := v.(type) {
+	case []any:
+		for _, id := range v {
+			if s, ok := id.(string); ok {
+				if f, ok := r.files[s]; ok {
+					return f.URL
+				}
+			}
+		}
+	case map[string]any:
+		u, _ := r.refURL(node{Data: map[string]any{"ref": v}})
+		return u
+	}
+	return ""
+}
+
+// cards writes a cards table: one card per record, its visible columns' content, its cover
+// (light and dark) on top, the whole card a link to its target.
+func (r *docRenderer) cards(n node) {
+	view, _ := n.Data["view"].(map[string]any)
+	def, _ := n.Data["definition"].(map[string]any)
+	records, _ := n.Data["records"].(map[string]any)
+	fragments := map[string][]node{}
+	for _, f := range n.Fragments {
+		fragments[f.Fragment] = f.Nodes
+	}
+	var columns []string
+	if cols, ok := view["columns"].([]any); ok {
+		for _, c := range cols {
+			if s, ok := c.(string); ok {
+				columns = append(columns, s)
+			}
+		}
+	}
+	type rec struct {
+		order  string
+		values map[string]any
+	}
+	var recs []rec
+	for _, v := range records {
+		m, _ := v.(map[string]any)
+		values, _ := m["values"].(map[string]any)
+		recs = append(recs, rec{str(m, "orderIndex"), values})
+	}
+	sort.SliceStable(recs, func(i, j int) bool { return recs[i].order < recs[j].order })
+	size := "medium"
+	if str(view, "cardSize") == "large" {
+		size = "large"
+	}
+	r.w(`<div class="cards cards-` + size + `">`)
+	for _, rc := range recs {
+		target := ""
+		if t := str(view, "targetDefinition"); t != "" {
+			if ref, ok := rc.values[t].(map[string]any); ok {
+				target, _ = r.refURL(node{Data: map[string]any{"ref": ref}})
+			}
+		}
+		if target != "" {
+			r.w(`<a class="card card-cover" href="` + html.EscapeString(target) + `">`)
+		} else {
+			r.w(`<div class="card card-cover">`)
+		}
+		cover := r.coverURL(rc.values[str(view, "coverDefinition")])
+		dark := r.coverURL(rc.values[str(view, "coverDefinitionDark")])
+		if cover != "" || dark != "" {
+			if cover == "" {
+				cover = dark
+			}
+			r.w(`<picture class="card-image">`)
+			if dark != "" && dark != cover {
+				r.w(`<source srcset="` + html.EscapeString(dark) + `" media="(prefers-color-scheme: dark)">`)
+			}
+			r.w(`<img src="` + html.EscapeString(cover) + `" alt="" loading="lazy"></picture>`)
+		}
+		r.w(`<div class="card-body">`)
+		for _, c := range columns {
+			d, _ := def[c].(map[string]any)
+			if str(d, "type") == "content-ref" && target != "" {
+				continue // the card itself is the link: no link inside a link
+			}
+			r.w(`<div class="card-field">`)
+			if target != "" {
+				r.cardText(rc.values[c], fragments)
+			} else {
+				r.cell(rc.values[c], d, fragments)
+			}
+			r.w("</div>")
+		}
+		r.w("</div>")
+		if target != "" {
+			r.w("</a>")
+		} else {
+			r.w("</div>")
+		}
+	}
+	r.w("</div>\n")
+}
+
+// cardText writes a field of a card that is itself a link: its text and marks, no links.
+func (r *docRenderer) cardText(v any, fragments map[string][]node) {
+	name, _ := v.(string)
+	for _, p := range fragments[name] {
+		r.w("<p>")
+		r.linklessInlines(p.Nodes)
+		r.w("</p>")
+	}
+}
+
+// linklessInlines writes inline nodes with links (and buttons, mentions) as their text.
+func (r *docRenderer) linklessInlines(nodes []node) {
+	for _, n := range nodes {
+		switch {
+		case n.Object == "text":
+			for _, l := range n.Leaves {
+				r.leaf(l)
+			}
+		case n.Type == "button":
+			r.text(str(n.Data, "label"))
+		case n.Type == "link":
+			r.linklessInlines(n.Nodes)
+		case n.Type == "mention":
+			r.text(r.mentionTitle(n))
+		default:
+			r.inlines([]node{n})
+		}
+	}
+}
+
+// openAPICard shows an OpenAPI block as a card naming its operation and specification.
+func (r *docRenderer) openAPICard(n node) {
+	ref, _ := n.Data["ref"].(map[string]any)
+	spec := str(ref, "spec")
+	if spec == "" {
+		spec = str(ref, "url")
+	}
+	if f, ok := r.files[str(ref, "file")]; ok {
+		spec = f.Name
+	}
+	title := strings.TrimSpace(strings.ToUpper(str(n.Data, "method")) + " " + str(n.Data, "path"))
+	switch n.Type {
+	case "openapi-schemas":
+		var names []string
+		if schemas, ok := n.Data["schemas"].([]any); ok {
+			for _, s := range schemas {
+				if name, ok := s.(string); ok {
+					names = append(names, name)
+				}
+			}
+		}
+		title = "Schemas: " + strings.Join(names, ", ")
+	case "openapi-webhook":
+		title = "Webhook: " + str(n.Data, "name")
+	}
+	r.w(`<div class="card openapi"><span class="card-title"><code>`)
+	r.text(title)
+	r.w(`</code></span><span class="card-text">OpenAPI specification `)
+	r.text(spec)
+	r.w("</span></div>\n")
+}
+
+// mentionTitle is the title of the page or file a mention points at.
+func (r *docRenderer) mentionTitle(n node) string {
+	_, l := r.refURL(n)
+	if l != nil && l.Title != nil && *l.Title != "" {
+		return *l.Title
+	}
+	if l != nil && l.Target != "" {
+		return l.Target
+	}
+	ref, _ := n.Data["ref"].(map[string]any)
+	return str(ref, "url")
+}
+
+// htmlPolicy sanitizes the HTML that documents keep as html blocks: user-generated content's
+// elements and attributes, without scripts, styles, event handlers or frames.
+var htmlPolicy = bluemonday.UGCPolicy()
+
+func sanitizeHTML(s string) string { return htmlPolicy.Sanitize(s) }

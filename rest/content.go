@@ -5,6 +5,7 @@ import (
 
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/go-chi/chi/v5"
 )
@@ -108,8 +109,15 @@ func (c contentReader) page(w http.ResponseWriter, r *http.Request) (int, any, e
 		return 0, nil, err
 	}
 	// The graph checks format and evaluated, as it does for GraphQL.
+	// The document speaks GitBook's schema: Bindery's own nodes in the contract's (document.Contract;
+	// GraphQL keeps them).
 	format, evaluated := model.PageFormat(r.URL.Query().Get("format")), model.Evaluation(r.URL.Query().Get("evaluated"))
-	return ok(c.res.EvaluatedPage(r.Context(), src, chi.URLParam(r, "pageId"), format, evaluated))
+	page, err := c.res.EvaluatedPage(r.Context(), src, chi.URLParam(r, "pageId"), format, evaluated)
+	if err == nil && page.Document != nil {
+		doc := document.Contract(*page.Document)
+		page.Document = &doc
+	}
+	return ok(page, err)
 }
 
 // linkList is the contract's list of link items with their stats.
@@ -159,7 +167,8 @@ func (a *api) pageDocument(w http.ResponseWriter, r *http.Request) (int, any, er
 	if page.Document == nil {
 		return 0, nil, apperr.NotFoundf("the page has no document: it is a %s", page.Type)
 	}
-	return ok(page.Document, nil)
+	// GitBook's schema: Bindery's own nodes in the contract's (GraphQL keeps them).
+	return ok(document.Contract(*page.Document), nil)
 }
 
 func (a *api) createChangeRequest(w http.ResponseWriter, r *http.Request) (int, any, error) {

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -367,6 +368,11 @@ type converter struct {
 	n     int64
 	depth int  // block nesting of the block being converted
 	over  bool // MaxReadNodes keys were given out: the conversion stops
+	// ends maps each inline HTML start tag to its end tag among its siblings (htmlPairs), for
+	// the parents paired so far; inlineDepth is the nesting of inline HTML elements being read.
+	ends        map[*ast.RawHTML]*ast.RawHTML
+	paired      map[ast.Node]bool
+	inlineDepth int
 }
 
 // key returns the next node key.
@@ -446,7 +452,7 @@ func (c *converter) convertBlock(n ast.Node) []Node {
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
 		return []Node{c.code(n, nil)}
 	case *ast.HTMLBlock:
-		return []Node{c.htmlBlock(n)}
+		return c.htmlBlock(n)
 	case *extast.Table:
 		return []Node{c.table(n)}
 	case *tagBlock:
@@ -549,9 +555,7 @@ func (c *converter) heading(h *ast.Heading) Node {
 		stop = open
 	}
 	ib := &inlineBuilder{c: c}
-	for ch := h.FirstChild(); ch != nil && ch != stop; ch = ch.NextSibling() {
-		ib.walk(ch, nil)
-	}
+	ib.walkRange(h.FirstChild(), stop, nil)
 	if stop != nil {
 		ib.trimTrailingSpace()
 	}
@@ -678,74 +682,18 @@ func (c *converter) code(n ast.Node, attrs map[string]string) Node {
 	return b
 }
 
-// htmlBlock converts GitBook's <figure><img …><figcaption>…</figcaption></figure> into an images
-// block and keeps any other raw HTML as the text of a paragraph.
-func (c *converter) htmlBlock(n *ast.HTMLBlock) Node {
+// htmlBlock converts a raw HTML block (see html.go); a block of nothing but closing tags or
+// comments gives nothing.
+func (c *converter) htmlBlock(n *ast.HTMLBlock) []Node {
 	raw := c.linesText(n)
 	if n.HasClosure() {
 		raw += string(n.ClosureLine.Value(c.src))
 	}
-	if attrs, caption, ok := parseFigure(raw); ok {
-		b := c.block("images", nil)
-		b.Nodes = []Node{c.htmlImage(attrs, caption)}
-		return b
+	nodes, err := parseHTML(raw)
+	if err != nil { // nested past the parser's bound: kept whole, as HTML
+		return []Node{c.voidBlock("html", map[string]any{"html": raw})}
 	}
-	p := c.block("paragraph", nil)
-	p.Nodes = []Node{textNode(strings.TrimRight(raw, "\n"))}
-	return p
-}
-
-// htmlImage converts the attributes of an HTML <img> into an image block.
-func (c *converter) htmlImage(attrs map[string]string, caption string) Node {
-	data := map[string]any{"ref": c.ref(attrs["src"])}
-	if alt := attrs["alt"]; alt != "" {
-		data["alt"] = alt
-	}
-	b := c.voidBlock("image", data)
-	b.Fragments = []Fragment{}
-	if caption != "" {
-		key := c.key()
-		p := c.block("paragraph", nil)
-		p.Nodes = []Node{textNode(caption)}
-		b.Fragments = []Fragment{{Key: key, Fragment: "caption", Nodes: []Node{p}}}
-	}
-	return b
-}
-
-// parseFigure reads an HTML block that is exactly <figure>, one <img …> with a src, an optional
-// <figcaption> (its text, in an optional <p>), and </figure>.
-func parseFigure(raw string) (attrs map[string]string, caption string, ok bool) {
-	s := strings.TrimSpace(raw)
-	const open, closing = "<figure>", "</figure>"
-	if len(s) < len(open)+len(closing) || !strings.EqualFold(s[:len(open)], open) || !strings.EqualFold(s[len(s)-len(closing):], closing) {
-		return nil, "", false
-	}
-	attrs, rest, ok := parseImgTag(strings.TrimSpace(s[len(open) : len(s)-len(closing)]))
-	if !ok {
-		return nil, "", false
-	}
-	rest = strings.TrimSpace(rest)
-	if rest != "" {
-		inner, ok := stripElement(rest, "figcaption")
-		if !ok {
-			return nil, "", false
-		}
-		caption = strings.TrimSpace(inner)
-		if p, ok := stripElement(caption, "p"); ok {
-			caption = strings.TrimSpace(p)
-		}
-		caption = unescape([]byte(caption))
-	}
-	return attrs, caption, true
-}
-
-// stripElement returns the content of s when s is exactly <name>content</name>.
-func stripElement(s, name string) (string, bool) {
-	open, closing := "<"+name+">", "</"+name+">"
-	if len(s) < len(open)+len(closing) || !strings.EqualFold(s[:len(open)], open) || !strings.EqualFold(s[len(s)-len(closing):], closing) {
-		return "", false
-	}
-	return s[len(open) : len(s)-len(closing)], true
+	return c.htmlBlocks(nodes)
 }
 
 // parseImgTag reads an <img …> start tag at the start of s (with a non-empty src) and returns its
@@ -866,8 +814,53 @@ func (c *converter) tag(t *tagBlock) []Node {
 		return []Node{b}
 	case "tabs":
 		return []Node{c.tabs(t)}
-	case "tab": // only opens inside {% tabs %}; defensive
-		return []Node{c.tabsItem(t)}
+	case "stepper":
+		return []Node{c.items(c.block("stepper", nil), t, "step", "stepper-step", func(attrs map[string]string) map[string]any {
+			data := map[string]any{}
+			if icon := attrs["icon"]; icon != "" {
+				data["icon"] = icon
+			}
+			return data
+		})}
+	case "columns":
+		data := map[string]any{}
+		if v, ok := t.Attrs["fullwidth"]; ok {
+			data["fullWidth"] = v == "true"
+		}
+		return []Node{c.items(c.block("columns", data), t, "column", "column", func(attrs map[string]string) map[string]any {
+			data := map[string]any{}
+			if w, ok := lengthData(attrs["width"]); ok {
+				data["width"] = w
+			}
+			switch v := attrs["valign"]; v {
+			case "top", "middle", "bottom":
+				data["verticalAlignment"] = v
+			}
+			return data
+		})}
+	case "updates":
+		data := map[string]any{}
+		if f := t.Attrs["format"]; f != "" {
+			data["format"] = f
+		}
+		return []Node{c.items(c.block("updates", data), t, "update", "update", func(attrs map[string]string) map[string]any {
+			data := map[string]any{}
+			if d := attrs["date"]; d != "" {
+				data["date"] = d
+			}
+			return data
+		})}
+	case "if":
+		b := c.block("if", map[string]any{"expression": t.Attrs["expression"]})
+		b.Nodes = c.containerBlocks(t)
+		return []Node{b}
+	case "openapi", "openapi-operation", "openapi-schemas", "openapi-webhook":
+		if b, ok := c.openAPI(t); ok {
+			return []Node{b}
+		}
+		return c.blocks(t)
+	case "tab", "step", "column", "update": // only open inside their container; defensive
+		return c.blocks(t)
 	case "code":
 		var out []Node
 		done := false
@@ -889,6 +882,10 @@ func (c *converter) tag(t *tagBlock) []Node {
 			return []Node{c.voidBlock("content-ref", map[string]any{"ref": c.ref(target)})}
 		}
 		return c.blocks(t)
+	case "include":
+		// Reusable content, which GitBook keeps in a file of its own (.gitbook/includes/…): a
+		// reference to that file, as the contract's content-ref.
+		return []Node{c.voidBlock("content-ref", map[string]any{"ref": c.ref(t.Attrs["src"])})}
 	case "embed":
 		if u := t.Attrs["url"]; u != "" {
 			return []Node{c.voidBlock("embed", map[string]any{"url": u})}
@@ -923,43 +920,104 @@ func tagText(t *tagBlock) string {
 	return b.String()
 }
 
-// tabs converts {% tabs %}: each {% tab %} becomes a tabs-item. Blocks between tabs join the tab
-// before them (or an untitled tab when none came yet), since tabs hold only tabs-items.
+// tabs converts {% tabs %}: each {% tab %} becomes a tabs-item.
 func (c *converter) tabs(t *tagBlock) Node {
-	b := c.block("tabs", nil)
+	return c.items(c.block("tabs", nil), t, "tab", "tabs-item", func(attrs map[string]string) map[string]any {
+		return map[string]any{"title": attrs["title"]}
+	})
+}
+
+// items fills b, a block that holds only items (tabs, a stepper, columns, updates), from the
+// children of t: each child tag named child becomes an item of type itemType with itemData of its
+// attributes. Blocks between items join the item before them (or an item with no attributes when
+// none came yet), and b is never left empty.
+func (c *converter) items(b Node, t *tagBlock, child, itemType string, itemData func(map[string]string) map[string]any) Node {
+	item := func(tag *tagBlock) Node {
+		n := c.block(itemType, itemData(tag.Attrs))
+		c.depth++
+		n.Nodes = c.containerBlocks(tag)
+		c.depth--
+		return n
+	}
 	for ch := t.FirstChild(); ch != nil; ch = ch.NextSibling() {
-		if tab, ok := ch.(*tagBlock); ok && tab.Name == "tab" {
-			b.Nodes = append(b.Nodes, c.tabsItem(tab))
+		if tag, ok := ch.(*tagBlock); ok && tag.Name == child {
+			b.Nodes = append(b.Nodes, item(tag))
 			continue
 		}
 		if len(b.Nodes) == 0 {
-			b.Nodes = append(b.Nodes, c.block("tabs-item", map[string]any{"title": ""}))
+			b.Nodes = append(b.Nodes, c.block(itemType, itemData(map[string]string{})))
 		}
 		last := &b.Nodes[len(b.Nodes)-1]
 		last.Nodes = append(last.Nodes, c.convertBlock(ch)...)
 	}
 	switch {
 	case len(b.Nodes) == 0: // never empty
-		item := c.block("tabs-item", map[string]any{"title": ""})
-		item.Nodes = []Node{c.emptyParagraph()}
-		b.Nodes = []Node{item}
+		b.Nodes = []Node{item(&tagBlock{Attrs: map[string]string{}})}
 	case len(b.Nodes[0].Nodes) == 0:
-		// An untitled tab opened for stray blocks that gave nothing (an end marker) goes away.
+		// An item opened for stray blocks that gave nothing (an end marker) goes away.
 		b.Nodes = b.Nodes[1:]
 		if len(b.Nodes) == 0 {
-			b.Nodes = []Node{c.block("tabs-item", map[string]any{"title": ""})}
-			b.Nodes[0].Nodes = []Node{c.emptyParagraph()}
+			b.Nodes = []Node{item(&tagBlock{Attrs: map[string]string{}})}
 		}
 	}
 	return b
 }
 
-func (c *converter) tabsItem(t *tagBlock) Node {
-	b := c.block("tabs-item", map[string]any{"title": t.Attrs["title"]})
-	c.depth++
-	b.Nodes = c.containerBlocks(t)
-	c.depth--
-	return b
+// lengthData reads a GitBook length ("40%", "120px", "300") as the contract's Length: a number of
+// pixels, or {"value","unit"}. ok=false when it is no length.
+func lengthData(s string) (any, bool) {
+	s = strings.TrimSpace(s)
+	num := strings.TrimRight(s, "abcdefghijklmnopqrstuvwxyz%")
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || v < 0 {
+		return nil, false
+	}
+	switch unit := s[len(num):]; unit {
+	case "", "px":
+		return v, true
+	case "%":
+		return map[string]any{"unit": "%", "value": math.Round(v*100) / 100}, true
+	}
+	return nil, false
+}
+
+// openAPI converts GitBook's OpenAPI tags into the contract's OpenAPI blocks: {% openapi src %}
+// (a specification by URL or file: "swagger"), and {% openapi-operation %}, {% openapi-schemas %}
+// and {% openapi-webhook %}, which name one of the organization's specifications by its slug. The
+// body GitBook writes (a link to the specification) is not repeated. ok=false when an attribute
+// the block needs is missing.
+func (c *converter) openAPI(t *tagBlock) (Node, bool) {
+	a := t.Attrs
+	spec := map[string]any{"kind": "openapi", "spec": a["spec"]}
+	switch t.Name {
+	case "openapi":
+		if a["src"] == "" || a["path"] == "" || a["method"] == "" {
+			return Node{}, false
+		}
+		return c.voidBlock("swagger", map[string]any{"ref": c.ref(strings.Trim(a["src"], "<>")), "path": a["path"], "method": a["method"]}), true
+	case "openapi-operation":
+		if a["spec"] == "" || a["path"] == "" || a["method"] == "" {
+			return Node{}, false
+		}
+		return c.voidBlock("openapi-operation", map[string]any{"ref": spec, "path": a["path"], "method": a["method"]}), true
+	case "openapi-schemas":
+		if a["spec"] == "" {
+			return Node{}, false
+		}
+		schemas := []any{}
+		for name := range strings.SplitSeq(a["schemas"], ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				schemas = append(schemas, name)
+			}
+		}
+		return c.voidBlock("openapi-schemas", map[string]any{"ref": spec, "schemas": schemas, "grouped": a["grouped"] != "false"}), true
+	case "openapi-webhook":
+		if a["spec"] == "" || a["name"] == "" {
+			return Node{}, false
+		}
+		return c.voidBlock("openapi-webhook", map[string]any{"ref": spec, "name": a["name"]}), true
+	}
+	return Node{}, false
 }
 
 // expandable converts <details> into an expandable block with title and body fragments.
@@ -1205,11 +1263,20 @@ func sameMarks(a, b []Mark) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].Type != b[i].Type {
+		if a[i].Type != b[i].Type || (a[i].Type == "color" && !maps.Equal(colorOf(a[i]), colorOf(b[i]))) {
 			return false
 		}
 	}
 	return true
+}
+
+// colorOf is a color mark's text and background.
+func colorOf(m Mark) map[string]string {
+	out := map[string]string{}
+	for k, v := range m.Data {
+		out[k], _ = v.(string)
+	}
+	return out
 }
 
 // withMark returns marks plus typ (once), without changing marks' backing array.
@@ -1225,7 +1292,19 @@ func withMark(marks []Mark, typ string) []Mark {
 }
 
 func (b *inlineBuilder) walkChildren(n ast.Node, marks []Mark) {
-	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+	b.walkRange(n.FirstChild(), nil, marks)
+}
+
+// walkRange walks the inline siblings from first up to stop (nil: to the last); an inline HTML
+// element takes its content up to its end tag (htmlElement).
+func (b *inlineBuilder) walkRange(first, stop ast.Node, marks []Mark) {
+	for ch := first; ch != nil && ch != stop; ch = ch.NextSibling() {
+		if raw, ok := ch.(*ast.RawHTML); ok {
+			if end := b.htmlElement(raw, marks); end != nil {
+				ch = end
+				continue
+			}
+		}
 		b.walk(ch, marks)
 	}
 }
@@ -1275,6 +1354,11 @@ func (b *inlineBuilder) walk(n ast.Node, marks []Mark) {
 	case *extast.Strikethrough:
 		b.walkChildren(n, withMark(marks, "strikethrough"))
 	case *ast.Link:
+		if string(n.Title) == "mention" { // GitBook writes a mention as [title](target "mention")
+			b.inline(Node{Object: ObjectInline, Type: "mention", Key: b.c.key(), IsVoid: true,
+				Data: map[string]any{"ref": b.c.ref(destination(n.Destination))}})
+			return
+		}
 		link := Node{Object: ObjectInline, Type: "link", Key: b.c.key(),
 			Data: map[string]any{"ref": b.c.ref(destination(n.Destination))}}
 		link.Nodes = b.c.inlines(n, marks)
@@ -1309,7 +1393,8 @@ func (b *inlineBuilder) walk(n ast.Node, marks []Mark) {
 				b.inline(Node{Object: ObjectInline, Type: "inline-image", Key: b.c.key(), IsVoid: true, Data: data})
 				return
 			}
-			b.text(raw, marks)
+			// Any other tag alone (an end tag, a tag whose end never comes, a comment) is markup,
+			// not text: the text around it stays.
 		}
 	case *extast.TaskCheckBox:
 		// data.checked of the list item

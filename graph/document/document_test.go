@@ -635,20 +635,27 @@ func TestFromMarkdown(t *testing.T) {
 			]}`,
 		},
 		{
-			name:     "raw html block",
+			name:     "html block: a wrapper of known elements falls away",
 			markdown: "<div class=\"x\">\n<b>raw</b>\n</div>",
 			want: `{"object":"document","data":{},"nodes":[
 				{"object":"block","type":"paragraph","key":"1","data":{},"nodes":[
-					{"object":"text","leaves":[{"object":"leaf","text":"<div class=\"x\">\n<b>raw</b>\n</div>","marks":[]}]}
+					{"object":"text","leaves":[{"object":"leaf","text":"raw","marks":[{"object":"mark","type":"bold","data":{}}]}]}
 				]}
 			]}`,
 		},
 		{
-			name:     "raw html inline",
-			markdown: "a <span>b</span> c<br>d",
+			name:     "html block the format does not define is kept as html",
+			markdown: "<div class=\"x\"><iframe src=\"https://e.example\"></iframe></div>",
+			want: `{"object":"document","data":{},"nodes":[
+				{"object":"block","type":"html","key":"1","isVoid":true,"data":{"html":"<div class=\"x\"><iframe src=\"https://e.example\"></iframe></div>"}}
+			]}`,
+		},
+		{
+			name:     "raw html inline: tags fall away, their text stays",
+			markdown: "a <span>b</span> c<br>d <foo>",
 			want: `{"object":"document","data":{},"nodes":[
 				{"object":"block","type":"paragraph","key":"1","data":{},"nodes":[
-					{"object":"text","leaves":[{"object":"leaf","text":"a <span>b</span> c\nd","marks":[]}]}
+					{"object":"text","leaves":[{"object":"leaf","text":"a b c\nd ","marks":[]}]}
 				]}
 			]}`,
 		},
@@ -886,7 +893,7 @@ func TestZeroValuesMarshal(t *testing.T) {
 }
 
 func TestHTMLEscaping(t *testing.T) {
-	doc := FromMarkdown("a <b> & c", nil)
+	doc := FromMarkdown("a &lt;b&gt; & c", nil)
 	// A caller's json.Marshal escapes <, > and & as usual…
 	got, err := json.Marshal(doc)
 	if err != nil {
@@ -1176,6 +1183,12 @@ func TestDeepNesting(t *testing.T) {
 		"tabs":            strings.Repeat("{% tabs %}\n{% tab title=\"t\" %}\n", 1000) + "deep\n",
 		"details":         strings.Repeat("<details>\n", 3000) + "deep\n",
 		"table in quotes": strings.Repeat("> ", 150) + "| a |\n" + strings.Repeat("> ", 150) + "|---|\n" + strings.Repeat("> ", 150) + "| deep |\n",
+		// Inline HTML tags are paired once per paragraph: nesting, or tags never closed, cost
+		// linear time (a search for each tag's end took minutes here).
+		"inline html":          strings.Repeat("<b>", 20000) + "deep" + strings.Repeat("</b>", 20000),
+		"inline html unclosed": strings.Repeat("<span>", 20000) + "deep",
+		"nested links":         strings.Repeat(`<a href="x">`, 10000) + "deep" + strings.Repeat("</a>", 10000),
+		"html blocks":          "<div>" + strings.Repeat("<div>", 2000) + "deep",
 	}
 	for name, md := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -427,3 +427,46 @@ func escapeMarkdown(value string, lineStart bool) string {
 }
 
 func isASCIILetter(c byte) bool { return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
+
+// KeepConditional returns markdown without the conditional blocks ({% if expression %} …
+// {% endif %}) whose expression does not hold (holds says, for a visitor): their lines are taken
+// out whole, tag lines included. A block whose end tag never comes is taken out to the end.
+// Everything else is kept byte for byte, CRLF line endings included.
+func KeepConditional(markdownText string, holds func(expression string) bool) string {
+	if !strings.Contains(markdownText, "{%") {
+		return markdownText
+	}
+	src, crs := normalizeNewlines(markdownText)
+	root := markdown.Parser().Parse(text.NewReader(src))
+	var cut [][2]int
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		t, ok := n.(*tagBlock)
+		if !entering || !ok || t.Name != "if" {
+			return ast.WalkContinue, nil
+		}
+		if holds(t.Attrs["expression"]) {
+			return ast.WalkContinue, nil
+		}
+		to := t.To
+		if to < 0 {
+			to = len(src)
+		}
+		cut = append(cut, [2]int{t.From, to})
+		return ast.WalkSkipChildren, nil
+	})
+	if len(cut) == 0 {
+		return markdownText
+	}
+	var b strings.Builder
+	last := 0
+	for _, c := range cut {
+		from, to := originalOffset(c[0], crs), originalOffset(c[1], crs)
+		if from < last {
+			continue
+		}
+		b.WriteString(markdownText[last:from])
+		last = to
+	}
+	b.WriteString(markdownText[min(last, len(markdownText)):])
+	return b.String()
+}

@@ -20,6 +20,10 @@ func TestExpressionParsing(t *testing.T) {
 		b, _ := json.Marshal(s)
 		return `{"object":"text","leaves":[{"object":"leaf","text":` + string(b) + `,"marks":[]}]}`
 	}
+	code := func(s string) string {
+		b, _ := json.Marshal(s)
+		return `{"object":"text","leaves":[{"object":"leaf","text":` + string(b) + `,"marks":[{"object":"mark","type":"code","data":{}}]}]}`
+	}
 	node := func(key, expression string) string {
 		b, _ := json.Marshal(expression)
 		return `{"object":"inline","type":"expression","key":"` + key + `","isVoid":true,"data":{"expression":` + string(b) + `}}`
@@ -41,14 +45,15 @@ func TestExpressionParsing(t *testing.T) {
 		{"unquoted attribute", `<code class=expression>x</code>`, para(node("2", "x"))},
 		{"inside emphasis", "**a " + expr("x") + "**",
 			para(`{"object":"text","leaves":[{"object":"leaf","text":"a ","marks":[{"object":"mark","type":"bold","data":{}}]}]},` + node("2", "x"))},
-		{"other class stays raw HTML", `<code class="other">x</code>`, para(text(`<code class="other">x</code>`))},
-		{"extra attribute stays raw HTML", `<code class="expression" id="a">x</code>`, para(text(`<code class="expression" id="a">x</code>`))},
-		{"no attribute stays raw HTML", `<code>x</code>`, para(text(`<code>x</code>`))},
-		{"unclosed stays raw HTML", `<code class="expression">x`, para(text(`<code class="expression">x`))},
-		{"closed on the next line only stays raw HTML", "<code class=\"expression\">x\ny</code>",
-			para(text("<code class=\"expression\">x y</code>"))},
-		{"nested tag stays raw HTML", expr("a <b>c</b>"), para(text(expr("a <b>c</b>")))},
-		{"backslash-escaped", `\` + expr("x"), para(text(expr("x")))},
+		// Anything else is inline HTML: a <code> element gives code-marked text, a lone tag is dropped.
+		{"other class is code", `<code class="other">x</code>`, para(code("x"))},
+		{"extra attribute is code", `<code class="expression" id="a">x</code>`, para(code("x"))},
+		{"no attribute is code", `<code>x</code>`, para(code("x"))},
+		{"unclosed: the tag falls away", `<code class="expression">x`, para(text("x"))},
+		{"closed on the next line only is code", "<code class=\"expression\">x\ny</code>", para(code("x y"))},
+		{"nested tag is code", expr("a <b>c</b>"),
+			para(`{"object":"text","leaves":[{"object":"leaf","text":"a ","marks":[{"object":"mark","type":"code","data":{}}]},{"object":"leaf","text":"c","marks":[{"object":"mark","type":"code","data":{}},{"object":"mark","type":"bold","data":{}}]}]}`)},
+		{"backslash-escaped", `\` + expr("x"), para(text(`<code class="expression">x`))},
 		{"in a code span", "`" + expr("x") + "`",
 			para(`{"object":"text","leaves":[{"object":"leaf","text":"` + strings.ReplaceAll(expr("x"), `"`, `\"`) + `","marks":[{"object":"mark","type":"code","data":{}}]}]}`)},
 		{"in link text stays text", "[see " + expr("x") + "](u)",
@@ -348,5 +353,27 @@ func TestEvaluateManyExpressions(t *testing.T) {
 	md, errs := EvaluateMarkdown(b.String(), eval)
 	if len(errs) != 0 || md != strings.Repeat("v1 and 2\n", 20000) {
 		t.Errorf("markdown: %d errors, %.40q…", len(errs), md)
+	}
+}
+
+// Conditional blocks whose condition does not hold leave the markdown whole, tag lines included;
+// the rest stays byte for byte.
+func TestKeepConditional(t *testing.T) {
+	pro := func(expression string) bool { return expression == `visitor.claims.plan == "pro"` }
+	tests := []struct{ name, in, want string }{
+		{"holds", "a\n\n{% if visitor.claims.plan == \"pro\" %}\nPro.\n{% endif %}\n\nb\n", "a\n\n{% if visitor.claims.plan == \"pro\" %}\nPro.\n{% endif %}\n\nb\n"},
+		{"does not hold", "a\n\n{% if visitor.claims.beta %}\nBeta.\n\n- list\n{% endif %}\n\nb\n", "a\n\n\nb\n"},
+		{"nested in a hint", "{% hint %}\nx\n{% if beta %}\nBeta.\n{% endif %}\ny\n{% endhint %}\n", "{% hint %}\nx\ny\n{% endhint %}\n"},
+		{"in a quote", "> a\n> {% if beta %}\n> Beta.\n> {% endif %}\n> b\n", "> a\n> b\n"},
+		{"CRLF", "a\r\n{% if beta %}\r\nBeta.\r\n{% endif %}\r\nb\r\n", "a\r\nb\r\n"},
+		{"never ends", "a\n\n{% if beta %}\nBeta.\n", "a\n\n"},
+		{"quoted in code", "```\n{% if beta %}\n```\n", "```\n{% if beta %}\n```\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := KeepConditional(tt.in, pro); got != tt.want {
+				t.Errorf("KeepConditional(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
 	}
 }

@@ -42,8 +42,21 @@ func (gitbookExtension) Extend(m goldmark.Markdown) {
 			util.Prioritized(&containerTagParser{name: "tab", parent: "tabs"}, 50),
 			util.Prioritized(&containerTagParser{name: "code"}, 50),
 			util.Prioritized(&containerTagParser{name: "content-ref"}, 50),
+			util.Prioritized(&containerTagParser{name: "stepper"}, 50),
+			util.Prioritized(&containerTagParser{name: "step", parent: "stepper"}, 50),
+			util.Prioritized(&containerTagParser{name: "columns"}, 50),
+			util.Prioritized(&containerTagParser{name: "column", parent: "columns"}, 50),
+			util.Prioritized(&containerTagParser{name: "updates"}, 50),
+			util.Prioritized(&containerTagParser{name: "update", parent: "updates"}, 50),
+			util.Prioritized(&containerTagParser{name: "if"}, 50),
+			// OpenAPI blocks: GitBook writes a link to the specification as their body.
+			util.Prioritized(&containerTagParser{name: "openapi"}, 50),
+			util.Prioritized(&containerTagParser{name: "openapi-operation"}, 50),
+			util.Prioritized(&containerTagParser{name: "openapi-schemas"}, 50),
+			util.Prioritized(&containerTagParser{name: "openapi-webhook"}, 50),
 			util.Prioritized(&voidTagParser{name: "embed"}, 50),
 			util.Prioritized(&voidTagParser{name: "file"}, 50),
+			util.Prioritized(&voidTagParser{name: "include"}, 50),
 			util.Prioritized(&endMarkerParser{names: []string{"endembed", "endfile"}}, 50),
 			util.Prioritized(&detailsParser{}, 50),
 			util.Prioritized(&mathBlockParser{}, 50),
@@ -76,6 +89,9 @@ type tagBlock struct {
 	Name  string
 	Attrs map[string]string
 	Void  bool
+	// From and To are where a container's lines start (its tag line's start) and end (after its
+	// end tag's line) in the source; To is -1 while its end tag has not come.
+	From, To int
 }
 
 func (n *tagBlock) Kind() ast.NodeKind { return kindTag }
@@ -206,6 +222,44 @@ func parseLiquidTag(s string) (liquidTag, bool) {
 	}
 	tag.attrs = attrs
 	return tag, true
+}
+
+// parseIfTag reads GitBook's conditional block tag, {% if expression %}: its one "attribute" is
+// the expression as written (an expr-lang condition, not key="value" pairs).
+func parseIfTag(s string) (liquidTag, bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "{%") || !strings.HasSuffix(s, "%}") || len(s) < 4 {
+		return liquidTag{}, false
+	}
+	body := strings.TrimSpace(s[2 : len(s)-2])
+	body = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(body, "-"), "-"))
+	rest, ok := strings.CutPrefix(body, "if")
+	expression := strings.TrimSpace(rest)
+	if !ok || expression == "" || !isSpaceByte(rest[0]) {
+		return liquidTag{}, false
+	}
+	return liquidTag{name: "if", attrs: map[string]string{"expression": expression}}, true
+}
+
+// parseIncludeTag reads GitBook's reusable content tag, {% include "path" %}: its one argument,
+// the included file's path, is kept as the attribute src.
+func parseIncludeTag(s string) (liquidTag, bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "{%") || !strings.HasSuffix(s, "%}") || len(s) < 4 {
+		return liquidTag{}, false
+	}
+	body := strings.TrimSpace(s[2 : len(s)-2])
+	body = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(body, "-"), "-"))
+	rest, ok := strings.CutPrefix(body, "include")
+	rest = strings.TrimSpace(rest)
+	if !ok || len(rest) < 3 || (rest[0] != '"' && rest[0] != '\'') || rest[len(rest)-1] != rest[0] {
+		return liquidTag{}, false
+	}
+	path := rest[1 : len(rest)-1]
+	if strings.ContainsAny(path, "\"'") {
+		return liquidTag{}, false
+	}
+	return liquidTag{name: "include", attrs: map[string]string{"src": path}}, true
 }
 
 func isNameByte(c byte) bool {
@@ -355,6 +409,9 @@ func (p *containerTagParser) Open(parent ast.Node, reader text.Reader, pc parser
 		return nil, parser.NoChildren
 	}
 	tag, ok := parseLiquidTag(rest)
+	if p.name == "if" {
+		tag, ok = parseIfTag(rest)
+	}
 	if !ok || tag.name != p.name {
 		return nil, parser.NoChildren
 	}
@@ -363,12 +420,16 @@ func (p *containerTagParser) Open(parent ast.Node, reader text.Reader, pc parser
 			return nil, parser.NoChildren
 		}
 	}
+	_, seg := reader.PeekLine()
+	from := bytes.LastIndexByte(reader.Source()[:seg.Start], '\n') + 1
 	reader.AdvanceToEOL()
-	return &tagBlock{Name: tag.name, Attrs: tag.attrs}, parser.HasChildren
+	return &tagBlock{Name: tag.name, Attrs: tag.attrs, From: from, To: -1}, parser.HasChildren
 }
 
 func (p *containerTagParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
 	if endTagOwner(reader, pc) == node {
+		_, seg := reader.PeekLine()
+		node.(*tagBlock).To = seg.Stop
 		reader.AdvanceToEOL()
 		return parser.Close
 	}
@@ -392,6 +453,9 @@ func (p *voidTagParser) Open(parent ast.Node, reader text.Reader, pc parser.Cont
 		return nil, parser.NoChildren
 	}
 	tag, ok := parseLiquidTag(rest)
+	if p.name == "include" {
+		tag, ok = parseIncludeTag(rest)
+	}
 	if !ok || tag.name != p.name {
 		return nil, parser.NoChildren
 	}

@@ -1,5 +1,11 @@
 package document
 
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
 // Reference is a target a document points at, as written in its markdown: a URL, a relative
 // path to a page or file, or an anchor.
 type Reference struct {
@@ -17,6 +23,11 @@ func References(markdown string) []Reference {
 		for _, n := range nodes {
 			if target := refTarget(n.Data); target != "" {
 				out = append(out, Reference{Node: n.Key, Type: n.Type, Target: target})
+			}
+			if n.Type == "table" { // cards' targets and covers are record values
+				for _, target := range recordTargets(n.Data) {
+					out = append(out, Reference{Node: n.Key, Type: n.Type, Target: target})
+				}
 			}
 			walk(n.Nodes)
 			for _, f := range n.Fragments {
@@ -41,4 +52,35 @@ func refTarget(data map[string]any) string {
 		return u
 	}
 	return ""
+}
+
+// recordTargets lists the references held by a table's records (content-ref and image values,
+// covers by URL), in record order.
+func recordTargets(data map[string]any) []string {
+	records, _ := data["records"].(map[string]any)
+	type rec struct {
+		order   string
+		targets []string
+	}
+	var recs []rec
+	for _, r := range records {
+		m, _ := r.(map[string]any)
+		values, _ := m["values"].(map[string]any)
+		var targets []string
+		for _, k := range slices.Sorted(maps.Keys(values)) {
+			if ref, ok := values[k].(map[string]any); ok {
+				if t := refTarget(map[string]any{"ref": ref}); t != "" {
+					targets = append(targets, t)
+				}
+			}
+		}
+		order, _ := m["orderIndex"].(string)
+		recs = append(recs, rec{order, targets})
+	}
+	slices.SortFunc(recs, func(a, b rec) int { return strings.Compare(a.order, b.order) })
+	var out []string
+	for _, r := range recs {
+		out = append(out, r.targets...)
+	}
+	return out
 }

@@ -120,12 +120,21 @@ func (x *textReader) blocks(parent ast.Node) {
 		case *ast.Heading:
 			x.heading(n)
 		case *ast.FencedCodeBlock, *ast.CodeBlock, *mathBlock:
-			x.rawLines(n, false)
+			x.rawLines(n)
 		case *ast.HTMLBlock:
-			x.rawLines(n, true)
+			raw := x.linesText(n)
 			if n.HasClosure() {
-				x.line(withoutTags(string(n.ClosureLine.Value(x.src))))
+				raw += string(n.ClosureLine.Value(x.src))
 			}
+			var line []string
+			htmlTextSpans([]byte(raw), func(text string, _, _ int, newBlock bool) {
+				if newBlock {
+					x.line(strings.Join(line, " "))
+					line = nil
+				}
+				line = append(line, text)
+			})
+			x.line(strings.Join(line, " "))
 		case *extast.Table:
 			for row := n.FirstChild(); row != nil; row = row.NextSibling() {
 				var cells []string
@@ -135,7 +144,14 @@ func (x *textReader) blocks(parent ast.Node) {
 				x.line(strings.Join(cells, " "))
 			}
 		case *tagBlock:
-			if !n.Void {
+			switch {
+			case n.Void:
+			case n.Name == "if":
+				// Conditional content is for some visitors only: search, which answers every
+				// visitor alike, leaves it out.
+			case n.Name == "content-ref" || strings.HasPrefix(n.Name, "openapi"):
+				// their bodies are GitBook's copy of their target
+			default:
 				x.blocks(n)
 			}
 		case *endMarker, *ast.ThematicBreak:
@@ -143,7 +159,7 @@ func (x *textReader) blocks(parent ast.Node) {
 			if first := n.FirstChild(); first != nil && first.Type() == ast.TypeInline {
 				x.line(x.inlineText(n)) // paragraphs, a tight list's text, a summary
 			} else if n.Type() == ast.TypeBlock && n.FirstChild() == nil && n.Lines().Len() > 0 {
-				x.rawLines(n, false)
+				x.rawLines(n)
 			} else {
 				x.blocks(n) // blockquotes, lists, details
 			}
@@ -172,16 +188,23 @@ func (x *textReader) heading(h *ast.Heading) {
 	x.cur = Section{Anchor: x.anchors.Next(id, title), Title: title}
 }
 
-// rawLines adds a block's source lines, HTML tags removed when html.
-func (x *textReader) rawLines(n ast.Node, html bool) {
+// linesText joins a block's source lines.
+func (x *textReader) linesText(n ast.Node) string {
+	var b strings.Builder
 	lines := n.Lines()
 	for i := range lines.Len() {
 		seg := lines.At(i)
-		s := string(seg.Value(x.src))
-		if html {
-			s = withoutTags(s)
-		}
-		x.line(s)
+		b.Write(seg.Value(x.src))
+	}
+	return b.String()
+}
+
+// rawLines adds a block's source lines.
+func (x *textReader) rawLines(n ast.Node) {
+	lines := n.Lines()
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		x.line(string(seg.Value(x.src)))
 	}
 }
 
@@ -198,6 +221,9 @@ func (x *textReader) inlineText(n ast.Node) string {
 func (x *textReader) inline(b *strings.Builder, n ast.Node) {
 	switch n := n.(type) {
 	case *ast.Text:
+		if isIconText(n, x.src) {
+			return
+		}
 		if n.IsRaw() {
 			b.Write(n.Segment.Value(x.src))
 		} else {
@@ -221,34 +247,4 @@ func (x *textReader) inline(b *strings.Builder, n ast.Node) {
 			x.inline(b, ch)
 		}
 	}
-}
-
-// withoutTags replaces the HTML tags of a line of an HTML block by spaces, keeping its text.
-func withoutTags(s string) string {
-	var b strings.Builder
-	for {
-		open := strings.IndexByte(s, '<')
-		if open < 0 || open+1 >= len(s) || !isTagStart(s[open+1]) {
-			if open < 0 {
-				b.WriteString(s)
-				return b.String()
-			}
-			b.WriteString(s[:open+1])
-			s = s[open+1:]
-			continue
-		}
-		end := strings.IndexByte(s[open:], '>')
-		if end < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:open])
-		b.WriteByte(' ')
-		s = s[open+end+1:]
-	}
-}
-
-// isTagStart reports whether c may follow < in a tag: a letter, or / closing one.
-func isTagStart(c byte) bool {
-	return c == '/' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
 }

@@ -49,3 +49,19 @@ func TestAnchors(t *testing.T) {
 		}
 	}
 }
+
+// GitBook's blocks give search their text: cards' and HTML tables' cells, steps, button labels;
+// never icon tokens, scripts, OpenAPI tags' bodies, nor conditional content (search answers every
+// visitor alike).
+func TestSectionsOfGitBookBlocks(t *testing.T) {
+	md := "<table data-view=\"cards\"><thead><tr><th></th></tr></thead><tbody><tr><td><strong>Quick</strong> start</td></tr></tbody></table>\n\n" +
+		"{% stepper %}\n{% step %}\nFirst step.\n{% endstep %}\n{% endstepper %}\n\n" +
+		"Go <a href=\"x.md\" class=\"button primary\">Launch</a> <i class=\"fa-github\">:github:</i> <kbd>Ctrl</kbd>\n\n" +
+		"<div><script>var secret = 1;</script><p>Kept &amp; shown</p><i class=\"fa-star\">:star:</i></div>\n\n" +
+		"{% if visitor.claims.plan == \"pro\" %}\nPro only.\n{% endif %}\n\n" +
+		"{% openapi-operation spec=\"pets\" path=\"/pets\" method=\"get\" %}\n[OpenAPI pets](https://e.example/p.json)\n{% endopenapi-operation %}\n"
+	want := []Section{{Text: "Quick start\nFirst step.\nGo Launch Ctrl\nKept & shown"}}
+	if diff := cmp.Diff(want, Sections(md)); diff != "" {
+		t.Errorf("Sections (-want +got):\n%s", diff)
+	}
+}

@@ -1,6 +1,7 @@
 package document
 
 import (
+	"html"
 	"reflect"
 	"sort"
 	"strings"
@@ -20,6 +21,7 @@ type TextRun struct {
 	Text        string
 	start, stop int // in the normalized source (CRLF read as LF)
 	lineStart   bool
+	html        bool // text of an HTML block: written back HTML-escaped
 }
 
 // TextRuns returns the translatable text of markdown, in document order. A run is the text
@@ -45,16 +47,22 @@ func TextRuns(markdownText string) []TextRun {
 			return ast.WalkContinue, nil
 		}
 		switch n := n.(type) {
-		case *ast.CodeSpan, *ast.Image, *ast.AutoLink, *ast.RawHTML, *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock, *mathBlock, *mathInline, *expressionInline:
+		case *ast.HTMLBlock:
+			flush()
+			runs = append(runs, htmlBlockRuns(n, src, skipBefore)...)
+			return ast.WalkSkipChildren, nil
+		case *ast.CodeSpan, *ast.Image, *ast.AutoLink, *ast.RawHTML, *ast.CodeBlock, *ast.FencedCodeBlock, *mathBlock, *mathInline, *expressionInline:
 			flush()
 			return ast.WalkSkipChildren, nil
 		case *tagBlock:
-			if n.Name == "content-ref" { // its body is GitBook's copy of the target: not content
+			// A content-ref's and an OpenAPI block's bodies are GitBook's copy of their target.
+			switch n.Name {
+			case "content-ref", "openapi", "openapi-operation", "openapi-schemas", "openapi-webhook":
 				flush()
 				return ast.WalkSkipChildren, nil
 			}
 		case *ast.Text:
-			if n.IsRaw() {
+			if n.IsRaw() || isIconText(n, src) {
 				flush()
 				return ast.WalkContinue, nil
 			}
@@ -68,6 +76,35 @@ func TextRuns(markdownText string) []TextRun {
 		return ast.WalkContinue, nil
 	})
 	flush()
+	return runs
+}
+
+// htmlBlockRuns are the text runs of an HTML block (cards, tables, figures): its text between
+// tags, outside code, scripts and icons. A block whose lines are not one stretch of the source
+// (inside a quote or a list) offers none.
+func htmlBlockRuns(n *ast.HTMLBlock, src []byte, skipBefore int) []TextRun {
+	lines := n.Lines()
+	if lines.Len() == 0 {
+		return nil
+	}
+	start, stop := lines.At(0).Start, lines.At(lines.Len()-1).Stop
+	for i := 1; i < lines.Len(); i++ {
+		if lines.At(i).Start != lines.At(i-1).Stop {
+			return nil
+		}
+	}
+	if n.HasClosure() {
+		if n.ClosureLine.Start != stop {
+			return nil
+		}
+		stop = n.ClosureLine.Stop
+	}
+	var runs []TextRun
+	htmlTextSpans(src[start:stop], func(text string, from, to int, _ bool) {
+		if start+from >= skipBefore && text != "" {
+			runs = append(runs, TextRun{Text: text, start: start + from, stop: start + to, html: true})
+		}
+	})
 	return runs
 }
 
@@ -107,7 +144,7 @@ func newRun(nodes []*ast.Text, src []byte) (TextRun, bool) {
 	if txt == "" || start == stop {
 		return TextRun{}, false
 	}
-	return TextRun{Text: txt, start: start, stop: stop, lineStart: startsLineAt(nodes[0], start, src)}, true
+	return TextRun{Text: txt, start: start, stop: stop, lineStart: startsLineAt(nodes[0], start, src), html: inHTMLElement(nodes[0], src)}, true
 }
 
 // startsLineAt reports whether pos starts a line of n's block content (after indentation).
@@ -180,7 +217,11 @@ func ReplaceTextRuns(markdownText string, runs []TextRun, texts []string) string
 			continue // never: runs do not overlap
 		}
 		b.WriteString(markdownText[last:start])
-		b.WriteString(escapeMarkdown(t, r.lineStart))
+		if r.html {
+			b.WriteString(html.EscapeString(t))
+		} else {
+			b.WriteString(escapeMarkdown(t, r.lineStart))
+		}
 		last = stop
 	}
 	b.WriteString(markdownText[last:])
@@ -193,8 +234,8 @@ func SameShape(a, b string) bool {
 	return reflect.DeepEqual(Shape(FromMarkdown(a, nil)), Shape(FromMarkdown(b, nil)))
 }
 
-// Shape is the document with its text taken out: every leaf's text and a table column's title
-// (its header cell's text) are emptied; everything else is kept.
+// Shape is the document with its text taken out: every leaf's text, a table column's title (its
+// header cell's text) and a button's label are emptied; everything else is kept.
 func Shape(doc Document) Document {
 	doc.Nodes = shapeNodes(doc.Nodes)
 	return doc
@@ -219,8 +260,12 @@ func shapeNodes(nodes []Node) []Node {
 			}
 			n.Fragments = frags
 		}
-		if n.Type == "table" {
+		switch n.Type {
+		case "table":
 			n.Data = untitledColumns(n.Data)
+		case "button": // a button's label is its text
+			n.Data = cloneData(n.Data)
+			n.Data["label"] = ""
 		}
 		out[i] = n
 	}

@@ -131,3 +131,42 @@ func TestSameShapeSeesStructure(t *testing.T) {
 		t.Error("other text, same shape")
 	}
 }
+
+// GitBook's HTML offers its text to translators (cards, table cells, button labels, <kbd>) and
+// gets the translation back HTML-escaped; icon tokens, code and attributes stay as written.
+func TestTextRunsOfGitBookHTML(t *testing.T) {
+	md := "<table data-view=\"cards\"><thead><tr><th></th><th data-hidden data-card-target data-type=\"content-ref\"></th></tr></thead><tbody><tr><td><strong>Quick start</strong></td><td><a href=\"start.md\">start.md</a></td></tr></tbody></table>\n\n" +
+		"Press <kbd>Ctrl</kbd> or <a href=\"x.md\" class=\"button primary\" data-icon=\"rocket\">Launch</a> <i class=\"fa-github\">:github:</i>\n\n" +
+		"<p align=\"center\">Centered <code>code()</code> text</p>\n"
+	runs := TextRuns(md)
+	var got []string
+	for _, r := range runs {
+		got = append(got, r.Text)
+	}
+	joined := strings.Join(got, "|")
+	for _, want := range []string{"Quick start", "Ctrl", "Launch", "Centered", "text"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("runs %q miss %q", joined, want)
+		}
+	}
+	for _, never := range []string{":github:", "code()", "rocket", "cards"} {
+		if strings.Contains(joined, never) {
+			t.Errorf("runs %q offer %q", joined, never)
+		}
+	}
+	texts := make([]string, len(runs))
+	for i, r := range runs {
+		texts[i] = "«" + strings.ToUpper(r.Text) + "» <b> & \"q\""
+	}
+	out := ReplaceTextRuns(md, runs, texts)
+	if !SameShape(md, out) {
+		a, _ := json.Marshal(Shape(FromMarkdown(md, nil)))
+		b, _ := json.Marshal(Shape(FromMarkdown(out, nil)))
+		t.Fatalf("shape changed:\n%s\n%s\n\nmarkdown:\n%s", a, b, out)
+	}
+	for _, want := range []string{"<strong>«QUICK START» &lt;b&gt; &amp; &#34;q&#34;</strong>", `<i class="fa-github">:github:</i>`, "<code>code()</code>", `data-icon="rocket"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("translated markdown lacks %s:\n%s", want, out)
+		}
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -130,6 +131,7 @@ func load(path string) *spec {
 	doc.Servers = openapi3.Servers{{URL: "/v1"}}
 	plainObjectTyped(doc)
 	computedOrNot(doc)
+	tableValuesOneOf(doc)
 	// gorillamux (unlike legacy, which also takes "/v1" for "/v1/") tries
 	// literal paths before templated ones (Paths.InMatchingOrder), so a literal
 	// segment wins over a template at the same position, and it matches on the
@@ -302,6 +304,30 @@ func truncate(b []byte, n int) string {
 func plainObjectTyped(doc *openapi3.T) {
 	if ref := doc.Components.Schemas["PlainObject"]; ref != nil && ref.Value != nil && ref.Value.Type == nil {
 		ref.Value.Type = &openapi3.Types{openapi3.TypeObject}
+	}
+}
+
+// tableValuesOneOf reads the contract's table record values as they mean it. A value is oneOf
+// [number, string, boolean, strings, ContentRef, DocumentTableImageRecord], and the image record
+// is itself oneOf [ContentRefFile, ContentRefURL, {ref, objectFit?, alt?}]: a card's target or an
+// image column's URL or file reference matches both ContentRef and the image record and fails
+// oneOf. The image record's branch is read as "not a bare content reference" (no kind); values
+// that are not content references validate exactly as before.
+func tableValuesOneOf(doc *openapi3.T) {
+	ref := doc.Components.Schemas["DocumentTableRecord"]
+	if ref == nil || ref.Value == nil || ref.Value.Properties["values"] == nil {
+		return
+	}
+	values := ref.Value.Properties["values"].Value
+	if values == nil || values.AdditionalProperties.Schema == nil || values.AdditionalProperties.Schema.Value == nil {
+		return
+	}
+	for _, branch := range values.AdditionalProperties.Schema.Value.OneOf {
+		if branch != nil && strings.HasSuffix(branch.Ref, "/DocumentTableImageRecord") {
+			image := *branch.Value
+			image.Not = &openapi3.SchemaRef{Value: &openapi3.Schema{Required: []string{"kind"}}}
+			branch.Ref, branch.Value = "", &image
+		}
 	}
 }
 

@@ -1,0 +1,84 @@
+package document
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Contract returns a copy of doc in the contract's node types only, for the REST API (GitBook's
+// Document schema): the few nodes that are Bindery's own are written as the contract's nearest
+// nodes, nothing dropped.
+//
+//   - columns and conditional blocks (if), which the contract's documents do not hold at their
+//     top level: their blocks, in order (a REST reader is a member of the space, who reads the
+//     markdown, condition and all, anyway);
+//   - updates: each update's date as a bold paragraph, then its blocks;
+//   - html: a code block (syntax "html") holding the HTML as written;
+//   - a button without a target (a search or ask action): its label as text.
+func Contract(doc Document) Document {
+	doc.Nodes = contractNodes(doc.Nodes)
+	return doc
+}
+
+func contractNodes(nodes []Node) []Node {
+	var out []Node
+	relabeled := false
+	for _, n := range nodes {
+		switch {
+		case n.Type == "columns":
+			for _, col := range n.Nodes {
+				out = append(out, contractNodes(col.Nodes)...)
+			}
+			continue
+		case n.Type == "if":
+			out = append(out, contractNodes(n.Nodes)...)
+			continue
+		case n.Type == "updates":
+			for _, u := range n.Nodes {
+				if date, _ := u.Data["date"].(string); date != "" {
+					p := Node{Object: ObjectBlock, Type: "paragraph", Key: u.Key, Data: map[string]any{},
+						Nodes: []Node{{Object: ObjectText, Leaves: []Leaf{{Text: date, Marks: []Mark{{Type: "bold"}}}}}}}
+					out = append(out, p)
+				}
+				out = append(out, contractNodes(u.Nodes)...)
+			}
+			continue
+		case n.Type == "html":
+			raw, _ := n.Data["html"].(string)
+			code := Node{Object: ObjectBlock, Type: "code", Key: n.Key, Data: map[string]any{"syntax": "html"}}
+			for i, line := range strings.Split(strings.TrimSuffix(raw, "\n"), "\n") {
+				code.Nodes = append(code.Nodes, Node{Object: ObjectBlock, Type: "code-line", Key: n.Key + "." + strconv.Itoa(i), Data: map[string]any{},
+					Nodes: []Node{textNode(line)}})
+			}
+			out = append(out, code)
+			continue
+		case n.Type == "button" && n.Data["ref"] == nil:
+			label, _ := n.Data["label"].(string)
+			n = textNode(label)
+			relabeled = true
+		}
+		if n.Nodes != nil {
+			n.Nodes = contractNodes(n.Nodes)
+		}
+		if n.Fragments != nil {
+			frags := make([]Fragment, len(n.Fragments))
+			for i, f := range n.Fragments {
+				f.Nodes = contractNodes(f.Nodes)
+				frags[i] = f
+			}
+			n.Fragments = frags
+		}
+		out = append(out, n)
+	}
+	if relabeled { // the label joins the text around it (on copies: joinText appends in place)
+		for i := range out {
+			out[i].Leaves = slices.Clone(out[i].Leaves)
+		}
+		out = joinText(out)
+	}
+	if out == nil && nodes != nil {
+		out = []Node{}
+	}
+	return out
+}

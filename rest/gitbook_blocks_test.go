@@ -1,0 +1,156 @@
+package rest_test
+
+import (
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// gitbookBlocksRepo reads testdata/gitbook-blocks, a repository in GitBook's Git Sync format with
+// every block kind, and adds its image.
+func gitbookBlocksRepo(t *testing.T) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	root := filepath.Join("testdata", "gitbook-blocks")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(root, path)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files[".gitbook/assets/cover.png"] = string(pngBytes)
+	return files
+}
+
+// syntaxShown finds GitBook or HTML syntax shown as text on a published page: liquid tags,
+// escaped tags (&lt;tag), GitBook's attributes, icon tokens (:github:) outside markup.
+var syntaxShown = regexp.MustCompile(`\{%|%\}|&lt;/?[a-zA-Z]|data-view|data-icon|data-card|data-mention|>[^<]*:[a-z-]+:[^<]*<`)
+
+// TestGitBookRepositoryRenders imports a GitBook repository holding every block kind through Git
+// Sync, publishes it, and reads every page through the published reader: each construct has its
+// element and no page shows GitBook syntax as text. The pages keep their markdown as written
+// (the .md route) and export back byte for byte.
+func TestGitBookRepositoryRenders(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		gitEnv(t, e)
+		orgID, admin := e.org("Docs", "admin@blocks.test")
+		repo := gitbookBlocksRepo(t)
+		src, _ := gitRepo(t, repo)
+		sp := e.newSpace(admin.Token, orgID, "Blocks")
+		e.call(admin.Token, "POST", "/spaces/"+sp+"/git/import", map[string]any{"url": src, "ref": "refs/heads/main"}).want(http.StatusNoContent)
+		e.runJobs()
+		if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
+			t.Fatalf("import: %s %s", state, msg)
+		}
+		site := e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites", `{"title":"Blocks"}`).want(http.StatusCreated).object()["id"].(string)
+		base := "/orgs/" + orgID + "/sites/" + site
+		e.call(admin.Token, "PATCH", base, `{"basename":"blocks"}`).want(http.StatusOK)
+		e.call(admin.Token, "POST", base+"/sections", `{"spaceId":"`+sp+`"}`).want(http.StatusCreated)
+
+		pages, _, rev := e.contentOf(admin.Token, sp)
+		// What each page must show, by its file in the repository.
+		want := map[string][]string{
+			"README.md": {`<h3 id="build" class="align-center">Build with Bindery`, `<p class="align-center">Everything`,
+				`class="card card-cover" href="https://bindery.test/sites/blocks/blocks/layout"`, `<img src="https://bindery.test/sites/blocks/~files/`,
+				`<a class="button button-primary" href="https://bindery.test/sites/blocks/blocks/layout"><span class="icon" role="img" aria-label="rocket">`,
+				`<a class="button button-secondary" href="https://e.example">Website</a>`},
+			"inline.md": {`<kbd>Ctrl</kbd>`, `<mark class="text-red">Stop</mark>`, `<mark class="bg-yellow">note</mark>`, `aria-label="github"`,
+				`<a class="mention" href="https://bindery.test/sites/blocks/blocks/layout">Layout</a>`, `<a class="mention" href="https://bindery.test/sites/blocks/blocks/media">Media</a>`,
+				`<sub>2</sub>`, `<sup>2</sup>`, `<picture><source srcset="https://bindery.test/sites/blocks/~files/`, `<a href="https://e.example">the site</a><br>today.`},
+			"blocks/layout.md": {`<h3 id="the-steps">Steps`, `<ol class="stepper"><li class="step"><h4 id="install">Install`, `<aside class="hint hint-info"`,
+				`<div class="column" style="flex-basis:60%"><p>Left column text.</p>`, `<a class="button button-primary" href="https://bindery.test/sites/blocks/inline">Try it</a>`,
+				`data-title="macOS"`, `<summary>More details</summary>`, `<a class="card content-ref" href="https://bindery.test/sites/blocks/blocks/media">`, "<blockquote>"},
+			"blocks/media.md": {`alt="A cover" loading="lazy" width="1" height="1" style="height:auto;width:300px">`, `<figcaption>The <strong>cover</strong></figcaption>`,
+				`<picture><source srcset="https://bindery.test/sites/blocks/~files/`, `<figcaption>A caption</figcaption>`, `alt="" loading="lazy" width="1" height="1"></figure>`, `class="card embed"`, `class="card file"`,
+				`data-lang="mermaid"`, `<div class="html"><div><p>Widget</p></div></div>`},
+			"blocks/code.md": {`<figcaption>install.sh</figcaption>`, `numbered`, `<code data-lang="json">`, `class="math"`,
+				`<code>GET /pets</code>`, `<code>DELETE /pets/{id}</code>`, `Schemas: Pet`, `OpenAPI specification petstore`},
+			"blocks/tables.md": {`<th scope="col" class="align-right">Value</th>`, `<th scope="col">Option</th>`, `<td><p>Overwrite.</p>`, `<li><p>folders</p>`,
+				`<div class="cards cards-medium">`, `<span class="option">Paid</span>`, `<td>header</td>`},
+			"blocks/changelog.md": {`<time datetime="2026-01-15">2026-01-15</time>`, `<h3 id="dark-mode">Dark mode`, `<strong>dark mode</strong>`, `class="card broken-link"`},
+		}
+		read := 0
+		var walk func([]pageShape)
+		walk = func(ps []pageShape) {
+			for _, p := range ps {
+				walk(p.Pages)
+				if p.Type != "document" {
+					continue
+				}
+				read++
+				page := e.read("/sites/blocks/"+p.Path, nil).want(http.StatusOK)
+				if m := syntaxShown.FindString(page.Body); m != "" {
+					t.Errorf("%s shows %q as text", p.Git, m)
+				}
+				if strings.Contains(page.Body, "<iframe") {
+					t.Errorf("%s keeps an iframe", p.Git)
+				}
+				page.has(want[p.Git]...)
+				delete(want, p.Git)
+				// The markdown stays as written: the .md route gives the page's markdown (but for
+				// conditional content, below).
+				md := e.read("/sites/blocks/"+p.Path+".md", nil).want(http.StatusOK)
+				if conditional := "{% if visitor.claims.plan == \"pro\" %}\nBeta readers only.\n{% endif %}\n"; !strings.Contains(md.Body, strings.Replace(p.Markdown, conditional, "", 1)) ||
+					!strings.Contains(repo[p.Git], p.Markdown) {
+					t.Errorf("%s: markdown changed:\n%s", p.Git, md.Body)
+				}
+			}
+		}
+		walk(pages)
+		if read != 7 || len(want) != 0 {
+			t.Fatalf("read %d pages; not found: %v", read, keys(want))
+		}
+		// The REST API reads each page as a document and as its markdown, as written (the
+		// harness validates both against GitBook's contract).
+		var each func([]pageShape)
+		each = func(ps []pageShape) {
+			for _, p := range ps {
+				each(p.Pages)
+				if p.Type != "document" {
+					continue
+				}
+				id := findPage(rev["pages"].([]any), p.Title)
+				e.call(admin.Token, "GET", "/spaces/"+sp+"/content/page/"+id+"?format=document", nil).want(http.StatusOK)
+				var page struct{ Markdown string }
+				e.call(admin.Token, "GET", "/spaces/"+sp+"/content/page/"+id+"?format=markdown", nil).want(http.StatusOK).decode(&page)
+				if page.Markdown == "" || !strings.Contains(repo[p.Git], page.Markdown) {
+					t.Errorf("%s: REST markdown %q is not the file's", p.Git, page.Markdown)
+				}
+			}
+		}
+		each(pages)
+		// Conditional content shows only to visitors whose claims meet its condition.
+		e.read("/sites/blocks/blocks/layout", nil).want(http.StatusOK).lacks("Beta readers only.")
+		e.read("/sites/blocks/blocks/layout.md", nil).want(http.StatusOK).lacks("Beta readers only.", "{% if").has("{% endtabs %}")
+		e.gql(admin.Token, `mutation($o: ID!, $s: ID!) { updateSiteReaderSettings(organizationId: $o, siteId: $s, input: {unsignedClaims: true}) { unsignedClaims } }`,
+			map[string]any{"o": orgID, "s": site}).ok(nil)
+		claims := e.read("/sites/blocks/blocks/layout?visitor.plan=pro", nil).want(http.StatusFound)
+		cookie := strings.Split(claims.Header.Get("Set-Cookie"), ";")[0]
+		e.read("/sites/blocks/blocks/layout", nil, "Cookie", cookie).want(http.StatusOK).has("<p>Beta readers only.</p>")
+		e.read("/sites/blocks/blocks/layout.md", nil, "Cookie", cookie).want(http.StatusOK).has("{% if visitor.claims.plan == \"pro\" %}\nBeta readers only.\n{% endif %}")
+
+		// Export writes every page back as it came.
+		dstURL, dstDir := bareRepo(t)
+		e.call(admin.Token, "POST", "/spaces/"+sp+"/git/export", map[string]any{"url": dstURL, "ref": "refs/heads/main", "commitMessage": "Export"}).want(http.StatusNoContent)
+		e.runJobs()
+		if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
+			t.Fatalf("export: %s %s", state, msg)
+		}
+		exported, _ := branchFiles(t, dstDir, "main")
+		for _, name := range []string{"README.md", "inline.md", "blocks/layout.md", "blocks/media.md", "blocks/code.md", "blocks/tables.md", "blocks/changelog.md"} {
+			if exported[name] != repo[name] {
+				t.Errorf("export changed %s:\n%s\nwant:\n%s", name, exported[name], repo[name])
+			}
+		}
+	})
+}
