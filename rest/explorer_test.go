@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -25,7 +24,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	if os.Getenv("CI") == "true" {
+	if storagetest.CI() {
 		t.Fatal("no Chromium found and CI=true: install it (apt-get install chromium)")
 	}
 	t.Skip("no Chromium found; the explorer's browser test needs it")

@@ -36,7 +36,7 @@ func chromiumPath() string {
 func TestReaderBrowser(t *testing.T) {
 	browser := chromiumPath()
 	if browser == "" {
-		if os.Getenv("CI") == "true" {
+		if storagetest.CI() {
 			t.Fatal("Chromium is not installed (.ci/run installs it): the browser test cannot run")
 		}
 		t.Skip("Chromium is not installed (apt-get install -y chromium, or set BINDERY_CHROMIUM): skipping the browser test")

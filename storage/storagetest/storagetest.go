@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -267,7 +268,7 @@ func (h *postgresHarness) dropBehind() {
 func (h *postgresHarness) newDatabase(t testing.TB) string {
 	t.Helper()
 	if err := h.setup(); err != nil {
-		if os.Getenv("CI") == "true" {
+		if CI() {
 			t.Fatalf("CI requires PostgreSQL tests: %v", err)
 		}
 		t.Skipf("skipping PostgreSQL: %v", err)
@@ -326,4 +327,12 @@ func redact(dsn string) string {
 		return "(unparseable URL)"
 	}
 	return u.Redacted()
+}
+
+// CI reports whether the tests run under CI (CI set to a true value, as strconv.ParseBool reads
+// it: "true", "1", "TRUE"…), where what would be skipped elsewhere (PostgreSQL, a browser) must
+// fail instead. Every test package asks here, so that CI is recognised one way.
+func CI() bool {
+	v, _ := strconv.ParseBool(os.Getenv("CI"))
+	return v
 }
