@@ -61,7 +61,7 @@ var gitbookFixtures = []struct {
 		[]string{`"type":"columns","key":"1","isVoid":false`, `"type":"column","key":"2","data":{"width":{"unit":"%","value":66.6}}`},
 		[]string{`<div class="columns"><div class="column" style="flex-basis:66.6%"><p>Left</p>`, `<div class="column"><p>Right</p>`}},
 	{"code with title, line numbers and wrap", "{% code title=\"a.sh\" overflow=\"wrap\" lineNumbers=\"true\" %}\n```bash\necho hi\n```\n{% endcode %}",
-		[]string{`"lineNumbers":true,"overflow":"wrap","syntax":"bash","title":"a.sh"`}, []string{`<figcaption>a.sh</figcaption>`, `numbered`}},
+		[]string{`"lineNumbers":true,"overflow":"wrap","syntax":"bash","title":"a.sh"`}, []string{`<figcaption>a.sh</figcaption>`, `<pre class="chroma numbered wrap"`}},
 	{"mentions", `See <a href="https://e.example/p" data-mention>the page</a> and [other](https://e.example/o "mention").`,
 		[]string{`"type":"mention","key":"2","isVoid":true,"data":{"ref":{"kind":"url","url":"https://e.example/p"}}`, `"type":"mention","key":"3"`},
 		[]string{`<a class="mention" href="https://e.example/p">`}},
