@@ -315,6 +315,9 @@ func (r *docRenderer) codeBlock(n node) {
 	if numbers {
 		class += " numbered"
 	}
+	if str(n.Data, "overflow") == "wrap" {
+		class += " wrap"
+	}
 	r.w(`<pre class="` + class + `" tabindex="0"><code data-lang="` + html.EscapeString(syntax) + `">`)
 	lexer := lexers.Get(syntax)
 	if lexer == nil {

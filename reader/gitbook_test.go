@@ -11,7 +11,8 @@ import (
 )
 
 // gitbookFixtures are GitBook's markdown constructs (its Git Sync format), each with what its
-// document must hold and what the reader must write for it.
+// document must hold and what the reader must write for it (headings by their id: their level
+// is the reader's outline rule, not the construct's).
 var gitbookFixtures = []struct {
 	name     string
 	markdown string
@@ -23,13 +24,13 @@ var gitbookFixtures = []struct {
 		[]string{`<a class="card card-cover" href="https://e.example/start">`, `<img src="https://e.example/c.png"`, `<source srcset="https://e.example/d.png" media="(prefers-color-scheme: dark)">`, `<strong>Quick start</strong>`}},
 	{"cards with a select column", `<table data-card-wrap="false" data-view="cards"><thead><tr><th><select><option value="p1" label="PRO" color="blue"></option><option value="p2" label="FREE" color="blue"></option></select></th><th></th></tr></thead><tbody><tr><td><span data-option="p1">PRO</span></td><td><h4>Plans</h4></td></tr></tbody></table>`,
 		[]string{`"type":"select"`, `"multiple":false`, `{"color":"blue","label":"PRO","value":"p1"}`, `"2":["p1"]`, `"type":"heading-3"`},
-		[]string{`<span class="option">PRO</span>`, `<h4 id="plans">Plans`}},
+		[]string{`<span class="option">PRO</span>`, ` id="plans">Plans`}},
 	{"table with a select column", `<table><thead><tr><th>Company</th><th>Status<select><option value="s1" label="In progress" color="blue"></option></select></th></tr></thead><tbody><tr><td><strong>Ace</strong></td><td><span data-option="s1">In progress</span></td></tr><tr><td>Other</td><td></td></tr></tbody></table>`,
 		[]string{`"title":"Status","type":"select"`, `"values":{"2":"5","3":["s1"]}`},
 		[]string{`<th scope="col">Status</th>`, `<td><span class="option">In progress</span> </td>`}},
 	{"stepper", "{% stepper %}\n{% step %}\n### Install\n\nRun it.\n{% endstep %}\n\n{% step %}\nDone.\n{% endstep %}\n{% endstepper %}",
 		[]string{`"type":"stepper"`, `"type":"stepper-step"`},
-		[]string{`<ol class="stepper"><li class="step"><h4 id="install">`, `<li class="step"><p>Done.</p>`}},
+		[]string{`<ol class="stepper"><li class="step"><h`, ` id="install">Install`, `<li class="step"><p>Done.</p>`}},
 	{"buttons", `<a href="https://e.example/go" class="button primary" data-icon="rocket">Go</a> <a href="https://e.example/b" class="button secondary">Back</a>`,
 		[]string{`"type":"button"`, `"icon":"rocket","kind":"primary","label":"Go"`, `"kind":"secondary","label":"Back"`},
 		[]string{`<a class="button button-primary" href="https://e.example/go"><span class="icon"`, `<a class="button button-secondary" href="https://e.example/b">Back</a>`}},
@@ -42,8 +43,8 @@ var gitbookFixtures = []struct {
 		[]string{`<mark class="text-red">stop</mark>`, `<mark class="bg-yellow">note</mark>`}},
 	{"aligned heading and paragraph", "<h3 align=\"center\">Welcome <a href=\"#hello\" id=\"hello\"></a></h3>\n\n<p align=\"right\">Signed</p>",
 		[]string{`"type":"heading-3","key":"1","data":{"align":"center","id":"hello"}`, `"type":"paragraph","key":"2","data":{"align":"end"}`},
-		[]string{`<h4 id="hello" class="align-center">Welcome`, `<p class="align-end">Signed</p>`}},
-	{"heading anchor", "## Get started <a href=\"#start\" id=\"start\"></a>", []string{`"data":{"id":"start"}`}, []string{`<h3 id="start">Get started <a class="anchor"`}},
+		[]string{` id="hello" class="align-center">Welcome`, `<p class="align-end">Signed</p>`}},
+	{"heading anchor", "## Get started <a href=\"#start\" id=\"start\"></a>", []string{`"data":{"id":"start"}`}, []string{` id="start">Get started <a class="anchor"`}},
 	{"figure with picture", `<figure><picture><source srcset="https://e.example/dark.png" media="(prefers-color-scheme: dark)"><img src="https://e.example/light.png" alt="A chart" width="300"></picture><figcaption><p>The <strong>chart</strong></p></figcaption></figure>`,
 		[]string{`"alt":"A chart"`, `"refDark":{"kind":"url","url":"https://e.example/dark.png"}`, `"width":300`, `"fragment":"caption"`},
 		[]string{`<picture><source srcset="https://e.example/dark.png" media="(prefers-color-scheme: dark)"><img src="https://e.example/light.png" alt="A chart" loading="lazy" style="height:auto;width:300px"></picture>`, `<figcaption>The <strong>chart</strong></figcaption>`}},
@@ -61,7 +62,7 @@ var gitbookFixtures = []struct {
 		[]string{`"type":"columns","key":"1","isVoid":false`, `"type":"column","key":"2","data":{"width":{"unit":"%","value":66.6}}`},
 		[]string{`<div class="columns"><div class="column" style="flex-basis:66.6%"><p>Left</p>`, `<div class="column"><p>Right</p>`}},
 	{"code with title, line numbers and wrap", "{% code title=\"a.sh\" overflow=\"wrap\" lineNumbers=\"true\" %}\n```bash\necho hi\n```\n{% endcode %}",
-		[]string{`"lineNumbers":true,"overflow":"wrap","syntax":"bash","title":"a.sh"`}, []string{`<figcaption>a.sh</figcaption>`, `numbered`}},
+		[]string{`"lineNumbers":true,"overflow":"wrap","syntax":"bash","title":"a.sh"`}, []string{`<figcaption>a.sh</figcaption>`, `<pre class="chroma numbered wrap"`}},
 	{"mentions", `See <a href="https://e.example/p" data-mention>the page</a> and [other](https://e.example/o "mention").`,
 		[]string{`"type":"mention","key":"2","isVoid":true,"data":{"ref":{"kind":"url","url":"https://e.example/p"}}`, `"type":"mention","key":"3"`},
 		[]string{`<a class="mention" href="https://e.example/p">`}},
@@ -70,7 +71,7 @@ var gitbookFixtures = []struct {
 		[]string{`<code>GET /pets</code>`, `<code>DELETE /pets/{id}</code>`, `OpenAPI specification petstore`, `Schemas: Pet, Error`}},
 	{"updates", "{% updates format=\"full\" %}\n{% update date=\"2026-01-15\" %}\n## Dark mode\n\nShipped.\n{% endupdate %}\n{% endupdates %}",
 		[]string{`"type":"updates","key":"1","data":{"format":"full"}`, `"type":"update","key":"2","data":{"date":"2026-01-15"}`},
-		[]string{`<section class="update"><p class="update-date"><time datetime="2026-01-15">2026-01-15</time></p><h3 id="dark-mode">`}},
+		[]string{`<section class="update"><p class="update-date"><time datetime="2026-01-15">2026-01-15</time></p><h`, ` id="dark-mode">Dark mode`}},
 	{"conditional content", "{% if visitor.claims.unsigned.beta %}\nBeta **only**.\n{% endif %}",
 		[]string{`"type":"if","key":"1","data":{"expression":"visitor.claims.unsigned.beta"}`}, []string{`<p>Beta <strong>only</strong>.</p>`}},
 	{"drawing and mermaid", "```mermaid\ngraph TD; A-->B\n```", []string{`"syntax":"mermaid"`}, []string{`data-lang="mermaid"`}},

@@ -235,7 +235,7 @@ func SameShape(a, b string) bool {
 }
 
 // Shape is the document with its text taken out: every leaf's text, a table column's title (its
-// header cell's text) and a button's label are emptied; everything else is kept.
+// header cell's text), a button's label and kept HTML are emptied; everything else is kept.
 func Shape(doc Document) Document {
 	doc.Nodes = shapeNodes(doc.Nodes)
 	return doc
@@ -266,6 +266,9 @@ func shapeNodes(nodes []Node) []Node {
 		case "button": // a button's label is its text
 			n.Data = cloneData(n.Data)
 			n.Data["label"] = ""
+		case "html": // kept HTML holds its text (translated in place) with its markup
+			n.Data = cloneData(n.Data)
+			n.Data["html"] = ""
 		}
 		out[i] = n
 	}

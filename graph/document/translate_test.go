@@ -137,14 +137,15 @@ func TestSameShapeSeesStructure(t *testing.T) {
 func TestTextRunsOfGitBookHTML(t *testing.T) {
 	md := "<table data-view=\"cards\"><thead><tr><th></th><th data-hidden data-card-target data-type=\"content-ref\"></th></tr></thead><tbody><tr><td><strong>Quick start</strong></td><td><a href=\"start.md\">start.md</a></td></tr></tbody></table>\n\n" +
 		"Press <kbd>Ctrl</kbd> or <a href=\"x.md\" class=\"button primary\" data-icon=\"rocket\">Launch</a> <i class=\"fa-github\">:github:</i>\n\n" +
-		"<p align=\"center\">Centered <code>code()</code> text</p>\n"
+		"<p align=\"center\">Centered <code>code()</code> text</p>\n\n" +
+		"<div class=\"widget\"><iframe src=\"https://e.example\"></iframe><p>Widget caption</p></div>\n"
 	runs := TextRuns(md)
 	var got []string
 	for _, r := range runs {
 		got = append(got, r.Text)
 	}
 	joined := strings.Join(got, "|")
-	for _, want := range []string{"Quick start", "Ctrl", "Launch", "Centered", "text"} {
+	for _, want := range []string{"Quick start", "Ctrl", "Launch", "Centered", "text", "Widget caption"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("runs %q miss %q", joined, want)
 		}
@@ -164,7 +165,8 @@ func TestTextRunsOfGitBookHTML(t *testing.T) {
 		b, _ := json.Marshal(Shape(FromMarkdown(out, nil)))
 		t.Fatalf("shape changed:\n%s\n%s\n\nmarkdown:\n%s", a, b, out)
 	}
-	for _, want := range []string{"<strong>«QUICK START» &lt;b&gt; &amp; &#34;q&#34;</strong>", `<i class="fa-github">:github:</i>`, "<code>code()</code>", `data-icon="rocket"`} {
+	for _, want := range []string{"<strong>«QUICK START» &lt;b&gt; &amp; &#34;q&#34;</strong>", `<i class="fa-github">:github:</i>`, "<code>code()</code>", `data-icon="rocket"`,
+		`<iframe src="https://e.example"></iframe><p>«WIDGET CAPTION» &lt;b&gt;`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("translated markdown lacks %s:\n%s", want, out)
 		}
