@@ -258,6 +258,9 @@ func (textInput) MutateOperationContext(_ context.Context, oc *graphql.Operation
 	}
 	var found string
 	var problem TextProblem
+	// Only a document with an escape can hide a lone surrogate in a literal: the others are not
+	// read again.
+	escapes, source := strings.Contains(oc.RawQuery, `\u`), []rune(nil)
 	var walk func(set ast.SelectionSet)
 	walkValue := func(name string, v *ast.Value) {
 		if found != "" || v == nil {
@@ -269,9 +272,15 @@ func (textInput) MutateOperationContext(_ context.Context, oc *graphql.Operation
 				return
 			}
 			if v.Kind == ast.StringValue || v.Kind == ast.BlockValue || v.Kind == ast.EnumValue {
-				if problem = CheckText(v.Raw); problem == "" && v.Position != nil && v.Position.End <= len(oc.RawQuery) {
-					// The lexer decoded escapes already (a lone \ud800 became U+FFFD): read the source.
-					problem = checkLiteral([]byte(oc.RawQuery[v.Position.Start:v.Position.End]))
+				if problem = CheckText(v.Raw); problem == "" && escapes && v.Position != nil {
+					// The lexer decoded escapes already (a lone \ud800 became U+FFFD): read the
+					// literal's source, whose position counts runes, not bytes.
+					if source == nil {
+						source = []rune(oc.RawQuery)
+					}
+					if v.Position.Start >= 0 && v.Position.End <= len(source) && v.Position.Start <= v.Position.End {
+						problem = checkLiteral([]byte(string(source[v.Position.Start:v.Position.End])))
+					}
 				}
 				if problem != "" {
 					found = path

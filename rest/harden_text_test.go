@@ -113,6 +113,8 @@ func TestTextThatIsNotUTF8(t *testing.T) {
 		}
 		literal := `mutation($s: ID!) { updateSpace(id: $s, input: {title: "a\ud800"}) { id } }`
 		e.wantInvalid("literal surrogate", o.admin, literal, map[string]any{"s": spaceID}, "input.title")
+		// Characters beyond ASCII before the literal (positions count runes) and an escaped pair are fine.
+		e.gql(o.admin.Token, `mutation($s: ID!) { updateSpace(id: $s, input: {emoji: "🦄", title: "Kept space \ud83d\ude00"}) { id } }`, map[string]any{"s": spaceID}).ok(nil)
 		q := url.Values{"query": {`query($x: ID!) { organization(id: $x) { id } }`}, "variables": {"{\"x\":\"\xff\"}"}}
 		req := httptest.NewRequest("GET", "/graphql?"+q.Encode(), nil)
 		if _, rec := e.serve(req, o.admin.Token, nil); !strings.Contains(rec.Body.String(), "UTF-8") || !strings.Contains(rec.Body.String(), `"field":"x"`) {
