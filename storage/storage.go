@@ -51,6 +51,7 @@ type Option func(*options)
 type options struct {
 	maxConns   int
 	tokenTTL   time.Duration
+	tokenClock func() time.Time
 	searchText func(markdown string) string
 }
 
@@ -84,7 +85,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if o.maxConns <= 0 {
 		o.maxConns = DefaultMaxConns()
 	}
-	s := &Store{tokens: tokenCache{ttl: o.tokenTTL}, searchText: o.searchText}
+	s := &Store{tokens: tokenCache{ttl: o.tokenTTL, clock: o.tokenClock}, searchText: o.searchText}
 	if s.searchText == nil {
 		s.searchText = func(markdown string) string { return markdown }
 	}

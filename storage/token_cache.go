@@ -15,7 +15,8 @@ import (
 // It is off unless Open is given WithTokenCache (the server turns it on), so that a test's
 // statement counts do not depend on what it did a moment before.
 type tokenCache struct {
-	ttl     time.Duration // 0: off
+	ttl     time.Duration    // 0: off
+	clock   func() time.Time // the wall clock entries age by (nil: time.Now; tests pass their own)
 	mu      sync.Mutex
 	entries map[string]tokenEntry
 }
@@ -31,6 +32,19 @@ const DefaultTokenTTL = 3 * time.Second
 // WithTokenCache turns the authentication cache on: a token's user is remembered for ttl.
 func WithTokenCache(ttl time.Duration) Option { return func(o *options) { o.tokenTTL = ttl } }
 
+// WithTokenCacheClock makes the authentication cache age its entries by clock instead of the wall
+// clock, so that a test can pass its TTL without waiting for it.
+func WithTokenCacheClock(clock func() time.Time) Option {
+	return func(o *options) { o.tokenClock = clock }
+}
+
+func (c *tokenCache) now() time.Time {
+	if c.clock != nil {
+		return c.clock()
+	}
+	return time.Now()
+}
+
 // maxTokens bounds the cache; when full it starts over (the cost is a statement per token).
 const maxTokens = 10000
 
@@ -44,7 +58,7 @@ func (c *tokenCache) get(hash string, now time.Time) (*APIToken, bool) {
 	if !ok {
 		return nil, false
 	}
-	if time.Now().After(e.until) || (e.token.ExpiresAt != nil && !e.token.ExpiresAt.After(now)) {
+	if c.now().After(e.until) || (e.token.ExpiresAt != nil && !e.token.ExpiresAt.After(now)) {
 		delete(c.entries, hash)
 		return nil, false
 	}
@@ -79,7 +93,7 @@ func (c *tokenCache) put(hash string, t *APIToken) {
 	if c.entries == nil || len(c.entries) >= maxTokens {
 		c.entries = map[string]tokenEntry{}
 	}
-	c.entries[hash] = tokenEntry{token: copyToken(t), until: time.Now().Add(c.ttl)}
+	c.entries[hash] = tokenEntry{token: copyToken(t), until: c.now().Add(c.ttl)}
 }
 
 // ForgetToken drops a token from this instance's authentication cache: call it when a token is
