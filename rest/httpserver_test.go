@@ -36,14 +36,20 @@ func closedWithin(conn net.Conn, d time.Duration) bool {
 // and a slow handler still answers (no ReadTimeout ending a request whose answer takes long).
 func TestServerTimeouts(t *testing.T) {
 	l := rest.DefaultServerLimits()
-	l.ReadHeaderTimeout, l.BodyTimeout, l.IdleTimeout = 300*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond
+	// Timeouts long enough that a loaded machine finishes each step well within them; the
+	// closures they cause are waited for (closedWithin), never assumed after a sleep.
+	l.ReadHeaderTimeout, l.BodyTimeout, l.IdleTimeout = time.Second, time.Second, time.Second
 	l.MaxConnections = 2
+	holding := make(chan struct{}, 8) // a request to /hold has reached the handler
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hold" {
+			holding <- struct{}{}
+		}
 		if _, err := io.Copy(io.Discard, r.Body); err != nil {
 			return
 		}
 		if r.URL.Path == "/slow" {
-			time.Sleep(600 * time.Millisecond)
+			time.Sleep(1500 * time.Millisecond) // longer than every timeout: still answered
 		}
 		io.WriteString(w, "ok")
 	})
@@ -95,6 +101,7 @@ func TestServerTimeouts(t *testing.T) {
 		if b, _ := io.ReadAll(res.Body); string(b) != "ok" {
 			t.Errorf("answer %q", b)
 		}
+		http.DefaultClient.CloseIdleConnections() // the next subtest counts connections
 	})
 	t.Run("connection cap", func(t *testing.T) {
 		var held []net.Conn
@@ -103,17 +110,19 @@ func TestServerTimeouts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			io.WriteString(c, "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n") // holds its slot
+			io.WriteString(c, "POST /hold HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n") // holds its slot
 			held = append(held, c)
 		}
-		time.Sleep(50 * time.Millisecond)
+		for range held { // both accepted and in the handler: the cap is reached (no guess at how long that takes)
+			<-holding
+		}
 		third, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer third.Close()
 		io.WriteString(third, "GET /x HTTP/1.1\r\nHost: x\r\n\r\n")
-		_ = third.SetReadDeadline(time.Now().Add(150 * time.Millisecond))
+		_ = third.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
 		if n, _ := third.Read(make([]byte, 1)); n > 0 {
 			t.Error("a third connection was served while two were held")
 		}
