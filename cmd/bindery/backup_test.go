@@ -58,11 +58,12 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 	}
 
 	var (
-		mu     sync.Mutex
-		spaces []string
-		keys   []string
-		stop   = make(chan struct{})
-		wg     sync.WaitGroup
+		mu       sync.Mutex
+		progress = sync.NewCond(&mu) // a write was acknowledged
+		spaces   []string
+		keys     []string
+		stop     = make(chan struct{})
+		wg       sync.WaitGroup
 	)
 	for w := 0; w < 3; w++ {
 		wg.Add(1)
@@ -88,6 +89,7 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 				if resp.StatusCode == http.StatusCreated {
 					mu.Lock()
 					spaces = append(spaces, s.ID)
+					progress.Broadcast()
 					mu.Unlock()
 				}
 			}
@@ -107,19 +109,32 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 			if info, err := res.Blobs.Put(context.Background(), bytes.NewReader(b), -1); err == nil {
 				mu.Lock()
 				keys = append(keys, info.Key)
+				progress.Broadcast()
 				mu.Unlock()
 			}
 			time.Sleep(2 * time.Millisecond)
 		}
 	}()
 
-	time.Sleep(300 * time.Millisecond)
+	// Writes are counted, not waited for: the backup starts once both writers have had five
+	// writes acknowledged, and the writers stop once five more of each came after it.
+	atLeast := func(nSpaces, nKeys int) {
+		mu.Lock()
+		defer mu.Unlock()
+		for len(spaces) < nSpaces || len(keys) < nKeys {
+			progress.Wait()
+		}
+	}
+	atLeast(5, 5)
 	mu.Lock()
 	ackedSpaces, ackedKeys := append([]string(nil), spaces...), append([]string(nil), keys...)
 	mu.Unlock()
 	out := filepath.Join(dir, "backup")
 	printed, err := run(t, context.Background(), "backup", "--database", live, "--out", out)
-	time.Sleep(100 * time.Millisecond) // writes go on after the backup, too
+	mu.Lock()
+	afterSpaces, afterKeys := len(spaces), len(keys)
+	mu.Unlock()
+	atLeast(afterSpaces+5, afterKeys+5) // writes go on after the backup, too
 	close(stop)
 	wg.Wait()
 	if err != nil || !strings.Contains(printed, "backed up the SQLite database") {
