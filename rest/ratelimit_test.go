@@ -223,14 +223,7 @@ func TestRateLimitSharedStore(t *testing.T) {
 			ctx := context.Background()
 			dsn := storagetest.DSN(t, d)
 			server := func() (*graph.Resolver, http.Handler) {
-				s, err := storage.Open(ctx, dsn, storage.WithMaxConns(2))
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { s.Close() })
-				if err := s.Migrate(ctx); err != nil {
-					t.Fatal(err)
-				}
+				s := storagetest.OpenAt(t, dsn, storage.WithMaxConns(2))
 				res := &graph.Resolver{Store: s, Now: func() time.Time { return time.Now().UTC() }}
 				limits := rest.RateLimits{Token: 4, Window: time.Minute, Counter: func() httprate.LimitCounter { return s.RateCounter() }}
 				return res, rest.NewServerWith(res, rest.Options{RateLimits: &limits})

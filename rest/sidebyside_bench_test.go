@@ -141,14 +141,7 @@ type sbs struct {
 func sbsSetup(b *testing.B, d storage.Dialect) *sbs {
 	b.Helper()
 	dsn := storagetest.DSN(b, d)
-	store, err := storage.Open(context.Background(), dsn, storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchText(document.SearchText)) // as the server opens it
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { store.Close() })
-	if err := store.Migrate(context.Background()); err != nil {
-		b.Fatal(err)
-	}
+	store := storagetest.OpenAt(b, dsn, storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchText(document.SearchText)) // as the server opens it
 	e := newEnv(b, store)
 	return &sbs{env: e, d: d, dsn: dsn}
 }

@@ -16,19 +16,10 @@ func TestRateCountsAddUpAcrossServers(t *testing.T) {
 	for _, d := range storagetest.Dialects {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
-			ctx := context.Background()
 			dsn := storagetest.DSN(t, d)
 			var servers []*storage.RateCounter
 			for range 3 {
-				s, err := storage.Open(ctx, dsn, storage.WithMaxConns(4))
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { s.Close() })
-				if err := s.Migrate(ctx); err != nil {
-					t.Fatal(err)
-				}
-				servers = append(servers, s.RateCounter())
+				servers = append(servers, storagetest.OpenAt(t, dsn, storage.WithMaxConns(4)).RateCounter())
 			}
 			window := time.Now().UTC().Truncate(time.Minute)
 			const perWorker, workers = 20, 12

@@ -26,14 +26,7 @@ func TestTokenCacheEndsWithTheToken(t *testing.T) {
 			wall := time.Now()
 			clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return wall }
 			pass := func(d time.Duration) { mu.Lock(); wall = wall.Add(d); mu.Unlock() }
-			s, err := storage.Open(ctx, dsn, storage.WithMaxConns(2), storage.WithTokenCache(ttl), storage.WithTokenCacheClock(clock))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			if err := s.Migrate(ctx); err != nil {
-				t.Fatal(err)
-			}
+			s := storagetest.OpenAt(t, dsn, storage.WithMaxConns(2), storage.WithTokenCache(ttl), storage.WithTokenCacheClock(clock))
 			// Another instance's view of the same database, to revoke behind this one's back.
 			driver, raw := "pgx", dsn
 			if d == storage.SQLite {

@@ -98,6 +98,21 @@ func Open(t testing.TB, d storage.Dialect) *storage.Store {
 	return s
 }
 
+// OpenAt opens another store on the database at dsn (from DSN), as another server of the same
+// deployment would: migrated, with its own pool, closed when t ends.
+func OpenAt(t testing.TB, dsn string, opts ...storage.Option) *storage.Store {
+	t.Helper()
+	s, err := storage.Open(context.Background(), dsn, opts...)
+	if err != nil {
+		t.Fatalf("open %s: %v", dsn, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.Migrate(context.Background()); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	return s
+}
+
 // Kept opens a migrated database of dialect d that outlives the test, for benchmarks whose data
 // takes minutes to generate: the SQLite file dir/name.db, or the PostgreSQL database
 // bindery_kept_<name> on the test server. With fresh it is emptied first. It is closed, not
