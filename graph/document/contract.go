@@ -61,14 +61,7 @@ func contractNodes(nodes []Node) []Node {
 		if n.Nodes != nil {
 			n.Nodes = contractNodes(n.Nodes)
 		}
-		if n.Fragments != nil {
-			frags := make([]Fragment, len(n.Fragments))
-			for i, f := range n.Fragments {
-				f.Nodes = contractNodes(f.Nodes)
-				frags[i] = f
-			}
-			n.Fragments = frags
-		}
+		n.Fragments = mapFragments(n.Fragments, contractNodes)
 		out = append(out, n)
 	}
 	if relabeled { // the label joins the text around it (on copies: joinText appends in place)

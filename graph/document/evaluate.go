@@ -124,6 +124,19 @@ func (e *evaluations) nodes(nodes []Node) []Node {
 	return out
 }
 
+// mapFragments returns copies of fragments whose nodes are fn's of theirs; nil stays nil.
+func mapFragments(fragments []Fragment, fn func([]Node) []Node) []Fragment {
+	if fragments == nil {
+		return nil
+	}
+	out := make([]Fragment, len(fragments))
+	for i, f := range fragments {
+		f.Nodes = fn(f.Nodes)
+		out[i] = f
+	}
+	return out
+}
+
 // copyNode copies a node's own fields (data deeply; leaves, marks and fragments as new slices), not
 // its children: the caller sets Nodes and the fragments' Nodes.
 func copyNode(n Node) Node {

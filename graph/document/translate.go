@@ -252,14 +252,7 @@ func shapeNodes(nodes []Node) []Node {
 			}
 			n.Leaves = leaves
 		}
-		if n.Fragments != nil {
-			frags := make([]Fragment, len(n.Fragments))
-			for j, f := range n.Fragments {
-				f.Nodes = shapeNodes(f.Nodes)
-				frags[j] = f
-			}
-			n.Fragments = frags
-		}
+		n.Fragments = mapFragments(n.Fragments, shapeNodes)
 		switch n.Type {
 		case "table":
 			n.Data = untitledColumns(n.Data)
