@@ -11,17 +11,10 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// filesFlag is where uploaded files are kept. --files-dir and BINDERY_FILES_DIR are its older
-// names, still read.
-func filesFlag() cli.Flag {
-	return &cli.StringFlag{Name: "files", Aliases: []string{"files-dir"}, Sources: cli.EnvVars("BINDERY_FILES", "BINDERY_FILES_DIR"),
-		Usage: "where uploaded files are kept: a directory (or file:///path), s3://BUCKET?region=…&endpoint=…&use_path_style=true, or mem:// (default: DATABASE-files next to a SQLite file, ./bindery-files for PostgreSQL)"}
-}
-
 // filesLocation is the --files value, or the default next to the SQLite file, checked for form
 // (a usage error) before anything is opened.
-func filesLocation(cmd *cli.Command) (string, error) {
-	loc := filesDir(cmd.String("files"), cmd.String("database"))
+func filesLocation(cmd *cli.Command, c *config) (string, error) {
+	loc := filesDir(c.Files, c.Database)
 	if _, err := blob.ParseLocation(loc); err != nil {
 		return "", usage(cmd, err.Error())
 	}
@@ -44,68 +37,70 @@ func openFiles(ctx context.Context, location string) (*blob.Store, error) {
 	return blobs, nil
 }
 
-func backupCommand() *cli.Command {
+func (c *config) backupCommand() *cli.Command {
+	b := &c.Backup
 	return &cli.Command{
 		Name:  "backup",
 		Usage: "write a consistent backup (SQLite snapshot and uploaded files) into a new directory, while the server runs",
 		Flags: []cli.Flag{
-			databaseFlag(),
-			filesFlag(),
-			&cli.StringFlag{Name: "out", Required: true, Usage: "the backup directory (must not exist, or be empty)"},
-			&cli.BoolFlag{Name: "skip-files", Usage: "leave the uploaded files out (a bucket protected by its own versioning or replication)"},
+			c.databaseFlag(),
+			c.filesFlag(),
+			&cli.StringFlag{Name: "out", Required: true, Destination: &b.Out, Usage: "the backup directory (must not exist, or be empty)"},
+			&cli.BoolFlag{Name: "skip-files", Destination: &b.SkipFiles, Usage: "leave the uploaded files out (a bucket protected by its own versioning or replication)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if isPostgres(cmd.String("database")) && !cmd.IsSet("files") && !cmd.Bool("skip-files") {
+			if isPostgres(c.Database) && c.Files == "" && !b.SkipFiles {
 				// A PostgreSQL server's default (./bindery-files) is relative to where the server
 				// runs, which this command cannot know: copying another directory would make a
 				// backup without the files.
 				return usage(cmd, "the uploaded files are not in the PostgreSQL database: give --files (or BINDERY_FILES) the location the server keeps them in (its --files, or bindery-files in the directory it runs in when it has none)")
 			}
-			location, err := filesLocation(cmd)
+			location, err := filesLocation(cmd, c)
 			if err != nil {
 				return err
 			}
 			var blobs *blob.Store
-			if !cmd.Bool("skip-files") {
+			if !b.SkipFiles {
 				if blobs, err = openFiles(ctx, location); err != nil {
 					return err
 				}
 				defer blobs.Close()
 			}
-			store, err := storage.Open(ctx, cmd.String("database"))
+			store, err := storage.Open(ctx, c.Database)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			m, err := backup.Take(ctx, store, blobs, cmd.String("out"), backup.Options{Version: version, SkipFiles: cmd.Bool("skip-files")})
+			m, err := backup.Take(ctx, store, blobs, b.Out, backup.Options{Version: version, SkipFiles: b.SkipFiles})
 			if err != nil {
 				return err
 			}
 			switch {
 			case m.Snapshot && m.FilesSkipped:
-				fmt.Printf("backed up the SQLite database to %s; the files were skipped: they stay in %s\n", cmd.String("out"), blobs)
+				fmt.Printf("backed up the SQLite database to %s; the files were skipped: they stay in %s\n", b.Out, blobs)
 			case m.Snapshot:
-				fmt.Printf("backed up the SQLite database and %d file(s) to %s\n", m.Files, cmd.String("out"))
+				fmt.Printf("backed up the SQLite database and %d file(s) to %s\n", m.Files, b.Out)
 			default:
-				fmt.Printf("copied %d file(s) to %s; the PostgreSQL database is not in it: back it up with pg_dump (docs/operations.md)\n", m.Files, cmd.String("out"))
+				fmt.Printf("copied %d file(s) to %s; the PostgreSQL database is not in it: back it up with pg_dump (docs/operations.md)\n", m.Files, b.Out)
 			}
 			return nil
 		},
 	}
 }
 
-func restoreCommand() *cli.Command {
+func (c *config) restoreCommand() *cli.Command {
+	b := &c.Backup
 	return &cli.Command{
 		Name:  "restore",
 		Usage: "restore a backup into a new SQLite database path and its file store (stop the server first)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "from", Required: true, Usage: "the backup directory"},
-			databaseFlag(),
-			filesFlag(),
+			&cli.StringFlag{Name: "from", Required: true, Destination: &b.From, Usage: "the backup directory"},
+			c.databaseFlag(),
+			c.filesFlag(),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			from, db := cmd.String("from"), cmd.String("database")
-			location, err := filesLocation(cmd)
+			from, db := b.From, c.Database
+			location, err := filesLocation(cmd, c)
 			if err != nil {
 				return err
 			}

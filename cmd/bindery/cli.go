@@ -130,12 +130,6 @@ func usage(cmd *cli.Command, msg string) error {
 	return usageError{msg}
 }
 
-// logLevelFlag sets the level of the JSON log on stderr for every command.
-func logLevelFlag() cli.Flag {
-	return &cli.StringFlag{Name: "log-level", Value: "info", Sources: cli.EnvVars("BINDERY_LOG_LEVEL"),
-		Usage: "debug, info, warn or error"}
-}
-
 // setupLogging installs the JSON logger at the chosen level. Durations are logged as numbers of
 // milliseconds by the code that logs them (keys ending in _ms).
 func setupLogging(w io.Writer, level string) error {

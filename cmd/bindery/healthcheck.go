@@ -11,20 +11,21 @@ import (
 
 // healthcheckCommand probes a running server's /readyz: the container image's HEALTHCHECK, which
 // has no curl. It touches no database.
-func healthcheckCommand() *cli.Command {
+func (c *config) healthcheckCommand() *cli.Command {
+	h := &c.Health
 	return &cli.Command{
 		Name:  "healthcheck",
 		Usage: "exit 0 when the server on --addr answers /readyz with 200 (for container health checks)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Sources: cli.EnvVars("BINDERY_ADDR"), Usage: "the server's listen address"},
-			&cli.DurationFlag{Name: "timeout", Value: 3 * time.Second},
+			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Sources: cli.EnvVars("BINDERY_ADDR"), Destination: &h.Addr, Usage: "the server's listen address"},
+			&cli.DurationFlag{Name: "timeout", Value: 3 * time.Second, Destination: &h.Timeout},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			base, _, err := publicURLFor("", cmd.String("addr"))
+			base, _, err := publicURLFor("", h.Addr)
 			if err != nil {
 				return usage(cmd, err.Error())
 			}
-			ctx, cancel := context.WithTimeout(ctx, cmd.Duration("timeout"))
+			ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 			defer cancel()
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/readyz", nil)
 			if err != nil {

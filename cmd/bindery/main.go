@@ -43,21 +43,17 @@ func main() {
 	}
 }
 
-func databaseFlag() cli.Flag {
-	return &cli.StringFlag{Name: "database", Value: "bindery.db", Sources: cli.EnvVars("BINDERY_DATABASE"),
-		Usage: "a postgres:// URL, or a SQLite file path"}
-}
-
 func app() *cli.Command {
+	c := &config{}
 	root := &cli.Command{
 		Name:      "bindery",
 		Usage:     "a self-hostable documentation-publishing backend",
 		Version:   version,
 		Writer:    os.Stdout,
 		ErrWriter: os.Stderr,
-		Flags:     []cli.Flag{logLevelFlag()},
+		Flags:     []cli.Flag{c.logLevelFlag()},
 		Before: func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
-			if err := setupLogging(os.Stderr, cmd.String("log-level")); err != nil {
+			if err := setupLogging(os.Stderr, c.LogLevel); err != nil {
 				return ctx, usage(cmd, err.Error())
 			}
 			return ctx, nil
@@ -73,101 +69,104 @@ func app() *cli.Command {
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Commands: []*cli.Command{
 			versionCommand(),
-			healthcheckCommand(),
-			backupCommand(),
-			restoreCommand(),
+			c.healthcheckCommand(),
+			c.backupCommand(),
+			c.restoreCommand(),
 			{
-				Name:  "serve",
-				Usage: "run the HTTP server (applies migrations first)",
-				Flags: append([]cli.Flag{
-					&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Sources: cli.EnvVars("BINDERY_ADDR"), Usage: "listen address"},
-					databaseFlag(),
-					&cli.StringFlag{Name: "public-url", Sources: cli.EnvVars("BINDERY_PUBLIC_URL"), Usage: "the API's external base URL (default http://ADDR)"},
-					&cli.StringFlag{Name: "app-url", Sources: cli.EnvVars("BINDERY_APP_URL"), Usage: "the web app's base URL (default: the public URL)"},
-					&cli.StringFlag{Name: "files-origin", Sources: cli.EnvVars("BINDERY_FILES_ORIGIN"), Usage: "an origin of its own that serves uploaded files, e.g. https://usercontent.example (needs --secret-key; see docs/security.md)"},
-					&cli.StringFlag{Name: "secret-key", Sources: cli.EnvVars("BINDERY_SECRET_KEY"), Usage: "encrypts Git credentials while their sync job waits (without it, repository URLs with credentials are refused), and signs links to --files-origin"},
-					&cli.BoolFlag{Name: "git-allow-local", Sources: cli.EnvVars("BINDERY_GIT_ALLOW_LOCAL"), Usage: "allow Git Sync with file:// URLs and hosts on loopback, private or link-local addresses"},
-					&cli.IntFlag{Name: "db-max-conns", Sources: cli.EnvVars("BINDERY_DB_MAX_CONNS"), Usage: "database connections to keep open: PostgreSQL connections, or SQLite readers (default 4 per CPU, at least 8)"},
-					filesFlag(),
-					&cli.StringFlag{Name: "translate-url", Sources: cli.EnvVars("BINDERY_TRANSLATE_URL"), Usage: "OpenAI-compatible chat-completions base URL for translations, e.g. http://localhost:11434/v1 (default: none; runs fail)"},
-					&cli.StringFlag{Name: "translate-model", Sources: cli.EnvVars("BINDERY_TRANSLATE_MODEL"), Usage: "model name for translations"},
-					&cli.StringFlag{Name: "translate-api-key", Sources: cli.EnvVars("BINDERY_TRANSLATE_API_KEY"), Usage: "bearer key for the translation provider (prefer the environment variable)"},
-					&cli.IntFlag{Name: "translate-concurrency", Value: 4, Sources: cli.EnvVars("BINDERY_TRANSLATE_CONCURRENCY"), Usage: "translation requests in flight at once"},
-					&cli.DurationFlag{Name: "translate-timeout", Value: 2 * time.Minute, Sources: cli.EnvVars("BINDERY_TRANSLATE_TIMEOUT"), Usage: "time limit of one translation request"},
-					&cli.BoolFlag{Name: "fetch-allow-http", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_HTTP"), Usage: "let OpenAPI specifications be fetched over plain http (default: https only)"},
-					&cli.BoolFlag{Name: "fetch-allow-private", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_PRIVATE"), Usage: "let OpenAPI specifications be fetched from loopback, private and link-local addresses (default: refused)"},
-				}, append(opsFlags(), limitFlags()...)...),
-				Action: serve,
+				Name:   "serve",
+				Usage:  "run the HTTP server (applies migrations first)",
+				Flags:  c.serveFlags(),
+				Action: c.run(serve),
 			},
 			{
 				Name:   "migrate",
 				Usage:  "apply pending database migrations",
-				Flags:  []cli.Flag{databaseFlag()},
-				Action: migrate,
+				Flags:  []cli.Flag{c.databaseFlag()},
+				Action: c.run(migrate),
 			},
-			{
-				Name:  "admin",
-				Usage: "operator commands that act on the database directly",
-				Commands: []*cli.Command{
-					{
-						Name:  "bootstrap",
-						Usage: "create an organization, its admin user and an API token",
-						Flags: []cli.Flag{
-							databaseFlag(),
-							&cli.StringFlag{Name: "org-title", Required: true, Sources: cli.EnvVars("BINDERY_ORG_TITLE")},
-							&cli.StringFlag{Name: "email", Required: true, Sources: cli.EnvVars("BINDERY_EMAIL")},
-							&cli.StringFlag{Name: "name", Sources: cli.EnvVars("BINDERY_NAME")},
-							&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-						},
-						Action: bootstrap,
-					},
-					{
-						Name:  "user",
-						Usage: "manage users",
-						Commands: []*cli.Command{{
-							Name:  "create",
-							Usage: "create a user with an API token, optionally as a member of an organization",
-							Flags: []cli.Flag{
-								databaseFlag(),
-								&cli.StringFlag{Name: "email", Required: true, Sources: cli.EnvVars("BINDERY_EMAIL")},
-								&cli.StringFlag{Name: "name", Sources: cli.EnvVars("BINDERY_NAME")},
-								&cli.StringFlag{Name: "org", Sources: cli.EnvVars("BINDERY_ORG"), Usage: "organization id to join"},
-								&cli.StringFlag{Name: "role", Value: "read", Sources: cli.EnvVars("BINDERY_ROLE"), Usage: "role in --org (admin, create, edit, review, comment, read, guest)"},
-								&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-							},
-							Action: createUser,
-						}},
-					},
-					{
-						Name:  "token",
-						Usage: "manage API tokens",
-						Commands: []*cli.Command{{
-							Name:  "create",
-							Usage: "issue an API token for a user",
-							Flags: []cli.Flag{
-								databaseFlag(),
-								&cli.StringFlag{Name: "email", Required: true, Sources: cli.EnvVars("BINDERY_EMAIL")},
-								&cli.DurationFlag{Name: "expires", Sources: cli.EnvVars("BINDERY_TOKEN_EXPIRES"), Usage: "lifetime, e.g. 720h (default: never expires)"},
-								&cli.StringSliceFlag{Name: "scope", Usage: "limit the token to a scope, repeatable: read, space:content:read, openapi:write… (default: all the user may do)"},
-								&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-							},
-							Action: createToken,
-						}, tokenListCommand(), tokenRevokeCommand()},
-					},
-				},
-			},
+			c.adminCommand(),
 		},
 	}
 	strict(root)
 	return root
 }
 
+// adminCommand holds the operator commands that act on the database directly.
+func (c *config) adminCommand() *cli.Command {
+	a := &c.Admin
+	email := func(usage string, required bool) cli.Flag {
+		return &cli.StringFlag{Name: "email", Required: required, Sources: cli.EnvVars("BINDERY_EMAIL"), Destination: &a.Email, Usage: usage}
+	}
+	name := func() cli.Flag {
+		return &cli.StringFlag{Name: "name", Sources: cli.EnvVars("BINDERY_NAME"), Destination: &a.Name}
+	}
+	return &cli.Command{
+		Name:  "admin",
+		Usage: "operator commands that act on the database directly",
+		Commands: []*cli.Command{
+			{
+				Name:  "bootstrap",
+				Usage: "create an organization, its admin user and an API token",
+				Flags: []cli.Flag{
+					c.databaseFlag(),
+					&cli.StringFlag{Name: "org-title", Required: true, Sources: cli.EnvVars("BINDERY_ORG_TITLE"), Destination: &a.OrgTitle},
+					email("", true), name(), c.jsonFlag(),
+				},
+				Action: c.run(bootstrap),
+			},
+			{
+				Name:  "user",
+				Usage: "manage users",
+				Commands: []*cli.Command{{
+					Name:  "create",
+					Usage: "create a user with an API token, optionally as a member of an organization",
+					Flags: []cli.Flag{
+						c.databaseFlag(), email("", true), name(),
+						&cli.StringFlag{Name: "org", Sources: cli.EnvVars("BINDERY_ORG"), Destination: &a.Org, Usage: "organization id to join"},
+						&cli.StringFlag{Name: "role", Value: "read", Sources: cli.EnvVars("BINDERY_ROLE"), Destination: &a.Role, Usage: "role in --org (admin, create, edit, review, comment, read, guest)"},
+						c.jsonFlag(),
+					},
+					Action: c.run(createUser),
+				}},
+			},
+			{
+				Name:  "token",
+				Usage: "manage API tokens",
+				Commands: []*cli.Command{{
+					Name:  "create",
+					Usage: "issue an API token for a user",
+					Flags: []cli.Flag{
+						c.databaseFlag(), email("", true),
+						&cli.DurationFlag{Name: "expires", Sources: cli.EnvVars("BINDERY_TOKEN_EXPIRES"), Destination: &a.Expires, Usage: "lifetime, e.g. 720h (default: never expires)"},
+						&cli.StringSliceFlag{Name: "scope", Destination: &a.Scopes, Usage: "limit the token to a scope, repeatable: read, space:content:read, openapi:write… (default: all the user may do)"},
+						c.jsonFlag(),
+					},
+					Action: c.run(createToken),
+				}, {
+					Name:   "list",
+					Usage:  "list API tokens (id, user, created, last used, expiry; never the secret)",
+					Flags:  []cli.Flag{c.databaseFlag(), email("only this user's tokens (default: every user's)", false), c.jsonFlag()},
+					Action: c.run(listTokens),
+				}, {
+					Name:  "revoke",
+					Usage: "revoke an API token by id: it authenticates nothing from the next request on",
+					Flags: []cli.Flag{
+						c.databaseFlag(),
+						&cli.StringFlag{Name: "id", Required: true, Destination: &a.TokenID, Usage: "the token's id, as admin token list prints it"},
+					},
+					Action: c.run(revokeToken),
+				}},
+			},
+		},
+	}
+}
+
 // open connects to the database and applies migrations; for serve, it opens the file store
 // first, so that a store that does not answer stops it before the database is touched.
-func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error) {
+func open(ctx context.Context, cmd *cli.Command, c *config) (*graph.Resolver, func(), error) {
 	var blobs *blob.Store
 	if cmd.Name == "serve" {
-		location, err := filesLocation(cmd)
+		location, err := filesLocation(cmd, c)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -180,7 +179,7 @@ func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error
 			blobs.Close()
 		}
 	}
-	store, err := storage.Open(ctx, cmd.String("database"), storage.WithMaxConns(int(cmd.Int("db-max-conns"))),
+	store, err := storage.Open(ctx, c.Database, storage.WithMaxConns(c.Serve.DBMaxConns),
 		storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchText(document.SearchText))
 	if err != nil {
 		closeBlobs()
@@ -196,7 +195,7 @@ func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error
 		// A token revoked through either door stops working at once on this instance.
 		TokenRevoked: store.ForgetToken}
 	if cmd.Name == "serve" {
-		res.Settings.Fetch = safefetch.Policy{AllowHTTP: cmd.Bool("fetch-allow-http"), AllowPrivate: cmd.Bool("fetch-allow-private")}
+		res.Settings.Fetch = safefetch.Policy{AllowHTTP: c.Serve.FetchAllowHTTP, AllowPrivate: c.Serve.FetchAllowPrivate}
 		res.Blobs = blobs
 	}
 	return res, func() { store.Close(); closeBlobs() }, nil
@@ -217,43 +216,43 @@ func filesDir(flag, database string) string {
 	return strings.TrimSuffix(path, filepath.Ext(path)) + "-files"
 }
 
-func serve(ctx context.Context, cmd *cli.Command) error {
-	addr := cmd.String("addr")
-	publicURL, derived, err := publicURLFor(cmd.String("public-url"), addr)
+func serve(ctx context.Context, cmd *cli.Command, c *config) error {
+	s := c.Serve
+	addr := s.Addr
+	publicURL, derived, err := publicURLFor(s.PublicURL, addr)
 	if err != nil {
 		return usage(cmd, err.Error())
 	}
 	var filesOrigin *usercontent.Origin
-	if raw := cmd.String("files-origin"); raw != "" {
-		if filesOrigin, err = usercontent.NewOrigin(raw, cmd.String("secret-key")); err != nil {
+	if s.FilesOrigin != "" {
+		if filesOrigin, err = usercontent.NewOrigin(s.FilesOrigin, s.SecretKey); err != nil {
 			return usage(cmd, err.Error())
 		}
 	}
-	setRateLimits, err := rateLimitOptions(cmd)
+	setRateLimits, err := rateLimitOptions(cmd, c)
 	if err != nil {
 		return err
 	}
 	if percent, limit, chosen := tuneGC(); chosen {
 		slog.Info("garbage collector tuned (set GOGC or GOMEMLIMIT to choose yourself)", "gogc", percent, "memory_limit_bytes", limit)
 	}
-	res, closeStore, err := open(ctx, cmd)
+	res, closeStore, err := open(ctx, cmd, c)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
 	res.Settings.PublicURL = publicURL
-	res.Settings.AppURL = strings.TrimRight(firstOf(cmd.String("app-url"), res.Settings.PublicURL), "/")
+	res.Settings.AppURL = strings.TrimRight(firstOf(s.AppURL, res.Settings.PublicURL), "/")
 	if filesOrigin != nil {
 		res.Settings.FilesURL = filesOrigin.URL()
 	}
 
-	if url := cmd.String("translate-url"); url != "" {
-		res.Translator, err = translator.New(translator.Config{URL: url, Model: cmd.String("translate-model"), APIKey: cmd.String("translate-api-key"),
-			Concurrency: int(cmd.Int("translate-concurrency")), Timeout: cmd.Duration("translate-timeout")})
+	if t := s.Translate; t.URL != "" {
+		res.Translator, err = translator.New(translator.Config{URL: t.URL, Model: t.Model, APIKey: t.APIKey, Concurrency: t.Concurrency, Timeout: t.Timeout})
 		if err != nil {
 			return err
 		}
-		slog.Info("translation provider", "url", translator.Redact(url), "model", res.Translator.Model())
+		slog.Info("translation provider", "url", translator.Redact(s.Translate.URL), "model", res.Translator.Model())
 	}
 
 	creds, err := res.BootstrapIfEmpty(ctx, graph.BootstrapInput{OrgTitle: "My Organization", Email: "admin@bindery.local", Name: "Admin"})
@@ -264,7 +263,7 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 		printFirstStart(res.Settings.PublicURL, creds)
 	}
 
-	res.GitSync = graph.GitSyncConfig{AllowLocal: cmd.Bool("git-allow-local"), SecretKey: cmd.String("secret-key")}
+	res.GitSync = graph.GitSyncConfig{AllowLocal: s.GitAllowLocal, SecretKey: s.SecretKey}
 
 	// Background jobs (and any left queued by the last run) start before requests can queue more.
 	runner, err := res.StartJobs(ctx, jobs.Config{})
@@ -284,7 +283,7 @@ func serve(ctx context.Context, cmd *cli.Command) error {
 	if err != nil {
 		return err
 	}
-	opts, stopOps, err := serveOptions(ctx, cmd, res)
+	opts, stopOps, err := serveOptions(ctx, s.Ops, res)
 	if err != nil {
 		return err
 	}
@@ -338,8 +337,8 @@ Try it:
 }
 
 // migrate applies pending migrations and says which, or that there were none.
-func migrate(ctx context.Context, cmd *cli.Command) error {
-	store, err := storage.Open(ctx, cmd.String("database"))
+func migrate(ctx context.Context, _ *cli.Command, c *config) error {
+	store, err := storage.Open(ctx, c.Database)
 	if err != nil {
 		return err
 	}
@@ -359,60 +358,60 @@ func migrate(ctx context.Context, cmd *cli.Command) error {
 	return nil
 }
 
-func bootstrap(ctx context.Context, cmd *cli.Command) error {
-	res, closeStore, err := open(ctx, cmd)
+func bootstrap(ctx context.Context, cmd *cli.Command, c *config) error {
+	res, closeStore, err := open(ctx, cmd, c)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	c, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: cmd.String("org-title"), Email: cmd.String("email"), Name: cmd.String("name")})
+	creds, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: c.Admin.OrgTitle, Email: c.Admin.Email, Name: c.Admin.Name})
 	if err != nil {
 		return err
 	}
-	return printCredentials(cmd, map[string]any{"organization": map[string]string{"id": c.OrganizationID}, "user": map[string]string{"id": c.UserID}, "token": c.Token}, c)
+	return printCredentials(c, map[string]any{"organization": map[string]string{"id": creds.OrganizationID}, "user": map[string]string{"id": creds.UserID}, "token": creds.Token}, creds)
 }
 
-func createUser(ctx context.Context, cmd *cli.Command) error {
-	res, closeStore, err := open(ctx, cmd)
+func createUser(ctx context.Context, cmd *cli.Command, c *config) error {
+	res, closeStore, err := open(ctx, cmd, c)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	c, err := res.CreateUser(ctx, graph.CreateUserInput{Email: cmd.String("email"), Name: cmd.String("name"), OrganizationID: cmd.String("org"), Role: cmd.String("role")})
+	creds, err := res.CreateUser(ctx, graph.CreateUserInput{Email: c.Admin.Email, Name: c.Admin.Name, OrganizationID: c.Admin.Org, Role: c.Admin.Role})
 	if err != nil {
 		return err
 	}
-	return printCredentials(cmd, map[string]any{"user": map[string]string{"id": c.UserID}, "token": c.Token}, c)
+	return printCredentials(c, map[string]any{"user": map[string]string{"id": creds.UserID}, "token": creds.Token}, creds)
 }
 
-func createToken(ctx context.Context, cmd *cli.Command) error {
-	res, closeStore, err := open(ctx, cmd)
+func createToken(ctx context.Context, cmd *cli.Command, c *config) error {
+	res, closeStore, err := open(ctx, cmd, c)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
 	create := res.CreateToken
-	if scopes := cmd.StringSlice("scope"); len(scopes) > 0 {
+	if scopes := c.Admin.Scopes; len(scopes) > 0 {
 		create = func(ctx context.Context, email string, expires time.Duration) (*graph.Credentials, error) {
 			return res.CreateScopedToken(ctx, email, expires, scopes)
 		}
 	}
-	c, err := create(ctx, cmd.String("email"), cmd.Duration("expires"))
+	creds, err := create(ctx, c.Admin.Email, c.Admin.Expires)
 	if err != nil {
 		return err
 	}
-	return printCredentials(cmd, map[string]any{"user": map[string]string{"id": c.UserID}, "token": c.Token}, c)
+	return printCredentials(c, map[string]any{"user": map[string]string{"id": creds.UserID}, "token": creds.Token}, creds)
 }
 
-func printCredentials(cmd *cli.Command, asJSON any, c *graph.Credentials) error {
-	if cmd.Bool("json") {
+func printCredentials(c *config, asJSON any, creds *graph.Credentials) error {
+	if c.JSON {
 		return json.NewEncoder(os.Stdout).Encode(asJSON)
 	}
-	if c.OrganizationID != "" {
-		fmt.Println("organization:", c.OrganizationID)
+	if creds.OrganizationID != "" {
+		fmt.Println("organization:", creds.OrganizationID)
 	}
-	fmt.Println("user:", c.UserID)
-	fmt.Println("token:", c.Token)
+	fmt.Println("user:", creds.UserID)
+	fmt.Println("token:", creds.Token)
 	return nil
 }
 

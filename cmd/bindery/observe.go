@@ -14,25 +14,14 @@ import (
 	"github.com/bindery/bindery/metrics"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/tracing"
-	"github.com/urfave/cli/v3"
 )
-
-// opsFlags are serve's flags for what operators watch: metrics, CORS.
-func opsFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "metrics-addr", Sources: cli.EnvVars("BINDERY_METRICS_ADDR"),
-			Usage: `where GET /metrics (Prometheus) is served: empty for the main listener, a HOST:PORT of its own, or "off"`},
-		&cli.StringSliceFlag{Name: "cors-origin", Sources: cli.EnvVars("BINDERY_CORS_ORIGINS"),
-			Usage: `an origin browsers may call the API from, e.g. https://docs.example.com (repeat, or comma-separate in the environment; "*" for any). Default: CORS off`},
-	}
-}
 
 // serveOptions builds the HTTP front's operational options from serve's flags, and starts what
 // runs beside it (the metrics listener). stop shuts that down.
-func serveOptions(ctx context.Context, cmd *cli.Command, res *graph.Resolver) (opts rest.Options, stop func(), err error) {
+func serveOptions(ctx context.Context, c opsConfig, res *graph.Resolver) (opts rest.Options, stop func(), err error) {
 	stop = func() {}
 	var origins []string
-	for _, o := range cmd.StringSlice("cors-origin") {
+	for _, o := range c.CORSOrigins {
 		for _, part := range strings.Split(o, ",") {
 			if part = strings.TrimSpace(part); part != "" {
 				origins = append(origins, part)
@@ -59,7 +48,7 @@ func serveOptions(ctx context.Context, cmd *cli.Command, res *graph.Resolver) (o
 		slog.Info("exporting OpenTelemetry traces over OTLP")
 	}
 
-	addr := cmd.String("metrics-addr")
+	addr := c.MetricsAddr
 	if addr == "off" {
 		return opts, stop, nil
 	}

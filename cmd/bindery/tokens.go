@@ -11,42 +11,17 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func tokenListCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "list",
-		Usage: "list API tokens (id, user, created, last used, expiry; never the secret)",
-		Flags: []cli.Flag{
-			databaseFlag(),
-			&cli.StringFlag{Name: "email", Sources: cli.EnvVars("BINDERY_EMAIL"), Usage: "only this user's tokens (default: every user's)"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-		},
-		Action: listTokens,
-	}
-}
-
-func tokenRevokeCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "revoke",
-		Usage: "revoke an API token by id: it authenticates nothing from the next request on",
-		Flags: []cli.Flag{
-			databaseFlag(),
-			&cli.StringFlag{Name: "id", Required: true, Usage: "the token's id, as admin token list prints it"},
-		},
-		Action: revokeToken,
-	}
-}
-
-func listTokens(ctx context.Context, cmd *cli.Command) error {
-	res, closeStore, err := open(ctx, cmd)
+func listTokens(ctx context.Context, cmd *cli.Command, c *config) error {
+	res, closeStore, err := open(ctx, cmd, c)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	tokens, err := res.ListAllAPITokens(ctx, cmd.String("email"))
+	tokens, err := res.ListAllAPITokens(ctx, c.Admin.Email)
 	if err != nil {
 		return err
 	}
-	if cmd.Bool("json") {
+	if c.JSON {
 		return json.NewEncoder(os.Stdout).Encode(map[string]any{"items": tokens, "count": len(tokens)})
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
@@ -57,16 +32,16 @@ func listTokens(ctx context.Context, cmd *cli.Command) error {
 	return w.Flush()
 }
 
-func revokeToken(ctx context.Context, cmd *cli.Command) error {
-	res, closeStore, err := open(ctx, cmd)
+func revokeToken(ctx context.Context, cmd *cli.Command, c *config) error {
+	res, closeStore, err := open(ctx, cmd, c)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	if err := res.RevokeAnyAPIToken(ctx, cmd.String("id")); err != nil {
+	if err := res.RevokeAnyAPIToken(ctx, c.Admin.TokenID); err != nil {
 		return err
 	}
-	fmt.Println("revoked token", cmd.String("id"))
+	fmt.Println("revoked token", c.Admin.TokenID)
 	return nil
 }
 
