@@ -63,7 +63,7 @@ func (r *Resolver) toChangeRequest(space *storage.Space, cr *storage.ChangeReque
 // ChangeRequests lists a space's change requests, newest first; status defaults to open.
 func (r *Resolver) ChangeRequests(ctx context.Context, spaceID string, in model.ChangeRequestFilter, first *int, after *string) (*model.Connection[*model.ChangeRequest], error) {
 	status := in.Status
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

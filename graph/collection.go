@@ -48,7 +48,7 @@ func (r *Resolver) readableCollection(ctx context.Context, id string) (*model.Co
 // OrganizationCollections lists the collections the caller can read, newest first; nested
 // false keeps only top-level ones. No statement beyond loading the caller's access.
 func (r *Resolver) OrganizationCollections(ctx context.Context, org *model.Organization, first *int, after *string, nested *bool) (*model.CollectionConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (r *Resolver) OrganizationCollections(ctx context.Context, org *model.Organ
 
 // CollectionSpaces lists the spaces directly in a collection that the caller can read.
 func (r *Resolver) CollectionSpaces(ctx context.Context, c *model.Collection, first *int, after *string) (*model.SpaceConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -348,7 +348,7 @@ type CommentListArgs struct {
 // Comments pages through a discussion's comments, newest first unless ordered asc. Errors:
 // Invalid, NotFound.
 func (r *Resolver) Comments(ctx context.Context, spaceID, changeRequestID string, args CommentListArgs, first *int, after *string) (*model.CommentConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -587,7 +587,7 @@ func ignoreNotFound(err error) error {
 // Commenters lists the members who wrote a comment or a reply in a discussion. Errors: Invalid,
 // NotFound.
 func (r *Resolver) Commenters(ctx context.Context, spaceID, changeRequestID string, first *int, after *string) (*model.MemberConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func (r *Resolver) commentOf(ctx context.Context, spaceID, changeRequestID, comm
 
 // CommentReplies pages through a comment's replies, oldest first. Errors: Invalid, NotFound.
 func (r *Resolver) CommentReplies(ctx context.Context, spaceID, changeRequestID, commentID string, format *model.PageFormat, first *int, after *string) (*model.CommentReplyConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func (r *Resolver) ReplyList(ctx context.Context, c *model.Comment, format *mode
 	if c.ViewerRole == nil { // not read through toComments: check it all
 		return r.CommentReplies(ctx, c.Target.Space, deref(c.Target.ChangeRequest), c.ID, format, first, after)
 	}
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -400,7 +400,7 @@ func (r *Resolver) documentOf(ctx context.Context, src *ContentSource, markdown 
 
 // Files pages through the files of a content source.
 func (r *Resolver) Files(ctx context.Context, src *ContentSource, first *int, after *string) (*model.Connection[*model.RevisionFile], error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,7 @@ func (r *Resolver) sourceOf(ctx context.Context, rev *model.Revision) (*ContentS
 
 // Revisions pages through a space's revisions (its own and its change requests'), newest first.
 func (r *Resolver) Revisions(ctx context.Context, spaceID string, first *int, after *string) (*model.Connection[*model.Revision], error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

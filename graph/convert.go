@@ -112,8 +112,8 @@ func connectionOf[S, T any](list storage.List[S], convert func(S) T) *model.Conn
 }
 
 // pageOf reads GraphQL's first/after (REST's limit/page) into a storage page. Errors: Invalid.
-func pageOf(first *int, after *string) (storage.Page, error) {
-	p := storage.Page{Limit: model.DefaultPageSize}
+func windowOf(first *int, after *string) (storage.Window, error) {
+	p := storage.Window{Limit: model.DefaultPageSize}
 	if first != nil {
 		if *first < 0 || *first > model.MaxPageSize {
 			return p, invalidPageSize

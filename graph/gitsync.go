@@ -267,7 +267,7 @@ func (r *Resolver) SpaceGitInfo(ctx context.Context, spaceID string) (*model.Git
 
 // GitSyncJobs lists a space's imports and exports, newest first. Errors: Invalid (paging).
 func (r *Resolver) GitSyncJobs(ctx context.Context, space *model.Space, first *int, after *string) (*model.GitSyncJobConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -46,7 +46,7 @@ func (r *Resolver) administeredContent(ctx context.Context, kind, id string) (*c
 // grantsOf pages through the grants of one kind of principal on a space or collection, oldest
 // first. The grants of all targets a request lists are loaded in one batch.
 func (r *Resolver) grantsOf(ctx context.Context, targetID, principalKind string, first *int, after *string) (storage.List[*storage.Grant], error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return storage.List[*storage.Grant]{}, err
 	}

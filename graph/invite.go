@@ -41,7 +41,7 @@ func (r *Resolver) InviteLinks(ctx context.Context, org *model.Organization, fir
 	if err := authz.CanAdminister(org); err != nil {
 		return nil, err
 	}
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -185,7 +185,7 @@ func pageLocation(p *model.RevisionPage, anchor string) *model.ContentLocation {
 // it introduced. A fixed number of statements.
 func (r *Resolver) PageLinks(ctx context.Context, src *ContentSource, pageID string, status *model.LinkStatus, first *int, after *string) (*model.Connection[*model.LinkItem], model.LinkStats, error) {
 	var stats model.LinkStats
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, stats, err
 	}
@@ -335,7 +335,7 @@ func (r *Resolver) FileBacklinks(ctx context.Context, src *ContentSource, fileID
 // pagedBacklinks pages through backlinks and completes the locations of the page: a fixed number
 // of statements, whatever the size of the space.
 func (r *Resolver) pagedBacklinks(ctx context.Context, src *ContentSource, first *int, after *string, find func() ([]*model.ContentLocation, error)) (*model.Connection[*model.ContentLocation], error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -403,7 +403,7 @@ func (r *Resolver) backlinks(ctx context.Context, src *ContentSource, exists fun
 }
 
 // pageByOrder pages through items already in their final order.
-func pageByOrder[T any](name string, items []T, page storage.Page) (storage.List[T], error) {
+func pageByOrder[T any](name string, items []T, page storage.Window) (storage.List[T], error) {
 	type positioned struct {
 		item T
 		key  string

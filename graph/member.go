@@ -25,7 +25,7 @@ func (r *Resolver) Members(ctx context.Context, org *model.Organization, args Me
 	if err := authz.CanListMembers(org); err != nil {
 		return nil, err
 	}
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

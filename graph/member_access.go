@@ -54,7 +54,7 @@ func canSeeMember(ctx context.Context, org *model.Organization, userID string) e
 // MemberTeams lists a member's teams with their role in each. Errors: Invalid, NotFound,
 // Forbidden.
 func (r *Resolver) MemberTeams(ctx context.Context, m *model.Member, first *int, after *string, title *string) (*model.MemberTeamConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (r *Resolver) MemberTeams(ctx context.Context, m *model.Member, first *int,
 // MemberSpaces lists the spaces a member can access that the caller can read too, with the
 // member's role. Errors: Invalid, NotFound, Forbidden.
 func (r *Resolver) MemberSpaces(ctx context.Context, m *model.Member, first *int, after *string, order *model.ListOrder) (*model.MemberSpaceConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func (r *Resolver) toSpec(org *model.Organization, s *storage.OpenAPISpec) *mode
 // OpenAPISpecs lists an organization's specifications by slug. Errors: Invalid, NotFound,
 // Forbidden.
 func (r *Resolver) OpenAPISpecs(ctx context.Context, orgID string, first *int, after *string) (*model.OpenAPISpecConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +316,7 @@ func (r *Resolver) specFailed(ctx context.Context, a openAPIFetchArgs, code, mes
 // OpenAPISpecVersions lists a specification's versions, newest first. Errors: Invalid,
 // NotFound, Forbidden.
 func (r *Resolver) OpenAPISpecVersions(ctx context.Context, spec *model.OpenAPISpec, first *int, after *string) (*model.OpenAPISpecVersionConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -678,7 +678,7 @@ func (r *Resolver) publishedSearch(ctx context.Context, ps *PublishedSite, query
 		}
 	}
 	out := []*model.PublishedSearchResult{}
-	page, err := pageOf(&limit, nil)
+	page, err := windowOf(&limit, nil)
 	if err != nil {
 		return nil, err
 	}

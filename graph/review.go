@@ -24,7 +24,7 @@ func (r *Resolver) changeRequestThread(ctx context.Context, spaceID, changeReque
 // RequestedReviewers pages through the users asked to review a change request, in the order
 // asked. Errors: Invalid, NotFound.
 func (r *Resolver) RequestedReviewers(ctx context.Context, spaceID, changeRequestID string, first *int, after *string) (*model.RequestedReviewerConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (r *Resolver) RemoveRequestedReviewer(ctx context.Context, spaceID, changeR
 // Reviews pages through a change request's reviews, newest first; outdated filters on whether
 // they were made at an earlier revision. Errors: Invalid, NotFound.
 func (r *Resolver) Reviews(ctx context.Context, spaceID, changeRequestID string, outdated *bool, format *model.PageFormat, first *int, after *string) (*model.ReviewConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

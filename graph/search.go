@@ -54,7 +54,7 @@ type searchPlan struct {
 // term weights when it needs them), whatever the number of pages. With a page (a search whose
 // results are pages), the count ranks that page too when it can, and the plan holds it (hits).
 // Errors: Invalid.
-func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []string, query string, page *storage.Page) (*searchPlan, error) {
+func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []string, query string, page *storage.Window) (*searchPlan, error) {
 	if strings.TrimSpace(query) == "" {
 		return nil, apperr.Invalidf("query", "is required")
 	}
@@ -213,7 +213,7 @@ func (r *Resolver) termWeights(ctx context.Context, f storage.SearchFilter) (map
 // SearchSpace searches the current content of a space the caller can read, most relevant page
 // first. Errors: Invalid, NotFound.
 func (r *Resolver) SearchSpace(ctx context.Context, spaceID string, in model.SearchInput) (*model.SearchPageResultConnection, error) {
-	page, err := pageOf(in.First, in.After)
+	page, err := windowOf(in.First, in.After)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +243,7 @@ func (r *Resolver) SearchSpace(ctx context.Context, spaceID string, in model.Sea
 // caller can read; results are spaces, best match first, each with its best pages.
 // Errors: Invalid, NotFound.
 func (r *Resolver) SearchOrganization(ctx context.Context, orgID string, in model.SearchInput) (*model.SearchSpaceResultConnection, error) {
-	page, err := pageOf(in.First, in.After)
+	page, err := windowOf(in.First, in.After)
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +294,7 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID string, in mode
 }
 
 // pages is the plan's page of results: the one its count ranked, else SearchPages'.
-func (p *searchPlan) pages(ctx context.Context, s *storage.Store, page storage.Page) (storage.SearchResults[*storage.SearchHit], error) {
+func (p *searchPlan) pages(ctx context.Context, s *storage.Store, page storage.Window) (storage.SearchResults[*storage.SearchHit], error) {
 	if p.hits != nil {
 		return *p.hits, nil
 	}

@@ -24,7 +24,7 @@ func (r *Resolver) toShareLink(siteURL string, l *storage.ShareLink) *model.Shar
 // ShareLinks lists a site's share links, newest first (site managers: a link is a secret).
 // Errors: Invalid, Forbidden.
 func (r *Resolver) ShareLinks(ctx context.Context, site *model.Site, first *int, after *string) (*model.ShareLinkConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -77,7 +77,7 @@ type SiteListArgs struct {
 
 // Sites lists an organization's sites, newest first. Errors: Invalid, Forbidden.
 func (r *Resolver) Sites(ctx context.Context, org *model.Organization, args SiteListArgs, first *int, after *string) (*model.SiteConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 // SiteSections pages through a site's sections in reading order. With a shareKey, published URLs
 // go through that share link. Errors: Invalid.
 func (r *Resolver) SiteSections(ctx context.Context, site *model.Site, first *int, after *string, shareKey *string) (*model.SiteSectionConnection, error) {
-	if _, err := pageOf(first, after); err != nil {
+	if _, err := windowOf(first, after); err != nil {
 		return nil, err
 	}
 	v, err := r.siteView(ctx, site, shareKey)
@@ -28,7 +28,7 @@ func (r *Resolver) SiteSections(ctx context.Context, site *model.Site, first *in
 
 // SiteSectionGroups pages through a site's section groups in reading order. Errors: Invalid.
 func (r *Resolver) SiteSectionGroups(ctx context.Context, site *model.Site, first *int, after *string) (*model.SiteSectionGroupConnection, error) {
-	if _, err := pageOf(first, after); err != nil {
+	if _, err := windowOf(first, after); err != nil {
 		return nil, err
 	}
 	v, err := r.siteView(ctx, site, nil)

@@ -21,7 +21,7 @@ type SiteSpaceListArgs struct {
 // SiteSpaces pages through a site's site spaces in reading order. Errors: Invalid.
 func (r *Resolver) SiteSpaces(ctx context.Context, site *model.Site, args SiteSpaceListArgs, first *int, after *string) (*model.SiteSpaceConnection, error) {
 	shareKey, isDefault := args.ShareKey, args.Default
-	if _, err := pageOf(first, after); err != nil {
+	if _, err := windowOf(first, after); err != nil {
 		return nil, err
 	}
 	v, err := r.siteView(ctx, site, shareKey)

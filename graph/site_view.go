@@ -235,7 +235,7 @@ func orEmpty[T any](s []T) []T {
 // pageInOrder pages through items in the order given, by their ids: lists whose order is a
 // site's structure rather than a column.
 func pageInOrder[T any](list string, items []T, id func(T) string, first *int, after *string) (*model.Connection[T], error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -95,7 +95,7 @@ func sameCounts(to, from *model.Space) *model.Space {
 // readableSpaces pages through the organization's live spaces the caller can read that keep
 // passes, newest first unless ascending. A fixed number of statements whatever the counts.
 // list names the list in its page tokens, so a token of one list is refused by another.
-func (r *Resolver) readableSpaces(ctx context.Context, list, orgID string, acc *orgAccess, keep func(*storage.Space) bool, page storage.Page, ascending bool) (*model.SpaceConnection, error) {
+func (r *Resolver) readableSpaces(ctx context.Context, list, orgID string, acc *orgAccess, keep func(*storage.Space) bool, page storage.Window, ascending bool) (*model.SpaceConnection, error) {
 	all, err := r.orgSpaces(ctx, orgID)
 	if err != nil {
 		return nil, err

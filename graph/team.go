@@ -107,7 +107,7 @@ type TeamListArgs struct{ Title, Owner *string }
 
 // Teams lists an organization's teams by title. Errors: Invalid, Forbidden.
 func (r *Resolver) Teams(ctx context.Context, org *model.Organization, args TeamListArgs, first *int, after *string) (*model.TeamConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -341,7 +341,7 @@ func (r *Resolver) RemoveTeamMember(ctx context.Context, orgID, teamID, userID s
 
 // TeamMembers lists a team's members. Errors: Invalid, Forbidden.
 func (r *Resolver) TeamMembers(ctx context.Context, t *model.Team, first *int, after *string) (*model.TeamMemberConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -52,7 +52,7 @@ func (r *Resolver) APITokenPage(ctx context.Context, first *int, after *string) 
 	if err != nil {
 		return nil, err
 	}
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -115,7 +115,7 @@ func (r *Resolver) visibleTranslation(ctx context.Context, orgID, id string) (*s
 // Translations lists the organization's translations the caller sees, oldest first, each with
 // its run history read in the same statement for all. Errors: Invalid, NotFound.
 func (r *Resolver) Translations(ctx context.Context, orgID string, first *int, after *string) (*model.TranslationConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +174,7 @@ func (r *Resolver) FindTranslation(ctx context.Context, orgID, id string) (*mode
 
 // TranslationRuns pages through a translation's runs, newest first. Errors: Invalid.
 func (r *Resolver) TranslationRuns(ctx context.Context, t *model.Translation, first *int, after *string) (*model.TranslationRunConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}
@@ -330,7 +330,7 @@ func (r *Resolver) toGlossaryEntry(e *storage.GlossaryEntry) *model.GlossaryEntr
 // GlossaryEntries lists the organization's glossary, oldest first (members). Errors: Invalid,
 // NotFound.
 func (r *Resolver) GlossaryEntries(ctx context.Context, orgID string, first *int, after *string) (*model.GlossaryEntryConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -112,7 +112,7 @@ func spaceReader(orgID string, actor *authz.Actor, m *storage.Member) (storage.S
 // OrganizationSpaces lists the spaces of an organization the caller can read, newest first. The
 // database picks the page; the engine decides each listed space's role. Errors: Invalid.
 func (r *Resolver) OrganizationSpaces(ctx context.Context, org *model.Organization, first *int, after *string) (*model.SpaceConnection, error) {
-	page, err := pageOf(first, after)
+	page, err := windowOf(first, after)
 	if err != nil {
 		return nil, err
 	}

@@ -436,7 +436,7 @@ func TestGitSyncCredentialsNeverShow(t *testing.T) {
 // dumpGitRows is every stored row about the space's sync, as JSON.
 func (e *env) dumpGitRows(spaceID string) string {
 	e.t.Helper()
-	jobs, err := e.store.GitSyncJobs(context.Background(), spaceID, storage.Page{Limit: 100})
+	jobs, err := e.store.GitSyncJobs(context.Background(), spaceID, storage.Window{Limit: 100})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ type ChangeRequestFilter struct {
 }
 
 // ChangeRequestPage pages through a space's change requests, newest first.
-func (s *Store) ChangeRequestPage(ctx context.Context, spaceID string, f ChangeRequestFilter, page Page) (List[*ChangeRequest], error) {
+func (s *Store) ChangeRequestPage(ctx context.Context, spaceID string, f ChangeRequestFilter, page Window) (List[*ChangeRequest], error) {
 	key := sortKey{name: "change-requests", column: "cr.created_at", idCol: "cr.id", desc: true, isTime: true}
 	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		q = q.Where("cr.space_id = ?", spaceID)

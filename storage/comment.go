@@ -99,7 +99,7 @@ func (s *Store) FindReply(ctx context.Context, parentID, id string) (*Comment, e
 
 // CommentPage pages through a thread's comments, newest first unless ascending: two statements.
 // Errors: ErrInvalidCursor.
-func (s *Store) CommentPage(ctx context.Context, t Thread, f CommentFilter, page Page) (List[*Comment], error) {
+func (s *Store) CommentPage(ctx context.Context, t Thread, f CommentFilter, page Window) (List[*Comment], error) {
 	key := sortKey{name: "comments", column: "cm.posted_at", idCol: "cm.id", desc: !f.Ascending, isTime: true}
 	if f.Ascending {
 		key.name += ".asc"
@@ -120,7 +120,7 @@ func (s *Store) CommentPage(ctx context.Context, t Thread, f CommentFilter, page
 }
 
 // ReplyPage pages through a comment's replies, oldest first (the order of the conversation).
-func (s *Store) ReplyPage(ctx context.Context, parentID string, page Page) (List[*Comment], error) {
+func (s *Store) ReplyPage(ctx context.Context, parentID string, page Window) (List[*Comment], error) {
 	key := sortKey{name: "replies", column: "cm.posted_at", idCol: "cm.id", isTime: true}
 	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Where("cm.parent_id = ?", parentID)
@@ -129,7 +129,7 @@ func (s *Store) ReplyPage(ctx context.Context, parentID string, page Page) (List
 
 // ReplyPages is ReplyPage for several comments at once (each comment's page of replies, keyed by
 // comment id): two statements whatever the number of comments, one when page.NoTotal.
-func (s *Store) ReplyPages(ctx context.Context, parentIDs []string, page Page) (map[string]List[*Comment], error) {
+func (s *Store) ReplyPages(ctx context.Context, parentIDs []string, page Window) (map[string]List[*Comment], error) {
 	key := sortKey{name: "replies", column: "cm.posted_at", idCol: "cm.id", isTime: true}
 	return paginateEach(ctx, s.rdb, key, page, "cm.parent_id", parentIDs,
 		func(q *bun.SelectQuery) *bun.SelectQuery { return q.ColumnExpr("cm.*") },

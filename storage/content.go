@@ -227,7 +227,7 @@ func (s *Store) FilesOf(ctx context.Context, v View) ([]*FileVersion, error) {
 }
 
 // FilePageOf pages through the files of a view, oldest first.
-func (s *Store) FilePageOf(ctx context.Context, v View, page Page) (List[*FileVersion], error) {
+func (s *Store) FilePageOf(ctx context.Context, v View, page Window) (List[*FileVersion], error) {
 	key := sortKey{name: "files", column: "fv.created_at", idCol: "fv.file_id", isTime: true}
 	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		cond, args := v.where(fileVersions, "fv")
@@ -267,7 +267,7 @@ func (s *Store) RevisionsByIDs(ctx context.Context, ids []string) ([]*Revision, 
 
 // RevisionPageOf pages through a space's revisions (its own line and its change requests'),
 // newest first.
-func (s *Store) RevisionPageOf(ctx context.Context, spaceID string, page Page) (List[*Revision], error) {
+func (s *Store) RevisionPageOf(ctx context.Context, spaceID string, page Window) (List[*Revision], error) {
 	key := sortKey{name: "revisions", column: "r.created_at", idCol: "r.id", desc: true, isTime: true}
 	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Where("r.space_id = ?", spaceID)

@@ -217,7 +217,7 @@ func (s *Store) commitStandalone(ctx context.Context, tx bun.Tx, l lineState, ed
 }
 
 // GitSyncJobs lists a space's jobs, newest first: a keyset page.
-func (s *Store) GitSyncJobs(ctx context.Context, spaceID string, page Page) (List[*GitSyncJob], error) {
+func (s *Store) GitSyncJobs(ctx context.Context, spaceID string, page Window) (List[*GitSyncJob], error) {
 	key := sortKey{name: "git-sync-jobs", column: "gsj.created_at", idCol: "gsj.id", desc: true, isTime: true}
 	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Where("gsj.space_id = ?", spaceID)

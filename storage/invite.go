@@ -21,7 +21,7 @@ func (s *Store) CreateInviteLink(ctx context.Context, link *InviteLink) error {
 
 // FindInviteLinks lists an organization's invite links, newest first: the links to the
 // organization itself, or (content) those to its spaces and collections. Errors: ErrInvalidCursor.
-func (s *Store) FindInviteLinks(ctx context.Context, orgID string, content bool, page Page) (List[*InviteLink], error) {
+func (s *Store) FindInviteLinks(ctx context.Context, orgID string, content bool, page Window) (List[*InviteLink], error) {
 	key := sortKey{name: "inviteLinks", column: "il.created_at", idCol: "il.id", desc: true, isTime: true}
 	if content {
 		key.name = "inviteLinks.content"

@@ -22,7 +22,7 @@ type MemberFilter struct {
 
 // FindMembers lists an organization's members with their users: two statements per page.
 // Errors: ErrInvalidCursor.
-func (s *Store) FindMembers(ctx context.Context, orgID string, f MemberFilter, page Page) (List[*Member], error) {
+func (s *Store) FindMembers(ctx context.Context, orgID string, f MemberFilter, page Window) (List[*Member], error) {
 	key := sortKey{name: "members.joinedAt", column: "m.joined_at", idCol: "m.user_id", desc: !f.Ascending, isTime: true}
 	if f.LastSeen {
 		key.name, key.column = "members.lastSeenAt", "m.last_seen_at"
@@ -95,7 +95,7 @@ func (s *Store) MembersByUserIDs(ctx context.Context, orgID string, userIDs []st
 
 // FindMemberships lists the organizations userID belongs to, oldest organization first.
 // Errors: ErrInvalidCursor.
-func (s *Store) FindMemberships(ctx context.Context, userID string, page Page) (List[*Member], error) {
+func (s *Store) FindMemberships(ctx context.Context, userID string, page Window) (List[*Member], error) {
 	key := sortKey{name: "organizations", column: `"organization"."created_at"`, idCol: "m.organization_id", isTime: true}
 	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Relation("User").Relation("Organization").Where("m.user_id = ?", userID)

@@ -187,7 +187,7 @@ func (s *Store) FindSpecByID(ctx context.Context, id string) (*OpenAPISpec, erro
 }
 
 // SpecPage lists an organization's specs by slug.
-func (s *Store) SpecPage(ctx context.Context, orgID string, page Page) (List[*OpenAPISpec], error) {
+func (s *Store) SpecPage(ctx context.Context, orgID string, page Window) (List[*OpenAPISpec], error) {
 	key := sortKey{name: "openapiSpecs", column: "oas.slug", idCol: "oas.id"}
 	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Where("oas.organization_id = ?", orgID)
@@ -195,7 +195,7 @@ func (s *Store) SpecPage(ctx context.Context, orgID string, page Page) (List[*Op
 }
 
 // SpecVersionPage lists a spec's versions, newest first, without their content.
-func (s *Store) SpecVersionPage(ctx context.Context, specID string, page Page) (List[*OpenAPISpecVersion], error) {
+func (s *Store) SpecVersionPage(ctx context.Context, specID string, page Window) (List[*OpenAPISpecVersion], error) {
 	key := sortKey{name: "openapiSpecVersions", column: "oasv.created_at", idCol: "oasv.id", desc: true, isTime: true}
 	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.ExcludeColumn("content", "files").Where("oasv.spec_id = ?", specID)

@@ -59,7 +59,7 @@ func (s *Store) RequestReviewers(ctx context.Context, rows []*Reviewer, cr *Chan
 }
 
 // ReviewerPage pages through a change request's requested reviewers, in the order asked.
-func (s *Store) ReviewerPage(ctx context.Context, changeRequestID string, page Page) (List[*Reviewer], error) {
+func (s *Store) ReviewerPage(ctx context.Context, changeRequestID string, page Window) (List[*Reviewer], error) {
 	key := sortKey{name: "requested-reviewers", column: "rr.created_at", idCol: "rr.user_id", isTime: true}
 	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Where("rr.change_request_id = ?", changeRequestID)
@@ -114,7 +114,7 @@ type ReviewFilter struct {
 }
 
 // ReviewPage pages through a change request's reviews, newest first.
-func (s *Store) ReviewPage(ctx context.Context, changeRequestID string, f ReviewFilter, page Page) (List[*Review], error) {
+func (s *Store) ReviewPage(ctx context.Context, changeRequestID string, f ReviewFilter, page Window) (List[*Review], error) {
 	key := sortKey{name: "reviews", column: "rv.created_at", idCol: "rv.id", desc: true, isTime: true}
 	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		q = q.Where("rv.change_request_id = ?", changeRequestID)

@@ -450,7 +450,7 @@ func (s *Store) pageCount(f SearchFilter) *bun.SelectQuery {
 const pageCountLimit = 10 * (ExactTotal + 1)
 
 // searchOffset reads a search page token: the offset of the next result, for this query only.
-func searchOffset(list string, f SearchFilter, page Page) (int, error) {
+func searchOffset(list string, f SearchFilter, page Window) (int, error) {
 	if page.After == "" {
 		return 0, nil
 	}
@@ -498,7 +498,7 @@ type SearchResults[T any] struct {
 
 // SearchPages pages through the pages matching a search, most relevant first (ties by title,
 // then id). One statement. Errors: ErrInvalidCursor.
-func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (SearchResults[*SearchHit], error) {
+func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Window) (SearchResults[*SearchHit], error) {
 	out := SearchResults[*SearchHit]{TotalIsExact: true}
 	offset, err := searchOffset("search", f, page)
 	if err != nil || f.Query.Empty() || len(f.SpaceIDs) == 0 {
@@ -541,7 +541,7 @@ func (s *Store) SearchPages(ctx context.Context, f SearchFilter, page Page) (Sea
 // SearchSpaces pages through the spaces holding pages that match a search, each with its
 // perSpace best pages; spaces are ordered by their best page's relevance. One statement.
 // Errors: ErrInvalidCursor.
-func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, page Page) (SearchResults[*SpaceHits], error) {
+func (s *Store) SearchSpaces(ctx context.Context, f SearchFilter, perSpace int, page Window) (SearchResults[*SpaceHits], error) {
 	out := SearchResults[*SpaceHits]{TotalIsExact: true}
 	offset, err := searchOffset("search.spaces", f, page)
 	if err != nil || f.Query.Empty() || len(f.SpaceIDs) == 0 {
@@ -645,7 +645,7 @@ func (s *Store) CurrentPageChains(ctx context.Context, pages []PageKey) (map[str
 // (a one-time filter on the count, so a common query ranks nothing). hits is nil when no page
 // was ranked (SQLite, more than ExactTotal matches, a page token of another query): the caller
 // pages with SearchPages.
-func (s *Store) CountAndSearchPages(ctx context.Context, f SearchFilter, page Page) (matches int, common bool, hits *SearchResults[*SearchHit], err error) {
+func (s *Store) CountAndSearchPages(ctx context.Context, f SearchFilter, page Window) (matches int, common bool, hits *SearchResults[*SearchHit], err error) {
 	offset, cursorErr := searchOffset("search", f, page)
 	if s.dialect != Postgres || f.Query.Empty() || f.Query.AnyWord || len(f.SpaceIDs) == 0 || cursorErr != nil {
 		matches, common, err = s.CountMatches(ctx, f)

@@ -49,7 +49,7 @@ func TestSearchMatchesRanksAndNeverFails(t *testing.T) {
 		})
 		search := func(q storage.MatchQuery) []string {
 			t.Helper()
-			list, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: q}, storage.Page{Limit: 10})
+			list, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: q}, storage.Window{Limit: 10})
 			if err != nil {
 				t.Fatalf("search %v: %v", q, err)
 			}
@@ -105,7 +105,7 @@ func TestSearchIndexFollowsEditsAndRemovals(t *testing.T) {
 		}
 		count := func(q string) int {
 			t.Helper()
-			l, err := s.SearchPages(ctx, f(q), storage.Page{Limit: 10})
+			l, err := s.SearchPages(ctx, f(q), storage.Window{Limit: 10})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +144,7 @@ func TestSearchPagesAndSpacesPaginate(t *testing.T) {
 		b := searchSpace(t, s, org.ID, map[string]string{"other": "common"})
 		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID, b.ID}, Query: all(word("common"))}
 		seen := map[string]bool{}
-		page := storage.Page{Limit: 3}
+		page := storage.Window{Limit: 3}
 		for {
 			l, err := s.SearchPages(ctx, f, page)
 			if err != nil {
@@ -168,14 +168,14 @@ func TestSearchPagesAndSpacesPaginate(t *testing.T) {
 		if _, err := s.SearchPages(ctx, other, page); err != storage.ErrInvalidCursor {
 			t.Errorf("a token of another query: %v, want ErrInvalidCursor", err)
 		}
-		spaces, err := s.SearchSpaces(ctx, f, 5, storage.Page{Limit: 1})
+		spaces, err := s.SearchSpaces(ctx, f, 5, storage.Window{Limit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if spaces.Total != 2 || len(spaces.Items) != 1 || !spaces.HasMore {
 			t.Fatalf("spaces = total %d, %d items, more %v", spaces.Total, len(spaces.Items), spaces.HasMore)
 		}
-		next, err := s.SearchSpaces(ctx, f, 5, storage.Page{Limit: 1, After: spaces.Cursors[0]})
+		next, err := s.SearchSpaces(ctx, f, 5, storage.Window{Limit: 1, After: spaces.Cursors[0]})
 		if err != nil || len(next.Items) != 1 || next.Items[0].SpaceID == spaces.Items[0].SpaceID || next.HasMore {
 			t.Fatalf("second page of spaces = %+v, %v", next, err)
 		}
@@ -211,7 +211,7 @@ func TestSearchCountRanksThePageOfResults(t *testing.T) {
 			if i == 4 {
 				f.SpaceIDs = append(f.SpaceIDs, b.ID) // a published site's spaces
 			}
-			page := storage.Page{Limit: 3}
+			page := storage.Window{Limit: 3}
 			for {
 				n, common, got, err := s.CountAndSearchPages(ctx, f, page)
 				if err != nil {
@@ -243,12 +243,12 @@ func TestSearchCountRanksThePageOfResults(t *testing.T) {
 			}
 		}
 		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID, b.ID}, Query: all(word("common"))}
-		first, err := s.SearchPages(ctx, f, storage.Page{Limit: 3})
+		first, err := s.SearchPages(ctx, f, storage.Window{Limit: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.Query = all(word("words"))
-		if _, _, got, err := s.CountAndSearchPages(ctx, f, storage.Page{Limit: 3, After: first.Cursors[0]}); err != nil || got != nil {
+		if _, _, got, err := s.CountAndSearchPages(ctx, f, storage.Window{Limit: 3, After: first.Cursors[0]}); err != nil || got != nil {
 			t.Errorf("a token of another query: %v, %v; want no page and no error", got, err)
 		}
 	})
@@ -305,7 +305,7 @@ func TestSearchTotalsAreExactUpToALimit(t *testing.T) {
 			total int
 			exact bool
 		}{"common": {storage.ExactTotal + 1, false}, "rare": {10, true}} {
-			l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word(q))}, storage.Page{Limit: 5})
+			l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word(q))}, storage.Window{Limit: 5})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -335,7 +335,7 @@ func TestSearchCommonRanksByTitleAndListsEverySpace(t *testing.T) {
 			t.Fatalf("count = %d, common %v, %v; want 34, not common", n, common, err)
 		}
 		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID}, Query: q, Matches: 2000, Common: true}
-		l, err := s.SearchPages(ctx, f, storage.Page{Limit: 3})
+		l, err := s.SearchPages(ctx, f, storage.Window{Limit: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -350,7 +350,7 @@ func TestSearchCommonRanksByTitleAndListsEverySpace(t *testing.T) {
 			t.Errorf("total %d (exact %v), want the planning count's lower bound", l.Total, l.TotalIsExact)
 		}
 		f.SpaceIDs = []string{a.ID, b.ID}
-		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Page{Limit: 10})
+		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Window{Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -380,7 +380,7 @@ func TestSearchAnyWordWithACommonWord(t *testing.T) {
 		q.AnyWord = true
 		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID}, Query: q, Common: true, Matches: 1,
 			Weights: map[string]float64{"common": 0.7, "zebra": 6}, TermCounts: map[string]int{"common": storage.ExactTotal + 1, "zebra": 2}}
-		l, err := s.SearchPages(ctx, f, storage.Page{Limit: 3})
+		l, err := s.SearchPages(ctx, f, storage.Window{Limit: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -388,7 +388,7 @@ func TestSearchAnyWordWithACommonWord(t *testing.T) {
 			t.Errorf("any-word search = %d items (first %+v), total %d exact %v", len(l.Items), l.Items[0], l.Total, l.TotalIsExact)
 		}
 		f.Query.Groups[0] = append(f.Query.Groups[0], not(word("words")))
-		l, err = s.SearchPages(ctx, f, storage.Page{Limit: 3})
+		l, err = s.SearchPages(ctx, f, storage.Window{Limit: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -397,7 +397,7 @@ func TestSearchAnyWordWithACommonWord(t *testing.T) {
 		}
 		f.Query.Groups[0] = f.Query.Groups[0][:2]
 		f.SpaceIDs = []string{a.ID, b.ID}
-		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Page{Limit: 10})
+		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Window{Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -439,7 +439,7 @@ func TestSearchAnalyzeKeepsNoFTSSamples(t *testing.T) {
 				t.Errorf("%d samples of the FTS5 tables", samples)
 			}
 		}
-		l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word("words"))}, storage.Page{Limit: 5})
+		l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word("words"))}, storage.Window{Limit: 5})
 		if err != nil || l.Total != 50 {
 			t.Fatalf("search after analyze: %d, %v", l.Total, err)
 		}
@@ -463,7 +463,7 @@ func TestSearchPhraseOfCommonWordsIsCommonOnSQLite(t *testing.T) {
 			t.Fatalf("count = %d, common %v, %v; want 2, common on SQLite", n, common, err)
 		}
 		f.Matches, f.Common = n, common
-		l, err := s.SearchPages(ctx, f, storage.Page{Limit: 5})
+		l, err := s.SearchPages(ctx, f, storage.Window{Limit: 5})
 		if err != nil || len(l.Items) != 2 || l.Total != 2 || !l.TotalIsExact {
 			t.Fatalf("search = %+v, %v", l, err)
 		}
@@ -473,7 +473,7 @@ func TestSearchPhraseOfCommonWordsIsCommonOnSQLite(t *testing.T) {
 		if f.Matches, f.Common, err = s.CountMatches(ctx, f); err != nil || f.Matches != 4 {
 			t.Fatalf("count = %d, %v", f.Matches, err)
 		}
-		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Page{Limit: 10})
+		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Window{Limit: 10})
 		if err != nil || len(spaces.Items) != 2 || spaces.Total != 2 || !spaces.TotalIsExact ||
 			spaces.Items[0].SpaceID != b.ID || spaces.Items[0].Pages[0].PageID != "p-words common here" {
 			t.Fatalf("organization search = %+v, %v", spaces, err)
@@ -510,7 +510,7 @@ func TestSearchOptimizeIndexMergesSegments(t *testing.T) {
 				t.Errorf("segments %d before, %d after; want more than 4, then 1", before, after)
 			}
 		}
-		l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: ids, Query: all(word("merged"))}, storage.Page{Limit: 20})
+		l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: ids, Query: all(word("merged"))}, storage.Window{Limit: 20})
 		if err != nil || l.Total != 12 {
 			t.Fatalf("search after optimizing: %d, %v", l.Total, err)
 		}
@@ -558,7 +558,7 @@ func TestSearchPhraseFindsAdjacentWordsOnly(t *testing.T) {
 				t.Errorf("%s: count = %d, %v; want %d", tt.name, n, err, len(tt.want))
 			}
 			f.Matches, f.Common = n, common
-			l, err := s.SearchPages(ctx, f, storage.Page{Limit: 10})
+			l, err := s.SearchPages(ctx, f, storage.Window{Limit: 10})
 			if err != nil {
 				t.Fatalf("%s: %v", tt.name, err)
 			}
@@ -575,7 +575,7 @@ func TestSearchPhraseFindsAdjacentWordsOnly(t *testing.T) {
 			if f.Matches, f.Common, err = s.CountMatches(ctx, f); err != nil {
 				t.Fatal(err)
 			}
-			spaces, err := s.SearchSpaces(ctx, f, 10, storage.Page{Limit: 10})
+			spaces, err := s.SearchSpaces(ctx, f, 10, storage.Window{Limit: 10})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -598,7 +598,7 @@ func TestSearchPhraseFindsAdjacentWordsOnly(t *testing.T) {
 			t.Fatalf("term frequencies = %v, %v", counts, err)
 		}
 		f.TermCounts = counts
-		l, err := s.SearchPages(ctx, f, storage.Page{Limit: 10})
+		l, err := s.SearchPages(ctx, f, storage.Window{Limit: 10})
 		if err != nil || len(l.Items) != 1 || l.Items[0].PageID != "p-three" {
 			t.Fatalf("any-word search = %+v, %v", l, err)
 		}

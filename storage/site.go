@@ -37,7 +37,7 @@ type SiteFilter struct {
 }
 
 // FindSites lists an organization's sites, newest first. Errors: ErrInvalidCursor.
-func (s *Store) FindSites(ctx context.Context, orgID string, f SiteFilter, page Page) (List[*Site], error) {
+func (s *Store) FindSites(ctx context.Context, orgID string, f SiteFilter, page Window) (List[*Site], error) {
 	key := sortKey{name: "sites", column: "si.created_at", idCol: "si.id", desc: true, isTime: true}
 	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
 		q = withSiteCounts(q).Where("si.organization_id = ?", orgID)

@@ -114,7 +114,7 @@ func (s *Store) SetSpaceDeleted(ctx context.Context, id string, at *time.Time) (
 // PageInMemory pages through items already filtered in memory (by access rules SQL cannot
 // express), ordered by (time, id), with the same cursors a SQL page of that list would issue.
 // Errors: ErrInvalidCursor.
-func PageInMemory[T any](list string, items []T, keyOf func(T) (time.Time, string), desc bool, page Page) (List[T], error) {
+func PageInMemory[T any](list string, items []T, keyOf func(T) (time.Time, string), desc bool, page Window) (List[T], error) {
 	var out List[T]
 	if desc {
 		list += ".desc"

@@ -92,7 +92,7 @@ func TestMembersPaginateWithStableCursorsAndFixedStatements(t *testing.T) {
 			}
 		}
 		var seen []string
-		page := storage.Page{Limit: 10}
+		page := storage.Window{Limit: 10}
 		for {
 			var n atomic.Int64
 			list, err := s.FindMembers(storage.WithQueryCounter(ctx, &n), org.ID, storage.MemberFilter{}, page)
@@ -120,15 +120,15 @@ func TestMembersPaginateWithStableCursorsAndFixedStatements(t *testing.T) {
 			t.Errorf("joinedAt desc order = %v", seen)
 		}
 		guest := "guest"
-		list, err := s.FindMembers(ctx, org.ID, storage.MemberFilter{Role: &guest}, storage.Page{Limit: 10})
+		list, err := s.FindMembers(ctx, org.ID, storage.MemberFilter{Role: &guest}, storage.Window{Limit: 10})
 		if err != nil || list.Total != 0 {
 			t.Errorf("guest filter = %d, %v; want 0", list.Total, err)
 		}
-		found, err := s.FindMembers(ctx, org.ID, storage.MemberFilter{Search: "USER 1"}, storage.Page{Limit: 100})
+		found, err := s.FindMembers(ctx, org.ID, storage.MemberFilter{Search: "USER 1"}, storage.Window{Limit: 100})
 		if err != nil || found.Total != 10 {
 			t.Errorf("search 'USER 1' = %d, %v; want 10", found.Total, err)
 		}
-		if _, err := s.FindMembers(ctx, org.ID, storage.MemberFilter{Ascending: true}, storage.Page{Limit: 1, After: page.After}); !errors.Is(err, storage.ErrInvalidCursor) {
+		if _, err := s.FindMembers(ctx, org.ID, storage.MemberFilter{Ascending: true}, storage.Window{Limit: 1, After: page.After}); !errors.Is(err, storage.ErrInvalidCursor) {
 			t.Errorf("cursor of another order: err = %v, want ErrInvalidCursor", err)
 		}
 	})

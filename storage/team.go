@@ -64,7 +64,7 @@ type TeamFilter struct {
 }
 
 // FindTeams lists an organization's teams by title, with counts. Errors: ErrInvalidCursor.
-func (s *Store) FindTeams(ctx context.Context, orgID string, f TeamFilter, page Page) (List[*Team], error) {
+func (s *Store) FindTeams(ctx context.Context, orgID string, f TeamFilter, page Window) (List[*Team], error) {
 	key := sortKey{name: "teams", column: "tm.title", idCol: "tm.id"}
 	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
 		q = q.Where("tm.organization_id = ?", orgID)
@@ -154,7 +154,7 @@ func (s *Store) TeamMembersOf(ctx context.Context, teamIDs []string) (map[string
 // TeamsOfMembers lists the teams each of userIDs belongs to, by title, with counts and the user's
 // role in each (MemberRole), a page per member keyed by user id: two statements whatever the
 // number of members, one when page.NoTotal.
-func (s *Store) TeamsOfMembers(ctx context.Context, orgID string, userIDs []string, title string, page Page) (map[string]List[*Team], error) {
+func (s *Store) TeamsOfMembers(ctx context.Context, orgID string, userIDs []string, title string, page Window) (map[string]List[*Team], error) {
 	key := sortKey{name: "memberTeams", column: "tm.title", idCol: "tm.id"}
 	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
 		q = withTeamCounts(q).ColumnExpr("mine.role AS member_role, mine.user_id AS member_user_id").

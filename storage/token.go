@@ -40,7 +40,7 @@ func (s *Store) ListTokens(ctx context.Context, userID string) ([]*TokenOwner, e
 }
 
 // TokenPage lists a user's tokens, newest first.
-func (s *Store) TokenPage(ctx context.Context, userID string, page Page) (List[*APIToken], error) {
+func (s *Store) TokenPage(ctx context.Context, userID string, page Window) (List[*APIToken], error) {
 	key := sortKey{name: "tokens", column: "t.created_at", idCol: "t.id", desc: true, isTime: true}
 	return paginate(ctx, s.db, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Where("t.user_id = ?", userID)

@@ -225,7 +225,7 @@ func (r SpaceReader) countSQL(d Dialect) (string, []any) {
 // first, with the total: two statements whose cost follows the page and the reader's grants,
 // not the organization's size. list names the list in its page tokens.
 // Errors: ErrInvalidCursor.
-func (s *Store) ReadableSpacePage(ctx context.Context, r SpaceReader, list string, page Page) (List[*Space], error) {
+func (s *Store) ReadableSpacePage(ctx context.Context, r SpaceReader, list string, page Window) (List[*Space], error) {
 	key := sortKey{name: list, column: "s.created_at", idCol: "s.id", desc: true, isTime: true}
 	if r.Only != nil && len(r.Only) == 0 {
 		r.Only = []string{""} // confined to nothing: an IN list needs one value

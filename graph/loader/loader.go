@@ -64,7 +64,7 @@ type Loaders struct {
 // PageKey names one page of a parent's list.
 type PageKey struct {
 	Parent string
-	Page   storage.Page
+	Page   storage.Window
 }
 
 // MemberKey names a member of an organization.
@@ -73,7 +73,7 @@ type MemberKey struct{ OrganizationID, UserID string }
 // MemberTeamsKey names one page of a member's teams whose title contains Title.
 type MemberTeamsKey struct {
 	OrganizationID, UserID, Title string
-	Page                          storage.Page
+	Page                          storage.Window
 }
 
 // TeamKey names a team within its organization.
@@ -208,8 +208,8 @@ func (l *Loaders) Init(store *storage.Store) {
 	// The replies of each comment of a list: then each comment reads its replies' reactions and
 	// authors, one call each, which leave in one batch when the last has called.
 	l.ReplyPages.init(l, func(ctx context.Context, l *Loaders, keys []PageKey) (map[PageKey]storage.List[*storage.Comment], error) {
-		out, err := pagesOf(keys, func(k PageKey) (string, storage.Page, string) { return "", k.Page, k.Parent },
-			func(_ string, page storage.Page, parents []string) (map[string]storage.List[*storage.Comment], error) {
+		out, err := pagesOf(keys, func(k PageKey) (string, storage.Window, string) { return "", k.Page, k.Parent },
+			func(_ string, page storage.Window, parents []string) (map[string]storage.List[*storage.Comment], error) {
 				return l.store.ReplyPages(ctx, parents, page)
 			})
 		if err == nil && len(keys) > 1 {
@@ -225,15 +225,15 @@ func (l *Loaders) Init(store *storage.Store) {
 		return out, err
 	}, batchWait)
 	l.Members.init(l, func(ctx context.Context, l *Loaders, keys []MemberKey) (map[MemberKey]*storage.Member, error) {
-		return pagesOf(keys, func(k MemberKey) (string, storage.Page, string) { return k.OrganizationID, storage.Page{}, k.UserID },
-			func(orgID string, _ storage.Page, users []string) (map[string]*storage.Member, error) {
+		return pagesOf(keys, func(k MemberKey) (string, storage.Window, string) { return k.OrganizationID, storage.Window{}, k.UserID },
+			func(orgID string, _ storage.Window, users []string) (map[string]*storage.Member, error) {
 				return l.store.MembersByUserIDs(ctx, orgID, users)
 			})
 	}, batchWait)
 	l.MemberTeams.init(l, func(ctx context.Context, l *Loaders, keys []MemberTeamsKey) (map[MemberTeamsKey]storage.List[*storage.Team], error) {
-		return pagesOf(keys, func(k MemberTeamsKey) (MemberTeamsKey, storage.Page, string) {
+		return pagesOf(keys, func(k MemberTeamsKey) (MemberTeamsKey, storage.Window, string) {
 			return MemberTeamsKey{OrganizationID: k.OrganizationID, Title: k.Title}, k.Page, k.UserID
-		}, func(group MemberTeamsKey, page storage.Page, users []string) (map[string]storage.List[*storage.Team], error) {
+		}, func(group MemberTeamsKey, page storage.Window, users []string) (map[string]storage.List[*storage.Team], error) {
 			return l.store.TeamsOfMembers(ctx, group.OrganizationID, users, group.Title, page)
 		})
 	}, batchWait)
@@ -273,12 +273,12 @@ func (l *Loaders) Init(store *storage.Store) {
 // pagesOf reads pages of several parents' lists: keys that differ only by parent (the same list,
 // filter and page) are read together by fetch, one call per group. split names a key's group,
 // page and parent.
-func pagesOf[K, G comparable, V any](keys []K, split func(K) (G, storage.Page, string),
-	fetch func(group G, page storage.Page, parents []string) (map[string]V, error),
+func pagesOf[K, G comparable, V any](keys []K, split func(K) (G, storage.Window, string),
+	fetch func(group G, page storage.Window, parents []string) (map[string]V, error),
 ) (map[K]V, error) {
 	type groupKey struct {
 		group G
-		page  storage.Page
+		page  storage.Window
 	}
 	parents := map[groupKey][]string{}
 	var order []groupKey

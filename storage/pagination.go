@@ -11,10 +11,10 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// Page asks for one page of a keyset-paginated list. After is an opaque cursor from a previous
+// Window asks for one page of a keyset-paginated list (a window onto it). After is an opaque cursor from a previous
 // page (empty for the first page); Limit is at least 1. NoTotal leaves List.Total at 0 and saves
 // the statement that counts the matches, for a reader that does not show it.
-type Page struct {
+type Window struct {
 	Limit   int
 	After   string
 	NoTotal bool
@@ -65,7 +65,7 @@ func formatKeyTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano)
 // count query, so the total ignores the cursor. Two statements per page, whatever its size (one
 // with page.NoTotal).
 // keyOf returns a row's sort value (a time for time keys, else a string) and its id.
-func paginate[T any](ctx context.Context, db bun.IDB, key sortKey, page Page, filter func(*bun.SelectQuery) *bun.SelectQuery, keyOf func(*T) (time.Time, string, string)) (List[*T], error) {
+func paginate[T any](ctx context.Context, db bun.IDB, key sortKey, page Window, filter func(*bun.SelectQuery) *bun.SelectQuery, keyOf func(*T) (time.Time, string, string)) (List[*T], error) {
 	out, err := keysetPage(ctx, db, key, page, filter, keyOf)
 	if err != nil {
 		return out, err
@@ -82,7 +82,7 @@ func paginate[T any](ctx context.Context, db bun.IDB, key sortKey, page Page, fi
 }
 
 // keysetPage reads one page of a keyset list without its total: one statement.
-func keysetPage[T any](ctx context.Context, db bun.IDB, key sortKey, page Page, filter func(*bun.SelectQuery) *bun.SelectQuery, keyOf func(*T) (time.Time, string, string)) (List[*T], error) {
+func keysetPage[T any](ctx context.Context, db bun.IDB, key sortKey, page Window, filter func(*bun.SelectQuery) *bun.SelectQuery, keyOf func(*T) (time.Time, string, string)) (List[*T], error) {
 	var out List[*T]
 	var rows []*T
 	q := filter(db.NewSelect().Model(&rows))
@@ -147,7 +147,7 @@ func userSearchKey(displayName, email string) string { return fold(displayName +
 //
 // A page after a cursor is a per-parent page (a cursor names a row of one parent) and is read
 // with paginate.
-func paginateEach[T any](ctx context.Context, db bun.IDB, key sortKey, page Page, part string, parents []string,
+func paginateEach[T any](ctx context.Context, db bun.IDB, key sortKey, page Window, part string, parents []string,
 	filter func(*bun.SelectQuery) *bun.SelectQuery, keyOf func(*T) (time.Time, string, string), parentOf func(*T) string,
 ) (map[string]List[*T], error) {
 	out := make(map[string]List[*T], len(parents))
