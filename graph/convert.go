@@ -111,7 +111,7 @@ func connectionOf[S, T any](list storage.List[S], convert func(S) T) *model.Conn
 	return model.NewConnection(items, list.Cursors, list.Total, list.HasMore)
 }
 
-// pageOf reads GraphQL's first/after (REST's limit/page) into a storage page. Errors: Invalid.
+// windowOf reads GraphQL's first/after (REST's limit/page) into a storage window. Errors: Invalid.
 func windowOf(first *int, after *string) (storage.Window, error) {
 	p := storage.Window{Limit: model.DefaultPageSize}
 	if first != nil {
