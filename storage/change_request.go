@@ -9,6 +9,21 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// ChangeRequestField is a field of a ChangeRequest that UpdateChangeRequest and
+// RequestReviewers write.
+type ChangeRequestField uint32
+
+// The change request fields.
+const (
+	ChangeRequestSubject ChangeRequestField = 1 << iota
+	ChangeRequestDescription
+	ChangeRequestStatus
+)
+
+var changeRequestColumns = map[ChangeRequestField][]string{
+	ChangeRequestSubject: {"subject"}, ChangeRequestDescription: {"description"}, ChangeRequestStatus: {"status"},
+}
+
 // ChangeRequest is a line of edits layered over a space's content at BaseSeq, merged back into
 // the space when ready.
 type ChangeRequest struct {

@@ -3,9 +3,38 @@ package storage
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
 )
+
+// Collection groups spaces (and other collections) and passes its access down to them.
+type Collection struct {
+	bun.BaseModel `bun:"table:collections,alias:c"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	ParentID       *string
+	Title          string
+	Description    *string
+	DefaultLevel   *string // "inherit", a role, or nil: no access beyond grants
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// CollectionField is a field of a Collection that UpdateCollection writes.
+type CollectionField uint32
+
+// The collection fields.
+const (
+	CollectionTitle CollectionField = 1 << iota
+	CollectionDescription
+	CollectionDefaultLevel
+)
+
+var collectionColumns = map[CollectionField][]string{
+	CollectionTitle: {"title"}, CollectionDescription: {"description"}, CollectionDefaultLevel: {"default_level"},
+}
 
 // CreateCollection inserts a collection and, when adminID is set, an admin grant for that user.
 func (s *Store) CreateCollection(ctx context.Context, c *Collection, adminID string) error {

@@ -8,6 +8,20 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// CommentField is a field of a comment or reply that UpdateComment writes.
+type CommentField uint32
+
+// The comment fields. CommentBody is the body with its kind and when it was edited;
+// CommentStatus is the status with who resolved it and when.
+const (
+	CommentBody CommentField = 1 << iota
+	CommentStatus
+)
+
+var commentColumns = map[CommentField][]string{
+	CommentBody: {"body_kind", "body", "edited_at"}, CommentStatus: {"status", "resolved_at", "resolved_by"},
+}
+
 // Comment is a comment on a space or on one of its change requests, or (with ParentID) a reply
 // to one. Body holds markdown, a JSON document, or nothing, as BodyKind says.
 type Comment struct {

@@ -8,6 +8,26 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// Revision is an immutable snapshot of a space's content: the state of a line (the space's, or a
+// change request's) at a sequence number. See View.
+type Revision struct {
+	bun.BaseModel `bun:"table:revisions,alias:r"`
+
+	ID              string `bun:"id,pk"`
+	OrganizationID  string
+	SpaceID         string
+	Line            string // the space id, or the change request id
+	Seq             int64
+	BaseSeq         *int64 // change request revisions: the space sequence they are layered on
+	Type            string // edits, merge, update
+	Parents         string // JSON array of revision ids
+	ChangeRequestID *string
+	MergedFrom      *string // merge revisions: the change request merged
+	CreatedBy       *string
+	Git             *string // JSON: the Git commit the revision was imported from or exported to
+	CreatedAt       time.Time
+}
+
 // PageContent is a markdown body, stored once and shared by every page version that holds it.
 type PageContent struct {
 	bun.BaseModel `bun:"table:page_contents,alias:pc"`

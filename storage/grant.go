@@ -8,6 +8,27 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// Grant gives a user or a team a role on a space or a collection.
+type Grant struct {
+	bun.BaseModel `bun:"table:content_grants,alias:g"`
+
+	OrganizationID string
+	TargetKind     string `bun:"target_kind,pk"` // "space" or "collection"
+	TargetID       string `bun:"target_id,pk"`
+	PrincipalKind  string `bun:"principal_kind,pk"` // "user" or "team"
+	PrincipalID    string `bun:"principal_id,pk"`
+	Role           string
+	CreatedAt      time.Time
+}
+
+// The kinds of grant targets and principals.
+const (
+	TargetSpace      = "space"
+	TargetCollection = "collection"
+	PrincipalUser    = "user"
+	PrincipalTeam    = "team"
+)
+
 // GrantsIn returns an organization's grants, narrowed to those that reach userIDs (directly or
 // through their teams) when userIDs is not nil: one statement.
 func (s *Store) GrantsIn(ctx context.Context, orgID string, userIDs []string) ([]*Grant, error) {

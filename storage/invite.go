@@ -8,6 +8,22 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// InviteLink lets whoever holds its id join an organization with its role, or (with a target)
+// join it as a guest with the role on one space or collection.
+type InviteLink struct {
+	bun.BaseModel `bun:"table:organization_invite_links,alias:il"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	Role           *string
+	TargetKind     *string // TargetSpace, TargetCollection, or nil for the organization
+	TargetID       *string
+	CreatedBy      string
+	CreatedAt      time.Time
+	// Redundant: an older link of the same organization grants the same role.
+	Redundant bool `bun:",scanonly"`
+}
+
 // CreateInviteLink stores a new invite link.
 func (s *Store) CreateInviteLink(ctx context.Context, link *InviteLink) error {
 	if link.ID == "" {

@@ -10,6 +10,22 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// Member is a user's membership of an organization. Role nil is a guest.
+type Member struct {
+	bun.BaseModel `bun:"table:organization_members,alias:m"`
+
+	OrganizationID string `bun:"organization_id,pk"`
+	UserID         string `bun:"user_id,pk"`
+	Role           *string
+	Disabled       bool
+	SSO            bool `bun:"sso"`
+	JoinedAt       time.Time
+	LastSeenAt     *time.Time
+
+	User         *User         `bun:"rel:belongs-to,join:user_id=id"`
+	Organization *Organization `bun:"rel:belongs-to,join:organization_id=id"`
+}
+
 // MemberFilter narrows and orders an organization's member list.
 type MemberFilter struct {
 	Role      *string // a role name, or "guest" for members without one

@@ -10,6 +10,64 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// Organization is a tenant: every other row that belongs to one carries its id.
+type Organization struct {
+	bun.BaseModel `bun:"table:organizations,alias:o"`
+
+	ID                 string `bun:"id,pk"`
+	Title              string
+	Type               string
+	UseCase            *string
+	CommunityType      *string
+	Hostname           *string
+	EmailDomains       []string `bun:"email_domains,type:text"`
+	DefaultRole        *string
+	DefaultContentSite *string
+	LogoURL            *string
+	SSO                bool `bun:"sso"`
+	AI                 bool `bun:"ai"`
+	InviteLinks        bool
+	Plan               string
+	MergeRules         string // JSON, owned by the API layer
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+}
+
+// AgentInstructions are an organization's instructions for AI agents, a rich-text document kept
+// as JSON.
+type AgentInstructions struct {
+	bun.BaseModel `bun:"table:organization_agent_instructions,alias:ai"`
+
+	OrganizationID string `bun:"organization_id,pk"`
+	Instructions   string // JSON document
+	UpdatedBy      string
+	UpdatedAt      time.Time
+}
+
+// OrganizationField is a field of an Organization that UpdateOrganization writes.
+type OrganizationField uint32
+
+// The organization fields.
+const (
+	OrganizationTitle OrganizationField = 1 << iota
+	OrganizationEmailDomains
+	OrganizationHostname
+	OrganizationDefaultRole
+	OrganizationDefaultContent
+	OrganizationLogo
+	OrganizationSSO
+	OrganizationAI
+	OrganizationInviteLinks
+	OrganizationMergeRules
+)
+
+var organizationColumns = map[OrganizationField][]string{
+	OrganizationTitle: {"title"}, OrganizationEmailDomains: {"email_domains"}, OrganizationHostname: {"hostname"},
+	OrganizationDefaultRole: {"default_role"}, OrganizationDefaultContent: {"default_content_site"},
+	OrganizationLogo: {"logo_url"}, OrganizationSSO: {"sso"}, OrganizationAI: {"ai"},
+	OrganizationInviteLinks: {"invite_links"}, OrganizationMergeRules: {"merge_rules"},
+}
+
 // ErrLastAdmin refuses a change that would leave an organization without an admin.
 var ErrLastAdmin = errors.New("an organization must keep at least one admin")
 

@@ -11,6 +11,100 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// Site publishes spaces to readers.
+type Site struct {
+	bun.BaseModel `bun:"table:sites,alias:si"`
+
+	ID              string `bun:"id,pk"`
+	OrganizationID  string
+	Title           string
+	TitleKey        string // the folded title that title filters match
+	Type            string
+	Visibility      string
+	Basename        *string
+	AgentsContext   string
+	AdaptiveContent bool
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	// SiteSpaces is counted by the queries that read sites.
+	SiteSpaces int `bun:",scanonly"`
+}
+
+// SiteSpace publishes one space on a site, at a path.
+type SiteSpace struct {
+	bun.BaseModel `bun:"table:site_spaces,alias:ss"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	SiteID         string
+	SpaceID        string
+	// SectionID is the section the site space belongs to; nil at the root of a site without
+	// sections.
+	SectionID *string
+	Path      string
+	Condition *string
+	// IsDefault marks the default site space of its section (or of the site without sections).
+	IsDefault bool
+	// Position orders the site spaces of one section (or of the root).
+	Position  int
+	CreatedAt time.Time
+}
+
+// ShareLink publishes a site to whoever holds its key.
+type ShareLink struct {
+	bun.BaseModel `bun:"table:site_share_links,alias:sl"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	SiteID         string
+	Name           string
+	ShareKey       string
+	Active         bool
+	CreatedAt      time.Time
+}
+
+// SiteField is a field of a Site that UpdateSite writes.
+type SiteField uint32
+
+// The site fields. SiteTitle also writes the title's folded form, which site lists sort by.
+const (
+	SiteTitle SiteField = 1 << iota
+	SiteVisibility
+	SiteBasename
+	SiteAdaptiveContent
+	SiteAgentsContext
+)
+
+var siteColumns = map[SiteField][]string{
+	SiteTitle: {"title", "title_key"}, SiteVisibility: {"visibility"}, SiteBasename: {"basename"},
+	SiteAdaptiveContent: {"adaptive_content"}, SiteAgentsContext: {"agents_context"},
+}
+
+// SiteSpaceField is a field of a SiteSpace that UpdateSiteSpace writes.
+type SiteSpaceField uint32
+
+// The site space fields.
+const (
+	SiteSpacePath SiteSpaceField = 1 << iota
+	SiteSpaceCondition
+	SiteSpaceSpace
+)
+
+var siteSpaceColumns = map[SiteSpaceField][]string{
+	SiteSpacePath: {"path"}, SiteSpaceCondition: {"condition"}, SiteSpaceSpace: {"space_id"},
+}
+
+// ShareLinkField is a field of a ShareLink that UpdateShareLink writes.
+type ShareLinkField uint32
+
+// The share link fields.
+const (
+	ShareLinkActive ShareLinkField = 1 << iota
+	ShareLinkName
+)
+
+var shareLinkColumns = map[ShareLinkField][]string{ShareLinkActive: {"active"}, ShareLinkName: {"name"}}
+
 // withSiteCounts selects a site's columns with its number of site spaces: one statement a page.
 func withSiteCounts(q *bun.SelectQuery) *bun.SelectQuery {
 	return q.ColumnExpr("si.*").ColumnExpr("(SELECT COUNT(*) FROM site_spaces AS c WHERE c.site_id = si.id) AS site_spaces")

@@ -5,9 +5,60 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/uptrace/bun"
 )
+
+// SiteSection groups site spaces under a path of a site.
+type SiteSection struct {
+	bun.BaseModel `bun:"table:site_sections,alias:sc"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	SiteID         string
+	GroupID        *string // nil: at the site's root
+	Title          string
+	Path           string
+	Description    *string
+	Icon           *string
+	Condition      *string
+	IsDefault      bool
+	Position       int // shared with the groups of the same parent
+	CreatedAt      time.Time
+}
+
+// SiteSectionGroup groups sections and other groups of a site.
+type SiteSectionGroup struct {
+	bun.BaseModel `bun:"table:site_section_groups,alias:sg"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	SiteID         string
+	ParentID       *string // nil: at the site's root
+	Title          string
+	Icon           *string
+	Position       int // shared with the sections of the same parent
+	CreatedAt      time.Time
+}
+
+// SiteSectionField is a field of a SiteSection or SiteSectionGroup that UpdateSiteSection and
+// UpdateSiteSectionGroup write (a group has a title and an icon only).
+type SiteSectionField uint32
+
+// The site section fields.
+const (
+	SiteSectionTitle SiteSectionField = 1 << iota
+	SiteSectionPath
+	SiteSectionCondition
+	SiteSectionIcon
+	SiteSectionDescription
+)
+
+var siteSectionColumns = map[SiteSectionField][]string{
+	SiteSectionTitle: {"title"}, SiteSectionPath: {"path"}, SiteSectionCondition: {"condition"},
+	SiteSectionIcon: {"icon"}, SiteSectionDescription: {"description"},
+}
 
 // SiteOutline is a site's sections and section groups: each section's group and each group's
 // parent (nil: the site's root), and their positions. The tree they make, its order and its rules

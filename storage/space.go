@@ -9,6 +9,49 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// Space is a unit of content with its own history and access.
+type Space struct {
+	bun.BaseModel `bun:"table:spaces,alias:s"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	CollectionID   *string
+	Title          string
+	Emoji          string
+	IconURL        *string
+	EditMode       string
+	Language       *string
+	DefaultLevel   *string // "inherit", a role, or nil: no access beyond grants
+	MergeRules     string  // JSON, owned by the API layer
+	RevisionID     string
+	RevisionSeq    int64   // sequence of RevisionID on the space's line
+	IsTemplate     bool    // offered as a template to the organization's spaces
+	GitSync        *string // JSON: the Git Sync set-up (gitsync.go), nil until a sync
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	DeletedAt      *time.Time `bun:",nullzero"`
+}
+
+// SpaceField is a field of a Space that UpdateSpace writes.
+type SpaceField uint32
+
+// The space fields. SpaceIcon is the emoji and the icon URL together: they exclude each other.
+const (
+	SpaceTitle SpaceField = 1 << iota
+	SpaceIcon
+	SpaceEditMode
+	SpaceDefaultLevel
+	SpaceLanguage
+	SpaceMergeRules
+	SpaceIsTemplate
+)
+
+var spaceColumns = map[SpaceField][]string{
+	SpaceTitle: {"title"}, SpaceIcon: {"emoji", "icon_url"}, SpaceEditMode: {"edit_mode"},
+	SpaceDefaultLevel: {"default_level"}, SpaceLanguage: {"language"}, SpaceMergeRules: {"merge_rules"},
+	SpaceIsTemplate: {"is_template"},
+}
+
 // CreateSpace inserts a space with its first, empty revision and, when adminID is set, an admin
 // grant for that user, in one transaction.
 func (s *Store) CreateSpace(ctx context.Context, sp *Space, adminID string) error {

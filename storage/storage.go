@@ -205,3 +205,19 @@ func sqliteDSN(path string, readOnly bool) string {
 func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
 	return s.db.RunInTx(ctx, nil, fn)
 }
+
+// An update names the fields of a row it writes with a typed set of the row's field constants
+// (SpaceTitle|SpaceIcon): the graph says what it changed in the row it read, storage alone knows
+// which columns that is. Each row type has its own field type, so one row's fields cannot be
+// passed to another's update, and a misspelt field does not compile.
+
+// columnsOf lists the columns of the fields in set, in the fields' order.
+func columnsOf[F ~uint32](set F, columns map[F][]string) []string {
+	var out []string
+	for f := F(1); f != 0 && f <= set; f <<= 1 {
+		if set&f != 0 {
+			out = append(out, columns[f]...)
+		}
+	}
+	return out
+}

@@ -8,6 +8,36 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// Team is a named group of members that can be granted access together.
+type Team struct {
+	bun.BaseModel `bun:"table:teams,alias:tm"`
+
+	ID             string `bun:"id,pk"`
+	OrganizationID string
+	Title          string
+	TitleKey       string // the folded title that title filters match
+	CreatedAt      time.Time
+	// Members is counted by the queries that list teams.
+	Members int `bun:",scanonly"`
+	// MemberRole is a listed member's role in the team, when a query lists one member's teams.
+	MemberRole string `bun:",scanonly"`
+	// MemberUserID is that member, when a query lists several members' teams.
+	MemberUserID string `bun:",scanonly"`
+}
+
+// TeamMember is a user's membership of a team, as owner or member.
+type TeamMember struct {
+	bun.BaseModel `bun:"table:team_members,alias:tmm"`
+
+	TeamID         string `bun:"team_id,pk"`
+	OrganizationID string
+	UserID         string `bun:"user_id,pk"`
+	Role           string
+	CreatedAt      time.Time
+
+	Member *Member `bun:"rel:belongs-to,join:organization_id=organization_id,join:user_id=user_id"`
+}
+
 // withTeamCounts selects a team's columns with its member count, so a page of teams costs one
 // statement whatever its size. (How many spaces a team reaches depends on the collection tree:
 // the API layer counts it with the permission engine.)

@@ -8,6 +8,25 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// APIToken is a bearer token, kept only as its hash.
+type APIToken struct {
+	bun.BaseModel `bun:"table:api_tokens,alias:t"`
+
+	ID        string `bun:"id,pk"`
+	UserID    string
+	TokenHash string
+	CreatedAt time.Time
+	ExpiresAt *time.Time
+	// Scopes is a JSON array of scopes (nil: the token may do all its user may).
+	Scopes *string
+	// InstallationID ties the token to an integration installation (nil: the user's own).
+	InstallationID *string
+	// User is loaded by FindToken.
+	User *User `bun:"rel:belongs-to,join:user_id=id"`
+	// LastUsedAt is when the token last authenticated a request, to a minute (see TouchToken).
+	LastUsedAt *time.Time
+}
+
 // TokenOwner is an API token with its user's e-mail, for operators' listings.
 type TokenOwner struct {
 	APIToken  `bun:",extend"`

@@ -10,6 +10,20 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// TranslationRunField is a field of a TranslationRun that UpdateTranslationRun writes.
+type TranslationRunField uint32
+
+// The translation run fields. TranslationRunStatus is the status with when the run started;
+// TranslationRunSource is the source revision with the number of pages it holds.
+const (
+	TranslationRunStatus TranslationRunField = 1 << iota
+	TranslationRunSource
+)
+
+var translationRunColumns = map[TranslationRunField][]string{
+	TranslationRunStatus: {"status", "started_at"}, TranslationRunSource: {"source_revision_id", "pages_total"},
+}
+
 // Translation keeps a result space in step with a source space, in another language. Stats are
 // counters the runs add to; durations are in milliseconds.
 type Translation struct {

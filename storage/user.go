@@ -9,6 +9,21 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// User is a person who can sign in with API tokens.
+type User struct {
+	bun.BaseModel `bun:"table:users,alias:u"`
+
+	ID            string  `bun:"id,pk"`
+	DisplayName   string  `bun:"display_name"`
+	Email         string  `bun:"email"`
+	EmailVerified bool    `bun:"email_verified"`
+	PhotoURL      *string `bun:"photo_url"`
+	// SearchKey is the folded name and e-mail that searches match: folded in Go because SQLite's
+	// LOWER only knows ASCII.
+	SearchKey string
+	CreatedAt time.Time
+}
+
 // TokenPrefix starts every API token, so that a leaked one is easy to recognise and to scan for.
 const TokenPrefix = "bdy_"
 
