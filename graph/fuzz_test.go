@@ -2,12 +2,10 @@ package graph
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/graph/expr"
-	"github.com/bindery/bindery/graph/text"
 )
 
 // The fuzz targets bound work by what they can count, not by the clock (a loaded machine slows
@@ -19,17 +17,6 @@ func wantAllocsAtMost(t *testing.T, limit float64, fn func()) {
 	if n := testing.AllocsPerRun(1, fn); n > limit {
 		t.Errorf("%.0f allocations, want at most %.0f", n, limit)
 	}
-}
-
-// FuzzSearchQuery checks that the search query parser never panics and works in linear time on
-// any input (about one allocation per byte; eight allowed).
-func FuzzSearchQuery(f *testing.F) {
-	for _, seed := range []string{`install guide`, `"exact phrase" -draft OR api`, `-`, `"unclosed`, `a OR OR b`, strings.Repeat("x ", 500)} {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, q string) {
-		wantAllocsAtMost(t, 8*float64(len(q))+64, func() { _ = text.ParseQuery(q) })
-	})
 }
 
 // FuzzDocumentLimits checks that the checks run before validation never panic and stay linear on

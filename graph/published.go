@@ -682,15 +682,7 @@ func (r *Resolver) publishedSearch(ctx context.Context, ps *PublishedSite, query
 	if err != nil {
 		return nil, err
 	}
-	plan, err := r.planSearch(ctx, ps.orgID, ids, query, &page)
-	if err != nil || len(ids) == 0 {
-		return out, err
-	}
-	hits, err := plan.pages(ctx, r.Store, page)
-	if err != nil {
-		return nil, err
-	}
-	results, err := r.searchResults(ctx, plan.terms, hits.Items)
+	results, hits, err := r.searchPages(ctx, ps.orgID, ids, query, page)
 	if err != nil {
 		return nil, err
 	}

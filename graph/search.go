@@ -2,15 +2,13 @@ package graph
 
 import (
 	"context"
-	"math"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/model"
-	"github.com/bindery/bindery/graph/text"
+	"github.com/bindery/bindery/search"
 	"github.com/bindery/bindery/storage"
 )
 
@@ -22,192 +20,32 @@ const (
 	snippetRunes    = 240 // the length of a section's snippet
 )
 
-// Search plans: how many completions the word being typed brings, how many corrections a
-// misspelt word, and below how many pages holding every word a search falls back to pages
-// holding any of them.
-const (
-	maxCompletions = 24
-	// maxTailCompletions is how many completions the word being typed keeps when it follows
-	// other words of its clause group (`zupa vot`): the other words narrow the matches already,
-	// and each completion is a term of every scan (on SQLite, of each space's scans in an
-	// organization search: the 17 completions of `vot` made its ranked statement 18 ms of C
-	// SQLite, 8 with 8 of them). The shortest are kept (the word's closest completions).
-	maxTailCompletions = 8
-	maxCorrections     = 4
-	maxCorrected       = 3    // misspelt words corrected in one query
-	correctionScan     = 4000 // vocabulary words read to correct one word
-	fewMatches         = 3
-)
-
-// searchPlan is a query as the graph decided to match it: the typed word completed, misspelt
-// words corrected, and every word required, or any (the fallback).
-type searchPlan struct {
-	filter storage.SearchFilter
-	terms  []string // the words results are highlighted by: the query's, completions, corrections
-	// hits is the page of results, when the planning count ranked it too
-	// (storage.CountAndSearchPages); nil otherwise.
-	hits *storage.SearchResults[*storage.SearchHit]
-}
-
-// planSearch validates and reads a query and decides how to match it in the given spaces: a
-// few statements (the vocabulary, the count of pages holding every word, and the corrections or
-// term weights when it needs them), whatever the number of pages. With a page (a search whose
-// results are pages), the count ranks that page too when it can, and the plan holds it (hits).
+// planSearch validates a query and plans it in the given spaces (search.Index.Plan).
 // Errors: Invalid.
-func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []string, query string, page *storage.Window) (*searchPlan, error) {
+func (r *Resolver) planSearch(ctx context.Context, orgID string, spaceIDs []string, query string, page *storage.Window) (*search.Plan, error) {
 	if strings.TrimSpace(query) == "" {
 		return nil, apperr.Invalidf("query", "is required")
 	}
 	if utf8.RuneCountInString(query) > maxSearchQuery {
 		return nil, apperr.Invalidf("query", "must be at most %d characters", maxSearchQuery)
 	}
-	q := text.ParseQuery(query)
-	plan := &searchPlan{filter: storage.SearchFilter{OrganizationID: orgID, SpaceIDs: spaceIDs}, terms: q.Terms()}
-	if q.Empty() || len(spaceIDs) == 0 {
-		return plan, nil
+	return r.Store.Search().Plan(ctx, orgID, spaceIDs, query, page)
+}
+
+// searchPages is a page of the pages matching a query in the given spaces, as results with their
+// paths and matching sections: the plan, the page of hits, and the results' two statements
+// (searchResults). Errors: Invalid.
+func (r *Resolver) searchPages(ctx context.Context, orgID string, spaceIDs []string, query string, page storage.Window) ([]*model.SearchPageResult, search.Results[*search.Hit], error) {
+	plan, err := r.planSearch(ctx, orgID, spaceIDs, query, &page)
+	if err != nil || len(spaceIDs) == 0 {
+		return []*model.SearchPageResult{}, search.Results[*search.Hit]{}, err
 	}
-	partial := q.Partial()
-	words := plan.terms
-	vocab, err := r.Store.MatchTerms(ctx, orgID, words, partial, maxCompletions)
+	hits, err := plan.Pages(ctx, page)
 	if err != nil {
-		return nil, err
+		return nil, hits, err
 	}
-	alternatives := map[string][]string{}
-	if partial != "" {
-		if len(vocab.Completions) > maxTailCompletions && followsOtherWords(q) {
-			vocab.Completions = shortest(vocab.Completions, maxTailCompletions)
-		}
-		alternatives[partial] = vocab.Completions
-		plan.terms = append(plan.terms, vocab.Completions...)
-	}
-	plan.filter.Query = matchQuery(q, alternatives)
-	count := func() (int, bool, error) {
-		if page == nil {
-			return r.Store.CountMatches(ctx, plan.filter)
-		}
-		n, common, hits, err := r.Store.CountAndSearchPages(ctx, plan.filter, *page)
-		plan.hits = hits
-		return n, common, err
-	}
-	n, common, err := count()
-	if err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		// Nothing holds every word: correct the words no page holds, and count again.
-		corrected := 0
-		for _, w := range words {
-			if vocab.Known[w] || text.MaxEdits(w) == 0 || corrected == maxCorrected || (w == partial && len(vocab.Completions) > 0) {
-				continue
-			}
-			corrected++
-			first, _ := utf8.DecodeRuneInString(w)
-			n := utf8.RuneCountInString(w)
-			e := text.MaxEdits(w)
-			candidates, err := r.Store.TermsNear(ctx, orgID, string(first), n-e, n+e, correctionScan)
-			if err != nil {
-				return nil, err
-			}
-			if fixes := text.Corrections(w, candidates, maxCorrections); len(fixes) > 0 {
-				alternatives[w] = fixes
-				plan.terms = append(plan.terms, fixes...)
-			}
-		}
-		if corrected > 0 {
-			plan.filter.Query = matchQuery(q, alternatives)
-			if n, common, err = count(); err != nil {
-				return nil, err
-			}
-		}
-	}
-	plan.filter.Matches, plan.filter.Common = n, common
-	if n < fewMatches && len(plan.filter.Query.Groups) == 1 && positiveClauses(plan.filter.Query) > 1 {
-		plan.filter.Query.AnyWord = true
-		plan.hits = nil // ranked for every word: any word ranks otherwise
-		if plan.filter.Weights, plan.filter.TermCounts, err = r.termWeights(ctx, plan.filter); err != nil {
-			return nil, err
-		}
-	}
-	return plan, nil
-}
-
-// matchQuery is the query for storage, with each word's alternatives.
-func matchQuery(q text.Query, alternatives map[string][]string) storage.MatchQuery {
-	out := storage.MatchQuery{Groups: make([][]storage.MatchClause, len(q.Groups))}
-	for i, g := range q.Groups {
-		for _, c := range g {
-			mc := storage.MatchClause{Words: c.Words, Negated: c.Negated}
-			if len(c.Words) == 1 && !c.Negated {
-				mc.Or = alternatives[c.Words[0]]
-			}
-			if c.Compound != "" {
-				mc.Or = append(mc.Or, c.Compound)
-			}
-			out.Groups[i] = append(out.Groups[i], mc)
-		}
-	}
-	return out
-}
-
-// followsOtherWords reports whether the word being typed is required together with other
-// positive words (its clause group holds another word that is not a stop word).
-func followsOtherWords(q text.Query) bool {
-	for _, g := range q.Groups {
-		has, others := false, false
-		for _, c := range g {
-			if c.Partial {
-				has = true
-				continue
-			}
-			if !c.Negated {
-				for _, w := range c.Words {
-					others = others || !text.IsStopWord(w)
-				}
-			}
-		}
-		if has {
-			return others
-		}
-	}
-	return false
-}
-
-// shortest keeps the n shortest of the terms (the first of equal length in order), in order.
-func shortest(terms []string, n int) []string {
-	byLen := slices.Clone(terms)
-	slices.SortStableFunc(byLen, func(a, b string) int { return utf8.RuneCountInString(a) - utf8.RuneCountInString(b) })
-	out := byLen[:n]
-	slices.Sort(out)
-	return out
-}
-
-func positiveClauses(q storage.MatchQuery) int {
-	n := 0
-	for _, c := range q.Groups[0] {
-		if !c.Negated {
-			n++
-		}
-	}
-	return n
-}
-
-// termWeights weighs each term of an any-word query by its rarity (BM25's inverse document
-// frequency), as SQLite's bm25 does itself: a page holding the query's rare words ranks above
-// one holding its common ones. A term held by more pages than are counted is taken as held by
-// half of them. It returns the terms' counts too (storage.SearchFilter.TermCounts).
-func (r *Resolver) termWeights(ctx context.Context, f storage.SearchFilter) (map[string]float64, map[string]int, error) {
-	df, n, err := r.Store.TermFrequencies(ctx, f)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := make(map[string]float64, len(df))
-	for term, d := range df {
-		if d > storage.ExactTotal {
-			d = max(d, n/2)
-		}
-		out[term] = math.Log(1 + (float64(n)-float64(d)+0.5)/(float64(d)+0.5))
-	}
-	return out, df, nil
+	results, err := r.searchResults(ctx, plan.Terms(), hits.Items)
+	return results, hits, err
 }
 
 // SearchSpace searches the current content of a space the caller can read, most relevant page
@@ -221,15 +59,7 @@ func (r *Resolver) SearchSpace(ctx context.Context, spaceID string, in model.Sea
 	if err != nil {
 		return nil, err
 	}
-	plan, err := r.planSearch(ctx, row.OrganizationID, []string{row.ID}, in.Query, &page)
-	if err != nil {
-		return nil, err
-	}
-	hits, err := plan.pages(ctx, r.Store, page)
-	if err != nil {
-		return nil, err
-	}
-	results, err := r.searchResults(ctx, plan.terms, hits.Items)
+	results, hits, err := r.searchPages(ctx, row.OrganizationID, []string{row.ID}, in.Query, page)
 	if err != nil {
 		return nil, err
 	}
@@ -270,15 +100,15 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID string, in mode
 	if err != nil {
 		return nil, err
 	}
-	list, err := r.Store.SearchSpaces(ctx, plan.filter, pagesPerSpace, page)
+	list, err := plan.Spaces(ctx, pagesPerSpace, page)
 	if err != nil {
 		return nil, err
 	}
-	var hits []*storage.SearchHit
+	var hits []*search.Hit
 	for _, s := range list.Items {
 		hits = append(hits, s.Pages...)
 	}
-	pages, err := r.searchResults(ctx, plan.terms, hits)
+	pages, err := r.searchResults(ctx, plan.Terms(), hits)
 	if err != nil {
 		return nil, err
 	}
@@ -293,17 +123,9 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID string, in mode
 	}, nil
 }
 
-// pages is the plan's page of results: the one its count ranked, else SearchPages'.
-func (p *searchPlan) pages(ctx context.Context, s *storage.Store, page storage.Window) (storage.SearchResults[*storage.SearchHit], error) {
-	if p.hits != nil {
-		return *p.hits, nil
-	}
-	return s.SearchPages(ctx, p.filter, page)
-}
-
 // searchResults turns hits into results with their paths, ancestors and matching sections: two
 // statements (the pages' ancestor chains, their markdown) whatever the number of hits.
-func (r *Resolver) searchResults(ctx context.Context, terms []string, hits []*storage.SearchHit) ([]*model.SearchPageResult, error) {
+func (r *Resolver) searchResults(ctx context.Context, terms []string, hits []*search.Hit) ([]*model.SearchPageResult, error) {
 	var pages []storage.PageKey
 	var contentIDs []string
 	for _, h := range hits {
@@ -364,8 +186,8 @@ func (r *Resolver) searchSections(page *model.SearchPageResult, sections []docum
 		sections[i].Text = strings.Join(strings.Fields(sections[i].Text), " ")
 	}
 	for _, s := range sections {
-		at := text.FirstMatch(s.Text, words)
-		if at < 0 && text.FirstMatch(s.Title, words) >= 0 {
+		at := search.FirstMatch(s.Text, words)
+		if at < 0 && search.FirstMatch(s.Title, words) >= 0 {
 			at = 0
 		}
 		if at >= 0 {
@@ -383,7 +205,7 @@ func (r *Resolver) searchSections(page *model.SearchPageResult, sections []docum
 
 // highlights are the ranges of text's words that match the searched terms.
 func highlights(s string, terms []string) []*model.TextRange {
-	ranges := text.Highlights(s, terms)
+	ranges := search.Highlights(s, terms)
 	out := make([]*model.TextRange, len(ranges))
 	for i, r := range ranges {
 		out[i] = &model.TextRange{Start: r.Start, Length: r.Length}

@@ -20,7 +20,7 @@ const SearchOptimizeInterval = time.Hour
 func init() {
 	addJobKinds(func(r *Resolver, reg *jobs.Registry) {
 		jobs.Add(reg, func(ctx context.Context, _ *jobs.Job[searchOptimizeArgs]) error {
-			return r.Store.OptimizeSearchIndex(ctx)
+			return r.Store.Search().Optimize(ctx)
 		})
 		jobs.Every(reg, SearchOptimizeInterval, searchOptimizeArgs{})
 	})

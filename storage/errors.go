@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/bindery/bindery/storage/paging"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -15,7 +16,7 @@ var (
 	// ErrConflict: a unique constraint refused the write.
 	ErrConflict error = &classified{"conflict", "CONFLICT", "Conflict with an existing resource"}
 	// ErrInvalidCursor: a page token that this server did not issue for this list.
-	ErrInvalidCursor error = &classified{"invalid page cursor", "INVALID", "page: not a valid page cursor"}
+	ErrInvalidCursor = paging.ErrInvalidCursor
 )
 
 // classified is a sentinel error that says what class it is and what a client may be shown, so

@@ -58,7 +58,7 @@ func (s *Store) MigrateReport(ctx context.Context) ([]string, error) {
 	}
 	for _, applied := range group.Migrations {
 		if applied.Name == searchTermsMigration {
-			if err := s.backfillTerms(ctx); err != nil {
+			if err := s.search.BackfillTerms(ctx); err != nil {
 				return nil, err
 			}
 		}

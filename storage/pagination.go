@@ -2,32 +2,19 @@ package storage
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/bindery/bindery/storage/paging"
 	"github.com/uptrace/bun"
 )
 
-// Window asks for one page of a keyset-paginated list (a window onto it). After is an opaque cursor from a previous
-// page (empty for the first page); Limit is at least 1. NoTotal leaves List.Total at 0 and saves
-// the statement that counts the matches, for a reader that does not show it.
-type Window struct {
-	Limit   int
-	After   string
-	NoTotal bool
-}
-
-// List is one page of a list: the items, each item's cursor (the REST page token and the GraphQL
-// edge cursor are the same value), the total number of matches, and whether more follow.
-type List[T any] struct {
-	Items   []T
-	Cursors []string
-	Total   int
-	HasMore bool
-}
+// Window and List are paging's: storage's lists page as every list does.
+type (
+	Window      = paging.Window
+	List[T any] = paging.List[T]
+)
 
 // sortKey describes a keyset order: a column, a tie-breaking unique column and the direction.
 // Cursors carry the list's name so that a token from another list or order is refused.
@@ -39,24 +26,11 @@ type sortKey struct {
 	isTime bool
 }
 
-// encodeCursor produces the opaque page token for one row.
-func encodeCursor(list, value, id string) string {
-	b, _ := json.Marshal([]string{list, value, id})
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// decodeCursor reads a page token issued by encodeCursor for the named list.
-func decodeCursor(list, cursor string) (value, id string, err error) {
-	b, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil {
-		return "", "", ErrInvalidCursor
-	}
-	var parts []string
-	if json.Unmarshal(b, &parts) != nil || len(parts) != 3 || parts[0] != list {
-		return "", "", ErrInvalidCursor
-	}
-	return parts[1], parts[2], nil
-}
+// encodeCursor and decodeCursor are paging's page tokens.
+var (
+	encodeCursor = paging.EncodeCursor
+	decodeCursor = paging.DecodeCursor
+)
 
 // formatKeyTime is the cursor form of a time key: exact to the microsecond the databases keep.
 func formatKeyTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }

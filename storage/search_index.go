@@ -3,33 +3,15 @@ package storage
 import (
 	"context"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
+	"github.com/bindery/bindery/search"
 	"github.com/uptrace/bun"
 )
 
-// SearchPage is a page's row in the search index: the current version of a document page of a
-// space's own line. PostgreSQL derives its tsvector column; SQLite mirrors it into FTS5.
-type SearchPage struct {
-	bun.BaseModel `bun:"table:search_pages,alias:sp"`
-
-	ID             int64 `bun:"id,pk,autoincrement"`
-	OrganizationID string
-	SpaceID        string
-	PageID         string
-	ContentID      *string
-	Title          string
-	Body           string
-}
-
-// indexBatch bounds the rows of one index statement.
-const indexBatch = 500
-
 // indexEdit keeps the search index in step with a write to a space's own line, inside the
-// write's transaction, so that what a space shows is what search finds at once. The rows of the
-// changed and removed pages are replaced by rows for the new versions. Writes to a change
-// request's line are not indexed: search covers current content only.
+// write's transaction: the rows of the changed and removed pages are replaced by rows for their
+// new versions. Writes to a change request's line are not indexed: search covers current content
+// only.
 func (s *Store) indexEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Edit) error {
 	if l.cr != nil || len(edit.Pages)+len(edit.RemovedPages) == 0 {
 		return nil
@@ -39,53 +21,22 @@ func (s *Store) indexEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Edi
 		ids = append(ids, p.PageID)
 	}
 	ids = append(ids, edit.RemovedPages...)
-	for start := 0; start < len(ids); start += MaxBatch {
-		chunk := ids[start:min(start+MaxBatch, len(ids))]
-		if _, err := tx.NewDelete().Model((*SearchPage)(nil)).
-			Where("space_id = ? AND page_id IN (?)", l.space.ID, bun.List(chunk)).Exec(ctx); err != nil {
-			return fmt.Errorf("unindex pages: %w", translate(err))
-		}
-	}
 	markdown, err := indexedMarkdown(ctx, tx, edit)
 	if err != nil {
 		return err
 	}
-	rows := make([]*SearchPage, 0, indexBatch)
-	words := map[string]bool{}
-	insert := func() error {
-		if len(rows) == 0 {
-			return nil
-		}
-		if _, err := tx.NewInsert().Model(&rows).Exec(ctx); err != nil {
-			return fmt.Errorf("index pages: %w", translate(err))
-		}
-		rows = rows[:0]
-		return nil
-	}
+	docs := make([]search.Doc, 0, len(edit.Pages))
 	for _, p := range edit.Pages {
 		if p.Type != "document" || p.Deleted {
 			continue
 		}
-		md := ""
+		d := search.Doc{PageID: p.PageID, ContentID: p.ContentID, Title: p.Title, Description: p.Description}
 		if p.ContentID != nil {
-			md = markdown[*p.ContentID]
+			d.Markdown = markdown[*p.ContentID]
 		}
-		row := &SearchPage{
-			OrganizationID: l.space.OrganizationID, SpaceID: l.space.ID, PageID: p.PageID,
-			ContentID: p.ContentID, Title: p.Title, Body: searchBody(p.Description, s.searchText(md)),
-		}
-		rows = append(rows, row)
-		vocabulary(words, row.Title, row.Body)
-		if len(rows) == indexBatch {
-			if err := insert(); err != nil {
-				return err
-			}
-		}
+		docs = append(docs, d)
 	}
-	if err := insert(); err != nil {
-		return err
-	}
-	return addTerms(ctx, tx, l.space.OrganizationID, words)
+	return s.search.Reindex(ctx, tx, l.space.OrganizationID, l.space.ID, ids, docs)
 }
 
 // indexedMarkdown returns the markdown of the edit's pages by content id: the edit's new bodies,
@@ -115,24 +66,4 @@ func indexedMarkdown(ctx context.Context, tx bun.Tx, edit *Edit) (map[string]str
 		}
 	}
 	return out, nil
-}
-
-// maxIndexedBody bounds the text indexed per page (PostgreSQL's tsvector holds at most 1 MiB).
-const maxIndexedBody = 256 << 10
-
-// searchBody is the text indexed for a page: its description and its body's text, cut to
-// maxIndexedBody at a character's start.
-func searchBody(description *string, text string) string {
-	body := text
-	if description != nil {
-		body = *description + "\n" + text
-	}
-	if len(body) > maxIndexedBody {
-		cut := maxIndexedBody
-		for cut > 0 && !utf8.RuneStart(body[cut]) {
-			cut--
-		}
-		body = body[:cut]
-	}
-	return strings.ToValidUTF8(body, "")
 }

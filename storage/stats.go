@@ -34,7 +34,7 @@ func (s *Store) AddQueryHook(h bun.QueryHook) {
 // each segment with a bound `term <= ?`, and with samples for that range the planner marks the
 // statement to be prepared again whenever the value changes, so every lookup reparsed its SQL
 // (40% of the CPU of an organization search of 10 spaces at 200,000 pages). Then it merges the
-// full-text index a bulk load left in many segments (OptimizeSearchIndex).
+// full-text index a bulk load left in many segments (search.Index.Optimize).
 func (s *Store) Analyze(ctx context.Context) error {
 	if s.dialect == Postgres {
 		if _, err := s.db.ExecContext(ctx, "ANALYZE"); err != nil {
@@ -65,6 +65,6 @@ func (s *Store) Analyze(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// A bulk load leaves the full-text index in many segments (OptimizeSearchIndex).
-	return s.OptimizeSearchIndex(ctx)
+	// A bulk load leaves the full-text index in many segments (search.Index.Optimize).
+	return s.search.Optimize(ctx)
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bindery/bindery/search"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
@@ -34,8 +35,8 @@ type Store struct {
 	prep    prepared
 	hooks   []bun.QueryHook // run around prepared statements too (AddQueryHook)
 	tokens  tokenCache
-	// searchText reads a page's markdown as the text search indexes (WithSearchText).
-	searchText func(markdown string) string
+	// search is the full-text index, kept in step by the edit transaction (Reindex).
+	search *search.Index
 	// treeSQL is SiteTreesOf's statement (site_tree.go).
 	treeSQL siteTreeSQLCache
 
@@ -85,10 +86,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if o.maxConns <= 0 {
 		o.maxConns = DefaultMaxConns()
 	}
-	s := &Store{tokens: tokenCache{ttl: o.tokenTTL, clock: o.tokenClock}, searchText: o.searchText}
-	if s.searchText == nil {
-		s.searchText = func(markdown string) string { return markdown }
-	}
+	s := &Store{tokens: tokenCache{ttl: o.tokenTTL, clock: o.tokenClock}}
 	if isPostgres(dsn) {
 		pgDSN, err := postgresDSN(dsn)
 		if err != nil {
@@ -129,6 +127,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		s.rdb = bun.NewDB(reader, sqlitedialect.New()).WithQueryHook(queryCounter{})
 		s.dialect = SQLite
 	}
+	s.search = search.New(s.db, s.rdb, o.searchText)
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := s.Ping(pingCtx); err != nil {
@@ -137,6 +136,9 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	}
 	return s, nil
 }
+
+// Search is the store's full-text index.
+func (s *Store) Search() *search.Index { return s.search }
 
 // Close releases the connection pools.
 func (s *Store) Close() error {

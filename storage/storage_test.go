@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,16 +13,9 @@ import (
 	"github.com/bindery/bindery/storage/storagetest"
 )
 
-// Search indexes what the reader given with WithSearchText makes of a page's markdown (the
-// server passes graph/document's, which storage may not link): here a reader that keeps a
-// link's text and drops its target, so the search tests see the index follow the reader.
-func TestMain(m *testing.M) { storagetest.Main(m, storage.WithSearchText(linkTextOnly)) }
+func TestMain(m *testing.M) { storagetest.Main(m) }
 
-var markdownLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
-
-func linkTextOnly(markdown string) string { return markdownLink.ReplaceAllString(markdown, "$1") }
-
-var t0 = time.Date(2026, 1, 2, 3, 4, 5, 123456000, time.UTC)
+var t0 = storagetest.T0
 
 func TestMigrationsApplyOnBothDialects(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
@@ -43,13 +35,7 @@ func TestMigrationsApplyOnBothDialects(t *testing.T) {
 
 func newOrg(t *testing.T, s *storage.Store, ownerEmail string) (*storage.Organization, *storage.User) {
 	t.Helper()
-	ctx := context.Background()
-	org := &storage.Organization{Title: "Acme", Type: "business", Plan: "enterprise_2024", MergeRules: `{"type":"none"}`, InviteLinks: true, CreatedAt: t0, UpdatedAt: t0}
-	u, _, err := s.Bootstrap(ctx, org, storage.NewUser{DisplayName: "Owner", Email: ownerEmail, EmailVerified: true}, t0)
-	if err != nil {
-		t.Fatalf("Bootstrap: %v", err)
-	}
-	return org, u
+	return storagetest.NewOrg(t, s, ownerEmail)
 }
 
 func TestTokensAuthenticateUntilExpiry(t *testing.T) {

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/bindery/bindery/storage"
 	"github.com/google/uuid"
@@ -350,4 +351,18 @@ func redact(dsn string) string {
 func CI() bool {
 	v, _ := strconv.ParseBool(os.Getenv("CI"))
 	return v
+}
+
+// T0 is the time the rows tests make are stamped with.
+var T0 = time.Date(2026, 1, 2, 3, 4, 5, 123456000, time.UTC)
+
+// NewOrg bootstraps an organization and its owner, stamped T0.
+func NewOrg(t testing.TB, s *storage.Store, ownerEmail string) (*storage.Organization, *storage.User) {
+	t.Helper()
+	org := &storage.Organization{Title: "Acme", Type: "business", Plan: "enterprise_2024", MergeRules: `{"type":"none"}`, InviteLinks: true, CreatedAt: T0, UpdatedAt: T0}
+	u, _, err := s.Bootstrap(context.Background(), org, storage.NewUser{DisplayName: "Owner", Email: ownerEmail, EmailVerified: true}, T0)
+	if err != nil {
+		t.Fatalf("Bootstrap: %v", err)
+	}
+	return org, u
 }

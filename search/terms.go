@@ -1,19 +1,18 @@
-package storage
+package search
 
 import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
-	"unicode"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 )
 
-// SearchTerm is a word that some page of an organization held when it was indexed. The
+// termRow is a word that some page of an organization held when it was indexed. The
 // vocabulary only grows (a word no page holds any more matches nothing, which is harmless): it
 // is what the word being typed is completed from and what misspelt words are corrected to.
-type SearchTerm struct {
+type termRow struct {
 	bun.BaseModel `bun:"table:search_terms,alias:st"`
 
 	OrganizationID string `bun:",pk"`
@@ -26,14 +25,12 @@ const (
 	maxTermRunes = 40
 )
 
-// vocabulary splits texts into their distinct lowercase words (runs of letters, digits and
-// combining marks, as graph/text reads queries).
+// vocabulary adds the distinct words of texts to seen: Words, as queries are read, within the
+// vocabulary's bounds.
 func vocabulary(seen map[string]bool, texts ...string) {
 	for _, t := range texts {
-		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool {
-			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
-		}) {
-			if n := len([]rune(w)); n >= minTermRunes && n <= maxTermRunes {
+		for _, w := range Words(t) {
+			if n := utf8.RuneCountInString(w); n >= minTermRunes && n <= maxTermRunes {
 				seen[w] = true
 			}
 		}
@@ -42,19 +39,19 @@ func vocabulary(seen map[string]bool, texts ...string) {
 
 // addTerms records words in an organization's vocabulary, in batches, keeping those already there.
 func addTerms(ctx context.Context, db bun.IDB, orgID string, words map[string]bool) error {
-	rows := make([]*SearchTerm, 0, indexBatch)
+	rows := make([]*termRow, 0, indexBatch)
 	flush := func() error {
 		if len(rows) == 0 {
 			return nil
 		}
-		if _, err := insertNew(db.NewInsert().Model(&rows), "").Exec(ctx); err != nil {
-			return fmt.Errorf("add search terms: %w", translate(err))
+		if _, err := db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
+			return fmt.Errorf("add search terms: %w", err)
 		}
 		rows = rows[:0]
 		return nil
 	}
 	for w := range words {
-		rows = append(rows, &SearchTerm{OrganizationID: orgID, Term: w})
+		rows = append(rows, &termRow{OrganizationID: orgID, Term: w})
 		if len(rows) == indexBatch {
 			if err := flush(); err != nil {
 				return err
@@ -64,23 +61,23 @@ func addTerms(ctx context.Context, db bun.IDB, orgID string, words map[string]bo
 	return flush()
 }
 
-// backfillTerms fills the vocabulary from the pages indexed before it existed, an organization at
+// BackfillTerms fills the vocabulary from the pages indexed before it existed, an organization at
 // a time.
-func (s *Store) backfillTerms(ctx context.Context) error {
+func (ix *Index) BackfillTerms(ctx context.Context) error {
 	var orgs []string
-	if err := s.rdb.NewSelect().TableExpr("search_pages").ColumnExpr("DISTINCT organization_id").Scan(ctx, &orgs); err != nil {
-		return fmt.Errorf("backfill search terms: %w", translate(err))
+	if err := ix.rdb.NewSelect().TableExpr("search_pages").ColumnExpr("DISTINCT organization_id").Scan(ctx, &orgs); err != nil {
+		return fmt.Errorf("backfill search terms: %w", err)
 	}
 	for _, org := range orgs {
-		var pages []*SearchPage
-		if err := s.rdb.NewSelect().Model(&pages).Column("title", "body").Where("organization_id = ?", org).Scan(ctx); err != nil {
-			return fmt.Errorf("backfill search terms: %w", translate(err))
+		var pages []*indexRow
+		if err := ix.rdb.NewSelect().Model(&pages).Column("title", "body").Where("organization_id = ?", org).Scan(ctx); err != nil {
+			return fmt.Errorf("backfill search terms: %w", err)
 		}
 		words := map[string]bool{}
 		for _, p := range pages {
 			vocabulary(words, p.Title, p.Body)
 		}
-		if err := addTerms(ctx, s.db, org, words); err != nil {
+		if err := addTerms(ctx, ix.db, org, words); err != nil {
 			return err
 		}
 	}
@@ -95,7 +92,7 @@ type TermMatches struct {
 
 // MatchTerms looks words up in an organization's vocabulary, and lists up to limit words that
 // start with prefix (none when prefix is ""). One statement, an index range per part.
-func (s *Store) MatchTerms(ctx context.Context, orgID string, words []string, prefix string, limit int) (TermMatches, error) {
+func (ix *Index) MatchTerms(ctx context.Context, orgID string, words []string, prefix string, limit int) (TermMatches, error) {
 	out := TermMatches{Known: map[string]bool{}}
 	if len(words) == 0 && prefix == "" {
 		return out, nil
@@ -104,17 +101,17 @@ func (s *Store) MatchTerms(ctx context.Context, orgID string, words []string, pr
 		Term       string
 		Completion bool
 	}
-	q := s.rdb.NewSelect().Model((*SearchTerm)(nil)).ColumnExpr("term, ? AS completion", false).
+	q := ix.rdb.NewSelect().Model((*termRow)(nil)).ColumnExpr("term, ? AS completion", false).
 		Where("organization_id = ?", orgID).Where("term IN (?)", bun.List(append(words, ""))) // "" keeps the list non-empty
 	if prefix != "" {
 		// SQLite wants a compound SELECT's parts without their own ORDER BY and LIMIT.
-		completions := s.rdb.NewSelect().TableExpr("(?) AS c", s.rdb.NewSelect().Model((*SearchTerm)(nil)).Column("term").
+		completions := ix.rdb.NewSelect().TableExpr("(?) AS c", ix.rdb.NewSelect().Model((*termRow)(nil)).Column("term").
 			Where("organization_id = ?", orgID).Where("term > ? AND term < ?", prefix, prefix+"\U0010FFFF").
 			Order("term").Limit(int64(limit))).ColumnExpr("c.term, ? AS completion", true)
 		q = q.UnionAll(completions)
 	}
 	if err := q.Scan(ctx, &rows); err != nil {
-		return out, fmt.Errorf("match search terms: %w", translate(err))
+		return out, fmt.Errorf("match search terms: %w", err)
 	}
 	for _, r := range rows {
 		if r.Completion {
@@ -129,13 +126,13 @@ func (s *Store) MatchTerms(ctx context.Context, orgID string, words []string, pr
 
 // TermsNear lists up to limit words of an organization's vocabulary that start with first and
 // are minRunes to maxRunes long: the candidates a misspelt word is corrected from. One statement.
-func (s *Store) TermsNear(ctx context.Context, orgID, first string, minRunes, maxRunes, limit int) ([]string, error) {
+func (ix *Index) TermsNear(ctx context.Context, orgID, first string, minRunes, maxRunes, limit int) ([]string, error) {
 	var terms []string
-	err := s.rdb.NewSelect().Model((*SearchTerm)(nil)).Column("term").
+	err := ix.rdb.NewSelect().Model((*termRow)(nil)).Column("term").
 		Where("organization_id = ?", orgID).Where("term >= ? AND term < ?", first, first+"\U0010FFFF").
 		Where("length(term) BETWEEN ? AND ?", minRunes, maxRunes).Limit(int64(limit)).Scan(ctx, &terms)
 	if err != nil {
-		return nil, fmt.Errorf("search terms near %q: %w", first, translate(err))
+		return nil, fmt.Errorf("search terms near %q: %w", first, err)
 	}
 	return terms, nil
 }

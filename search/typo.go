@@ -1,4 +1,4 @@
-package text
+package search
 
 // MaxEdits is how many edits (insertions, deletions, substitutions, swaps of neighbours) a word
 // may be from a correction: one for short words, two from eight letters on. Words under four

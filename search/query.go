@@ -1,8 +1,8 @@
-// Package text holds Bindery's rules about words: how a search query is read, which words it
-// looks for, and which words of a text match them. Storage only renders what is decided here.
-package text
+package search
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"unicode"
 )
@@ -11,14 +11,26 @@ import (
 // OR between alternatives. Words within an alternative are all required. Parsing never fails:
 // characters that are not letters or digits only separate words, so any input is a valid query,
 // perhaps an empty one.
+//
+// The plan (Plan) completes and corrects it (Clause.Or) and may fall back to matching any word
+// (AnyWord); each database's statements render it (render.go). Words hold only letters, digits
+// and combining marks, so no rendering can make a syntax error or reach the databases' own
+// operators.
 type Query struct {
 	Groups [][]Clause // alternatives (OR), each a conjunction of clauses
+	// AnyWord matches a page holding any of the query's positive clauses (exclusions still
+	// exclude), ranked by how much of the query it covers: the fallback when few pages hold every
+	// word.
+	AnyWord bool
 }
 
 // Clause is one word or quoted phrase of a query, possibly excluded.
 type Clause struct {
-	Words   []string // lowercase; letters, digits and combining marks only
+	Words   []string // lowercase; letters, digits and combining marks only; a phrase when more than one
 	Negated bool
+	// Or holds, for a single word, other words accepted in its place: the plan's completions
+	// and corrections, and the compound form.
+	Or []string
 	// Compound is the words of an unquoted clause written as one ("utf-8", "SHA-256") joined
 	// together ("utf8", "sha256"): text may write them either way.
 	Compound string
@@ -169,3 +181,90 @@ var stopWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// units are the query's single words and phrases that pages must (or may, in AnyWord) hold,
+// each once: the units of coverage.
+func (q Query) units() []Clause {
+	seen := map[string]bool{}
+	var out []Clause
+	for _, g := range q.Groups {
+		for _, c := range g {
+			key := strings.Join(c.Words, " ") + "|" + strings.Join(c.Or, " ")
+			if !c.Negated && !seen[key] {
+				seen[key] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// clauses are the query's words and phrases, positive and excluded, each once.
+func (q Query) clauses() []Clause {
+	seen := map[string]bool{}
+	var out []Clause
+	for _, g := range q.Groups {
+		for _, c := range g {
+			key := strings.Join(c.Words, " ") + "|" + strings.Join(c.Or, " ")
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// anyPositive is the query matching any of its positive clauses.
+func (q Query) anyPositive() Query {
+	return Query{Groups: [][]Clause{q.units()}, AnyWord: true}
+}
+
+// exclusions are the query's excluded clauses, across alternatives (AnyWord only).
+func (q Query) exclusions() []Clause {
+	var out []Clause
+	for _, g := range q.Groups {
+		for _, c := range g {
+			if c.Negated {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// fingerprint identifies the query in page tokens, so a token of one query is refused by another.
+func (q Query) fingerprint() string {
+	var b strings.Builder
+	if q.AnyWord {
+		b.WriteString("any:")
+	}
+	for _, g := range q.Groups {
+		for _, c := range g {
+			if c.Negated {
+				b.WriteByte('-')
+			}
+			b.WriteString(strings.Join(c.Words, " ") + "|" + strings.Join(c.Or, " ") + ";")
+		}
+		b.WriteString(" or ")
+	}
+	h := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(h[:6])
+}
+
+// phraseText joins words with spaces, keeping only their letters, digits and combining marks:
+// whatever a caller passes, nothing else reaches a database's query syntax.
+func phraseText(words []string) string {
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		for _, r := range w {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+				b.WriteRune(r)
+			}
+		}
+	}
+	return b.String()
+}

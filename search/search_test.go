@@ -1,4 +1,4 @@
-package storage_test
+package search_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/search"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
 	"github.com/google/go-cmp/cmp"
@@ -47,9 +48,9 @@ func TestSearchMatchesRanksAndNeverFails(t *testing.T) {
 			"backup":   "## Backups\n\nBack up the database every night with `pg_dump`.",
 			"security": "Tokens are hashed. The server never logs secrets.",
 		})
-		search := func(q storage.MatchQuery) []string {
+		find := func(q search.Query) []string {
 			t.Helper()
-			list, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: q}, storage.Window{Limit: 10})
+			list, err := s.Search().Pages(ctx, search.Filter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: q}, storage.Window{Limit: 10})
 			if err != nil {
 				t.Fatalf("search %v: %v", q, err)
 			}
@@ -64,19 +65,19 @@ func TestSearchMatchesRanksAndNeverFails(t *testing.T) {
 		}
 		tests := []struct {
 			name  string
-			query storage.MatchQuery
+			query search.Query
 			want  []string
 		}{
 			{"word", all(word("install")), []string{"p-install", "p-upgrade"}},
 			{"stemmed", all(word("installing")), []string{"p-install", "p-upgrade"}},
 			{"exclusion", all(word("server"), not(word("install"))), []string{"p-security"}},
 			{"phrase", all(phrase("the", "database")), []string{"p-backup"}},
-			{"alternative words", all(storage.MatchClause{Words: []string{"dump"}, Or: []string{"hashed"}}), []string{"p-backup", "p-security"}},
+			{"alternative words", all(search.Clause{Words: []string{"dump"}, Or: []string{"hashed"}}), []string{"p-backup", "p-security"}},
 			{"link targets are not indexed", all(word("example")), nil},
-			{"any word", storage.MatchQuery{Groups: [][]storage.MatchClause{{word("dump"), word("logs"), word("absent")}}, AnyWord: true}, []string{"p-backup", "p-security"}},
+			{"any word", search.Query{Groups: [][]search.Clause{{word("dump"), word("logs"), word("absent")}}, AnyWord: true}, []string{"p-backup", "p-security"}},
 		}
 		for _, tt := range tests {
-			got := search(tt.query)
+			got := find(tt.query)
 			if tt.name == "alternative words" || tt.name == "any word" { // order by relevance is not the point here
 				if len(got) != 2 || !cmp.Equal(tt.want, []string{min(got[0], got[1]), max(got[0], got[1])}) {
 					t.Errorf("search %s = %v, want %v", tt.name, got, tt.want)
@@ -89,8 +90,8 @@ func TestSearchMatchesRanksAndNeverFails(t *testing.T) {
 		}
 		// Words reach the databases as data: quotes, operators and NUL change nothing.
 		for _, w := range []string{`"`, `*`, `NEAR(`, `'; DROP TABLE x; --`, "\x00", `{title}:x`, `a"b`} {
-			search(all(word(w)))
-			search(all(word("server"), storage.MatchClause{Words: []string{"x", w}}))
+			find(all(word(w)))
+			find(all(word("server"), search.Clause{Words: []string{"x", w}}))
 		}
 	})
 }
@@ -100,12 +101,12 @@ func TestSearchIndexFollowsEditsAndRemovals(t *testing.T) {
 		ctx := context.Background()
 		org, _ := newOrg(t, s, "owner@search.test")
 		sp := searchSpace(t, s, org.ID, map[string]string{"one": "alpha bravo", "two": "charlie delta"})
-		f := func(q string) storage.SearchFilter {
-			return storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word(q))}
+		f := func(q string) search.Filter {
+			return search.Filter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word(q))}
 		}
 		count := func(q string) int {
 			t.Helper()
-			l, err := s.SearchPages(ctx, f(q), storage.Window{Limit: 10})
+			l, err := s.Search().Pages(ctx, f(q), storage.Window{Limit: 10})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,11 +143,11 @@ func TestSearchPagesAndSpacesPaginate(t *testing.T) {
 		}
 		a := searchSpace(t, s, org.ID, pages)
 		b := searchSpace(t, s, org.ID, map[string]string{"other": "common"})
-		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID, b.ID}, Query: all(word("common"))}
+		f := search.Filter{OrganizationID: org.ID, SpaceIDs: []string{a.ID, b.ID}, Query: all(word("common"))}
 		seen := map[string]bool{}
 		page := storage.Window{Limit: 3}
 		for {
-			l, err := s.SearchPages(ctx, f, page)
+			l, err := s.Search().Pages(ctx, f, page)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,18 +165,18 @@ func TestSearchPagesAndSpacesPaginate(t *testing.T) {
 		if len(seen) != 8 {
 			t.Errorf("paged through %d pages, want 8", len(seen))
 		}
-		other := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: f.SpaceIDs, Query: all(word("words"))}
-		if _, err := s.SearchPages(ctx, other, page); err != storage.ErrInvalidCursor {
+		other := search.Filter{OrganizationID: org.ID, SpaceIDs: f.SpaceIDs, Query: all(word("words"))}
+		if _, err := s.Search().Pages(ctx, other, page); err != storage.ErrInvalidCursor {
 			t.Errorf("a token of another query: %v, want ErrInvalidCursor", err)
 		}
-		spaces, err := s.SearchSpaces(ctx, f, 5, storage.Window{Limit: 1})
+		spaces, err := s.Search().Spaces(ctx, f, 5, storage.Window{Limit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if spaces.Total != 2 || len(spaces.Items) != 1 || !spaces.HasMore {
 			t.Fatalf("spaces = total %d, %d items, more %v", spaces.Total, len(spaces.Items), spaces.HasMore)
 		}
-		next, err := s.SearchSpaces(ctx, f, 5, storage.Window{Limit: 1, After: spaces.Cursors[0]})
+		next, err := s.Search().Spaces(ctx, f, 5, storage.Window{Limit: 1, After: spaces.Cursors[0]})
 		if err != nil || len(next.Items) != 1 || next.Items[0].SpaceID == spaces.Items[0].SpaceID || next.HasMore {
 			t.Fatalf("second page of spaces = %+v, %v", next, err)
 		}
@@ -206,19 +207,19 @@ func TestSearchCountRanksThePageOfResults(t *testing.T) {
 		pages["common words"] = "a title holding them"
 		a := searchSpace(t, s, org.ID, pages)
 		b := searchSpace(t, s, org.ID, map[string]string{"elsewhere": "common words"})
-		for i, q := range []storage.MatchQuery{all(word("common")), all(word("common"), not(word("merge"))), all(phrase("common", "words")), all(word("absent")), all(word("words"))} {
-			f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID}, Query: q}
+		for i, q := range []search.Query{all(word("common")), all(word("common"), not(word("merge"))), all(phrase("common", "words")), all(word("absent")), all(word("words"))} {
+			f := search.Filter{OrganizationID: org.ID, SpaceIDs: []string{a.ID}, Query: q}
 			if i == 4 {
 				f.SpaceIDs = append(f.SpaceIDs, b.ID) // a published site's spaces
 			}
 			page := storage.Window{Limit: 3}
 			for {
-				n, common, got, err := s.CountAndSearchPages(ctx, f, page)
+				n, common, got, err := s.Search().CountAndSearchPages(ctx, f, page)
 				if err != nil {
 					t.Fatal(err)
 				}
 				f.Matches, f.Common = n, common
-				want, err := s.SearchPages(ctx, f, page)
+				want, err := s.Search().Pages(ctx, f, page)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -242,27 +243,27 @@ func TestSearchCountRanksThePageOfResults(t *testing.T) {
 				page.After = got.Cursors[len(got.Cursors)-1]
 			}
 		}
-		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID, b.ID}, Query: all(word("common"))}
-		first, err := s.SearchPages(ctx, f, storage.Window{Limit: 3})
+		f := search.Filter{OrganizationID: org.ID, SpaceIDs: []string{a.ID, b.ID}, Query: all(word("common"))}
+		first, err := s.Search().Pages(ctx, f, storage.Window{Limit: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.Query = all(word("words"))
-		if _, _, got, err := s.CountAndSearchPages(ctx, f, storage.Window{Limit: 3, After: first.Cursors[0]}); err != nil || got != nil {
+		if _, _, got, err := s.Search().CountAndSearchPages(ctx, f, storage.Window{Limit: 3, After: first.Cursors[0]}); err != nil || got != nil {
 			t.Errorf("a token of another query: %v, %v; want no page and no error", got, err)
 		}
 	})
 }
 
-func word(w string) storage.MatchClause { return storage.MatchClause{Words: []string{w}} }
+func word(w string) search.Clause { return search.Clause{Words: []string{w}} }
 
-func phrase(ws ...string) storage.MatchClause { return storage.MatchClause{Words: ws} }
+func phrase(ws ...string) search.Clause { return search.Clause{Words: ws} }
 
-func not(c storage.MatchClause) storage.MatchClause { c.Negated = true; return c }
+func not(c search.Clause) search.Clause { c.Negated = true; return c }
 
 // all is a query that needs every clause.
-func all(cs ...storage.MatchClause) storage.MatchQuery {
-	return storage.MatchQuery{Groups: [][]storage.MatchClause{cs}}
+func all(cs ...search.Clause) search.Query {
+	return search.Query{Groups: [][]search.Clause{cs}}
 }
 
 func TestSearchVocabularyCompletesAndCorrects(t *testing.T) {
@@ -272,7 +273,7 @@ func TestSearchVocabularyCompletesAndCorrects(t *testing.T) {
 		other, _ := newOrg(t, s, "other@search.test")
 		searchSpace(t, s, org.ID, map[string]string{"Configuration": "Configure the server. Confirm it."})
 		searchSpace(t, s, other.ID, map[string]string{"Secret": "confidential"})
-		m, err := s.MatchTerms(ctx, org.ID, []string{"server", "serverless"}, "conf", 10)
+		m, err := s.Search().MatchTerms(ctx, org.ID, []string{"server", "serverless"}, "conf", 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,7 +283,7 @@ func TestSearchVocabularyCompletesAndCorrects(t *testing.T) {
 		if want := []string{"configuration", "configure", "confirm"}; !cmp.Equal(m.Completions, want) {
 			t.Errorf("completions = %v, want %v (never another organization's words)", m.Completions, want)
 		}
-		near, err := s.TermsNear(ctx, org.ID, "s", 5, 7, 100)
+		near, err := s.Search().TermsNear(ctx, org.ID, "s", 5, 7, 100)
 		if err != nil || !cmp.Equal(near, []string{"server"}) {
 			t.Errorf("near = %v, %v; want [server]", near, err)
 		}
@@ -294,7 +295,7 @@ func TestSearchTotalsAreExactUpToALimit(t *testing.T) {
 		ctx := context.Background()
 		org, _ := newOrg(t, s, "owner@search.test")
 		pages := map[string]string{}
-		for i := range storage.ExactTotal + 5 {
+		for i := range search.ExactTotal + 5 {
 			pages[fmt.Sprintf("page%d", i)] = fmt.Sprintf("common words %d", i)
 			if i < 10 {
 				pages[fmt.Sprintf("page%d", i)] += " rare"
@@ -304,8 +305,8 @@ func TestSearchTotalsAreExactUpToALimit(t *testing.T) {
 		for q, want := range map[string]struct {
 			total int
 			exact bool
-		}{"common": {storage.ExactTotal + 1, false}, "rare": {10, true}} {
-			l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word(q))}, storage.Window{Limit: 5})
+		}{"common": {search.ExactTotal + 1, false}, "rare": {10, true}} {
+			l, err := s.Search().Pages(ctx, search.Filter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word(q))}, storage.Window{Limit: 5})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -330,12 +331,12 @@ func TestSearchCommonRanksByTitleAndListsEverySpace(t *testing.T) {
 		a := searchSpace(t, s, org.ID, pages)
 		b := searchSpace(t, s, org.ID, map[string]string{"elsewhere": "server backup", "unrelated": "nothing here"})
 		q := all(word("server"), word("backup"), not(word("nothing")))
-		n, common, err := s.CountMatches(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID, b.ID}, Query: q})
+		n, common, err := s.Search().CountMatches(ctx, search.Filter{OrganizationID: org.ID, SpaceIDs: []string{a.ID, b.ID}, Query: q})
 		if err != nil || n != 34 || common {
 			t.Fatalf("count = %d, common %v, %v; want 34, not common", n, common, err)
 		}
-		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID}, Query: q, Matches: 2000, Common: true}
-		l, err := s.SearchPages(ctx, f, storage.Window{Limit: 3})
+		f := search.Filter{OrganizationID: org.ID, SpaceIDs: []string{a.ID}, Query: q, Matches: 2000, Common: true}
+		l, err := s.Search().Pages(ctx, f, storage.Window{Limit: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -346,11 +347,11 @@ func TestSearchCommonRanksByTitleAndListsEverySpace(t *testing.T) {
 		if len(got) != 3 || got[0] != "p-both server backup" || (got[1] != "p-backup only" && got[1] != "p-server only") {
 			t.Errorf("common search = %v, want the title with both words, then one with either", got)
 		}
-		if l.Total != storage.ExactTotal+1 || l.TotalIsExact {
+		if l.Total != search.ExactTotal+1 || l.TotalIsExact {
 			t.Errorf("total %d (exact %v), want the planning count's lower bound", l.Total, l.TotalIsExact)
 		}
 		f.SpaceIDs = []string{a.ID, b.ID}
-		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Window{Limit: 10})
+		spaces, err := s.Search().Spaces(ctx, f, 2, storage.Window{Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -371,24 +372,24 @@ func TestSearchAnyWordWithACommonWord(t *testing.T) {
 		ctx := context.Background()
 		org, _ := newOrg(t, s, "owner@search.test")
 		pages := map[string]string{"zebra notes": "zebra and common words", "plain": "a zebra"}
-		for i := range storage.ExactTotal + 5 {
+		for i := range search.ExactTotal + 5 {
 			pages[fmt.Sprintf("common %d", i)] = fmt.Sprintf("common words %d", i)
 		}
 		a := searchSpace(t, s, org.ID, pages)
 		b := searchSpace(t, s, org.ID, map[string]string{"elsewhere": "common ground"})
 		q := all(word("common"), word("zebra"))
 		q.AnyWord = true
-		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{a.ID}, Query: q, Common: true, Matches: 1,
-			Weights: map[string]float64{"common": 0.7, "zebra": 6}, TermCounts: map[string]int{"common": storage.ExactTotal + 1, "zebra": 2}}
-		l, err := s.SearchPages(ctx, f, storage.Window{Limit: 3})
+		f := search.Filter{OrganizationID: org.ID, SpaceIDs: []string{a.ID}, Query: q, Common: true, Matches: 1,
+			Weights: map[string]float64{"common": 0.7, "zebra": 6}, TermCounts: map[string]int{"common": search.ExactTotal + 1, "zebra": 2}}
+		l, err := s.Search().Pages(ctx, f, storage.Window{Limit: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(l.Items) != 3 || l.Items[0].PageID != "p-zebra notes" || l.Items[1].PageID != "p-plain" || l.Total != storage.ExactTotal+1 || l.TotalIsExact {
+		if len(l.Items) != 3 || l.Items[0].PageID != "p-zebra notes" || l.Items[1].PageID != "p-plain" || l.Total != search.ExactTotal+1 || l.TotalIsExact {
 			t.Errorf("any-word search = %d items (first %+v), total %d exact %v", len(l.Items), l.Items[0], l.Total, l.TotalIsExact)
 		}
 		f.Query.Groups[0] = append(f.Query.Groups[0], not(word("words")))
-		l, err = s.SearchPages(ctx, f, storage.Window{Limit: 3})
+		l, err = s.Search().Pages(ctx, f, storage.Window{Limit: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -397,7 +398,7 @@ func TestSearchAnyWordWithACommonWord(t *testing.T) {
 		}
 		f.Query.Groups[0] = f.Query.Groups[0][:2]
 		f.SpaceIDs = []string{a.ID, b.ID}
-		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Window{Limit: 10})
+		spaces, err := s.Search().Spaces(ctx, f, 2, storage.Window{Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -439,7 +440,7 @@ func TestSearchAnalyzeKeepsNoFTSSamples(t *testing.T) {
 				t.Errorf("%d samples of the FTS5 tables", samples)
 			}
 		}
-		l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word("words"))}, storage.Window{Limit: 5})
+		l, err := s.Search().Pages(ctx, search.Filter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(word("words"))}, storage.Window{Limit: 5})
 		if err != nil || l.Total != 50 {
 			t.Fatalf("search after analyze: %d, %v", l.Total, err)
 		}
@@ -453,27 +454,27 @@ func TestSearchPhraseOfCommonWordsIsCommonOnSQLite(t *testing.T) {
 		ctx := context.Background()
 		org, _ := newOrg(t, s, "owner@search.test")
 		pages := map[string]string{"reversed": "words common", "reversed again": "so words common"}
-		for i := range storage.ExactTotal + 5 {
+		for i := range search.ExactTotal + 5 {
 			pages[fmt.Sprintf("page %d", i)] = fmt.Sprintf("common words %d", i)
 		}
 		sp := searchSpace(t, s, org.ID, pages)
-		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(phrase("words", "common"))}
-		n, common, err := s.CountMatches(ctx, f)
+		f := search.Filter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: all(phrase("words", "common"))}
+		n, common, err := s.Search().CountMatches(ctx, f)
 		if err != nil || n != 2 || common != (s.Dialect() == storage.SQLite) {
 			t.Fatalf("count = %d, common %v, %v; want 2, common on SQLite", n, common, err)
 		}
 		f.Matches, f.Common = n, common
-		l, err := s.SearchPages(ctx, f, storage.Window{Limit: 5})
+		l, err := s.Search().Pages(ctx, f, storage.Window{Limit: 5})
 		if err != nil || len(l.Items) != 2 || l.Total != 2 || !l.TotalIsExact {
 			t.Fatalf("search = %+v, %v", l, err)
 		}
 		// An organization search lists every space with a match, the title holding the phrase first.
 		b := searchSpace(t, s, org.ID, map[string]string{"words common here": "nothing", "other": "words common"})
 		f.SpaceIDs = []string{sp.ID, b.ID}
-		if f.Matches, f.Common, err = s.CountMatches(ctx, f); err != nil || f.Matches != 4 {
+		if f.Matches, f.Common, err = s.Search().CountMatches(ctx, f); err != nil || f.Matches != 4 {
 			t.Fatalf("count = %d, %v", f.Matches, err)
 		}
-		spaces, err := s.SearchSpaces(ctx, f, 2, storage.Window{Limit: 10})
+		spaces, err := s.Search().Spaces(ctx, f, 2, storage.Window{Limit: 10})
 		if err != nil || len(spaces.Items) != 2 || spaces.Total != 2 || !spaces.TotalIsExact ||
 			spaces.Items[0].SpaceID != b.ID || spaces.Items[0].Pages[0].PageID != "p-words common here" {
 			t.Fatalf("organization search = %+v, %v", spaces, err)
@@ -502,7 +503,7 @@ func TestSearchOptimizeIndexMergesSegments(t *testing.T) {
 		if s.Dialect() == storage.SQLite {
 			before = segments()
 		}
-		if err := s.OptimizeSearchIndex(ctx); err != nil {
+		if err := s.Search().Optimize(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if s.Dialect() == storage.SQLite {
@@ -510,7 +511,7 @@ func TestSearchOptimizeIndexMergesSegments(t *testing.T) {
 				t.Errorf("segments %d before, %d after; want more than 4, then 1", before, after)
 			}
 		}
-		l, err := s.SearchPages(ctx, storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: ids, Query: all(word("merged"))}, storage.Window{Limit: 20})
+		l, err := s.Search().Pages(ctx, search.Filter{OrganizationID: org.ID, SpaceIDs: ids, Query: all(word("merged"))}, storage.Window{Limit: 20})
 		if err != nil || l.Total != 12 {
 			t.Fatalf("search after optimizing: %d, %v", l.Total, err)
 		}
@@ -540,7 +541,7 @@ func TestSearchPhraseFindsAdjacentWordsOnly(t *testing.T) {
 		other := searchSpace(t, s, org.ID, map[string]string{"elsewhere": "palomo rukezesa", "apart": "palomo hugo mositoti rukezesa"})
 		for _, tt := range []struct {
 			name  string
-			query storage.MatchQuery
+			query search.Query
 			want  []string
 		}{
 			{"two words", all(phrase("palomo", "rukezesa")), []string{"p-adjacent", "p-gap", "p-three", "p-twice"}},
@@ -552,13 +553,13 @@ func TestSearchPhraseFindsAdjacentWordsOnly(t *testing.T) {
 			{"a stop word", all(phrase("palomo", "of", "rukezesa")), []string{"p-stop word"}},
 			{"words apart", all(phrase("runs", "rukezesa")), nil},
 		} {
-			f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: tt.query}
-			n, common, err := s.CountMatches(ctx, f)
+			f := search.Filter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID}, Query: tt.query}
+			n, common, err := s.Search().CountMatches(ctx, f)
 			if err != nil || n != len(tt.want) {
 				t.Errorf("%s: count = %d, %v; want %d", tt.name, n, err, len(tt.want))
 			}
 			f.Matches, f.Common = n, common
-			l, err := s.SearchPages(ctx, f, storage.Window{Limit: 10})
+			l, err := s.Search().Pages(ctx, f, storage.Window{Limit: 10})
 			if err != nil {
 				t.Fatalf("%s: %v", tt.name, err)
 			}
@@ -572,10 +573,10 @@ func TestSearchPhraseFindsAdjacentWordsOnly(t *testing.T) {
 			}
 			// Across spaces, the other space adds its adjacent page.
 			f.SpaceIDs = []string{sp.ID, other.ID}
-			if f.Matches, f.Common, err = s.CountMatches(ctx, f); err != nil {
+			if f.Matches, f.Common, err = s.Search().CountMatches(ctx, f); err != nil {
 				t.Fatal(err)
 			}
-			spaces, err := s.SearchSpaces(ctx, f, 10, storage.Window{Limit: 10})
+			spaces, err := s.Search().Spaces(ctx, f, 10, storage.Window{Limit: 10})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -591,14 +592,14 @@ func TestSearchPhraseFindsAdjacentWordsOnly(t *testing.T) {
 			}
 		}
 		// An any-word search with a phrase term counts and ranks that term's adjacent pages only.
-		f := storage.SearchFilter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID},
-			Query: storage.MatchQuery{Groups: [][]storage.MatchClause{{phrase("palomo", "rukezesa", "hugo"), word("absentword")}}, AnyWord: true}}
-		counts, _, err := s.TermFrequencies(ctx, f)
+		f := search.Filter{OrganizationID: org.ID, SpaceIDs: []string{sp.ID},
+			Query: search.Query{Groups: [][]search.Clause{{phrase("palomo", "rukezesa", "hugo"), word("absentword")}}, AnyWord: true}}
+		counts, _, err := s.Search().TermFrequencies(ctx, f)
 		if err != nil || counts["palomo rukezesa hugo"] != 1 {
 			t.Fatalf("term frequencies = %v, %v", counts, err)
 		}
 		f.TermCounts = counts
-		l, err := s.SearchPages(ctx, f, storage.Window{Limit: 10})
+		l, err := s.Search().Pages(ctx, f, storage.Window{Limit: 10})
 		if err != nil || len(l.Items) != 1 || l.Items[0].PageID != "p-three" {
 			t.Fatalf("any-word search = %+v, %v", l, err)
 		}

@@ -1,9 +1,8 @@
-package graph
+package search
 
 import (
 	"testing"
 
-	"github.com/bindery/bindery/graph/text"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -20,7 +19,7 @@ func TestSearchTailCompletions(t *testing.T) {
 		{`"zupa" vot`, true},
 		{"zupa OR a vot", false}, // "a" is a stop word
 	} {
-		q := text.ParseQuery(c.query)
+		q := ParseQuery(c.query)
 		if got := followsOtherWords(q); got != c.want {
 			t.Errorf("followsOtherWords(%q) = %v, want %v", c.query, got, c.want)
 		}
