@@ -145,22 +145,10 @@ func (o overlay) check(ctx context.Context, tx bun.Tx, space *Space, cr *ChangeR
 // check decides first whether the changes still fit the space; when it fails nothing is written.
 // Merges of one space take turns. Errors: ErrNotFound, ErrChangeRequestClosed, check's own.
 func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, author string, clock func() time.Time, check MergeCheck) (*Revision, *ChangeRequest, error) {
-	var (
-		rev *Revision
-		cr  *ChangeRequest
-	)
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		space, open, err := s.lockChangeRequest(ctx, tx, spaceID, crID)
+	var rev *Revision
+	cr, err := s.inChangeRequestTurn(ctx, spaceID, crID, clock, func(ctx context.Context, tx bun.Tx, space *Space, cr *ChangeRequest, now time.Time) error {
+		o, err := checkedOverlay(ctx, tx, space, cr, check)
 		if err != nil {
-			return err
-		}
-		cr = open
-		now := clock() // after the lock: a revision is never older than its parent
-		o, err := readOverlay(ctx, tx, cr.ID)
-		if err != nil {
-			return err
-		}
-		if err := o.check(ctx, tx, space, cr, check); err != nil {
 			return err
 		}
 		edit := &Edit{}
@@ -209,22 +197,12 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, author st
 // space; when it fails nothing is written. Errors: ErrNotFound, ErrChangeRequestClosed, check's
 // own.
 func (s *Store) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, crID, author string, clock func() time.Time, check MergeCheck) (*ChangeRequest, error) {
-	var cr *ChangeRequest
-	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		space, open, err := s.lockChangeRequest(ctx, tx, spaceID, crID)
-		if err != nil {
-			return err
-		}
-		cr = open
-		now := clock() // after the lock: a revision is never older than its parent
+	return s.inChangeRequestTurn(ctx, spaceID, crID, clock, func(ctx context.Context, tx bun.Tx, space *Space, cr *ChangeRequest, now time.Time) error {
 		if cr.BaseSeq == space.RevisionSeq {
 			return nil
 		}
-		o, err := readOverlay(ctx, tx, cr.ID)
+		o, err := checkedOverlay(ctx, tx, space, cr, check)
 		if err != nil {
-			return err
-		}
-		if err := o.check(ctx, tx, space, cr, check); err != nil {
 			return err
 		}
 		l := changeRequestLine(space, cr)
@@ -240,10 +218,37 @@ func (s *Store) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, crID,
 		cr.RevisionID, cr.HeadSeq, cr.BaseSeq, cr.UpdatedAt = rev.ID, seq, space.RevisionSeq, now
 		return nil
 	})
+}
+
+// inChangeRequestTurn runs fn in a transaction holding the space's turn for a write to one of
+// its open change requests, with the space and the change request as locked and the time the
+// write is stamped with, read after the lock: a revision is never older than its parent.
+// It answers the change request as fn left it.
+func (s *Store) inChangeRequestTurn(ctx context.Context, spaceID, crID string, clock func() time.Time,
+	fn func(ctx context.Context, tx bun.Tx, space *Space, cr *ChangeRequest, now time.Time) error) (*ChangeRequest, error) {
+	var cr *ChangeRequest
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		space, open, err := s.lockChangeRequest(ctx, tx, spaceID, crID)
+		if err != nil {
+			return err
+		}
+		cr = open
+		return fn(ctx, tx, space, cr, clock())
+	})
 	if err != nil {
 		return nil, err
 	}
 	return cr, nil
+}
+
+// checkedOverlay reads a change request's changes and lets check decide whether they still fit
+// the space.
+func checkedOverlay(ctx context.Context, tx bun.Tx, space *Space, cr *ChangeRequest, check MergeCheck) (overlay, error) {
+	o, err := readOverlay(ctx, tx, cr.ID)
+	if err != nil {
+		return o, err
+	}
+	return o, o.check(ctx, tx, space, cr, check)
 }
 
 // dropApplied ends, at seq, the change request's versions that equal the space's current ones.
