@@ -14,7 +14,7 @@ type searchOptimizeArgs struct{}
 func (searchOptimizeArgs) Kind() string { return "search_optimize" }
 
 // SearchOptimizeInterval is how often the full-text index is merged: searches slow down with
-// each segment writes add (docs/performance.md, Search).
+// each segment writes add (bench/results/2026-11-27-search.md).
 const SearchOptimizeInterval = time.Hour
 
 func init() {

@@ -12,7 +12,7 @@ import (
 )
 
 // Benchmarks of the hot read paths, per database: go test -bench . -run '^$' ./rest/
-// The figures and the machine they were taken on are in docs/performance.md.
+// The figures and the machine they were taken on are in bench/results/.
 
 func benchEnv(b *testing.B, d storage.Dialect, members int) (*env, string, account) {
 	e := newEnv(b, storagetest.Open(b, d))

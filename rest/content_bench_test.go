@@ -18,7 +18,7 @@ import (
 
 // Content at scale: a generated space of 10,000 pages (100 top-level pages of 99 children each).
 //   go test -run '^$' -bench Content -benchtime 20x ./rest/
-// The figures are in docs/performance.md.
+// The figures are in bench/results/ (2026-11-22-lists-and-content.md).
 
 const (
 	bigTop      = 100

@@ -19,8 +19,8 @@ import (
 // spaces in 1,000 collections, 500 teams, 2,000 members), read by an edit member in three teams,
 // over real HTTP on loopback with concurrent clients, on both databases. For each size it
 // reports the p50 and p99 latency of listing the first 100 spaces and of reading one space,
-// through REST and GraphQL. Flat figures across sizes are the point (docs/performance.md,
-// "Growth").
+// through REST and GraphQL. Flat figures across sizes are the point
+// (bench/results/2026-11-27-growth.md).
 //
 //	go test ./rest/ -run '^$' -bench SpaceGrowth -benchtime 1x
 //

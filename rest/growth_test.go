@@ -18,7 +18,7 @@ import (
 )
 
 // Growth: reading one space and listing an organization's spaces cost the same whatever the
-// organization's size (docs/performance.md, "Growth"). The organizations are loaded with bulk
+// organization's size (bench/results/2026-11-27-growth.md). The organizations are loaded with bulk
 // inserts through the storage models, so that thousands of spaces take a second, not minutes of
 // API calls.
 

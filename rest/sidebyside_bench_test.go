@@ -27,7 +27,7 @@ import (
 // Side-by-side benchmarks: Bindery and a hand-written baseline over the same database, in the
 // same run, over real HTTP on loopback with concurrent clients, alternating rounds so that the
 // machine's load falls on both alike. Run them with bench/sidebyside.sh; the figures and the
-// machine they were taken on are in docs/performance.md.
+// machine they were taken on are in bench/results/ (2026-11-27-side-by-side.md).
 //
 //	BINDERY_SBS_DURATION_MS  length of one round in milliseconds (default 2000)
 //	BINDERY_SBS_ROUNDS    rounds of each contender (default 3)
