@@ -19,9 +19,11 @@ func addJobKinds(register func(r *Resolver, reg *jobs.Registry)) {
 	jobKinds = append(jobKinds, register)
 }
 
-// JobRegistry returns a registry holding every job kind, its workers bound to r.
+// JobRegistry returns a registry holding every job kind, its workers bound to r. Each run gets a
+// request state of its own, as a request does.
 func (r *Resolver) JobRegistry() *jobs.Registry {
 	reg := jobs.NewRegistry()
+	reg.Prepare(r.WithRequestState)
 	for _, register := range jobKinds {
 		register(r, reg)
 	}

@@ -50,6 +50,12 @@ func withRequestState(ctx context.Context, store *storage.Store) context.Context
 	return loader.NewContext(ctx, s)
 }
 
+// WithRequestState returns ctx with a request state of its own, for work that no HTTP request
+// carries: a job's run, an operator command.
+func (r *Resolver) WithRequestState(ctx context.Context) context.Context {
+	return withRequestState(ctx, r.Store)
+}
+
 // Loaders returns the request's dataloaders (loader.Holder).
 func (s *requestState) Loaders() *loader.Loaders { return &s.loaders }
 
@@ -59,12 +65,14 @@ func hasRequestState(ctx context.Context) bool {
 	return ok
 }
 
-// stateOf returns the request's state; a caller without one (a job, a test) gets a throwaway
-// state, so that nothing is kept beyond the call.
+// stateOf returns the request's state. Every door installs one (Middleware, the GraphQL handler,
+// jobs' Prepare, WithRequestState); a caller without one is a mistake that would silently lose
+// batching and memos, so a test binary panics on it. A server keeps going with a throwaway state.
 func stateOf(ctx context.Context) *requestState {
 	if s, ok := loader.HolderFrom(ctx).(*requestState); ok {
 		return s
 	}
+	loader.Missing()
 	return &requestState{}
 }
 

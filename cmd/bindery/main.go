@@ -255,7 +255,7 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 		slog.Info("translation provider", "url", translator.Redact(s.Translate.URL), "model", res.Translator.Model())
 	}
 
-	creds, err := res.BootstrapIfEmpty(ctx, graph.BootstrapInput{OrgTitle: "My Organization", Email: "admin@bindery.local", Name: "Admin"})
+	creds, err := res.BootstrapIfEmpty(res.WithRequestState(ctx), graph.BootstrapInput{OrgTitle: "My Organization", Email: "admin@bindery.local", Name: "Admin"})
 	if err != nil {
 		return fmt.Errorf("bootstrap empty database: %w", err)
 	}
@@ -364,6 +364,7 @@ func bootstrap(ctx context.Context, cmd *cli.Command, c *config) error {
 		return err
 	}
 	defer closeStore()
+	ctx = res.WithRequestState(ctx)
 	creds, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: c.Admin.OrgTitle, Email: c.Admin.Email, Name: c.Admin.Name})
 	if err != nil {
 		return err
@@ -377,6 +378,7 @@ func createUser(ctx context.Context, cmd *cli.Command, c *config) error {
 		return err
 	}
 	defer closeStore()
+	ctx = res.WithRequestState(ctx)
 	creds, err := res.CreateUser(ctx, graph.CreateUserInput{Email: c.Admin.Email, Name: c.Admin.Name, OrganizationID: c.Admin.Org, Role: c.Admin.Role})
 	if err != nil {
 		return err
@@ -390,6 +392,7 @@ func createToken(ctx context.Context, cmd *cli.Command, c *config) error {
 		return err
 	}
 	defer closeStore()
+	ctx = res.WithRequestState(ctx)
 	create := res.CreateToken
 	if scopes := c.Admin.Scopes; len(scopes) > 0 {
 		create = func(ctx context.Context, email string, expires time.Duration) (*graph.Credentials, error) {

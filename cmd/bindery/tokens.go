@@ -17,6 +17,7 @@ func listTokens(ctx context.Context, cmd *cli.Command, c *config) error {
 		return err
 	}
 	defer closeStore()
+	ctx = res.WithRequestState(ctx)
 	tokens, err := res.ListAllAPITokens(ctx, c.Admin.Email)
 	if err != nil {
 		return err
@@ -38,6 +39,7 @@ func revokeToken(ctx context.Context, cmd *cli.Command, c *config) error {
 		return err
 	}
 	defer closeStore()
+	ctx = res.WithRequestState(ctx)
 	if err := res.RevokeAnyAPIToken(ctx, c.Admin.TokenID); err != nil {
 		return err
 	}

@@ -31,7 +31,13 @@ type Registry struct {
 	// stopping is set when the Runner cancels running jobs to shut down: their errors then mean
 	// "interrupted", not "failed".
 	stopping atomic.Bool
+	// prepare gives each run's context what a run needs of its own (Prepare).
+	prepare func(context.Context) context.Context
 }
+
+// Prepare sets what every run's context is given before its work starts, as a request's is by
+// the HTTP front: the graph gives each run a request state of its own.
+func (r *Registry) Prepare(fn func(context.Context) context.Context) { r.prepare = fn }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry { return &Registry{workers: river.NewWorkers()} }
@@ -63,7 +69,7 @@ func Add[T storage.JobArgs](r *Registry, work func(ctx context.Context, job *Job
 	for _, opt := range opts {
 		opt(&o)
 	}
-	w := &worker[T]{work: work, timeout: o.timeout, stopping: &r.stopping}
+	w := &worker[T]{work: work, timeout: o.timeout, reg: r}
 	if o.giveUp != nil {
 		fn, ok := o.giveUp.(func(context.Context, *Job[T], error))
 		if !ok {
@@ -94,13 +100,16 @@ func Cancel(err error) error { return river.JobCancel(err) }
 
 type worker[T storage.JobArgs] struct {
 	river.WorkerDefaults[T]
-	work     func(ctx context.Context, job *Job[T]) error
-	timeout  time.Duration
-	stopping *atomic.Bool
-	giveUp   func(context.Context, *Job[T], error)
+	work    func(ctx context.Context, job *Job[T]) error
+	timeout time.Duration
+	reg     *Registry
+	giveUp  func(context.Context, *Job[T], error)
 }
 
 func (w *worker[T]) Work(ctx context.Context, job *Job[T]) (err error) {
+	if w.reg.prepare != nil {
+		ctx = w.reg.prepare(ctx)
+	}
 	if w.giveUp != nil && job.Attempt >= job.MaxAttempts {
 		defer func() {
 			if p := recover(); p != nil {
@@ -113,7 +122,7 @@ func (w *worker[T]) Work(ctx context.Context, job *Job[T]) (err error) {
 		}()
 	}
 	err = w.work(ctx, job)
-	if err != nil && ctx.Err() != nil && w.stopping.Load() {
+	if err != nil && ctx.Err() != nil && w.reg.stopping.Load() {
 		// Interrupted by shutdown: put the job back as it was (the attempt does not count), to run
 		// first thing when a server starts again.
 		return river.JobSnooze(0)

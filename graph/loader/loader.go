@@ -4,6 +4,7 @@ package loader
 
 import (
 	"context"
+	"testing"
 	"time"
 
 	"github.com/bindery/bindery/graph/authz"
@@ -225,7 +226,9 @@ func (l *Loaders) Init(store *storage.Store) {
 		return out, err
 	}, batchWait)
 	l.Members.init(l, func(ctx context.Context, l *Loaders, keys []MemberKey) (map[MemberKey]*storage.Member, error) {
-		return pagesOf(keys, func(k MemberKey) (string, storage.Window, string) { return k.OrganizationID, storage.Window{}, k.UserID },
+		return pagesOf(keys, func(k MemberKey) (string, storage.Window, string) {
+			return k.OrganizationID, storage.Window{}, k.UserID
+		},
 			func(orgID string, _ storage.Window, users []string) (map[string]*storage.Member, error) {
 				return l.store.MembersByUserIDs(ctx, orgID, users)
 			})
@@ -330,11 +333,21 @@ func HolderFrom(ctx context.Context) Holder {
 	return h
 }
 
-// For returns the request's loaders, building throwaway ones when a caller (a CLI, a test) has
-// none in its context.
+// For returns the request's loaders. A caller without a request state in its context is a
+// mistake (see Missing); a server keeps going with throwaway loaders.
 func For(ctx context.Context, store *storage.Store) *Loaders {
 	if h := HolderFrom(ctx); h != nil {
 		return h.Loaders()
 	}
+	Missing()
 	return New(store)
+}
+
+// Missing reports a read made without a request state: in a test binary it panics, so that a
+// door or a job that forgot to install one fails its tests instead of silently reading without
+// batching (one statement per item); in a server it does nothing.
+func Missing() {
+	if testing.Testing() {
+		panic("no request state in the context: install one (graph.Middleware, Resolver.WithRequestState)")
+	}
 }
