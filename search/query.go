@@ -261,7 +261,7 @@ func phraseText(words []string) string {
 			b.WriteByte(' ')
 		}
 		for _, r := range w {
-			if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			if isWordRune(r) {
 				b.WriteRune(r)
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/uptrace/bun"
 )
@@ -195,9 +194,7 @@ func fts5InSpaces(spaceIDs []string, match string) string {
 	ids := make([]string, len(spaceIDs))
 	for i, id := range spaceIDs {
 		// The tokenizer splits an id where phraseText would join it: quote its parts as a phrase.
-		ids[i] = fts5String(phraseText(strings.FieldsFunc(id, func(r rune) bool {
-			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r)
-		})))
+		ids[i] = fts5String(phraseText(strings.FieldsFunc(id, func(r rune) bool { return !isWordRune(r) })))
 	}
 	return "{space_id} : (" + strings.Join(ids, " OR ") + ") AND (" + match + ")"
 }
