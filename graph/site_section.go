@@ -265,30 +265,35 @@ func applySectionUpdate(sec *storage.SiteSection, in model.UpdateSiteSectionInpu
 // DeleteSiteSection deletes a section with its site spaces; a missing one reports false.
 // Errors: NotFound (site), Forbidden.
 func (r *Resolver) DeleteSiteSection(ctx context.Context, orgID, siteID, id string) (bool, error) {
+	return r.removeFromOutline(ctx, orgID, siteID, func(ctx context.Context, tx *storage.OutlineTx, t siteTree) (bool, error) {
+		sec := t.Section(id)
+		if sec == nil {
+			return false, nil
+		}
+		if err := tx.DeleteSection(ctx, id); err != nil || !sec.IsDefault {
+			return true, err
+		}
+		for _, it := range t.Walk() { // the first remaining section in reading order takes over
+			if !it.Group {
+				return true, tx.SetDefaultSection(ctx, it.ID)
+			}
+		}
+		return true, nil
+	})
+}
+
+// removeFromOutline edits a site's outline with remove, which reports whether the outline held
+// what it removes. Errors: NotFound (site), Forbidden.
+func (r *Resolver) removeFromOutline(ctx context.Context, orgID, siteID string, remove func(ctx context.Context, tx *storage.OutlineTx, t siteTree) (bool, error)) (bool, error) {
 	site, err := r.editableSite(ctx, orgID, siteID)
 	if err != nil {
 		return false, err
 	}
 	removed := false
 	err = r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
-		t := siteTree{tx.Outline}
-		sec := t.Section(id)
-		if sec == nil {
-			return nil
-		}
-		removed = true
-		if err := tx.DeleteSection(ctx, id); err != nil {
-			return err
-		}
-		if !sec.IsDefault {
-			return nil
-		}
-		for _, it := range t.Walk() { // the first remaining section in reading order takes over
-			if !it.Group {
-				return tx.SetDefaultSection(ctx, it.ID)
-			}
-		}
-		return nil
+		var err error
+		removed, err = remove(ctx, tx, siteTree{tx.Outline})
+		return err
 	})
 	return removed, err
 }
@@ -369,27 +374,19 @@ func (r *Resolver) UpdateSiteSectionGroup(ctx context.Context, orgID, siteID, id
 // DeleteSiteSectionGroup deletes a group, moving what it holds up to its parent; a missing one
 // reports false. Errors: NotFound (site), Forbidden.
 func (r *Resolver) DeleteSiteSectionGroup(ctx context.Context, orgID, siteID, id string) (bool, error) {
-	site, err := r.editableSite(ctx, orgID, siteID)
-	if err != nil {
-		return false, err
-	}
-	removed := false
-	err = r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
-		t := siteTree{tx.Outline}
+	return r.removeFromOutline(ctx, orgID, siteID, func(ctx context.Context, tx *storage.OutlineTx, t siteTree) (bool, error) {
 		g := t.Group(id)
 		if g == nil {
-			return nil
+			return false, nil
 		}
-		removed = true
 		siblings := t.Children(g.ParentID)
 		at := slices.Index(siblings, storage.OutlineItem{Group: true, ID: id})
 		order := slices.Concat(siblings[:at], t.Children(&id), siblings[at+1:])
 		if err := t.renumber(ctx, tx, g.ParentID, order); err != nil {
-			return err
+			return true, err
 		}
-		return tx.DeleteGroup(ctx, id)
+		return true, tx.DeleteGroup(ctx, id)
 	})
-	return removed, err
 }
 
 // AddSectionToGroup moves a section to the end of a group and answers the group.
