@@ -437,10 +437,21 @@ func (r *Resolver) toFile(f *storage.FileVersion) *model.RevisionFile {
 // spaces have no variables yet). One that fails stays as written; in a document its node carries
 // data.error. Evaluation "" is none. Errors: Invalid (format, evaluated), NotFound.
 func (r *Resolver) EvaluatedPage(ctx context.Context, src *ContentSource, pageID string, format model.PageFormat, evaluation model.Evaluation) (*model.RevisionPage, error) {
+	return r.evaluated(evaluation, func() (*model.RevisionPage, error) { return r.Page(ctx, src, pageID, format) })
+}
+
+// EvaluatedPageByPath is EvaluatedPage for a page found by its path (PageByPath).
+// Errors: Invalid (format, evaluated), NotFound.
+func (r *Resolver) EvaluatedPageByPath(ctx context.Context, src *ContentSource, path string, format model.PageFormat, evaluation model.Evaluation) (*model.RevisionPage, error) {
+	return r.evaluated(evaluation, func() (*model.RevisionPage, error) { return r.PageByPath(ctx, src, path, format) })
+}
+
+// evaluated reads a page with read and evaluates its expressions as evaluation asks.
+func (r *Resolver) evaluated(evaluation model.Evaluation, read func() (*model.RevisionPage, error)) (*model.RevisionPage, error) {
 	if evaluation != "" && !evaluation.IsValid() {
 		return nil, apperr.Invalidf("evaluated", `must be true, false or "deterministic-only"`)
 	}
-	page, err := r.Page(ctx, src, pageID, format)
+	page, err := read()
 	if err != nil || evaluation == "" || evaluation == model.EvaluateNone || page.Type != model.PageTypeDocument {
 		return page, err
 	}

@@ -61,12 +61,12 @@ func (r *revisionResolver) Page(ctx context.Context, obj *model.Revision, id str
 }
 
 // PageByPath is the resolver for the pageByPath field.
-func (r *revisionResolver) PageByPath(ctx context.Context, obj *model.Revision, path string, format *model.PageFormat) (*model.RevisionPage, error) {
+func (r *revisionResolver) PageByPath(ctx context.Context, obj *model.Revision, path string, format *model.PageFormat, evaluated *model.Evaluation) (*model.RevisionPage, error) {
 	src, err := r.sourceOf(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
-	return nilIfNotFound(r.Resolver.PageByPath(ctx, src, path, formatOf(format)))
+	return nilIfNotFound(r.EvaluatedPageByPath(ctx, src, path, formatOf(format), model.Evaluation(deref((*string)(evaluated)))))
 }
 
 // Files is the resolver for the files field.

@@ -1012,7 +1012,7 @@ type ComplexityRoot struct {
 		ID            func(childComplexity int) int
 		MergedFrom    func(childComplexity int) int
 		Page          func(childComplexity int, id string, format *model.PageFormat, evaluated *model.Evaluation) int
-		PageByPath    func(childComplexity int, path string, format *model.PageFormat) int
+		PageByPath    func(childComplexity int, path string, format *model.PageFormat, evaluated *model.Evaluation) int
 		Pages         func(childComplexity int) int
 		Parents       func(childComplexity int) int
 		Type          func(childComplexity int) int
@@ -1758,7 +1758,7 @@ type QueryResolver interface {
 type RevisionResolver interface {
 	Pages(ctx context.Context, obj *model.Revision) ([]*model.RevisionPage, error)
 	Page(ctx context.Context, obj *model.Revision, id string, format *model.PageFormat, evaluated *model.Evaluation) (*model.RevisionPage, error)
-	PageByPath(ctx context.Context, obj *model.Revision, path string, format *model.PageFormat) (*model.RevisionPage, error)
+	PageByPath(ctx context.Context, obj *model.Revision, path string, format *model.PageFormat, evaluated *model.Evaluation) (*model.RevisionPage, error)
 	Files(ctx context.Context, obj *model.Revision, first *int, after *string) (*model.Connection[*model.RevisionFile], error)
 	File(ctx context.Context, obj *model.Revision, id string) (*model.RevisionFile, error)
 	MergedFrom(ctx context.Context, obj *model.Revision) (*model.ChangeRequest, error)
@@ -6437,7 +6437,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Revision.PageByPath(childComplexity, args["path"].(string), args["format"].(*model.PageFormat)), true
+		return e.ComplexityRoot.Revision.PageByPath(childComplexity, args["path"].(string), args["format"].(*model.PageFormat), args["evaluated"].(*model.Evaluation)), true
 	case "Revision.pages":
 		if e.ComplexityRoot.Revision.Pages == nil {
 			break
@@ -15339,6 +15339,14 @@ func (ec *executionContext) field_Revision_pageByPath_args(ctx context.Context, 
 		return nil, err
 	}
 	args["format"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "evaluated",
+		func(ctx context.Context, v any) (*model.Evaluation, error) {
+			return ec.unmarshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEvaluation(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["evaluated"] = arg2
 	return args, nil
 }
 
@@ -34741,7 +34749,7 @@ func (ec *executionContext) _Revision_pageByPath(ctx context.Context, field grap
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Revision().PageByPath(ctx, obj, fc.Args["path"].(string), fc.Args["format"].(*model.PageFormat))
+			return ec.Resolvers.Revision().PageByPath(ctx, obj, fc.Args["path"].(string), fc.Args["format"].(*model.PageFormat), fc.Args["evaluated"].(*model.Evaluation))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {

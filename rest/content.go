@@ -20,6 +20,7 @@ func (a *api) contentRoutes(prefix string, source func(*http.Request) (*graph.Co
 		{"GET", prefix + "/files", c.files},
 		{"GET", prefix + "/files/{fileId}", c.file},
 		{"GET", prefix + "/page/{pageId}", c.page},
+		{"GET", prefix + "/path/*", c.pageByPath},
 	}
 }
 
@@ -109,10 +110,24 @@ func (c contentReader) page(w http.ResponseWriter, r *http.Request) (int, any, e
 		return 0, nil, err
 	}
 	// The graph checks format and evaluated, as it does for GraphQL.
-	// The document speaks GitBook's schema: Bindery's own nodes in the contract's (document.Contract;
-	// GraphQL keeps them).
 	format, evaluated := model.PageFormat(r.URL.Query().Get("format")), model.Evaluation(r.URL.Query().Get("evaluated"))
-	page, err := c.res.EvaluatedPage(r.Context(), src, chi.URLParam(r, "pageId"), format, evaluated)
+	return contractPage(c.res.EvaluatedPage(r.Context(), src, chi.URLParam(r, "pageId"), format, evaluated))
+}
+
+// pageByPath is page for the page at a path: the rest of the URL, its slugs joined by / (an
+// encoded %2F reads the same).
+func (c contentReader) pageByPath(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	src, err := c.open(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	format, evaluated := model.PageFormat(r.URL.Query().Get("format")), model.Evaluation(r.URL.Query().Get("evaluated"))
+	return contractPage(c.res.EvaluatedPageByPath(r.Context(), src, chi.URLParam(r, "*"), format, evaluated))
+}
+
+// contractPage answers a page whose document speaks GitBook's schema: Bindery's own nodes in the
+// contract's (document.Contract; GraphQL keeps them).
+func contractPage(page *model.RevisionPage, err error) (int, any, error) {
 	if err == nil && page.Document != nil {
 		doc := document.Contract(*page.Document)
 		page.Document = &doc

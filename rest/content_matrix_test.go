@@ -62,6 +62,7 @@ func contentMatrix() []matrixCase {
 		add("/files", fixed("/files"), "files { totalCount }")
 		add("/files/{fileId}", func(f fixture) string { return "/files/" + f.file }, "file(id: $f) { id }")
 		add("/page/{pageId}", func(f fixture) string { return "/page/" + f.page }, "page(id: $p) { id }")
+		add("/path/*", fixed("/path/fixture-page"), `pageByPath(path: "fixture-page") { id }`)
 		if src.prefix != "/spaces/{spaceId}/revisions/{revisionId}" {
 			add("/page/{pageId}/links", func(f fixture) string { return "/page/" + f.page + "/links" }, "page(id: $p) { links { status } }")
 			add("/page/{pageId}/backlinks", func(f fixture) string { return "/page/" + f.page + "/backlinks" }, "page(id: $p) { backlinks { id } }")

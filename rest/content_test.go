@@ -497,6 +497,27 @@ func TestContentPageEditingOnALiveSpace(t *testing.T) {
 		if p := byPath.Space.Content.PageByPath; p == nil || p.ID != install.Page.ID || p.Markdown != "Run it." {
 			t.Fatalf("GraphQL pageByPath = %+v", p)
 		}
+		// REST: the page at a path, in the space's content, a revision and a change request
+		// (getPageByPath, getPageInRevisionByPath, getPageInChangeRequestByPath).
+		cr := e.openChangeRequest(s.admin.Token, s.id, "By path")
+		for _, base := range []string{s.base(""), s.revisionBase(s.revision(s.base("")).ID), s.base(cr)} {
+			for _, path := range []string{"getting-started/install", "getting-started%2Finstall", "/getting-started/install/"} {
+				var p ctPage
+				e.call(s.admin.Token, "GET", base+"/path/"+path+"?format=markdown", nil).want(http.StatusOK).decode(&p)
+				if p.ID != install.Page.ID || p.Markdown == nil || *p.Markdown != "Run it." {
+					t.Fatalf("GET %s/path/%s = %+v", base, path, p)
+				}
+			}
+			var g ctPage
+			e.call(s.admin.Token, "GET", base+"/path/reference", nil).want(http.StatusOK).decode(&g)
+			if g.ID != reference.Page.ID || g.Kind != "group" {
+				t.Fatalf("GET %s/path/reference = %+v, want the group", base, g)
+			}
+			// A link has no path of its own; an unknown path, or none, is 404; a bad flag 400.
+			e.call(s.admin.Token, "GET", base+"/path/getting-started/absent", nil).want(http.StatusNotFound)
+			e.callRaw(s.admin.Token, "GET", "/v1"+base+"/path/").want(http.StatusNotFound)
+			e.call(s.admin.Token, "GET", base+"/path/getting-started/install?evaluated=maybe", nil).want(http.StatusBadRequest)
+		}
 
 		// Content: markdown as written; the document tree has the heading and the paragraph.
 		if md := s.markdown(s.base(""), gs.Page.ID); md != "# Welcome\n\nHello **world**, this is Bindery." {
