@@ -58,7 +58,9 @@ type round[K comparable, V any] struct {
 // clock serves unless SetClock gave another (a test's, which moves only when told).
 type Clock interface {
 	Now() time.Time
-	// AfterFunc calls f in its own goroutine once d has passed, unless the timer is stopped.
+	// AfterFunc calls f once d has passed, unless the timer is stopped first (the real clock
+	// calls it in its own goroutine; f takes the batch's lock itself, so a clock may call it on
+	// any goroutine that does not hold it).
 	AfterFunc(d time.Duration, f func()) Timer
 }
 
