@@ -11,6 +11,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -234,13 +235,15 @@ func headers(w http.ResponseWriter, indexable bool) {
 // for a visitor-auth site without a valid token, 400 for bad input, else a logged 500.
 func (h *Handler) fail(w http.ResponseWriter, req *http.Request, err error) {
 	status, title, text := http.StatusInternalServerError, "Something went wrong", "The page could not be shown. Please try again later."
+	var qe *queryError
+	errors.As(err, &qe)
 	switch codeOf(err) {
 	case "NOT_FOUND":
 		status, title, text = http.StatusNotFound, "Page not found", "There is nothing at this address."
 	case "UNAUTHENTICATED":
 		status, title, text = http.StatusUnauthorized, "Sign in to read this site", "This site is for signed-in visitors. Open it through the link your sign-in gives you."
 	case "INVALID":
-		status, title, text = http.StatusBadRequest, "Bad request", err.(*queryError).Message
+		status, title, text = http.StatusBadRequest, "Bad request", qe.Message // a wrapped one too: never a panic
 	default:
 		slog.ErrorContext(req.Context(), "reader failed", "path", req.URL.Path, "err", err)
 	}

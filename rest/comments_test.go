@@ -348,7 +348,7 @@ func TestChangeRequestCommentsThroughBothDoors(t *testing.T) {
 // TestCommentListStatements lists comments with authors, reactions and repliers: the same number
 // of statements for 20 comments as for 200.
 func TestCommentListStatements(t *testing.T) {
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		o := e.discussionOrg()
 		base := "/spaces/" + o.space + "/comments"
 		people := []account{o.admin, o.commenter}

@@ -10,7 +10,7 @@ import (
 // Content reads through both doors, and the change request operations, cost the same statements
 // whatever the number of pages: a space of 5 pages and one of 50 (nested) are read alike.
 func TestContentStatementsDoNotGrow(t *testing.T) {
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("Counts", "admin@counts.test")
 
 		// statSpace is a space of top pages, each with children under it, and a change request
@@ -176,7 +176,7 @@ func countPages(pages []restPage) int {
 // Deleting a page removes its whole subtree in a fixed number of statements: the statement count
 // of a request is bounded by what it reads, never by the number of items (docs/performance.md).
 func TestContentStatementsDeletePageDoesNotGrow(t *testing.T) {
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("Deletes", "admin@deletes.test")
 		count := func(children int) int64 {
 			t.Helper()

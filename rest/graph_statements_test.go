@@ -11,7 +11,7 @@ import (
 // teams → members) cost the same statements whatever the number of collections, teams and
 // members.
 func TestNestedGraphReadsDoNotGrow(t *testing.T) {
-	eachDB(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("Acme", "admin@acme.test")
 		reader := e.member(orgID, "reader@acme.test", "read")
 		const q = `query($o: ID!) { organization(id: $o) {
@@ -68,7 +68,7 @@ func TestNestedGraphReadsDoNotGrow(t *testing.T) {
 // does not select cost nothing; selected, the spaces' counters are one statement more.
 func TestNestedSiteReadInFiveStatements(t *testing.T) {
 	const query = `query($o: ID!) { organization(id: $o) { sites(first: 20) { nodes { sections(first: 10) { nodes { siteSpaces { space { id title emoji visibility createdAt %s } } } } } } } }`
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("Acme", "admin@acme.test")
 		reader := e.member(orgID, "reader@acme.test", "read")
 		spaces := make([]string, 6)

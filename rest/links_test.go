@@ -130,7 +130,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 // GraphQL reads every page's links and backlinks of a tree in a fixed number of statements: the
 // revision's pages, files and references are read once per request, not once per page.
 func TestLinksGraphStatementsDoNotGrow(t *testing.T) {
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("LinkCounts", "admin@linkcounts.test")
 		count := func(pages int) int64 {
 			space := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Docs"}`).want(http.StatusCreated).object()["id"].(string)

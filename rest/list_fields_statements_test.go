@@ -15,7 +15,7 @@ func TestMemberListFieldsStatementsDoNotGrow(t *testing.T) {
 		teamMemberships(first: 10) { totalCount nodes { team { id title } member { role } } }
 		accessibleSpaces(first: 100) { totalCount nodes { permission space { id title } } }
 	} } } }`
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		o := teamsNewOrg(e)
 		guests := map[string]int{} // guest id → its number
 		add := func(from, to int) {
@@ -111,7 +111,7 @@ func TestReplyListStatementsDoNotGrow(t *testing.T) {
 	const query = `query($s: ID!) { space(id: $s) { commentList(first: 100) { nodes { id replies
 		replyList(first: 10) { totalCount pageInfo { hasNextPage } nodes { id postedBy { id } body { markdown } reactions { emoji } permissions { edit reply } } }
 	} } } }`
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		o := e.discussionOrg()
 		base := "/spaces/" + o.space + "/comments"
 		post := func(from, to int) {
@@ -182,7 +182,7 @@ func TestContentUnderListsStatementsDoNotGrow(t *testing.T) {
 		ID    string
 		Pages []pageShape
 	}
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("Acme", "admin@acme.test")
 		reader := e.member(orgID, "reader@acme.test", "read")
 		titles := map[string]string{} // space id → its number, in its pages' titles

@@ -203,7 +203,7 @@ func TestPing(t *testing.T) {
 
 // Listing members costs the same statements whatever their number.
 func TestMemberListStatementsDoNotGrow(t *testing.T) {
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("Acme", "admin@acme.test")
 		count := func() (int64, int64) {
 			var rest, gql atomic.Int64

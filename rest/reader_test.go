@@ -402,7 +402,10 @@ func TestReaderGraphQL(t *testing.T) {
 }
 
 // TestReaderStatementsDoNotGrow: a page view costs the same statements whatever the size of the
-// space, on a first view (the page tree read) and on later ones (the tree cached).
+// space, on a first view (the page tree read) and on later ones (the tree cached). The reader's
+// reads are alone (no GraphQL list: no loader window), so the count does not depend on the
+// machine's load without a synctest bubble, which its code highlighting could not run in (the
+// regexp library's process-wide timeout clock would start as the bubble's goroutine).
 func TestReaderStatementsDoNotGrow(t *testing.T) {
 	eachDBAlone(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("Acme", "admin@acme.test")

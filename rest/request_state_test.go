@@ -10,7 +10,7 @@ import (
 // One request state per HTTP request, through both doors: what a request has read serves every
 // resolver of that request, and none of it is left for the next request, whichever door it uses.
 func TestOneRequestStatePerRequest(t *testing.T) {
-	eachDB(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("State", "admin@state.test")
 		space := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Docs"}`).want(http.StatusCreated).object()["id"].(string)
 		to := target(space, "")

@@ -759,7 +759,7 @@ func TestSiteSectionConditions(t *testing.T) {
 // Reading organization → sites → sections → site spaces → space costs the same statements
 // whatever the number of sites, sections and site spaces.
 func TestSiteSectionsGraphStatementsDoNotGrow(t *testing.T) {
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		o := newContentOrg(e)
 		reader := e.member(o.id, "reader@acme.test", "read")
 		const q = `query($o: ID!) { organization(id: $o) { sites(first: 20) { nodes { id

@@ -1105,7 +1105,7 @@ func TestShareLinks(t *testing.T) {
 }
 
 func TestSiteStructureStatementsDoNotGrow(t *testing.T) {
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		o := newContentOrg(e)
 		site, base := o.site("Docs")
 		link := o.e.call(o.admin.Token, "POST", base+"/share-links", `{"name":"x"}`).want(http.StatusCreated).object()
@@ -1186,7 +1186,7 @@ func TestSiteStructureHidesUnreadable(t *testing.T) {
 // Reading every site with its structure and the spaces it publishes costs the same statements
 // whatever the number of sites and site spaces.
 func TestSitesGraphStatementsDoNotGrow(t *testing.T) {
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("Acme", "admin@acme.test")
 		reader := e.member(orgID, "reader@acme.test", "read")
 		const q = `query($o: ID!) { organization(id: $o) { sites(first: 100) { nodes { id structure { type structure { id path space { id title permissions { edit } } } } } } } }`

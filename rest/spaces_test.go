@@ -669,7 +669,7 @@ func TestDeleteAndRestoreSpace(t *testing.T) {
 // Reading spaces with their permissions and team grants costs the same statements whatever
 // the number of spaces.
 func TestSpaceListStatementsDoNotGrow(t *testing.T) {
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		o := newContentOrg(e)
 		reader := e.member(o.id, "reader@acme.test", "read")
 		team := o.team("Writers", reader)

@@ -1621,7 +1621,7 @@ func TestTeamMutationAnswersShowCurrentPermissions(t *testing.T) {
 
 // Listing teams and team members costs the same statements whatever their number.
 func TestTeamListStatementsDoNotGrow(t *testing.T) {
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		o := teamsNewOrg(e)
 		tm := o.create(o.admin.Token, "Team 00")
 		s := o.space("Shared")

@@ -546,7 +546,7 @@ func (e *env) firstPage(token, spaceID string) string {
 }
 
 func TestTranslationListStatements(t *testing.T) {
-	eachDBAlone(t, func(t *testing.T, e *env) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("Counted", "admin@counted.test")
 		source := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Docs"}`).want(http.StatusCreated).object()["id"].(string)
 		e.call(admin.Token, "PUT", "/orgs/"+orgID+"/translations-glossary", `{"operations":[{"type":"insert","translations":{"en":"A","fr":"B"}}]}`).want(http.StatusNoContent)

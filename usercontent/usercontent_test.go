@@ -2,7 +2,6 @@ package usercontent
 
 import (
 	"net/http"
-	"strings"
 	"testing"
 )
 
@@ -35,16 +34,16 @@ func TestMalformedTypesAreNeverEchoed(t *testing.T) {
 }
 
 func TestHeadersAlwaysCarryADisposition(t *testing.T) {
-	for _, tt := range []struct{ name, typ, disposition string }{
-		{"cat.png", "image/png", "inline"},
-		{"page.html", "text/html", "attachment"},
-		{"naïve résumé.pdf", "application/pdf", "attachment"},
-		{"bad\x00name.svg", "image/svg+xml", "attachment"}, // a name MIME cannot encode: dropped, not the disposition
+	for _, tt := range []struct{ name, typ, disposition, filename string }{
+		{"cat.png", "image/png", "inline", "filename=cat.png"},
+		{"page.html", "text/html", "attachment", "filename=page.html"},
+		{"naïve résumé.pdf", "application/pdf", "attachment", "filename*=utf-8''na%C3%AFve%20r%C3%A9sum%C3%A9.pdf"},
+		{"bad\x00name.svg", "image/svg+xml", "attachment", "filename*=utf-8''bad%00name.svg"}, // encoded, never raw
 	} {
 		h := http.Header{}
 		SetHeaders(h, tt.name, tt.typ)
-		if d := h.Get("Content-Disposition"); d != tt.disposition && !strings.HasPrefix(d, tt.disposition+";") {
-			t.Errorf("%s: Content-Disposition %q, want %s", tt.name, d, tt.disposition)
+		if d, want := h.Get("Content-Disposition"), tt.disposition+"; "+tt.filename; d != want {
+			t.Errorf("%s: Content-Disposition %q, want %q", tt.name, d, want)
 		}
 		if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Content-Security-Policy") != CSP {
 			t.Errorf("%s: headers %v", tt.name, h)

@@ -1,6 +1,7 @@
 package authz
 
 import (
+	"context"
 	"testing"
 
 	"github.com/bindery/bindery/graph/model"
@@ -80,4 +81,67 @@ func TestContentPermissionsFollowRoles(t *testing.T) {
 	if c := CollectionPermissions(role("create")); !c.View || !c.Create || c.Admin {
 		t.Errorf("create on a collection: %+v", c)
 	}
+}
+
+// An Access that carries its token's limit gives the capped role on spaces, collections and the
+// organization; without a limit, the user's own.
+func TestAccessAppliesItsTokenLimit(t *testing.T) {
+	admin := Access{UserID: "u", Member: true, OrgRole: role("admin")}
+	space, collection := Node{ID: "s", DefaultLevel: level(model.DefaultLevelInherit)}, Node{ID: "c", DefaultLevel: level(model.DefaultLevelInherit)}
+	for _, tt := range []struct {
+		name                  string
+		limit                 *Limit
+		space, coll, orgRoles *model.MemberRole
+	}{
+		{"no limit", nil, role("admin"), role("admin"), role("admin")},
+		{"read scope", &Limit{Scopes: []string{ScopeRead}}, role("read"), role("read"), role("read")},
+		{"content write scope", &Limit{Scopes: []string{ScopeSpaceContentWrite}}, role("edit"), role("read"), nil},
+		{"confined to another space", &Limit{Scopes: []string{ScopeSpaceContentWrite}, Spaces: map[string]bool{"other": true}}, nil, nil, nil},
+		{"no scope that reaches content", &Limit{Scopes: []string{ScopeOpenAPIRead}}, nil, nil, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := admin
+			a.Limit = tt.limit
+			for _, got := range []struct {
+				what      string
+				got, want *model.MemberRole
+			}{{"space", a.SpaceRole(space), tt.space}, {"collection", a.CollectionRole(collection), tt.coll}, {"organization", a.OrganizationRole(), tt.orgRoles}} {
+				if (got.got == nil) != (got.want == nil) || (got.got != nil && *got.got != *got.want) {
+					t.Errorf("%s role = %v, want %v", got.what, deref(got.got), deref(got.want))
+				}
+			}
+		})
+	}
+}
+
+// A corrupt collection tree (a cycle) ends the walk up the parents instead of recursing forever.
+func TestEffectiveRoleSurvivesACollectionCycle(t *testing.T) {
+	inherit := level(model.DefaultLevelInherit)
+	a := Access{Member: true, OrgRole: role("comment"), Collections: map[string]*Node{
+		"a": {ID: "a", Parent: "b", DefaultLevel: inherit},
+		"b": {ID: "b", Parent: "a", DefaultLevel: inherit},
+	}}
+	if got := a.SpaceRole(Node{ID: "s", Parent: "a", DefaultLevel: inherit}); got == nil || *got != "comment" {
+		t.Errorf("role under a cycle = %v, want the organization role", deref(got))
+	}
+}
+
+func TestRequireActor(t *testing.T) {
+	if _, err := RequireActor(context.Background()); err == nil {
+		t.Error("no actor: no error")
+	}
+	want := &Actor{UserID: "u"}
+	if got, err := RequireActor(WithActor(context.Background(), want)); err != nil || got != want {
+		t.Errorf("RequireActor = %v, %v", got, err)
+	}
+	if !(*Limit)(nil).Allows(ScopeOpenAPIWrite) || (&Limit{Scopes: []string{ScopeRead}}).Allows(ScopeOpenAPIWrite) {
+		t.Error("Allows: an unlimited token is limited, or a read token may write")
+	}
+}
+
+func deref(r *model.MemberRole) string {
+	if r == nil {
+		return "none"
+	}
+	return string(*r)
 }

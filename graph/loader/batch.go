@@ -33,6 +33,7 @@ type Batch[K comparable, V any] struct {
 	fetch func(ctx context.Context, owner *Loaders, keys []K) (map[K]V, error)
 	owner *Loaders
 	wait  time.Duration
+	clock Clock // nil: the real clock
 
 	mu    sync.Mutex
 	cache map[K]dataloader.Thunk[found[V]] // nil until first written (see ensureCache)
@@ -44,13 +45,51 @@ type round[K comparable, V any] struct {
 	ctx       context.Context // the first sibling's: its values (the viewer, statement counting) reach fetch
 	opened    time.Time
 	lastKey   time.Time // when the latest key was queued; zero before the first
-	timer     *time.Timer
+	timer     Timer
 	keys      []K
 	wantKeys  int // announced new keys (Expect); 0: none announced
 	wantCalls int // announced calls (ExpectCalls); 0: none announced
 	calls     int
 	ready     chan struct{}
 	thunks    map[K]dataloader.Thunk[found[V]]
+}
+
+// Clock is the time a Batch waits by: its windows and fallbacks are timers of its clock. The real
+// clock serves unless SetClock gave another (a test's, which moves only when told).
+type Clock interface {
+	Now() time.Time
+	// AfterFunc calls f once d has passed, unless the timer is stopped first (the real clock
+	// calls it in its own goroutine; f takes the batch's lock itself, so a clock may call it on
+	// any goroutine that does not hold it).
+	AfterFunc(d time.Duration, f func()) Timer
+}
+
+// Timer is a timer a Clock started: *time.Timer for the real clock.
+type Timer interface {
+	Reset(d time.Duration) bool
+	Stop() bool
+}
+
+// SetClock makes the batch wait by c instead of the real clock. Call it before the first load.
+func (b *Batch[K, V]) SetClock(c Clock) { b.clock = c }
+
+// now returns the batch clock's time.
+func (b *Batch[K, V]) now() time.Time {
+	if b.clock == nil {
+		return time.Now()
+	}
+	return b.clock.Now()
+}
+
+// since returns the time passed since t on the batch's clock.
+func (b *Batch[K, V]) since(t time.Time) time.Duration { return b.now().Sub(t) }
+
+// afterFunc starts a timer on the batch's clock.
+func (b *Batch[K, V]) afterFunc(d time.Duration, f func()) Timer {
+	if b.clock == nil {
+		return time.AfterFunc(d, f)
+	}
+	return b.clock.AfterFunc(d, f)
 }
 
 // found is one key's result: ok is false when fetch found nothing for the key.
@@ -109,7 +148,7 @@ func (b *Batch[K, V]) expect(keys, calls int) {
 	r.wantCalls += calls
 	wait := announcedWait // announced: wait for the siblings, not a window
 	if !r.lastKey.IsZero() {
-		wait -= time.Since(r.lastKey)
+		wait -= b.since(r.lastKey)
 	}
 	r.timer.Reset(wait)
 }
@@ -227,10 +266,10 @@ func (b *Batch[K, V]) queue(ctx context.Context, keys []K) []dataloader.Thunk[fo
 		}
 		announced := r.wantKeys > 0 || r.wantCalls > 0
 		switch {
-		case !announced && time.Since(r.opened) < maxWait:
+		case !announced && b.since(r.opened) < maxWait:
 			r.timer.Reset(b.wait) // unannounced siblings are still arriving: wait for the next
 		case announced && len(fresh) > 0:
-			r.lastKey = time.Now()
+			r.lastKey = b.now()
 			r.timer.Reset(announcedWait) // the fallback runs from the latest sibling: slow ones still join
 		}
 		for _, k := range fresh {
@@ -303,8 +342,8 @@ func (b *Batch[K, V]) ensureCache() {
 // current returns the open round, opening one (a window) if none is. Called with mu held.
 func (b *Batch[K, V]) current() *round[K, V] {
 	if b.open == nil {
-		r := &round[K, V]{opened: time.Now(), ready: make(chan struct{})}
-		r.timer = time.AfterFunc(b.wait, func() { b.expire(r) })
+		r := &round[K, V]{opened: b.now(), ready: make(chan struct{})}
+		r.timer = b.afterFunc(b.wait, func() { b.expire(r) })
 		b.open = r
 	}
 	return b.open
@@ -314,7 +353,7 @@ func (b *Batch[K, V]) current() *round[K, V] {
 // reached yet (and not for announcedIdle): nobody waits on it, so it waits for its first key.
 func (b *Batch[K, V]) expire(r *round[K, V]) {
 	b.mu.Lock()
-	if idle := announcedIdle - time.Since(r.opened); b.open == r && len(r.keys) == 0 && (r.wantKeys > 0 || r.wantCalls > 0) && idle > 0 {
+	if idle := announcedIdle - b.since(r.opened); b.open == r && len(r.keys) == 0 && (r.wantKeys > 0 || r.wantCalls > 0) && idle > 0 {
 		r.timer.Reset(idle) // the first key resets it to announcedWait
 		b.mu.Unlock()
 		return

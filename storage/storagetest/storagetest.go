@@ -85,8 +85,16 @@ var storeOptions []storage.Option
 // Open returns a fresh, migrated database of dialect d, closed (and dropped) when t ends.
 func Open(t testing.TB, d storage.Dialect) *storage.Store {
 	t.Helper()
+	return OpenDSN(t, d, DSN(t, d))
+}
+
+// OpenDSN is Open on a database DSN gave: for a test that opens its store apart from making its
+// database, e.g. inside a synctest bubble (whose goroutines, the pool's among them, must all be
+// its own, while DSN's PostgreSQL clones are made by goroutines shared by the whole binary).
+func OpenDSN(t testing.TB, d storage.Dialect, dsn string) *storage.Store {
+	t.Helper()
 	opts := append([]storage.Option{storage.WithMaxConns(MaxConns)}, storeOptions...)
-	s, err := storage.Open(context.Background(), DSN(t, d), opts...)
+	s, err := storage.Open(context.Background(), dsn, opts...)
 	if err != nil {
 		t.Fatalf("open %s: %v", d, err)
 	}
