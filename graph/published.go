@@ -133,14 +133,9 @@ func (r *Resolver) OpenPublishedSite(ctx context.Context, name string, in *model
 // visitor-auth site's token's (required), another site's valid token's (optional), and unsigned
 // claims where the site allows them (a signed claim wins over an unsigned one).
 func (r *Resolver) visitorClaims(ctx context.Context, site *model.Site, settings *storage.SiteReaderSettings, in *model.SiteVisitorInput) (map[string]any, error) {
-	claims := map[string]any{}
+	var unsigned map[string]any
 	if settings.UnsignedClaims && in.Claims != nil {
-		var unsigned map[string]any
-		if json.Unmarshal(in.Claims, &unsigned) == nil {
-			for k, v := range unsigned {
-				claims[k] = v
-			}
-		}
+		_ = json.Unmarshal(in.Claims, &unsigned) // claims that are not an object are none
 	}
 	var signed map[string]any
 	token := strings.TrimSpace(deref(in.Token))
@@ -165,10 +160,24 @@ func (r *Resolver) visitorClaims(ctx context.Context, site *model.Site, settings
 			return nil, &apperr.Error{Kind: apperr.Unauthenticated, Msg: "this site needs a valid visitor token"}
 		}
 	}
+	return mergeClaims(unsigned, signed), nil
+}
+
+// mergeClaims is what conditions see of a visitor: the unsigned claims, both at the top of
+// visitor.claims (Bindery's address) and under visitor.claims.unsigned (GitBook's, so imported
+// conditions hold), then the signed claims, which win over both.
+func mergeClaims(unsigned, signed map[string]any) map[string]any {
+	claims := map[string]any{}
+	for k, v := range unsigned {
+		claims[k] = v
+	}
+	if len(unsigned) > 0 {
+		claims["unsigned"] = unsigned
+	}
 	for k, v := range signed {
 		claims[k] = v
 	}
-	return claims, nil
+	return claims
 }
 
 // publishedStructure fills in the sections and site spaces the visitor sees: those whose
