@@ -63,6 +63,8 @@ type docRenderer struct {
 	code    *chromahtml.Formatter
 	style   *chroma.Style
 	levels  *headingLevels
+	// notes are the annotations' bodies, numbered in order, written after the document.
+	notes [][]node
 }
 
 var (
@@ -88,6 +90,7 @@ func renderDocument(doc json.RawMessage, links []linkData, files []fileData) (te
 		r.files[f.ID] = f
 	}
 	r.blocks(root.Nodes)
+	r.writeNotes()
 	return template.HTML(r.b.String()), r.outline
 }
 
@@ -616,6 +619,10 @@ func (r *docRenderer) inlines(nodes []node) {
 			r.w(`<a class="mention" href="` + html.EscapeString(u) + `">`)
 			r.text(title)
 			r.w("</a>")
+		case n.Type == "annotation":
+			r.annotation(n)
+		case n.Type == "emoji":
+			r.emoji(str(n.Data, "code"))
 		case n.Type == "expression":
 			// Not evaluated (it failed): shown as written, with why.
 			r.w(`<code class="expression" title="` + html.EscapeString(str(n.Data, "error")) + `">`)

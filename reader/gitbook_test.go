@@ -77,6 +77,13 @@ var gitbookFixtures = []struct {
 	{"drawing and mermaid", "```mermaid\ngraph TD; A-->B\n```", []string{`"syntax":"mermaid"`}, []string{`data-lang="mermaid"`}},
 	{"html the format does not define", "<div class=\"note\"><script>alert(1)</script><iframe src=\"https://e.example\"></iframe><b>kept</b></div>",
 		[]string{`"type":"html"`}, []string{`<div class="html">`, `<b>kept</b>`}},
+	{"annotations", "A footnote[^1] and a **bold**[^long].\n\n[^1]: The note.\n\n[^long]: First part.\n\n    Second part with `code`.",
+		[]string{`"type":"annotation","key":"2","isVoid":false,"data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"footnote","marks":[]}]}],"fragments":[{"object":"fragment","key":"3","fragment":"annotation-body","type":"annotation-body"`,
+			`"text":"bold","marks":[{"object":"mark","type":"bold","data":{}}]`},
+		[]string{`<p>A <span class="annotation">footnote<sup class="annotation-ref"><a href="#fn-1" id="fnref-1"`, `<li id="fn-1"><p>The note.</p>`, "<li id=\"fn-2\"><p>First part.</p>\n<p>Second part with <code>code</code>.</p>"}},
+	{"emoji", "Home :house: and <i class=\"fa-house\">:house:</i> at 12:30:45.",
+		[]string{`"type":"emoji","key":"2","isVoid":true,"data":{"code":"1f3e0"}`, `"type":"icon"`, `"text":" at 12:30:45."`},
+		[]string{`Home <span class="emoji">🏠</span> and <span class="icon`}},
 	{"unknown inline html", "a <span style=\"x\">b</span> <u>c</u> <sup>2</sup> <sub>i</sub>",
 		[]string{`"type":"superscript"`, `"type":"subscript"`}, []string{`a b c <sup>2</sup> <sub>i</sub>`}},
 }
@@ -143,6 +150,7 @@ func TestGitBookSyntaxNeverShows(t *testing.T) {
 		func(w string) string { return "<span>" + w + "</span>" },
 		func(w string) string { return "**" + w + "**" },
 		func(w string) string { return `<a href="https://e.example/m" data-mention>` + w + `</a> ` + w },
+		func(w string) string { return w + "[^" + w + "] :tada:\n\n[^" + w + "]: " + w + "\n\n" },
 	}
 	block := []func(inner, w string) string{
 		func(inner, w string) string {

@@ -321,7 +321,7 @@ type FileResolver func(target string) (fileID string, ok bool)
 
 // markdown is the configured goldmark instance; goldmark parsers are safe for concurrent use.
 var markdown = goldmark.New(
-	goldmark.WithExtensions(extension.GFM, gitbookExtension{}),
+	goldmark.WithExtensions(extension.GFM, extension.Footnote, gitbookExtension{}),
 	goldmark.WithParserOptions(parser.WithHeadingAttribute()),
 )
 
@@ -344,7 +344,7 @@ func FromMarkdown(markdownText string, files FileResolver) Document {
 func Convert(markdownText string, files FileResolver) (Document, error) {
 	src := []byte(strings.ReplaceAll(markdownText, "\r\n", "\n"))
 	root := markdown.Parser().Parse(text.NewReader(src))
-	c := &converter{src: src, files: files}
+	c := &converter{src: src, files: files, notes: footnotes(root)}
 	nodes := c.blocks(root)
 	if nodes == nil {
 		nodes = []Node{}
@@ -373,6 +373,10 @@ type converter struct {
 	ends        map[*ast.RawHTML]*ast.RawHTML
 	paired      map[ast.Node]bool
 	inlineDepth int
+	// notes are the footnote definitions by index; reading marks those being converted, so a
+	// note that refers to itself does not recurse.
+	notes   map[int]*extast.Footnote
+	reading map[int]bool
 }
 
 // key returns the next node key.
@@ -462,6 +466,8 @@ func (c *converter) convertBlock(n ast.Node) []Node {
 	case *detailsBlock:
 		return []Node{c.expandable(n)}
 	case *summaryBlock: // only as a detailsBlock's summary, handled there
+		return nil
+	case *extast.FootnoteList: // each note is an annotation's body, where it is referred to
 		return nil
 	case *mathBlock:
 		return []Node{c.voidBlock("math", map[string]any{"formula": strings.TrimSuffix(c.linesText(n), "\n")})}
@@ -1142,6 +1148,8 @@ func plainText(n ast.Node, src []byte) string {
 				b.WriteString(rawHTML(ch, src))
 			case *mathInline:
 				b.WriteString(ch.Formula)
+			case *emojiInline:
+				b.WriteString(ch.Emoji)
 			case *expressionInline: // no expression node in plain text: the element as written
 				b.Write(ch.Segment.Value(src))
 			default:
@@ -1401,6 +1409,12 @@ func (b *inlineBuilder) walk(n ast.Node, marks []Mark) {
 	case *mathInline:
 		b.inline(Node{Object: ObjectInline, Type: "inline-math", Key: b.c.key(), IsVoid: true,
 			Data: map[string]any{"formula": n.Formula}})
+	case *emojiInline:
+		b.inline(Node{Object: ObjectInline, Type: "emoji", Key: b.c.key(), IsVoid: true,
+			Data: map[string]any{"code": n.Code}})
+	case *extast.FootnoteLink:
+		b.annotation(n.Index)
+	case *extast.FootnoteBacklink: // the renderer's way back from a note: not content
 	case *expressionInline:
 		if !emitsExpression(n) {
 			b.text(string(n.Segment.Value(src)), marks)

@@ -242,6 +242,8 @@ func (x *textReader) inline(b *strings.Builder, n ast.Node) {
 		b.WriteString(n.Formula)
 	case *expressionInline:
 		b.WriteString(n.Expression)
+	case *emojiInline:
+		b.WriteString(n.Emoji)
 	default:
 		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.inline(b, ch)

@@ -1,0 +1,56 @@
+package reader
+
+import (
+	"html"
+	"strconv"
+	"strings"
+)
+
+// An annotation (GitBook's, a markdown footnote in its repositories) shows its word with a
+// numbered reference to its note; the notes follow the document, each linking back. Without
+// JavaScript or hover this is a footnote, as any reader knows one.
+
+// annotation writes the annotated text and its reference, and keeps its note for writeNotes.
+func (r *docRenderer) annotation(n node) {
+	var body []node
+	for _, f := range n.Fragments {
+		if f.Fragment == "annotation-body" {
+			body = f.Nodes
+		}
+	}
+	r.notes = append(r.notes, body)
+	num := strconv.Itoa(len(r.notes))
+	r.w(`<span class="annotation">`)
+	r.inlines(n.Nodes)
+	r.w(`<sup class="annotation-ref"><a href="#fn-` + num + `" id="fnref-` + num + `" aria-describedby="notes-title">` + num + `</a></sup></span>`)
+}
+
+// writeNotes writes the notes of the annotations met so far; a note may annotate in turn, and
+// its note joins the list.
+func (r *docRenderer) writeNotes() {
+	if len(r.notes) == 0 {
+		return
+	}
+	r.w(`<section class="annotations"><h2 class="annotations-title" id="notes-title">Notes</h2><ol>`)
+	for i := 0; i < len(r.notes); i++ {
+		num := strconv.Itoa(i + 1)
+		r.w(`<li id="fn-` + num + `">`)
+		r.blocks(r.notes[i])
+		r.w(`<a class="note-back" href="#fnref-` + num + `" aria-label="Back to the text">↩</a></li>`)
+	}
+	r.w("</ol></section>\n")
+}
+
+// emoji writes an emoji from its code (code points in hex joined by "-"); a code that is not
+// one writes nothing.
+func (r *docRenderer) emoji(code string) {
+	var b strings.Builder
+	for part := range strings.SplitSeq(code, "-") {
+		cp, err := strconv.ParseUint(part, 16, 32)
+		if err != nil || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp < 0x20 {
+			return
+		}
+		b.WriteRune(rune(cp))
+	}
+	r.w(`<span class="emoji">` + html.EscapeString(b.String()) + `</span>`)
+}
