@@ -64,7 +64,8 @@ type docRenderer struct {
 	style   *chroma.Style
 	levels  *headingLevels
 	// notes are the annotations' bodies, numbered in order, written after the document.
-	notes [][]node
+	notes    [][]node
+	diagrams int
 }
 
 var (
@@ -72,11 +73,25 @@ var (
 	codeStyle     = styles.Get("github")
 )
 
+// renderedDocument is a document as the page shows it.
+type renderedDocument struct {
+	HTML    template.HTML
+	Outline []heading
+	// Diagrams: the document holds a diagram, which the page draws with the diagram library.
+	Diagrams bool
+}
+
 // renderDocument turns a document tree into HTML and the page's outline.
 func renderDocument(doc json.RawMessage, links []linkData, files []fileData) (template.HTML, []heading) {
+	out := render(doc, links, files)
+	return out.HTML, out.Outline
+}
+
+// render turns a document tree into what the page shows.
+func render(doc json.RawMessage, links []linkData, files []fileData) renderedDocument {
 	var root node
 	if len(doc) == 0 || json.Unmarshal(doc, &root) != nil {
-		return "", nil
+		return renderedDocument{}
 	}
 	r := &docRenderer{links: map[string]linkData{}, files: map[string]fileData{}, anchors: document.Anchors{}, code: codeFormatter, style: codeStyle,
 		levels: newHeadingLevels(root.Nodes)}
@@ -91,7 +106,7 @@ func renderDocument(doc json.RawMessage, links []linkData, files []fileData) (te
 	}
 	r.blocks(root.Nodes)
 	r.writeNotes()
-	return template.HTML(r.b.String()), r.outline
+	return renderedDocument{HTML: template.HTML(r.b.String()), Outline: r.outline, Diagrams: r.diagrams > 0}
 }
 
 func (r *docRenderer) w(s string)    { r.b.WriteString(s) }
@@ -307,6 +322,10 @@ func (r *docRenderer) codeBlock(n node) {
 	}
 	source := strings.Join(lines, "\n")
 	syntax := str(n.Data, "syntax")
+	if syntax == "mermaid" {
+		r.diagram(source)
+		return
+	}
 	r.w(`<figure class="code">`)
 	if title := str(n.Data, "title"); title != "" {
 		r.w("<figcaption>")

@@ -74,7 +74,7 @@ var gitbookFixtures = []struct {
 		[]string{`<section class="update"><p class="update-date"><time datetime="2026-01-15">2026-01-15</time></p><h`, ` id="dark-mode">Dark mode`}},
 	{"conditional content", "{% if visitor.claims.unsigned.beta %}\nBeta **only**.\n{% endif %}",
 		[]string{`"type":"if","key":"1","data":{"expression":"visitor.claims.unsigned.beta"}`}, []string{`<p>Beta <strong>only</strong>.</p>`}},
-	{"drawing and mermaid", "```mermaid\ngraph TD; A-->B\n```", []string{`"syntax":"mermaid"`}, []string{`data-lang="mermaid"`}},
+	{"drawing and mermaid", "```mermaid\ngraph TD; A-->B\n```", []string{`"syntax":"mermaid"`}, []string{"<figure class=\"code diagram\" data-diagram=\"mermaid\"><pre class=\"chroma\" tabindex=\"0\"><code data-lang=\"mermaid\">graph TD; A--&gt;B</code></pre></figure>"}},
 	{"html the format does not define", "<div class=\"note\"><script>alert(1)</script><iframe src=\"https://e.example\"></iframe><b>kept</b></div>",
 		[]string{`"type":"html"`}, []string{`<div class="html">`, `<b>kept</b>`}},
 	{"annotations", "A footnote[^1] and a **bold**[^long].\n\n[^1]: The note.\n\n[^long]: First part.\n\n    Second part with `code`.",

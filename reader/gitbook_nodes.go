@@ -54,3 +54,12 @@ func (r *docRenderer) emoji(code string) {
 	}
 	r.w(`<span class="emoji">` + html.EscapeString(b.String()) + `</span>`)
 }
+
+// diagram writes a mermaid diagram's source as code, marked for the page's script to draw: the
+// source stays readable without JavaScript, and when the drawing fails.
+func (r *docRenderer) diagram(source string) {
+	r.diagrams++
+	r.w(`<figure class="code diagram" data-diagram="mermaid"><pre class="chroma" tabindex="0"><code data-lang="mermaid">`)
+	r.text(source)
+	r.w("</code></pre></figure>\n")
+}
