@@ -527,6 +527,9 @@ func (r *Resolver) publishedDocument(ctx context.Context, pp *PublishedPage) (mo
 		return nil, err
 	}
 	doc = evaluateDocument(doc, pp.space.site.vars, stringVars(pp.page.Variables), r.Now)
+	if doc, err = r.withOpenAPI(ctx, pp.space.site.orgID, doc); err != nil {
+		return nil, err
+	}
 	b, err := json.Marshal(doc)
 	return model.JSON(b), err
 }

@@ -255,6 +255,8 @@ func (r *docRenderer) block(n node) {
 		r.blocks(n.Nodes)
 	case "swagger", "openapi-operation", "openapi-schemas", "openapi-webhook":
 		r.openAPICard(n)
+	case "swagger-inline":
+		r.swaggerInline(n)
 	case "html":
 		r.w(`<div class="html">` + sanitizeHTML(str(n.Data, "html")) + "</div>\n")
 	case "content-ref":
@@ -954,8 +956,17 @@ func (r *docRenderer) linklessInlines(nodes []node) {
 	}
 }
 
-// openAPICard shows an OpenAPI block as a card naming its operation and specification.
+// openAPICard shows an OpenAPI block: what its specification says, when the graph found it (the
+// block's "openapi" fragment), else a card naming its operation and specification.
 func (r *docRenderer) openAPICard(n node) {
+	for _, f := range n.Fragments {
+		if f.Fragment == "openapi" && len(f.Nodes) > 0 {
+			r.w(`<section class="openapi openapi-resolved">`)
+			r.blocks(f.Nodes)
+			r.w("</section>\n")
+			return
+		}
+	}
 	ref, _ := n.Data["ref"].(map[string]any)
 	spec := str(ref, "spec")
 	if spec == "" {

@@ -63,3 +63,19 @@ func (r *docRenderer) diagram(source string) {
 	r.text(source)
 	r.w("</code></pre></figure>\n")
 }
+
+// swaggerInline writes GitBook's legacy API block: its method, path and summary, then its
+// description, parameters and responses.
+func (r *docRenderer) swaggerInline(n node) {
+	method := strings.ToUpper(str(n.Data, "method"))
+	r.w(`<section class="openapi openapi-inline"><p class="openapi-title"><code>`)
+	r.text(strings.TrimSpace(method + " " + str(n.Data, "path")))
+	r.w("</code>")
+	if summary := str(n.Data, "summary"); summary != "" {
+		r.w(" ")
+		r.text(summary)
+	}
+	r.w("</p>")
+	r.blocks(n.Nodes)
+	r.w("</section>\n")
+}

@@ -69,6 +69,10 @@ var gitbookFixtures = []struct {
 	{"openapi", "{% openapi src=\"https://e.example/spec.yaml\" path=\"/pets\" method=\"get\" %}\n[https://e.example/spec.yaml](https://e.example/spec.yaml)\n{% endopenapi %}\n\n{% openapi-operation spec=\"petstore\" path=\"/pets/{id}\" method=\"delete\" %}\n[OpenAPI petstore](https://e.example/p.json)\n{% endopenapi-operation %}\n\n{% openapi-schemas spec=\"petstore\" schemas=\"Pet,Error\" grouped=\"false\" %}\n[OpenAPI petstore](https://e.example/p.json)\n{% endopenapi-schemas %}",
 		[]string{`"type":"swagger","key":"1","isVoid":true,"data":{"method":"get","path":"/pets","ref":{"kind":"url","url":"https://e.example/spec.yaml"}}`, `"type":"openapi-operation","key":"2","isVoid":true,"data":{"method":"delete","path":"/pets/{id}","ref":{"kind":"openapi","spec":"petstore"}}`, `"data":{"grouped":false,"ref":{"kind":"openapi","spec":"petstore"},"schemas":["Pet","Error"]}`},
 		[]string{`<code>GET /pets</code>`, `<code>DELETE /pets/{id}</code>`, `OpenAPI specification petstore`, `Schemas: Pet, Error`}},
+	{"legacy swagger", "{% swagger method=\"get\" path=\"/pets\" baseUrl=\"https://api.e.example\" summary=\"List pets\" %}\n{% swagger-description %}\nLists **all** pets.\n{% endswagger-description %}\n\n{% swagger-parameter in=\"query\" name=\"limit\" type=\"integer\" required=\"true\" %}\nHow many.\n{% endswagger-parameter %}\n\n{% swagger-response status=\"200: OK\" description=\"Pets\" %}\n```json\n[]\n```\n{% endswagger-response %}\n{% endswagger %}",
+		[]string{`"type":"swagger-inline","key":"1","data":{"baseUrl":"https://api.e.example","method":"get","path":"/pets","summary":"List pets"}`, `"type":"tabs-item","key":"8","data":{"title":"200: OK"}`},
+		[]string{`<section class="openapi openapi-inline"><p class="openapi-title"><code>GET /pets</code> List pets</p><p>Lists <strong>all</strong> pets.</p>`,
+			`<li><p><code>limit</code> (query, integer, required)</p>`, `<p>How many.</p>`, `data-title="200: OK"`, `<p>Pets</p>`, `<code data-lang="json">`}},
 	{"updates", "{% updates format=\"full\" %}\n{% update date=\"2026-01-15\" %}\n## Dark mode\n\nShipped.\n{% endupdate %}\n{% endupdates %}",
 		[]string{`"type":"updates","key":"1","data":{"format":"full"}`, `"type":"update","key":"2","data":{"date":"2026-01-15"}`},
 		[]string{`<section class="update"><p class="update-date"><time datetime="2026-01-15">2026-01-15</time></p><h`, ` id="dark-mode">Dark mode`}},
@@ -184,6 +188,10 @@ func TestGitBookSyntaxNeverShows(t *testing.T) {
 		},
 		func(inner, w string) string {
 			return "{% code title=\"" + w + "\" %}\n```\ncode\n```\n{% endcode %}\n\n" + inner
+		},
+		func(inner, w string) string {
+			return "{% swagger method=\"post\" path=\"/" + w + "\" summary=\"" + w + "\" %}\n{% swagger-description %}\n" + inner +
+				"\n{% endswagger-description %}\n\n{% swagger-parameter in=\"path\" name=\"" + w + "\" %}\n\n{% endswagger-parameter %}\n{% endswagger %}"
 		},
 	}
 	rng := rand.New(rand.NewPCG(36, 36))

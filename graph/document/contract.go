@@ -15,6 +15,7 @@ import (
 //     markdown, condition and all, anyway);
 //   - updates: each update's date as a bold paragraph, then its blocks;
 //   - html: a code block (syntax "html") holding the HTML as written;
+//   - swagger-inline (GitBook's legacy API block): its method and path as code, then its blocks;
 //   - a button without a target (a search or ask action): its label as text.
 func Contract(doc Document) Document {
 	doc.Nodes = contractNodes(doc.Nodes)
@@ -43,6 +44,15 @@ func contractNodes(nodes []Node) []Node {
 				}
 				out = append(out, contractNodes(u.Nodes)...)
 			}
+			continue
+		case n.Type == "swagger-inline":
+			// GitBook's legacy API block: its method and path as code, then its blocks.
+			method, _ := n.Data["method"].(string)
+			path, _ := n.Data["path"].(string)
+			p := Node{Object: ObjectBlock, Type: "paragraph", Key: n.Key, Data: map[string]any{},
+				Nodes: []Node{{Object: ObjectText, Leaves: []Leaf{{Text: strings.ToUpper(method) + " " + path, Marks: []Mark{{Type: "code"}}}}}}}
+			out = append(out, p)
+			out = append(out, contractNodes(n.Nodes)...)
 			continue
 		case n.Type == "html":
 			raw, _ := n.Data["html"].(string)

@@ -865,7 +865,10 @@ func (c *converter) tag(t *tagBlock) []Node {
 			return []Node{b}
 		}
 		return c.blocks(t)
-	case "tab", "step", "column", "update": // only open inside their container; defensive
+	case "swagger":
+		return []Node{c.swaggerInline(t)}
+	case "tab", "step", "column", "update", "swagger-description", "swagger-parameter", "swagger-response":
+		// only open inside their container; defensive
 		return c.blocks(t)
 	case "code":
 		var out []Node

@@ -661,10 +661,10 @@ func TestFromMarkdown(t *testing.T) {
 		},
 		{
 			name:     "unknown tag",
-			markdown: "{% swagger method=\"get\" %}\nBody\n{% endswagger %}",
+			markdown: "{% playground lang=\"go\" %}\nBody\n{% endplayground %}",
 			want: `{"object":"document","data":{},"nodes":[
 				{"object":"block","type":"paragraph","key":"1","data":{},"nodes":[
-					{"object":"text","leaves":[{"object":"leaf","text":"{% swagger method=\"get\" %} Body {% endswagger %}","marks":[]}]}
+					{"object":"text","leaves":[{"object":"leaf","text":"{% playground lang=\"go\" %} Body {% endplayground %}","marks":[]}]}
 				]}
 			]}`,
 		},

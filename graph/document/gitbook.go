@@ -56,6 +56,12 @@ func (gitbookExtension) Extend(m goldmark.Markdown) {
 			util.Prioritized(&containerTagParser{name: "openapi-operation"}, 50),
 			util.Prioritized(&containerTagParser{name: "openapi-schemas"}, 50),
 			util.Prioritized(&containerTagParser{name: "openapi-webhook"}, 50),
+			// GitBook's legacy API block, written out in the page: its description, parameters
+			// and responses are its children.
+			util.Prioritized(&containerTagParser{name: "swagger"}, 50),
+			util.Prioritized(&containerTagParser{name: "swagger-description", parent: "swagger"}, 50),
+			util.Prioritized(&containerTagParser{name: "swagger-parameter", parent: "swagger"}, 50),
+			util.Prioritized(&containerTagParser{name: "swagger-response", parent: "swagger"}, 50),
 			util.Prioritized(&voidTagParser{name: "embed"}, 50),
 			util.Prioritized(&voidTagParser{name: "file"}, 50),
 			util.Prioritized(&voidTagParser{name: "include"}, 50),
