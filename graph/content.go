@@ -10,6 +10,7 @@ import (
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/expr"
+	"github.com/bindery/bindery/graph/gitsync"
 	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
@@ -367,6 +368,12 @@ func (r *Resolver) markdownOf(ctx context.Context, page *model.RevisionPage) (st
 // documentOf parses markdown into the document tree, resolving references to the content's files
 // by name (reading the file list only when the markdown refers to something).
 func (r *Resolver) documentOf(ctx context.Context, src *ContentSource, markdown string) (document.Document, error) {
+	return r.documentFor(ctx, src, markdown, nil)
+}
+
+// documentFor is documentOf with the reusable contents the markdown includes in place, each
+// read through show first (a published page keeps only what its visitor sees; nil: as stored).
+func (r *Resolver) documentFor(ctx context.Context, src *ContentSource, markdown string, show func(string) string) (document.Document, error) {
 	var (
 		files   map[string]string
 		loadErr error
@@ -391,11 +398,66 @@ func (r *Resolver) documentOf(ctx context.Context, src *ContentSource, markdown 
 		id, ok := files[name]
 		return id, ok
 	}
-	doc, err := document.Convert(markdown, resolve)
+	includes, includeErr := r.includeResolver(ctx, src, show)
+	doc, err := document.ConvertWith(markdown, resolve, includes)
 	if errors.Is(err, document.ErrTooLarge) {
 		return doc, apperr.Invalidf("format", "the page's content is too large to read as a document (over %d nodes); read it as markdown", document.MaxReadNodes)
 	}
+	if loadErr == nil {
+		loadErr = *includeErr
+	}
 	return doc, loadErr
+}
+
+// includeResolver finds the reusable contents of src by the path an include tag names
+// (document.IncludeKey), reading them (two statements) the first time one is asked for; the
+// error it met, if any, is left at the returned pointer.
+func (r *Resolver) includeResolver(ctx context.Context, src *ContentSource, show func(string) string) (document.IncludeResolver, *error) {
+	var (
+		byKey   map[string]document.Include
+		loadErr error
+	)
+	resolve := func(target string) (document.Include, bool) {
+		if byKey == nil && loadErr == nil {
+			byKey, loadErr = r.reusableContents(ctx, src.View, show)
+		}
+		inc, ok := byKey[document.IncludeKey(target)]
+		return inc, ok
+	}
+	return resolve, &loadErr
+}
+
+// reusableContents reads a view's reusable contents by include key, their markdown without front
+// matter, read through show when given.
+func (r *Resolver) reusableContents(ctx context.Context, view storage.View, show func(string) string) (map[string]document.Include, error) {
+	rows, err := r.Store.ReusableContentsOf(ctx, view)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]document.Include{}
+	if len(rows) == 0 {
+		return out, nil
+	}
+	ids := make([]string, 0, len(rows))
+	for _, v := range rows {
+		ids = append(ids, deref(v.ContentID))
+	}
+	bodies, err := r.Store.PageMarkdown(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range rows {
+		g := readBlobGit(v.Git)
+		if g == nil {
+			continue
+		}
+		md := gitsync.IncludeBody(bodies[deref(v.ContentID)])
+		if show != nil {
+			md = show(md)
+		}
+		out[document.IncludeKey(g.Path)] = document.Include{ID: v.ReusableContentID, Markdown: md}
+	}
+	return out, nil
 }
 
 // Files pages through the files of a content source.

@@ -522,7 +522,10 @@ func (r *Resolver) publishedDocument(ctx context.Context, pp *PublishedPage) (mo
 	if err != nil || md == nil {
 		return nil, err
 	}
-	doc, err := r.documentOf(ctx, pp.space.src, *md)
+	visible := func(md string) string {
+		return document.KeepConditional(md, func(condition string) bool { return conditionHolds(&condition, pp.space.site.claims) })
+	}
+	doc, err := r.documentFor(ctx, pp.space.src, *md, visible)
 	if err != nil {
 		return nil, err
 	}

@@ -261,6 +261,8 @@ func (r *docRenderer) block(n node) {
 		r.w(`<div class="html">` + sanitizeHTML(str(n.Data, "html")) + "</div>\n")
 	case "content-ref":
 		r.contentRef(n)
+	case "reusable-content":
+		r.reusableContent(n)
 	case "expandable":
 		r.w("<details class=\"expandable\"><summary>")
 		for _, f := range n.Fragments {
@@ -569,6 +571,10 @@ func (r *docRenderer) contentRef(n node) {
 		if f, ok := r.files[str(ref, "file")]; ok {
 			title = f.Name
 		}
+	}
+	if u == "" && isIncludePath(title) {
+		r.missingInclude(title)
+		return
 	}
 	if u == "" {
 		r.w(`<p class="card broken-link">`)

@@ -79,3 +79,32 @@ func (r *docRenderer) swaggerInline(n node) {
 	r.blocks(n.Nodes)
 	r.w("</section>\n")
 }
+
+// reusableContent writes the reusable content a page includes, in place: the graph gives the
+// block its document as a fragment. One it could not read shows as missing.
+func (r *docRenderer) reusableContent(n node) {
+	for _, f := range n.Fragments {
+		if f.Fragment == "reusable-content" {
+			r.w(`<div class="reusable-content">`)
+			r.blocks(f.Nodes)
+			r.w("</div>\n")
+			return
+		}
+	}
+	r.missingInclude("")
+}
+
+// isIncludePath reports whether a reference is to a reusable content's file (an include tag
+// that resolved to none).
+func isIncludePath(target string) bool { return strings.Contains(target, ".gitbook/includes/") }
+
+// missingInclude is the card an include that resolves to nothing shows, naming what it names.
+func (r *docRenderer) missingInclude(target string) {
+	r.w(`<p class="card broken-link reusable-content-missing"><span class="card-title">Reusable content not found</span>`)
+	if target != "" {
+		r.w(`<span class="card-text">`)
+		r.text(target[strings.LastIndex(target, "/")+1:])
+		r.w("</span>")
+	}
+	r.w("</p>\n")
+}

@@ -72,7 +72,7 @@ func (s *Store) indexEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Edi
 		}
 		row := &SearchPage{
 			OrganizationID: l.space.OrganizationID, SpaceID: l.space.ID, PageID: p.PageID,
-			ContentID: p.ContentID, Title: p.Title, Body: searchBody(p.Description, s.searchText(md)),
+			ContentID: p.ContentID, Title: p.Title, Body: searchBody(p.Description, s.searchText(md, edit.IncludedMarkdown)),
 		}
 		rows = append(rows, row)
 		vocabulary(words, row.Title, row.Body)

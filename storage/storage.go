@@ -34,8 +34,9 @@ type Store struct {
 	prep    prepared
 	hooks   []bun.QueryHook // run around prepared statements too (AddQueryHook)
 	tokens  tokenCache
-	// searchText reads a page's markdown as the text search indexes (WithSearchText).
-	searchText func(markdown string) string
+	// searchText reads a page's markdown as the text search indexes (WithSearchText), with the
+	// reusable contents it may include.
+	searchText func(markdown string, included map[string]string) string
 	// treeSQL is SiteTreesOf's statement (site_tree.go).
 	treeSQL siteTreeSQLCache
 
@@ -52,13 +53,19 @@ type options struct {
 	maxConns   int
 	tokenTTL   time.Duration
 	tokenClock func() time.Time
-	searchText func(markdown string) string
+	searchText func(markdown string, included map[string]string) string
 }
 
 // WithSearchText sets how the search index reads a page's markdown as text. Reading markdown is
 // the graph's (graph/document.SearchText), not storage's: without this option the index holds
 // the markdown as written.
 func WithSearchText(fn func(markdown string) string) Option {
+	return func(o *options) { o.searchText = func(markdown string, _ map[string]string) string { return fn(markdown) } }
+}
+
+// WithSearchTextIncluding is WithSearchText for a reader that also reads the reusable contents
+// a page includes (graph/document.SearchTextIncluding): an edit's IncludedMarkdown.
+func WithSearchTextIncluding(fn func(markdown string, included map[string]string) string) Option {
 	return func(o *options) { o.searchText = fn }
 }
 
@@ -87,7 +94,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	}
 	s := &Store{tokens: tokenCache{ttl: o.tokenTTL, clock: o.tokenClock}, searchText: o.searchText}
 	if s.searchText == nil {
-		s.searchText = func(markdown string) string { return markdown }
+		s.searchText = func(markdown string, _ map[string]string) string { return markdown }
 	}
 	if isPostgres(dsn) {
 		pgDSN, err := postgresDSN(dsn)

@@ -181,7 +181,7 @@ func open(ctx context.Context, cmd *cli.Command) (*graph.Resolver, func(), error
 		}
 	}
 	store, err := storage.Open(ctx, cmd.String("database"), storage.WithMaxConns(int(cmd.Int("db-max-conns"))),
-		storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchText(document.SearchText))
+		storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchTextIncluding(document.SearchTextIncluding))
 	if err != nil {
 		closeBlobs()
 		return nil, nil, err

@@ -16,7 +16,8 @@ import (
 //   - updates: each update's date as a bold paragraph, then its blocks;
 //   - html: a code block (syntax "html") holding the HTML as written;
 //   - swagger-inline (GitBook's legacy API block): its method and path as code, then its blocks;
-//   - a button without a target (a search or ask action): its label as text.
+//   - a button without a target (a search or ask action): its label as text;
+//   - reusable-content: without the included document Bindery gives it as a fragment.
 func Contract(doc Document) Document {
 	doc.Nodes = contractNodes(doc.Nodes)
 	return doc
@@ -62,6 +63,11 @@ func contractNodes(nodes []Node) []Node {
 					Nodes: []Node{textNode(line)}})
 			}
 			out = append(out, code)
+			continue
+		case n.Type == "reusable-content":
+			// The included document is Bindery's, for readers: the contract's block names it.
+			n.Fragments = nil
+			out = append(out, n)
 			continue
 		case n.Type == "button" && n.Data["ref"] == nil:
 			label, _ := n.Data["label"].(string)

@@ -342,9 +342,13 @@ func FromMarkdown(markdownText string, files FileResolver) Document {
 // no content stored before the write limits existed (CheckMarkdown) can make a read build a huge
 // tree.
 func Convert(markdownText string, files FileResolver) (Document, error) {
+	return convert(markdownText, files, nil)
+}
+
+func convert(markdownText string, files FileResolver, includes IncludeResolver) (Document, error) {
 	src := []byte(strings.ReplaceAll(markdownText, "\r\n", "\n"))
 	root := markdown.Parser().Parse(text.NewReader(src))
-	c := &converter{src: src, files: files, notes: footnotes(root)}
+	c := &converter{src: src, files: files, notes: footnotes(root), includes: includes}
 	nodes := c.blocks(root)
 	if nodes == nil {
 		nodes = []Node{}
@@ -377,6 +381,9 @@ type converter struct {
 	// note that refers to itself does not recurse.
 	notes   map[int]*extast.Footnote
 	reading map[int]bool
+	// includes finds reusable content; including lists the ids being included, outermost first.
+	includes  IncludeResolver
+	including []string
 }
 
 // key returns the next node key.
@@ -892,9 +899,7 @@ func (c *converter) tag(t *tagBlock) []Node {
 		}
 		return c.blocks(t)
 	case "include":
-		// Reusable content, which GitBook keeps in a file of its own (.gitbook/includes/…): a
-		// reference to that file, as the contract's content-ref.
-		return []Node{c.voidBlock("content-ref", map[string]any{"ref": c.ref(t.Attrs["src"])})}
+		return []Node{c.include(t)}
 	case "embed":
 		if u := t.Attrs["url"]; u != "" {
 			return []Node{c.voidBlock("embed", map[string]any{"url": u})}
