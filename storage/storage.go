@@ -60,7 +60,9 @@ type options struct {
 // the graph's (graph/document.SearchText), not storage's: without this option the index holds
 // the markdown as written.
 func WithSearchText(fn func(markdown string) string) Option {
-	return func(o *options) { o.searchText = func(markdown string, _ map[string]string) string { return fn(markdown) } }
+	return func(o *options) {
+		o.searchText = func(markdown string, _ map[string]string) string { return fn(markdown) }
+	}
 }
 
 // WithSearchTextIncluding is WithSearchText for a reader that also reads the reusable contents
