@@ -257,6 +257,8 @@ func (r *docRenderer) block(n node) {
 		r.openAPICard(n)
 	case "swagger-inline":
 		r.swaggerInline(n)
+	case "prompt":
+		r.prompt(n)
 	case "html":
 		r.w(`<div class="html">` + sanitizeHTML(str(n.Data, "html")) + "</div>\n")
 	case "content-ref":

@@ -108,3 +108,25 @@ func (r *docRenderer) missingInclude(target string) {
 	}
 	r.w("</p>\n")
 }
+
+// prompt writes GitBook's prompt block: an expandable titled by its icon and description, open
+// unless the block says its prompt starts hidden.
+func (r *docRenderer) prompt(n node) {
+	open := " open"
+	if str(n.Data, "defaultExpanded") == "hidden" {
+		open = ""
+	}
+	r.w(`<details class="prompt"` + open + `><summary>`)
+	if icon := str(n.Data, "icon"); icon != "" {
+		r.icon(icon)
+		r.w(" ")
+	}
+	if d := str(n.Data, "description"); d != "" {
+		r.text(d)
+	} else {
+		r.w("Prompt")
+	}
+	r.w("</summary>")
+	r.blocks(n.Nodes)
+	r.w("</details>\n")
+}

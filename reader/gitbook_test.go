@@ -73,6 +73,9 @@ var gitbookFixtures = []struct {
 		[]string{`"type":"swagger-inline","key":"1","data":{"baseUrl":"https://api.e.example","method":"get","path":"/pets","summary":"List pets"}`, `"type":"tabs-item","key":"8","data":{"title":"200: OK"}`},
 		[]string{`<section class="openapi openapi-inline"><p class="openapi-title"><code>GET /pets</code> List pets</p><p>Lists <strong>all</strong> pets.</p>`,
 			`<li><p><code>limit</code> (query, integer, required)</p>`, `<p>How many.</p>`, `data-title="200: OK"`, `<p>Pets</p>`, `<code data-lang="json">`}},
+	{"prompt", "{% prompt description=\"Summarize a release\" icon=\"rectangle-terminal\" defaultExpanded=\"full\" %}\n```markdown\nSummarize this.\n```\n{% endprompt %}",
+		[]string{`"type":"prompt","key":"1","data":{"defaultExpanded":"full","description":"Summarize a release","icon":"rectangle-terminal"}`, `"syntax":"markdown"`},
+		[]string{`<details class="prompt" open><summary><span class="icon`, `Summarize a release</summary><figure class="code">`}},
 	{"updates", "{% updates format=\"full\" %}\n{% update date=\"2026-01-15\" %}\n## Dark mode\n\nShipped.\n{% endupdate %}\n{% endupdates %}",
 		[]string{`"type":"updates","key":"1","data":{"format":"full"}`, `"type":"update","key":"2","data":{"date":"2026-01-15"}`},
 		[]string{`<section class="update"><p class="update-date"><time datetime="2026-01-15">2026-01-15</time></p><h`, ` id="dark-mode">Dark mode`}},
@@ -188,6 +191,9 @@ func TestGitBookSyntaxNeverShows(t *testing.T) {
 		},
 		func(inner, w string) string {
 			return "{% code title=\"" + w + "\" %}\n```\ncode\n```\n{% endcode %}\n\n" + inner
+		},
+		func(inner, w string) string {
+			return "{% prompt description=\"" + w + "\" %}\n" + inner + "\n{% endprompt %}"
 		},
 		func(inner, w string) string {
 			return "{% swagger method=\"post\" path=\"/" + w + "\" summary=\"" + w + "\" %}\n{% swagger-description %}\n" + inner +

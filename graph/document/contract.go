@@ -16,6 +16,7 @@ import (
 //   - updates: each update's date as a bold paragraph, then its blocks;
 //   - html: a code block (syntax "html") holding the HTML as written;
 //   - swagger-inline (GitBook's legacy API block): its method and path as code, then its blocks;
+//   - prompt: its description as a paragraph, then its blocks;
 //   - a button without a target (a search or ask action): its label as text;
 //   - reusable-content: without the included document Bindery gives it as a fragment.
 func Contract(doc Document) Document {
@@ -45,6 +46,13 @@ func contractNodes(nodes []Node) []Node {
 				}
 				out = append(out, contractNodes(u.Nodes)...)
 			}
+			continue
+		case n.Type == "prompt":
+			// GitBook's prompt block: its description as a paragraph, then its blocks.
+			if d, _ := n.Data["description"].(string); d != "" {
+				out = append(out, Node{Object: ObjectBlock, Type: "paragraph", Key: n.Key, Data: map[string]any{}, Nodes: []Node{textNode(d)}})
+			}
+			out = append(out, contractNodes(n.Nodes)...)
 			continue
 		case n.Type == "swagger-inline":
 			// GitBook's legacy API block: its method and path as code, then its blocks.

@@ -874,6 +874,8 @@ func (c *converter) tag(t *tagBlock) []Node {
 		return c.blocks(t)
 	case "swagger":
 		return []Node{c.swaggerInline(t)}
+	case "prompt":
+		return []Node{c.prompt(t)}
 	case "tab", "step", "column", "update", "swagger-description", "swagger-parameter", "swagger-response":
 		// only open inside their container; defensive
 		return c.blocks(t)

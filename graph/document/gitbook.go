@@ -51,6 +51,7 @@ func (gitbookExtension) Extend(m goldmark.Markdown) {
 			util.Prioritized(&containerTagParser{name: "updates"}, 50),
 			util.Prioritized(&containerTagParser{name: "update", parent: "updates"}, 50),
 			util.Prioritized(&containerTagParser{name: "if"}, 50),
+			util.Prioritized(&containerTagParser{name: "prompt"}, 50),
 			// OpenAPI blocks: GitBook writes a link to the specification as their body.
 			util.Prioritized(&containerTagParser{name: "openapi"}, 50),
 			util.Prioritized(&containerTagParser{name: "openapi-operation"}, 50),

@@ -101,3 +101,25 @@ func (c *converter) swaggerResponse(t *tagBlock) Node {
 	}
 	return item
 }
+
+// prompt converts GitBook's prompt block, {% prompt description icon defaultExpanded
+// openInAIProviders %} … {% endprompt %}: a prompt for readers to copy (usually one code block).
+// It is Bindery's own block, data from its attributes, its content the blocks inside.
+func (c *converter) prompt(t *tagBlock) Node {
+	data := map[string]any{}
+	for attr, field := range map[string]string{"description": "description", "icon": "icon"} {
+		if v := t.Attrs[attr]; v != "" {
+			data[field] = v
+		}
+	}
+	switch v := strings.Trim(t.Attrs["defaultexpanded"], "\"”“"); v {
+	case "hidden", "partial", "full":
+		data["defaultExpanded"] = v
+	}
+	if v, ok := t.Attrs["openinaiproviders"]; ok {
+		data["openInAIProviders"] = v == "true"
+	}
+	b := c.block("prompt", data)
+	b.Nodes = c.containerBlocks(t)
+	return b
+}

@@ -79,7 +79,7 @@ func (g *bodyGen) block(depth int) string {
 		return g.block(depth+1) + "\n\n" + g.paragraph()
 	}
 	w := g.word()
-	switch g.rnd.IntN(28) {
+	switch g.rnd.IntN(29) {
 	case 0:
 		return "## " + w + " heading " + fmt.Sprint(g.rnd.IntN(99))
 	case 1:
@@ -133,6 +133,8 @@ func (g *bodyGen) block(depth int) string {
 		return `<figure><img src="https://e.example/` + w + `.png" alt="` + w + `"><figcaption><p>` + w + `</p></figcaption></figure>`
 	case 25:
 		return `<table data-view="cards"><thead><tr><th></th></tr></thead><tbody><tr><td><strong>` + w + `</strong></td></tr></tbody></table>`
+	case 27:
+		return "{% prompt description=\"" + w + "\" icon=\"wand-magic\" %}\n```markdown\nAsk about " + w + ".\n```\n{% endprompt %}"
 	case 26:
 		return `<div class="note"><iframe src="https://e.example/w"></iframe><b>` + w + `</b></div>`
 	}
@@ -178,7 +180,7 @@ func TestExportImportKeepsEveryDocument(t *testing.T) {
 		// The generator reaches every node type it is meant to.
 		for _, typ := range []string{"paragraph", "heading-2", "heading-3", "list-unordered", "list-ordered", "list-tasks", "list-item",
 			"blockquote", "divider", "code", "code-line", "table", "math", "hint", "tabs", "tabs-item", "embed", "content-ref", "expandable",
-			"stepper", "stepper-step", "columns", "column", "updates", "update", "if", "reusable-content", "openapi-operation", "swagger-inline",
+			"stepper", "stepper-step", "prompt", "columns", "column", "updates", "update", "if", "reusable-content", "openapi-operation", "swagger-inline",
 			"image", "html", "link", "inline-image", "inline-math", "expression", "emoji", "annotation", "icon", "mention", "button"} {
 			if !seen[typ] && !t.Failed() {
 				t.Errorf("no generated document holds a %s", typ)
