@@ -171,9 +171,10 @@ func mergeClaims(unsigned, signed map[string]any) map[string]any {
 	for k, v := range unsigned {
 		claims[k] = v
 	}
-	if len(unsigned) > 0 {
-		claims["unsigned"] = unsigned
+	if unsigned == nil {
+		unsigned = map[string]any{} // visitor.claims.unsigned.x is then missing, not an error
 	}
+	claims["unsigned"] = unsigned
 	for k, v := range signed {
 		claims[k] = v
 	}

@@ -16,6 +16,9 @@ func TestMergeClaimsUnsignedAddress(t *testing.T) {
 		{"no unsigned claims", nil, nil, `visitor.claims.unsigned.plan == "pro"`, false},
 		{"signed is not unsigned", nil, map[string]any{"plan": "pro"}, `visitor.claims.unsigned.plan == "pro"`, false},
 		{"signed wins at the top", map[string]any{"plan": "free"}, map[string]any{"plan": "pro"}, `visitor.claims.plan == "pro"`, true},
+		{"negated, without unsigned claims", nil, nil, `!visitor.claims.unsigned.example_attribute_A`, true},
+		{"negated, with another unsigned claim", map[string]any{"plan": "pro"}, nil, `!visitor.claims.unsigned.example_attribute_A`, true},
+		{"negated, with it", map[string]any{"example_attribute_A": true}, nil, `!visitor.claims.unsigned.example_attribute_A`, false},
 		{"unsigned kept under unsigned", map[string]any{"plan": "free"}, map[string]any{"plan": "pro"}, `visitor.claims.unsigned.plan == "free"`, true},
 	}
 	for _, tt := range tests {

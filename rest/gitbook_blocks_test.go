@@ -69,7 +69,8 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 				`<a class="mention" href="https://bindery.test/sites/blocks/blocks/layout">Layout</a>`, `<a class="mention" href="https://bindery.test/sites/blocks/blocks/media">Media</a>`,
 				`<sub>2</sub>`, `<sup>2</sup>`, `<picture><source srcset="https://bindery.test/sites/blocks/~files/`, `<a href="https://e.example">the site</a><br>today.`,
 				`Ship it <span class="emoji">🎉</span>`, `<span class="annotation">reviewers<sup class="annotation-ref"><a href="#fn-1"`, `<li id="fn-1"><p>Everyone who read the drafts.</p>`,
-				`<p class="card broken-link reusable-content-missing"><span class="card-title">Reusable content not found</span><span class="card-text">gone.md</span></p>`},
+				`<p class="card broken-link reusable-content-missing"><span class="card-title">Reusable content not found</span><span class="card-text">gone.md</span></p>`,
+				`<p>Shown to readers outside the beta.</p>`},
 			"blocks/layout.md": {` id="the-steps">Steps`, `<ol class="stepper"><li class="step"><h`, ` id="install">Install`, `<aside class="hint hint-info"`,
 				`<div class="column" style="flex-basis:60%"><p>Left column text.</p>`, `<a class="button button-primary" href="https://bindery.test/sites/blocks/inline">Try it</a>`,
 				`data-title="macOS"`, `<summary>More details</summary>`, `<a class="card content-ref" href="https://bindery.test/sites/blocks/blocks/media">`, "<blockquote>",
@@ -158,6 +159,10 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 		cookie := strings.Split(claims.Header.Get("Set-Cookie"), ";")[0]
 		e.read("/sites/blocks/blocks/layout", nil, "Cookie", cookie).want(http.StatusOK).has("<p>Beta readers only.</p>")
 		e.read("/sites/blocks/blocks/layout.md", nil, "Cookie", cookie).want(http.StatusOK).has("{% if visitor.claims.plan == \"pro\" %}\nBeta readers only.\n{% endif %}")
+		// GitBook's address of unsigned claims, negated: shown until the visitor has the claim.
+		e.read("/sites/blocks/inline", nil, "Cookie", cookie).want(http.StatusOK).has("Shown to readers outside the beta.")
+		beta := strings.Split(e.read("/sites/blocks/inline?visitor.beta=true", nil).want(http.StatusFound).Header.Get("Set-Cookie"), ";")[0]
+		e.read("/sites/blocks/inline", nil, "Cookie", beta).want(http.StatusOK).lacks("Shown to readers outside the beta.")
 
 		// The diagram library is served beside its licence.
 		lib := e.read("/sites/blocks/~static/mermaid.min.js", nil).want(http.StatusOK)
