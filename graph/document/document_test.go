@@ -1233,6 +1233,10 @@ func FuzzFromMarkdown(f *testing.F) {
 		"<figure><img src=\"\"></figure>",
 		"## <a id=\"x\"></a>",
 		"{% endembed %}\n{% endfile %}\n{% endhint %}",
+		"a[^1] b[^1] :tada::house:\n\n[^1]: c[^1] d[^2]\n\n[^2]: e[^1]",
+		"{% swagger method=\"get\" %}\n{% swagger-parameter %}\n{% swagger-response %}\n{% endswagger %}",
+		"{% prompt %}\n{% prompt %}\n```\n{% endprompt %}",
+		"{% include \"x.md\" %}\n{% include 'y' %}",
 	} {
 		f.Add(seed)
 	}
