@@ -728,7 +728,8 @@ func layoutFromFront(l *gitsync.Layout) model.PageLayout {
 		}
 	}
 	set(&out.Cover, l.Cover)
-	if l.Cover != nil && l.Cover.Size != "" {
+	// The contract's cover sizes; another (GitBook's "background") keeps the default.
+	if l.Cover != nil && (l.Cover.Size == "hero" || l.Cover.Size == "full") {
 		out.CoverSize = l.Cover.Size
 	}
 	set(&out.Title, l.Title)

@@ -162,6 +162,11 @@ func Read(files map[string]Blob) (*Content, error) {
 		}
 	}
 	c.Includes = readIncludes(under)
+	if c.Root != "" {
+		// GitBook keeps .gitbook/ at the root of the synced section, which may hold the root
+		// that .gitbook.yaml names: its includes count too (those under the root win).
+		c.Includes = mergeIncludes(c.Includes, readIncludes(files))
+	}
 	sort.Strings(paths)
 	for _, p := range paths {
 		name := path.Base(p)
@@ -186,6 +191,21 @@ func readIncludes(files map[string]Blob) []*Include {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
+}
+
+// mergeIncludes adds to first the includes of second whose name (path under IncludesDir) it
+// does not have.
+func mergeIncludes(first, second []*Include) []*Include {
+	names := map[string]bool{}
+	for _, inc := range first {
+		names[strings.TrimPrefix(inc.Path, IncludesDir+"/")] = true
+	}
+	for _, inc := range second {
+		if !names[strings.TrimPrefix(inc.Path, IncludesDir+"/")] {
+			first = append(first, inc)
+		}
+	}
+	return first
 }
 
 // includeTitle is a reusable content's title: its front matter's, else its file's name.
