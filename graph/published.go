@@ -531,7 +531,7 @@ func (r *Resolver) publishedDocument(ctx context.Context, pp *PublishedPage) (mo
 		return nil, err
 	}
 	doc = evaluateDocument(doc, pp.space.site.vars, stringVars(pp.page.Variables), r.Now)
-	if doc, err = r.withOpenAPI(ctx, pp.space.site.orgID, doc); err != nil {
+	if doc, err = r.withOpenAPI(ctx, pp.space.src, pp.space.site.orgID, doc); err != nil {
 		return nil, err
 	}
 	b, err := json.Marshal(doc)

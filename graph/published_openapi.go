@@ -2,12 +2,12 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 
 	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/openapidoc"
-	"github.com/bindery/bindery/storage"
 )
 
 // OpenAPI blocks in published pages: an operation ({% openapi-operation spec="…" %}, or
@@ -23,8 +23,8 @@ const openAPIFragment = "openapi"
 
 // openAPIRefs are the specifications a document's OpenAPI blocks name.
 type openAPIRefs struct {
-	slugs, urls []string
-	seen        map[string]bool
+	slugs, urls, files []string
+	seen               map[string]bool
 }
 
 func (o *openAPIRefs) add(list *[]string, name string) {
@@ -44,9 +44,13 @@ func (o *openAPIRefs) collect(nodes []document.Node) {
 			spec, _ := ref["spec"].(string)
 			o.add(&o.slugs, "slug:"+spec)
 		case "swagger":
-			if kind, _ := ref["kind"].(string); kind == "url" {
+			switch kind, _ := ref["kind"].(string); kind {
+			case "url":
 				u, _ := ref["url"].(string)
 				o.add(&o.urls, "url:"+u)
+			case "file":
+				id, _ := ref["file"].(string)
+				o.add(&o.files, "file:"+id)
 			}
 		}
 		o.collect(n.Nodes)
@@ -56,30 +60,70 @@ func (o *openAPIRefs) collect(nodes []document.Node) {
 	}
 }
 
-// withOpenAPI gives the document's OpenAPI blocks what their specifications say.
-func (r *Resolver) withOpenAPI(ctx context.Context, orgID string, doc document.Document) (document.Document, error) {
+// withOpenAPI gives the document's OpenAPI blocks what their specifications say: the
+// organization's (by slug or URL), or a file of the space's content src.
+func (r *Resolver) withOpenAPI(ctx context.Context, src *ContentSource, orgID string, doc document.Document) (document.Document, error) {
 	refs := &openAPIRefs{seen: map[string]bool{}}
 	refs.collect(doc.Nodes)
-	if len(refs.slugs)+len(refs.urls) == 0 {
+	if len(refs.slugs)+len(refs.urls)+len(refs.files) == 0 {
 		return doc, nil
 	}
-	versions, err := r.Store.CurrentSpecVersions(ctx, orgID, trimPrefix(refs.slugs, "slug:"), trimPrefix(refs.urls, "url:"))
-	if err != nil {
-		return doc, err
-	}
 	specs := map[string]*openapidoc.Doc{}
-	for _, v := range versions {
-		d := r.specDocs.parse(ctx, &v.OpenAPISpecVersion)
-		if d == nil {
-			continue
+	if len(refs.slugs)+len(refs.urls) > 0 {
+		versions, err := r.Store.CurrentSpecVersions(ctx, orgID, trimPrefix(refs.slugs, "slug:"), trimPrefix(refs.urls, "url:"))
+		if err != nil {
+			return doc, err
 		}
-		specs["slug:"+v.Slug] = d
-		if v.URL != nil {
-			specs["url:"+*v.URL] = d
+		for _, v := range versions {
+			version := &v.OpenAPISpecVersion
+			d := r.specDocs.get("version:"+v.ID, func() (*openapidoc.Doc, error) { return specDoc(ctx, version) })
+			if d == nil {
+				continue
+			}
+			specs["slug:"+v.Slug] = d
+			if v.URL != nil {
+				specs["url:"+*v.URL] = d
+			}
 		}
+	}
+	if err := r.fileSpecs(ctx, src, trimPrefix(refs.files, "file:"), specs); err != nil {
+		return doc, err
 	}
 	doc.Nodes = resolveOpenAPI(doc.Nodes, specs)
 	return doc, nil
+}
+
+// fileSpecs adds to specs the space's files that OpenAPI blocks name and that are OpenAPI
+// documents (a file's bytes never change under its blob key, so its parse is kept by it).
+func (r *Resolver) fileSpecs(ctx context.Context, src *ContentSource, ids []string, specs map[string]*openapidoc.Doc) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	files, err := r.filesOf(ctx, src)
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	for _, f := range files {
+		if !want[f.FileID] || f.Size > openapidoc.MaxSize {
+			continue
+		}
+		key := f.BlobKey
+		d := r.specDocs.get("blob:"+key, func() (*openapidoc.Doc, error) {
+			data, err := r.readBlob(ctx, key)
+			if err != nil {
+				return nil, err
+			}
+			return openapidoc.Parse(ctx, data)
+		})
+		if d != nil {
+			specs["file:"+f.FileID] = d
+		}
+	}
+	return nil
 }
 
 func trimPrefix(names []string, prefix string) []string {
@@ -131,8 +175,12 @@ func openAPIMarkdown(n document.Node, specs map[string]*openapidoc.Doc) (string,
 		}
 	case "swagger":
 		u, _ := ref["url"].(string)
-		if kind, _ := ref["kind"].(string); kind == "url" && specs["url:"+u] != nil {
+		id, _ := ref["file"].(string)
+		switch kind, _ := ref["kind"].(string); {
+		case kind == "url" && specs["url:"+u] != nil:
 			return openapidoc.OperationMarkdown(specs["url:"+u], method, path)
+		case kind == "file" && specs["file:"+id] != nil:
+			return openapidoc.OperationMarkdown(specs["file:"+id], method, path)
 		}
 	case "openapi-schemas":
 		spec, _ := ref["spec"].(string)
@@ -166,27 +214,32 @@ func rekey(nodes []document.Node, prefix string) []document.Node {
 	return nodes
 }
 
-// specDocs keeps the parsed documents of recently shown specification versions: a version never
-// changes, and parsing one costs far more than showing it. The zero value is ready to use.
+// specDocCache keeps the parsed documents of recently shown specifications, by what never
+// changes under its key (a specification's version, a file's blob): parsing one costs far more
+// than showing it. The zero value is ready to use.
 type specDocCache struct {
 	mu   sync.Mutex
-	docs map[string]*openapidoc.Doc // by version id; nil: the version does not parse
+	docs map[string]*openapidoc.Doc // nil: it does not parse
 }
 
 // maxCachedSpecs bounds the documents kept; past it the cache starts again.
 const maxCachedSpecs = 32
 
-// parse returns the version's parsed document, or nil when it does not parse.
-func (c *specDocCache) parse(ctx context.Context, v *storage.OpenAPISpecVersion) *openapidoc.Doc {
+// get returns the document parsed under key, parsing it on first use; nil when it does not
+// parse.
+func (c *specDocCache) get(key string, parse func() (*openapidoc.Doc, error)) *openapidoc.Doc {
 	c.mu.Lock()
-	d, ok := c.docs[v.ID]
+	d, ok := c.docs[key]
 	c.mu.Unlock()
 	if ok {
 		return d
 	}
-	d, err := specDoc(ctx, v)
+	d, err := parse()
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return nil // this request's end, not the document's fault: not remembered
+	}
 	if err != nil {
-		slog.WarnContext(ctx, "an OpenAPI version does not parse", "version", v.ID, "err", err)
+		slog.Debug("an OpenAPI block's document does not parse", "key", key, "err", err)
 		d = nil
 	}
 	c.mu.Lock()
@@ -194,6 +247,6 @@ func (c *specDocCache) parse(ctx context.Context, v *storage.OpenAPISpecVersion)
 	if c.docs == nil || len(c.docs) >= maxCachedSpecs {
 		c.docs = map[string]*openapidoc.Doc{}
 	}
-	c.docs[v.ID] = d
+	c.docs[key] = d
 	return d
 }

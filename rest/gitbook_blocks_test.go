@@ -29,6 +29,7 @@ func gitbookBlocksRepo(t *testing.T) map[string]string {
 		t.Fatal(err)
 	}
 	files[".gitbook/assets/cover.png"] = string(pngBytes)
+	files[".gitbook/assets/petstore.json"] = petstoreSpec // an OpenAPI block of blocks/code.md names it
 	return files
 }
 
@@ -106,7 +107,9 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 				`<code>GET /items</code></span><span class="card-text">OpenAPI specification inventory`,
 				`<section class="openapi openapi-resolved">`, `Delete a pet`, `<code>DELETE /pets/{id}</code>`, `Removes the pet for good.`, `A pet of the store.`, `What it answers to`,
 				`<section class="openapi openapi-inline"><p class="openapi-title"><code>POST /orders</code> Place an order</p><p>Orders are <strong>final</strong>.</p>`,
-				`<li><p><code>item</code> (body, string, required)</p>`, `data-title="201: Created"`},
+				`<li><p><code>item</code> (body, string, required)</p>`, `data-title="201: Created"`,
+				// A specification uploaded with the space's files.
+				`List pets`, `At most this many`},
 			"blocks/tables.md": {`<th scope="col" class="align-right">Value</th>`, `<th scope="col">Option</th>`, `<td><p>Overwrite.</p>`, `<li><p>folders</p>`,
 				`<div class="cards cards-medium">`, `<span class="option">Paid</span>`, `<td>header</td>`},
 			"blocks/changelog.md": {`<time datetime="2026-01-15">2026-01-15</time>`, ` id="dark-mode">Dark mode`, `<strong>dark mode</strong>`,

@@ -873,6 +873,13 @@ func (c *converter) tag(t *tagBlock) []Node {
 		}
 		return c.blocks(t)
 	case "swagger":
+		// The older form names a specification, as {% openapi src %} does; the legacy one writes
+		// the operation out.
+		if t.Attrs["src"] != "" {
+			if b, ok := c.openAPI(&tagBlock{Name: "openapi", Attrs: t.Attrs}); ok {
+				return []Node{b}
+			}
+		}
 		return []Node{c.swaggerInline(t)}
 	case "prompt":
 		return []Node{c.prompt(t)}
