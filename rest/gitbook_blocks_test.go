@@ -211,5 +211,12 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 				t.Errorf("export changed %s:\n%s\nwant:\n%s", name, exported[name], repo[name])
 			}
 		}
+
+		// A page edited through the API keeps its included text searchable.
+		changelog := findPage(rev["pages"].([]any), "Changelog")
+		e.updatePage(admin.Token, target(sp, ""), changelog, map[string]any{"markdown": "Edited.\n\n{% include \"../.gitbook/includes/footer.md\" %}\n"}).ok(nil)
+		if found := titlesOf(e.searchSpace(admin.Token, sp, "lighthouse", "").Items); len(found) != 1 || found[0] != "Changelog" {
+			t.Errorf("search for included text after an edit: %v", found)
+		}
 	})
 }
