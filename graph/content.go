@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/document"
@@ -419,17 +420,48 @@ func (r *Resolver) includeResolver(ctx context.Context, src *ContentSource, show
 	)
 	resolve := func(target string) (document.Include, bool) {
 		if byKey == nil && loadErr == nil {
-			byKey, loadErr = r.reusableContents(ctx, src.View, show)
+			byKey, loadErr = r.reusableContents(ctx, src)
 		}
 		inc, ok := byKey[document.IncludeKey(target)]
+		if ok && show != nil {
+			inc.Markdown = show(inc.Markdown)
+		}
 		return inc, ok
 	}
 	return resolve, &loadErr
 }
 
-// reusableContents reads a view's reusable contents by include key, their markdown without front
-// matter, read through show when given.
-func (r *Resolver) reusableContents(ctx context.Context, view storage.View, show func(string) string) (map[string]document.Include, error) {
+// includeSet is a content source's reusable contents by include key, their markdown without
+// front matter: read once (two statements), then shared. The zero value is ready to use.
+type includeSet struct {
+	mu     sync.Mutex
+	byKey  map[string]document.Include
+	loaded bool
+}
+
+// reusableContents returns the source's reusable contents, reading them the first time.
+func (r *Resolver) reusableContents(ctx context.Context, src *ContentSource) (map[string]document.Include, error) {
+	src.links.mu.Lock()
+	if src.links.includes == nil {
+		src.links.includes = &includeSet{}
+	}
+	set := src.links.includes
+	src.links.mu.Unlock()
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	if set.loaded {
+		return set.byKey, nil
+	}
+	byKey, err := r.readReusableContents(ctx, src.View)
+	if err != nil {
+		return nil, err // not remembered: the next view tries again
+	}
+	set.byKey, set.loaded = byKey, true
+	return byKey, nil
+}
+
+// readReusableContents reads a view's reusable contents by include key.
+func (r *Resolver) readReusableContents(ctx context.Context, view storage.View) (map[string]document.Include, error) {
 	rows, err := r.Store.ReusableContentsOf(ctx, view)
 	if err != nil {
 		return nil, err
@@ -447,15 +479,9 @@ func (r *Resolver) reusableContents(ctx context.Context, view storage.View, show
 		return nil, err
 	}
 	for _, v := range rows {
-		g := readBlobGit(v.Git)
-		if g == nil {
-			continue
+		if g := readBlobGit(v.Git); g != nil {
+			out[document.IncludeKey(g.Path)] = document.Include{ID: v.ReusableContentID, Markdown: gitsync.IncludeBody(bodies[deref(v.ContentID)])}
 		}
-		md := gitsync.IncludeBody(bodies[deref(v.ContentID)])
-		if show != nil {
-			md = show(md)
-		}
-		out[document.IncludeKey(g.Path)] = document.Include{ID: v.ReusableContentID, Markdown: md}
 	}
 	return out, nil
 }

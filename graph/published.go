@@ -324,7 +324,7 @@ func (r *Resolver) treeOf(ctx context.Context, sp *PublishedSiteSpace) (*publish
 		r.published.put(rev)
 	}
 	sp.src.links.mu.Lock()
-	sp.src.links.index, sp.src.links.files = rev.index, rev.files
+	sp.src.links.index, sp.src.links.files, sp.src.links.includes = rev.index, rev.files, rev.includes
 	sp.src.links.mu.Unlock()
 	sp.tree = rev.tree
 	return sp.tree, nil
@@ -362,7 +362,7 @@ func (r *Resolver) readPublishedRevision(ctx context.Context, src *ContentSource
 		}
 	}
 	walk(roots, nil, 0, true)
-	return &publishedRevision{key: key, tree: t, index: r.linkIndexFrom(roots, files), files: files, rows: len(rows)}, nil
+	return &publishedRevision{key: key, tree: t, index: r.linkIndexFrom(roots, files), files: files, rows: len(rows), includes: &includeSet{}}, nil
 }
 
 // pageURL is where a page of the site space is published.

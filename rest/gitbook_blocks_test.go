@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -186,6 +187,15 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 		e.read("/sites/blocks/inline", nil, "Cookie", cookie).want(http.StatusOK).has("Shown to readers outside the beta.")
 		beta := strings.Split(e.read("/sites/blocks/inline?visitor.beta=true", nil).want(http.StatusFound).Header.Get("Set-Cookie"), ";")[0]
 		e.read("/sites/blocks/inline", nil, "Cookie", beta).want(http.StatusOK).lacks("Shown to readers outside the beta.")
+
+		// Reusable content is read once per published revision: a later view of a page that
+		// includes some costs what a view of a page that includes none does.
+		var including, plain atomic.Int64
+		e.read("/sites/blocks/blocks/changelog", &including).want(http.StatusOK)
+		e.read("/sites/blocks/blocks/tables", &plain).want(http.StatusOK)
+		if including.Load() > plain.Load() {
+			t.Errorf("statements: %d for a page with an include, %d for one without", including.Load(), plain.Load())
+		}
 
 		// The diagram library is served beside its licence.
 		lib := e.read("/sites/blocks/~static/mermaid.min.js", nil).want(http.StatusOK)
