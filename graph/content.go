@@ -6,10 +6,12 @@ import (
 	"errors"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/expr"
+	"github.com/bindery/bindery/graph/gitsync"
 	"github.com/bindery/bindery/graph/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
@@ -367,6 +369,12 @@ func (r *Resolver) markdownOf(ctx context.Context, page *model.RevisionPage) (st
 // documentOf parses markdown into the document tree, resolving references to the content's files
 // by name (reading the file list only when the markdown refers to something).
 func (r *Resolver) documentOf(ctx context.Context, src *ContentSource, markdown string) (document.Document, error) {
+	return r.documentFor(ctx, src, markdown, nil)
+}
+
+// documentFor is documentOf with the reusable contents the markdown includes in place, each
+// read through show first (a published page keeps only what its visitor sees; nil: as stored).
+func (r *Resolver) documentFor(ctx context.Context, src *ContentSource, markdown string, show func(string) string) (document.Document, error) {
 	var (
 		files   map[string]string
 		loadErr error
@@ -391,11 +399,91 @@ func (r *Resolver) documentOf(ctx context.Context, src *ContentSource, markdown 
 		id, ok := files[name]
 		return id, ok
 	}
-	doc, err := document.Convert(markdown, resolve)
+	includes, includeErr := r.includeResolver(ctx, src, show)
+	doc, err := document.ConvertWith(markdown, resolve, includes)
 	if errors.Is(err, document.ErrTooLarge) {
 		return doc, apperr.Invalidf("format", "the page's content is too large to read as a document (over %d nodes); read it as markdown", document.MaxReadNodes)
 	}
+	if loadErr == nil {
+		loadErr = *includeErr
+	}
 	return doc, loadErr
+}
+
+// includeResolver finds the reusable contents of src by the path an include tag names
+// (document.IncludeKey), reading them (two statements) the first time one is asked for; the
+// error it met, if any, is left at the returned pointer.
+func (r *Resolver) includeResolver(ctx context.Context, src *ContentSource, show func(string) string) (document.IncludeResolver, *error) {
+	var (
+		byKey   map[string]document.Include
+		loadErr error
+	)
+	resolve := func(target string) (document.Include, bool) {
+		if byKey == nil && loadErr == nil {
+			byKey, loadErr = r.reusableContents(ctx, src)
+		}
+		inc, ok := byKey[document.IncludeKey(target)]
+		if ok && show != nil {
+			inc.Markdown = show(inc.Markdown)
+		}
+		return inc, ok
+	}
+	return resolve, &loadErr
+}
+
+// includeSet is a content source's reusable contents by include key, their markdown without
+// front matter: read once (two statements), then shared. The zero value is ready to use.
+type includeSet struct {
+	mu     sync.Mutex
+	byKey  map[string]document.Include
+	loaded bool
+}
+
+// reusableContents returns the source's reusable contents, reading them the first time.
+func (r *Resolver) reusableContents(ctx context.Context, src *ContentSource) (map[string]document.Include, error) {
+	src.links.mu.Lock()
+	if src.links.includes == nil {
+		src.links.includes = &includeSet{}
+	}
+	set := src.links.includes
+	src.links.mu.Unlock()
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	if set.loaded {
+		return set.byKey, nil
+	}
+	byKey, err := r.readReusableContents(ctx, src.View)
+	if err != nil {
+		return nil, err // not remembered: the next view tries again
+	}
+	set.byKey, set.loaded = byKey, true
+	return byKey, nil
+}
+
+// readReusableContents reads a view's reusable contents by include key.
+func (r *Resolver) readReusableContents(ctx context.Context, view storage.View) (map[string]document.Include, error) {
+	rows, err := r.Store.ReusableContentsOf(ctx, view)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]document.Include{}
+	if len(rows) == 0 {
+		return out, nil
+	}
+	ids := make([]string, 0, len(rows))
+	for _, v := range rows {
+		ids = append(ids, deref(v.ContentID))
+	}
+	bodies, err := r.Store.PageMarkdown(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range rows {
+		if g := readBlobGit(v.Git); g != nil {
+			out[document.IncludeKey(g.Path)] = document.Include{ID: v.ReusableContentID, Markdown: gitsync.IncludeBody(bodies[deref(v.ContentID)])}
+		}
+	}
+	return out, nil
 }
 
 // Files pages through the files of a content source.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/gitsync"
 	"github.com/bindery/bindery/graph/jobs"
 	"github.com/bindery/bindery/graph/model"
@@ -475,6 +476,10 @@ func importEdit(ctx context.Context, c *storage.ContentTx, content *gitsync.Cont
 	}
 	used := map[string]bool{}
 	edit := &storage.Edit{}
+	includesChanged, err := importIncludes(ctx, c, content.Includes, edit)
+	if err != nil {
+		return nil, err
+	}
 	var place func(list []*gitsync.Page, parent *string, parentPath string)
 	place = func(list []*gitsync.Page, parent *string, parentPath string) {
 		var siblings []*storage.PageVersion
@@ -502,7 +507,9 @@ func importEdit(ctx context.Context, c *storage.ContentTx, content *gitsync.Cont
 			if p.Kind == "document" {
 				contents = setMarkdown(v, c.OrganizationID, p.Markdown)
 			}
-			if old == nil || !samePage(old, v) {
+			// A page that includes reusable content is indexed again when that content changed.
+			reindex := includesChanged && strings.Contains(p.Markdown, "{% include")
+			if old == nil || !samePage(old, v) || reindex {
 				edit.Pages = append(edit.Pages, v)
 				edit.Contents = append(edit.Contents, contents...)
 			}
@@ -556,6 +563,47 @@ func importEdit(ctx context.Context, c *storage.ContentTx, content *gitsync.Cont
 		}
 	}
 	return edit, nil
+}
+
+// importIncludes adds to edit the repository's reusable contents: each keeps its id when its Git
+// path is the same, and only what changed is written. It reports whether any changed.
+func importIncludes(ctx context.Context, c *storage.ContentTx, includes []*gitsync.Include, edit *storage.Edit) (bool, error) {
+	current, err := c.ReusableContents(ctx)
+	if err != nil {
+		return false, err
+	}
+	edit.IncludedMarkdown = map[string]string{}
+	byPath := map[string]*storage.ReusableContentVersion{}
+	for _, v := range current {
+		if g := readBlobGit(v.Git); g != nil {
+			byPath[g.Path] = v
+		}
+	}
+	used := map[string]bool{}
+	for _, inc := range includes {
+		contentID := storage.ContentID(c.OrganizationID, inc.Text)
+		v := &storage.ReusableContentVersion{Title: truncate(inc.Title, 256), Git: jsonText(model.GitSyncBlob{Oid: inc.OID, Path: inc.Path}),
+			ContentID: &contentID, CreatedAt: c.Now}
+		old := byPath[inc.Path]
+		if old != nil && !used[old.ReusableContentID] {
+			v.ReusableContentID = old.ReusableContentID
+		} else {
+			v.ReusableContentID = storage.NewID()
+			old = nil
+		}
+		used[v.ReusableContentID] = true
+		edit.IncludedMarkdown[document.IncludeKey(inc.Path)] = gitsync.IncludeBody(inc.Text)
+		if old == nil || old.Title != v.Title || deref(old.ContentID) != contentID || deref(old.Git) != deref(v.Git) {
+			edit.ReusableContents = append(edit.ReusableContents, v)
+			edit.Contents = append(edit.Contents, &storage.PageContent{Markdown: inc.Text})
+		}
+	}
+	for _, v := range current {
+		if !used[v.ReusableContentID] {
+			edit.RemovedReusableContents = append(edit.RemovedReusableContents, v.ReusableContentID)
+		}
+	}
+	return len(edit.ReusableContents)+len(edit.RemovedReusableContents) > 0, nil
 }
 
 func truncate(s string, n int) string {
@@ -680,7 +728,8 @@ func layoutFromFront(l *gitsync.Layout) model.PageLayout {
 		}
 	}
 	set(&out.Cover, l.Cover)
-	if l.Cover != nil && l.Cover.Size != "" {
+	// The contract's cover sizes; another (GitBook's "background") keeps the default.
+	if l.Cover != nil && (l.Cover.Size == "hero" || l.Cover.Size == "full") {
 		out.CoverSize = l.Cover.Size
 	}
 	set(&out.Title, l.Title)
@@ -827,7 +876,37 @@ func (r *Resolver) gitContent(ctx context.Context, view storage.View) (*gitsync.
 		}
 		content.Files = append(content.Files, gf)
 	}
+	if content.Includes, err = r.gitIncludes(ctx, view); err != nil {
+		return nil, err
+	}
 	return content, nil
+}
+
+// gitIncludes reads a view's reusable contents as the files they were imported from.
+func (r *Resolver) gitIncludes(ctx context.Context, view storage.View) ([]*gitsync.Include, error) {
+	rows, err := r.Store.ReusableContentsOf(ctx, view)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	var ids []string
+	for _, v := range rows {
+		if v.ContentID != nil {
+			ids = append(ids, *v.ContentID)
+		}
+	}
+	bodies, err := r.Store.PageMarkdown(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*gitsync.Include, 0, len(rows))
+	for _, v := range rows {
+		inc := &gitsync.Include{Title: v.Title, Text: bodies[deref(v.ContentID)]}
+		if g := readBlobGit(v.Git); g != nil {
+			inc.Path = g.Path
+		}
+		out = append(out, inc)
+	}
+	return out, nil
 }
 
 func (r *Resolver) readBlob(ctx context.Context, key string) ([]byte, error) {

@@ -34,6 +34,9 @@ type linkMemo struct {
 	index *linkIndex
 	refs  map[string][]*storage.ContentRef
 	files []*storage.FileVersion
+	// includes are the source's reusable contents, read on first use; a published revision's
+	// are shared by every view of it (published_cache.go).
+	includes *includeSet
 }
 
 // filesOf returns the files of the source: one statement, once per source.

@@ -133,14 +133,9 @@ func (r *Resolver) OpenPublishedSite(ctx context.Context, name string, in *model
 // visitor-auth site's token's (required), another site's valid token's (optional), and unsigned
 // claims where the site allows them (a signed claim wins over an unsigned one).
 func (r *Resolver) visitorClaims(ctx context.Context, site *model.Site, settings *storage.SiteReaderSettings, in *model.SiteVisitorInput) (map[string]any, error) {
-	claims := map[string]any{}
+	var unsigned map[string]any
 	if settings.UnsignedClaims && in.Claims != nil {
-		var unsigned map[string]any
-		if json.Unmarshal(in.Claims, &unsigned) == nil {
-			for k, v := range unsigned {
-				claims[k] = v
-			}
-		}
+		_ = json.Unmarshal(in.Claims, &unsigned) // claims that are not an object are none
 	}
 	var signed map[string]any
 	token := strings.TrimSpace(deref(in.Token))
@@ -165,10 +160,25 @@ func (r *Resolver) visitorClaims(ctx context.Context, site *model.Site, settings
 			return nil, &apperr.Error{Kind: apperr.Unauthenticated, Msg: "this site needs a valid visitor token"}
 		}
 	}
+	return mergeClaims(unsigned, signed), nil
+}
+
+// mergeClaims is what conditions see of a visitor: the unsigned claims, both at the top of
+// visitor.claims (Bindery's address) and under visitor.claims.unsigned (GitBook's, so imported
+// conditions hold), then the signed claims, which win over both.
+func mergeClaims(unsigned, signed map[string]any) map[string]any {
+	claims := map[string]any{}
+	for k, v := range unsigned {
+		claims[k] = v
+	}
+	if unsigned == nil {
+		unsigned = map[string]any{} // visitor.claims.unsigned.x is then missing, not an error
+	}
+	claims["unsigned"] = unsigned
 	for k, v := range signed {
 		claims[k] = v
 	}
-	return claims, nil
+	return claims
 }
 
 // publishedStructure fills in the sections and site spaces the visitor sees: those whose
@@ -314,7 +324,7 @@ func (r *Resolver) treeOf(ctx context.Context, sp *PublishedSiteSpace) (*publish
 		r.published.put(rev)
 	}
 	sp.src.links.mu.Lock()
-	sp.src.links.index, sp.src.links.files = rev.index, rev.files
+	sp.src.links.index, sp.src.links.files, sp.src.links.includes = rev.index, rev.files, rev.includes
 	sp.src.links.mu.Unlock()
 	sp.tree = rev.tree
 	return sp.tree, nil
@@ -352,7 +362,7 @@ func (r *Resolver) readPublishedRevision(ctx context.Context, src *ContentSource
 		}
 	}
 	walk(roots, nil, 0, true)
-	return &publishedRevision{key: key, tree: t, index: r.linkIndexFrom(roots, files), files: files, rows: len(rows)}, nil
+	return &publishedRevision{key: key, tree: t, index: r.linkIndexFrom(roots, files), files: files, rows: len(rows), includes: &includeSet{}}, nil
 }
 
 // pageURL is where a page of the site space is published.
@@ -513,11 +523,17 @@ func (r *Resolver) publishedDocument(ctx context.Context, pp *PublishedPage) (mo
 	if err != nil || md == nil {
 		return nil, err
 	}
-	doc, err := r.documentOf(ctx, pp.space.src, *md)
+	visible := func(md string) string {
+		return document.KeepConditional(md, func(condition string) bool { return conditionHolds(&condition, pp.space.site.claims) })
+	}
+	doc, err := r.documentFor(ctx, pp.space.src, *md, visible)
 	if err != nil {
 		return nil, err
 	}
 	doc = evaluateDocument(doc, pp.space.site.vars, stringVars(pp.page.Variables), r.Now)
+	if doc, err = r.withOpenAPI(ctx, pp.space.src, pp.space.site.orgID, doc); err != nil {
+		return nil, err
+	}
 	b, err := json.Marshal(doc)
 	return model.JSON(b), err
 }

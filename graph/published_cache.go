@@ -27,6 +27,8 @@ type publishedRevision struct {
 	index *linkIndex
 	files []*storage.FileVersion
 	rows  int
+	// includes are its reusable contents, read by the first view that includes one.
+	includes *includeSet
 }
 
 // maxCachedPageRows bounds the rows the cache holds (a few hundred bytes each).

@@ -41,6 +41,7 @@ type Resolver struct {
 	GitSync GitSyncConfig
 
 	published publishedTrees // published revisions' navigation, link index and files (the reader's page views)
+	specDocs  specDocCache   // parsed OpenAPI versions, for the OpenAPI blocks of published pages
 	// TokenRevoked, when set, is called with the hash of every token revoked, after the revocation
 	// is stored: a cache of authenticated tokens drops its entry there, so that the token is refused
 	// on the next request.

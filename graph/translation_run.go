@@ -134,6 +134,10 @@ func (r *Resolver) translate(ctx context.Context, t *storage.Translation, run *s
 	if err != nil {
 		return "", err
 	}
+	includes, err := r.Store.ReusableContentsOf(ctx, view)
+	if err != nil {
+		return "", err
+	}
 	var contentIDs []string
 	for _, v := range versions {
 		if v.ContentID != nil {
@@ -215,7 +219,7 @@ func (r *Resolver) translate(ctx context.Context, t *storage.Translation, run *s
 			run.Words += m.Words
 		}
 	}
-	rev, issues, err := r.writeResult(ctx, t, pages, files, memory)
+	rev, issues, err := r.writeResult(ctx, t, pages, files, includes, memory)
 	if err != nil {
 		return "", err
 	}
@@ -370,8 +374,9 @@ func replaceKeepingShape(markdown string, runs []document.TextRun, texts []strin
 }
 
 // writeResult writes the result space's new revision: the source's tree with each page's
-// translation, and the source's files. It returns the revision and the issues of its pages.
-func (r *Resolver) writeResult(ctx context.Context, t *storage.Translation, pages []*sourcePage, files []*storage.FileVersion, memory map[string]*storage.TranslatedPage) (*storage.Revision, []*model.TranslationIssue, error) {
+// translation, and the source's files and reusable contents (as written: they are not translated
+// yet). It returns the revision and the issues of its pages.
+func (r *Resolver) writeResult(ctx context.Context, t *storage.Translation, pages []*sourcePage, files []*storage.FileVersion, includes []*storage.ReusableContentVersion, memory map[string]*storage.TranslatedPage) (*storage.Revision, []*model.TranslationIssue, error) {
 	issues := []*model.TranslationIssue{}
 	want := make([]*storage.PageVersion, len(pages))
 	var contents []*storage.PageContent
@@ -401,7 +406,13 @@ func (r *Resolver) writeResult(ctx context.Context, t *storage.Translation, page
 		if err != nil {
 			return nil, err
 		}
-		return resultEdit(current, want, contents, currentFiles, files), nil
+		edit := resultEdit(current, want, contents, currentFiles, files)
+		currentIncludes, err := c.ReusableContents(ctx)
+		if err != nil {
+			return nil, err
+		}
+		resultIncludes(edit, currentIncludes, includes)
+		return edit, nil
 	})
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, nil, &runFailure{"the result space was deleted"}
@@ -453,6 +464,29 @@ func resultEdit(current, want []*storage.PageVersion, contents []*storage.PageCo
 	}
 	sort.Strings(edit.RemovedPages)
 	return edit
+}
+
+// resultIncludes adds to edit what turns the result's reusable contents into the source's.
+func resultIncludes(edit *storage.Edit, current, source []*storage.ReusableContentVersion) {
+	have := map[string]*storage.ReusableContentVersion{}
+	for _, v := range current {
+		have[v.ReusableContentID] = v
+	}
+	keep := map[string]bool{}
+	for _, v := range source {
+		keep[v.ReusableContentID] = true
+		old := have[v.ReusableContentID]
+		if old == nil || old.Title != v.Title || deref(old.ContentID) != deref(v.ContentID) || deref(old.Git) != deref(v.Git) {
+			c := *v
+			c.Span = storage.Span{}
+			edit.ReusableContents = append(edit.ReusableContents, &c)
+		}
+	}
+	for _, v := range current {
+		if !keep[v.ReusableContentID] {
+			edit.RemovedReusableContents = append(edit.RemovedReusableContents, v.ReusableContentID)
+		}
+	}
 }
 
 // glossaryTerms are the entries that have a term in both languages.

@@ -63,6 +63,9 @@ type docRenderer struct {
 	code    *chromahtml.Formatter
 	style   *chroma.Style
 	levels  *headingLevels
+	// notes are the annotations' bodies, numbered in order, written after the document.
+	notes    [][]node
+	diagrams int
 }
 
 var (
@@ -70,11 +73,25 @@ var (
 	codeStyle     = styles.Get("github")
 )
 
+// renderedDocument is a document as the page shows it.
+type renderedDocument struct {
+	HTML    template.HTML
+	Outline []heading
+	// Diagrams: the document holds a diagram, which the page draws with the diagram library.
+	Diagrams bool
+}
+
 // renderDocument turns a document tree into HTML and the page's outline.
 func renderDocument(doc json.RawMessage, links []linkData, files []fileData) (template.HTML, []heading) {
+	out := render(doc, links, files)
+	return out.HTML, out.Outline
+}
+
+// render turns a document tree into what the page shows.
+func render(doc json.RawMessage, links []linkData, files []fileData) renderedDocument {
 	var root node
 	if len(doc) == 0 || json.Unmarshal(doc, &root) != nil {
-		return "", nil
+		return renderedDocument{}
 	}
 	r := &docRenderer{links: map[string]linkData{}, files: map[string]fileData{}, anchors: document.Anchors{}, code: codeFormatter, style: codeStyle,
 		levels: newHeadingLevels(root.Nodes)}
@@ -88,7 +105,8 @@ func renderDocument(doc json.RawMessage, links []linkData, files []fileData) (te
 		r.files[f.ID] = f
 	}
 	r.blocks(root.Nodes)
-	return template.HTML(r.b.String()), r.outline
+	r.writeNotes()
+	return renderedDocument{HTML: template.HTML(r.b.String()), Outline: r.outline, Diagrams: r.diagrams > 0}
 }
 
 func (r *docRenderer) w(s string)    { r.b.WriteString(s) }
@@ -237,10 +255,16 @@ func (r *docRenderer) block(n node) {
 		r.blocks(n.Nodes)
 	case "swagger", "openapi-operation", "openapi-schemas", "openapi-webhook":
 		r.openAPICard(n)
+	case "swagger-inline":
+		r.swaggerInline(n)
+	case "prompt":
+		r.prompt(n)
 	case "html":
 		r.w(`<div class="html">` + sanitizeHTML(str(n.Data, "html")) + "</div>\n")
 	case "content-ref":
 		r.contentRef(n)
+	case "reusable-content":
+		r.reusableContent(n)
 	case "expandable":
 		r.w("<details class=\"expandable\"><summary>")
 		for _, f := range n.Fragments {
@@ -304,6 +328,10 @@ func (r *docRenderer) codeBlock(n node) {
 	}
 	source := strings.Join(lines, "\n")
 	syntax := str(n.Data, "syntax")
+	if syntax == "mermaid" {
+		r.diagram(source)
+		return
+	}
 	r.w(`<figure class="code">`)
 	if title := str(n.Data, "title"); title != "" {
 		r.w("<figcaption>")
@@ -546,6 +574,10 @@ func (r *docRenderer) contentRef(n node) {
 			title = f.Name
 		}
 	}
+	if u == "" && isIncludePath(title) {
+		r.missingInclude(title)
+		return
+	}
 	if u == "" {
 		r.w(`<p class="card broken-link">`)
 		r.text(title)
@@ -616,6 +648,10 @@ func (r *docRenderer) inlines(nodes []node) {
 			r.w(`<a class="mention" href="` + html.EscapeString(u) + `">`)
 			r.text(title)
 			r.w("</a>")
+		case n.Type == "annotation":
+			r.annotation(n)
+		case n.Type == "emoji":
+			r.emoji(str(n.Data, "code"))
 		case n.Type == "expression":
 			// Not evaluated (it failed): shown as written, with why.
 			r.w(`<code class="expression" title="` + html.EscapeString(str(n.Data, "error")) + `">`)
@@ -928,8 +964,17 @@ func (r *docRenderer) linklessInlines(nodes []node) {
 	}
 }
 
-// openAPICard shows an OpenAPI block as a card naming its operation and specification.
+// openAPICard shows an OpenAPI block: what its specification says, when the graph found it (the
+// block's "openapi" fragment), else a card naming its operation and specification.
 func (r *docRenderer) openAPICard(n node) {
+	for _, f := range n.Fragments {
+		if f.Fragment == "openapi" && len(f.Nodes) > 0 {
+			r.w(`<section class="openapi openapi-resolved">`)
+			r.blocks(f.Nodes)
+			r.w("</section>\n")
+			return
+		}
+	}
 	ref, _ := n.Data["ref"].(map[string]any)
 	spec := str(ref, "spec")
 	if spec == "" {

@@ -69,14 +69,28 @@ var gitbookFixtures = []struct {
 	{"openapi", "{% openapi src=\"https://e.example/spec.yaml\" path=\"/pets\" method=\"get\" %}\n[https://e.example/spec.yaml](https://e.example/spec.yaml)\n{% endopenapi %}\n\n{% openapi-operation spec=\"petstore\" path=\"/pets/{id}\" method=\"delete\" %}\n[OpenAPI petstore](https://e.example/p.json)\n{% endopenapi-operation %}\n\n{% openapi-schemas spec=\"petstore\" schemas=\"Pet,Error\" grouped=\"false\" %}\n[OpenAPI petstore](https://e.example/p.json)\n{% endopenapi-schemas %}",
 		[]string{`"type":"swagger","key":"1","isVoid":true,"data":{"method":"get","path":"/pets","ref":{"kind":"url","url":"https://e.example/spec.yaml"}}`, `"type":"openapi-operation","key":"2","isVoid":true,"data":{"method":"delete","path":"/pets/{id}","ref":{"kind":"openapi","spec":"petstore"}}`, `"data":{"grouped":false,"ref":{"kind":"openapi","spec":"petstore"},"schemas":["Pet","Error"]}`},
 		[]string{`<code>GET /pets</code>`, `<code>DELETE /pets/{id}</code>`, `OpenAPI specification petstore`, `Schemas: Pet, Error`}},
+	{"legacy swagger", "{% swagger method=\"get\" path=\"/pets\" baseUrl=\"https://api.e.example\" summary=\"List pets\" %}\n{% swagger-description %}\nLists **all** pets.\n{% endswagger-description %}\n\n{% swagger-parameter in=\"query\" name=\"limit\" type=\"integer\" required=\"true\" %}\nHow many.\n{% endswagger-parameter %}\n\n{% swagger-response status=\"200: OK\" description=\"Pets\" %}\n```json\n[]\n```\n{% endswagger-response %}\n{% endswagger %}",
+		[]string{`"type":"swagger-inline","key":"1","data":{"baseUrl":"https://api.e.example","method":"get","path":"/pets","summary":"List pets"}`, `"type":"tabs-item","key":"8","data":{"title":"200: OK"}`},
+		[]string{`<section class="openapi openapi-inline"><p class="openapi-title"><code>GET /pets</code> List pets</p><p>Lists <strong>all</strong> pets.</p>`,
+			`<li><p><code>limit</code> (query, integer, required)</p>`, `<p>How many.</p>`, `data-title="200: OK"`, `<p>Pets</p>`, `<code data-lang="json">`}},
+	{"prompt", "{% prompt description=\"Summarize a release\" icon=\"rectangle-terminal\" defaultExpanded=\"full\" %}\n```markdown\nSummarize this.\n```\n{% endprompt %}",
+		[]string{`"type":"prompt","key":"1","data":{"defaultExpanded":"full","description":"Summarize a release","icon":"rectangle-terminal"}`, `"syntax":"markdown"`},
+		[]string{`<details class="prompt" open><summary><span class="icon`, `Summarize a release</summary><figure class="code">`}},
 	{"updates", "{% updates format=\"full\" %}\n{% update date=\"2026-01-15\" %}\n## Dark mode\n\nShipped.\n{% endupdate %}\n{% endupdates %}",
 		[]string{`"type":"updates","key":"1","data":{"format":"full"}`, `"type":"update","key":"2","data":{"date":"2026-01-15"}`},
 		[]string{`<section class="update"><p class="update-date"><time datetime="2026-01-15">2026-01-15</time></p><h`, ` id="dark-mode">Dark mode`}},
 	{"conditional content", "{% if visitor.claims.unsigned.beta %}\nBeta **only**.\n{% endif %}",
 		[]string{`"type":"if","key":"1","data":{"expression":"visitor.claims.unsigned.beta"}`}, []string{`<p>Beta <strong>only</strong>.</p>`}},
-	{"drawing and mermaid", "```mermaid\ngraph TD; A-->B\n```", []string{`"syntax":"mermaid"`}, []string{`data-lang="mermaid"`}},
+	{"drawing and mermaid", "```mermaid\ngraph TD; A-->B\n```", []string{`"syntax":"mermaid"`}, []string{"<figure class=\"code diagram\" data-diagram=\"mermaid\"><pre class=\"chroma\" tabindex=\"0\"><code data-lang=\"mermaid\">graph TD; A--&gt;B</code></pre></figure>"}},
 	{"html the format does not define", "<div class=\"note\"><script>alert(1)</script><iframe src=\"https://e.example\"></iframe><b>kept</b></div>",
 		[]string{`"type":"html"`}, []string{`<div class="html">`, `<b>kept</b>`}},
+	{"annotations", "A footnote[^1] and a **bold**[^long].\n\n[^1]: The note.\n\n[^long]: First part.\n\n    Second part with `code`.",
+		[]string{`"type":"annotation","key":"2","isVoid":false,"data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"footnote","marks":[]}]}],"fragments":[{"object":"fragment","key":"3","fragment":"annotation-body","type":"annotation-body"`,
+			`"text":"bold","marks":[{"object":"mark","type":"bold","data":{}}]`},
+		[]string{`<p>A <span class="annotation">footnote<sup class="annotation-ref"><a href="#fn-1" id="fnref-1"`, `<li id="fn-1"><p>The note.</p>`, "<li id=\"fn-2\"><p>First part.</p>\n<p>Second part with <code>code</code>.</p>"}},
+	{"emoji", "Home :house: and <i class=\"fa-house\">:house:</i> at 12:30:45.",
+		[]string{`"type":"emoji","key":"2","isVoid":true,"data":{"code":"1f3e0"}`, `"type":"icon"`, `"text":" at 12:30:45."`},
+		[]string{`Home <span class="emoji">🏠</span> and <span class="icon`}},
 	{"unknown inline html", "a <span style=\"x\">b</span> <u>c</u> <sup>2</sup> <sub>i</sub>",
 		[]string{`"type":"superscript"`, `"type":"subscript"`}, []string{`a b c <sup>2</sup> <sub>i</sub>`}},
 }
@@ -143,6 +157,7 @@ func TestGitBookSyntaxNeverShows(t *testing.T) {
 		func(w string) string { return "<span>" + w + "</span>" },
 		func(w string) string { return "**" + w + "**" },
 		func(w string) string { return `<a href="https://e.example/m" data-mention>` + w + `</a> ` + w },
+		func(w string) string { return w + "[^" + w + "] :tada:\n\n[^" + w + "]: " + w + "\n\n" },
 	}
 	block := []func(inner, w string) string{
 		func(inner, w string) string {
@@ -176,6 +191,13 @@ func TestGitBookSyntaxNeverShows(t *testing.T) {
 		},
 		func(inner, w string) string {
 			return "{% code title=\"" + w + "\" %}\n```\ncode\n```\n{% endcode %}\n\n" + inner
+		},
+		func(inner, w string) string {
+			return "{% prompt description=\"" + w + "\" %}\n" + inner + "\n{% endprompt %}"
+		},
+		func(inner, w string) string {
+			return "{% swagger method=\"post\" path=\"/" + w + "\" summary=\"" + w + "\" %}\n{% swagger-description %}\n" + inner +
+				"\n{% endswagger-description %}\n\n{% swagger-parameter in=\"path\" name=\"" + w + "\" %}\n\n{% endswagger-parameter %}\n{% endswagger %}"
 		},
 	}
 	rng := rand.New(rand.NewPCG(36, 36))

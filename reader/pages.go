@@ -51,6 +51,8 @@ type view struct {
 	MarkdownURL string
 	Results     any
 	Searched    bool
+	// Diagrams: the page loads the diagram library.
+	Diagrams bool
 }
 
 // servePage renders the page a path of the site shows.
@@ -88,7 +90,11 @@ func (h *Handler) servePage(w http.ResponseWriter, req *http.Request) {
 	if !res.Site.Indexable || p.NoIndex {
 		v.Robots = "noindex"
 	}
-	v.Content, v.Outline = renderDocument(p.Document, p.Links, p.Files)
+	doc := render(p.Document, p.Links, p.Files)
+	v.Content, v.Outline, v.Diagrams = doc.HTML, doc.Outline, doc.Diagrams
+	if doc.Diagrams {
+		w.Header().Set("Content-Security-Policy", diagramCSP)
+	}
 	v.OGImage = coverURL(p.Cover, p.Files)
 	v.Crumbs = p.Ancestors
 	v.Sidebar = sidebarTree(at.Sidebar, p.ID, res.Site.URL)

@@ -228,8 +228,19 @@ func headers(w http.ResponseWriter, indexable bool) {
 	h.Set("Vary", "Cookie")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-	h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'")
+	h.Set("Content-Security-Policy", readerCSP)
 }
+
+// readerCSP is every reader page's content security policy: the reader's own scripts and styles
+// only.
+const readerCSP = "default-src 'none'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
+
+// diagramCSP is a page with a diagram's: the diagram library writes each drawing as an SVG with
+// its own <style> element and style attributes, which style-src 'self' would block. Scripts stay
+// the reader's own; the library runs in its strict mode (labels sanitized, no HTML or click
+// handlers in diagrams), and the document's own HTML is sanitized without style, so the inline
+// styles a page can hold are the library's.
+const diagramCSP = "default-src 'none'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
 
 // fail answers an error of the graph: 404 for what is not there (or not for this visitor), 401
 // for a visitor-auth site without a valid token, 400 for bad input, else a logged 500.
@@ -263,6 +274,9 @@ func (h *Handler) staticURLs(req *http.Request) map[string]string {
 	return map[string]string{
 		"CSS": base + "reader.css?v=" + h.static["reader.css"].hash,
 		"JS":  base + "reader.js?v=" + h.static["reader.js"].hash,
+		// The diagram library (mermaid's browser build, its licence beside it), for pages with a
+		// diagram only.
+		"Diagrams": base + "mermaid.min.js?v=" + h.static["mermaid.min.js"].hash,
 	}
 }
 

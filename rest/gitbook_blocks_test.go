@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -29,12 +30,33 @@ func gitbookBlocksRepo(t *testing.T) map[string]string {
 		t.Fatal(err)
 	}
 	files[".gitbook/assets/cover.png"] = string(pngBytes)
+	files[".gitbook/assets/petstore.json"] = petstoreSpec // an OpenAPI block of blocks/code.md names it
 	return files
 }
 
 // syntaxShown finds GitBook or HTML syntax shown as text on a published page: liquid tags,
-// escaped tags (&lt;tag), GitBook's attributes, icon tokens (:github:) outside markup.
-var syntaxShown = regexp.MustCompile(`\{%|%\}|&lt;/?[a-zA-Z]|data-view|data-icon|data-card|data-mention|>[^<]*:[a-z-]+:[^<]*<`)
+// escaped tags (&lt;tag), GitBook's attributes, icon or emoji tokens (:github:) standing as words
+// outside markup. Use it through shownSyntax, which leaves code alone.
+var syntaxShown = regexp.MustCompile(`\{%|%\}|&lt;/?[a-zA-Z]|data-view|data-icon|data-card|data-mention|>(?:[^<]*\s)?:[a-z][a-z0-9-]*:(?:[\s.,;!?)][^<]*)?<`)
+
+// codeElement is code and preformatted text: a page that documents syntax shows it there on
+// purpose.
+var codeElement = regexp.MustCompile(`(?s)<pre[ >].*?</pre>|<code[ >].*?</code>`)
+
+// shownSyntax is the first GitBook or HTML syntax a page shows as text outside code, or "".
+func shownSyntax(page string) string {
+	return syntaxShown.FindString(codeElement.ReplaceAllString(page, ""))
+}
+
+// shownSyntaxContext is shownSyntax with up to 80 bytes of the page around it, to find it by.
+func shownSyntaxContext(page string) string {
+	prose := codeElement.ReplaceAllString(page, "")
+	at := syntaxShown.FindStringIndex(prose)
+	if at == nil {
+		return ""
+	}
+	return prose[max(0, at[0]-80):min(len(prose), at[1]+80)]
+}
 
 // TestGitBookRepositoryRenders imports a GitBook repository holding every block kind through Git
 // Sync, publishes it, and reads every page through the published reader: each construct has its
@@ -44,6 +66,7 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
 		gitEnv(t, e)
 		orgID, admin := e.org("Docs", "admin@blocks.test")
+		putPetstore(e, admin.Token, orgID) // what the OpenAPI blocks of blocks/code.md name
 		repo := gitbookBlocksRepo(t)
 		src, _ := gitRepo(t, repo)
 		sp := e.newSpace(admin.Token, orgID, "Blocks")
@@ -66,18 +89,32 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 				`<a class="button button-secondary" href="https://e.example">Website</a>`},
 			"inline.md": {`<kbd>Ctrl</kbd>`, `<mark class="text-red">Stop</mark>`, `<mark class="bg-yellow">note</mark>`, `aria-label="github"`,
 				`<a class="mention" href="https://bindery.test/sites/blocks/blocks/layout">Layout</a>`, `<a class="mention" href="https://bindery.test/sites/blocks/blocks/media">Media</a>`,
-				`<sub>2</sub>`, `<sup>2</sup>`, `<picture><source srcset="https://bindery.test/sites/blocks/~files/`, `<a href="https://e.example">the site</a><br>today.`},
+				`<sub>2</sub>`, `<sup>2</sup>`, `<picture><source srcset="https://bindery.test/sites/blocks/~files/`, `<a href="https://e.example">the site</a><br>today.`,
+				`Ship it <span class="emoji">🎉</span>`, `<span class="annotation">reviewers<sup class="annotation-ref"><a href="#fn-1"`, `<li id="fn-1"><p>Everyone who read the drafts.</p>`,
+				`<p class="card broken-link reusable-content-missing"><span class="card-title">Reusable content not found</span><span class="card-text">gone.md</span></p>`,
+				`<p>Shown to readers outside the beta.</p>`},
 			"blocks/layout.md": {` id="the-steps">Steps`, `<ol class="stepper"><li class="step"><h`, ` id="install">Install`, `<aside class="hint hint-info"`,
 				`<div class="column" style="flex-basis:60%"><p>Left column text.</p>`, `<a class="button button-primary" href="https://bindery.test/sites/blocks/inline">Try it</a>`,
-				`data-title="macOS"`, `<summary>More details</summary>`, `<a class="card content-ref" href="https://bindery.test/sites/blocks/blocks/media">`, "<blockquote>"},
+				`data-title="macOS"`, `<summary>More details</summary>`, `<a class="card content-ref" href="https://bindery.test/sites/blocks/blocks/media">`, "<blockquote>",
+				`<details class="prompt"><summary><span class="icon`, `Draft a summary</summary>`, `Write three lines about the layout blocks.`},
 			"blocks/media.md": {`alt="A cover" loading="lazy" width="1" height="1" style="height:auto;width:300px">`, `<figcaption>The <strong>cover</strong></figcaption>`,
 				`<picture><source srcset="https://bindery.test/sites/blocks/~files/`, `<figcaption>A caption</figcaption>`, `alt="" loading="lazy" width="1" height="1"></figure>`, `class="card embed"`, `class="card file"`,
-				`data-lang="mermaid"`, `<div class="html"><div><p>Widget</p></div></div>`},
+				`<figure class="code diagram" data-diagram="mermaid"><pre class="chroma" tabindex="0"><code data-lang="mermaid">graph TD; A--&gt;B</code>`,
+				`<div class="html"><div><p>Widget</p></div></div>`},
 			"blocks/code.md": {`<figcaption>install.sh</figcaption>`, `numbered`, `<code data-lang="json">`, `class="math"`,
-				`<code>GET /pets</code>`, `<code>DELETE /pets/{id}</code>`, `Schemas: Pet`, `OpenAPI specification petstore`},
+				// Unresolved OpenAPI blocks are cards; those naming the organization's specification
+				// show it; the legacy block shows what it writes out.
+				`<code>GET /pets</code></span><span class="card-text">OpenAPI specification https://e.example/openapi.yaml`,
+				`<code>GET /items</code></span><span class="card-text">OpenAPI specification inventory`,
+				`<section class="openapi openapi-resolved">`, `Delete a pet`, `<code>DELETE /pets/{id}</code>`, `Removes the pet for good.`, `A pet of the store.`, `What it answers to`,
+				`<section class="openapi openapi-inline"><p class="openapi-title"><code>POST /orders</code> Place an order</p><p>Orders are <strong>final</strong>.</p>`,
+				`<li><p><code>item</code> (body, string, required)</p>`, `data-title="201: Created"`,
+				// A specification uploaded with the space's files.
+				`List pets`, `At most this many`},
 			"blocks/tables.md": {`<th scope="col" class="align-right">Value</th>`, `<th scope="col">Option</th>`, `<td><p>Overwrite.</p>`, `<li><p>folders</p>`,
 				`<div class="cards cards-medium">`, `<span class="option">Paid</span>`, `<td>header</td>`},
-			"blocks/changelog.md": {`<time datetime="2026-01-15">2026-01-15</time>`, ` id="dark-mode">Dark mode`, `<strong>dark mode</strong>`, `class="card broken-link"`},
+			"blocks/changelog.md": {`<time datetime="2026-01-15">2026-01-15</time>`, ` id="dark-mode">Dark mode`, `<strong>dark mode</strong>`,
+				`<div class="reusable-content"><p>Questions? Write to the <strong>lighthouse keepers</strong>.</p>`},
 		}
 		read := 0
 		var walk func([]pageShape)
@@ -89,7 +126,7 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 				}
 				read++
 				page := e.read("/sites/blocks/"+p.Path, nil).want(http.StatusOK)
-				if m := syntaxShown.FindString(page.Body); m != "" {
+				if m := shownSyntax(page.Body); m != "" {
 					t.Errorf("%s shows %q as text", p.Git, m)
 				}
 				if strings.Contains(page.Body, "<iframe") {
@@ -97,6 +134,14 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 				}
 				page.has(want[p.Git]...)
 				delete(want, p.Git)
+				// Only a page with a diagram loads the diagram library, and lets it style inline.
+				diagram := p.Git == "blocks/media.md"
+				if got := strings.Contains(page.Body, "/~static/mermaid.min.js?v="); got != diagram {
+					t.Errorf("%s loads the diagram library: %v", p.Git, got)
+				}
+				if got := strings.Contains(page.Header.Get("Content-Security-Policy"), "'unsafe-inline'"); got != diagram {
+					t.Errorf("%s: CSP %q", p.Git, page.Header.Get("Content-Security-Policy"))
+				}
 				// The markdown stays as written: the .md route gives the page's markdown (but for
 				// conditional content, below).
 				md := e.read("/sites/blocks/"+p.Path+".md", nil).want(http.StatusOK)
@@ -138,6 +183,30 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 		cookie := strings.Split(claims.Header.Get("Set-Cookie"), ";")[0]
 		e.read("/sites/blocks/blocks/layout", nil, "Cookie", cookie).want(http.StatusOK).has("<p>Beta readers only.</p>")
 		e.read("/sites/blocks/blocks/layout.md", nil, "Cookie", cookie).want(http.StatusOK).has("{% if visitor.claims.plan == \"pro\" %}\nBeta readers only.\n{% endif %}")
+		// GitBook's address of unsigned claims, negated: shown until the visitor has the claim.
+		e.read("/sites/blocks/inline", nil, "Cookie", cookie).want(http.StatusOK).has("Shown to readers outside the beta.")
+		beta := strings.Split(e.read("/sites/blocks/inline?visitor.beta=true", nil).want(http.StatusFound).Header.Get("Set-Cookie"), ";")[0]
+		e.read("/sites/blocks/inline", nil, "Cookie", beta).want(http.StatusOK).lacks("Shown to readers outside the beta.")
+
+		// Reusable content is read once per published revision: a later view of a page that
+		// includes some costs what a view of a page that includes none does.
+		var including, plain atomic.Int64
+		e.read("/sites/blocks/blocks/changelog", &including).want(http.StatusOK)
+		e.read("/sites/blocks/blocks/tables", &plain).want(http.StatusOK)
+		if including.Load() > plain.Load() {
+			t.Errorf("statements: %d for a page with an include, %d for one without", including.Load(), plain.Load())
+		}
+
+		// The diagram library is served beside its licence.
+		lib := e.read("/sites/blocks/~static/mermaid.min.js", nil).want(http.StatusOK)
+		if !strings.Contains(lib.Header.Get("Content-Type"), "javascript") || !strings.Contains(lib.Body, "mermaid") {
+			t.Errorf("diagram library: %s", lib.Header.Get("Content-Type"))
+		}
+		e.read("/sites/blocks/~static/mermaid.min.js.LICENSE.txt", nil).want(http.StatusOK).has("The MIT License")
+		// Search finds included text on the including page.
+		if found := titlesOf(e.searchSpace(admin.Token, sp, "lighthouse", "").Items); len(found) != 1 || found[0] != "Changelog" {
+			t.Errorf("search for included text: %v", found)
+		}
 
 		// Export writes every page back as it came.
 		dstURL, dstDir := bareRepo(t)
@@ -147,10 +216,17 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 			t.Fatalf("export: %s %s", state, msg)
 		}
 		exported, _ := branchFiles(t, dstDir, "main")
-		for _, name := range []string{"README.md", "inline.md", "blocks/layout.md", "blocks/media.md", "blocks/code.md", "blocks/tables.md", "blocks/changelog.md"} {
+		for _, name := range []string{"README.md", "inline.md", "blocks/layout.md", "blocks/media.md", "blocks/code.md", "blocks/tables.md", "blocks/changelog.md", ".gitbook/includes/footer.md"} {
 			if exported[name] != repo[name] {
 				t.Errorf("export changed %s:\n%s\nwant:\n%s", name, exported[name], repo[name])
 			}
+		}
+
+		// A page edited through the API keeps its included text searchable.
+		changelog := findPage(rev["pages"].([]any), "Changelog")
+		e.updatePage(admin.Token, target(sp, ""), changelog, map[string]any{"markdown": "Edited.\n\n{% include \"../.gitbook/includes/footer.md\" %}\n"}).ok(nil)
+		if found := titlesOf(e.searchSpace(admin.Token, sp, "lighthouse", "").Items); len(found) != 1 || found[0] != "Changelog" {
+			t.Errorf("search for included text after an edit: %v", found)
 		}
 	})
 }

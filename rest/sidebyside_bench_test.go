@@ -141,7 +141,7 @@ type sbs struct {
 func sbsSetup(b *testing.B, d storage.Dialect) *sbs {
 	b.Helper()
 	dsn := storagetest.DSN(b, d)
-	store := storagetest.OpenAt(b, dsn, storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchText(document.SearchText)) // as the server opens it
+	store := storagetest.OpenAt(b, dsn, storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchTextIncluding(document.SearchTextIncluding)) // as the server opens it
 	e := newEnv(b, store)
 	return &sbs{env: e, d: d, dsn: dsn}
 }

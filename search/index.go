@@ -36,6 +36,9 @@ type Doc struct {
 	Title       string
 	Description *string
 	Markdown    string
+	// Included is the markdown of the reusable contents the page may include, by the name it
+	// includes them by: their text is searched as the page's.
+	Included map[string]string
 }
 
 // Reindex replaces the index rows of a space's pages: those of pageIDs (the changed and removed
@@ -64,7 +67,7 @@ func (ix *Index) Reindex(ctx context.Context, tx bun.IDB, orgID, spaceID string,
 	}
 	for _, d := range docs {
 		row := &indexRow{OrganizationID: orgID, SpaceID: spaceID, PageID: d.PageID, ContentID: d.ContentID,
-			Title: d.Title, Body: searchBody(d.Description, ix.text(d.Markdown))}
+			Title: d.Title, Body: searchBody(d.Description, ix.text(d.Markdown, d.Included))}
 		rows = append(rows, row)
 		vocabulary(words, row.Title, row.Body)
 		if len(rows) == indexBatch {

@@ -15,14 +15,15 @@ type Index struct {
 	db     bun.IDB // writes (and may read)
 	rdb    bun.IDB // reads only: on SQLite, a pool apart from the one writer
 	sqlite bool
-	text   func(markdown string) string
+	text   func(markdown string, included map[string]string) string
 }
 
 // New is the index of the database db writes to and rdb reads from. text reads a page's
-// markdown as the text to index (nil indexes the markdown itself).
-func New(db, rdb *bun.DB, text func(markdown string) string) *Index {
+// markdown, with the reusable contents it may include, as the text to index (nil indexes the
+// markdown itself).
+func New(db, rdb *bun.DB, text func(markdown string, included map[string]string) string) *Index {
 	if text == nil {
-		text = func(markdown string) string { return markdown }
+		text = func(markdown string, _ map[string]string) string { return markdown }
 	}
 	return &Index{db: db, rdb: rdb, sqlite: db.Dialect().Name() == dialect.SQLite, text: text}
 }

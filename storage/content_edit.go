@@ -23,12 +23,19 @@ type Edit struct {
 	RemovedPages []string
 	Files        []*FileVersion
 	RemovedFiles []string
-	Contents     []*PageContent
+	// ReusableContents are written by Git imports (change requests do not edit them).
+	ReusableContents        []*ReusableContentVersion
+	RemovedReusableContents []string
+	// IncludedMarkdown is the markdown of the reusable contents the edit's pages may include, by
+	// the name pages include them by, for search (WithSearchTextIncluding); Git imports set it.
+	IncludedMarkdown map[string]string
+	Contents         []*PageContent
 }
 
 // Empty reports whether the edit changes nothing.
 func (e *Edit) Empty() bool {
-	return e == nil || len(e.Pages)+len(e.RemovedPages)+len(e.Files)+len(e.RemovedFiles) == 0
+	return e == nil || len(e.Pages)+len(e.RemovedPages)+len(e.Files)+len(e.RemovedFiles)+
+		len(e.ReusableContents)+len(e.RemovedReusableContents) == 0
 }
 
 // EditTarget names the line an edit goes to: the space's own, or a change request's.
@@ -155,6 +162,9 @@ func (s *Store) commitEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Ed
 	if err := writeVersions(ctx, w, fileVersions, edit.Files, edit.RemovedFiles); err != nil {
 		return nil, err
 	}
+	if err := writeVersions(ctx, w, reusableContentVersions, edit.ReusableContents, edit.RemovedReusableContents); err != nil {
+		return nil, err
+	}
 	if err := s.indexEdit(ctx, tx, l, edit); err != nil {
 		return nil, err
 	}
@@ -242,7 +252,7 @@ func moveHead(ctx context.Context, tx bun.Tx, l lineState, rev *Revision, now ti
 
 // versioned is what writeVersions needs of a page or file version.
 type versioned[V any] interface {
-	*PageVersion | *FileVersion
+	*PageVersion | *FileVersion | *ReusableContentVersion
 	span() *Span
 	itemID() string
 	clone() V

@@ -207,6 +207,9 @@ func (s *Store) commitStandalone(ctx context.Context, tx bun.Tx, l lineState, ed
 	if err := writeVersions(ctx, w, fileVersions, edit.Files, edit.RemovedFiles); err != nil {
 		return nil, err
 	}
+	if err := writeVersions(ctx, w, reusableContentVersions, edit.ReusableContents, edit.RemovedReusableContents); err != nil {
+		return nil, err
+	}
 	base := l.space.RevisionSeq
 	rev.ID, rev.OrganizationID, rev.SpaceID, rev.Line, rev.Seq, rev.BaseSeq, rev.CreatedAt = NewID(), l.space.OrganizationID, l.space.ID, l.line, 1, &base, now
 	rev.Parents = jsonList(l.space.RevisionID)

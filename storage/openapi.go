@@ -215,3 +215,38 @@ func (s *Store) FindSpecVersion(ctx context.Context, specID, id string, withCont
 	}
 	return v, nil
 }
+
+// CurrentSpecVersion is a specification's last version, with what names it: its slug, and the
+// URL it is fetched from.
+type CurrentSpecVersion struct {
+	OpenAPISpecVersion
+	Slug string  `bun:"slug"`
+	URL  *string `bun:"spec_url"`
+}
+
+// CurrentSpecVersions reads, in one statement, the last versions (with content) of an
+// organization's specifications named by slug or by the URL they are fetched from; a name
+// that matches none is left out.
+func (s *Store) CurrentSpecVersions(ctx context.Context, orgID string, slugs, urls []string) ([]*CurrentSpecVersion, error) {
+	var out []*CurrentSpecVersion
+	if len(slugs) == 0 && len(urls) == 0 {
+		return out, nil
+	}
+	q := s.db.NewSelect().Model(&out).ModelTableExpr("openapi_spec_versions AS oasv").
+		ColumnExpr("oasv.*, oas.slug AS slug, oas.source_url AS spec_url").
+		Join("JOIN openapi_specs AS oas ON oas.last_version_id = oasv.id").
+		Where("oas.organization_id = ?", orgID).
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			if len(slugs) > 0 {
+				q = q.WhereOr("oas.slug IN (?)", bun.In(slugs))
+			}
+			if len(urls) > 0 {
+				q = q.WhereOr("oas.source_url IN (?)", bun.In(urls))
+			}
+			return q
+		})
+	if err := q.Scan(ctx); err != nil {
+		return nil, fmt.Errorf("current spec versions: %w", translate(err))
+	}
+	return out, nil
+}

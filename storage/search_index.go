@@ -30,7 +30,7 @@ func (s *Store) indexEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Edi
 		if p.Type != "document" || p.Deleted {
 			continue
 		}
-		d := search.Doc{PageID: p.PageID, ContentID: p.ContentID, Title: p.Title, Description: p.Description}
+		d := search.Doc{PageID: p.PageID, ContentID: p.ContentID, Title: p.Title, Description: p.Description, Included: edit.IncludedMarkdown}
 		if p.ContentID != nil {
 			d.Markdown = markdown[*p.ContentID]
 		}

@@ -53,13 +53,21 @@ type options struct {
 	maxConns   int
 	tokenTTL   time.Duration
 	tokenClock func() time.Time
-	searchText func(markdown string) string
+	searchText func(markdown string, included map[string]string) string
 }
 
 // WithSearchText sets how the search index reads a page's markdown as text. Reading markdown is
 // the graph's (graph/document.SearchText), not storage's: without this option the index holds
 // the markdown as written.
 func WithSearchText(fn func(markdown string) string) Option {
+	return func(o *options) {
+		o.searchText = func(markdown string, _ map[string]string) string { return fn(markdown) }
+	}
+}
+
+// WithSearchTextIncluding is WithSearchText for a reader that also reads the reusable contents
+// a page includes (graph/document.SearchTextIncluding): an edit's IncludedMarkdown.
+func WithSearchTextIncluding(fn func(markdown string, included map[string]string) string) Option {
 	return func(o *options) { o.searchText = fn }
 }
 

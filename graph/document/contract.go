@@ -15,7 +15,10 @@ import (
 //     markdown, condition and all, anyway);
 //   - updates: each update's date as a bold paragraph, then its blocks;
 //   - html: a code block (syntax "html") holding the HTML as written;
-//   - a button without a target (a search or ask action): its label as text.
+//   - swagger-inline (GitBook's legacy API block): its method and path as code, then its blocks;
+//   - prompt: its description as a paragraph, then its blocks;
+//   - a button without a target (a search or ask action): its label as text;
+//   - reusable-content: without the included document Bindery gives it as a fragment.
 func Contract(doc Document) Document {
 	doc.Nodes = contractNodes(doc.Nodes)
 	return doc
@@ -44,6 +47,22 @@ func contractNodes(nodes []Node) []Node {
 				out = append(out, contractNodes(u.Nodes)...)
 			}
 			continue
+		case n.Type == "prompt":
+			// GitBook's prompt block: its description as a paragraph, then its blocks.
+			if d, _ := n.Data["description"].(string); d != "" {
+				out = append(out, Node{Object: ObjectBlock, Type: "paragraph", Key: n.Key, Data: map[string]any{}, Nodes: []Node{textNode(d)}})
+			}
+			out = append(out, contractNodes(n.Nodes)...)
+			continue
+		case n.Type == "swagger-inline":
+			// GitBook's legacy API block: its method and path as code, then its blocks.
+			method, _ := n.Data["method"].(string)
+			path, _ := n.Data["path"].(string)
+			p := Node{Object: ObjectBlock, Type: "paragraph", Key: n.Key, Data: map[string]any{},
+				Nodes: []Node{{Object: ObjectText, Leaves: []Leaf{{Text: strings.ToUpper(method) + " " + path, Marks: []Mark{{Type: "code"}}}}}}}
+			out = append(out, p)
+			out = append(out, contractNodes(n.Nodes)...)
+			continue
 		case n.Type == "html":
 			raw, _ := n.Data["html"].(string)
 			code := Node{Object: ObjectBlock, Type: "code", Key: n.Key, Data: map[string]any{"syntax": "html"}}
@@ -52,6 +71,11 @@ func contractNodes(nodes []Node) []Node {
 					Nodes: []Node{textNode(line)}})
 			}
 			out = append(out, code)
+			continue
+		case n.Type == "reusable-content":
+			// The included document is Bindery's, for readers: the contract's block names it.
+			n.Fragments = nil
+			out = append(out, n)
 			continue
 		case n.Type == "button" && n.Data["ref"] == nil:
 			label, _ := n.Data["label"].(string)

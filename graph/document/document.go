@@ -321,7 +321,7 @@ type FileResolver func(target string) (fileID string, ok bool)
 
 // markdown is the configured goldmark instance; goldmark parsers are safe for concurrent use.
 var markdown = goldmark.New(
-	goldmark.WithExtensions(extension.GFM, gitbookExtension{}),
+	goldmark.WithExtensions(extension.GFM, extension.Footnote, gitbookExtension{}),
 	goldmark.WithParserOptions(parser.WithHeadingAttribute()),
 )
 
@@ -342,9 +342,13 @@ func FromMarkdown(markdownText string, files FileResolver) Document {
 // no content stored before the write limits existed (CheckMarkdown) can make a read build a huge
 // tree.
 func Convert(markdownText string, files FileResolver) (Document, error) {
+	return convert(markdownText, files, nil)
+}
+
+func convert(markdownText string, files FileResolver, includes IncludeResolver) (Document, error) {
 	src := []byte(strings.ReplaceAll(markdownText, "\r\n", "\n"))
 	root := markdown.Parser().Parse(text.NewReader(src))
-	c := &converter{src: src, files: files}
+	c := &converter{src: src, files: files, notes: footnotes(root), includes: includes}
 	nodes := c.blocks(root)
 	if nodes == nil {
 		nodes = []Node{}
@@ -373,6 +377,13 @@ type converter struct {
 	ends        map[*ast.RawHTML]*ast.RawHTML
 	paired      map[ast.Node]bool
 	inlineDepth int
+	// notes are the footnote definitions by index; reading marks those being converted, so a
+	// note that refers to itself does not recurse.
+	notes   map[int]*extast.Footnote
+	reading map[int]bool
+	// includes finds reusable content; including lists the ids being included, outermost first.
+	includes  IncludeResolver
+	including []string
 }
 
 // key returns the next node key.
@@ -462,6 +473,8 @@ func (c *converter) convertBlock(n ast.Node) []Node {
 	case *detailsBlock:
 		return []Node{c.expandable(n)}
 	case *summaryBlock: // only as a detailsBlock's summary, handled there
+		return nil
+	case *extast.FootnoteList: // each note is an annotation's body, where it is referred to
 		return nil
 	case *mathBlock:
 		return []Node{c.voidBlock("math", map[string]any{"formula": strings.TrimSuffix(c.linesText(n), "\n")})}
@@ -859,7 +872,19 @@ func (c *converter) tag(t *tagBlock) []Node {
 			return []Node{b}
 		}
 		return c.blocks(t)
-	case "tab", "step", "column", "update": // only open inside their container; defensive
+	case "swagger":
+		// The older form names a specification, as {% openapi src %} does; the legacy one writes
+		// the operation out.
+		if t.Attrs["src"] != "" {
+			if b, ok := c.openAPI(&tagBlock{Name: "openapi", Attrs: t.Attrs}); ok {
+				return []Node{b}
+			}
+		}
+		return []Node{c.swaggerInline(t)}
+	case "prompt":
+		return []Node{c.prompt(t)}
+	case "tab", "step", "column", "update", "swagger-description", "swagger-parameter", "swagger-response":
+		// only open inside their container; defensive
 		return c.blocks(t)
 	case "code":
 		var out []Node
@@ -883,9 +908,7 @@ func (c *converter) tag(t *tagBlock) []Node {
 		}
 		return c.blocks(t)
 	case "include":
-		// Reusable content, which GitBook keeps in a file of its own (.gitbook/includes/…): a
-		// reference to that file, as the contract's content-ref.
-		return []Node{c.voidBlock("content-ref", map[string]any{"ref": c.ref(t.Attrs["src"])})}
+		return []Node{c.include(t)}
 	case "embed":
 		if u := t.Attrs["url"]; u != "" {
 			return []Node{c.voidBlock("embed", map[string]any{"url": u})}
@@ -1142,6 +1165,8 @@ func plainText(n ast.Node, src []byte) string {
 				b.WriteString(rawHTML(ch, src))
 			case *mathInline:
 				b.WriteString(ch.Formula)
+			case *emojiInline:
+				b.WriteString(ch.Emoji)
 			case *expressionInline: // no expression node in plain text: the element as written
 				b.Write(ch.Segment.Value(src))
 			default:
@@ -1401,6 +1426,12 @@ func (b *inlineBuilder) walk(n ast.Node, marks []Mark) {
 	case *mathInline:
 		b.inline(Node{Object: ObjectInline, Type: "inline-math", Key: b.c.key(), IsVoid: true,
 			Data: map[string]any{"formula": n.Formula}})
+	case *emojiInline:
+		b.inline(Node{Object: ObjectInline, Type: "emoji", Key: b.c.key(), IsVoid: true,
+			Data: map[string]any{"code": n.Code}})
+	case *extast.FootnoteLink:
+		b.annotation(n.Index)
+	case *extast.FootnoteBacklink: // the renderer's way back from a note: not content
 	case *expressionInline:
 		if !emitsExpression(n) {
 			b.text(string(n.Segment.Value(src)), marks)

@@ -661,10 +661,10 @@ func TestFromMarkdown(t *testing.T) {
 		},
 		{
 			name:     "unknown tag",
-			markdown: "{% swagger method=\"get\" %}\nBody\n{% endswagger %}",
+			markdown: "{% playground lang=\"go\" %}\nBody\n{% endplayground %}",
 			want: `{"object":"document","data":{},"nodes":[
 				{"object":"block","type":"paragraph","key":"1","data":{},"nodes":[
-					{"object":"text","leaves":[{"object":"leaf","text":"{% swagger method=\"get\" %} Body {% endswagger %}","marks":[]}]}
+					{"object":"text","leaves":[{"object":"leaf","text":"{% playground lang=\"go\" %} Body {% endplayground %}","marks":[]}]}
 				]}
 			]}`,
 		},
@@ -1233,6 +1233,10 @@ func FuzzFromMarkdown(f *testing.F) {
 		"<figure><img src=\"\"></figure>",
 		"## <a id=\"x\"></a>",
 		"{% endembed %}\n{% endfile %}\n{% endhint %}",
+		"a[^1] b[^1] :tada::house:\n\n[^1]: c[^1] d[^2]\n\n[^2]: e[^1]",
+		"{% swagger method=\"get\" %}\n{% swagger-parameter %}\n{% swagger-response %}\n{% endswagger %}",
+		"{% prompt %}\n{% prompt %}\n```\n{% endprompt %}",
+		"{% include \"x.md\" %}\n{% include 'y' %}",
 	} {
 		f.Add(seed)
 	}

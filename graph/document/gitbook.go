@@ -20,9 +20,11 @@ package document
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark-emoji/definition"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -49,11 +51,18 @@ func (gitbookExtension) Extend(m goldmark.Markdown) {
 			util.Prioritized(&containerTagParser{name: "updates"}, 50),
 			util.Prioritized(&containerTagParser{name: "update", parent: "updates"}, 50),
 			util.Prioritized(&containerTagParser{name: "if"}, 50),
+			util.Prioritized(&containerTagParser{name: "prompt"}, 50),
 			// OpenAPI blocks: GitBook writes a link to the specification as their body.
 			util.Prioritized(&containerTagParser{name: "openapi"}, 50),
 			util.Prioritized(&containerTagParser{name: "openapi-operation"}, 50),
 			util.Prioritized(&containerTagParser{name: "openapi-schemas"}, 50),
 			util.Prioritized(&containerTagParser{name: "openapi-webhook"}, 50),
+			// GitBook's legacy API block, written out in the page: its description, parameters
+			// and responses are its children.
+			util.Prioritized(&containerTagParser{name: "swagger"}, 50),
+			util.Prioritized(&containerTagParser{name: "swagger-description", parent: "swagger"}, 50),
+			util.Prioritized(&containerTagParser{name: "swagger-parameter", parent: "swagger"}, 50),
+			util.Prioritized(&containerTagParser{name: "swagger-response", parent: "swagger"}, 50),
 			util.Prioritized(&voidTagParser{name: "embed"}, 50),
 			util.Prioritized(&voidTagParser{name: "file"}, 50),
 			util.Prioritized(&voidTagParser{name: "include"}, 50),
@@ -65,6 +74,7 @@ func (gitbookExtension) Extend(m goldmark.Markdown) {
 			util.Prioritized(&inlineMathParser{}, 50),
 			// Before the autolink (300) and raw HTML (400) parsers, which also start at '<'.
 			util.Prioritized(&expressionParser{}, 50),
+			util.Prioritized(&emojiParser{}, 50),
 		),
 	)
 }
@@ -706,4 +716,74 @@ func parseExpressionElement(s []byte) (string, int, bool) {
 	}
 	expression := util.ResolveNumericReferences(util.ResolveEntityNames(body[:stop]))
 	return string(expression), end + 1 + stop + len(closing), true
+}
+
+// ---------------------------------------------------------------------------------------------
+// Emoji
+
+var kindEmoji = ast.NewNodeKind("GitBookEmoji")
+
+// emojiInline is an emoji shortcode (:house:), the way GitBook writes an emoji in markdown. Code is
+// its code points in lower-case hex joined by "-" (the contract's emoji code), Emoji the emoji.
+type emojiInline struct {
+	ast.BaseInline
+	Code, Emoji string
+	Segment     text.Segment
+}
+
+func (n *emojiInline) Kind() ast.NodeKind { return kindEmoji }
+
+func (n *emojiInline) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Code": n.Code}, nil)
+}
+
+// emojis are GitHub's shortcodes, which GitBook's are.
+var emojis = definition.Github()
+
+// emojiParser reads :shortcode: when the shortcode names an emoji; anything else (a time, an
+// icon's :name: token inside <i>…</i>) stays text.
+type emojiParser struct{}
+
+func (p *emojiParser) Trigger() []byte { return []byte{':'} }
+
+func (p *emojiParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	line, seg := block.PeekLine()
+	// The longest shortcode is well under 64 bytes: looking no further keeps a line of colons linear.
+	end := 1
+	for end < len(line) && end < 64 && isShortcodeByte(line[end]) {
+		end++
+	}
+	if end == 1 || end >= len(line) || line[end] != ':' || insideIcon(parent, block.Source()) {
+		return nil
+	}
+	em, ok := emojis.Get(string(line[1:end]))
+	if !ok || len(em.Unicode) == 0 {
+		return nil
+	}
+	codes := make([]string, len(em.Unicode))
+	for i, r := range em.Unicode {
+		codes[i] = strconv.FormatInt(int64(r), 16)
+	}
+	block.Advance(end + 1)
+	return &emojiInline{Code: strings.Join(codes, "-"), Emoji: string(em.Unicode), Segment: text.NewSegment(seg.Start, seg.Start+end+1)}
+}
+
+func isShortcodeByte(c byte) bool {
+	return c == '_' || c == '-' || c == '+' || ('a' <= c && c <= 'z') || ('0' <= c && c <= '9')
+}
+
+// insideIcon reports whether the text being read follows an <i> start tag: GitBook's icon
+// element, <i class="fa-rocket">:rocket:</i>, whose token names the icon, not an emoji.
+func insideIcon(parent ast.Node, src []byte) bool {
+	raw, ok := parent.LastChild().(*ast.RawHTML)
+	if !ok {
+		return false
+	}
+	var b strings.Builder
+	for i := range raw.Segments.Len() {
+		seg := raw.Segments.At(i)
+		b.Write(seg.Value(src))
+	}
+	s := strings.ToLower(b.String())
+	return strings.HasPrefix(s, "<i ") || s == "<i>"
 }

@@ -21,7 +21,9 @@ func References(markdown string) []Reference {
 	var walk func(nodes []Node)
 	walk = func(nodes []Node) {
 		for _, n := range nodes {
-			if target := refTarget(n.Data); target != "" {
+			// An include tag (a content-ref to a reusable content's file here, without a
+			// resolver) is not a link: its content is shown in place.
+			if target := refTarget(n.Data); target != "" && !(n.Type == "content-ref" && strings.Contains(target, includesDir)) {
 				out = append(out, Reference{Node: n.Key, Type: n.Type, Target: target})
 			}
 			if n.Type == "table" { // cards' targets and covers are record values

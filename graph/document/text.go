@@ -1,6 +1,7 @@
 package document
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -25,8 +26,14 @@ type Section struct {
 // formulas are kept as text; links and images keep their text; HTML tags and GitBook's block tags
 // fall away. The first section holds the text before the first heading (left out when empty).
 func Sections(markdownText string) []Section {
+	return SectionsWith(markdownText, nil)
+}
+
+// SectionsWith is Sections with the reusable content the page includes read in place (includes
+// may be nil: none resolve).
+func SectionsWith(markdownText string, includes IncludeResolver) []Section {
 	src := []byte(strings.ReplaceAll(markdownText, "\r\n", "\n"))
-	x := &textReader{src: src, anchors: Anchors{}}
+	x := &textReader{src: src, anchors: Anchors{}, includes: includes}
 	x.blocks(markdown.Parser().Parse(text.NewReader(src)))
 	x.flush()
 	return x.out
@@ -34,8 +41,13 @@ func Sections(markdownText string) []Section {
 
 // SearchText is the text search indexes for markdown: each section's title and text, a line each.
 func SearchText(markdownText string) string {
+	return SearchTextWith(markdownText, nil)
+}
+
+// SearchTextWith is SearchText with included reusable content read in place.
+func SearchTextWith(markdownText string, includes IncludeResolver) string {
 	var b strings.Builder
-	for _, s := range Sections(markdownText) {
+	for _, s := range SectionsWith(markdownText, includes) {
 		if s.Title != "" {
 			b.WriteString(s.Title)
 			b.WriteByte('\n')
@@ -95,6 +107,27 @@ type textReader struct {
 	cur     Section
 	lines   []string
 	out     []Section
+	// includes finds reusable content; including lists the ids being read, outermost first.
+	includes  IncludeResolver
+	including []string
+}
+
+// include reads an included reusable content in place (as the reader shows it), unless it does
+// not resolve, includes itself or nests too deep.
+func (x *textReader) include(t *tagBlock) {
+	if x.includes == nil || len(x.including) >= maxIncludeDepth {
+		return
+	}
+	inc, ok := x.includes(t.Attrs["src"])
+	if !ok || slices.Contains(x.including, inc.ID) {
+		return
+	}
+	src := x.src
+	x.src = []byte(strings.ReplaceAll(inc.Markdown, "\r\n", "\n"))
+	x.including = append(x.including, inc.ID)
+	x.blocks(markdown.Parser().Parse(text.NewReader(x.src)))
+	x.including = x.including[:len(x.including)-1]
+	x.src = src
 }
 
 // flush ends the current section.
@@ -145,6 +178,8 @@ func (x *textReader) blocks(parent ast.Node) {
 			}
 		case *tagBlock:
 			switch {
+			case n.Void && n.Name == "include":
+				x.include(n)
 			case n.Void:
 			case n.Name == "if":
 				// Conditional content is for some visitors only: search, which answers every
@@ -242,6 +277,8 @@ func (x *textReader) inline(b *strings.Builder, n ast.Node) {
 		b.WriteString(n.Formula)
 	case *expressionInline:
 		b.WriteString(n.Expression)
+	case *emojiInline:
+		b.WriteString(n.Emoji)
 	default:
 		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.inline(b, ch)

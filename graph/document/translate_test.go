@@ -63,6 +63,10 @@ and after. Inline $$a+b$$ math.
 {% content-ref url="other.md" %}
 [other.md](other.md)
 {% endcontent-ref %}
+
+An annotated word[^note] and an emoji :tada: here.
+
+[^note]: The note's own text.
 `
 
 func TestTextRunsOfferOnlyText(t *testing.T) {
@@ -72,12 +76,12 @@ func TestTextRunsOfferOnlyText(t *testing.T) {
 		got = append(got, r.Text)
 	}
 	joined := strings.Join(got, "|")
-	for _, want := range []string{"Install the", "tool", "Read the", "guide", "continue with the next step.", "Quoted", "text", "on two lines", "first item", "Name", "Ann", "Careful:", "Use Homebrew.", "More details", "Hidden body text."} {
+	for _, want := range []string{"Install the", "tool", "Read the", "guide", "continue with the next step.", "Quoted", "text", "on two lines", "first item", "Name", "Ann", "Careful:", "Use Homebrew.", "More details", "Hidden body text.", "An annotated word", "The note's own text."} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("runs %q miss %q", joined, want)
 		}
 	}
-	for _, never := range []string{"make install", "https://", "page.title", "fmt.Println", "A cat", "Our cat", "report.pdf", "x^2", "a+b", "title:", "Getting started", "other.md", "{#install}", "macOS"} {
+	for _, never := range []string{"make install", "https://", "page.title", "fmt.Println", "A cat", "Our cat", "report.pdf", "x^2", "a+b", "title:", "Getting started", "other.md", "{#install}", "macOS", "[^note]", ":tada:", "tada"} {
 		if strings.Contains(joined, never) {
 			t.Errorf("runs %q offer %q", joined, never)
 		}

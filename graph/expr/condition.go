@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	exprlang "github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm"
 )
 
@@ -56,7 +57,9 @@ func compileCondition(condition string) (*vm.Program, *run, error) {
 		return nil, nil, errors.New("empty expression")
 	}
 	r := newRun(time.Now)
-	program, err := exprlang.Compile(condition, append(r.options(conditionEnv(nil)), exprlang.AsBool())...)
+	opts := append(r.options(conditionEnv(nil)), exprlang.AsBool(), exprlang.Patch(negation{}),
+		exprlang.Function(truthyName, func(args ...any) (any, error) { return truthy(args[0]), nil }, new(func(any) bool)))
+	program, err := exprlang.Compile(condition, opts...)
 	if err != nil {
 		return nil, nil, message(err)
 	}
@@ -88,4 +91,42 @@ func conditionEnv(claims map[string]any) map[string]any {
 		claims = map[string]any{}
 	}
 	return map[string]any{"visitor": map[string]any{"claims": claims}}
+}
+
+// truthyName is the function negation calls.
+const truthyName = "truthy"
+
+// negation makes a condition's ! (and not) read its operand as GitBook's conditions (JavaScript)
+// do: a missing claim, false, "" and 0 are false, anything else true. So
+// `!visitor.claims.unsigned.beta` holds for a visitor without that claim, where expr-lang's own !
+// would fail on nil.
+type negation struct{}
+
+func (negation) Visit(node *ast.Node) {
+	if n, ok := (*node).(*ast.UnaryNode); ok && (n.Operator == "!" || n.Operator == "not") {
+		n.Node = &ast.CallNode{Callee: &ast.IdentifierNode{Value: truthyName}, Arguments: []ast.Node{n.Node}}
+	}
+}
+
+// truthy is v's truth as JavaScript's.
+func truthy(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return v
+	case string:
+		return v != ""
+	case int:
+		return v != 0
+	case int64:
+		return v != 0
+	case float64:
+		return v != 0 && v == v
+	case []any:
+		return true
+	case map[string]any:
+		return true
+	}
+	return true
 }

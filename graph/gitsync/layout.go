@@ -17,6 +17,7 @@ import (
 type Content struct {
 	Pages     []*Page
 	Files     []*File
+	Includes  []*Include
 	Redirects map[string]string
 	// Readme and Summary are the paths (relative to the root) of the first page and of the table
 	// of contents; Root is the synced root inside the project directory ("" for itself).
@@ -80,6 +81,19 @@ type Visibility struct {
 
 // AssetsDir is where files live, relative to the root.
 const AssetsDir = ".gitbook/assets"
+
+// IncludesDir is where GitBook keeps reusable content, relative to the root: one markdown file
+// each, which pages include with {% include "<path relative to the page>" %}.
+const IncludesDir = ".gitbook/includes"
+
+// Include is one reusable content, a markdown file under IncludesDir.
+type Include struct {
+	Path, OID string
+	// Title is the front matter's title, else the file's name made a title.
+	Title string
+	// Text is the file as written, front matter and all: export writes it back unchanged.
+	Text string
+}
 
 type bookConfig struct {
 	Root      string `yaml:"root"`
@@ -147,6 +161,12 @@ func Read(files map[string]Blob) (*Content, error) {
 			paths = append(paths, p)
 		}
 	}
+	c.Includes = readIncludes(under)
+	if c.Root != "" {
+		// GitBook keeps .gitbook/ at the root of the synced section, which may hold the root
+		// that .gitbook.yaml names: its includes count too (those under the root win).
+		c.Includes = mergeIncludes(c.Includes, readIncludes(files))
+	}
 	sort.Strings(paths)
 	for _, p := range paths {
 		name := path.Base(p)
@@ -158,6 +178,52 @@ func Read(files map[string]Blob) (*Content, error) {
 		c.Files = append(c.Files, &File{Name: name, Path: p, OID: b.OID, Data: b.Data})
 	}
 	return c, nil
+}
+
+// readIncludes reads the markdown files under IncludesDir, by path.
+func readIncludes(files map[string]Blob) []*Include {
+	var out []*Include
+	for p, b := range files {
+		if strings.HasPrefix(p, IncludesDir+"/") && strings.HasSuffix(strings.ToLower(p), ".md") {
+			text := string(b.Data)
+			out = append(out, &Include{Path: p, OID: b.OID, Title: includeTitle(text, p), Text: text})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// mergeIncludes adds to first the includes of second whose name (path under IncludesDir) it
+// does not have.
+func mergeIncludes(first, second []*Include) []*Include {
+	names := map[string]bool{}
+	for _, inc := range first {
+		names[strings.TrimPrefix(inc.Path, IncludesDir+"/")] = true
+	}
+	for _, inc := range second {
+		if !names[strings.TrimPrefix(inc.Path, IncludesDir+"/")] {
+			first = append(first, inc)
+		}
+	}
+	return first
+}
+
+// includeTitle is a reusable content's title: its front matter's, else its file's name.
+func includeTitle(text, p string) string {
+	front, _ := splitFrontMatter(text)
+	var meta struct {
+		Title string `yaml:"title"`
+	}
+	if front != "" && yaml.Unmarshal([]byte(front), &meta) == nil && strings.TrimSpace(meta.Title) != "" {
+		return strings.TrimSpace(meta.Title)
+	}
+	return humanize(strings.TrimSuffix(path.Base(p), path.Ext(p)))
+}
+
+// IncludeBody is a reusable content's markdown without its front matter.
+func IncludeBody(text string) string {
+	_, body := splitFrontMatter(text)
+	return body
 }
 
 func configPath(v, def string) (string, bool) {
@@ -469,6 +535,13 @@ func Write(c *Content) map[string][]byte {
 	out["SUMMARY.md"] = summary.Bytes()
 	for _, f := range c.Files {
 		out[f.Path] = f.Data
+	}
+	for _, inc := range c.Includes {
+		p := inc.Path
+		if p == "" {
+			p = IncludesDir + "/" + Slugify(inc.Title) + ".md"
+		}
+		out[p] = []byte(inc.Text)
 	}
 	if len(c.Redirects) > 0 {
 		cfg := bookConfig{Root: "./", Redirects: c.Redirects}

@@ -124,3 +124,28 @@ func TestWriteThenReadIsTheSameTree(t *testing.T) {
 		t.Fatalf("files = %+v", out.Files)
 	}
 }
+
+// Reusable content is read under the root .gitbook.yaml names and, when the root is a folder,
+// at the synced directory's own .gitbook/includes/ too; its text is kept as written.
+func TestReadIncludes(t *testing.T) {
+	c, err := Read(blobs(map[string]string{
+		".gitbook.yaml":                   "root: ./docs/\n",
+		".gitbook/includes/outer.md":      "---\ntitle: Outer part\n---\n\nOuter.\n",
+		".gitbook/includes/both.md":       "Outside.\n",
+		"docs/.gitbook/includes/both.md":  "Inside.\n",
+		"docs/.gitbook/includes/plain.md": "Plain.\n",
+		"docs/.gitbook/includes/skip.txt": "not markdown",
+		"docs/README.md":                  "# Home\n\n{% include \"../.gitbook/includes/outer.md\" %}\n",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, inc := range c.Includes {
+		got = append(got, inc.Path+" "+inc.Title+" "+strings.TrimSpace(IncludeBody(inc.Text)))
+	}
+	want := []string{".gitbook/includes/both.md Both Inside.", ".gitbook/includes/plain.md Plain Plain.", ".gitbook/includes/outer.md Outer part Outer."}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("includes:\n got %q\nwant %q", got, want)
+	}
+}

@@ -254,29 +254,69 @@ func ModelsMarkdown(d *Doc) string {
 		return "This specification defines no models.\n"
 	}
 	for _, name := range sortedKeys(d.T.Components.Schemas) {
-		ref := d.T.Components.Schemas[name]
-		if ref == nil || ref.Value == nil {
-			continue
-		}
-		s := ref.Value
-		fmt.Fprintf(&b, "## %s\n\n", escapeInline(name))
-		if s.Description != "" {
-			b.WriteString(strings.TrimSpace(s.Description) + "\n\n")
-		}
-		fmt.Fprintf(&b, "Type: %s\n\n", code(schemaType(&openapi3.SchemaRef{Value: s}, 0)))
-		if len(s.Properties) > 0 {
-			b.WriteString("| Property | Type | Required | Description |\n| --- | --- | --- | --- |\n")
-			for _, p := range sortedKeys(s.Properties) {
-				var desc string
-				if v := s.Properties[p].Value; v != nil {
-					desc = v.Description
-				}
-				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", code(p), cell(schemaType(s.Properties[p], 0)), yesNo(slices.Contains(s.Required, p)), cell(desc))
-			}
-			b.WriteString("\n")
-		}
+		writeSchema(&b, name, d.T.Components.Schemas[name])
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+func writeSchema(b *strings.Builder, name string, ref *openapi3.SchemaRef) {
+	if ref == nil || ref.Value == nil {
+		return
+	}
+	s := ref.Value
+	fmt.Fprintf(b, "## %s\n\n", escapeInline(name))
+	if s.Description != "" {
+		b.WriteString(strings.TrimSpace(s.Description) + "\n\n")
+	}
+	fmt.Fprintf(b, "Type: %s\n\n", code(schemaType(&openapi3.SchemaRef{Value: s}, 0)))
+	if len(s.Properties) > 0 {
+		b.WriteString("| Property | Type | Required | Description |\n| --- | --- | --- | --- |\n")
+		for _, p := range sortedKeys(s.Properties) {
+			var desc string
+			if v := s.Properties[p].Value; v != nil {
+				desc = v.Description
+			}
+			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", code(p), cell(schemaType(s.Properties[p], 0)), yesNo(slices.Contains(s.Required, p)), cell(desc))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// OperationMarkdown is one operation as GitBook's OpenAPI block shows it: its title, method and
+// path, description, parameters, request body and responses, as on its tag's page. ok is false
+// when the document has no such operation (method in any letter case).
+func OperationMarkdown(d *Doc, method, opPath string) (string, bool) {
+	if d.T.Paths == nil {
+		return "", false
+	}
+	item := d.T.Paths.Value(opPath)
+	if item == nil {
+		return "", false
+	}
+	m := strings.ToUpper(method)
+	op := item.Operations()[m]
+	if op == nil {
+		return "", false
+	}
+	var b strings.Builder
+	writeOperation(&b, Operation{Method: m, Path: opPath, Op: op, Item: item})
+	return strings.TrimRight(b.String(), "\n") + "\n", true
+}
+
+// SchemasMarkdown is the named schemas of the document's components, as the models page shows
+// each. ok is false when it has none of them.
+func SchemasMarkdown(d *Doc, names []string) (string, bool) {
+	if d.T.Components == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, name := range names {
+		writeSchema(&b, name, d.T.Components.Schemas[name])
+	}
+	if b.Len() == 0 {
+		return "", false
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n", true
 }
 
 // schemaType names a schema briefly: its component's name, or its type ("array of Pet",

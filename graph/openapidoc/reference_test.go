@@ -153,3 +153,33 @@ func TestRelPath(t *testing.T) {
 		}
 	}
 }
+
+// An OpenAPI block shows one operation (method in any case) or some schemas; what the
+// document lacks is reported, never made up.
+func TestOperationAndSchemasMarkdown(t *testing.T) {
+	d, err := Parse(context.Background(), []byte(tagged))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, ok := OperationMarkdown(d, "get", "/a/{id}")
+	if !ok || !strings.HasPrefix(md, "## Untagged \\| piped\n\n`GET /a/{id}`") || !strings.Contains(md, "| `id` | path | integer | yes | The id |") {
+		t.Errorf("OperationMarkdown = %v\n%s", ok, md)
+	}
+	for _, miss := range [][2]string{{"post", "/a/{id}"}, {"get", "/nowhere"}} {
+		if _, ok := OperationMarkdown(d, miss[0], miss[1]); ok {
+			t.Errorf("OperationMarkdown(%s %s) found an operation", miss[0], miss[1])
+		}
+	}
+	if _, ok := SchemasMarkdown(d, []string{"Pet"}); ok {
+		t.Errorf("SchemasMarkdown found a schema in a document without components")
+	}
+	pets, err := Parse(context.Background(), []byte(`{"openapi":"3.0.3","info":{"title":"P","version":"1"},"paths":{},
+	 "components":{"schemas":{"Pet":{"type":"object","required":["name"],"properties":{"name":{"type":"string","description":"Its name"}}},"Err":{"type":"string"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, ok = SchemasMarkdown(pets, []string{"Pet", "Missing"})
+	if !ok || !strings.Contains(md, "## Pet") || !strings.Contains(md, "| `name` | string | yes | Its name |") || strings.Contains(md, "Err") {
+		t.Errorf("SchemasMarkdown = %v\n%s", ok, md)
+	}
+}

@@ -40,6 +40,23 @@
     tabs.classList.add("js");
     select(0);
   });
+  // Diagrams: pages holding one load the diagram library before this script; each diagram's
+  // source is code until it is drawn, and stays so when drawing fails.
+  if (window.mermaid) {
+    var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+    window.mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: dark ? "dark" : "default" });
+    document.querySelectorAll('figure[data-diagram="mermaid"]').forEach(function (fig, i) {
+      var pre = fig.querySelector("pre");
+      if (!pre) return;
+      window.mermaid.render("diagram-" + i, pre.textContent).then(function (out) {
+        var drawing = document.createElement("div");
+        drawing.className = "diagram-drawing";
+        drawing.innerHTML = out.svg;
+        fig.insertBefore(drawing, pre);
+        pre.hidden = true;
+      }).catch(function () {});
+    });
+  }
   document.addEventListener("keydown", function (e) {
     var q = document.getElementById("q");
     if (e.key === "/" && q && document.activeElement !== q && !/INPUT|TEXTAREA/.test(document.activeElement.tagName)) {

@@ -1,0 +1,122 @@
+package rest_test
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/bindery/bindery/storage"
+	"github.com/bindery/bindery/storage/storagetest"
+)
+
+// TestGitBookCorpus imports a real GitBook repository through Git Sync on SQLite, publishes it
+// and reads every document page, reporting how many there are and which show GitBook syntax as
+// text in their content (shownSyntax: code aside, and tags the markdown itself writes as text);
+// it fails if any does. It runs only when BINDERY_GITBOOK_CORPUS names a
+// local git repository; BINDERY_GITBOOK_CORPUS_DIR names the space's folder in it, if any
+// (docs/design/gitbook-markdown.md).
+func TestGitBookCorpus(t *testing.T) {
+	dir := os.Getenv("BINDERY_GITBOOK_CORPUS")
+	if dir == "" {
+		t.Skip("BINDERY_GITBOOK_CORPUS is not set")
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := exec.Command("git", "-C", dir, "symbolic-ref", "HEAD").Output()
+	if err != nil {
+		t.Fatalf("%s is not a git repository with a branch checked out: %v", dir, err)
+	}
+	e := newEnv(t, storagetest.Open(t, storage.SQLite))
+	gitEnv(t, e)
+	orgID, admin := e.org("Corpus", "admin@corpus.test")
+	sp := e.newSpace(admin.Token, orgID, "Corpus")
+	in := map[string]any{"url": "file://" + dir, "ref": strings.TrimSpace(string(head))}
+	if sub := os.Getenv("BINDERY_GITBOOK_CORPUS_DIR"); sub != "" {
+		in["repoProjectDirectory"] = sub
+	}
+	e.call(admin.Token, "POST", "/spaces/"+sp+"/git/import", in).want(http.StatusNoContent)
+	e.runJobs()
+	if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
+		t.Fatalf("import: %s %s", state, msg)
+	}
+	site := e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites", `{"title":"Corpus"}`).want(http.StatusCreated).object()["id"].(string)
+	base := "/orgs/" + orgID + "/sites/" + site
+	e.call(admin.Token, "PATCH", base, `{"basename":"corpus"}`).want(http.StatusOK)
+	e.call(admin.Token, "POST", base+"/sections", `{"spaceId":"`+sp+`"}`).want(http.StatusCreated)
+
+	pages, _, _ := e.contentOf(admin.Token, sp)
+	read, shown := 0, map[string]string{}
+	// What a reader sees as missing: includes that resolve nowhere, OpenAPI blocks left as cards
+	// (their specifications are not the test organization's), html nodes (HTML the format does
+	// not define), by page.
+	missing := map[string]int{}
+	var walk func([]pageShape)
+	walk = func(ps []pageShape) {
+		for _, p := range ps {
+			walk(p.Pages)
+			if p.Type != "document" {
+				continue
+			}
+			read++
+			page := e.read("/sites/corpus/"+p.Path, nil)
+			if page.Status != http.StatusOK {
+				shown[p.Git] = "status " + http.StatusText(page.Status)
+				continue
+			}
+			content := documentContent(page.Body)
+			for what, mark := range map[string]string{"unresolved includes": "reusable-content-missing", "OpenAPI cards": `class="card openapi"`, "html nodes": `<div class="html">`} {
+				missing[what] += strings.Count(content, mark)
+			}
+			if m := shownSyntax(content); m != "" && !writtenAsText(p.Markdown, content) {
+				shown[p.Git] = fmt.Sprintf("%q in %q", m, shownSyntaxContext(content))
+			}
+		}
+	}
+	walk(pages)
+	t.Logf("%d document pages read, %d show GitBook syntax as text; %v", read, len(shown), missing)
+	for git, m := range shown {
+		t.Errorf("%s shows %s", git, m)
+	}
+}
+
+// documentContent is the part of a page the document renders (its title, description and
+// navigation are plain text, whatever they hold).
+func documentContent(page string) string {
+	start := strings.Index(page, `<div class="content">`)
+	end := strings.Index(page, `<p class="meta">`)
+	if start < 0 || end < start {
+		return page
+	}
+	return page[start:end]
+}
+
+// escapedTag is an HTML tag shown as text.
+var escapedTag = regexp.MustCompile(`&lt;/?([a-zA-Z][a-zA-Z0-9-]*)`)
+
+// writtenAsText reports whether the tag content shows as text outside code was written as text
+// in the page's markdown (&#x3C;script>, &lt;script>, \<script>): the author meant it.
+func writtenAsText(markdown, content string) bool {
+	prose := codeElement.ReplaceAllString(content, "")
+	if shown := syntaxShown.FindString(prose); !strings.HasPrefix(shown, "&lt;") {
+		return false
+	}
+	m := escapedTag.FindStringSubmatch(prose)
+	if m == nil {
+		return false
+	}
+	lower := strings.ToLower(markdown)
+	name := strings.ToLower(m[1])
+	for _, escaped := range []string{"&#x3c;", "&#60;", "&lt;", "\\<"} {
+		if strings.Contains(lower, escaped+name) || strings.Contains(lower, escaped+"/"+name) {
+			return true
+		}
+	}
+	return false
+}

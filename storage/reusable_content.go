@@ -1,0 +1,52 @@
+package storage
+
+import (
+	"context"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// ReusableContentVersion is one version of a reusable content on a line: content kept once in a
+// space and shown wherever a page includes it (the contract's RevisionReusableContent: id,
+// title, git, and the document its markdown gives).
+type ReusableContentVersion struct {
+	bun.BaseModel `bun:"table:reusable_content_versions,alias:rcv"`
+
+	Span
+	ReusableContentID string
+	Title             string
+	Git               *string // JSON {oid, path}: the Git blob it was imported from
+	ContentID         *string // its markdown, a page content
+	CreatedAt         time.Time
+}
+
+var reusableContentVersions = versionTable{"reusable_content_versions", "rcv", "reusable_content_id"}
+
+func (v *ReusableContentVersion) span() *Span    { return &v.Span }
+func (v *ReusableContentVersion) itemID() string { return v.ReusableContentID }
+func (v *ReusableContentVersion) clone() *ReusableContentVersion {
+	c := *v
+	return &c
+}
+func (v *ReusableContentVersion) table() versionTable { return reusableContentVersions }
+
+// ReusableContentsOf returns every reusable content of a view, by title: one statement.
+func (s *Store) ReusableContentsOf(ctx context.Context, v View) ([]*ReusableContentVersion, error) {
+	return reusableContentsOf(ctx, s.rdb, v)
+}
+
+// ReusableContents returns the reusable contents of the line being edited.
+func (c *ContentTx) ReusableContents(ctx context.Context) ([]*ReusableContentVersion, error) {
+	return reusableContentsOf(ctx, c.tx, c.View)
+}
+
+func reusableContentsOf(ctx context.Context, db bun.IDB, v View) ([]*ReusableContentVersion, error) {
+	var rows []*ReusableContentVersion
+	cond, args := v.where(reusableContentVersions, "rcv")
+	if err := db.NewSelect().Model(&rows).Where(cond, args...).Where("NOT rcv.deleted").
+		OrderExpr("rcv.title ASC, rcv.reusable_content_id ASC").Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return rows, nil
+}
