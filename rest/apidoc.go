@@ -52,7 +52,7 @@ func OpenAPI(serverURL, version string) map[string]any {
 	paths := map[string]any{}
 	var undocumented []string
 	for _, rt := range Routes() {
-		path := openAPIPath(rt.Path)
+		path := SpecPath(rt.Path)
 		key := rt.Method + " " + rt.Path
 		op := contract.Operations[key]
 		switch {
@@ -125,8 +125,14 @@ func serveOpenAPI(res *graph.Resolver) http.HandlerFunc {
 
 var chiParam = regexp.MustCompile(`\{([^}:]+)(:[^}]*)?\}`)
 
-// openAPIPath turns a chi pattern into an OpenAPI path template ({id:regex} → {id}).
-func openAPIPath(p string) string { return chiParam.ReplaceAllString(p, "{$1}") }
+// SpecPath turns a chi pattern into an OpenAPI path template: {id:regex} → {id}, and the
+// wildcard that takes a page's path, slashes included (…/path/*), → {pagePath}.
+func SpecPath(p string) string {
+	if rest, ok := strings.CutSuffix(p, "/path/*"); ok {
+		p = rest + "/path/{pagePath}"
+	}
+	return chiParam.ReplaceAllString(p, "{$1}")
+}
 
 // addPathParams declares every {param} of the path the operation does not declare already,
 // reading referenced parameters' names from the components (a component's key need not be the

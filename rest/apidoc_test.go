@@ -53,7 +53,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		contract = contracttest.Spec()
 	}
 	for _, rt := range rest.Routes() {
-		path := rt.Path
+		path := rest.SpecPath(rt.Path)
 		item := doc.Paths.Find(path)
 		if item == nil || item.GetOperation(rt.Method) == nil {
 			t.Errorf("%s %s is missing from /v1/openapi.json", rt.Method, rt.Path)

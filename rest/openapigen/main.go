@@ -46,7 +46,7 @@ func run() error {
 	ops := map[string]any{}
 	refs := map[string]bool{}
 	for _, rt := range rest.Routes() {
-		item := spec.Paths[rt.Path]
+		item := spec.Paths[rest.SpecPath(rt.Path)]
 		if item == nil {
 			continue
 		}
