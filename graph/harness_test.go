@@ -1,0 +1,38 @@
+package graph
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/storage"
+	"github.com/bindery/bindery/storage/storagetest"
+)
+
+// The domain harness: rules tested by calling the graph's domain methods directly, on SQLite and
+// PostgreSQL, without HTTP. HTTP tests (./rest) keep what is HTTP: routes, status codes, the
+// contract's schemas and the permission matrix through both doors.
+
+func TestMain(m *testing.M) { storagetest.Main(m) }
+
+// domain is a Resolver over a fresh store, with a fixed clock the test can move.
+type domain struct {
+	*Resolver
+	now time.Time
+}
+
+// eachDB runs fn with a domain on each database.
+func eachDB(t *testing.T, fn func(t *testing.T, d *domain)) {
+	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
+		d := &domain{now: storagetest.T0}
+		d.Resolver = &Resolver{Store: s, Now: func() time.Time { return d.now }}
+		fn(t, d)
+	})
+}
+
+// as is a request's context for a user calling with a token: the request state every door
+// installs, and the actor authentication sets.
+func (d *domain) as(userID, tokenID string) context.Context {
+	return authz.WithActor(d.WithRequestState(context.Background()), &authz.Actor{UserID: userID, TokenID: tokenID})
+}
