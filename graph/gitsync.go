@@ -814,13 +814,7 @@ func (r *Resolver) gitContent(ctx context.Context, view storage.View) (*gitsync.
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
-	for _, v := range rows {
-		if v.ContentID != nil {
-			ids = append(ids, *v.ContentID)
-		}
-	}
-	bodies, err := r.Store.PageMarkdown(ctx, ids)
+	bodies, err := markdownByContent(ctx, r.Store, rows, func(v *storage.PageVersion) *string { return v.ContentID })
 	if err != nil {
 		return nil, err
 	}
@@ -888,13 +882,7 @@ func (r *Resolver) gitIncludes(ctx context.Context, view storage.View) ([]*gitsy
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
-	var ids []string
-	for _, v := range rows {
-		if v.ContentID != nil {
-			ids = append(ids, *v.ContentID)
-		}
-	}
-	bodies, err := r.Store.PageMarkdown(ctx, ids)
+	bodies, err := markdownByContent(ctx, r.Store, rows, func(v *storage.ReusableContentVersion) *string { return v.ContentID })
 	if err != nil {
 		return nil, err
 	}
@@ -907,6 +895,17 @@ func (r *Resolver) gitIncludes(ctx context.Context, view storage.View) ([]*gitsy
 		out = append(out, inc)
 	}
 	return out, nil
+}
+
+// markdownByContent reads the markdown of items' contents by content id: one statement.
+func markdownByContent[T any](ctx context.Context, s *storage.Store, items []T, contentID func(T) *string) (map[string]string, error) {
+	ids := make([]string, 0, len(items))
+	for _, it := range items {
+		if id := contentID(it); id != nil {
+			ids = append(ids, *id)
+		}
+	}
+	return s.PageMarkdown(ctx, ids)
 }
 
 func (r *Resolver) readBlob(ctx context.Context, key string) ([]byte, error) {

@@ -138,13 +138,7 @@ func (r *Resolver) translate(ctx context.Context, t *storage.Translation, run *s
 	if err != nil {
 		return "", err
 	}
-	var contentIDs []string
-	for _, v := range versions {
-		if v.ContentID != nil {
-			contentIDs = append(contentIDs, *v.ContentID)
-		}
-	}
-	bodies, err := r.Store.PageMarkdown(ctx, contentIDs)
+	bodies, err := markdownByContent(ctx, r.Store, versions, func(v *storage.PageVersion) *string { return v.ContentID })
 	if err != nil {
 		return "", err
 	}
