@@ -64,7 +64,7 @@ func (r *Resolver) ReplyList(ctx context.Context, c *model.Comment, format *mode
 		return nil, err
 	}
 	page.NoTotal = true // the comment counted its replies already
-	list, _, err := loader.For(ctx, r.Store).ReplyPages.Load(ctx, loader.PageKey{Parent: c.ID, Page: page})
+	list, _, err := loader.For(ctx, r.Store).ReplyPages.Load(ctx, loader.PageKey{Parent: c.ID, Window: page})
 	if err != nil {
 		return nil, err
 	}

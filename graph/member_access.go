@@ -70,7 +70,7 @@ func (r *Resolver) MemberTeams(ctx context.Context, m *model.Member, first *int,
 		return nil, err
 	}
 	page.NoTotal = !totalAsked(ctx)
-	list, _, err := loader.For(ctx, r.Store).MemberTeams.Load(ctx, loader.MemberTeamsKey{OrganizationID: org.ID, UserID: m.ID, Title: deref(title), Page: page})
+	list, _, err := loader.For(ctx, r.Store).MemberTeams.Load(ctx, loader.MemberTeamsKey{OrganizationID: org.ID, UserID: m.ID, Title: deref(title), Window: page})
 	if err != nil {
 		return nil, err
 	}

@@ -65,7 +65,7 @@ type Loaders struct {
 // PageKey names one page of a parent's list.
 type PageKey struct {
 	Parent string
-	Page   storage.Window
+	Window storage.Window
 }
 
 // MemberKey names a member of an organization.
@@ -74,7 +74,7 @@ type MemberKey struct{ OrganizationID, UserID string }
 // MemberTeamsKey names one page of a member's teams whose title contains Title.
 type MemberTeamsKey struct {
 	OrganizationID, UserID, Title string
-	Page                          storage.Window
+	Window                        storage.Window
 }
 
 // TeamKey names a team within its organization.
@@ -209,7 +209,7 @@ func (l *Loaders) Init(store *storage.Store) {
 	// The replies of each comment of a list: then each comment reads its replies' reactions and
 	// authors, one call each, which leave in one batch when the last has called.
 	l.ReplyPages.init(l, func(ctx context.Context, l *Loaders, keys []PageKey) (map[PageKey]storage.List[*storage.Comment], error) {
-		out, err := pagesOf(keys, func(k PageKey) (string, storage.Window, string) { return "", k.Page, k.Parent },
+		out, err := pagesOf(keys, func(k PageKey) (string, storage.Window, string) { return "", k.Window, k.Parent },
 			func(_ string, page storage.Window, parents []string) (map[string]storage.List[*storage.Comment], error) {
 				return l.store.ReplyPages(ctx, parents, page)
 			})
@@ -235,7 +235,7 @@ func (l *Loaders) Init(store *storage.Store) {
 	}, batchWait)
 	l.MemberTeams.init(l, func(ctx context.Context, l *Loaders, keys []MemberTeamsKey) (map[MemberTeamsKey]storage.List[*storage.Team], error) {
 		return pagesOf(keys, func(k MemberTeamsKey) (MemberTeamsKey, storage.Window, string) {
-			return MemberTeamsKey{OrganizationID: k.OrganizationID, Title: k.Title}, k.Page, k.UserID
+			return MemberTeamsKey{OrganizationID: k.OrganizationID, Title: k.Title}, k.Window, k.UserID
 		}, func(group MemberTeamsKey, page storage.Window, users []string) (map[string]storage.List[*storage.Team], error) {
 			return l.store.TeamsOfMembers(ctx, group.OrganizationID, users, group.Title, page)
 		})
