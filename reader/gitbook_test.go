@@ -91,6 +91,9 @@ var gitbookFixtures = []struct {
 	{"emoji", "Home :house: and <i class=\"fa-house\">:house:</i> at 12:30:45.",
 		[]string{`"type":"emoji","key":"2","isVoid":true,"data":{"code":"1f3e0"}`, `"type":"icon"`, `"text":" at 12:30:45."`},
 		[]string{`Home <span class="emoji">🏠</span> and <span class="icon`}},
+	{"file and embed with captions on their lines", "{% file src=\"https://e.example/report.pdf\" %}The **report**{% endfile %}\n\n{% embed url=\"https://e.example/v\" %}A video{% endembed %}",
+		[]string{`"type":"link"`, `"type":"embed","key":"4","isVoid":true,"data":{"url":"https://e.example/v"}`, `"text":"A video"`},
+		[]string{`<a href="https://e.example/report.pdf">`, `<p>The <strong>report</strong></p>`, `<p>A video</p>`}},
 	{"unknown inline html", "a <span style=\"x\">b</span> <u>c</u> <sup>2</sup> <sub>i</sub>",
 		[]string{`"type":"superscript"`, `"type":"subscript"`}, []string{`a b c <sup>2</sup> <sub>i</sub>`}},
 }

@@ -467,7 +467,13 @@ func (c *converter) convertBlock(n ast.Node) []Node {
 	case *extast.Table:
 		return []Node{c.table(n)}
 	case *tagBlock:
-		return c.tag(n)
+		out := c.tag(n)
+		if n.Void && n.FirstChild() != nil {
+			// The caption written on a void tag's line ({% file src="x" %}caption{% endfile %})
+			// follows the block as a paragraph, as it does when written on lines of its own.
+			out = append(out, c.paragraph(n))
+		}
+		return out
 	case *endMarker:
 		return nil
 	case *detailsBlock:
