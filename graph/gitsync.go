@@ -565,6 +565,13 @@ func importEdit(ctx context.Context, c *storage.ContentTx, content *gitsync.Cont
 	return edit, nil
 }
 
+// IncludedForSearch names a reusable content, from its Git path and its file's text, as pages
+// include it, and gives the markdown they include (without its front matter): what search reads
+// in place of an include (storage.WithSearchTextIncluding).
+func IncludedForSearch(path, text string) (name, markdown string) {
+	return document.IncludeKey(path), gitsync.IncludeBody(text)
+}
+
 // importIncludes adds to edit the repository's reusable contents: each keeps its id when its Git
 // path is the same, and only what changed is written. It reports whether any changed.
 func importIncludes(ctx context.Context, c *storage.ContentTx, includes []*gitsync.Include, edit *storage.Edit) (bool, error) {
@@ -592,7 +599,8 @@ func importIncludes(ctx context.Context, c *storage.ContentTx, includes []*gitsy
 			old = nil
 		}
 		used[v.ReusableContentID] = true
-		edit.IncludedMarkdown[document.IncludeKey(inc.Path)] = gitsync.IncludeBody(inc.Text)
+		name, md := IncludedForSearch(inc.Path, inc.Text)
+		edit.IncludedMarkdown[name] = md
 		if old == nil || old.Title != v.Title || deref(old.ContentID) != contentID || deref(old.Git) != deref(v.Git) {
 			edit.ReusableContents = append(edit.ReusableContents, v)
 			edit.Contents = append(edit.Contents, &storage.PageContent{Markdown: inc.Text})

@@ -228,5 +228,19 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 		if found := titlesOf(e.searchSpace(admin.Token, sp, "lighthouse", "").Items); len(found) != 1 || found[0] != "Changelog" {
 			t.Errorf("search for included text after an edit: %v", found)
 		}
+		// So does one whose edit leaves its markdown alone, and one changed by a merged change
+		// request: every reindex reads the space's reusable contents.
+		e.updatePage(admin.Token, target(sp, ""), changelog, map[string]any{"title": "Changes"}).ok(nil)
+		if found := titlesOf(e.searchSpace(admin.Token, sp, "lighthouse", "").Items); len(found) != 1 || found[0] != "Changes" {
+			t.Errorf("search for included text after a new title: %v", found)
+		}
+		cr := e.openChangeRequest(admin.Token, sp, "Reword the changelog")
+		e.updatePage(admin.Token, target(sp, cr), changelog, map[string]any{"markdown": "Reworded.\n\n{% include \"../.gitbook/includes/footer.md\" %}\n"}).ok(nil)
+		e.call(admin.Token, "POST", "/spaces/"+sp+"/change-requests/"+cr+"/merge", nil).want(http.StatusOK)
+		for _, word := range []string{"reworded", "lighthouse"} {
+			if found := titlesOf(e.searchSpace(admin.Token, sp, word, "").Items); len(found) != 1 || found[0] != "Changes" {
+				t.Errorf("search for %q after a merge: %v", word, found)
+			}
+		}
 	})
 }
