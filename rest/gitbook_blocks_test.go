@@ -106,6 +106,8 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 				// show it; the legacy block shows what it writes out.
 				`<code>GET /pets</code></span><span class="card-text">OpenAPI specification https://e.example/openapi.yaml`,
 				`<code>GET /items</code></span><span class="card-text">OpenAPI specification inventory`,
+				"A pet was adopted", "<code>POST petAdopted</code>", "Sent when a pet finds a home.",
+				`<code>Webhook: restocked</code></span><span class="card-text">OpenAPI specification inventory`,
 				`<section class="openapi openapi-resolved">`, `Delete a pet`, `<code>DELETE /pets/{id}</code>`, `Removes the pet for good.`, `A pet of the store.`, `What it answers to`,
 				`<section class="openapi openapi-inline"><p class="openapi-title"><code>POST /orders</code> Place an order</p><p>Orders are <strong>final</strong>.</p>`,
 				`<li><p><code>item</code> (body, string, required)</p>`, `data-title="201: Created"`,

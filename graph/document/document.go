@@ -1044,7 +1044,13 @@ func (c *converter) openAPI(t *tagBlock) (Node, bool) {
 		if a["spec"] == "" || a["name"] == "" {
 			return Node{}, false
 		}
-		return c.voidBlock("openapi-webhook", map[string]any{"ref": spec, "name": a["name"]}), true
+		// The contract's webhook pointer names a method; GitBook writes one, and a webhook is
+		// a POST unless it says otherwise.
+		method := a["method"]
+		if method == "" {
+			method = "post"
+		}
+		return c.voidBlock("openapi-webhook", map[string]any{"ref": spec, "name": a["name"], "method": method}), true
 	}
 	return Node{}, false
 }
