@@ -267,3 +267,27 @@ func TestGitBookNodesAreSafe(t *testing.T) {
 		}
 	}
 }
+
+// TestMathLoadsTheLibrary: a document with math (a block or inline) asks for the math library,
+// and its TeX is in the HTML as code, readable without it.
+func TestMathLoadsTheLibrary(t *testing.T) {
+	tests := []struct {
+		markdown string
+		math     bool
+		html     string
+	}{
+		{"$$\n\\frac{a}{b}\n$$", true, `<div class="math" role="math"><code>\frac{a}{b}</code></div>`},
+		{"Euler: $$e^{i\\pi} + 1 = 0$$.", true, `<code class="math" role="math">e^{i\pi} + 1 = 0</code>`},
+		{"No math, $5 and $6.", false, ""},
+	}
+	for _, tt := range tests {
+		b, err := json.Marshal(document.FromMarkdown(tt.markdown, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := render(b, nil, nil)
+		if out.Math != tt.math || !strings.Contains(string(out.HTML), tt.html) {
+			t.Errorf("render(%q): Math = %v, want %v; HTML:\n%s", tt.markdown, out.Math, tt.math, out.HTML)
+		}
+	}
+}

@@ -141,8 +141,15 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 				if got := strings.Contains(page.Body, "/~static/mermaid.min.js?v="); got != diagram {
 					t.Errorf("%s loads the diagram library: %v", p.Git, got)
 				}
-				if got := strings.Contains(page.Header.Get("Content-Security-Policy"), "'unsafe-inline'"); got != diagram {
-					t.Errorf("%s: CSP %q", p.Git, page.Header.Get("Content-Security-Policy"))
+				// Only a page with math loads the math library and its stylesheet, and lets them
+				// style inline and load their fonts; its TeX stays readable as code.
+				math := p.Git == "inline.md" || p.Git == "blocks/code.md"
+				if got := strings.Contains(page.Body, "/~static/katex.min.js?v=") && strings.Contains(page.Body, "/~static/katex.min.css?v="); got != math {
+					t.Errorf("%s loads the math library: %v", p.Git, got)
+				}
+				csp := page.Header.Get("Content-Security-Policy")
+				if strings.Contains(csp, "'unsafe-inline'") != (diagram || math) || strings.Contains(csp, "font-src 'self'") != math {
+					t.Errorf("%s: CSP %q", p.Git, csp)
 				}
 				// The markdown stays as written: the .md route gives the page's markdown (but for
 				// conditional content, below).
@@ -205,6 +212,14 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 			t.Errorf("diagram library: %s", lib.Header.Get("Content-Type"))
 		}
 		e.read("/sites/blocks/~static/mermaid.min.js.LICENSE.txt", nil).want(http.StatusOK).has("The MIT License")
+		// So is the math library, with its stylesheet's fonts beside it.
+		e.read("/sites/blocks/~static/katex.min.js", nil).want(http.StatusOK).has("katex")
+		e.read("/sites/blocks/~static/katex.min.js.LICENSE.txt", nil).want(http.StatusOK).has("The MIT License")
+		css := e.read("/sites/blocks/~static/katex.min.css", nil).want(http.StatusOK).has("url(KaTeX_Main-Regular.woff2)")
+		css.lacks("url(fonts/")
+		if font := e.read("/sites/blocks/~static/KaTeX_Main-Regular.woff2", nil).want(http.StatusOK); font.Header.Get("Content-Type") != "font/woff2" {
+			t.Errorf("math font: %s", font.Header.Get("Content-Type"))
+		}
 		// Search finds included text on the including page.
 		if found := titlesOf(e.searchSpace(admin.Token, sp, "lighthouse", "").Items); len(found) != 1 || found[0] != "Changelog" {
 			t.Errorf("search for included text: %v", found)
