@@ -565,6 +565,13 @@ func importEdit(ctx context.Context, c *storage.ContentTx, content *gitsync.Cont
 	return edit, nil
 }
 
+// IncludedForSearch names a reusable content, from its Git path and its file's text, as pages
+// include it, and gives the markdown they include (without its front matter): what search reads
+// in place of an include (storage.WithSearchTextIncluding).
+func IncludedForSearch(path, text string) (name, markdown string) {
+	return document.IncludeKey(path), gitsync.IncludeBody(text)
+}
+
 // importIncludes adds to edit the repository's reusable contents: each keeps its id when its Git
 // path is the same, and only what changed is written. It reports whether any changed.
 func importIncludes(ctx context.Context, c *storage.ContentTx, includes []*gitsync.Include, edit *storage.Edit) (bool, error) {
@@ -592,7 +599,8 @@ func importIncludes(ctx context.Context, c *storage.ContentTx, includes []*gitsy
 			old = nil
 		}
 		used[v.ReusableContentID] = true
-		edit.IncludedMarkdown[document.IncludeKey(inc.Path)] = gitsync.IncludeBody(inc.Text)
+		name, md := IncludedForSearch(inc.Path, inc.Text)
+		edit.IncludedMarkdown[name] = md
 		if old == nil || old.Title != v.Title || deref(old.ContentID) != contentID || deref(old.Git) != deref(v.Git) {
 			edit.ReusableContents = append(edit.ReusableContents, v)
 			edit.Contents = append(edit.Contents, &storage.PageContent{Markdown: inc.Text})
@@ -639,6 +647,16 @@ type pageGitMeta struct {
 	Oid       string `json:"oid"`
 	Path      string `json:"path"`
 	LinkTitle string `json:"linkTitle,omitempty"`
+	// Cover keeps the front matter's cover settings the page layout cannot hold.
+	Cover *coverGitMeta `json:"cover,omitempty"`
+}
+
+// coverGitMeta is what a page keeps of its front matter's cover beyond the contract's layout: a
+// size the contract does not know (GitBook's "background"; the layout holds the default, and the
+// size is written back while the layout still does) and the mask.
+type coverGitMeta struct {
+	Size string `json:"size,omitempty"`
+	Mask string `json:"mask,omitempty"`
 }
 
 func readPageGit(raw *string) pageGitMeta {
@@ -706,9 +724,27 @@ func applyFront(v *storage.PageVersion, p *gitsync.Page) {
 		v.LinkTarget = jsonText(map[string]string{"kind": "url", "url": p.URL})
 	}
 	if p.Path != "" {
-		v.Git = jsonText(pageGitMeta{Oid: p.OID, Path: p.Path, LinkTitle: p.LinkTitle})
+		v.Git = jsonText(pageGitMeta{Oid: p.OID, Path: p.Path, LinkTitle: p.LinkTitle, Cover: coverFromFront(f.Layout)})
 	}
 }
+
+// coverFromFront is what the page keeps of its front matter's cover beyond the layout, or nil.
+func coverFromFront(l *gitsync.Layout) *coverGitMeta {
+	if l == nil || l.Cover == nil {
+		return nil
+	}
+	c := coverGitMeta{Mask: l.Cover.Mask}
+	if !contractCoverSize(l.Cover.Size) {
+		c.Size = l.Cover.Size
+	}
+	if c == (coverGitMeta{}) {
+		return nil
+	}
+	return &c
+}
+
+// contractCoverSize reports whether size is one of the contract's cover sizes (or none).
+func contractCoverSize(size string) bool { return size == "" || size == "hero" || size == "full" }
 
 func nonEmpty(s string) *string {
 	if s == "" {
@@ -727,10 +763,13 @@ func layoutFromFront(l *gitsync.Layout) model.PageLayout {
 			*dst = v.Visible
 		}
 	}
-	set(&out.Cover, l.Cover)
-	// The contract's cover sizes; another (GitBook's "background") keeps the default.
-	if l.Cover != nil && (l.Cover.Size == "hero" || l.Cover.Size == "full") {
-		out.CoverSize = l.Cover.Size
+	if l.Cover != nil {
+		out.Cover = l.Cover.Visible
+		// The contract's cover sizes; another (GitBook's "background") keeps the default, and
+		// the page's Git metadata keeps it for export (coverFromFront).
+		if l.Cover.Size != "" && contractCoverSize(l.Cover.Size) {
+			out.CoverSize = l.Cover.Size
+		}
 	}
 	set(&out.Title, l.Title)
 	set(&out.Description, l.Description)
@@ -741,7 +780,10 @@ func layoutFromFront(l *gitsync.Layout) model.PageLayout {
 	return out
 }
 
-func layoutToFront(raw *string) *gitsync.Layout {
+// layoutToFront writes a page's layout as front matter, with the cover settings its Git
+// metadata kept (coverFromFront): a size the contract does not know while the layout still
+// holds the default it was read as, and the mask.
+func layoutToFront(raw *string, kept *coverGitMeta) *gitsync.Layout {
 	if raw == nil {
 		return nil
 	}
@@ -750,8 +792,13 @@ func layoutToFront(raw *string) *gitsync.Layout {
 		return nil
 	}
 	vis := func(b bool) *gitsync.Visibility { return &gitsync.Visibility{Visible: b} }
-	cover := vis(l.Cover)
-	cover.Size = l.CoverSize
+	cover := &gitsync.Cover{Visible: l.Cover, Size: l.CoverSize}
+	if kept != nil {
+		if kept.Size != "" && l.CoverSize == model.DefaultPageLayout().CoverSize {
+			cover.Size = kept.Size
+		}
+		cover.Mask = kept.Mask
+	}
 	return &gitsync.Layout{Width: l.Width, Cover: cover, Title: vis(l.Title), Description: vis(l.Description),
 		TableOfContents: vis(l.TableOfContents), Outline: vis(l.Outline), Pagination: vis(l.Pagination), Metadata: vis(l.Metadata)}
 }
@@ -838,7 +885,7 @@ func (r *Resolver) gitContent(ctx context.Context, view storage.View) (*gitsync.
 			meta := readPageGit(v.Git)
 			p := &gitsync.Page{Kind: v.Type, Title: v.Title, Slug: v.Slug, Path: meta.Path, LinkTitle: meta.LinkTitle}
 			p.Front = gitsync.FrontMatter{Description: deref(v.Description), Icon: deref(v.Icon), Emoji: deref(v.Emoji),
-				Hidden: v.Hidden, NoIndex: v.NoIndex, Layout: layoutToFront(v.Layout)}
+				Hidden: v.Hidden, NoIndex: v.NoIndex, Layout: layoutToFront(v.Layout, meta.Cover)}
 			if v.ContentID != nil {
 				p.Markdown = bodies[*v.ContentID]
 			}

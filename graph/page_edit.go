@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/authz"
@@ -49,43 +48,12 @@ func (r *Resolver) editContent(ctx context.Context, target model.ContentTarget, 
 		if err != nil || edit.Empty() {
 			return edit, err
 		}
-		if err := r.includedForSearch(ctx, c, edit); err != nil {
-			return nil, err
-		}
 		return edit, keepsRootOrder(ctx, c, edit)
 	})
 	if err != nil {
 		return nil, nil, contentWriteErr(err)
 	}
 	return keepSource(ctx, &ContentSource{Space: sp, row: row, View: storage.ViewOf(rev), RevisionID: rev.ID}), rev, nil
-}
-
-// includedForSearch gives an edit whose pages include reusable content that content's markdown,
-// so that search indexes it on the including pages (as a Git import does). Other edits read
-// nothing more.
-func (r *Resolver) includedForSearch(ctx context.Context, c *storage.ContentTx, edit *storage.Edit) error {
-	if !slices.ContainsFunc(edit.Contents, func(pc *storage.PageContent) bool { return strings.Contains(pc.Markdown, "{% include") }) {
-		return nil
-	}
-	rows, err := c.ReusableContents(ctx)
-	if err != nil || len(rows) == 0 {
-		return err
-	}
-	ids := make([]string, 0, len(rows))
-	for _, v := range rows {
-		ids = append(ids, deref(v.ContentID))
-	}
-	bodies, err := r.Store.PageMarkdown(ctx, ids)
-	if err != nil {
-		return err
-	}
-	edit.IncludedMarkdown = map[string]string{}
-	for _, v := range rows {
-		if g := readBlobGit(v.Git); g != nil {
-			edit.IncludedMarkdown[document.IncludeKey(g.Path)] = gitsync.IncludeBody(bodies[deref(v.ContentID)])
-		}
-	}
-	return nil
 }
 
 // keepsRootOrder refuses an edit that leaves a page after a group at the root of the space:

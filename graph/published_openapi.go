@@ -11,8 +11,8 @@ import (
 )
 
 // OpenAPI blocks in published pages: an operation ({% openapi-operation spec="…" %}, or
-// {% openapi src="<url>" %} naming a specification by the URL it is fetched from) and schemas
-// ({% openapi-schemas %}) of the organization's specifications are shown from the
+// {% openapi src="<url>" %} naming a specification by the URL it is fetched from), a webhook
+// ({% openapi-webhook %}) and schemas ({% openapi-schemas %}) of the organization's specifications are shown from the
 // specification's last version. The block keeps its data and gains a fragment holding what
 // the specification says, as document blocks (openapidoc's markdown, the API-reference pages'
 // own). A block whose specification, operation or schemas are not there keeps no fragment, and
@@ -40,7 +40,7 @@ func (o *openAPIRefs) collect(nodes []document.Node) {
 	for _, n := range nodes {
 		ref, _ := n.Data["ref"].(map[string]any)
 		switch n.Type {
-		case "openapi-operation", "openapi-schemas":
+		case "openapi-operation", "openapi-schemas", "openapi-webhook":
 			spec, _ := ref["spec"].(string)
 			o.add(&o.slugs, "slug:"+spec)
 		case "swagger":
@@ -181,6 +181,12 @@ func openAPIMarkdown(n document.Node, specs map[string]*openapidoc.Doc) (string,
 			return openapidoc.OperationMarkdown(specs["url:"+u], method, path)
 		case kind == "file" && specs["file:"+id] != nil:
 			return openapidoc.OperationMarkdown(specs["file:"+id], method, path)
+		}
+	case "openapi-webhook":
+		spec, _ := ref["spec"].(string)
+		name, _ := n.Data["name"].(string)
+		if d := specs["slug:"+spec]; d != nil {
+			return openapidoc.WebhookMarkdown(d, method, name)
 		}
 	case "openapi-schemas":
 		spec, _ := ref["spec"].(string)

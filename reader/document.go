@@ -66,6 +66,7 @@ type docRenderer struct {
 	// notes are the annotations' bodies, numbered in order, written after the document.
 	notes    [][]node
 	diagrams int
+	math     int // math blocks and inline math written
 }
 
 var (
@@ -79,6 +80,8 @@ type renderedDocument struct {
 	Outline []heading
 	// Diagrams: the document holds a diagram, which the page draws with the diagram library.
 	Diagrams bool
+	// Math: the document holds math, which the page typesets with the math library.
+	Math bool
 }
 
 // renderDocument turns a document tree into HTML and the page's outline.
@@ -106,7 +109,7 @@ func render(doc json.RawMessage, links []linkData, files []fileData) renderedDoc
 	}
 	r.blocks(root.Nodes)
 	r.writeNotes()
-	return renderedDocument{HTML: template.HTML(r.b.String()), Outline: r.outline, Diagrams: r.diagrams > 0}
+	return renderedDocument{HTML: template.HTML(r.b.String()), Outline: r.outline, Diagrams: r.diagrams > 0, Math: r.math > 0}
 }
 
 func (r *docRenderer) w(s string)    { r.b.WriteString(s) }
@@ -176,6 +179,8 @@ func (r *docRenderer) block(n node) {
 	case "table":
 		r.table(n)
 	case "math":
+		// The formula's TeX, as code until the page's script typesets it (and when it cannot).
+		r.math++
 		r.w(`<div class="math" role="math"><code>`)
 		r.text(str(n.Data, "formula"))
 		r.w("</code></div>\n")
@@ -629,6 +634,7 @@ func (r *docRenderer) inlines(nodes []node) {
 				r.w("</picture>")
 			}
 		case n.Type == "inline-math":
+			r.math++
 			r.w(`<code class="math" role="math">`)
 			r.text(str(n.Data, "formula"))
 			r.w("</code>")

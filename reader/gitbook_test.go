@@ -66,9 +66,9 @@ var gitbookFixtures = []struct {
 	{"mentions", `See <a href="https://e.example/p" data-mention>the page</a> and [other](https://e.example/o "mention").`,
 		[]string{`"type":"mention","key":"2","isVoid":true,"data":{"ref":{"kind":"url","url":"https://e.example/p"}}`, `"type":"mention","key":"3"`},
 		[]string{`<a class="mention" href="https://e.example/p">`}},
-	{"openapi", "{% openapi src=\"https://e.example/spec.yaml\" path=\"/pets\" method=\"get\" %}\n[https://e.example/spec.yaml](https://e.example/spec.yaml)\n{% endopenapi %}\n\n{% openapi-operation spec=\"petstore\" path=\"/pets/{id}\" method=\"delete\" %}\n[OpenAPI petstore](https://e.example/p.json)\n{% endopenapi-operation %}\n\n{% openapi-schemas spec=\"petstore\" schemas=\"Pet,Error\" grouped=\"false\" %}\n[OpenAPI petstore](https://e.example/p.json)\n{% endopenapi-schemas %}",
-		[]string{`"type":"swagger","key":"1","isVoid":true,"data":{"method":"get","path":"/pets","ref":{"kind":"url","url":"https://e.example/spec.yaml"}}`, `"type":"openapi-operation","key":"2","isVoid":true,"data":{"method":"delete","path":"/pets/{id}","ref":{"kind":"openapi","spec":"petstore"}}`, `"data":{"grouped":false,"ref":{"kind":"openapi","spec":"petstore"},"schemas":["Pet","Error"]}`},
-		[]string{`<code>GET /pets</code>`, `<code>DELETE /pets/{id}</code>`, `OpenAPI specification petstore`, `Schemas: Pet, Error`}},
+	{"openapi", "{% openapi src=\"https://e.example/spec.yaml\" path=\"/pets\" method=\"get\" %}\n[https://e.example/spec.yaml](https://e.example/spec.yaml)\n{% endopenapi %}\n\n{% openapi-operation spec=\"petstore\" path=\"/pets/{id}\" method=\"delete\" %}\n[OpenAPI petstore](https://e.example/p.json)\n{% endopenapi-operation %}\n\n{% openapi-schemas spec=\"petstore\" schemas=\"Pet,Error\" grouped=\"false\" %}\n[OpenAPI petstore](https://e.example/p.json)\n{% endopenapi-schemas %}\n\n{% openapi-webhook spec=\"petstore\" name=\"petAdopted\" method=\"post\" %}\n[OpenAPI petstore](https://e.example/p.json)\n{% endopenapi-webhook %}",
+		[]string{`"type":"swagger","key":"1","isVoid":true,"data":{"method":"get","path":"/pets","ref":{"kind":"url","url":"https://e.example/spec.yaml"}}`, `"type":"openapi-operation","key":"2","isVoid":true,"data":{"method":"delete","path":"/pets/{id}","ref":{"kind":"openapi","spec":"petstore"}}`, `"data":{"grouped":false,"ref":{"kind":"openapi","spec":"petstore"},"schemas":["Pet","Error"]}`, `"type":"openapi-webhook","key":"4","isVoid":true,"data":{"method":"post","name":"petAdopted","ref":{"kind":"openapi","spec":"petstore"}}`},
+		[]string{`<code>GET /pets</code>`, `<code>DELETE /pets/{id}</code>`, `OpenAPI specification petstore`, `Schemas: Pet, Error`, `<code>Webhook: petAdopted</code>`}},
 	{"legacy swagger", "{% swagger method=\"get\" path=\"/pets\" baseUrl=\"https://api.e.example\" summary=\"List pets\" %}\n{% swagger-description %}\nLists **all** pets.\n{% endswagger-description %}\n\n{% swagger-parameter in=\"query\" name=\"limit\" type=\"integer\" required=\"true\" %}\nHow many.\n{% endswagger-parameter %}\n\n{% swagger-response status=\"200: OK\" description=\"Pets\" %}\n```json\n[]\n```\n{% endswagger-response %}\n{% endswagger %}",
 		[]string{`"type":"swagger-inline","key":"1","data":{"baseUrl":"https://api.e.example","method":"get","path":"/pets","summary":"List pets"}`, `"type":"tabs-item","key":"8","data":{"title":"200: OK"}`},
 		[]string{`<section class="openapi openapi-inline"><p class="openapi-title"><code>GET /pets</code> List pets</p><p>Lists <strong>all</strong> pets.</p>`,
@@ -91,6 +91,9 @@ var gitbookFixtures = []struct {
 	{"emoji", "Home :house: and <i class=\"fa-house\">:house:</i> at 12:30:45.",
 		[]string{`"type":"emoji","key":"2","isVoid":true,"data":{"code":"1f3e0"}`, `"type":"icon"`, `"text":" at 12:30:45."`},
 		[]string{`Home <span class="emoji">🏠</span> and <span class="icon`}},
+	{"file and embed with captions on their lines", "{% file src=\"https://e.example/report.pdf\" %}The **report**{% endfile %}\n\n{% embed url=\"https://e.example/v\" %}A video{% endembed %}",
+		[]string{`"type":"link"`, `"type":"embed","key":"4","isVoid":true,"data":{"url":"https://e.example/v"}`, `"text":"A video"`},
+		[]string{`<a href="https://e.example/report.pdf">`, `<p>The <strong>report</strong></p>`, `<p>A video</p>`}},
 	{"unknown inline html", "a <span style=\"x\">b</span> <u>c</u> <sup>2</sup> <sub>i</sub>",
 		[]string{`"type":"superscript"`, `"type":"subscript"`}, []string{`a b c <sup>2</sup> <sub>i</sub>`}},
 }
@@ -261,6 +264,30 @@ func TestGitBookNodesAreSafe(t *testing.T) {
 	for _, want := range []string{"&lt;script&gt;b&lt;/script&gt;", `<span class="option">&lt;script&gt;</span>`, "card &lt;script&gt;", `<div class="html">`} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestMathLoadsTheLibrary: a document with math (a block or inline) asks for the math library,
+// and its TeX is in the HTML as code, readable without it.
+func TestMathLoadsTheLibrary(t *testing.T) {
+	tests := []struct {
+		markdown string
+		math     bool
+		html     string
+	}{
+		{"$$\n\\frac{a}{b}\n$$", true, `<div class="math" role="math"><code>\frac{a}{b}</code></div>`},
+		{"Euler: $$e^{i\\pi} + 1 = 0$$.", true, `<code class="math" role="math">e^{i\pi} + 1 = 0</code>`},
+		{"No math, $5 and $6.", false, ""},
+	}
+	for _, tt := range tests {
+		b, err := json.Marshal(document.FromMarkdown(tt.markdown, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := render(b, nil, nil)
+		if out.Math != tt.math || !strings.Contains(string(out.HTML), tt.html) {
+			t.Errorf("render(%q): Math = %v, want %v; HTML:\n%s", tt.markdown, out.Math, tt.math, out.HTML)
 		}
 	}
 }

@@ -53,6 +53,8 @@ type view struct {
 	Searched    bool
 	// Diagrams: the page loads the diagram library.
 	Diagrams bool
+	// Math: the page loads the math library and its stylesheet.
+	Math bool
 }
 
 // servePage renders the page a path of the site shows.
@@ -91,8 +93,11 @@ func (h *Handler) servePage(w http.ResponseWriter, req *http.Request) {
 		v.Robots = "noindex"
 	}
 	doc := render(p.Document, p.Links, p.Files)
-	v.Content, v.Outline, v.Diagrams = doc.HTML, doc.Outline, doc.Diagrams
-	if doc.Diagrams {
+	v.Content, v.Outline, v.Diagrams, v.Math = doc.HTML, doc.Outline, doc.Diagrams, doc.Math
+	switch {
+	case doc.Math:
+		w.Header().Set("Content-Security-Policy", mathCSP)
+	case doc.Diagrams:
 		w.Header().Set("Content-Security-Policy", diagramCSP)
 	}
 	v.OGImage = coverURL(p.Cover, p.Files)

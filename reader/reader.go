@@ -76,6 +76,9 @@ func New(res *graph.Resolver) *Handler {
 		}
 		sum := sha256.Sum256(body)
 		ct := mime.TypeByExtension(e.Name()[strings.LastIndexByte(e.Name(), '.'):])
+		if strings.HasSuffix(e.Name(), ".woff2") {
+			ct = "font/woff2" // not in every system's table
+		}
 		h.static[e.Name()] = staticFile{body: body, contentType: ct, hash: hex.EncodeToString(sum[:6])}
 	}
 	return h
@@ -242,6 +245,11 @@ const readerCSP = "default-src 'none'; img-src 'self' https: data:; style-src 's
 // styles a page can hold are the library's.
 const diagramCSP = "default-src 'none'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
 
+// mathCSP is a page with math's (and with math and a diagram): the math library sizes and places
+// each symbol with inline styles, as the diagram library does, and draws them in its own fonts,
+// served beside its stylesheet.
+const mathCSP = "default-src 'none'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; font-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
+
 // fail answers an error of the graph: 404 for what is not there (or not for this visitor), 401
 // for a visitor-auth site without a valid token, 400 for bad input, else a logged 500.
 func (h *Handler) fail(w http.ResponseWriter, req *http.Request, err error) {
@@ -277,6 +285,10 @@ func (h *Handler) staticURLs(req *http.Request) map[string]string {
 		// The diagram library (mermaid's browser build, its licence beside it), for pages with a
 		// diagram only.
 		"Diagrams": base + "mermaid.min.js?v=" + h.static["mermaid.min.js"].hash,
+		// The math library (KaTeX's browser build and its stylesheet, its fonts and licence
+		// beside them), for pages with math only.
+		"Math":    base + "katex.min.js?v=" + h.static["katex.min.js"].hash,
+		"MathCSS": base + "katex.min.css?v=" + h.static["katex.min.css"].hash,
 	}
 }
 

@@ -98,7 +98,7 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 				`data-title="macOS"`, `<summary>More details</summary>`, `<a class="card content-ref" href="https://bindery.test/sites/blocks/blocks/media">`, "<blockquote>",
 				`<details class="prompt"><summary><span class="icon`, `Draft a summary</summary>`, `Write three lines about the layout blocks.`},
 			"blocks/media.md": {`alt="A cover" loading="lazy" width="1" height="1" style="height:auto;width:300px">`, `<figcaption>The <strong>cover</strong></figcaption>`,
-				`<picture><source srcset="https://bindery.test/sites/blocks/~files/`, `<figcaption>A caption</figcaption>`, `alt="" loading="lazy" width="1" height="1"></figure>`, `class="card embed"`, `class="card file"`,
+				`<picture><source srcset="https://bindery.test/sites/blocks/~files/`, `<figcaption>A caption</figcaption>`, `alt="" loading="lazy" width="1" height="1"></figure>`, `class="card embed"`, `class="card file"`, `<p>The cover, to download</p>`,
 				`<figure class="code diagram" data-diagram="mermaid"><pre class="chroma" tabindex="0"><code data-lang="mermaid">graph TD; A--&gt;B</code>`,
 				`<div class="html"><div><p>Widget</p></div></div>`},
 			"blocks/code.md": {`<figcaption>install.sh</figcaption>`, `numbered`, `<code data-lang="json">`, `class="math"`,
@@ -106,6 +106,8 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 				// show it; the legacy block shows what it writes out.
 				`<code>GET /pets</code></span><span class="card-text">OpenAPI specification https://e.example/openapi.yaml`,
 				`<code>GET /items</code></span><span class="card-text">OpenAPI specification inventory`,
+				"A pet was adopted", "<code>POST petAdopted</code>", "Sent when a pet finds a home.",
+				`<code>Webhook: restocked</code></span><span class="card-text">OpenAPI specification inventory`,
 				`<section class="openapi openapi-resolved">`, `Delete a pet`, `<code>DELETE /pets/{id}</code>`, `Removes the pet for good.`, `A pet of the store.`, `What it answers to`,
 				`<section class="openapi openapi-inline"><p class="openapi-title"><code>POST /orders</code> Place an order</p><p>Orders are <strong>final</strong>.</p>`,
 				`<li><p><code>item</code> (body, string, required)</p>`, `data-title="201: Created"`,
@@ -139,8 +141,15 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 				if got := strings.Contains(page.Body, "/~static/mermaid.min.js?v="); got != diagram {
 					t.Errorf("%s loads the diagram library: %v", p.Git, got)
 				}
-				if got := strings.Contains(page.Header.Get("Content-Security-Policy"), "'unsafe-inline'"); got != diagram {
-					t.Errorf("%s: CSP %q", p.Git, page.Header.Get("Content-Security-Policy"))
+				// Only a page with math loads the math library and its stylesheet, and lets them
+				// style inline and load their fonts; its TeX stays readable as code.
+				math := p.Git == "inline.md" || p.Git == "blocks/code.md"
+				if got := strings.Contains(page.Body, "/~static/katex.min.js?v=") && strings.Contains(page.Body, "/~static/katex.min.css?v="); got != math {
+					t.Errorf("%s loads the math library: %v", p.Git, got)
+				}
+				csp := page.Header.Get("Content-Security-Policy")
+				if strings.Contains(csp, "'unsafe-inline'") != (diagram || math) || strings.Contains(csp, "font-src 'self'") != math {
+					t.Errorf("%s: CSP %q", p.Git, csp)
 				}
 				// The markdown stays as written: the .md route gives the page's markdown (but for
 				// conditional content, below).
@@ -203,6 +212,14 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 			t.Errorf("diagram library: %s", lib.Header.Get("Content-Type"))
 		}
 		e.read("/sites/blocks/~static/mermaid.min.js.LICENSE.txt", nil).want(http.StatusOK).has("The MIT License")
+		// So is the math library, with its stylesheet's fonts beside it.
+		e.read("/sites/blocks/~static/katex.min.js", nil).want(http.StatusOK).has("katex")
+		e.read("/sites/blocks/~static/katex.min.js.LICENSE.txt", nil).want(http.StatusOK).has("The MIT License")
+		css := e.read("/sites/blocks/~static/katex.min.css", nil).want(http.StatusOK).has("url(KaTeX_Main-Regular.woff2)")
+		css.lacks("url(fonts/")
+		if font := e.read("/sites/blocks/~static/KaTeX_Main-Regular.woff2", nil).want(http.StatusOK); font.Header.Get("Content-Type") != "font/woff2" {
+			t.Errorf("math font: %s", font.Header.Get("Content-Type"))
+		}
 		// Search finds included text on the including page.
 		if found := titlesOf(e.searchSpace(admin.Token, sp, "lighthouse", "").Items); len(found) != 1 || found[0] != "Changelog" {
 			t.Errorf("search for included text: %v", found)
@@ -227,6 +244,20 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 		e.updatePage(admin.Token, target(sp, ""), changelog, map[string]any{"markdown": "Edited.\n\n{% include \"../.gitbook/includes/footer.md\" %}\n"}).ok(nil)
 		if found := titlesOf(e.searchSpace(admin.Token, sp, "lighthouse", "").Items); len(found) != 1 || found[0] != "Changelog" {
 			t.Errorf("search for included text after an edit: %v", found)
+		}
+		// So does one whose edit leaves its markdown alone, and one changed by a merged change
+		// request: every reindex reads the space's reusable contents.
+		e.updatePage(admin.Token, target(sp, ""), changelog, map[string]any{"title": "Changes"}).ok(nil)
+		if found := titlesOf(e.searchSpace(admin.Token, sp, "lighthouse", "").Items); len(found) != 1 || found[0] != "Changes" {
+			t.Errorf("search for included text after a new title: %v", found)
+		}
+		cr := e.openChangeRequest(admin.Token, sp, "Reword the changelog")
+		e.updatePage(admin.Token, target(sp, cr), changelog, map[string]any{"markdown": "Reworded.\n\n{% include \"../.gitbook/includes/footer.md\" %}\n"}).ok(nil)
+		e.call(admin.Token, "POST", "/spaces/"+sp+"/change-requests/"+cr+"/merge", nil).want(http.StatusOK)
+		for _, word := range []string{"reworded", "lighthouse"} {
+			if found := titlesOf(e.searchSpace(admin.Token, sp, word, "").Items); len(found) != 1 || found[0] != "Changes" {
+				t.Errorf("search for %q after a merge: %v", word, found)
+			}
 		}
 	})
 }

@@ -36,7 +36,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func TestMain(m *testing.M) {
 	// Request lines are noise here; errors (internal failures) still show.
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	code := storagetest.Run(m, storage.WithSearchTextIncluding(document.SearchTextIncluding)) // search reads markdown as the server does
+	code := storagetest.Run(m, storage.WithSearchTextIncluding(document.SearchTextIncluding, graph.IncludedForSearch)) // search reads markdown as the server does
 	// .ci/run reads this line to prove the contract tests ran.
 	fmt.Printf("contract validations: %d\n", contracttest.Validated())
 	os.Exit(code)

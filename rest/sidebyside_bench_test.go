@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
@@ -141,7 +142,7 @@ type sbs struct {
 func sbsSetup(b *testing.B, d storage.Dialect) *sbs {
 	b.Helper()
 	dsn := storagetest.DSN(b, d)
-	store := storagetest.OpenAt(b, dsn, storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchTextIncluding(document.SearchTextIncluding)) // as the server opens it
+	store := storagetest.OpenAt(b, dsn, storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchTextIncluding(document.SearchTextIncluding, graph.IncludedForSearch)) // as the server opens it
 	e := newEnv(b, store)
 	return &sbs{env: e, d: d, dsn: dsn}
 }

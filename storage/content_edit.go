@@ -27,7 +27,8 @@ type Edit struct {
 	ReusableContents        []*ReusableContentVersion
 	RemovedReusableContents []string
 	// IncludedMarkdown is the markdown of the reusable contents the edit's pages may include, by
-	// the name pages include them by, for search (WithSearchTextIncluding); Git imports set it.
+	// the name pages include them by, for search (WithSearchTextIncluding). Git imports, which
+	// write reusable contents, set it; when nil, the index reads the space's reusable contents.
 	IncludedMarkdown map[string]string
 	Contents         []*PageContent
 }

@@ -2,7 +2,9 @@ package storage
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/bindery/bindery/search"
 	"github.com/uptrace/bun"
@@ -25,18 +27,56 @@ func (s *Store) indexEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Edi
 	if err != nil {
 		return err
 	}
+	included := edit.IncludedMarkdown
+	if included == nil && s.include != nil && slices.ContainsFunc(edit.Pages, indexed) {
+		// The edit's own line after it: the write is at the next sequence number.
+		if included, err = s.includedMarkdown(ctx, tx, View{SpaceID: l.space.ID, BaseSeq: l.seq + 1}); err != nil {
+			return err
+		}
+	}
 	docs := make([]search.Doc, 0, len(edit.Pages))
 	for _, p := range edit.Pages {
-		if p.Type != "document" || p.Deleted {
+		if !indexed(p) {
 			continue
 		}
-		d := search.Doc{PageID: p.PageID, ContentID: p.ContentID, Title: p.Title, Description: p.Description, Included: edit.IncludedMarkdown}
+		d := search.Doc{PageID: p.PageID, ContentID: p.ContentID, Title: p.Title, Description: p.Description, Included: included}
 		if p.ContentID != nil {
 			d.Markdown = markdown[*p.ContentID]
 		}
 		docs = append(docs, d)
 	}
 	return s.search.Reindex(ctx, tx, l.space.OrganizationID, l.space.ID, ids, docs)
+}
+
+// indexed reports whether a written page version has index rows: a live document.
+func indexed(p *PageVersion) bool { return p.Type == "document" && !p.Deleted }
+
+// includedMarkdown reads the reusable contents of a view, named as pages include them
+// (WithSearchTextIncluding), in one statement.
+func (s *Store) includedMarkdown(ctx context.Context, tx bun.Tx, v View) (map[string]string, error) {
+	var rows []struct {
+		Git      *string
+		Markdown string
+	}
+	cond, args := v.where(reusableContentVersions, "rcv")
+	if err := tx.NewSelect().TableExpr("reusable_content_versions AS rcv").
+		Join("JOIN page_contents AS pc ON pc.id = rcv.content_id").
+		ColumnExpr("rcv.git, pc.markdown").
+		Where(cond, args...).Where("NOT rcv.deleted").Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("read included contents: %w", translate(err))
+	}
+	out := make(map[string]string, len(rows))
+	for _, r := range rows {
+		var g struct {
+			Path string `json:"path"`
+		}
+		if r.Git == nil || json.Unmarshal([]byte(*r.Git), &g) != nil || g.Path == "" {
+			continue // pages include reusable content by its path
+		}
+		name, md := s.include(g.Path, r.Markdown)
+		out[name] = md
+	}
+	return out, nil
 }
 
 // indexedMarkdown returns the markdown of the edit's pages by content id: the edit's new bodies,

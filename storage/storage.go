@@ -37,6 +37,8 @@ type Store struct {
 	tokens  tokenCache
 	// search is the full-text index, kept in step by the edit transaction (Reindex).
 	search *search.Index
+	// include names the reusable contents a reindex reads (WithSearchTextIncluding).
+	include func(path, stored string) (name, markdown string)
 	// treeSQL is SiteTreesOf's statement (site_tree.go).
 	treeSQL siteTreeSQLCache
 
@@ -54,6 +56,9 @@ type options struct {
 	tokenTTL   time.Duration
 	tokenClock func() time.Time
 	searchText func(markdown string, included map[string]string) string
+	// include names a reusable content as pages include it (WithSearchTextIncluding); nil when
+	// the search text reads no included content.
+	include func(path, stored string) (name, markdown string)
 }
 
 // WithSearchText sets how the search index reads a page's markdown as text. Reading markdown is
@@ -66,9 +71,12 @@ func WithSearchText(fn func(markdown string) string) Option {
 }
 
 // WithSearchTextIncluding is WithSearchText for a reader that also reads the reusable contents
-// a page includes (graph/document.SearchTextIncluding): an edit's IncludedMarkdown.
-func WithSearchTextIncluding(fn func(markdown string, included map[string]string) string) Option {
-	return func(o *options) { o.searchText = fn }
+// a page includes (graph/document.SearchTextIncluding): an edit's IncludedMarkdown, or, when the
+// edit carries none (merges, API edits), the space's reusable contents read in the edit's
+// transaction, each named by include from its Git path and its stored text (front matter and
+// all) as pages include it.
+func WithSearchTextIncluding(fn func(markdown string, included map[string]string) string, include func(path, stored string) (name, markdown string)) Option {
+	return func(o *options) { o.searchText, o.include = fn, include }
 }
 
 // WithMaxConns sets the size of the connection pool: PostgreSQL connections kept open (and idle),
@@ -136,6 +144,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		s.dialect = SQLite
 	}
 	s.search = search.New(s.db, s.rdb, o.searchText)
+	s.include = o.include
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := s.Ping(pingCtx); err != nil {

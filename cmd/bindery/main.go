@@ -180,7 +180,7 @@ func open(ctx context.Context, cmd *cli.Command, c *config) (*graph.Resolver, fu
 		}
 	}
 	store, err := storage.Open(ctx, c.Database, storage.WithMaxConns(c.Serve.DBMaxConns),
-		storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchTextIncluding(document.SearchTextIncluding))
+		storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchTextIncluding(document.SearchTextIncluding, graph.IncludedForSearch))
 	if err != nil {
 		closeBlobs()
 		return nil, nil, err

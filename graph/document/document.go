@@ -467,7 +467,13 @@ func (c *converter) convertBlock(n ast.Node) []Node {
 	case *extast.Table:
 		return []Node{c.table(n)}
 	case *tagBlock:
-		return c.tag(n)
+		out := c.tag(n)
+		if n.Void && n.FirstChild() != nil {
+			// The caption written on a void tag's line ({% file src="x" %}caption{% endfile %})
+			// follows the block as a paragraph, as it does when written on lines of its own.
+			out = append(out, c.paragraph(n))
+		}
+		return out
 	case *endMarker:
 		return nil
 	case *detailsBlock:
@@ -1038,7 +1044,13 @@ func (c *converter) openAPI(t *tagBlock) (Node, bool) {
 		if a["spec"] == "" || a["name"] == "" {
 			return Node{}, false
 		}
-		return c.voidBlock("openapi-webhook", map[string]any{"ref": spec, "name": a["name"]}), true
+		// The contract's webhook pointer names a method; GitBook writes one, and a webhook is
+		// a POST unless it says otherwise.
+		method := a["method"]
+		if method == "" {
+			method = "post"
+		}
+		return c.voidBlock("openapi-webhook", map[string]any{"ref": spec, "name": a["name"], "method": method}), true
 	}
 	return Node{}, false
 }

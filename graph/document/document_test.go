@@ -548,6 +548,33 @@ func TestFromMarkdown(t *testing.T) {
 			]}`,
 		},
 		{
+			name:     "file with its caption on its line",
+			markdown: "{% file src=\".gitbook/assets/report.pdf\" %}The **report**{% endfile %}\nAfter",
+			want: `{"object":"document","data":{},"nodes":[
+				{"object":"block","type":"file","key":"1","isVoid":true,"data":{"ref":{"file":"file-report","kind":"file"}}},
+				{"object":"block","type":"paragraph","key":"2","data":{},"nodes":[{"object":"text","leaves":[
+					{"object":"leaf","text":"The ","marks":[]},
+					{"object":"leaf","text":"report","marks":[{"object":"mark","type":"bold","data":{}}]}
+				]}]},
+				{"object":"block","type":"paragraph","key":"3","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"After","marks":[]}]}]}
+			]}`,
+		},
+		{
+			name:     "file with an empty caption on its line",
+			markdown: "{% file src=\".gitbook/assets/report.pdf\" %} {% endfile %}",
+			want: `{"object":"document","data":{},"nodes":[
+				{"object":"block","type":"file","key":"1","isVoid":true,"data":{"ref":{"file":"file-report","kind":"file"}}}
+			]}`,
+		},
+		{
+			name:     "embed with its caption on its line",
+			markdown: "{% embed url=\"https://e.example/v\" %}A video{% endembed %}",
+			want: `{"object":"document","data":{},"nodes":[
+				{"object":"block","type":"embed","key":"1","isVoid":true,"data":{"url":"https://e.example/v"}},
+				{"object":"block","type":"paragraph","key":"2","data":{},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"A video","marks":[]}]}]}
+			]}`,
+		},
+		{
 			name:     "file unresolved",
 			markdown: "{% file src=\"missing.pdf\" %}\nCaption\n{% endfile %}",
 			want: `{"object":"document","data":{},"nodes":[

@@ -5,7 +5,8 @@ package document
 //   - Liquid-style tags on a line of their own: {% hint style="info" %} … {% endhint %},
 //     {% tabs %} {% tab title="A" %} … {% endtab %} {% endtabs %}, {% code title="x" %} … {% endcode %},
 //     {% content-ref url="x" %} … {% endcontent-ref %} (containers), and {% embed url="x" %},
-//     {% file src="x" %} (void, with an optional {% endembed %} / {% endfile %} after a caption);
+//     {% file src="x" %} (void, with an optional {% endembed %} / {% endfile %} after a caption,
+//     on the following lines or on the tag's own line);
 //   - <details><summary>Title</summary> … </details> (GitBook's expandable block);
 //   - $$ … $$ display math on lines of their own, and $$…$$ inline math;
 //   - <code class="expression">…</code>, GitBook's inline expression (evaluated content).
@@ -63,8 +64,8 @@ func (gitbookExtension) Extend(m goldmark.Markdown) {
 			util.Prioritized(&containerTagParser{name: "swagger-description", parent: "swagger"}, 50),
 			util.Prioritized(&containerTagParser{name: "swagger-parameter", parent: "swagger"}, 50),
 			util.Prioritized(&containerTagParser{name: "swagger-response", parent: "swagger"}, 50),
-			util.Prioritized(&voidTagParser{name: "embed"}, 50),
-			util.Prioritized(&voidTagParser{name: "file"}, 50),
+			util.Prioritized(&voidTagParser{name: "embed", endName: "endembed"}, 50),
+			util.Prioritized(&voidTagParser{name: "file", endName: "endfile"}, 50),
 			util.Prioritized(&voidTagParser{name: "include"}, 50),
 			util.Prioritized(&endMarkerParser{names: []string{"endembed", "endfile"}}, 50),
 			util.Prioritized(&detailsParser{}, 50),
@@ -453,6 +454,9 @@ func (p *containerTagParser) CanAcceptIndentedLine() bool                       
 // voidTagParser parses a one-line {% name … %} tag with no content.
 type voidTagParser struct {
 	name string
+	// endName is the end tag that may close a caption written on the tag's line
+	// ({% file src="x" %}caption{% endfile %}); empty when the tag takes none.
+	endName string
 }
 
 func (p *voidTagParser) Trigger() []byte { return []byte{'{'} }
@@ -466,11 +470,64 @@ func (p *voidTagParser) Open(parent ast.Node, reader text.Reader, pc parser.Cont
 	if p.name == "include" {
 		tag, ok = parseIncludeTag(rest)
 	}
+	if !ok && p.endName != "" {
+		return p.openCaptioned(rest, reader, pc)
+	}
 	if !ok || tag.name != p.name {
 		return nil, parser.NoChildren
 	}
 	reader.AdvanceToEOL()
 	return &tagBlock{Name: tag.name, Attrs: tag.attrs, Void: true}, parser.NoChildren
+}
+
+// openCaptioned opens the one-line form of a captioned void tag, {% file src="x" %}caption{% endfile %}:
+// the caption becomes the tag block's lines, which goldmark parses as inlines, as it does a
+// paragraph's.
+func (p *voidTagParser) openCaptioned(rest string, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	tag, from, to, ok := splitCaptionedTag(rest, p.name, p.endName)
+	_, seg := reader.PeekLine()
+	if !ok || seg.Padding != 0 {
+		return nil, parser.NoChildren
+	}
+	n := &tagBlock{Name: tag.name, Attrs: tag.attrs, Void: true}
+	if from < to {
+		start := seg.Start + pc.BlockOffset()
+		n.Lines().Append(text.NewSegment(start+from, start+to))
+	}
+	reader.AdvanceToEOL()
+	return n, parser.NoChildren
+}
+
+// splitCaptionedTag reads {% name … %}caption{% endName %} on one line: the tag, and where its
+// caption starts and ends in s (white space around it left out).
+func splitCaptionedTag(s, name, endName string) (tag liquidTag, from, to int, ok bool) {
+	end := strings.LastIndex(s, "{%")
+	if end < 0 {
+		return liquidTag{}, 0, 0, false
+	}
+	closing, ok := parseLiquidTag(s[end:])
+	if !ok || closing.name != endName || len(closing.attrs) != 0 {
+		return liquidTag{}, 0, 0, false
+	}
+	// The opening tag ends at the first "%}" that leaves a whole tag (an attribute may quote "%}").
+	for i := strings.Index(s, "%}"); i >= 0 && i+2 <= end; {
+		if t, ok := parseLiquidTag(s[:i+2]); ok && t.name == name {
+			from, to = i+2, end
+			for from < to && isSpaceByte(s[from]) {
+				from++
+			}
+			for to > from && isSpaceByte(s[to-1]) {
+				to--
+			}
+			return t, from, to, true
+		}
+		next := strings.Index(s[i+2:], "%}")
+		if next < 0 {
+			break
+		}
+		i += 2 + next
+	}
+	return liquidTag{}, 0, 0, false
 }
 
 func (p *voidTagParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {

@@ -173,3 +173,35 @@ Document
 		})
 	}
 }
+
+func TestSplitCaptionedTag(t *testing.T) {
+	tests := []struct {
+		in      string
+		ok      bool
+		src     string
+		caption string
+	}{
+		{`{% file src="a.pdf" %}The report{% endfile %}`, true, "a.pdf", "The report"},
+		{`{% file src="a.pdf" %}  spaced  {%endfile%}`, true, "a.pdf", "spaced"},
+		{`{% file src="a.pdf" %}{% endfile %}`, true, "a.pdf", ""},
+		{`{% file src="50 %} off.pdf" %}Sale{% endfile %}`, true, "50 %} off.pdf", "Sale"},
+		{`{% file src="a.pdf" %}The report`, false, "", ""},
+		{`{% file src="a.pdf" %}The report{% endembed %}`, false, "", ""},
+		{`{% file src="a.pdf" %}The report{% endfile x=1 %}`, false, "", ""},
+		{`{% embed url="a" %}The report{% endfile %}`, false, "", ""},
+		{`text {% file src="a.pdf" %}The report{% endfile %}`, false, "", ""},
+	}
+	for _, tt := range tests {
+		tag, from, to, ok := splitCaptionedTag(tt.in, "file", "endfile")
+		if ok != tt.ok {
+			t.Errorf("splitCaptionedTag(%q) ok = %v, want %v", tt.in, ok, tt.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if tag.attrs["src"] != tt.src || tt.in[from:to] != tt.caption {
+			t.Errorf("splitCaptionedTag(%q) = src %q, caption %q; want %q, %q", tt.in, tag.attrs["src"], tt.in[from:to], tt.src, tt.caption)
+		}
+	}
+}

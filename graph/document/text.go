@@ -180,6 +180,8 @@ func (x *textReader) blocks(parent ast.Node) {
 			switch {
 			case n.Void && n.Name == "include":
 				x.include(n)
+			case n.Void && n.FirstChild() != nil: // a caption on the tag's line
+				x.line(x.inlineText(n))
 			case n.Void:
 			case n.Name == "if":
 				// Conditional content is for some visitors only: search, which answers every

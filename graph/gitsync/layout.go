@@ -64,7 +64,7 @@ type FrontMatter struct {
 // Layout is GitBook's front matter layout block.
 type Layout struct {
 	Width           string      `yaml:"width,omitempty"`
-	Cover           *Visibility `yaml:"cover,omitempty"`
+	Cover           *Cover      `yaml:"cover,omitempty"`
 	Title           *Visibility `yaml:"title,omitempty"`
 	Description     *Visibility `yaml:"description,omitempty"`
 	TableOfContents *Visibility `yaml:"tableOfContents,omitempty"`
@@ -73,10 +73,17 @@ type Layout struct {
 	Metadata        *Visibility `yaml:"metadata,omitempty"`
 }
 
-// Visibility is one layout element's switch (cover also has a size).
+// Visibility is one layout element's switch.
 type Visibility struct {
+	Visible bool `yaml:"visible"`
+}
+
+// Cover is the cover's switch, its size (GitBook's "hero", "full" or "background") and its mask
+// (GitBook's fade over the cover image, such as "none").
+type Cover struct {
 	Visible bool   `yaml:"visible"`
 	Size    string `yaml:"size,omitempty"`
+	Mask    string `yaml:"mask,omitempty"`
 }
 
 // AssetsDir is where files live, relative to the root.

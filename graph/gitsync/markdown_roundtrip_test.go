@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bindery/bindery/graph/document"
+	"github.com/google/go-cmp/cmp"
 )
 
 // bodyGen makes random page bodies in GitBook's markdown out of every construct the document
@@ -21,6 +22,21 @@ type bodyGen struct {
 var genWords = []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "<kbd>golf</kbd>", "hotel"}
 
 func (g *bodyGen) word() string { return genWords[g.rnd.IntN(len(genWords))] }
+
+// layout is a page's front matter layout, or none: every cover size GitBook writes, with or
+// without a mask.
+func (g *bodyGen) layout() *Layout {
+	if g.rnd.IntN(3) == 0 {
+		return nil
+	}
+	vis := func() *Visibility { return &Visibility{Visible: g.rnd.IntN(2) == 0} }
+	cover := &Cover{Visible: g.rnd.IntN(2) == 0, Size: []string{"", "hero", "full", "background"}[g.rnd.IntN(4)]}
+	if g.rnd.IntN(2) == 0 {
+		cover.Mask = []string{"none", g.word()}[g.rnd.IntN(2)]
+	}
+	return &Layout{Width: []string{"default", "wide"}[g.rnd.IntN(2)], Cover: cover, Title: vis(), Description: vis(),
+		TableOfContents: vis(), Outline: vis(), Pagination: vis(), Metadata: vis()}
+}
 
 // inline is a run of text with one inline construct.
 func (g *bodyGen) inline() string {
@@ -192,7 +208,7 @@ func TestExportImportKeepsEveryDocument(t *testing.T) {
 		in := &Content{}
 		for i := range 1 + g.rnd.IntN(4) {
 			in.Pages = append(in.Pages, &Page{Kind: "document", Title: fmt.Sprintf("Page %d", i), Slug: fmt.Sprintf("page-%d", i), Markdown: g.body(),
-				Front: FrontMatter{Description: g.word()}})
+				Front: FrontMatter{Description: g.word(), Layout: g.layout()}})
 		}
 		includes := map[string]string{}
 		for i := range g.rnd.IntN(3) {
@@ -208,14 +224,24 @@ func TestExportImportKeepsEveryDocument(t *testing.T) {
 			}
 		}
 		current := in
+		var firstFiles map[string][]byte
 		for round := 1; round <= 2; round++ {
 			back, files := exportImport(t, current)
+			if round == 1 {
+				firstFiles = files
+			}
 			if len(back.Pages) != len(in.Pages) || len(back.Includes) != len(in.Includes) {
 				t.Fatalf("seed %d round %d: %d pages and %d includes back, want %d and %d", seed, round, len(back.Pages), len(back.Includes), len(in.Pages), len(in.Includes))
 			}
 			for i, p := range back.Pages {
 				if p.Markdown != in.Pages[i].Markdown {
 					t.Fatalf("seed %d round %d: %s changed:\n%s\nwant:\n%s\nfile:\n%s", seed, round, p.Title, p.Markdown, in.Pages[i].Markdown, files[p.Path])
+				}
+				if diff := cmp.Diff(in.Pages[i].Front, p.Front); diff != "" {
+					t.Fatalf("seed %d round %d: %s front matter changed (-want +got):\n%s\nfile:\n%s", seed, round, p.Title, diff, files[p.Path])
+				}
+				if string(files[p.Path]) != string(firstFiles[p.Path]) {
+					t.Fatalf("seed %d round %d: %s written as\n%s\nwant:\n%s", seed, round, p.Path, files[p.Path], firstFiles[p.Path])
 				}
 				if got := treeJSON(t, p.Markdown, includes); got != want[p.Title] {
 					t.Fatalf("seed %d round %d: %s reads as another tree:\n%s\nwant:\n%s", seed, round, p.Title, got, want[p.Title])

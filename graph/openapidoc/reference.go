@@ -303,6 +303,25 @@ func OperationMarkdown(d *Doc, method, opPath string) (string, bool) {
 	return strings.TrimRight(b.String(), "\n") + "\n", true
 }
 
+// WebhookMarkdown is one webhook of the document (OpenAPI 3.1's webhooks, by name) as GitBook's
+// webhook block shows it: the request the API sends, written as an operation is, its name in
+// place of a path. ok is false when the document has no such webhook (method in any letter
+// case).
+func WebhookMarkdown(d *Doc, method, name string) (string, bool) {
+	item := d.T.Webhooks[name]
+	if item == nil {
+		return "", false
+	}
+	m := strings.ToUpper(method)
+	op := item.Operations()[m]
+	if op == nil {
+		return "", false
+	}
+	var b strings.Builder
+	writeOperation(&b, Operation{Method: m, Path: name, Op: op, Item: item})
+	return strings.TrimRight(b.String(), "\n") + "\n", true
+}
+
 // SchemasMarkdown is the named schemas of the document's components, as the models page shows
 // each. ok is false when it has none of them.
 func SchemasMarkdown(d *Doc, names []string) (string, bool) {

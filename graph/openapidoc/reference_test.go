@@ -183,3 +183,29 @@ func TestOperationAndSchemasMarkdown(t *testing.T) {
 		t.Errorf("SchemasMarkdown = %v\n%s", ok, md)
 	}
 }
+
+// A webhook block shows the request the API sends, found by the webhook's name and method.
+func TestWebhookMarkdown(t *testing.T) {
+	d, err := Parse(context.Background(), []byte(`{"openapi":"3.1.0","info":{"title":"H","version":"1"},"paths":{},
+	 "webhooks":{"petAdopted":{"post":{"summary":"Adopted","requestBody":{"content":{"application/json":{"schema":{"type":"object"}}}},
+	  "responses":{"200":{"description":"Received"}}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, ok := WebhookMarkdown(d, "POST", "petAdopted")
+	if !ok || !strings.HasPrefix(md, "## Adopted\n\n`POST petAdopted`") || !strings.Contains(md, "| `application/json` | object | no |") {
+		t.Errorf("WebhookMarkdown = %v\n%s", ok, md)
+	}
+	for _, miss := range [][2]string{{"get", "petAdopted"}, {"post", "petLost"}} {
+		if _, ok := WebhookMarkdown(d, miss[0], miss[1]); ok {
+			t.Errorf("WebhookMarkdown(%s %s) found a webhook", miss[0], miss[1])
+		}
+	}
+	plain, err := Parse(context.Background(), []byte(tagged))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := WebhookMarkdown(plain, "post", "petAdopted"); ok {
+		t.Errorf("WebhookMarkdown found a webhook in a document without webhooks")
+	}
+}

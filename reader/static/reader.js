@@ -57,6 +57,22 @@
       }).catch(function () {});
     });
   }
+  // Math: pages holding some load the math library before this script; each formula's TeX is
+  // code until it is typeset, and stays so when typesetting fails.
+  if (window.katex) {
+    document.querySelectorAll("div.math > code, code.math").forEach(function (code) {
+      var display = code.parentNode.classList.contains("math") && code.parentNode.tagName === "DIV";
+      var out = document.createElement(display ? "div" : "span");
+      out.className = "math-typeset";
+      try {
+        window.katex.render(code.textContent, out, { displayMode: display, throwOnError: true });
+      } catch (e) {
+        return;
+      }
+      code.parentNode.insertBefore(out, code);
+      code.hidden = true;
+    });
+  }
   document.addEventListener("keydown", function (e) {
     var q = document.getElementById("q");
     if (e.key === "/" && q && document.activeElement !== q && !/INPUT|TEXTAREA/.test(document.activeElement.tagName)) {
