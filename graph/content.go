@@ -480,7 +480,7 @@ func (r *Resolver) readReusableContents(ctx context.Context, view storage.View) 
 	}
 	for _, v := range rows {
 		if g := readBlobGit(v.Git); g != nil {
-			out[document.IncludeKey(g.Path)] = document.Include{ID: v.ReusableContentID, Markdown: gitsync.IncludeBody(bodies[deref(v.ContentID)])}
+			out[document.IncludeKey(g.Path)] = document.Include{ID: v.ReusableContentID, Markdown: gitsync.IncludeBody(bodies[deref(v.ContentID)]), Path: g.Path}
 		}
 	}
 	return out, nil

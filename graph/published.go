@@ -516,6 +516,12 @@ func (r *Resolver) publishedMarkdown(ctx context.Context, pp *PublishedPage) (*s
 	return pp.markdown, nil
 }
 
+// visible is markdown as the page's visitor reads it: without the conditional blocks whose
+// condition their claims do not meet.
+func (pp *PublishedPage) visible(md string) string {
+	return document.KeepConditional(md, func(condition string) bool { return conditionHolds(&condition, pp.space.site.claims) })
+}
+
 // publishedDocument is a document page's document tree, expressions evaluated as in
 // publishedMarkdown.
 func (r *Resolver) publishedDocument(ctx context.Context, pp *PublishedPage) (model.JSON, error) {
@@ -523,10 +529,7 @@ func (r *Resolver) publishedDocument(ctx context.Context, pp *PublishedPage) (mo
 	if err != nil || md == nil {
 		return nil, err
 	}
-	visible := func(md string) string {
-		return document.KeepConditional(md, func(condition string) bool { return conditionHolds(&condition, pp.space.site.claims) })
-	}
-	doc, err := r.documentFor(ctx, pp.space.src, *md, visible)
+	doc, err := r.documentFor(ctx, pp.space.src, *md, pp.visible)
 	if err != nil {
 		return nil, err
 	}
@@ -560,11 +563,15 @@ func (r *Resolver) publishedLinks(ctx context.Context, pp *PublishedPage) ([]*mo
 	if _, err := r.treeOf(ctx, sp); err != nil {
 		return nil, err
 	}
-	items, _, err := r.linksOf(ctx, sp.src, pp.ID, false)
+	items, from, err := r.linksOf(ctx, sp.src, pp.ID, false)
 	if err != nil {
 		return nil, err
 	}
-	for _, it := range items {
+	included, err := r.includedLinks(ctx, pp, from)
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range append(items, included...) {
 		l := &model.PublishedLink{Node: it.Node, Target: it.Target}
 		loc := it.TargetReference
 		switch {
@@ -585,6 +592,34 @@ func (r *Resolver) publishedLinks(ctx context.Context, pp *PublishedPage) ([]*mo
 			l.URL = &u
 		}
 		out = append(out, l)
+	}
+	return out, nil
+}
+
+// includedLinks resolves the references inside the reusable contents a published page
+// includes, as its document holds them (relative ones from the root: document.Include). It reads
+// the page's markdown and the source's reusable contents, both shared with its document.
+func (r *Resolver) includedLinks(ctx context.Context, pp *PublishedPage, from *model.RevisionPage) ([]*model.LinkItem, error) {
+	md, err := r.publishedMarkdown(ctx, pp)
+	if err != nil || md == nil || from == nil || !strings.Contains(*md, "{%") {
+		return nil, err
+	}
+	includes, includeErr := r.includeResolver(ctx, pp.space.src, pp.visible)
+	refs := document.IncludedReferences(*md, includes)
+	if *includeErr != nil {
+		return nil, *includeErr
+	}
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	ix, err := r.linkIndexOf(ctx, pp.space.src)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.LinkItem, 0, len(refs))
+	for _, ref := range refs {
+		status, target := ix.resolve(from, ref.Target)
+		out = append(out, &model.LinkItem{Status: status, Relation: "reference", TargetReference: target, Target: ref.Target, Node: ref.Node})
 	}
 	return out, nil
 }

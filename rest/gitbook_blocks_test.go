@@ -116,7 +116,10 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 			"blocks/tables.md": {`<th scope="col" class="align-right">Value</th>`, `<th scope="col">Option</th>`, `<td><p>Overwrite.</p>`, `<li><p>folders</p>`,
 				`<div class="cards cards-medium">`, `<span class="option">Paid</span>`, `<td>header</td>`},
 			"blocks/changelog.md": {`<time datetime="2026-01-15">2026-01-15</time>`, ` id="dark-mode">Dark mode`, `<strong>dark mode</strong>`,
-				`<div class="reusable-content"><p>Questions? Write to the <strong>lighthouse keepers</strong>.</p>`},
+				`<div class="reusable-content"><p>Questions? Write to the <strong>lighthouse keepers</strong>.</p>`,
+				// A relative link in reusable content starts from its file: it leads to the page it
+				// names wherever the content is included, or shows broken.
+				`<a href="https://bindery.test/sites/blocks/inline#top">the inline page</a>`, `<span class="broken-link">old guide</span>`},
 		}
 		read := 0
 		var walk func([]pageShape)

@@ -384,6 +384,9 @@ type converter struct {
 	// includes finds reusable content; including lists the ids being included, outermost first.
 	includes  IncludeResolver
 	including []string
+	// base is the folder of the reusable content being converted ("" for a page): relative
+	// references start from it (fromBase).
+	base string
 }
 
 // key returns the next node key.
@@ -1075,11 +1078,14 @@ func (c *converter) expandable(d *detailsBlock) Node {
 }
 
 // ref is a content reference to target: the revision's file when the resolver knows it, else a URL.
-func (c *converter) ref(target string) map[string]any {
+func (c *converter) ref(target string) map[string]any { return c.refFrom(c.base, target) }
+
+// refFrom is ref with relative targets starting from folder base (fromBase).
+func (c *converter) refFrom(base, target string) map[string]any {
 	if id, ok := c.resolve(target); ok {
 		return map[string]any{"kind": "file", "file": id}
 	}
-	return urlRef(target)
+	return urlRef(fromBase(base, target))
 }
 
 func urlRef(u string) map[string]any { return map[string]any{"kind": "url", "url": u} }

@@ -1,6 +1,8 @@
 package document
 
 import (
+	"net/url"
+	"path"
 	"slices"
 	"strings"
 
@@ -14,10 +16,13 @@ import (
 // it). A tag that resolves nowhere, includes itself or nests too deep stays a content-ref to the
 // path as written, which the reader shows as a missing reusable content.
 
-// Include is a reusable content as a page includes it: its id and its markdown (without front
-// matter).
+// Include is a reusable content as a page includes it: its id, its markdown (without front
+// matter) and the path of its file relative to the space's root (".gitbook/includes/x.md";
+// "" when unknown). A relative reference inside it is relative to that file, as in GitBook: the
+// document holds it as a path from the root ("/getting-started/install.md"), so that it names
+// the same page or file wherever the content is included.
 type Include struct {
-	ID, Markdown string
+	ID, Markdown, Path string
 }
 
 // IncludeResolver finds the reusable content an include tag's path names; ok=false when none.
@@ -40,12 +45,13 @@ func (c *converter) include(t *tagBlock) Node {
 		inc, ok = c.includes(src)
 	}
 	if !ok || slices.Contains(c.including, inc.ID) {
-		return c.voidBlock("content-ref", map[string]any{"ref": c.ref(src)})
+		// As written: the reader names the missing file by it.
+		return c.voidBlock("content-ref", map[string]any{"ref": c.refFrom("", src)})
 	}
 	b := c.voidBlock("reusable-content", map[string]any{"ref": map[string]any{"kind": "reusable-content", "reusableContent": inc.ID}})
 	key := c.key()
 	sub := &converter{src: []byte(strings.ReplaceAll(inc.Markdown, "\r\n", "\n")), files: c.files, includes: c.includes,
-		n: c.n, depth: c.depth, including: append(slices.Clone(c.including), inc.ID)}
+		n: c.n, depth: c.depth, including: append(slices.Clone(c.including), inc.ID), base: includeBase(inc.Path)}
 	root := markdown.Parser().Parse(text.NewReader(sub.src))
 	sub.notes = footnotes(root)
 	nodes := sub.blocks(root)
@@ -55,6 +61,57 @@ func (c *converter) include(t *tagBlock) Node {
 	}
 	b.Fragments = []Fragment{{Key: key, Fragment: "reusable-content", Type: "reusable-content", Nodes: nodes}}
 	return b
+}
+
+// includeBase is the folder relative references of an include file start from: its file's
+// folder, or GitBook's includes folder when the path is unknown.
+func includeBase(p string) string {
+	if p == "" {
+		return strings.TrimSuffix(includesDir, "/")
+	}
+	return path.Dir(p)
+}
+
+// fromBase rewrites a relative reference written in a file of folder base as a path from the
+// root ("../guides/a.md#x" in ".gitbook/includes" → "/guides/a.md#x"); anything else (a URL,
+// an anchor, a path from the root, or base "") stays as written.
+func fromBase(base, target string) string {
+	if base == "" || target == "" || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "/") {
+		return target
+	}
+	if u, err := url.Parse(target); err != nil || u.Scheme != "" {
+		return target
+	}
+	p, rest := target, ""
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p, rest = p[:i], p[i:]
+	}
+	return path.Clean("/"+base+"/"+p) + rest
+}
+
+// IncludedReferences lists the references inside the reusable contents a markdown text includes
+// (resolved by includes), as the document holds them: relative ones from the root (see Include).
+func IncludedReferences(markdownText string, includes IncludeResolver) []Reference {
+	if includes == nil || !strings.Contains(markdownText, "include") {
+		return nil
+	}
+	doc, _ := convert(markdownText, nil, includes)
+	var out []Reference
+	var walk func(nodes []Node, inside bool)
+	walk = func(nodes []Node, inside bool) {
+		for _, n := range nodes {
+			if target := refTarget(n.Data); inside && target != "" && n.Type != "reusable-content" &&
+				!(n.Type == "content-ref" && strings.Contains(target, includesDir)) {
+				out = append(out, Reference{Node: n.Key, Type: n.Type, Target: target})
+			}
+			walk(n.Nodes, inside)
+			for _, f := range n.Fragments {
+				walk(f.Nodes, inside || f.Fragment == "reusable-content")
+			}
+		}
+	}
+	walk(doc.Nodes, false)
+	return out
 }
 
 // includesDir is where GitBook keeps reusable content.

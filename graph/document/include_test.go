@@ -2,6 +2,7 @@ package document
 
 import (
 	"encoding/json"
+	"path"
 	"strings"
 	"testing"
 )
@@ -64,4 +65,64 @@ func TestIncludes(t *testing.T) {
 
 func unescapedJSONDoc(s string) string {
 	return strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(s)
+}
+
+// A relative reference inside reusable content starts from the include file's folder, not from
+// the including page's: the document holds it as a path from the root, the same on every page
+// that includes it; URLs, anchors, paths from the root and files resolved by name stay as they are.
+func TestIncludeReferences(t *testing.T) {
+	includes := func(src string) (Include, bool) {
+		switch IncludeKey(src) {
+		case "footer.md":
+			return Include{ID: "footer", Path: ".gitbook/includes/footer.md", Markdown: "[Install](../../getting-started/install.md#linux) " +
+				"[Site](https://e.example) [Top](#top) [Root](/guides/a.md) ![Logo](../assets/logo.png)\n\n{% include \"deep/part.md\" %}\n"}, true
+		case "part.md":
+			return Include{ID: "part", Path: ".gitbook/includes/deep/part.md", Markdown: "[Up](../../../guides/b.md?x=1)\n"}, true
+		}
+		return Include{}, false
+	}
+	files := func(name string) (string, bool) { return "logo-id", path.Base(name) == "logo.png" }
+	for _, page := range []string{"{% include \"../.gitbook/includes/footer.md\" %}\n", "Intro [own](install.md)\n\n{% include \"../../.gitbook/includes/footer.md\" %}\n"} {
+		doc, err := ConvertWith(page, files, includes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(doc)
+		got := unescapedJSONDoc(string(b))
+		for _, want := range []string{`"url":"/getting-started/install.md#linux"`, `"url":"https://e.example"`, `"url":"#top"`,
+			`"url":"/guides/a.md"`, `"file":"logo-id"`, `"url":"/guides/b.md?x=1"`} {
+			if !strings.Contains(got, want) {
+				t.Errorf("document lacks %s\n%s", want, got)
+			}
+		}
+		var targets []string
+		for _, ref := range IncludedReferences(page, includes) {
+			targets = append(targets, ref.Target)
+		}
+		// Without a file resolver, a file is a path from the root too (the link index finds it).
+		want := []string{"/getting-started/install.md#linux", "https://e.example", "#top", "/guides/a.md", "/.gitbook/assets/logo.png", "/guides/b.md?x=1"}
+		if strings.Join(targets, " ") != strings.Join(want, " ") {
+			t.Errorf("IncludedReferences = %q, want %q", targets, want)
+		}
+	}
+	if refs := IncludedReferences("[own](install.md)\n", includes); len(refs) != 0 {
+		t.Errorf("IncludedReferences without includes = %v", refs)
+	}
+}
+
+func TestFromBase(t *testing.T) {
+	tests := []struct{ base, target, want string }{
+		{".gitbook/includes", "../../a/b.md", "/a/b.md"},
+		{".gitbook/includes", "x.md#h", "/.gitbook/includes/x.md#h"},
+		{".gitbook/includes", "https://e.example/a", "https://e.example/a"},
+		{".gitbook/includes", "mailto:a@e.example", "mailto:a@e.example"},
+		{".gitbook/includes", "#anchor", "#anchor"},
+		{".gitbook/includes", "/root.md", "/root.md"},
+		{"", "../a.md", "../a.md"},
+	}
+	for _, tt := range tests {
+		if got := fromBase(tt.base, tt.target); got != tt.want {
+			t.Errorf("fromBase(%q, %q) = %q, want %q", tt.base, tt.target, got, tt.want)
+		}
+	}
 }
