@@ -425,6 +425,7 @@ func (g *gitRun) importRepo(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	gitsync.AddOutsideIncludes(content, snap.Outside)
 	// File bytes go to the content-addressed blob store first: an import that fails later leaves
 	// only unreferenced blobs, never a half-written revision.
 	blobs := make(map[*gitsync.File]blobInfo, len(content.Files))

@@ -264,3 +264,58 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 		}
 	})
 }
+
+// A space synced from a subdirectory includes reusable content kept at the repository's root
+// (../.gitbook/includes/ from its pages): import reads the files its pages include from there,
+// and only those; the reader shows them in place; export writes each back where it was read, so
+// the repository stays as it was.
+func TestGitBookIncludesOutsideProjectDirectory(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		gitEnv(t, e)
+		orgID, admin := e.org("Docs", "admin@outside.test")
+		repo := map[string]string{
+			".gitbook/includes/banner.md":     "---\ntitle: Banner\n---\n\nRead the **harbour rules** first.\n\n{% include \"tide.md\" %}\n",
+			".gitbook/includes/tide.md":       "High tide at noon.\n",
+			".gitbook/includes/unused.md":     "Never included.\n",
+			"other/.gitbook/includes/else.md": "Elsewhere.\n",
+			"other/page.md":                   "# Other\n",
+			"documentation/README.md":         "# Harbour\n\nWelcome.\n\n{% include \"../.gitbook/includes/banner.md\" %}\n",
+			"documentation/guide/boats.md":    "# Boats\n\n{% include \"../../.gitbook/includes/banner.md\" %}\n",
+			"documentation/SUMMARY.md":        "# Table of contents\n\n* [Harbour](README.md)\n* [Boats](guide/boats.md)\n",
+		}
+		src, head := gitRepo(t, repo)
+		sp := e.newSpace(admin.Token, orgID, "Harbour")
+		in := map[string]any{"url": src, "ref": "refs/heads/main", "repoProjectDirectory": "documentation"}
+		e.call(admin.Token, "POST", "/spaces/"+sp+"/git/import", in).want(http.StatusNoContent)
+		e.runJobs()
+		if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
+			t.Fatalf("import: %s %s", state, msg)
+		}
+		site := e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites", `{"title":"Harbour"}`).want(http.StatusCreated).object()["id"].(string)
+		base := "/orgs/" + orgID + "/sites/" + site
+		e.call(admin.Token, "PATCH", base, `{"basename":"harbour"}`).want(http.StatusOK)
+		e.call(admin.Token, "POST", base+"/sections", `{"spaceId":"`+sp+`"}`).want(http.StatusCreated)
+		for _, p := range []string{"/sites/harbour/", "/sites/harbour/boats"} {
+			pg := e.read(p, nil).want(http.StatusOK).has(`<strong>harbour rules</strong>`, "High tide at noon.")
+			pg.lacks("reusable-content-missing", "Never included.")
+		}
+
+		// Export to the same branch: the repository already holds exactly this content, so
+		// nothing is committed and every file, inside the folder or out, stays as it was.
+		dir := strings.TrimPrefix(src, "file://")
+		e.call(admin.Token, "POST", "/spaces/"+sp+"/git/export", map[string]any{"url": src, "ref": "refs/heads/main", "repoProjectDirectory": "documentation", "commitMessage": "Export"}).want(http.StatusNoContent)
+		e.runJobs()
+		if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
+			t.Fatalf("export: %s %s", state, msg)
+		}
+		files, commit := branchFiles(t, dir, "main")
+		if commit.Hash.String() != head {
+			t.Errorf("export committed %s over %s", commit.Hash, head)
+		}
+		for name, body := range repo {
+			if files[name] != body {
+				t.Errorf("export changed %s:\n%s\nwant:\n%s", name, files[name], body)
+			}
+		}
+	})
+}

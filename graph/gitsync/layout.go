@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -185,6 +186,51 @@ func Read(files map[string]Blob) (*Content, error) {
 		c.Files = append(c.Files, &File{Name: name, Path: p, OID: b.OID, Data: b.Data})
 	}
 	return c, nil
+}
+
+// includeTag finds the include tags of a markdown text: {% include "path" %}.
+var includeTag = regexp.MustCompile(`\{%\s*include\s+"([^"]+)"\s*%\}`)
+
+// AddOutsideIncludes adds to c the reusable contents its pages include from outside the synced
+// folder (outside: Snapshot.Outside), found by their path relative to the including page and
+// recorded by it ("../.gitbook/includes/x.md"), so export writes each back where it was read;
+// one named like an include inside the folder is left out (the inside one wins, as in Read).
+// Includes these include are followed too.
+func AddOutsideIncludes(c *Content, outside map[string]Blob) {
+	if len(outside) == 0 || c.Root != "" {
+		return
+	}
+	names := map[string]bool{}
+	for _, inc := range c.Includes {
+		names[path.Base(inc.Path)] = true
+	}
+	var add func(from, text string)
+	add = func(from, text string) {
+		for _, m := range includeTag.FindAllStringSubmatch(text, -1) {
+			p := path.Clean(path.Join(path.Dir(from), m[1]))
+			b, ok := outside[p]
+			if !ok || names[path.Base(p)] {
+				continue
+			}
+			names[path.Base(p)] = true
+			inc := &Include{Path: p, OID: b.OID, Title: includeTitle(string(b.Data), p), Text: string(b.Data)}
+			c.Includes = append(c.Includes, inc)
+			add(p, inc.Text)
+		}
+	}
+	var walk func([]*Page)
+	walk = func(pages []*Page) {
+		for _, pg := range pages {
+			if pg.Kind == "document" {
+				add(pg.Path, pg.Markdown)
+			}
+			walk(pg.Pages)
+		}
+	}
+	walk(c.Pages)
+	for _, inc := range slices.Clone(c.Includes) {
+		add(inc.Path, inc.Text)
+	}
 }
 
 // readIncludes reads the markdown files under IncludesDir, by path.

@@ -149,3 +149,53 @@ func TestReadIncludes(t *testing.T) {
 		t.Errorf("includes:\n got %q\nwant %q", got, want)
 	}
 }
+
+// Pages synced from a subdirectory may include files of a .gitbook/includes/ folder outside it:
+// those they include (directly or through another include) are added by their path relative to
+// the synced folder, and nothing else.
+func TestAddOutsideIncludes(t *testing.T) {
+	c, err := Read(map[string]Blob{
+		"README.md":                   {Data: []byte("# Home\n\n{% include \"../.gitbook/includes/a.md\" %}\n")},
+		"guide/deep.md":               {Data: []byte("# Deep\n\n{% include \"../../.gitbook/includes/a.md\" %}\n")},
+		".gitbook/includes/inside.md": {Data: []byte("Inside.\n")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	AddOutsideIncludes(c, map[string]Blob{
+		"../.gitbook/includes/a.md":      {OID: "1", Data: []byte("A\n\n{% include \"b.md\" %}\n")},
+		"../.gitbook/includes/b.md":      {OID: "2", Data: []byte("B\n")},
+		"../.gitbook/includes/unused.md": {OID: "3", Data: []byte("Unused\n")},
+	})
+	var got []string
+	for _, inc := range c.Includes {
+		got = append(got, inc.Path)
+	}
+	want := []string{".gitbook/includes/inside.md", "../.gitbook/includes/a.md", "../.gitbook/includes/b.md"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("includes = %q, want %q", got, want)
+	}
+}
+
+func TestRelativeTo(t *testing.T) {
+	tests := []struct{ dir, p, want string }{
+		{"documentation", ".gitbook/includes/x.md", "../.gitbook/includes/x.md"},
+		{"a/b", "a/.gitbook/includes/x.md", "../.gitbook/includes/x.md"},
+		{"a/b", "c/.gitbook/includes/x.md", "../../c/.gitbook/includes/x.md"},
+	}
+	for _, tt := range tests {
+		if got, ok := relativeTo(tt.dir, tt.p); got != tt.want || !ok {
+			t.Errorf("relativeTo(%q, %q) = %q, %v, want %q", tt.dir, tt.p, got, ok, tt.want)
+		}
+	}
+	for _, p := range []string{".gitbook/includes/x.md", "docs/.gitbook/includes/a/b.MD"} {
+		if !outsideInclude(p) {
+			t.Errorf("outsideInclude(%q) = false", p)
+		}
+	}
+	for _, p := range []string{"../.gitbook/includes/x.md", ".gitbook/includes/x.txt", "docs/page.md", ".git/.gitbook/includes/x.md"} {
+		if outsideInclude(p) {
+			t.Errorf("outsideInclude(%q) = true", p)
+		}
+	}
+}

@@ -45,7 +45,11 @@ func (e *LimitError) Error() string { return e.msg }
 // Snapshot is what a commit holds under the synced root: files by path (relative to the root,
 // slash-separated), and the commit.
 type Snapshot struct {
-	Files   map[string]Blob
+	Files map[string]Blob
+	// Outside holds, when the project directory is not the whole repository, the markdown files
+	// under a .gitbook/includes/ folder outside it, by their path relative to it
+	// ("../.gitbook/includes/x.md"): pages may include them (AddOutsideIncludes).
+	Outside map[string]Blob
 	Commit  string
 	Message string
 }
@@ -111,10 +115,14 @@ func Fetch(ctx context.Context, r Remote, ref, dir string, lim Limits) (*Snapsho
 		if f.Mode != filemode.Regular && f.Mode != filemode.Executable && f.Mode != filemode.Deprecated {
 			return nil // symlinks and submodules are never followed
 		}
-		if !strings.HasPrefix(f.Name, prefix) {
+		outside := !strings.HasPrefix(f.Name, prefix)
+		if outside && !outsideInclude(f.Name) {
 			return nil
 		}
 		rel, ok := CleanPath(strings.TrimPrefix(f.Name, prefix))
+		if outside {
+			rel, ok = relativeTo(dir, f.Name)
+		}
 		if !ok {
 			return nil
 		}
@@ -136,13 +144,40 @@ func Fetch(ctx context.Context, r Remote, ref, dir string, lim Limits) (*Snapsho
 		if err != nil {
 			return err
 		}
-		snap.Files[rel] = Blob{OID: f.Hash.String(), Data: data}
+		if outside {
+			if snap.Outside == nil {
+				snap.Outside = map[string]Blob{}
+			}
+			snap.Outside[rel] = Blob{OID: f.Hash.String(), Data: data}
+		} else {
+			snap.Files[rel] = Blob{OID: f.Hash.String(), Data: data}
+		}
 		return ctx.Err()
 	})
 	if err != nil {
 		return nil, err
 	}
 	return snap, nil
+}
+
+// outsideInclude reports whether a repository path is a markdown file under a .gitbook/includes/
+// folder, inside the repository.
+func outsideInclude(p string) bool {
+	c, ok := CleanPath(p)
+	return ok && c == p && strings.HasSuffix(strings.ToLower(c), ".md") &&
+		(strings.HasPrefix(c, IncludesDir+"/") || strings.Contains(c, "/"+IncludesDir+"/"))
+}
+
+// relativeTo is repository path p relative to directory dir ("documentation",
+// ".gitbook/includes/x.md" → "../.gitbook/includes/x.md").
+func relativeTo(dir, p string) (string, bool) {
+	d, f := strings.Split(dir, "/"), strings.Split(p, "/")
+	i := 0
+	for i < len(d) && i < len(f)-1 && d[i] == f[i] {
+		i++
+	}
+	rel := strings.Repeat("../", len(d)-i) + strings.Join(f[i:], "/")
+	return rel, path.Join(dir, rel) == p
 }
 
 // CleanPath normalizes a slash-separated relative path and reports whether it stays inside its
@@ -288,6 +323,9 @@ func replaceDir(wt *git.Worktree, dir string, files map[string][]byte) error {
 	sort.Strings(names)
 	for _, name := range names {
 		full := path.Join(dir, name)
+		if strings.HasPrefix(name, "../") && !outsideInclude(full) {
+			continue // outside the project directory, only a reusable content read from there
+		}
 		if err := util.WriteFile(wt.Filesystem, full, files[name], 0o644); err != nil {
 			return err
 		}
