@@ -317,5 +317,22 @@ func TestGitBookIncludesOutsideProjectDirectory(t *testing.T) {
 				t.Errorf("export changed %s:\n%s\nwant:\n%s", name, files[name], body)
 			}
 		}
+		// To an empty repository, the included files are written where they were read, the
+		// others are not.
+		dstURL, dstDir := bareRepo(t)
+		e.call(admin.Token, "POST", "/spaces/"+sp+"/git/export", map[string]any{"url": dstURL, "ref": "refs/heads/main", "repoProjectDirectory": "documentation", "commitMessage": "Export"}).want(http.StatusNoContent)
+		e.runJobs()
+		if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
+			t.Fatalf("export: %s %s", state, msg)
+		}
+		exported, _ := branchFiles(t, dstDir, "main")
+		for _, name := range []string{".gitbook/includes/banner.md", ".gitbook/includes/tide.md", "documentation/README.md", "documentation/guide/boats.md"} {
+			if exported[name] != repo[name] {
+				t.Errorf("export wrote %s:\n%s\nwant:\n%s", name, exported[name], repo[name])
+			}
+		}
+		if _, ok := exported[".gitbook/includes/unused.md"]; ok {
+			t.Error("export wrote an include no page includes")
+		}
 	})
 }
