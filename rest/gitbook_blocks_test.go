@@ -69,16 +69,7 @@ func TestGitBookRepositoryRenders(t *testing.T) {
 		putPetstore(e, admin.Token, orgID) // what the OpenAPI blocks of blocks/code.md name
 		repo := gitbookBlocksRepo(t)
 		src, _ := gitRepo(t, repo)
-		sp := e.newSpace(admin.Token, orgID, "Blocks")
-		e.call(admin.Token, "POST", "/spaces/"+sp+"/git/import", map[string]any{"url": src, "ref": "refs/heads/main"}).want(http.StatusNoContent)
-		e.runJobs()
-		if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
-			t.Fatalf("import: %s %s", state, msg)
-		}
-		site := e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites", `{"title":"Blocks"}`).want(http.StatusCreated).object()["id"].(string)
-		base := "/orgs/" + orgID + "/sites/" + site
-		e.call(admin.Token, "PATCH", base, `{"basename":"blocks"}`).want(http.StatusOK)
-		e.call(admin.Token, "POST", base+"/sections", `{"spaceId":"`+sp+`"}`).want(http.StatusCreated)
+		sp, site := e.importAndPublish(admin.Token, orgID, "Blocks", "blocks", map[string]any{"url": src, "ref": "refs/heads/main"})
 
 		pages, _, rev := e.contentOf(admin.Token, sp)
 		// What each page must show, by its file in the repository.
@@ -284,17 +275,8 @@ func TestGitBookIncludesOutsideProjectDirectory(t *testing.T) {
 			"documentation/SUMMARY.md":        "# Table of contents\n\n* [Harbour](README.md)\n* [Boats](guide/boats.md)\n",
 		}
 		src, head := gitRepo(t, repo)
-		sp := e.newSpace(admin.Token, orgID, "Harbour")
-		in := map[string]any{"url": src, "ref": "refs/heads/main", "repoProjectDirectory": "documentation"}
-		e.call(admin.Token, "POST", "/spaces/"+sp+"/git/import", in).want(http.StatusNoContent)
-		e.runJobs()
-		if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
-			t.Fatalf("import: %s %s", state, msg)
-		}
-		site := e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites", `{"title":"Harbour"}`).want(http.StatusCreated).object()["id"].(string)
-		base := "/orgs/" + orgID + "/sites/" + site
-		e.call(admin.Token, "PATCH", base, `{"basename":"harbour"}`).want(http.StatusOK)
-		e.call(admin.Token, "POST", base+"/sections", `{"spaceId":"`+sp+`"}`).want(http.StatusCreated)
+		sp, _ := e.importAndPublish(admin.Token, orgID, "Harbour", "harbour",
+			map[string]any{"url": src, "ref": "refs/heads/main", "repoProjectDirectory": "documentation"})
 		for _, p := range []string{"/sites/harbour/", "/sites/harbour/boats"} {
 			pg := e.read(p, nil).want(http.StatusOK).has(`<strong>harbour rules</strong>`, "High tide at noon.")
 			pg.lacks("reusable-content-missing", "Never included.")
@@ -335,4 +317,22 @@ func TestGitBookIncludesOutsideProjectDirectory(t *testing.T) {
 			t.Error("export wrote an include no page includes")
 		}
 	})
+}
+
+// importAndPublish imports a repository into a new space through Git Sync (in: the import's
+// body), waits for the job, and publishes the space as a site at /sites/<basename>/. It returns
+// the space's and the site's ids.
+func (e *env) importAndPublish(token, orgID, title, basename string, in map[string]any) (spaceID, siteID string) {
+	e.t.Helper()
+	sp := e.newSpace(token, orgID, title)
+	e.call(token, "POST", "/spaces/"+sp+"/git/import", in).want(http.StatusNoContent)
+	e.runJobs()
+	if state, msg := e.lastJob(token, sp); state != "succeeded" {
+		e.t.Fatalf("import: %s %s", state, msg)
+	}
+	site := e.call(token, "POST", "/orgs/"+orgID+"/sites", map[string]any{"title": title}).want(http.StatusCreated).object()["id"].(string)
+	base := "/orgs/" + orgID + "/sites/" + site
+	e.call(token, "PATCH", base, map[string]any{"basename": basename}).want(http.StatusOK)
+	e.call(token, "POST", base+"/sections", map[string]any{"spaceId": sp}).want(http.StatusCreated)
+	return sp, site
 }

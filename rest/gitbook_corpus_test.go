@@ -36,20 +36,11 @@ func TestGitBookCorpus(t *testing.T) {
 	e := newEnv(t, storagetest.Open(t, storage.SQLite))
 	gitEnv(t, e)
 	orgID, admin := e.org("Corpus", "admin@corpus.test")
-	sp := e.newSpace(admin.Token, orgID, "Corpus")
 	in := map[string]any{"url": "file://" + dir, "ref": strings.TrimSpace(string(head))}
 	if sub := os.Getenv("BINDERY_GITBOOK_CORPUS_DIR"); sub != "" {
 		in["repoProjectDirectory"] = sub
 	}
-	e.call(admin.Token, "POST", "/spaces/"+sp+"/git/import", in).want(http.StatusNoContent)
-	e.runJobs()
-	if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
-		t.Fatalf("import: %s %s", state, msg)
-	}
-	site := e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites", `{"title":"Corpus"}`).want(http.StatusCreated).object()["id"].(string)
-	base := "/orgs/" + orgID + "/sites/" + site
-	e.call(admin.Token, "PATCH", base, `{"basename":"corpus"}`).want(http.StatusOK)
-	e.call(admin.Token, "POST", base+"/sections", `{"spaceId":"`+sp+`"}`).want(http.StatusCreated)
+	sp, _ := e.importAndPublish(admin.Token, orgID, "Corpus", "corpus", in)
 
 	pages, _, _ := e.contentOf(admin.Token, sp)
 	read, shown := 0, map[string]string{}

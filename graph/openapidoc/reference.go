@@ -289,18 +289,7 @@ func OperationMarkdown(d *Doc, method, opPath string) (string, bool) {
 	if d.T.Paths == nil {
 		return "", false
 	}
-	item := d.T.Paths.Value(opPath)
-	if item == nil {
-		return "", false
-	}
-	m := strings.ToUpper(method)
-	op := item.Operations()[m]
-	if op == nil {
-		return "", false
-	}
-	var b strings.Builder
-	writeOperation(&b, Operation{Method: m, Path: opPath, Op: op, Item: item})
-	return strings.TrimRight(b.String(), "\n") + "\n", true
+	return itemMarkdown(d.T.Paths.Value(opPath), method, opPath)
 }
 
 // WebhookMarkdown is one webhook of the document (OpenAPI 3.1's webhooks, by name) as GitBook's
@@ -308,7 +297,11 @@ func OperationMarkdown(d *Doc, method, opPath string) (string, bool) {
 // place of a path. ok is false when the document has no such webhook (method in any letter
 // case).
 func WebhookMarkdown(d *Doc, method, name string) (string, bool) {
-	item := d.T.Webhooks[name]
+	return itemMarkdown(d.T.Webhooks[name], method, name)
+}
+
+// itemMarkdown is the operation of item with method (any letter case), written under path.
+func itemMarkdown(item *openapi3.PathItem, method, path string) (string, bool) {
 	if item == nil {
 		return "", false
 	}
@@ -318,7 +311,7 @@ func WebhookMarkdown(d *Doc, method, name string) (string, bool) {
 		return "", false
 	}
 	var b strings.Builder
-	writeOperation(&b, Operation{Method: m, Path: name, Op: op, Item: item})
+	writeOperation(&b, Operation{Method: m, Path: path, Op: op, Item: item})
 	return strings.TrimRight(b.String(), "\n") + "\n", true
 }
 
