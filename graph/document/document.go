@@ -724,19 +724,7 @@ func parseImgTag(s string) (map[string]string, string, bool) {
 	if len(s) < 5 || !strings.EqualFold(s[:4], "<img") || !isSpaceByte(s[4]) {
 		return nil, "", false
 	}
-	end, quote := -1, byte(0)
-	for i := 4; i < len(s) && end < 0; i++ {
-		switch ch := s[i]; {
-		case quote != 0:
-			if ch == quote {
-				quote = 0
-			}
-		case ch == '"' || ch == '\'':
-			quote = ch
-		case ch == '>':
-			end = i
-		}
-	}
+	end := startTagEnd(s, 4, len(s))
 	if end < 0 {
 		return nil, "", false
 	}
@@ -745,6 +733,25 @@ func parseImgTag(s string) (map[string]string, string, bool) {
 		return nil, "", false
 	}
 	return attrs, s[end+1:], true
+}
+
+// startTagEnd is the index of the '>' that ends a start tag read from s[from:], the first one
+// outside a quoted attribute value, looking no further than limit; -1 when there is none.
+func startTagEnd[T ~string | ~[]byte](s T, from, limit int) int {
+	quote := byte(0)
+	for i := from; i < min(len(s), limit); i++ {
+		switch ch := s[i]; {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			}
+		case ch == '"' || ch == '\'':
+			quote = ch
+		case ch == '>':
+			return i
+		}
+	}
+	return -1
 }
 
 // table converts a GFM table into GitBook's table block: one text column per header cell, one

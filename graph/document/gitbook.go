@@ -733,19 +733,7 @@ func parseExpressionElement(s []byte) (string, int, bool) {
 	// The start tag ends at the first '>' outside a quoted attribute value. With its one attribute it
 	// is short: looking no further than maxStartTag keeps a line of unclosed tags linear.
 	const maxStartTag = 100
-	end, quote := -1, byte(0)
-	for i := len(open); i < min(len(s), maxStartTag) && end < 0; i++ {
-		switch ch := s[i]; {
-		case quote != 0:
-			if ch == quote {
-				quote = 0
-			}
-		case ch == '"' || ch == '\'':
-			quote = ch
-		case ch == '>':
-			end = i
-		}
-	}
+	end := startTagEnd(s, len(open), maxStartTag)
 	if end < 0 {
 		return "", 0, false
 	}
