@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/authz"
-	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/authz"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )

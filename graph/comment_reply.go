@@ -3,8 +3,8 @@ package graph
 import (
 	"context"
 
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )

@@ -1,12 +1,12 @@
 package graph
 
 import (
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/expr"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/expr"
 )
 
 // Visitor conditions are expressions over the visitor's claims, e.g. `visitor.claims.plan ==
-// "pro"`, evaluated by the one bounded evaluator (graph/expr). They must be boolean and within
+// "pro"`, evaluated by the one bounded evaluator (domain/expr). They must be boolean and within
 // the evaluator's budgets: a condition that cannot be checked to give true or false, or that is
 // too costly, is refused when it is written, not when a visitor arrives.
 

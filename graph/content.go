@@ -8,11 +8,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/document"
-	"github.com/bindery/bindery/graph/expr"
-	"github.com/bindery/bindery/graph/gitsync"
-	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/document"
+	"github.com/bindery/bindery/domain/expr"
+	"github.com/bindery/bindery/domain/gitsync"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )

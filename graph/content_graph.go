@@ -8,8 +8,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )

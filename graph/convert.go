@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )

@@ -3,7 +3,7 @@ package graph
 import (
 	"errors"
 
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )

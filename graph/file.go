@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"

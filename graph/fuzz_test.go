@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/bindery/bindery/graph/expr"
+	"github.com/bindery/bindery/domain/expr"
 )
 
 // The fuzz targets bound work by what they can count, not by the clock (a loaded machine slows

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/bindery/bindery/graph/gitsync"
+	"github.com/bindery/bindery/domain/gitsync"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/google/go-cmp/cmp"
 )

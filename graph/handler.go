@@ -17,8 +17,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/explorer"
-	"github.com/bindery/bindery/graph/apperr"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
 )

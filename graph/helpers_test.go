@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 	"github.com/vektah/gqlparser/v2"

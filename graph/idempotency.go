@@ -7,9 +7,9 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/authz"
-	"github.com/bindery/bindery/graph/jobs"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/authz"
+	"github.com/bindery/bindery/domain/jobs"
 	"github.com/bindery/bindery/storage"
 )
 

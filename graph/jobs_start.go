@@ -3,7 +3,7 @@ package graph
 import (
 	"context"
 
-	"github.com/bindery/bindery/graph/jobs"
+	"github.com/bindery/bindery/domain/jobs"
 )
 
 // jobKinds are the functions that register Bindery's job kinds with a registry. Each domain adds

@@ -3,8 +3,8 @@ package graph
 import (
 	"context"
 
-	"github.com/bindery/bindery/graph/authz"
-	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/domain/authz"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/graph/model"
 )
 

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 	"github.com/expr-lang/expr"

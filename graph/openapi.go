@@ -11,12 +11,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/authz"
-	"github.com/bindery/bindery/graph/jobs"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/authz"
+	"github.com/bindery/bindery/domain/jobs"
+	"github.com/bindery/bindery/domain/openapidoc"
+	"github.com/bindery/bindery/domain/safefetch"
 	"github.com/bindery/bindery/graph/model"
-	"github.com/bindery/bindery/graph/openapidoc"
-	"github.com/bindery/bindery/graph/safefetch"
 	"github.com/bindery/bindery/storage"
 )
 

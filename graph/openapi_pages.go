@@ -8,10 +8,10 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/document"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/document"
+	"github.com/bindery/bindery/domain/openapidoc"
 	"github.com/bindery/bindery/graph/model"
-	"github.com/bindery/bindery/graph/openapidoc"
 	"github.com/bindery/bindery/storage"
 )
 

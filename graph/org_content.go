@@ -3,7 +3,7 @@ package graph
 import (
 	"context"
 
-	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/storage"
 )
 

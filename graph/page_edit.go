@@ -7,12 +7,12 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/authz"
-	"github.com/bindery/bindery/graph/document"
-	"github.com/bindery/bindery/graph/gitsync"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/authz"
+	"github.com/bindery/bindery/domain/document"
+	"github.com/bindery/bindery/domain/gitsync"
+	"github.com/bindery/bindery/domain/text"
 	"github.com/bindery/bindery/graph/model"
-	"github.com/bindery/bindery/graph/text"
 	"github.com/bindery/bindery/storage"
 )
 

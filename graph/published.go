@@ -9,10 +9,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/document"
-	"github.com/bindery/bindery/graph/expr"
-	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/document"
+	"github.com/bindery/bindery/domain/expr"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )

@@ -6,8 +6,8 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/bindery/bindery/graph/document"
-	"github.com/bindery/bindery/graph/openapidoc"
+	"github.com/bindery/bindery/domain/document"
+	"github.com/bindery/bindery/domain/openapidoc"
 )
 
 // OpenAPI blocks in published pages: an operation ({% openapi-operation spec="…" %}, or

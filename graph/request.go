@@ -5,13 +5,13 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
 
 // requestState is what one request has read, shared by every resolver serving it in either door:
-// the dataloaders (batched reads by key, see graph/loader), what is computed once per
+// the dataloaders (batched reads by key, see domain/loader), what is computed once per
 // organization, and the content that revisions and pages were read from. It lives for one request:
 // nothing in it is ever shared across requests, as its values depend on the viewer.
 type requestState struct {

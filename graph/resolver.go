@@ -7,8 +7,8 @@ package graph
 import (
 	"time"
 
-	"github.com/bindery/bindery/graph/safefetch"
-	"github.com/bindery/bindery/graph/translator"
+	"github.com/bindery/bindery/domain/safefetch"
+	"github.com/bindery/bindery/domain/translator"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
 )

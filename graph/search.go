@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/document"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/document"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/search"
 	"github.com/bindery/bindery/storage"

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/bindery/bindery/graph/jobs"
+	"github.com/bindery/bindery/domain/jobs"
 )
 
 // searchOptimizeArgs is the periodic job that merges SQLite's full-text index when writes have

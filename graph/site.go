@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/loader"
+	"github.com/bindery/bindery/domain/text"
 	"github.com/bindery/bindery/graph/model"
-	"github.com/bindery/bindery/graph/text"
 	"github.com/bindery/bindery/storage"
 )
 

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/text"
 	"github.com/bindery/bindery/graph/model"
-	"github.com/bindery/bindery/graph/text"
 	"github.com/bindery/bindery/storage"
 )
 

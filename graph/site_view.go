@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )

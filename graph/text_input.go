@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/bindery/bindery/graph/jobs"
+	"github.com/bindery/bindery/domain/jobs"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )

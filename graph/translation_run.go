@@ -13,9 +13,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bindery/bindery/graph/document"
+	"github.com/bindery/bindery/domain/document"
+	"github.com/bindery/bindery/domain/translator"
 	"github.com/bindery/bindery/graph/model"
-	"github.com/bindery/bindery/graph/translator"
 	"github.com/bindery/bindery/storage"
 )
 

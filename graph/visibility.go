@@ -6,9 +6,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/authz"
-	"github.com/bindery/bindery/graph/loader"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/authz"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )

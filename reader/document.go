@@ -16,7 +16,7 @@ import (
 	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/microcosm-cc/bluemonday"
 
-	"github.com/bindery/bindery/graph/document"
+	"github.com/bindery/bindery/domain/document"
 )
 
 // Rendering a page's document tree (docs/document-format.md) as HTML. Every text is escaped;

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bindery/bindery/graph/document"
+	"github.com/bindery/bindery/domain/document"
 )
 
 // gitbookFixtures are GitBook's markdown constructs (its Git Sync format), each with what its

@@ -25,8 +25,8 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/usercontent"
 )

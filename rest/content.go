@@ -3,9 +3,9 @@ package rest
 import (
 	"net/http"
 
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/document"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/go-chi/chi/v5"
 )

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/domain/gitsync"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/gitsync"
 	"github.com/bindery/bindery/storage"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"

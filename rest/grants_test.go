@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The permission engine (graph/authz/access.go, docs/permissions.md) seen from outside: every
+// The permission engine (domain/authz/access.go, docs/permissions.md) seen from outside: every
 // expectation is checked through REST GET /spaces/{id} (or /collections/{id}) and GraphQL
 // space(id) (or collection(id)), permissions objects and 404s.
 

@@ -19,9 +19,9 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/bindery/bindery/domain/document"
+	"github.com/bindery/bindery/domain/jobs"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/document"
-	"github.com/bindery/bindery/graph/jobs"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/rest/contracttest"
 	"github.com/bindery/bindery/storage"

@@ -10,9 +10,9 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/authz"
 )
 
 // replayedHeaders are the headers of an answer that a replay repeats; the others (rate limits,

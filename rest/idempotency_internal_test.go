@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/authz"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
 )

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/domain/authz"
 )
 
 // post sends a POST with an Idempotency-Key (none when key is empty).

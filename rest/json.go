@@ -11,8 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/model"
 )
 

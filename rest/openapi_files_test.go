@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bindery/bindery/graph/safefetch"
+	"github.com/bindery/bindery/domain/safefetch"
 	"github.com/bindery/bindery/storage/storagetest"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bindery/bindery/graph/openapidoc"
-	"github.com/bindery/bindery/graph/safefetch"
+	"github.com/bindery/bindery/domain/openapidoc"
+	"github.com/bindery/bindery/domain/safefetch"
 	"github.com/bindery/bindery/storage"
 )
 

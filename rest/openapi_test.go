@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/bindery/bindery/graph/safefetch"
+	"github.com/bindery/bindery/domain/safefetch"
 )
 
 const petstore30 = `openapi: 3.0.3

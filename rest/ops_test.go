@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bindery/bindery/graph/jobs"
+	"github.com/bindery/bindery/domain/jobs"
 	"github.com/bindery/bindery/metrics"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/authz"
 	"github.com/bindery/bindery/reader"
 	"github.com/bindery/bindery/usercontent"
 	"github.com/go-chi/chi/v5"

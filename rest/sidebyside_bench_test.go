@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/domain/document"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/document"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
 	"github.com/go-chi/chi/v5"

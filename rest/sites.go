@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/apperr"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/go-chi/chi/v5"
 )

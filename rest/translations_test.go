@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bindery/bindery/graph/translator"
-	"github.com/bindery/bindery/graph/translator/translatortest"
+	"github.com/bindery/bindery/domain/translator"
+	"github.com/bindery/bindery/domain/translator/translatortest"
 	"github.com/bindery/bindery/storage"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )

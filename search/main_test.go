@@ -9,7 +9,7 @@ import (
 )
 
 // Search indexes what the reader given with WithSearchText makes of a page's markdown (the
-// server passes graph/document's): here a reader that keeps a link's text and drops its target,
+// server passes domain/document's): here a reader that keeps a link's text and drops its target,
 // so the tests see the index follow the reader.
 func TestMain(m *testing.M) { storagetest.Main(m, storage.WithSearchText(linkTextOnly)) }
 

@@ -18,7 +18,7 @@ import (
 // transaction as the state change that asks for it, so either both happen or neither does, and a
 // job queued when the server stops is still there when it starts again.
 //
-// Storage owns the tables, the driver and the insert; graph/jobs owns the workers (what each job
+// Storage owns the tables, the driver and the insert; domain/jobs owns the workers (what each job
 // kind does) and starts the client that runs them.
 
 // JobArgs are a job's arguments: a Kind naming what to do, and fields encoded as JSON into the
@@ -43,7 +43,7 @@ func (o *JobOptions) river() *river.InsertOpts {
 }
 
 // JobDriver is the River driver for this Store's database, for the client that works the queue
-// (graph/jobs). SQLite allows one writer at a time and River writes on every fetch and
+// (domain/jobs). SQLite allows one writer at a time and River writes on every fetch and
 // completion, so it uses the pool Bindery writes through (on both databases, for simplicity).
 func (s *Store) JobDriver() riverdriver.Driver[*sql.Tx] {
 	return s.dialect.riverDriver(s.writePool())
@@ -54,7 +54,7 @@ func (s *Store) JobDriver() riverdriver.Driver[*sql.Tx] {
 func (s *Store) writePool() *sql.DB { return s.db.DB }
 
 // jobInserter returns the insert-only River client, made once per Store. It never works jobs: the
-// client graph/jobs starts does, polling the same tables.
+// client domain/jobs starts does, polling the same tables.
 func (s *Store) jobInserter() (*river.Client[*sql.Tx], error) {
 	s.jobsOnce.Do(func() {
 		s.jobs, s.jobsErr = river.NewClient(s.JobDriver(), &river.Config{Logger: QuietLogger()})

@@ -62,7 +62,7 @@ type options struct {
 }
 
 // WithSearchText sets how the search index reads a page's markdown as text. Reading markdown is
-// the graph's (graph/document.SearchText), not storage's: without this option the index holds
+// the graph's (domain/document.SearchText), not storage's: without this option the index holds
 // the markdown as written.
 func WithSearchText(fn func(markdown string) string) Option {
 	return func(o *options) {
@@ -71,7 +71,7 @@ func WithSearchText(fn func(markdown string) string) Option {
 }
 
 // WithSearchTextIncluding is WithSearchText for a reader that also reads the reusable contents
-// a page includes (graph/document.SearchTextIncluding): an edit's IncludedMarkdown, or, when the
+// a page includes (domain/document.SearchTextIncluding): an edit's IncludedMarkdown, or, when the
 // edit carries none (merges, API edits), the space's reusable contents read in the edit's
 // transaction, each named by include from its Git path and its stored text (front matter and
 // all) as pages include it.

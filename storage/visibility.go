@@ -9,7 +9,7 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// Visibility decided in SQL. The permission engine (graph/authz/access.go) decides a user's role
+// Visibility decided in SQL. The permission engine (domain/authz/access.go) decides a user's role
 // on one space from the collections above it, the user's grants and teams and the default
 // levels on the way. Listing an organization's spaces asks "which spaces can this user read?",
 // and answering that by running the engine over every space grows with the organization. The

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 )
 
 // CommentBody is the contract's Document: {markdown}, {document}, or {} (empty). It is both the

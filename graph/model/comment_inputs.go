@@ -3,7 +3,7 @@ package model
 import (
 	"fmt"
 
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 )
 
 // PostCommentInput posts a comment, optionally anchored to a page, a node of it, or a cell of a

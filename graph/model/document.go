@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 )
 
 // Document is a rich-text document ({"object":"document","data":{…},"nodes":[…]}) kept as the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 )
 
 // GitInfoInput is the provider details an import or export may carry (UpdateSpaceGitInfo).

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 )
 
 // OpenAPISpec is an organization's OpenAPI specification (the contract's OpenAPISpec).

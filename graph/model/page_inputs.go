@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/bindery/bindery/graph/apperr"
-	"github.com/bindery/bindery/graph/document"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/document"
 )
 
 // MaxMarkdownBytes bounds one page's markdown.

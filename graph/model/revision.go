@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/bindery/bindery/graph/document"
+	"github.com/bindery/bindery/domain/document"
 )
 
 // JSON is a free-form JSON value (variables, content references, covers): the GraphQL scalar

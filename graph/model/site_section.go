@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 )
 
 // SiteSection groups site spaces under a path of a site.

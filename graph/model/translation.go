@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 )
 
 // TranslationStatus is where a translation stands: pending (never run), running, completed.

@@ -35,7 +35,7 @@ var Dialects = []storage.Dialect{storage.SQLite, storage.Postgres}
 
 // Main runs the package's tests and then drops the PostgreSQL template database, if one was made.
 // opts are given to every store Open makes: a package whose tests search passes a markdown
-// reader (storage.WithSearchText; the API tests pass the server's, graph/document's, which
+// reader (storage.WithSearchText; the API tests pass the server's, domain/document's, which
 // storage's own packages may not link).
 func Main(m *testing.M, opts ...storage.Option) { os.Exit(Run(m, opts...)) }
 

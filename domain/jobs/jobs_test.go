@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bindery/bindery/graph/jobs"
+	"github.com/bindery/bindery/domain/jobs"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
 )

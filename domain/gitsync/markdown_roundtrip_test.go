@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bindery/bindery/graph/document"
+	"github.com/bindery/bindery/domain/document"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bindery/bindery/graph/authz"
+	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/storage"
 )
 

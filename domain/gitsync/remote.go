@@ -1,5 +1,5 @@
 // Package gitsync reads and writes GitBook's Git Sync layout and talks to Git remotes (go-git).
-// It knows nothing of spaces, storage or permissions: graph/gitsync.go turns what it reads into a
+// It knows nothing of spaces, storage or permissions: domain/gitsync.go turns what it reads into a
 // revision and a revision into what it writes.
 package gitsync
 

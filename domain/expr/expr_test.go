@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bindery/bindery/graph/document"
+	"github.com/bindery/bindery/domain/document"
 )
 
 var (
@@ -260,7 +260,7 @@ func TestConcurrentUse(t *testing.T) {
 	wg.Wait()
 }
 
-// TestWithDocuments evaluates a page's content through graph/document, as a page read with
+// TestWithDocuments evaluates a page's content through domain/document, as a page read with
 // evaluated=true or deterministic-only does.
 func TestWithDocuments(t *testing.T) {
 	e := func(s string) string { return `<code class="expression">` + s + `</code>` }

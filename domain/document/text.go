@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	slugs "github.com/bindery/bindery/graph/text"
+	slugs "github.com/bindery/bindery/domain/text"
 	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"

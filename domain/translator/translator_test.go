@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bindery/bindery/graph/translator"
-	"github.com/bindery/bindery/graph/translator/translatortest"
+	"github.com/bindery/bindery/domain/translator"
+	"github.com/bindery/bindery/domain/translator/translatortest"
 )
 
 const key = "sk-secret-key-123"

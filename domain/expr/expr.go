@@ -28,7 +28,7 @@ import (
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
 
-	"github.com/bindery/bindery/graph/document"
+	"github.com/bindery/bindery/domain/document"
 )
 
 // Env is what expressions see: space.vars and page.vars (maps of strings).

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bindery/bindery/graph/text"
+	"github.com/bindery/bindery/domain/text"
 	"go.yaml.in/yaml/v3"
 )
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bindery/bindery/graph/translator"
+	"github.com/bindery/bindery/domain/translator"
 )
 
 // Received is one request as the server read it.

@@ -5,7 +5,7 @@ package authz
 import (
 	"context"
 
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/graph/model"
 )
 

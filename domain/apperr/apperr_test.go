@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bindery/bindery/graph/apperr"
+	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/storage"
 )
 
@@ -37,7 +37,7 @@ func TestStorageErrorsAreClassified(t *testing.T) {
 // SQL, and these packages only need to classify its errors.
 func TestNoDatabaseDriverBehindModelAuthzApperr(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps",
-		"github.com/bindery/bindery/graph/model", "github.com/bindery/bindery/graph/authz", "github.com/bindery/bindery/graph/apperr").CombinedOutput()
+		"github.com/bindery/bindery/graph/model", "github.com/bindery/bindery/domain/authz", "github.com/bindery/bindery/domain/apperr").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
@@ -47,7 +47,7 @@ func TestNoDatabaseDriverBehindModelAuthzApperr(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		for _, banned := range []string{"github.com/uptrace/bun", "github.com/jackc/pgx", "modernc.org/sqlite", "github.com/bindery/bindery/storage"} {
 			if strings.HasPrefix(dep, banned) {
-				t.Errorf("%s is linked by graph/model, graph/authz or graph/apperr", dep)
+				t.Errorf("%s is linked by graph/model, domain/authz or domain/apperr", dep)
 			}
 		}
 	}

@@ -3,7 +3,7 @@ package document
 // This file evaluates GitBook's inline expressions (evaluated content): in a document tree, where
 // each expression node the evaluator answers becomes a text node, and in markdown, where each
 // <code class="expression">…</code> element the evaluator answers becomes its value as text. The
-// language itself lives with the evaluator (graph/expr); this file only finds the expressions and
+// language itself lives with the evaluator (domain/expr); this file only finds the expressions and
 // puts the values in their place.
 
 import (
