@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/domain/loader"
@@ -72,7 +73,7 @@ func (r *Resolver) OrganizationCollections(ctx context.Context, org *model.Organ
 	l := loader.For(ctx, r.Store)
 	l.Grants.Expect(len(list.Items))
 	// Each listed collection may list its spaces, reading their change request counters.
-	if asked(ctx, "Space", spaceCounters...) {
+	if domain.Wants(ctx, domain.WantSpaceCounters) {
 		l.ChangeRequestCounts.ExpectCalls(len(list.Items))
 	}
 	return connectionOf(list, func(c *model.Collection) *model.Collection { return c }), nil

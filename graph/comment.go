@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/domain/document"
@@ -194,7 +195,7 @@ func (r *Resolver) toComments(ctx context.Context, t *thread, rows []*storage.Co
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) > 1 && asked(ctx, "Comment", "replyList") {
+	if len(rows) > 1 && domain.Wants(ctx, domain.WantCommentReplies) {
 		// Each comment will read its page of replies: let them leave in one batch.
 		loader.For(ctx, r.Store).ReplyPages.Expect(len(rows))
 	}

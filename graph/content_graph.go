@@ -8,6 +8,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/graph/model"
@@ -189,7 +190,7 @@ func (r *Resolver) SpaceRevision(ctx context.Context, sp *model.Space) (*model.R
 // announceSpaceContent tells the loaders what each of a list's spaces is about to read of its
 // content, when the request asks for it, and keeps the spaces' rows for them.
 func (r *Resolver) announceSpaceContent(ctx context.Context, rows []*storage.Space) {
-	if len(rows) == 0 || graphQLField(ctx) == nil || !asked(ctx, "Space", "content") {
+	if len(rows) == 0 || !domain.Wants(ctx, domain.WantSpaceContent) {
 		return
 	}
 	l := loader.For(ctx, r.Store)
@@ -199,9 +200,9 @@ func (r *Resolver) announceSpaceContent(ctx context.Context, rows []*storage.Spa
 	}
 	l.Spaces.Prime(byID)
 	l.Revisions.Expect(len(rows))
-	if asked(ctx, "Revision", "pages") {
+	if domain.Wants(ctx, domain.WantRevisionPages) {
 		l.PageTrees.Expect(len(rows))
-		if asked(ctx, "RevisionPage", "markdown", "document") {
+		if domain.Wants(ctx, domain.WantPageContent) {
 			l.PageContents.ExpectCalls(len(rows))
 		}
 	}
@@ -249,7 +250,7 @@ func (r *Resolver) ChangeRequestRevision(ctx context.Context, cr *model.ChangeRe
 
 // announceChangeRequestContent is announceSpaceContent for a list of a space's change requests.
 func (r *Resolver) announceChangeRequestContent(ctx context.Context, space *storage.Space, rows []*storage.ChangeRequest) {
-	if len(rows) == 0 || graphQLField(ctx) == nil || !asked(ctx, "ChangeRequest", "content") {
+	if len(rows) == 0 || !domain.Wants(ctx, domain.WantChangeRequestContent) {
 		return
 	}
 	l := loader.For(ctx, r.Store)
@@ -260,9 +261,9 @@ func (r *Resolver) announceChangeRequestContent(ctx context.Context, space *stor
 	l.ChangeRequests.Prime(byID)
 	l.Spaces.Prime(map[string]*storage.Space{space.ID: space})
 	l.Revisions.Expect(len(rows))
-	if asked(ctx, "Revision", "pages") {
+	if domain.Wants(ctx, domain.WantRevisionPages) {
 		l.PageTrees.Expect(len(rows))
-		if asked(ctx, "RevisionPage", "markdown", "document") {
+		if domain.Wants(ctx, domain.WantPageContent) {
 			l.PageContents.ExpectCalls(len(rows))
 		}
 	}

@@ -41,6 +41,7 @@ func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) ht
 	srv.Use(documentLimits{})
 	srv.Use(queryLimits{maxDepth: maxDepth, schema: schema.Schema()})
 	srv.Use(textInput{})
+	srv.AroundOperations(withSelection)
 	for _, ext := range extra {
 		srv.Use(ext)
 	}

@@ -16,16 +16,16 @@ import (
 
 func TestMain(m *testing.M) { storagetest.Main(m) }
 
-// domain is a Resolver over a fresh store, with a fixed clock the test can move.
-type domain struct {
+// harness is a Resolver over a fresh store, with a fixed clock the test can move.
+type harness struct {
 	*Resolver
 	now time.Time
 }
 
-// eachDB runs fn with a domain on each database.
-func eachDB(t *testing.T, fn func(t *testing.T, d *domain)) {
+// eachDB runs fn with a harness on each database.
+func eachDB(t *testing.T, fn func(t *testing.T, d *harness)) {
 	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
-		d := &domain{now: storagetest.T0}
+		d := &harness{now: storagetest.T0}
 		d.Resolver = &Resolver{Store: s, Now: func() time.Time { return d.now }}
 		fn(t, d)
 	})
@@ -33,6 +33,6 @@ func eachDB(t *testing.T, fn func(t *testing.T, d *domain)) {
 
 // as is a request's context for a user calling with a token: the request state every door
 // installs, and the actor authentication sets.
-func (d *domain) as(userID, tokenID string) context.Context {
+func (d *harness) as(userID, tokenID string) context.Context {
 	return authz.WithActor(d.WithRequestState(context.Background()), &authz.Actor{UserID: userID, TokenID: tokenID})
 }

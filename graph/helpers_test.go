@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
@@ -194,8 +195,10 @@ func TestSelectionHelpers(t *testing.T) {
 	if !selectsHere(spaces.SelectionSet, "totalCount") || selectsHere(spaces.SelectionSet, "nodes") {
 		t.Error("selectsHere reads inline fragments at its own level only")
 	}
-	if !asked(context.Background(), "Space", "counters") || !totalAsked(context.Background()) {
-		t.Error("outside GraphQL (REST) every field is asked for")
+	for w, whole := range map[domain.Want]bool{domain.WantTotal: true, domain.WantSpaceCounters: true, domain.WantCommentReplies: true, domain.WantSpaceContent: false, domain.WantMemberTeams: false} {
+		if got := domain.Wants(context.Background(), w); got != whole {
+			t.Errorf("outside GraphQL (REST) want %d = %v, want %v: a REST shape has totals and counters and no nested content", w, got, whole)
+		}
 	}
 }
 

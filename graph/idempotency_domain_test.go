@@ -10,7 +10,7 @@ import (
 // with the first request's answer; the same request replays it; another token's key of the same
 // name is its own.
 func TestIdempotencyKeyAnswersOnlyItsOwnRequest(t *testing.T) {
-	eachDB(t, func(t *testing.T, d *domain) {
+	eachDB(t, func(t *testing.T, d *harness) {
 		_, user := storagetest.NewOrg(t, d.Store, "owner@idempotency.test")
 		ctx := d.as(user.ID, "token-a")
 		claim, err := d.ClaimIdempotencyKey(ctx, "k1", "POST /v1/orgs body-1")

@@ -29,6 +29,7 @@ func NewExecutor(r *Resolver) *executor.Executor {
 		}
 		return next(ctx)
 	})
+	exec.AroundOperations(withSelection)
 	exec.SetRecoverFunc(func(ctx context.Context, p any) error {
 		LogPanic(ctx, "graphql resolver panicked", p)
 		return &apperr.Error{Kind: apperr.Internal, Msg: "Internal error"}

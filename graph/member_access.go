@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/domain/loader"
@@ -69,7 +70,7 @@ func (r *Resolver) MemberTeams(ctx context.Context, m *model.Member, first *int,
 	if err != nil {
 		return nil, err
 	}
-	page.NoTotal = !totalAsked(ctx)
+	page.NoTotal = !domain.Wants(ctx, domain.WantTotal)
 	list, _, err := loader.For(ctx, r.Store).MemberTeams.Load(ctx, loader.MemberTeamsKey{OrganizationID: org.ID, UserID: m.ID, Title: deref(title), Window: page})
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/graph/model"
@@ -12,14 +13,14 @@ import (
 // accessible spaces, when the request asks for them, so that each level leaves as one batch
 // (see loader.Batch).
 func (r *Resolver) announceMemberLists(ctx context.Context, members []*model.Member) {
-	if len(members) < 2 || graphQLField(ctx) == nil {
+	if len(members) < 2 {
 		return
 	}
 	l := loader.For(ctx, r.Store)
-	if asked(ctx, "Member", "teamMemberships") {
+	if domain.Wants(ctx, domain.WantMemberTeams) {
 		l.MemberTeams.Expect(len(members))
 	}
-	if asked(ctx, "Member", "accessibleSpaces") {
+	if domain.Wants(ctx, domain.WantMemberSpaces) {
 		viewer := authz.ActorFrom(ctx)
 		others := 0
 		for _, m := range members {

@@ -5,20 +5,49 @@ import (
 	"slices"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/bindery/bindery/domain"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-// asked reports whether a read must fill any of fields of GraphQL type typ for the objects it
-// returns: true outside GraphQL (a REST answer always shows everything its shape has), else
-// whether the selection below the field being resolved asks for one of them anywhere (through
-// fragments too; @skip and @include are not evaluated, so a skipped field still counts).
+// selectionWants answers domain.Wants from the selection below the GraphQL field being resolved
+// (through fragments too; @skip and @include are not evaluated, so a skipped field still counts).
+// Outside a field (an operation's own set-up) the caller reads whole shapes.
 //
 // It only lets a read leave out work nobody will see (a statement for counters or a total): the
-// answer to what is selected never depends on it, which is why the rule that resolvers do not
+// answer to what is selected never depends on it, which is why the rule that the domain does not
 // look at the operation (REST has none) does not apply.
-func asked(ctx context.Context, typ string, fields ...string) bool {
+func selectionWants(ctx context.Context, w domain.Want) bool {
 	fc := graphQLField(ctx)
-	return fc == nil || selectsOn(fc.Field.Selections, typ, fields)
+	if fc == nil {
+		return domain.WholeShape(w)
+	}
+	set := fc.Field.Selections
+	switch w {
+	case domain.WantTotal:
+		return selectsHere(set, "totalCount")
+	case domain.WantSpaceCounters:
+		return selectsOn(set, "Space", spaceCounters)
+	case domain.WantCommentReplies:
+		return selectsOn(set, "Comment", []string{"replyList"})
+	case domain.WantMemberTeams:
+		return selectsOn(set, "Member", []string{"teamMemberships"})
+	case domain.WantMemberSpaces:
+		return selectsOn(set, "Member", []string{"accessibleSpaces"})
+	case domain.WantSpaceContent:
+		return selectsOn(set, "Space", []string{"content"})
+	case domain.WantChangeRequestContent:
+		return selectsOn(set, "ChangeRequest", []string{"content"})
+	case domain.WantRevisionPages:
+		return selectsOn(set, "Revision", []string{"pages"})
+	case domain.WantPageContent:
+		return selectsOn(set, "RevisionPage", []string{"markdown", "document"})
+	}
+	return false
+}
+
+// withSelection makes every operation's reads ask its selection what it wants.
+func withSelection(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	return next(domain.WithSelection(ctx, selectionWants))
 }
 
 // graphQLField is the GraphQL field being resolved, nil outside GraphQL.
@@ -27,13 +56,6 @@ func graphQLField(ctx context.Context) *graphql.FieldContext {
 		return fc
 	}
 	return nil
-}
-
-// totalAsked reports whether a list's total must be counted: outside GraphQL (REST's count), or
-// when the connection being resolved selects totalCount.
-func totalAsked(ctx context.Context) bool {
-	fc := graphQLField(ctx)
-	return fc == nil || selectsHere(fc.Field.Selections, "totalCount")
 }
 
 // selectsHere reports whether set itself (through fragments, not in sub-selections) selects name.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/domain/text"
@@ -91,7 +92,7 @@ func (r *Resolver) Sites(ctx context.Context, org *model.Organization, args Site
 		}
 		f.Types = append(f.Types, string(t))
 	}
-	page.NoTotal = !totalAsked(ctx)
+	page.NoTotal = !domain.Wants(ctx, domain.WantTotal)
 	list, err := r.Store.FindSites(ctx, org.ID, f, page)
 	if err != nil {
 		return nil, err
@@ -101,7 +102,7 @@ func (r *Resolver) Sites(ctx context.Context, org *model.Organization, args Site
 	l := loader.For(ctx, r.Store)
 	l.SiteSpaces.Expect(len(list.Items))
 	l.ShareLinks.Expect(len(list.Items))
-	if asked(ctx, "Space", spaceCounters...) {
+	if domain.Wants(ctx, domain.WantSpaceCounters) {
 		l.ChangeRequestCounts.ExpectCalls(len(list.Items))
 	}
 	return connectionOf(list, r.toSite), nil

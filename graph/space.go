@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/domain/loader"
@@ -64,7 +65,7 @@ func (r *Resolver) readableSpace(ctx context.Context, id string, trash bool) (*m
 // withCounts fills spaces' change request counters when the request shows them: one statement for
 // all of them, shared with sibling lists of the same request.
 func (r *Resolver) withCounts(ctx context.Context, spaces ...*model.Space) error {
-	if !asked(ctx, "Space", spaceCounters...) {
+	if !domain.Wants(ctx, domain.WantSpaceCounters) {
 		return nil // no statement for counters nobody reads
 	}
 	// An empty list still calls LoadMany: a parent may have announced this call (ExpectCalls).
