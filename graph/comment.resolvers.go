@@ -8,7 +8,7 @@ package graph
 import (
 	"context"
 
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 )
 
 // CommentList is the resolver for the commentList field.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bindery/bindery/domain/authz"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 )
 

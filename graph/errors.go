@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/bindery/bindery/domain/apperr"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 )
 

@@ -15,7 +15,8 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
+	"github.com/bindery/bindery/domain/opt"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -11897,7 +11898,7 @@ func (ec *executionContext) field_ChangeRequest_commentList_args(ctx context.Con
 	args["after"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
 		func(ctx context.Context, v any) (*model.ListOrder, error) {
-			return ec.unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐListOrder(ctx, v)
+			return ec.unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐListOrder(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -11905,7 +11906,7 @@ func (ec *executionContext) field_ChangeRequest_commentList_args(ctx context.Con
 	args["order"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "status",
 		func(ctx context.Context, v any) (*model.CommentStatusFilter, error) {
-			return ec.unmarshalOCommentStatusFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatusFilter(ctx, v)
+			return ec.unmarshalOCommentStatusFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentStatusFilter(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -11913,7 +11914,7 @@ func (ec *executionContext) field_ChangeRequest_commentList_args(ctx context.Con
 	args["status"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -11951,7 +11952,7 @@ func (ec *executionContext) field_ChangeRequest_comment_args(ctx context.Context
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12017,7 +12018,7 @@ func (ec *executionContext) field_ChangeRequest_review_args(ctx context.Context,
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12055,7 +12056,7 @@ func (ec *executionContext) field_ChangeRequest_reviews_args(ctx context.Context
 	args["outdated"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12151,7 +12152,7 @@ func (ec *executionContext) field_Comment_replyList_args(ctx context.Context, ra
 	args["after"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12173,7 +12174,7 @@ func (ec *executionContext) field_Comment_reply_args(ctx context.Context, rawArg
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12203,7 +12204,7 @@ func (ec *executionContext) field_Member_accessibleSpaces_args(ctx context.Conte
 	args["after"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
 		func(ctx context.Context, v any) (*model.ListOrder, error) {
-			return ec.unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐListOrder(ctx, v)
+			return ec.unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐListOrder(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12271,7 +12272,7 @@ func (ec *executionContext) field_Mutation_addSectionToGroup_args(ctx context.Co
 	args["siteSectionGroupId"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.AddSectionToGroupInput, error) {
-			return ec.unmarshalNAddSectionToGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAddSectionToGroupInput(ctx, v)
+			return ec.unmarshalNAddSectionToGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAddSectionToGroupInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12301,7 +12302,7 @@ func (ec *executionContext) field_Mutation_addSiteSpace_args(ctx context.Context
 	args["siteId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.AddSiteSpaceInput, error) {
-			return ec.unmarshalNAddSiteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAddSiteSpaceInput(ctx, v)
+			return ec.unmarshalNAddSiteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAddSiteSpaceInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12315,7 +12316,7 @@ func (ec *executionContext) field_Mutation_applyTemplate_args(ctx context.Contex
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12331,7 +12332,7 @@ func (ec *executionContext) field_Mutation_applyTemplate_args(ctx context.Contex
 	args["templateId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "contentRefs",
 		func(ctx context.Context, v any) (model.JSON, error) {
-			return ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			return ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12353,7 +12354,7 @@ func (ec *executionContext) field_Mutation_createChangeRequest_args(ctx context.
 	args["spaceId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (*model.CreateChangeRequestInput, error) {
-			return ec.unmarshalOCreateChangeRequestInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateChangeRequestInput(ctx, v)
+			return ec.unmarshalOCreateChangeRequestInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateChangeRequestInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12375,7 +12376,7 @@ func (ec *executionContext) field_Mutation_createCollection_args(ctx context.Con
 	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateCollectionInput, error) {
-			return ec.unmarshalNCreateCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateCollectionInput(ctx, v)
+			return ec.unmarshalNCreateCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateCollectionInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12419,7 +12420,7 @@ func (ec *executionContext) field_Mutation_createInviteLink_args(ctx context.Con
 	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateInviteLinkInput, error) {
-			return ec.unmarshalNCreateInviteLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateInviteLinkInput(ctx, v)
+			return ec.unmarshalNCreateInviteLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateInviteLinkInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12441,7 +12442,7 @@ func (ec *executionContext) field_Mutation_createOpenAPISpec_args(ctx context.Co
 	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateOpenAPISpecInput, error) {
-			return ec.unmarshalNCreateOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateOpenAPISpecInput(ctx, v)
+			return ec.unmarshalNCreateOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateOpenAPISpecInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12455,7 +12456,7 @@ func (ec *executionContext) field_Mutation_createPage_args(ctx context.Context, 
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12463,7 +12464,7 @@ func (ec *executionContext) field_Mutation_createPage_args(ctx context.Context, 
 	args["target"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreatePageInput, error) {
-			return ec.unmarshalNCreatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreatePageInput(ctx, v)
+			return ec.unmarshalNCreatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreatePageInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12493,7 +12494,7 @@ func (ec *executionContext) field_Mutation_createShareLink_args(ctx context.Cont
 	args["siteId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateShareLinkInput, error) {
-			return ec.unmarshalNCreateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateShareLinkInput(ctx, v)
+			return ec.unmarshalNCreateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateShareLinkInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12523,7 +12524,7 @@ func (ec *executionContext) field_Mutation_createSiteSectionGroup_args(ctx conte
 	args["siteId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateSiteSectionGroupInput, error) {
-			return ec.unmarshalNCreateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionGroupInput(ctx, v)
+			return ec.unmarshalNCreateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateSiteSectionGroupInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12553,7 +12554,7 @@ func (ec *executionContext) field_Mutation_createSiteSection_args(ctx context.Co
 	args["siteId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateSiteSectionInput, error) {
-			return ec.unmarshalNCreateSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionInput(ctx, v)
+			return ec.unmarshalNCreateSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateSiteSectionInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12575,7 +12576,7 @@ func (ec *executionContext) field_Mutation_createSite_args(ctx context.Context, 
 	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateSiteInput, error) {
-			return ec.unmarshalNCreateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteInput(ctx, v)
+			return ec.unmarshalNCreateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateSiteInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12597,7 +12598,7 @@ func (ec *executionContext) field_Mutation_createSpace_args(ctx context.Context,
 	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateSpaceInput, error) {
-			return ec.unmarshalNCreateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSpaceInput(ctx, v)
+			return ec.unmarshalNCreateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateSpaceInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12619,7 +12620,7 @@ func (ec *executionContext) field_Mutation_createTeam_args(ctx context.Context, 
 	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateTeamInput, error) {
-			return ec.unmarshalNCreateTeamInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTeamInput(ctx, v)
+			return ec.unmarshalNCreateTeamInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateTeamInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12641,7 +12642,7 @@ func (ec *executionContext) field_Mutation_createTranslation_args(ctx context.Co
 	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateTranslationInput, error) {
-			return ec.unmarshalNCreateTranslationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTranslationInput(ctx, v)
+			return ec.unmarshalNCreateTranslationInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateTranslationInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12669,7 +12670,7 @@ func (ec *executionContext) field_Mutation_deleteCommentReply_args(ctx context.C
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12699,7 +12700,7 @@ func (ec *executionContext) field_Mutation_deleteComment_args(ctx context.Contex
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12721,7 +12722,7 @@ func (ec *executionContext) field_Mutation_deleteFile_args(ctx context.Context, 
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -12779,7 +12780,7 @@ func (ec *executionContext) field_Mutation_deletePage_args(ctx context.Context, 
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13009,7 +13010,7 @@ func (ec *executionContext) field_Mutation_exportToGitRepository_args(ctx contex
 	args["spaceId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.ExportToGitRepositoryInput, error) {
-			return ec.unmarshalNExportToGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐExportToGitRepositoryInput(ctx, v)
+			return ec.unmarshalNExportToGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐExportToGitRepositoryInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13031,7 +13032,7 @@ func (ec *executionContext) field_Mutation_grantCollectionAccess_args(ctx contex
 	args["collectionId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.GrantAccessInput, error) {
-			return ec.unmarshalNGrantAccessInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGrantAccessInput(ctx, v)
+			return ec.unmarshalNGrantAccessInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGrantAccessInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13053,7 +13054,7 @@ func (ec *executionContext) field_Mutation_grantSpaceAccess_args(ctx context.Con
 	args["spaceId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.GrantAccessInput, error) {
-			return ec.unmarshalNGrantAccessInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGrantAccessInput(ctx, v)
+			return ec.unmarshalNGrantAccessInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGrantAccessInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13075,7 +13076,7 @@ func (ec *executionContext) field_Mutation_importGitRepository_args(ctx context.
 	args["spaceId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.ImportGitRepositoryInput, error) {
-			return ec.unmarshalNImportGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐImportGitRepositoryInput(ctx, v)
+			return ec.unmarshalNImportGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐImportGitRepositoryInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13089,7 +13090,7 @@ func (ec *executionContext) field_Mutation_insertOpenAPIPages_args(ctx context.C
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13097,7 +13098,7 @@ func (ec *executionContext) field_Mutation_insertOpenAPIPages_args(ctx context.C
 	args["target"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.InsertOpenAPIPagesInput, error) {
-			return ec.unmarshalNInsertOpenAPIPagesInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInsertOpenAPIPagesInput(ctx, v)
+			return ec.unmarshalNInsertOpenAPIPagesInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInsertOpenAPIPagesInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13171,7 +13172,7 @@ func (ec *executionContext) field_Mutation_inviteUsersToOrganization_args(ctx co
 	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.InviteUsersInput, error) {
-			return ec.unmarshalNInviteUsersInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteUsersInput(ctx, v)
+			return ec.unmarshalNInviteUsersInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteUsersInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13243,7 +13244,7 @@ func (ec *executionContext) field_Mutation_movePage_args(ctx context.Context, ra
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13259,7 +13260,7 @@ func (ec *executionContext) field_Mutation_movePage_args(ctx context.Context, ra
 	args["pageId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.MovePageInput, error) {
-			return ec.unmarshalNMovePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMovePageInput(ctx, v)
+			return ec.unmarshalNMovePageInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMovePageInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13287,7 +13288,7 @@ func (ec *executionContext) field_Mutation_postCommentReply_args(ctx context.Con
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13303,7 +13304,7 @@ func (ec *executionContext) field_Mutation_postCommentReply_args(ctx context.Con
 	args["commentId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.PostCommentReplyInput, error) {
-			return ec.unmarshalNPostCommentReplyInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPostCommentReplyInput(ctx, v)
+			return ec.unmarshalNPostCommentReplyInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPostCommentReplyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13311,7 +13312,7 @@ func (ec *executionContext) field_Mutation_postCommentReply_args(ctx context.Con
 	args["input"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13325,7 +13326,7 @@ func (ec *executionContext) field_Mutation_postComment_args(ctx context.Context,
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13333,7 +13334,7 @@ func (ec *executionContext) field_Mutation_postComment_args(ctx context.Context,
 	args["target"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.PostCommentInput, error) {
-			return ec.unmarshalNPostCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPostCommentInput(ctx, v)
+			return ec.unmarshalNPostCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPostCommentInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13341,7 +13342,7 @@ func (ec *executionContext) field_Mutation_postComment_args(ctx context.Context,
 	args["input"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13363,7 +13364,7 @@ func (ec *executionContext) field_Mutation_publishIntegration_args(ctx context.C
 	args["name"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.PublishIntegrationInput, error) {
-			return ec.unmarshalNPublishIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishIntegrationInput(ctx, v)
+			return ec.unmarshalNPublishIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishIntegrationInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13393,7 +13394,7 @@ func (ec *executionContext) field_Mutation_putOpenAPISpec_args(ctx context.Conte
 	args["slug"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.PutOpenAPISpecInput, error) {
-			return ec.unmarshalNPutOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPutOpenAPISpecInput(ctx, v)
+			return ec.unmarshalNPutOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPutOpenAPISpecInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13653,7 +13654,7 @@ func (ec *executionContext) field_Mutation_requestReviewers_args(ctx context.Con
 	args["changeRequestId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.RequestReviewersInput, error) {
-			return ec.unmarshalNRequestReviewersInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestReviewersInput(ctx, v)
+			return ec.unmarshalNRequestReviewersInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRequestReviewersInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13785,7 +13786,7 @@ func (ec *executionContext) field_Mutation_setTeamMember_args(ctx context.Contex
 	args["userId"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.SetTeamMemberInput, error) {
-			return ec.unmarshalNSetTeamMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSetTeamMemberInput(ctx, v)
+			return ec.unmarshalNSetTeamMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSetTeamMemberInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13815,7 +13816,7 @@ func (ec *executionContext) field_Mutation_sortSiteStructure_args(ctx context.Co
 	args["siteId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.SortSiteStructureInput, error) {
-			return ec.unmarshalNSortSiteStructureInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSortSiteStructureInput(ctx, v)
+			return ec.unmarshalNSortSiteStructureInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSortSiteStructureInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13845,7 +13846,7 @@ func (ec *executionContext) field_Mutation_submitReview_args(ctx context.Context
 	args["changeRequestId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.SubmitReviewInput, error) {
-			return ec.unmarshalNSubmitReviewInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSubmitReviewInput(ctx, v)
+			return ec.unmarshalNSubmitReviewInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSubmitReviewInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13867,7 +13868,7 @@ func (ec *executionContext) field_Mutation_updateAgentInstructions_args(ctx cont
 	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateAgentInstructionsInput, error) {
-			return ec.unmarshalNUpdateAgentInstructionsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateAgentInstructionsInput(ctx, v)
+			return ec.unmarshalNUpdateAgentInstructionsInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateAgentInstructionsInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13919,7 +13920,7 @@ func (ec *executionContext) field_Mutation_updateChangeRequest_args(ctx context.
 	args["changeRequestId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateChangeRequestInput, error) {
-			return ec.unmarshalNUpdateChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateChangeRequestInput(ctx, v)
+			return ec.unmarshalNUpdateChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateChangeRequestInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13949,7 +13950,7 @@ func (ec *executionContext) field_Mutation_updateCollectionTeamPermission_args(c
 	args["teamId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateGrantInput, error) {
-			return ec.unmarshalNUpdateGrantInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateGrantInput(ctx, v)
+			return ec.unmarshalNUpdateGrantInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateGrantInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -13979,7 +13980,7 @@ func (ec *executionContext) field_Mutation_updateCollectionUserPermission_args(c
 	args["userId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateGrantInput, error) {
-			return ec.unmarshalNUpdateGrantInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateGrantInput(ctx, v)
+			return ec.unmarshalNUpdateGrantInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateGrantInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14001,7 +14002,7 @@ func (ec *executionContext) field_Mutation_updateCollection_args(ctx context.Con
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateCollectionInput, error) {
-			return ec.unmarshalNUpdateCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateCollectionInput(ctx, v)
+			return ec.unmarshalNUpdateCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateCollectionInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14015,7 +14016,7 @@ func (ec *executionContext) field_Mutation_updateCommentReply_args(ctx context.C
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14039,7 +14040,7 @@ func (ec *executionContext) field_Mutation_updateCommentReply_args(ctx context.C
 	args["replyId"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateCommentReplyInput, error) {
-			return ec.unmarshalNUpdateCommentReplyInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateCommentReplyInput(ctx, v)
+			return ec.unmarshalNUpdateCommentReplyInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateCommentReplyInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14047,7 +14048,7 @@ func (ec *executionContext) field_Mutation_updateCommentReply_args(ctx context.C
 	args["input"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14061,7 +14062,7 @@ func (ec *executionContext) field_Mutation_updateComment_args(ctx context.Contex
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14077,7 +14078,7 @@ func (ec *executionContext) field_Mutation_updateComment_args(ctx context.Contex
 	args["commentId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateCommentInput, error) {
-			return ec.unmarshalNUpdateCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateCommentInput(ctx, v)
+			return ec.unmarshalNUpdateCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateCommentInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14085,7 +14086,7 @@ func (ec *executionContext) field_Mutation_updateComment_args(ctx context.Contex
 	args["input"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14107,7 +14108,7 @@ func (ec *executionContext) field_Mutation_updateGlossary_args(ctx context.Conte
 	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateGlossaryInput, error) {
-			return ec.unmarshalNUpdateGlossaryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateGlossaryInput(ctx, v)
+			return ec.unmarshalNUpdateGlossaryInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateGlossaryInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14137,7 +14138,7 @@ func (ec *executionContext) field_Mutation_updateMember_args(ctx context.Context
 	args["userId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateMemberInput, error) {
-			return ec.unmarshalNUpdateMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateMemberInput(ctx, v)
+			return ec.unmarshalNUpdateMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateMemberInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14151,7 +14152,7 @@ func (ec *executionContext) field_Mutation_updateOpenAPIPages_args(ctx context.C
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14159,7 +14160,7 @@ func (ec *executionContext) field_Mutation_updateOpenAPIPages_args(ctx context.C
 	args["target"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateOpenAPIPagesInput, error) {
-			return ec.unmarshalNUpdateOpenAPIPagesInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOpenAPIPagesInput(ctx, v)
+			return ec.unmarshalNUpdateOpenAPIPagesInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateOpenAPIPagesInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14181,7 +14182,7 @@ func (ec *executionContext) field_Mutation_updateOrganization_args(ctx context.C
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateOrganizationInput, error) {
-			return ec.unmarshalNUpdateOrganizationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOrganizationInput(ctx, v)
+			return ec.unmarshalNUpdateOrganizationInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateOrganizationInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14195,7 +14196,7 @@ func (ec *executionContext) field_Mutation_updatePage_args(ctx context.Context, 
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14211,7 +14212,7 @@ func (ec *executionContext) field_Mutation_updatePage_args(ctx context.Context, 
 	args["pageId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdatePageInput, error) {
-			return ec.unmarshalNUpdatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdatePageInput(ctx, v)
+			return ec.unmarshalNUpdatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdatePageInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14249,7 +14250,7 @@ func (ec *executionContext) field_Mutation_updateShareLink_args(ctx context.Cont
 	args["shareLinkId"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateShareLinkInput, error) {
-			return ec.unmarshalNUpdateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateShareLinkInput(ctx, v)
+			return ec.unmarshalNUpdateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateShareLinkInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14279,7 +14280,7 @@ func (ec *executionContext) field_Mutation_updateSiteReaderSettings_args(ctx con
 	args["siteId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateSiteReaderSettingsInput, error) {
-			return ec.unmarshalNUpdateSiteReaderSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteReaderSettingsInput(ctx, v)
+			return ec.unmarshalNUpdateSiteReaderSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateSiteReaderSettingsInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14317,7 +14318,7 @@ func (ec *executionContext) field_Mutation_updateSiteSectionGroup_args(ctx conte
 	args["siteSectionGroupId"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateSiteSectionGroupInput, error) {
-			return ec.unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionGroupInput(ctx, v)
+			return ec.unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateSiteSectionGroupInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14355,7 +14356,7 @@ func (ec *executionContext) field_Mutation_updateSiteSection_args(ctx context.Co
 	args["siteSectionId"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateSiteSectionInput, error) {
-			return ec.unmarshalNUpdateSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionInput(ctx, v)
+			return ec.unmarshalNUpdateSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateSiteSectionInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14393,7 +14394,7 @@ func (ec *executionContext) field_Mutation_updateSiteSpace_args(ctx context.Cont
 	args["siteSpaceId"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateSiteSpaceInput, error) {
-			return ec.unmarshalNUpdateSiteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSpaceInput(ctx, v)
+			return ec.unmarshalNUpdateSiteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateSiteSpaceInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14423,7 +14424,7 @@ func (ec *executionContext) field_Mutation_updateSite_args(ctx context.Context, 
 	args["siteId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateSiteInput, error) {
-			return ec.unmarshalNUpdateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteInput(ctx, v)
+			return ec.unmarshalNUpdateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateSiteInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14453,7 +14454,7 @@ func (ec *executionContext) field_Mutation_updateSpaceTeamPermission_args(ctx co
 	args["teamId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateGrantInput, error) {
-			return ec.unmarshalNUpdateGrantInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateGrantInput(ctx, v)
+			return ec.unmarshalNUpdateGrantInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateGrantInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14483,7 +14484,7 @@ func (ec *executionContext) field_Mutation_updateSpaceUserPermission_args(ctx co
 	args["userId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateGrantInput, error) {
-			return ec.unmarshalNUpdateGrantInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateGrantInput(ctx, v)
+			return ec.unmarshalNUpdateGrantInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateGrantInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14505,7 +14506,7 @@ func (ec *executionContext) field_Mutation_updateSpace_args(ctx context.Context,
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateSpaceInput, error) {
-			return ec.unmarshalNUpdateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSpaceInput(ctx, v)
+			return ec.unmarshalNUpdateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateSpaceInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14535,7 +14536,7 @@ func (ec *executionContext) field_Mutation_updateTeamMembers_args(ctx context.Co
 	args["teamId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateTeamMembersInput, error) {
-			return ec.unmarshalNUpdateTeamMembersInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTeamMembersInput(ctx, v)
+			return ec.unmarshalNUpdateTeamMembersInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateTeamMembersInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14565,7 +14566,7 @@ func (ec *executionContext) field_Mutation_updateTeam_args(ctx context.Context, 
 	args["teamId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateTeamInput, error) {
-			return ec.unmarshalNUpdateTeamInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTeamInput(ctx, v)
+			return ec.unmarshalNUpdateTeamInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateTeamInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14595,7 +14596,7 @@ func (ec *executionContext) field_Mutation_updateTranslation_args(ctx context.Co
 	args["translationId"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateTranslationInput, error) {
-			return ec.unmarshalNUpdateTranslationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTranslationInput(ctx, v)
+			return ec.unmarshalNUpdateTranslationInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateTranslationInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14609,7 +14610,7 @@ func (ec *executionContext) field_Mutation_uploadFile_args(ctx context.Context, 
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
 		func(ctx context.Context, v any) (model.ContentTarget, error) {
-			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx, v)
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14801,7 +14802,7 @@ func (ec *executionContext) field_Organization_members_args(ctx context.Context,
 	args["after"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
 		func(ctx context.Context, v any) (*model.ListOrder, error) {
-			return ec.unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐListOrder(ctx, v)
+			return ec.unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐListOrder(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14809,7 +14810,7 @@ func (ec *executionContext) field_Organization_members_args(ctx context.Context,
 	args["order"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "role",
 		func(ctx context.Context, v any) (*model.MemberRoleFilter, error) {
-			return ec.unmarshalOMemberRoleFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRoleFilter(ctx, v)
+			return ec.unmarshalOMemberRoleFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRoleFilter(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14825,7 +14826,7 @@ func (ec *executionContext) field_Organization_members_args(ctx context.Context,
 	args["search"] = arg4
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
 		func(ctx context.Context, v any) (*model.MemberSort, error) {
-			return ec.unmarshalOMemberSort2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSort(ctx, v)
+			return ec.unmarshalOMemberSort2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberSort(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14959,7 +14960,7 @@ func (ec *executionContext) field_Organization_sites_args(ctx context.Context, r
 	args["published"] = arg4
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "type",
 		func(ctx context.Context, v any) ([]model.SiteType, error) {
-			return ec.unmarshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteTypeᚄ(ctx, v)
+			return ec.unmarshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteTypeᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15219,7 +15220,7 @@ func (ec *executionContext) field_Query_publishedSite_args(ctx context.Context, 
 	args["name"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "visitor",
 		func(ctx context.Context, v any) (*model.SiteVisitorInput, error) {
-			return ec.unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisitorInput(ctx, v)
+			return ec.unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteVisitorInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15261,7 +15262,7 @@ func (ec *executionContext) field_RevisionPage_links_args(ctx context.Context, r
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "status",
 		func(ctx context.Context, v any) (*model.LinkStatus, error) {
-			return ec.unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkStatus(ctx, v)
+			return ec.unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLinkStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15333,7 +15334,7 @@ func (ec *executionContext) field_Revision_pageByPath_args(ctx context.Context, 
 	args["path"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15341,7 +15342,7 @@ func (ec *executionContext) field_Revision_pageByPath_args(ctx context.Context, 
 	args["format"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "evaluated",
 		func(ctx context.Context, v any) (*model.Evaluation, error) {
-			return ec.unmarshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEvaluation(ctx, v)
+			return ec.unmarshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEvaluation(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15363,7 +15364,7 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15371,7 +15372,7 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 	args["format"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "evaluated",
 		func(ctx context.Context, v any) (*model.Evaluation, error) {
-			return ec.unmarshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEvaluation(ctx, v)
+			return ec.unmarshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEvaluation(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15511,7 +15512,7 @@ func (ec *executionContext) field_Site_visibleStructure_args(ctx context.Context
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "claims",
 		func(ctx context.Context, v any) (model.Document, error) {
-			return ec.unmarshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, v)
+			return ec.unmarshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15541,7 +15542,7 @@ func (ec *executionContext) field_Space_changeRequestList_args(ctx context.Conte
 	args["after"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "status",
 		func(ctx context.Context, v any) (*model.ChangeRequestStatus, error) {
-			return ec.unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestStatus(ctx, v)
+			return ec.unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15609,7 +15610,7 @@ func (ec *executionContext) field_Space_commentList_args(ctx context.Context, ra
 	args["after"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
 		func(ctx context.Context, v any) (*model.ListOrder, error) {
-			return ec.unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐListOrder(ctx, v)
+			return ec.unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐListOrder(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15617,7 +15618,7 @@ func (ec *executionContext) field_Space_commentList_args(ctx context.Context, ra
 	args["order"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "status",
 		func(ctx context.Context, v any) (*model.CommentStatusFilter, error) {
-			return ec.unmarshalOCommentStatusFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatusFilter(ctx, v)
+			return ec.unmarshalOCommentStatusFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentStatusFilter(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15625,7 +15626,7 @@ func (ec *executionContext) field_Space_commentList_args(ctx context.Context, ra
 	args["status"] = arg3
 	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15663,7 +15664,7 @@ func (ec *executionContext) field_Space_comment_args(ctx context.Context, rawArg
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
 		func(ctx context.Context, v any) (*model.PageFormat, error) {
-			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx, v)
+			return ec.unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -16095,7 +16096,7 @@ func (ec *executionContext) _AgentInstructions_instructions(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.Document) graphql.Marshaler {
-			return ec.marshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, selections, v)
+			return ec.marshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16164,7 +16165,7 @@ func (ec *executionContext) _AgentInstructions_urls(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
-			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx, selections, v)
+			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLocationURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16311,7 +16312,7 @@ func (ec *executionContext) _ChangeRequest_status(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.ChangeRequestStatus) graphql.Marshaler {
-			return ec.marshalNChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestStatus(ctx, selections, v)
+			return ec.marshalNChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestStatus(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16357,7 +16358,7 @@ func (ec *executionContext) _ChangeRequest_description(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.Document) graphql.Marshaler {
-			return ec.marshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, selections, v)
+			return ec.marshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx, selections, v)
 		},
 		true,
 		false,
@@ -16380,7 +16381,7 @@ func (ec *executionContext) _ChangeRequest_createdBy(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16619,7 +16620,7 @@ func (ec *executionContext) _ChangeRequest_urls(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.LocationAppURLs) graphql.Marshaler {
-			return ec.marshalNLocationAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationAppURLs(ctx, selections, v)
+			return ec.marshalNLocationAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLocationAppURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16651,7 +16652,7 @@ func (ec *executionContext) _ChangeRequest_content(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevision(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16684,7 +16685,7 @@ func (ec *executionContext) _ChangeRequest_commentList(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Comment]) graphql.Marshaler {
-			return ec.marshalNCommentConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNCommentConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16728,7 +16729,7 @@ func (ec *executionContext) _ChangeRequest_comment(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
-			return ec.marshalOComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
+			return ec.marshalOComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐComment(ctx, selections, v)
 		},
 		true,
 		false,
@@ -16772,7 +16773,7 @@ func (ec *executionContext) _ChangeRequest_commenters(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Member]) graphql.Marshaler {
-			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16816,7 +16817,7 @@ func (ec *executionContext) _ChangeRequest_requestedReviewers(ctx context.Contex
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.RequestedReviewer]) graphql.Marshaler {
-			return ec.marshalNRequestedReviewerConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNRequestedReviewerConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16860,7 +16861,7 @@ func (ec *executionContext) _ChangeRequest_reviews(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Review]) graphql.Marshaler {
-			return ec.marshalNReviewConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNReviewConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16904,7 +16905,7 @@ func (ec *executionContext) _ChangeRequest_review(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Review) graphql.Marshaler {
-			return ec.marshalOReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx, selections, v)
+			return ec.marshalOReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReview(ctx, selections, v)
 		},
 		true,
 		false,
@@ -16947,7 +16948,7 @@ func (ec *executionContext) _ChangeRequestConnection_edges(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.ChangeRequest]) graphql.Marshaler {
-			return ec.marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -16979,7 +16980,7 @@ func (ec *executionContext) _ChangeRequestConnection_nodes(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestᚄ(ctx, selections, v)
+			return ec.marshalNChangeRequest2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17011,7 +17012,7 @@ func (ec *executionContext) _ChangeRequestConnection_pageInfo(ctx context.Contex
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17089,7 +17090,7 @@ func (ec *executionContext) _ChangeRequestEdge_node(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequest(ctx, selections, v)
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequest(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17236,7 +17237,7 @@ func (ec *executionContext) _Collection_defaultLevel(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.DefaultLevel) graphql.Marshaler {
-			return ec.marshalODefaultLevel2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDefaultLevel(ctx, selections, v)
+			return ec.marshalODefaultLevel2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDefaultLevel(ctx, selections, v)
 		},
 		true,
 		false,
@@ -17259,7 +17260,7 @@ func (ec *executionContext) _Collection_urls(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.LocationAppURLs) graphql.Marshaler {
-			return ec.marshalNLocationAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationAppURLs(ctx, selections, v)
+			return ec.marshalNLocationAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLocationAppURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17291,7 +17292,7 @@ func (ec *executionContext) _Collection_permissions(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.CollectionPermissions) graphql.Marshaler {
-			return ec.marshalNCollectionPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollectionPermissions(ctx, selections, v)
+			return ec.marshalNCollectionPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollectionPermissions(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17324,7 +17325,7 @@ func (ec *executionContext) _Collection_spaces(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Space]) graphql.Marshaler {
-			return ec.marshalNSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17368,7 +17369,7 @@ func (ec *executionContext) _Collection_teamPermissions(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.TeamGrant]) graphql.Marshaler {
-			return ec.marshalNTeamGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNTeamGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17412,7 +17413,7 @@ func (ec *executionContext) _Collection_userPermissions(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.UserGrant]) graphql.Marshaler {
-			return ec.marshalNUserGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNUserGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17455,7 +17456,7 @@ func (ec *executionContext) _CollectionConnection_edges(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Collection]) graphql.Marshaler {
-			return ec.marshalNCollectionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNCollectionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17487,7 +17488,7 @@ func (ec *executionContext) _CollectionConnection_nodes(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollectionᚄ(ctx, selections, v)
+			return ec.marshalNCollection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollectionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17519,7 +17520,7 @@ func (ec *executionContext) _CollectionConnection_pageInfo(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17597,7 +17598,7 @@ func (ec *executionContext) _CollectionEdge_node(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollection(ctx, selections, v)
+			return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17744,7 +17745,7 @@ func (ec *executionContext) _Comment_postedBy(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17822,7 +17823,7 @@ func (ec *executionContext) _Comment_reactions(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
-			return ec.marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReactionᚄ(ctx, selections, v)
+			return ec.marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEmojiReactionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17877,7 +17878,7 @@ func (ec *executionContext) _Comment_repliers(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserContributor) graphql.Marshaler {
-			return ec.marshalNUserContributor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserContributorᚄ(ctx, selections, v)
+			return ec.marshalNUserContributor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUserContributorᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17909,7 +17910,7 @@ func (ec *executionContext) _Comment_body(ctx context.Context, field graphql.Col
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.CommentBody) graphql.Marshaler {
-			return ec.marshalNCommentBody2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, selections, v)
+			return ec.marshalNCommentBody2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentBody(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17941,7 +17942,7 @@ func (ec *executionContext) _Comment_target(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.CommentTarget) graphql.Marshaler {
-			return ec.marshalNCommentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentTarget(ctx, selections, v)
+			return ec.marshalNCommentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentTarget(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17973,7 +17974,7 @@ func (ec *executionContext) _Comment_urls(ctx context.Context, field graphql.Col
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
-			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx, selections, v)
+			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLocationURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18005,7 +18006,7 @@ func (ec *executionContext) _Comment_permissions(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.CommentPermissions) graphql.Marshaler {
-			return ec.marshalNCommentPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentPermissions(ctx, selections, v)
+			return ec.marshalNCommentPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentPermissions(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18037,7 +18038,7 @@ func (ec *executionContext) _Comment_status(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.CommentStatus) graphql.Marshaler {
-			return ec.marshalNCommentStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatus(ctx, selections, v)
+			return ec.marshalNCommentStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentStatus(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18083,7 +18084,7 @@ func (ec *executionContext) _Comment_resolvedBy(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		false,
@@ -18116,7 +18117,7 @@ func (ec *executionContext) _Comment_replyList(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.CommentReply]) graphql.Marshaler {
-			return ec.marshalNCommentReplyConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNCommentReplyConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18160,7 +18161,7 @@ func (ec *executionContext) _Comment_reply(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
-			return ec.marshalOCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, selections, v)
+			return ec.marshalOCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentReply(ctx, selections, v)
 		},
 		true,
 		false,
@@ -18226,7 +18227,7 @@ func (ec *executionContext) _CommentBody_document(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.Document) graphql.Marshaler {
-			return ec.marshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, selections, v)
+			return ec.marshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx, selections, v)
 		},
 		true,
 		false,
@@ -18249,7 +18250,7 @@ func (ec *executionContext) _CommentConnection_edges(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Comment]) graphql.Marshaler {
-			return ec.marshalNCommentEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNCommentEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18281,7 +18282,7 @@ func (ec *executionContext) _CommentConnection_nodes(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Comment) graphql.Marshaler {
-			return ec.marshalNComment2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentᚄ(ctx, selections, v)
+			return ec.marshalNComment2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18313,7 +18314,7 @@ func (ec *executionContext) _CommentConnection_pageInfo(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18391,7 +18392,7 @@ func (ec *executionContext) _CommentEdge_node(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
-			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
+			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐComment(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18538,7 +18539,7 @@ func (ec *executionContext) _CommentReply_postedBy(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18616,7 +18617,7 @@ func (ec *executionContext) _CommentReply_reactions(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
-			return ec.marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReactionᚄ(ctx, selections, v)
+			return ec.marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEmojiReactionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18648,7 +18649,7 @@ func (ec *executionContext) _CommentReply_body(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.CommentBody) graphql.Marshaler {
-			return ec.marshalNCommentBody2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, selections, v)
+			return ec.marshalNCommentBody2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentBody(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18680,7 +18681,7 @@ func (ec *executionContext) _CommentReply_urls(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
-			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx, selections, v)
+			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLocationURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18712,7 +18713,7 @@ func (ec *executionContext) _CommentReply_permissions(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.CommentPermissions) graphql.Marshaler {
-			return ec.marshalNCommentPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentPermissions(ctx, selections, v)
+			return ec.marshalNCommentPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentPermissions(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18744,7 +18745,7 @@ func (ec *executionContext) _CommentReplyConnection_edges(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.CommentReply]) graphql.Marshaler {
-			return ec.marshalNCommentReplyEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNCommentReplyEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18776,7 +18777,7 @@ func (ec *executionContext) _CommentReplyConnection_nodes(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.CommentReply) graphql.Marshaler {
-			return ec.marshalNCommentReply2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReplyᚄ(ctx, selections, v)
+			return ec.marshalNCommentReply2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentReplyᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18808,7 +18809,7 @@ func (ec *executionContext) _CommentReplyConnection_pageInfo(ctx context.Context
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -18886,7 +18887,7 @@ func (ec *executionContext) _CommentReplyEdge_node(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
-			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, selections, v)
+			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentReply(ctx, selections, v)
 		},
 		true,
 		true,
@@ -19010,7 +19011,7 @@ func (ec *executionContext) _CommentTarget_page(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.IDRef) graphql.Marshaler {
-			return ec.marshalOIDRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIDRef(ctx, selections, v)
+			return ec.marshalOIDRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIDRef(ctx, selections, v)
 		},
 		true,
 		false,
@@ -19042,7 +19043,7 @@ func (ec *executionContext) _CommentTarget_node(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.IDRef) graphql.Marshaler {
-			return ec.marshalOIDRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIDRef(ctx, selections, v)
+			return ec.marshalOIDRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIDRef(ctx, selections, v)
 		},
 		true,
 		false,
@@ -19074,7 +19075,7 @@ func (ec *executionContext) _CommentTarget_tableCell(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TableCellTarget) graphql.Marshaler {
-			return ec.marshalOTableCellTarget2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTableCellTarget(ctx, selections, v)
+			return ec.marshalOTableCellTarget2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTableCellTarget(ctx, selections, v)
 		},
 		true,
 		false,
@@ -19198,7 +19199,7 @@ func (ec *executionContext) _EmojiReaction_users(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.ReactionAuthor) graphql.Marshaler {
-			return ec.marshalNReactionAuthor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReactionAuthorᚄ(ctx, selections, v)
+			return ec.marshalNReactionAuthor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReactionAuthorᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -19276,7 +19277,7 @@ func (ec *executionContext) _FileEdit_revision(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevision(ctx, selections, v)
 		},
 		true,
 		true,
@@ -19308,7 +19309,7 @@ func (ec *executionContext) _FileEdit_file(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
-			return ec.marshalORevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, selections, v)
+			return ec.marshalORevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionFile(ctx, selections, v)
 		},
 		true,
 		false,
@@ -19547,7 +19548,7 @@ func (ec *executionContext) _GitSyncJob_operation(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.GitSyncOperation) graphql.Marshaler {
-			return ec.marshalNGitSyncOperation2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncOperation(ctx, selections, v)
+			return ec.marshalNGitSyncOperation2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncOperation(ctx, selections, v)
 		},
 		true,
 		true,
@@ -19570,7 +19571,7 @@ func (ec *executionContext) _GitSyncJob_state(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.GitSyncJobState) graphql.Marshaler {
-			return ec.marshalNGitSyncJobState2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJobState(ctx, selections, v)
+			return ec.marshalNGitSyncJobState2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncJobState(ctx, selections, v)
 		},
 		true,
 		true,
@@ -19869,7 +19870,7 @@ func (ec *executionContext) _GitSyncJobConnection_edges(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.GitSyncJob]) graphql.Marshaler {
-			return ec.marshalNGitSyncJobEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNGitSyncJobEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -19901,7 +19902,7 @@ func (ec *executionContext) _GitSyncJobConnection_nodes(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.GitSyncJob) graphql.Marshaler {
-			return ec.marshalNGitSyncJob2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJobᚄ(ctx, selections, v)
+			return ec.marshalNGitSyncJob2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncJobᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -19933,7 +19934,7 @@ func (ec *executionContext) _GitSyncJobConnection_pageInfo(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20011,7 +20012,7 @@ func (ec *executionContext) _GitSyncJobEdge_node(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncJob) graphql.Marshaler {
-			return ec.marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJob(ctx, selections, v)
+			return ec.marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncJob(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20066,7 +20067,7 @@ func (ec *executionContext) _GitSyncState_installationProvider(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncProvider) graphql.Marshaler {
-			return ec.marshalOGitSyncProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncProvider(ctx, selections, v)
+			return ec.marshalOGitSyncProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncProvider(ctx, selections, v)
 		},
 		true,
 		false,
@@ -20250,7 +20251,7 @@ func (ec *executionContext) _GlossaryEntry_translations(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.GlossaryTranslations) graphql.Marshaler {
-			return ec.marshalNGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryTranslations(ctx, selections, v)
+			return ec.marshalNGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryTranslations(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20319,7 +20320,7 @@ func (ec *executionContext) _GlossaryEntry_urls(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
-			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx, selections, v)
+			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLocationURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20351,7 +20352,7 @@ func (ec *executionContext) _GlossaryEntryConnection_edges(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.GlossaryEntry]) graphql.Marshaler {
-			return ec.marshalNGlossaryEntryEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNGlossaryEntryEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20383,7 +20384,7 @@ func (ec *executionContext) _GlossaryEntryConnection_nodes(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.GlossaryEntry) graphql.Marshaler {
-			return ec.marshalNGlossaryEntry2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryEntryᚄ(ctx, selections, v)
+			return ec.marshalNGlossaryEntry2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryEntryᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20415,7 +20416,7 @@ func (ec *executionContext) _GlossaryEntryConnection_pageInfo(ctx context.Contex
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20493,7 +20494,7 @@ func (ec *executionContext) _GlossaryEntryEdge_node(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.GlossaryEntry) graphql.Marshaler {
-			return ec.marshalNGlossaryEntry2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryEntry(ctx, selections, v)
+			return ec.marshalNGlossaryEntry2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryEntry(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20801,7 +20802,7 @@ func (ec *executionContext) _Integration_blocks(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationBlock) graphql.Marshaler {
-			return ec.marshalOIntegrationBlock2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockᚄ(ctx, selections, v)
+			return ec.marshalOIntegrationBlock2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlockᚄ(ctx, selections, v)
 		},
 		true,
 		false,
@@ -20833,7 +20834,7 @@ func (ec *executionContext) _Integration_contentSources(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		false,
@@ -20856,7 +20857,7 @@ func (ec *executionContext) _Integration_configurations(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		false,
@@ -20879,7 +20880,7 @@ func (ec *executionContext) _Integration_externalLinks(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationLink) graphql.Marshaler {
-			return ec.marshalNIntegrationLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLinkᚄ(ctx, selections, v)
+			return ec.marshalNIntegrationLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationLinkᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20911,7 +20912,7 @@ func (ec *executionContext) _Integration_owner(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganization(ctx, selections, v)
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganization(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20943,7 +20944,7 @@ func (ec *executionContext) _Integration_urls(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.IntegrationURLs) graphql.Marshaler {
-			return ec.marshalNIntegrationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationURLs(ctx, selections, v)
+			return ec.marshalNIntegrationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -20975,7 +20976,7 @@ func (ec *executionContext) _Integration_permissions(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.IntegrationPermissions) graphql.Marshaler {
-			return ec.marshalNIntegrationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationPermissions(ctx, selections, v)
+			return ec.marshalNIntegrationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationPermissions(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21007,7 +21008,7 @@ func (ec *executionContext) _Integration_contentSecurityPolicy(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		false,
@@ -21145,7 +21146,7 @@ func (ec *executionContext) _IntegrationBlock_markdown(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationBlockMarkdown) graphql.Marshaler {
-			return ec.marshalOIntegrationBlockMarkdown2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockMarkdown(ctx, selections, v)
+			return ec.marshalOIntegrationBlockMarkdown2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlockMarkdown(ctx, selections, v)
 		},
 		true,
 		false,
@@ -21338,7 +21339,7 @@ func (ec *executionContext) _IntegrationInstallation_configuration(ctx context.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21407,7 +21408,7 @@ func (ec *executionContext) _IntegrationInstallation_urls(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.IntegrationInstallationURLs) graphql.Marshaler {
-			return ec.marshalNIntegrationInstallationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallationURLs(ctx, selections, v)
+			return ec.marshalNIntegrationInstallationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationInstallationURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21462,7 +21463,7 @@ func (ec *executionContext) _IntegrationInstallation_target(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.OrganizationTarget) graphql.Marshaler {
-			return ec.marshalNOrganizationTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationTarget(ctx, selections, v)
+			return ec.marshalNOrganizationTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationTarget(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21701,7 +21702,7 @@ func (ec *executionContext) _IntegrationSpaceInstallation_configuration(ctx cont
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21747,7 +21748,7 @@ func (ec *executionContext) _IntegrationSpaceInstallation_urls(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.IntegrationSpaceInstallationURLs) graphql.Marshaler {
-			return ec.marshalNIntegrationSpaceInstallationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallationURLs(ctx, selections, v)
+			return ec.marshalNIntegrationSpaceInstallationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationSpaceInstallationURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21963,7 +21964,7 @@ func (ec *executionContext) _InviteLink_role(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberRole) graphql.Marshaler {
-			return ec.marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, selections, v)
+			return ec.marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx, selections, v)
 		},
 		true,
 		false,
@@ -21986,7 +21987,7 @@ func (ec *executionContext) _InviteLink_level(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberRole) graphql.Marshaler {
-			return ec.marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, selections, v)
+			return ec.marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx, selections, v)
 		},
 		true,
 		false,
@@ -22009,7 +22010,7 @@ func (ec *executionContext) _InviteLink_space(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		false,
@@ -22041,7 +22042,7 @@ func (ec *executionContext) _InviteLink_collection(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Collection) graphql.Marshaler {
-			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollection(ctx, selections, v)
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollection(ctx, selections, v)
 		},
 		true,
 		false,
@@ -22119,7 +22120,7 @@ func (ec *executionContext) _InviteLinkConnection_edges(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.InviteLink]) graphql.Marshaler {
-			return ec.marshalNInviteLinkEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNInviteLinkEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22151,7 +22152,7 @@ func (ec *executionContext) _InviteLinkConnection_nodes(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.InviteLink) graphql.Marshaler {
-			return ec.marshalNInviteLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteLinkᚄ(ctx, selections, v)
+			return ec.marshalNInviteLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteLinkᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22183,7 +22184,7 @@ func (ec *executionContext) _InviteLinkConnection_pageInfo(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22261,7 +22262,7 @@ func (ec *executionContext) _InviteLinkEdge_node(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.InviteLink) graphql.Marshaler {
-			return ec.marshalNInviteLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteLink(ctx, selections, v)
+			return ec.marshalNInviteLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteLink(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22431,7 +22432,7 @@ func (ec *executionContext) _Member_role(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberRole) graphql.Marshaler {
-			return ec.marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, selections, v)
+			return ec.marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx, selections, v)
 		},
 		true,
 		false,
@@ -22454,7 +22455,7 @@ func (ec *executionContext) _Member_user(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22625,7 +22626,7 @@ func (ec *executionContext) _Member_accessibleSpaces(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.MemberSpace]) graphql.Marshaler {
-			return ec.marshalNMemberSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNMemberSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22669,7 +22670,7 @@ func (ec *executionContext) _Member_teamMemberships(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.MemberTeam]) graphql.Marshaler {
-			return ec.marshalNMemberTeamConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNMemberTeamConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22712,7 +22713,7 @@ func (ec *executionContext) _MemberConnection_edges(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Member]) graphql.Marshaler {
-			return ec.marshalNMemberEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNMemberEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22744,7 +22745,7 @@ func (ec *executionContext) _MemberConnection_nodes(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberᚄ(ctx, selections, v)
+			return ec.marshalNMember2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22776,7 +22777,7 @@ func (ec *executionContext) _MemberConnection_pageInfo(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22854,7 +22855,7 @@ func (ec *executionContext) _MemberEdge_node(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMember(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22886,7 +22887,7 @@ func (ec *executionContext) _MemberSpace_permission(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.MemberRole) graphql.Marshaler {
-			return ec.marshalNMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, selections, v)
+			return ec.marshalNMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22909,7 +22910,7 @@ func (ec *executionContext) _MemberSpace_space(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22941,7 +22942,7 @@ func (ec *executionContext) _MemberSpaceConnection_edges(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.MemberSpace]) graphql.Marshaler {
-			return ec.marshalNMemberSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNMemberSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22973,7 +22974,7 @@ func (ec *executionContext) _MemberSpaceConnection_nodes(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.MemberSpace) graphql.Marshaler {
-			return ec.marshalNMemberSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSpaceᚄ(ctx, selections, v)
+			return ec.marshalNMemberSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberSpaceᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23005,7 +23006,7 @@ func (ec *executionContext) _MemberSpaceConnection_pageInfo(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23083,7 +23084,7 @@ func (ec *executionContext) _MemberSpaceEdge_node(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberSpace) graphql.Marshaler {
-			return ec.marshalNMemberSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSpace(ctx, selections, v)
+			return ec.marshalNMemberSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberSpace(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23115,7 +23116,7 @@ func (ec *executionContext) _MemberTeam_team(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeam(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23147,7 +23148,7 @@ func (ec *executionContext) _MemberTeam_member(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.TeamRole) graphql.Marshaler {
-			return ec.marshalNTeamRole2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamRole(ctx, selections, v)
+			return ec.marshalNTeamRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamRole(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23179,7 +23180,7 @@ func (ec *executionContext) _MemberTeamConnection_edges(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.MemberTeam]) graphql.Marshaler {
-			return ec.marshalNMemberTeamEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNMemberTeamEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23211,7 +23212,7 @@ func (ec *executionContext) _MemberTeamConnection_nodes(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.MemberTeam) graphql.Marshaler {
-			return ec.marshalNMemberTeam2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberTeamᚄ(ctx, selections, v)
+			return ec.marshalNMemberTeam2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberTeamᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23243,7 +23244,7 @@ func (ec *executionContext) _MemberTeamConnection_pageInfo(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23321,7 +23322,7 @@ func (ec *executionContext) _MemberTeamEdge_node(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberTeam) graphql.Marshaler {
-			return ec.marshalNMemberTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberTeam(ctx, selections, v)
+			return ec.marshalNMemberTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberTeam(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23399,7 +23400,7 @@ func (ec *executionContext) _MergeRule_rule(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.MergeRuleKind) graphql.Marshaler {
-			return ec.marshalNMergeRuleKind2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRuleKind(ctx, selections, v)
+			return ec.marshalNMergeRuleKind2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRuleKind(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23468,7 +23469,7 @@ func (ec *executionContext) _MergeRules_type(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.MergeRulesType) graphql.Marshaler {
-			return ec.marshalNMergeRulesType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRulesType(ctx, selections, v)
+			return ec.marshalNMergeRulesType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRulesType(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23491,7 +23492,7 @@ func (ec *executionContext) _MergeRules_rules(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.MergeRule) graphql.Marshaler {
-			return ec.marshalOMergeRule2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRuleᚄ(ctx, selections, v)
+			return ec.marshalOMergeRule2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRuleᚄ(ctx, selections, v)
 		},
 		true,
 		false,
@@ -23524,7 +23525,7 @@ func (ec *executionContext) _Mutation_createChangeRequest(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequest(ctx, selections, v)
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequest(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23568,7 +23569,7 @@ func (ec *executionContext) _Mutation_updateChangeRequest(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequest(ctx, selections, v)
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequest(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23612,7 +23613,7 @@ func (ec *executionContext) _Mutation_mergeChangeRequest(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
-			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
+			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23656,7 +23657,7 @@ func (ec *executionContext) _Mutation_updateChangeRequestFromSpace(ctx context.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
-			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
+			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23700,7 +23701,7 @@ func (ec *executionContext) _Mutation_createCollection(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollection(ctx, selections, v)
+			return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23744,7 +23745,7 @@ func (ec *executionContext) _Mutation_updateCollection(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollection(ctx, selections, v)
+			return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23832,7 +23833,7 @@ func (ec *executionContext) _Mutation_postComment(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
-			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
+			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐComment(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23876,7 +23877,7 @@ func (ec *executionContext) _Mutation_updateComment(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
-			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
+			return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐComment(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23964,7 +23965,7 @@ func (ec *executionContext) _Mutation_postCommentReply(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
-			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, selections, v)
+			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentReply(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24008,7 +24009,7 @@ func (ec *executionContext) _Mutation_updateCommentReply(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
-			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, selections, v)
+			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentReply(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24360,7 +24361,7 @@ func (ec *executionContext) _Mutation_importGitRepository(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncJob) graphql.Marshaler {
-			return ec.marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJob(ctx, selections, v)
+			return ec.marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncJob(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24404,7 +24405,7 @@ func (ec *executionContext) _Mutation_exportToGitRepository(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncJob) graphql.Marshaler {
-			return ec.marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJob(ctx, selections, v)
+			return ec.marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncJob(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24492,7 +24493,7 @@ func (ec *executionContext) _Mutation_grantSpaceAccess(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24712,7 +24713,7 @@ func (ec *executionContext) _Mutation_grantCollectionAccess(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollection(ctx, selections, v)
+			return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24932,7 +24933,7 @@ func (ec *executionContext) _Mutation_publishIntegration(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Integration) graphql.Marshaler {
-			return ec.marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegration(ctx, selections, v)
+			return ec.marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegration(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24976,7 +24977,7 @@ func (ec *executionContext) _Mutation_installIntegration(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationInstallation) graphql.Marshaler {
-			return ec.marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallation(ctx, selections, v)
+			return ec.marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationInstallation(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25020,7 +25021,7 @@ func (ec *executionContext) _Mutation_installIntegrationOnSpace(ctx context.Cont
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.IntegrationSpaceInstallation) graphql.Marshaler {
-			return ec.marshalNIntegrationSpaceInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallation(ctx, selections, v)
+			return ec.marshalNIntegrationSpaceInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationSpaceInstallation(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25064,7 +25065,7 @@ func (ec *executionContext) _Mutation_createIntegrationInstallationToken(ctx con
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.APITemporaryToken) graphql.Marshaler {
-			return ec.marshalNAPITemporaryToken2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAPITemporaryToken(ctx, selections, v)
+			return ec.marshalNAPITemporaryToken2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAPITemporaryToken(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25108,7 +25109,7 @@ func (ec *executionContext) _Mutation_joinOrganizationWithInvite(ctx context.Con
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMember(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25152,7 +25153,7 @@ func (ec *executionContext) _Mutation_inviteUsersToOrganization(ctx context.Cont
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.InviteUsersResult) graphql.Marshaler {
-			return ec.marshalNInviteUsersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteUsersResult(ctx, selections, v)
+			return ec.marshalNInviteUsersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteUsersResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25196,7 +25197,7 @@ func (ec *executionContext) _Mutation_createInviteLink(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.InviteLink) graphql.Marshaler {
-			return ec.marshalNInviteLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteLink(ctx, selections, v)
+			return ec.marshalNInviteLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteLink(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25284,7 +25285,7 @@ func (ec *executionContext) _Mutation_joinOrganization(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMember(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25328,7 +25329,7 @@ func (ec *executionContext) _Mutation_updateMember(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMember(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25416,7 +25417,7 @@ func (ec *executionContext) _Mutation_setMemberSSO(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMember(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25460,7 +25461,7 @@ func (ec *executionContext) _Mutation_pingOrganization(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PingResult) graphql.Marshaler {
-			return ec.marshalNPingResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPingResult(ctx, selections, v)
+			return ec.marshalNPingResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPingResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25504,7 +25505,7 @@ func (ec *executionContext) _Mutation_createOpenAPISpec(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpec) graphql.Marshaler {
-			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx, selections, v)
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpec(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25548,7 +25549,7 @@ func (ec *executionContext) _Mutation_putOpenAPISpec(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpec) graphql.Marshaler {
-			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx, selections, v)
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpec(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25592,7 +25593,7 @@ func (ec *executionContext) _Mutation_refreshOpenAPISpec(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpec) graphql.Marshaler {
-			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx, selections, v)
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpec(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25724,7 +25725,7 @@ func (ec *executionContext) _Mutation_updateOrganization(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganization(ctx, selections, v)
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganization(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25768,7 +25769,7 @@ func (ec *executionContext) _Mutation_updateAgentInstructions(ctx context.Contex
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.AgentInstructions) graphql.Marshaler {
-			return ec.marshalNAgentInstructions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAgentInstructions(ctx, selections, v)
+			return ec.marshalNAgentInstructions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAgentInstructions(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25812,7 +25813,7 @@ func (ec *executionContext) _Mutation_updateSiteReaderSettings(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteReaderSettings) graphql.Marshaler {
-			return ec.marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteReaderSettings(ctx, selections, v)
+			return ec.marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteReaderSettings(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25856,7 +25857,7 @@ func (ec *executionContext) _Mutation_requestReviewers(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RequestReviewersResult) graphql.Marshaler {
-			return ec.marshalNRequestReviewersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestReviewersResult(ctx, selections, v)
+			return ec.marshalNRequestReviewersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRequestReviewersResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25944,7 +25945,7 @@ func (ec *executionContext) _Mutation_submitReview(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Review) graphql.Marshaler {
-			return ec.marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx, selections, v)
+			return ec.marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReview(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25988,7 +25989,7 @@ func (ec *executionContext) _Mutation_createShareLink(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ShareLink) graphql.Marshaler {
-			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx, selections, v)
+			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐShareLink(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26032,7 +26033,7 @@ func (ec *executionContext) _Mutation_updateShareLink(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ShareLink) graphql.Marshaler {
-			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx, selections, v)
+			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐShareLink(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26120,7 +26121,7 @@ func (ec *executionContext) _Mutation_createSite(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx, selections, v)
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26164,7 +26165,7 @@ func (ec *executionContext) _Mutation_updateSite(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx, selections, v)
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26252,7 +26253,7 @@ func (ec *executionContext) _Mutation_sortSiteStructure(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.SiteStructureItem) graphql.Marshaler {
-			return ec.marshalNSiteStructureItem2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteStructureItem(ctx, selections, v)
+			return ec.marshalNSiteStructureItem2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteStructureItem(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26296,7 +26297,7 @@ func (ec *executionContext) _Mutation_createSiteSection(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSection) graphql.Marshaler {
-			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSection(ctx, selections, v)
+			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26340,7 +26341,7 @@ func (ec *executionContext) _Mutation_updateSiteSection(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSection) graphql.Marshaler {
-			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSection(ctx, selections, v)
+			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26428,7 +26429,7 @@ func (ec *executionContext) _Mutation_createSiteSectionGroup(ctx context.Context
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSectionGroup) graphql.Marshaler {
-			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroup(ctx, selections, v)
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionGroup(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26472,7 +26473,7 @@ func (ec *executionContext) _Mutation_updateSiteSectionGroup(ctx context.Context
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSectionGroup) graphql.Marshaler {
-			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroup(ctx, selections, v)
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionGroup(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26560,7 +26561,7 @@ func (ec *executionContext) _Mutation_addSectionToGroup(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSectionGroup) graphql.Marshaler {
-			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroup(ctx, selections, v)
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionGroup(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26648,7 +26649,7 @@ func (ec *executionContext) _Mutation_addSiteSpace(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
-			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx, selections, v)
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSpace(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26692,7 +26693,7 @@ func (ec *executionContext) _Mutation_updateSiteSpace(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
-			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx, selections, v)
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSpace(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26780,7 +26781,7 @@ func (ec *executionContext) _Mutation_createSpace(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26824,7 +26825,7 @@ func (ec *executionContext) _Mutation_updateSpace(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26912,7 +26913,7 @@ func (ec *executionContext) _Mutation_restoreSpace(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		true,
@@ -26956,7 +26957,7 @@ func (ec *executionContext) _Mutation_createTeam(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeam(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27000,7 +27001,7 @@ func (ec *executionContext) _Mutation_updateTeam(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeam(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27088,7 +27089,7 @@ func (ec *executionContext) _Mutation_updateTeamMembers(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeam(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27132,7 +27133,7 @@ func (ec *executionContext) _Mutation_setTeamMember(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeam(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27220,7 +27221,7 @@ func (ec *executionContext) _Mutation_applyTemplate(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevision(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27264,7 +27265,7 @@ func (ec *executionContext) _Mutation_setSpaceTemplate(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27352,7 +27353,7 @@ func (ec *executionContext) _Mutation_createTranslation(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Translation) graphql.Marshaler {
-			return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslation(ctx, selections, v)
+			return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslation(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27396,7 +27397,7 @@ func (ec *executionContext) _Mutation_updateTranslation(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Translation) graphql.Marshaler {
-			return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslation(ctx, selections, v)
+			return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslation(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27484,7 +27485,7 @@ func (ec *executionContext) _Mutation_runTranslation(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationRun) graphql.Marshaler {
-			return ec.marshalNTranslationRun2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRun(ctx, selections, v)
+			return ec.marshalNTranslationRun2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationRun(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27640,7 +27641,7 @@ func (ec *executionContext) _OpenAPIPagesEdit_revision(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevision(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27672,7 +27673,7 @@ func (ec *executionContext) _OpenAPIPagesEdit_pages(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
-			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
+			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27934,7 +27935,7 @@ func (ec *executionContext) _OpenAPISpec_lastProcessedErrors(ctx context.Context
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.OpenAPIError) graphql.Marshaler {
-			return ec.marshalOOpenAPIError2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPIErrorᚄ(ctx, selections, v)
+			return ec.marshalOOpenAPIError2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPIErrorᚄ(ctx, selections, v)
 		},
 		true,
 		false,
@@ -27966,7 +27967,7 @@ func (ec *executionContext) _OpenAPISpec_permissions(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.OpenAPISpecPermissions) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecPermissions(ctx, selections, v)
+			return ec.marshalNOpenAPISpecPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecPermissions(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27998,7 +27999,7 @@ func (ec *executionContext) _OpenAPISpec_urls(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.OpenAPISpecURLs) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecURLs(ctx, selections, v)
+			return ec.marshalNOpenAPISpecURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28031,7 +28032,7 @@ func (ec *executionContext) _OpenAPISpec_versions(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.OpenAPISpecVersion]) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecVersionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNOpenAPISpecVersionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28075,7 +28076,7 @@ func (ec *executionContext) _OpenAPISpec_version(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecVersion) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersion(ctx, selections, v)
+			return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecVersion(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28118,7 +28119,7 @@ func (ec *executionContext) _OpenAPISpecConnection_edges(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.OpenAPISpec]) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNOpenAPISpecEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28150,7 +28151,7 @@ func (ec *executionContext) _OpenAPISpecConnection_nodes(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.OpenAPISpec) graphql.Marshaler {
-			return ec.marshalNOpenAPISpec2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecᚄ(ctx, selections, v)
+			return ec.marshalNOpenAPISpec2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28182,7 +28183,7 @@ func (ec *executionContext) _OpenAPISpecConnection_pageInfo(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28237,7 +28238,7 @@ func (ec *executionContext) _OpenAPISpecContent_filesystem(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28306,7 +28307,7 @@ func (ec *executionContext) _OpenAPISpecEdge_node(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpec) graphql.Marshaler {
-			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx, selections, v)
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpec(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28499,7 +28500,7 @@ func (ec *executionContext) _OpenAPISpecVersion_urls(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
-			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx, selections, v)
+			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLocationURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28531,7 +28532,7 @@ func (ec *executionContext) _OpenAPISpecVersion_content(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecContent) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecContent(ctx, selections, v)
+			return ec.marshalNOpenAPISpecContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecContent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28563,7 +28564,7 @@ func (ec *executionContext) _OpenAPISpecVersionConnection_edges(ctx context.Cont
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.OpenAPISpecVersion]) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecVersionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNOpenAPISpecVersionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28595,7 +28596,7 @@ func (ec *executionContext) _OpenAPISpecVersionConnection_nodes(ctx context.Cont
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.OpenAPISpecVersion) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecVersion2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionᚄ(ctx, selections, v)
+			return ec.marshalNOpenAPISpecVersion2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecVersionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28627,7 +28628,7 @@ func (ec *executionContext) _OpenAPISpecVersionConnection_pageInfo(ctx context.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28705,7 +28706,7 @@ func (ec *executionContext) _OpenAPISpecVersionEdge_node(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecVersion) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersion(ctx, selections, v)
+			return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecVersion(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28852,7 +28853,7 @@ func (ec *executionContext) _Organization_type(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.OrganizationType) graphql.Marshaler {
-			return ec.marshalNOrganizationType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationType(ctx, selections, v)
+			return ec.marshalNOrganizationType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationType(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28875,7 +28876,7 @@ func (ec *executionContext) _Organization_useCase(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OrganizationUseCase) graphql.Marshaler {
-			return ec.marshalOOrganizationUseCase2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationUseCase(ctx, selections, v)
+			return ec.marshalOOrganizationUseCase2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationUseCase(ctx, selections, v)
 		},
 		true,
 		false,
@@ -28898,7 +28899,7 @@ func (ec *executionContext) _Organization_communityType(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OrganizationCommunityType) graphql.Marshaler {
-			return ec.marshalOOrganizationCommunityType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationCommunityType(ctx, selections, v)
+			return ec.marshalOOrganizationCommunityType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationCommunityType(ctx, selections, v)
 		},
 		true,
 		false,
@@ -28921,7 +28922,7 @@ func (ec *executionContext) _Organization_defaultRole(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberRole) graphql.Marshaler {
-			return ec.marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, selections, v)
+			return ec.marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx, selections, v)
 		},
 		true,
 		false,
@@ -28944,7 +28945,7 @@ func (ec *executionContext) _Organization_defaultContent(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePointer) graphql.Marshaler {
-			return ec.marshalOSitePointer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSitePointer(ctx, selections, v)
+			return ec.marshalOSitePointer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePointer(ctx, selections, v)
 		},
 		true,
 		false,
@@ -29045,7 +29046,7 @@ func (ec *executionContext) _Organization_plan(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.BillingProduct) graphql.Marshaler {
-			return ec.marshalNBillingProduct2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐBillingProduct(ctx, selections, v)
+			return ec.marshalNBillingProduct2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐBillingProduct(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29068,7 +29069,7 @@ func (ec *executionContext) _Organization_mergeRules(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.MergeRules) graphql.Marshaler {
-			return ec.marshalNMergeRules2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRules(ctx, selections, v)
+			return ec.marshalNMergeRules2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRules(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29100,7 +29101,7 @@ func (ec *executionContext) _Organization_urls(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.OrganizationURLs) graphql.Marshaler {
-			return ec.marshalNOrganizationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationURLs(ctx, selections, v)
+			return ec.marshalNOrganizationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29132,7 +29133,7 @@ func (ec *executionContext) _Organization_trial(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.OrganizationTrial) graphql.Marshaler {
-			return ec.marshalNOrganizationTrial2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationTrial(ctx, selections, v)
+			return ec.marshalNOrganizationTrial2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationTrial(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29164,7 +29165,7 @@ func (ec *executionContext) _Organization_permissions(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.OrganizationPermissions) graphql.Marshaler {
-			return ec.marshalNOrganizationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationPermissions(ctx, selections, v)
+			return ec.marshalNOrganizationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationPermissions(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29196,7 +29197,7 @@ func (ec *executionContext) _Organization_agentInstructions(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.AgentInstructions) graphql.Marshaler {
-			return ec.marshalNAgentInstructions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAgentInstructions(ctx, selections, v)
+			return ec.marshalNAgentInstructions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAgentInstructions(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29229,7 +29230,7 @@ func (ec *executionContext) _Organization_collections(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Collection]) graphql.Marshaler {
-			return ec.marshalNCollectionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNCollectionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29273,7 +29274,7 @@ func (ec *executionContext) _Organization_inviteLinkList(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.InviteLink]) graphql.Marshaler {
-			return ec.marshalNInviteLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNInviteLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29317,7 +29318,7 @@ func (ec *executionContext) _Organization_members(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Member]) graphql.Marshaler {
-			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29361,7 +29362,7 @@ func (ec *executionContext) _Organization_member(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
-			return ec.marshalOMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+			return ec.marshalOMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMember(ctx, selections, v)
 		},
 		true,
 		false,
@@ -29405,7 +29406,7 @@ func (ec *executionContext) _Organization_openAPISpecs(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.OpenAPISpec]) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNOpenAPISpecConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29449,7 +29450,7 @@ func (ec *executionContext) _Organization_openAPISpec(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpec) graphql.Marshaler {
-			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx, selections, v)
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpec(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29493,7 +29494,7 @@ func (ec *executionContext) _Organization_search(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchSpaceResultConnection) graphql.Marshaler {
-			return ec.marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResultConnection(ctx, selections, v)
+			return ec.marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchSpaceResultConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29537,7 +29538,7 @@ func (ec *executionContext) _Organization_sites(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Site]) graphql.Marshaler {
-			return ec.marshalNSiteConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNSiteConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29581,7 +29582,7 @@ func (ec *executionContext) _Organization_site(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
-			return ec.marshalOSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx, selections, v)
+			return ec.marshalOSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx, selections, v)
 		},
 		true,
 		false,
@@ -29625,7 +29626,7 @@ func (ec *executionContext) _Organization_spaces(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Space]) graphql.Marshaler {
-			return ec.marshalNSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29669,7 +29670,7 @@ func (ec *executionContext) _Organization_teams(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Team]) graphql.Marshaler {
-			return ec.marshalNTeamConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNTeamConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29713,7 +29714,7 @@ func (ec *executionContext) _Organization_team(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
-			return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
+			return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeam(ctx, selections, v)
 		},
 		true,
 		false,
@@ -29756,7 +29757,7 @@ func (ec *executionContext) _Organization_templates(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Template) graphql.Marshaler {
-			return ec.marshalNTemplate2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTemplateᚄ(ctx, selections, v)
+			return ec.marshalNTemplate2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTemplateᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29789,7 +29790,7 @@ func (ec *executionContext) _Organization_translations(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Translation]) graphql.Marshaler {
-			return ec.marshalNTranslationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNTranslationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29833,7 +29834,7 @@ func (ec *executionContext) _Organization_translation(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Translation) graphql.Marshaler {
-			return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslation(ctx, selections, v)
+			return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslation(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29877,7 +29878,7 @@ func (ec *executionContext) _Organization_glossary(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.GlossaryEntry]) graphql.Marshaler {
-			return ec.marshalNGlossaryEntryConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNGlossaryEntryConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29921,7 +29922,7 @@ func (ec *executionContext) _Organization_glossaryEntry(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.GlossaryEntry) graphql.Marshaler {
-			return ec.marshalNGlossaryEntry2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryEntry(ctx, selections, v)
+			return ec.marshalNGlossaryEntry2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryEntry(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29964,7 +29965,7 @@ func (ec *executionContext) _OrganizationConnection_edges(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Organization]) graphql.Marshaler {
-			return ec.marshalNOrganizationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNOrganizationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -29996,7 +29997,7 @@ func (ec *executionContext) _OrganizationConnection_nodes(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationᚄ(ctx, selections, v)
+			return ec.marshalNOrganization2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -30028,7 +30029,7 @@ func (ec *executionContext) _OrganizationConnection_pageInfo(ctx context.Context
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -30106,7 +30107,7 @@ func (ec *executionContext) _OrganizationEdge_node(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganization(ctx, selections, v)
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganization(ctx, selections, v)
 		},
 		true,
 		true,
@@ -30437,7 +30438,7 @@ func (ec *executionContext) _OrganizationTrial_status(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.BillingTrialStatus) graphql.Marshaler {
-			return ec.marshalNBillingTrialStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐBillingTrialStatus(ctx, selections, v)
+			return ec.marshalNBillingTrialStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐBillingTrialStatus(ctx, selections, v)
 		},
 		true,
 		true,
@@ -30552,7 +30553,7 @@ func (ec *executionContext) _PageEdit_revision(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevision(ctx, selections, v)
 		},
 		true,
 		true,
@@ -30584,7 +30585,7 @@ func (ec *executionContext) _PageEdit_page(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
-			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPage(ctx, selections, v)
 		},
 		true,
 		false,
@@ -30869,7 +30870,7 @@ func (ec *executionContext) _PageLink_status(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.LinkStatus) graphql.Marshaler {
-			return ec.marshalNLinkStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkStatus(ctx, selections, v)
+			return ec.marshalNLinkStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLinkStatus(ctx, selections, v)
 		},
 		true,
 		true,
@@ -30938,7 +30939,7 @@ func (ec *executionContext) _PageLink_targetPage(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
-			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPage(ctx, selections, v)
 		},
 		true,
 		false,
@@ -30970,7 +30971,7 @@ func (ec *executionContext) _PageLink_targetFile(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
-			return ec.marshalORevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, selections, v)
+			return ec.marshalORevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionFile(ctx, selections, v)
 		},
 		true,
 		false,
@@ -31379,7 +31380,7 @@ func (ec *executionContext) _PublishedLocation_sidebar(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
-			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
+			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -31466,7 +31467,7 @@ func (ec *executionContext) _PublishedPage_type(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageType) graphql.Marshaler {
-			return ec.marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageType(ctx, selections, v)
+			return ec.marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageType(ctx, selections, v)
 		},
 		true,
 		true,
@@ -31696,7 +31697,7 @@ func (ec *executionContext) _PublishedPage_layout(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageLayout) graphql.Marshaler {
-			return ec.marshalNPageLayout2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageLayout(ctx, selections, v)
+			return ec.marshalNPageLayout2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageLayout(ctx, selections, v)
 		},
 		true,
 		true,
@@ -31728,7 +31729,7 @@ func (ec *executionContext) _PublishedPage_cover(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		false,
@@ -31751,7 +31752,7 @@ func (ec *executionContext) _PublishedPage_document(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		false,
@@ -31797,7 +31798,7 @@ func (ec *executionContext) _PublishedPage_children(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
-			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
+			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -31829,7 +31830,7 @@ func (ec *executionContext) _PublishedPage_ancestors(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
-			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
+			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -31861,7 +31862,7 @@ func (ec *executionContext) _PublishedPage_previous(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
-			return ec.marshalOPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx, selections, v)
+			return ec.marshalOPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedPageRef(ctx, selections, v)
 		},
 		true,
 		false,
@@ -31893,7 +31894,7 @@ func (ec *executionContext) _PublishedPage_next(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
-			return ec.marshalOPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx, selections, v)
+			return ec.marshalOPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedPageRef(ctx, selections, v)
 		},
 		true,
 		false,
@@ -31925,7 +31926,7 @@ func (ec *executionContext) _PublishedPage_links(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedLink) graphql.Marshaler {
-			return ec.marshalNPublishedLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedLinkᚄ(ctx, selections, v)
+			return ec.marshalNPublishedLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedLinkᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -31957,7 +31958,7 @@ func (ec *executionContext) _PublishedPage_files(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedFile) graphql.Marshaler {
-			return ec.marshalNPublishedFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedFileᚄ(ctx, selections, v)
+			return ec.marshalNPublishedFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedFileᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -32012,7 +32013,7 @@ func (ec *executionContext) _PublishedPageRef_type(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageType) graphql.Marshaler {
-			return ec.marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageType(ctx, selections, v)
+			return ec.marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageType(ctx, selections, v)
 		},
 		true,
 		true,
@@ -32357,7 +32358,7 @@ func (ec *executionContext) _PublishedSearchResult_sections(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedSearchSection) graphql.Marshaler {
-			return ec.marshalNPublishedSearchSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchSectionᚄ(ctx, selections, v)
+			return ec.marshalNPublishedSearchSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSearchSectionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -32711,7 +32712,7 @@ func (ec *executionContext) _PublishedSite_visibility(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.SiteVisibility) graphql.Marshaler {
-			return ec.marshalNSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx, selections, v)
+			return ec.marshalNSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteVisibility(ctx, selections, v)
 		},
 		true,
 		true,
@@ -32780,7 +32781,7 @@ func (ec *executionContext) _PublishedSite_claims(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		true,
@@ -32803,7 +32804,7 @@ func (ec *executionContext) _PublishedSite_sections(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedSection) graphql.Marshaler {
-			return ec.marshalNPublishedSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSectionᚄ(ctx, selections, v)
+			return ec.marshalNPublishedSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSectionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -32912,7 +32913,7 @@ func (ec *executionContext) _PublishedSite_search(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedSearchResult) graphql.Marshaler {
-			return ec.marshalNPublishedSearchResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchResultᚄ(ctx, selections, v)
+			return ec.marshalNPublishedSearchResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSearchResultᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33139,7 +33140,7 @@ func (ec *executionContext) _PublishedSiteSpace_pages(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
-			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
+			return ec.marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedPageRefᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33195,7 +33196,7 @@ func (ec *executionContext) _Query_collection(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Collection) graphql.Marshaler {
-			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollection(ctx, selections, v)
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollection(ctx, selections, v)
 		},
 		true,
 		false,
@@ -33239,7 +33240,7 @@ func (ec *executionContext) _Query_organizations(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Organization]) graphql.Marshaler {
-			return ec.marshalNOrganizationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNOrganizationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33283,7 +33284,7 @@ func (ec *executionContext) _Query_organization(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Organization) graphql.Marshaler {
-			return ec.marshalOOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganization(ctx, selections, v)
+			return ec.marshalOOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganization(ctx, selections, v)
 		},
 		true,
 		false,
@@ -33327,7 +33328,7 @@ func (ec *executionContext) _Query_organizationsForEmailDomain(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationᚄ(ctx, selections, v)
+			return ec.marshalNOrganization2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33415,7 +33416,7 @@ func (ec *executionContext) _Query_checkVisitorCondition(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ConditionCheck) graphql.Marshaler {
-			return ec.marshalNConditionCheck2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConditionCheck(ctx, selections, v)
+			return ec.marshalNConditionCheck2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConditionCheck(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33459,7 +33460,7 @@ func (ec *executionContext) _Query_space(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		false,
@@ -33502,7 +33503,7 @@ func (ec *executionContext) _Query_apiTokens(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.APIToken) graphql.Marshaler {
-			return ec.marshalNAPIToken2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAPITokenᚄ(ctx, selections, v)
+			return ec.marshalNAPIToken2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAPITokenᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33534,7 +33535,7 @@ func (ec *executionContext) _Query_apiInformation(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ApiInformation) graphql.Marshaler {
-			return ec.marshalNApiInformation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐApiInformation(ctx, selections, v)
+			return ec.marshalNApiInformation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐApiInformation(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33566,7 +33567,7 @@ func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.Col
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33599,7 +33600,7 @@ func (ec *executionContext) _Query_user(ctx context.Context, field graphql.Colle
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		false,
@@ -33718,7 +33719,7 @@ func (ec *executionContext) _ReactionAuthor_user(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33773,7 +33774,7 @@ func (ec *executionContext) _RequestReviewersResult_users(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.RequestedReviewer) graphql.Marshaler {
-			return ec.marshalNRequestedReviewer2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestedReviewerᚄ(ctx, selections, v)
+			return ec.marshalNRequestedReviewer2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRequestedReviewerᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33828,7 +33829,7 @@ func (ec *executionContext) _RequestedReviewer_requestedBy(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33906,7 +33907,7 @@ func (ec *executionContext) _RequestedReviewer_user(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33938,7 +33939,7 @@ func (ec *executionContext) _RequestedReviewerConnection_edges(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.RequestedReviewer]) graphql.Marshaler {
-			return ec.marshalNRequestedReviewerEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNRequestedReviewerEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33970,7 +33971,7 @@ func (ec *executionContext) _RequestedReviewerConnection_nodes(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.RequestedReviewer) graphql.Marshaler {
-			return ec.marshalNRequestedReviewer2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestedReviewerᚄ(ctx, selections, v)
+			return ec.marshalNRequestedReviewer2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRequestedReviewerᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34002,7 +34003,7 @@ func (ec *executionContext) _RequestedReviewerConnection_pageInfo(ctx context.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34080,7 +34081,7 @@ func (ec *executionContext) _RequestedReviewerEdge_node(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RequestedReviewer) graphql.Marshaler {
-			return ec.marshalNRequestedReviewer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestedReviewer(ctx, selections, v)
+			return ec.marshalNRequestedReviewer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRequestedReviewer(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34158,7 +34159,7 @@ func (ec *executionContext) _Review_reviewer(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34190,7 +34191,7 @@ func (ec *executionContext) _Review_requestedBy(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		false,
@@ -34222,7 +34223,7 @@ func (ec *executionContext) _Review_status(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.ReviewStatus) graphql.Marshaler {
-			return ec.marshalNReviewStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReviewStatus(ctx, selections, v)
+			return ec.marshalNReviewStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReviewStatus(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34268,7 +34269,7 @@ func (ec *executionContext) _Review_comment(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
-			return ec.marshalOComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
+			return ec.marshalOComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐComment(ctx, selections, v)
 		},
 		true,
 		false,
@@ -34346,7 +34347,7 @@ func (ec *executionContext) _Review_urls(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
-			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx, selections, v)
+			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLocationURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34378,7 +34379,7 @@ func (ec *executionContext) _ReviewConnection_edges(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Review]) graphql.Marshaler {
-			return ec.marshalNReviewEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNReviewEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34410,7 +34411,7 @@ func (ec *executionContext) _ReviewConnection_nodes(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Review) graphql.Marshaler {
-			return ec.marshalNReview2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReviewᚄ(ctx, selections, v)
+			return ec.marshalNReview2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReviewᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34442,7 +34443,7 @@ func (ec *executionContext) _ReviewConnection_pageInfo(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34520,7 +34521,7 @@ func (ec *executionContext) _ReviewEdge_node(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Review) graphql.Marshaler {
-			return ec.marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx, selections, v)
+			return ec.marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReview(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34575,7 +34576,7 @@ func (ec *executionContext) _Revision_type(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.RevisionType) graphql.Marshaler {
-			return ec.marshalNRevisionType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionType(ctx, selections, v)
+			return ec.marshalNRevisionType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionType(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34644,7 +34645,7 @@ func (ec *executionContext) _Revision_urls(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.AppURLs) graphql.Marshaler {
-			return ec.marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAppURLs(ctx, selections, v)
+			return ec.marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAppURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34676,7 +34677,7 @@ func (ec *executionContext) _Revision_pages(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
-			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
+			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34709,7 +34710,7 @@ func (ec *executionContext) _Revision_page(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
-			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPage(ctx, selections, v)
 		},
 		true,
 		false,
@@ -34753,7 +34754,7 @@ func (ec *executionContext) _Revision_pageByPath(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
-			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, selections, v)
+			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPage(ctx, selections, v)
 		},
 		true,
 		false,
@@ -34797,7 +34798,7 @@ func (ec *executionContext) _Revision_files(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.RevisionFile]) graphql.Marshaler {
-			return ec.marshalNRevisionFileConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNRevisionFileConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34841,7 +34842,7 @@ func (ec *executionContext) _Revision_file(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
-			return ec.marshalORevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, selections, v)
+			return ec.marshalORevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionFile(ctx, selections, v)
 		},
 		true,
 		false,
@@ -34884,7 +34885,7 @@ func (ec *executionContext) _Revision_mergedFrom(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
-			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequest(ctx, selections, v)
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequest(ctx, selections, v)
 		},
 		true,
 		false,
@@ -34916,7 +34917,7 @@ func (ec *executionContext) _Revision_git(ctx context.Context, field graphql.Col
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncCommit) graphql.Marshaler {
-			return ec.marshalOGitSyncCommit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncCommit(ctx, selections, v)
+			return ec.marshalOGitSyncCommit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncCommit(ctx, selections, v)
 		},
 		true,
 		false,
@@ -34949,7 +34950,7 @@ func (ec *executionContext) _Revision_fileBacklinks(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
-			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
+			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -34992,7 +34993,7 @@ func (ec *executionContext) _RevisionConnection_edges(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Revision]) graphql.Marshaler {
-			return ec.marshalNRevisionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNRevisionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -35024,7 +35025,7 @@ func (ec *executionContext) _RevisionConnection_nodes(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionᚄ(ctx, selections, v)
+			return ec.marshalNRevision2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -35056,7 +35057,7 @@ func (ec *executionContext) _RevisionConnection_pageInfo(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -35134,7 +35135,7 @@ func (ec *executionContext) _RevisionEdge_node(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevision(ctx, selections, v)
 		},
 		true,
 		true,
@@ -35281,7 +35282,7 @@ func (ec *executionContext) _RevisionFile_dimensions(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.FileDimensions) graphql.Marshaler {
-			return ec.marshalOFileDimensions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐFileDimensions(ctx, selections, v)
+			return ec.marshalOFileDimensions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐFileDimensions(ctx, selections, v)
 		},
 		true,
 		false,
@@ -35313,7 +35314,7 @@ func (ec *executionContext) _RevisionFile_git(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncBlob) graphql.Marshaler {
-			return ec.marshalOGitSyncBlob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncBlob(ctx, selections, v)
+			return ec.marshalOGitSyncBlob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncBlob(ctx, selections, v)
 		},
 		true,
 		false,
@@ -35345,7 +35346,7 @@ func (ec *executionContext) _RevisionFileConnection_edges(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.RevisionFile]) graphql.Marshaler {
-			return ec.marshalNRevisionFileEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNRevisionFileEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -35377,7 +35378,7 @@ func (ec *executionContext) _RevisionFileConnection_nodes(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionFile) graphql.Marshaler {
-			return ec.marshalNRevisionFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFileᚄ(ctx, selections, v)
+			return ec.marshalNRevisionFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionFileᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -35409,7 +35410,7 @@ func (ec *executionContext) _RevisionFileConnection_pageInfo(ctx context.Context
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -35487,7 +35488,7 @@ func (ec *executionContext) _RevisionFileEdge_node(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
-			return ec.marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, selections, v)
+			return ec.marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionFile(ctx, selections, v)
 		},
 		true,
 		true,
@@ -35542,7 +35543,7 @@ func (ec *executionContext) _RevisionPage_type(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageType) graphql.Marshaler {
-			return ec.marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageType(ctx, selections, v)
+			return ec.marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageType(ctx, selections, v)
 		},
 		true,
 		true,
@@ -35818,7 +35819,7 @@ func (ec *executionContext) _RevisionPage_layout(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageLayout) graphql.Marshaler {
-			return ec.marshalNPageLayout2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageLayout(ctx, selections, v)
+			return ec.marshalNPageLayout2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageLayout(ctx, selections, v)
 		},
 		true,
 		true,
@@ -35850,7 +35851,7 @@ func (ec *executionContext) _RevisionPage_cover(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		false,
@@ -35873,7 +35874,7 @@ func (ec *executionContext) _RevisionPage_variables(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		false,
@@ -35896,7 +35897,7 @@ func (ec *executionContext) _RevisionPage_target(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		false,
@@ -35988,7 +35989,7 @@ func (ec *executionContext) _RevisionPage_pages(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
-			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
+			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36043,7 +36044,7 @@ func (ec *executionContext) _RevisionPage_document(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		false,
@@ -36066,7 +36067,7 @@ func (ec *executionContext) _RevisionPage_urls(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.AppURLs) graphql.Marshaler {
-			return ec.marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAppURLs(ctx, selections, v)
+			return ec.marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAppURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36098,7 +36099,7 @@ func (ec *executionContext) _RevisionPage_git(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncBlob) graphql.Marshaler {
-			return ec.marshalOGitSyncBlob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncBlob(ctx, selections, v)
+			return ec.marshalOGitSyncBlob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncBlob(ctx, selections, v)
 		},
 		true,
 		false,
@@ -36131,7 +36132,7 @@ func (ec *executionContext) _RevisionPage_links(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.LinkItem) graphql.Marshaler {
-			return ec.marshalNPageLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkItemᚄ(ctx, selections, v)
+			return ec.marshalNPageLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLinkItemᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36174,7 +36175,7 @@ func (ec *executionContext) _RevisionPage_backlinks(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
-			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
+			return ec.marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPageᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36206,7 +36207,7 @@ func (ec *executionContext) _RevisionPage_computed(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		false,
@@ -36344,7 +36345,7 @@ func (ec *executionContext) _SearchPageResult_ancestors(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchAncestor) graphql.Marshaler {
-			return ec.marshalNSearchAncestor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchAncestorᚄ(ctx, selections, v)
+			return ec.marshalNSearchAncestor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchAncestorᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36376,7 +36377,7 @@ func (ec *executionContext) _SearchPageResult_sections(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchSectionResult) graphql.Marshaler {
-			return ec.marshalNSearchSectionResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSectionResultᚄ(ctx, selections, v)
+			return ec.marshalNSearchSectionResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchSectionResultᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36408,7 +36409,7 @@ func (ec *executionContext) _SearchPageResult_urls(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.AppURLs) graphql.Marshaler {
-			return ec.marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAppURLs(ctx, selections, v)
+			return ec.marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAppURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36440,7 +36441,7 @@ func (ec *executionContext) _SearchPageResult_titleHighlights(ctx context.Contex
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TextRange) graphql.Marshaler {
-			return ec.marshalNTextRange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTextRangeᚄ(ctx, selections, v)
+			return ec.marshalNTextRange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTextRangeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36472,7 +36473,7 @@ func (ec *executionContext) _SearchPageResultConnection_edges(ctx context.Contex
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.SearchPageResult]) graphql.Marshaler {
-			return ec.marshalNSearchPageResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNSearchPageResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36504,7 +36505,7 @@ func (ec *executionContext) _SearchPageResultConnection_nodes(ctx context.Contex
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchPageResult) graphql.Marshaler {
-			return ec.marshalNSearchPageResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResultᚄ(ctx, selections, v)
+			return ec.marshalNSearchPageResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchPageResultᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36536,7 +36537,7 @@ func (ec *executionContext) _SearchPageResultConnection_pageInfo(ctx context.Con
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36637,7 +36638,7 @@ func (ec *executionContext) _SearchPageResultEdge_node(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchPageResult) graphql.Marshaler {
-			return ec.marshalNSearchPageResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResult(ctx, selections, v)
+			return ec.marshalNSearchPageResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchPageResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36761,7 +36762,7 @@ func (ec *executionContext) _SearchSectionResult_urls(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.AppURLs) graphql.Marshaler {
-			return ec.marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAppURLs(ctx, selections, v)
+			return ec.marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAppURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36793,7 +36794,7 @@ func (ec *executionContext) _SearchSectionResult_titleHighlights(ctx context.Con
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TextRange) graphql.Marshaler {
-			return ec.marshalNTextRange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTextRangeᚄ(ctx, selections, v)
+			return ec.marshalNTextRange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTextRangeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36825,7 +36826,7 @@ func (ec *executionContext) _SearchSectionResult_bodyHighlights(ctx context.Cont
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TextRange) graphql.Marshaler {
-			return ec.marshalNTextRange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTextRangeᚄ(ctx, selections, v)
+			return ec.marshalNTextRange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTextRangeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36903,7 +36904,7 @@ func (ec *executionContext) _SearchSpaceResult_pages(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchPageResult) graphql.Marshaler {
-			return ec.marshalNSearchPageResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResultᚄ(ctx, selections, v)
+			return ec.marshalNSearchPageResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchPageResultᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36935,7 +36936,7 @@ func (ec *executionContext) _SearchSpaceResultConnection_edges(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.SearchSpaceResult]) graphql.Marshaler {
-			return ec.marshalNSearchSpaceResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNSearchSpaceResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36967,7 +36968,7 @@ func (ec *executionContext) _SearchSpaceResultConnection_nodes(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchSpaceResult) graphql.Marshaler {
-			return ec.marshalNSearchSpaceResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResultᚄ(ctx, selections, v)
+			return ec.marshalNSearchSpaceResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchSpaceResultᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -36999,7 +37000,7 @@ func (ec *executionContext) _SearchSpaceResultConnection_pageInfo(ctx context.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37100,7 +37101,7 @@ func (ec *executionContext) _SearchSpaceResultEdge_node(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchSpaceResult) graphql.Marshaler {
-			return ec.marshalNSearchSpaceResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResult(ctx, selections, v)
+			return ec.marshalNSearchSpaceResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchSpaceResult(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37224,7 +37225,7 @@ func (ec *executionContext) _ShareLink_urls(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PublishedURLs) graphql.Marshaler {
-			return ec.marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedURLs(ctx, selections, v)
+			return ec.marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37256,7 +37257,7 @@ func (ec *executionContext) _ShareLinkConnection_edges(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.ShareLink]) graphql.Marshaler {
-			return ec.marshalNShareLinkEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNShareLinkEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37288,7 +37289,7 @@ func (ec *executionContext) _ShareLinkConnection_nodes(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.ShareLink) graphql.Marshaler {
-			return ec.marshalNShareLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLinkᚄ(ctx, selections, v)
+			return ec.marshalNShareLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐShareLinkᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37320,7 +37321,7 @@ func (ec *executionContext) _ShareLinkConnection_pageInfo(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37398,7 +37399,7 @@ func (ec *executionContext) _ShareLinkEdge_node(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ShareLink) graphql.Marshaler {
-			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx, selections, v)
+			return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐShareLink(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37453,7 +37454,7 @@ func (ec *executionContext) _Site_type(ctx context.Context, field graphql.Collec
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.SiteType) graphql.Marshaler {
-			return ec.marshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx, selections, v)
+			return ec.marshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteType(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37522,7 +37523,7 @@ func (ec *executionContext) _Site_visibility(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.SiteVisibility) graphql.Marshaler {
-			return ec.marshalNSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx, selections, v)
+			return ec.marshalNSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteVisibility(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37614,7 +37615,7 @@ func (ec *executionContext) _Site_adaptiveContent(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.SiteAdaptiveContent) graphql.Marshaler {
-			return ec.marshalNSiteAdaptiveContent2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveContent(ctx, selections, v)
+			return ec.marshalNSiteAdaptiveContent2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveContent(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37646,7 +37647,7 @@ func (ec *executionContext) _Site_agentsContext(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.SiteAgentsContext) graphql.Marshaler {
-			return ec.marshalNSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAgentsContext(ctx, selections, v)
+			return ec.marshalNSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAgentsContext(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37669,7 +37670,7 @@ func (ec *executionContext) _Site_urls(ctx context.Context, field graphql.Collec
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.SiteURLs) graphql.Marshaler {
-			return ec.marshalNSiteURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteURLs(ctx, selections, v)
+			return ec.marshalNSiteURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37702,7 +37703,7 @@ func (ec *executionContext) _Site_structure(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
-			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, selections, v)
+			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteStructure(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37746,7 +37747,7 @@ func (ec *executionContext) _Site_visibleStructure(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
-			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx, selections, v)
+			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteStructure(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37789,7 +37790,7 @@ func (ec *executionContext) _Site_readerSettings(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteReaderSettings) graphql.Marshaler {
-			return ec.marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteReaderSettings(ctx, selections, v)
+			return ec.marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteReaderSettings(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37822,7 +37823,7 @@ func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.ShareLink]) graphql.Marshaler {
-			return ec.marshalNShareLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNShareLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37866,7 +37867,7 @@ func (ec *executionContext) _Site_sections(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SiteSection]) graphql.Marshaler {
-			return ec.marshalNSiteSectionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNSiteSectionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37910,7 +37911,7 @@ func (ec *executionContext) _Site_sectionGroups(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SiteSectionGroup]) graphql.Marshaler {
-			return ec.marshalNSiteSectionGroupConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNSiteSectionGroupConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -37954,7 +37955,7 @@ func (ec *executionContext) _Site_siteSpaceList(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SiteSpace]) graphql.Marshaler {
-			return ec.marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38020,7 +38021,7 @@ func (ec *executionContext) _SiteConnection_edges(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Site]) graphql.Marshaler {
-			return ec.marshalNSiteEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNSiteEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38052,7 +38053,7 @@ func (ec *executionContext) _SiteConnection_nodes(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteᚄ(ctx, selections, v)
+			return ec.marshalNSite2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38084,7 +38085,7 @@ func (ec *executionContext) _SiteConnection_pageInfo(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38162,7 +38163,7 @@ func (ec *executionContext) _SiteEdge_node(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx, selections, v)
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38286,7 +38287,7 @@ func (ec *executionContext) _SiteReaderSettings_variables(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
-			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, selections, v)
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
 		},
 		true,
 		false,
@@ -38493,7 +38494,7 @@ func (ec *executionContext) _SiteSection_siteSpaces(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSpace) graphql.Marshaler {
-			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpaceᚄ(ctx, selections, v)
+			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSpaceᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38525,7 +38526,7 @@ func (ec *executionContext) _SiteSection_urls(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PublishedURLs) graphql.Marshaler {
-			return ec.marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedURLs(ctx, selections, v)
+			return ec.marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38557,7 +38558,7 @@ func (ec *executionContext) _SiteSectionConnection_edges(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.SiteSection]) graphql.Marshaler {
-			return ec.marshalNSiteSectionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNSiteSectionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38589,7 +38590,7 @@ func (ec *executionContext) _SiteSectionConnection_nodes(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSection) graphql.Marshaler {
-			return ec.marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionᚄ(ctx, selections, v)
+			return ec.marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38621,7 +38622,7 @@ func (ec *executionContext) _SiteSectionConnection_pageInfo(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38699,7 +38700,7 @@ func (ec *executionContext) _SiteSectionEdge_node(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSection) graphql.Marshaler {
-			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSection(ctx, selections, v)
+			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38823,7 +38824,7 @@ func (ec *executionContext) _SiteSectionGroup_children(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []model.SiteSectionItem) graphql.Marshaler {
-			return ec.marshalNSiteSectionItem2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionItemᚄ(ctx, selections, v)
+			return ec.marshalNSiteSectionItem2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionItemᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38846,7 +38847,7 @@ func (ec *executionContext) _SiteSectionGroup_sections(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSection) graphql.Marshaler {
-			return ec.marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionᚄ(ctx, selections, v)
+			return ec.marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38878,7 +38879,7 @@ func (ec *executionContext) _SiteSectionGroupConnection_edges(ctx context.Contex
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.SiteSectionGroup]) graphql.Marshaler {
-			return ec.marshalNSiteSectionGroupEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNSiteSectionGroupEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38910,7 +38911,7 @@ func (ec *executionContext) _SiteSectionGroupConnection_nodes(ctx context.Contex
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSectionGroup) graphql.Marshaler {
-			return ec.marshalNSiteSectionGroup2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupᚄ(ctx, selections, v)
+			return ec.marshalNSiteSectionGroup2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionGroupᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -38942,7 +38943,7 @@ func (ec *executionContext) _SiteSectionGroupConnection_pageInfo(ctx context.Con
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39020,7 +39021,7 @@ func (ec *executionContext) _SiteSectionGroupEdge_node(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSectionGroup) graphql.Marshaler {
-			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroup(ctx, selections, v)
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionGroup(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39121,7 +39122,7 @@ func (ec *executionContext) _SiteSpace_space(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39222,7 +39223,7 @@ func (ec *executionContext) _SiteSpace_urls(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PublishedURLs) graphql.Marshaler {
-			return ec.marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedURLs(ctx, selections, v)
+			return ec.marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39254,7 +39255,7 @@ func (ec *executionContext) _SiteSpaceConnection_edges(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.SiteSpace]) graphql.Marshaler {
-			return ec.marshalNSiteSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNSiteSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39286,7 +39287,7 @@ func (ec *executionContext) _SiteSpaceConnection_nodes(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSpace) graphql.Marshaler {
-			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpaceᚄ(ctx, selections, v)
+			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSpaceᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39318,7 +39319,7 @@ func (ec *executionContext) _SiteSpaceConnection_pageInfo(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39396,7 +39397,7 @@ func (ec *executionContext) _SiteSpaceEdge_node(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
-			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx, selections, v)
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSpace(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39451,7 +39452,7 @@ func (ec *executionContext) _SiteStructure_structure(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSpace) graphql.Marshaler {
-			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpaceᚄ(ctx, selections, v)
+			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSpaceᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39483,7 +39484,7 @@ func (ec *executionContext) _SiteStructure_sections(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []model.SiteSectionItem) graphql.Marshaler {
-			return ec.marshalNSiteSectionItem2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionItemᚄ(ctx, selections, v)
+			return ec.marshalNSiteSectionItem2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionItemᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39644,7 +39645,7 @@ func (ec *executionContext) _Space_visibility(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.ContentVisibility) graphql.Marshaler {
-			return ec.marshalNContentVisibility2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentVisibility(ctx, selections, v)
+			return ec.marshalNContentVisibility2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentVisibility(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39736,7 +39737,7 @@ func (ec *executionContext) _Space_editMode(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.SpaceEditMode) graphql.Marshaler {
-			return ec.marshalNSpaceEditMode2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceEditMode(ctx, selections, v)
+			return ec.marshalNSpaceEditMode2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceEditMode(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39759,7 +39760,7 @@ func (ec *executionContext) _Space_mergeRules(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.MergeRules) graphql.Marshaler {
-			return ec.marshalNMergeRules2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRules(ctx, selections, v)
+			return ec.marshalNMergeRules2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRules(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39791,7 +39792,7 @@ func (ec *executionContext) _Space_urls(ctx context.Context, field graphql.Colle
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.SpaceURLs) graphql.Marshaler {
-			return ec.marshalNSpaceURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceURLs(ctx, selections, v)
+			return ec.marshalNSpaceURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -39869,7 +39870,7 @@ func (ec *executionContext) _Space_language(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Language) graphql.Marshaler {
-			return ec.marshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx, selections, v)
+			return ec.marshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLanguage(ctx, selections, v)
 		},
 		true,
 		false,
@@ -39915,7 +39916,7 @@ func (ec *executionContext) _Space_defaultLevel(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.DefaultLevel) graphql.Marshaler {
-			return ec.marshalODefaultLevel2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDefaultLevel(ctx, selections, v)
+			return ec.marshalODefaultLevel2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDefaultLevel(ctx, selections, v)
 		},
 		true,
 		false,
@@ -40030,7 +40031,7 @@ func (ec *executionContext) _Space_permissions(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.SpacePermissions) graphql.Marshaler {
-			return ec.marshalNSpacePermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpacePermissions(ctx, selections, v)
+			return ec.marshalNSpacePermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpacePermissions(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40063,7 +40064,7 @@ func (ec *executionContext) _Space_changeRequestList(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.ChangeRequest]) graphql.Marshaler {
-			return ec.marshalNChangeRequestConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNChangeRequestConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40107,7 +40108,7 @@ func (ec *executionContext) _Space_changeRequest(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
-			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequest(ctx, selections, v)
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequest(ctx, selections, v)
 		},
 		true,
 		false,
@@ -40151,7 +40152,7 @@ func (ec *executionContext) _Space_commentList(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Comment]) graphql.Marshaler {
-			return ec.marshalNCommentConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNCommentConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40195,7 +40196,7 @@ func (ec *executionContext) _Space_comment(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Comment) graphql.Marshaler {
-			return ec.marshalOComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, selections, v)
+			return ec.marshalOComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐComment(ctx, selections, v)
 		},
 		true,
 		false,
@@ -40239,7 +40240,7 @@ func (ec *executionContext) _Space_commenters(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Member]) graphql.Marshaler {
-			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40282,7 +40283,7 @@ func (ec *executionContext) _Space_content(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevision(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40315,7 +40316,7 @@ func (ec *executionContext) _Space_revisionById(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
-			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+			return ec.marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevision(ctx, selections, v)
 		},
 		true,
 		false,
@@ -40359,7 +40360,7 @@ func (ec *executionContext) _Space_revisions(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.Revision]) graphql.Marshaler {
-			return ec.marshalNRevisionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNRevisionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40402,7 +40403,7 @@ func (ec *executionContext) _Space_gitSync(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncState) graphql.Marshaler {
-			return ec.marshalOGitSyncState2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncState(ctx, selections, v)
+			return ec.marshalOGitSyncState2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncState(ctx, selections, v)
 		},
 		true,
 		false,
@@ -40435,7 +40436,7 @@ func (ec *executionContext) _Space_gitSyncJobs(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.GitSyncJob]) graphql.Marshaler {
-			return ec.marshalNGitSyncJobConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNGitSyncJobConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40479,7 +40480,7 @@ func (ec *executionContext) _Space_teamPermissions(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.TeamGrant]) graphql.Marshaler {
-			return ec.marshalNTeamGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNTeamGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40523,7 +40524,7 @@ func (ec *executionContext) _Space_userPermissions(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.UserGrant]) graphql.Marshaler {
-			return ec.marshalNUserGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNUserGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40567,7 +40568,7 @@ func (ec *executionContext) _Space_integrations(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Integration) graphql.Marshaler {
-			return ec.marshalNIntegration2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationᚄ(ctx, selections, v)
+			return ec.marshalNIntegration2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40610,7 +40611,7 @@ func (ec *executionContext) _Space_integrationBlocks(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SpaceIntegrationBlocks) graphql.Marshaler {
-			return ec.marshalNSpaceIntegrationBlocks2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceIntegrationBlocksᚄ(ctx, selections, v)
+			return ec.marshalNSpaceIntegrationBlocks2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceIntegrationBlocksᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40643,7 +40644,7 @@ func (ec *executionContext) _Space_search(ctx context.Context, field graphql.Col
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchPageResultConnection) graphql.Marshaler {
-			return ec.marshalNSearchPageResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResultConnection(ctx, selections, v)
+			return ec.marshalNSearchPageResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchPageResultConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40709,7 +40710,7 @@ func (ec *executionContext) _SpaceConnection_edges(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Space]) graphql.Marshaler {
-			return ec.marshalNSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40741,7 +40742,7 @@ func (ec *executionContext) _SpaceConnection_nodes(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceᚄ(ctx, selections, v)
+			return ec.marshalNSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40773,7 +40774,7 @@ func (ec *executionContext) _SpaceConnection_pageInfo(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40851,7 +40852,7 @@ func (ec *executionContext) _SpaceEdge_node(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, selections, v)
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx, selections, v)
 		},
 		true,
 		true,
@@ -40906,7 +40907,7 @@ func (ec *executionContext) _SpaceIntegrationBlocks_blocks(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.IntegrationBlock) graphql.Marshaler {
-			return ec.marshalNIntegrationBlock2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockᚄ(ctx, selections, v)
+			return ec.marshalNIntegrationBlock2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlockᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41398,7 +41399,7 @@ func (ec *executionContext) _Team_permissions(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.TeamPermissions) graphql.Marshaler {
-			return ec.marshalNTeamPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamPermissions(ctx, selections, v)
+			return ec.marshalNTeamPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamPermissions(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41431,7 +41432,7 @@ func (ec *executionContext) _Team_memberList(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.TeamMember]) graphql.Marshaler {
-			return ec.marshalNTeamMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNTeamMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41474,7 +41475,7 @@ func (ec *executionContext) _TeamConnection_edges(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Team]) graphql.Marshaler {
-			return ec.marshalNTeamEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNTeamEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41506,7 +41507,7 @@ func (ec *executionContext) _TeamConnection_nodes(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamᚄ(ctx, selections, v)
+			return ec.marshalNTeam2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41538,7 +41539,7 @@ func (ec *executionContext) _TeamConnection_pageInfo(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41616,7 +41617,7 @@ func (ec *executionContext) _TeamEdge_node(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeam(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41648,7 +41649,7 @@ func (ec *executionContext) _TeamGrant_permission(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.MemberRole) graphql.Marshaler {
-			return ec.marshalNMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, selections, v)
+			return ec.marshalNMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41671,7 +41672,7 @@ func (ec *executionContext) _TeamGrant_team(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, selections, v)
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeam(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41703,7 +41704,7 @@ func (ec *executionContext) _TeamGrantConnection_edges(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.TeamGrant]) graphql.Marshaler {
-			return ec.marshalNTeamGrantEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNTeamGrantEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41735,7 +41736,7 @@ func (ec *executionContext) _TeamGrantConnection_nodes(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamGrant) graphql.Marshaler {
-			return ec.marshalNTeamGrant2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamGrantᚄ(ctx, selections, v)
+			return ec.marshalNTeamGrant2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamGrantᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41767,7 +41768,7 @@ func (ec *executionContext) _TeamGrantConnection_pageInfo(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41845,7 +41846,7 @@ func (ec *executionContext) _TeamGrantEdge_node(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamGrant) graphql.Marshaler {
-			return ec.marshalNTeamGrant2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamGrant(ctx, selections, v)
+			return ec.marshalNTeamGrant2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamGrant(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41877,7 +41878,7 @@ func (ec *executionContext) _TeamMember_organization(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, selections, v)
+			return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMember(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41909,7 +41910,7 @@ func (ec *executionContext) _TeamMember_team(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.TeamRole) graphql.Marshaler {
-			return ec.marshalNTeamRole2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamRole(ctx, selections, v)
+			return ec.marshalNTeamRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamRole(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41941,7 +41942,7 @@ func (ec *executionContext) _TeamMember_permissions(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.TeamMemberAccess) graphql.Marshaler {
-			return ec.marshalNTeamMemberAccess2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMemberAccess(ctx, selections, v)
+			return ec.marshalNTeamMemberAccess2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMemberAccess(ctx, selections, v)
 		},
 		true,
 		true,
@@ -41996,7 +41997,7 @@ func (ec *executionContext) _TeamMemberConnection_edges(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.TeamMember]) graphql.Marshaler {
-			return ec.marshalNTeamMemberEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNTeamMemberEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42028,7 +42029,7 @@ func (ec *executionContext) _TeamMemberConnection_nodes(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamMember) graphql.Marshaler {
-			return ec.marshalNTeamMember2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMemberᚄ(ctx, selections, v)
+			return ec.marshalNTeamMember2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMemberᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42060,7 +42061,7 @@ func (ec *executionContext) _TeamMemberConnection_pageInfo(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42138,7 +42139,7 @@ func (ec *executionContext) _TeamMemberEdge_node(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamMember) graphql.Marshaler {
-			return ec.marshalNTeamMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMember(ctx, selections, v)
+			return ec.marshalNTeamMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMember(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42216,7 +42217,7 @@ func (ec *executionContext) _TeamRole_role(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.TeamMemberRole) graphql.Marshaler {
-			return ec.marshalNTeamMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMemberRole(ctx, selections, v)
+			return ec.marshalNTeamMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMemberRole(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42423,7 +42424,7 @@ func (ec *executionContext) _Translation_status(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.TranslationStatus) graphql.Marshaler {
-			return ec.marshalNTranslationStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationStatus(ctx, selections, v)
+			return ec.marshalNTranslationStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationStatus(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42446,7 +42447,7 @@ func (ec *executionContext) _Translation_source(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.TranslationSource) graphql.Marshaler {
-			return ec.marshalNTranslationSource2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSource(ctx, selections, v)
+			return ec.marshalNTranslationSource2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationSource(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42478,7 +42479,7 @@ func (ec *executionContext) _Translation_language(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.Language) graphql.Marshaler {
-			return ec.marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx, selections, v)
+			return ec.marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLanguage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42501,7 +42502,7 @@ func (ec *executionContext) _Translation_instructions(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.Document) graphql.Marshaler {
-			return ec.marshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, selections, v)
+			return ec.marshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42524,7 +42525,7 @@ func (ec *executionContext) _Translation_result(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationResult) graphql.Marshaler {
-			return ec.marshalOTranslationResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationResult(ctx, selections, v)
+			return ec.marshalOTranslationResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationResult(ctx, selections, v)
 		},
 		true,
 		false,
@@ -42602,7 +42603,7 @@ func (ec *executionContext) _Translation_stats(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.TranslationStats) graphql.Marshaler {
-			return ec.marshalNTranslationStats2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationStats(ctx, selections, v)
+			return ec.marshalNTranslationStats2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationStats(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42634,7 +42635,7 @@ func (ec *executionContext) _Translation_permissions(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.TranslationPermissions) graphql.Marshaler {
-			return ec.marshalNTranslationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationPermissions(ctx, selections, v)
+			return ec.marshalNTranslationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationPermissions(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42666,7 +42667,7 @@ func (ec *executionContext) _Translation_urls(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
-			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx, selections, v)
+			return ec.marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLocationURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42699,7 +42700,7 @@ func (ec *executionContext) _Translation_runs(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.TranslationRun]) graphql.Marshaler {
-			return ec.marshalNTranslationRunConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx, selections, v)
+			return ec.marshalNTranslationRunConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42742,7 +42743,7 @@ func (ec *executionContext) _TranslationConnection_edges(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.Translation]) graphql.Marshaler {
-			return ec.marshalNTranslationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNTranslationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42774,7 +42775,7 @@ func (ec *executionContext) _TranslationConnection_nodes(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Translation) graphql.Marshaler {
-			return ec.marshalNTranslation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationᚄ(ctx, selections, v)
+			return ec.marshalNTranslation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42806,7 +42807,7 @@ func (ec *executionContext) _TranslationConnection_pageInfo(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -42884,7 +42885,7 @@ func (ec *executionContext) _TranslationEdge_node(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Translation) graphql.Marshaler {
-			return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslation(ctx, selections, v)
+			return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslation(ctx, selections, v)
 		},
 		true,
 		true,
@@ -43123,7 +43124,7 @@ func (ec *executionContext) _TranslationRun_status(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.TranslationRunStatus) graphql.Marshaler {
-			return ec.marshalNTranslationRunStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRunStatus(ctx, selections, v)
+			return ec.marshalNTranslationRunStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationRunStatus(ctx, selections, v)
 		},
 		true,
 		true,
@@ -43284,7 +43285,7 @@ func (ec *executionContext) _TranslationRun_issues(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TranslationIssue) graphql.Marshaler {
-			return ec.marshalNTranslationIssue2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationIssueᚄ(ctx, selections, v)
+			return ec.marshalNTranslationIssue2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationIssueᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -43431,7 +43432,7 @@ func (ec *executionContext) _TranslationRunConnection_edges(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.TranslationRun]) graphql.Marshaler {
-			return ec.marshalNTranslationRunEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNTranslationRunEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -43463,7 +43464,7 @@ func (ec *executionContext) _TranslationRunConnection_nodes(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.TranslationRun) graphql.Marshaler {
-			return ec.marshalNTranslationRun2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRunᚄ(ctx, selections, v)
+			return ec.marshalNTranslationRun2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationRunᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -43495,7 +43496,7 @@ func (ec *executionContext) _TranslationRunConnection_pageInfo(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -43573,7 +43574,7 @@ func (ec *executionContext) _TranslationRunEdge_node(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationRun) graphql.Marshaler {
-			return ec.marshalNTranslationRun2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRun(ctx, selections, v)
+			return ec.marshalNTranslationRun2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationRun(ctx, selections, v)
 		},
 		true,
 		true,
@@ -43628,7 +43629,7 @@ func (ec *executionContext) _TranslationSource_language(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.Language) graphql.Marshaler {
-			return ec.marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx, selections, v)
+			return ec.marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLanguage(ctx, selections, v)
 		},
 		true,
 		true,
@@ -43904,7 +43905,7 @@ func (ec *executionContext) _User_urls(ctx context.Context, field graphql.Collec
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.UserURLs) graphql.Marshaler {
-			return ec.marshalNUserURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserURLs(ctx, selections, v)
+			return ec.marshalNUserURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUserURLs(ctx, selections, v)
 		},
 		true,
 		true,
@@ -43982,7 +43983,7 @@ func (ec *executionContext) _UserContributor_user(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		true,
@@ -44014,7 +44015,7 @@ func (ec *executionContext) _UserGrant_permission(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.MemberRole) graphql.Marshaler {
-			return ec.marshalNMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, selections, v)
+			return ec.marshalNMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx, selections, v)
 		},
 		true,
 		true,
@@ -44037,7 +44038,7 @@ func (ec *executionContext) _UserGrant_user(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx, selections, v)
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
 		},
 		true,
 		true,
@@ -44069,7 +44070,7 @@ func (ec *executionContext) _UserGrantConnection_edges(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.UserGrant]) graphql.Marshaler {
-			return ec.marshalNUserGrantEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx, selections, v)
+			return ec.marshalNUserGrantEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -44101,7 +44102,7 @@ func (ec *executionContext) _UserGrantConnection_nodes(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserGrant) graphql.Marshaler {
-			return ec.marshalNUserGrant2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserGrantᚄ(ctx, selections, v)
+			return ec.marshalNUserGrant2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUserGrantᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -44133,7 +44134,7 @@ func (ec *executionContext) _UserGrantConnection_pageInfo(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
-			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
 		},
 		true,
 		true,
@@ -44211,7 +44212,7 @@ func (ec *executionContext) _UserGrantEdge_node(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.UserGrant) graphql.Marshaler {
-			return ec.marshalNUserGrant2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserGrant(ctx, selections, v)
+			return ec.marshalNUserGrant2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUserGrant(ctx, selections, v)
 		},
 		true,
 		true,
@@ -45406,7 +45407,7 @@ func (ec *executionContext) unmarshalInputCommentBodyInput(ctx context.Context, 
 			it.Markdown = data
 		case "document":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("document"))
-			data, err := ec.unmarshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, v)
+			data, err := ec.unmarshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -45547,11 +45548,11 @@ func (ec *executionContext) unmarshalInputCreateInviteLinkInput(ctx context.Cont
 		switch k {
 		case "role":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
-			data, err := ec.unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, v)
+			data, err := ec.unmarshalOMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Role = graphql.OmittableOf(data)
+			it.Role = data
 		case "space":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("space"))
 			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
@@ -45568,11 +45569,11 @@ func (ec *executionContext) unmarshalInputCreateInviteLinkInput(ctx context.Cont
 			it.Collection = data
 		case "level":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("level"))
-			data, err := ec.unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, v)
+			data, err := ec.unmarshalOMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Level = graphql.OmittableOf(data)
+			it.Level = data
 		}
 	}
 	return it, nil
@@ -45605,7 +45606,7 @@ func (ec *executionContext) unmarshalInputCreateOpenAPISpecInput(ctx context.Con
 			it.Slug = data
 		case "source":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
-			data, err := ec.unmarshalNOpenAPISpecSourceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecSource(ctx, v)
+			data, err := ec.unmarshalNOpenAPISpecSourceInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecSource(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -45635,7 +45636,7 @@ func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, o
 		switch k {
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageType(ctx, v)
+			data, err := ec.unmarshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageType(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -45719,14 +45720,14 @@ func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, o
 			it.NoIndex = data
 		case "layout":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layout"))
-			data, err := ec.unmarshalOPageLayoutInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageLayout(ctx, v)
+			data, err := ec.unmarshalOPageLayoutInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageLayout(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Layout = data
 		case "target":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("target"))
-			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -45786,7 +45787,7 @@ func (ec *executionContext) unmarshalInputCreateSiteInput(ctx context.Context, o
 		switch k {
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalOSiteType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx, v)
+			data, err := ec.unmarshalOSiteType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteType(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -45800,7 +45801,7 @@ func (ec *executionContext) unmarshalInputCreateSiteInput(ctx context.Context, o
 			it.Title = data
 		case "visibility":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visibility"))
-			data, err := ec.unmarshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx, v)
+			data, err := ec.unmarshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteVisibility(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -45953,14 +45954,14 @@ func (ec *executionContext) unmarshalInputCreateSpaceInput(ctx context.Context, 
 			it.Parent = data
 		case "language":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("language"))
-			data, err := ec.unmarshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx, v)
+			data, err := ec.unmarshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLanguage(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Language = data
 		case "editMode":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("editMode"))
-			data, err := ec.unmarshalOSpaceEditMode2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceEditMode(ctx, v)
+			data, err := ec.unmarshalOSpaceEditMode2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceEditMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46027,21 +46028,21 @@ func (ec *executionContext) unmarshalInputCreateTranslationInput(ctx context.Con
 		switch k {
 		case "source":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
-			data, err := ec.unmarshalNTranslationSourceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSourceInput(ctx, v)
+			data, err := ec.unmarshalNTranslationSourceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationSourceInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Source = data
 		case "language":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("language"))
-			data, err := ec.unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx, v)
+			data, err := ec.unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLanguage(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Language = data
 		case "instructions":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("instructions"))
-			data, err := ec.unmarshalODocument2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, v)
+			data, err := ec.unmarshalODocument2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46134,7 +46135,7 @@ func (ec *executionContext) unmarshalInputExportToGitRepositoryInput(ctx context
 			it.Force = data
 		case "gitInfo":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gitInfo"))
-			data, err := ec.unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitInfoInput(ctx, v)
+			data, err := ec.unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitInfoInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46164,7 +46165,7 @@ func (ec *executionContext) unmarshalInputGitInfoInput(ctx context.Context, obj 
 		switch k {
 		case "provider":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provider"))
-			data, err := ec.unmarshalOGitSyncProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncProvider(ctx, v)
+			data, err := ec.unmarshalOGitSyncProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncProvider(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46201,7 +46202,7 @@ func (ec *executionContext) unmarshalInputGlossaryOperationInput(ctx context.Con
 		switch k {
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalNGlossaryOperationType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationType(ctx, v)
+			data, err := ec.unmarshalNGlossaryOperationType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryOperationType(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46215,7 +46216,7 @@ func (ec *executionContext) unmarshalInputGlossaryOperationInput(ctx context.Con
 			it.ID = data
 		case "translations":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("translations"))
-			data, err := ec.unmarshalOGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryTranslations(ctx, v)
+			data, err := ec.unmarshalOGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryTranslations(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46245,11 +46246,11 @@ func (ec *executionContext) unmarshalInputGrantAccessInput(ctx context.Context, 
 		switch k {
 		case "role":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
-			data, err := ec.unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, v)
+			data, err := ec.unmarshalOMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Role = graphql.OmittableOf(data)
+			it.Role = data
 		case "users":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("users"))
 			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
@@ -46352,7 +46353,7 @@ func (ec *executionContext) unmarshalInputImportGitRepositoryInput(ctx context.C
 			it.Standalone = data
 		case "gitInfo":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gitInfo"))
-			data, err := ec.unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitInfoInput(ctx, v)
+			data, err := ec.unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitInfoInput(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46482,7 +46483,7 @@ func (ec *executionContext) unmarshalInputIntegrationBlockInput(ctx context.Cont
 			it.URLUnfurl = data
 		case "markdown":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("markdown"))
-			data, err := ec.unmarshalOIntegrationBlockMarkdownInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockMarkdown(ctx, v)
+			data, err := ec.unmarshalOIntegrationBlockMarkdownInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlockMarkdown(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46593,11 +46594,11 @@ func (ec *executionContext) unmarshalInputInviteEmailInput(ctx context.Context, 
 			it.Email = data
 		case "role":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
-			data, err := ec.unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, v)
+			data, err := ec.unmarshalOMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Role = graphql.OmittableOf(data)
+			it.Role = data
 		}
 	}
 	return it, nil
@@ -46623,18 +46624,18 @@ func (ec *executionContext) unmarshalInputInviteUsersInput(ctx context.Context, 
 		switch k {
 		case "emails":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emails"))
-			data, err := ec.unmarshalNInviteEmailInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteEmailᚄ(ctx, v)
+			data, err := ec.unmarshalNInviteEmailInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteEmailᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Emails = data
 		case "role":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
-			data, err := ec.unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, v)
+			data, err := ec.unmarshalOMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Role = graphql.OmittableOf(data)
+			it.Role = data
 		case "sso":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sso"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -46667,7 +46668,7 @@ func (ec *executionContext) unmarshalInputMergeRuleInput(ctx context.Context, ob
 		switch k {
 		case "rule":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rule"))
-			data, err := ec.unmarshalNMergeRuleKind2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRuleKind(ctx, v)
+			data, err := ec.unmarshalNMergeRuleKind2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRuleKind(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46711,14 +46712,14 @@ func (ec *executionContext) unmarshalInputMergeRulesInput(ctx context.Context, o
 		switch k {
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalNMergeRulesType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRulesType(ctx, v)
+			data, err := ec.unmarshalNMergeRulesType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRulesType(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Type = data
 		case "rules":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rules"))
-			data, err := ec.unmarshalOMergeRuleInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRuleᚄ(ctx, v)
+			data, err := ec.unmarshalOMergeRuleInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRuleᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46915,7 +46916,7 @@ func (ec *executionContext) unmarshalInputPostCommentInput(ctx context.Context, 
 		switch k {
 		case "body":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body"))
-			data, err := ec.unmarshalNCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, v)
+			data, err := ec.unmarshalNCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentBody(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46936,7 +46937,7 @@ func (ec *executionContext) unmarshalInputPostCommentInput(ctx context.Context, 
 			it.Node = data
 		case "tableCell":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tableCell"))
-			data, err := ec.unmarshalOTableCellTargetInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTableCellTarget(ctx, v)
+			data, err := ec.unmarshalOTableCellTargetInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTableCellTarget(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -46966,7 +46967,7 @@ func (ec *executionContext) unmarshalInputPostCommentReplyInput(ctx context.Cont
 		switch k {
 		case "body":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body"))
-			data, err := ec.unmarshalNCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, v)
+			data, err := ec.unmarshalNCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentBody(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47066,28 +47067,28 @@ func (ec *executionContext) unmarshalInputPublishIntegrationInput(ctx context.Co
 			it.Categories = data
 		case "blocks":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("blocks"))
-			data, err := ec.unmarshalOIntegrationBlockInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockᚄ(ctx, v)
+			data, err := ec.unmarshalOIntegrationBlockInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlockᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Blocks = data
 		case "contentSources":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentSources"))
-			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.ContentSources = data
 		case "externalLinks":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalLinks"))
-			data, err := ec.unmarshalOIntegrationLinkInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLinkᚄ(ctx, v)
+			data, err := ec.unmarshalOIntegrationLinkInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationLinkᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.ExternalLinks = data
 		case "configurations":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("configurations"))
-			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47108,14 +47109,14 @@ func (ec *executionContext) unmarshalInputPublishIntegrationInput(ctx context.Co
 			it.Organization = data
 		case "secrets":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("secrets"))
-			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Secrets = data
 		case "contentSecurityPolicy":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentSecurityPolicy"))
-			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47145,7 +47146,7 @@ func (ec *executionContext) unmarshalInputPutOpenAPISpecInput(ctx context.Contex
 		switch k {
 		case "source":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
-			data, err := ec.unmarshalNOpenAPISpecSourceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecSource(ctx, v)
+			data, err := ec.unmarshalNOpenAPISpecSourceInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecSource(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47189,7 +47190,7 @@ func (ec *executionContext) unmarshalInputRequestReviewersInput(ctx context.Cont
 			it.Subject = data
 		case "description":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
-			data, err := ec.unmarshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, v)
+			data, err := ec.unmarshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47219,7 +47220,7 @@ func (ec *executionContext) unmarshalInputSetTeamMemberInput(ctx context.Context
 		switch k {
 		case "role":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
-			data, err := ec.unmarshalOTeamMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMemberRole(ctx, v)
+			data, err := ec.unmarshalOTeamMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMemberRole(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47330,7 +47331,7 @@ func (ec *executionContext) unmarshalInputSiteVisitorInput(ctx context.Context, 
 			it.Token = data
 		case "claims":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claims"))
-			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47360,14 +47361,14 @@ func (ec *executionContext) unmarshalInputSortSiteStructureInput(ctx context.Con
 		switch k {
 		case "item":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("item"))
-			data, err := ec.unmarshalOStructurePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐStructurePointer(ctx, v)
+			data, err := ec.unmarshalOStructurePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐStructurePointer(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Item = data
 		case "position":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("position"))
-			data, err := ec.unmarshalOStructurePositionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐStructurePosition(ctx, v)
+			data, err := ec.unmarshalOStructurePositionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐStructurePosition(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47434,14 +47435,14 @@ func (ec *executionContext) unmarshalInputStructurePositionInput(ctx context.Con
 		switch k {
 		case "before":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("before"))
-			data, err := ec.unmarshalOStructurePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐStructurePointer(ctx, v)
+			data, err := ec.unmarshalOStructurePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐStructurePointer(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Before = data
 		case "after":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("after"))
-			data, err := ec.unmarshalOStructurePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐStructurePointer(ctx, v)
+			data, err := ec.unmarshalOStructurePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐStructurePointer(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47471,14 +47472,14 @@ func (ec *executionContext) unmarshalInputSubmitReviewInput(ctx context.Context,
 		switch k {
 		case "status":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
-			data, err := ec.unmarshalNReviewStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReviewStatus(ctx, v)
+			data, err := ec.unmarshalNReviewStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReviewStatus(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Status = data
 		case "comment":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("comment"))
-			data, err := ec.unmarshalOCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, v)
+			data, err := ec.unmarshalOCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentBody(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47552,7 +47553,7 @@ func (ec *executionContext) unmarshalInputTeamMembershipInput(ctx context.Contex
 			it.User = data
 		case "role":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
-			data, err := ec.unmarshalNTeamMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMemberRole(ctx, v)
+			data, err := ec.unmarshalNTeamMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMemberRole(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47589,7 +47590,7 @@ func (ec *executionContext) unmarshalInputTranslationSourceInput(ctx context.Con
 			it.Space = data
 		case "language":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("language"))
-			data, err := ec.unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx, v)
+			data, err := ec.unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLanguage(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47619,7 +47620,7 @@ func (ec *executionContext) unmarshalInputUpdateAgentInstructionsInput(ctx conte
 		switch k {
 		case "instructions":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("instructions"))
-			data, err := ec.unmarshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, v)
+			data, err := ec.unmarshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47649,25 +47650,25 @@ func (ec *executionContext) unmarshalInputUpdateChangeRequestInput(ctx context.C
 		switch k {
 		case "subject":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subject"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Subject = graphql.OmittableOf(data)
+			it.Subject = data
 		case "description":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
-			data, err := ec.unmarshalODocument2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, v)
+			data, err := ec.unmarshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Description = graphql.OmittableOf(data)
+			it.Description = data
 		case "status":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
-			data, err := ec.unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestStatus(ctx, v)
+			data, err := ec.unmarshalOChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Status = graphql.OmittableOf(data)
+			it.Status = data
 		}
 	}
 	return it, nil
@@ -47693,25 +47694,25 @@ func (ec *executionContext) unmarshalInputUpdateCollectionInput(ctx context.Cont
 		switch k {
 		case "title":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Title = graphql.OmittableOf(data)
+			it.Title = data
 		case "description":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Description = graphql.OmittableOf(data)
+			it.Description = data
 		case "defaultLevel":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultLevel"))
-			data, err := ec.unmarshalODefaultLevel2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDefaultLevel(ctx, v)
+			data, err := ec.unmarshalODefaultLevel2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.DefaultLevel = graphql.OmittableOf(data)
+			it.DefaultLevel = data
 		}
 	}
 	return it, nil
@@ -47737,7 +47738,7 @@ func (ec *executionContext) unmarshalInputUpdateCommentInput(ctx context.Context
 		switch k {
 		case "body":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body"))
-			data, err := ec.unmarshalOCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, v)
+			data, err := ec.unmarshalOCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentBody(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47788,7 +47789,7 @@ func (ec *executionContext) unmarshalInputUpdateCommentReplyInput(ctx context.Co
 		switch k {
 		case "body":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("body"))
-			data, err := ec.unmarshalOCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx, v)
+			data, err := ec.unmarshalOCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentBody(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47832,7 +47833,7 @@ func (ec *executionContext) unmarshalInputUpdateGlossaryInput(ctx context.Contex
 		switch k {
 		case "operations":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operations"))
-			data, err := ec.unmarshalNGlossaryOperationInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationInputᚄ(ctx, v)
+			data, err := ec.unmarshalNGlossaryOperationInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryOperationInputᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -47862,11 +47863,11 @@ func (ec *executionContext) unmarshalInputUpdateGrantInput(ctx context.Context, 
 		switch k {
 		case "role":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
-			data, err := ec.unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, v)
+			data, err := ec.unmarshalOMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Role = graphql.OmittableOf(data)
+			it.Role = data
 		}
 	}
 	return it, nil
@@ -47892,11 +47893,11 @@ func (ec *executionContext) unmarshalInputUpdateMemberInput(ctx context.Context,
 		switch k {
 		case "role":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
-			data, err := ec.unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, v)
+			data, err := ec.unmarshalOMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Role = graphql.OmittableOf(data)
+			it.Role = data
 		}
 	}
 	return it, nil
@@ -47959,74 +47960,74 @@ func (ec *executionContext) unmarshalInputUpdateOrganizationInput(ctx context.Co
 		switch k {
 		case "title":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Title = graphql.OmittableOf(data)
+			it.Title = data
 		case "emailDomains":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emailDomains"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐFieldᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.EmailDomains = graphql.OmittableOf(data)
+			it.EmailDomains = data
 		case "hostname":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hostname"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Hostname = graphql.OmittableOf(data)
+			it.Hostname = data
 		case "defaultRole":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultRole"))
-			data, err := ec.unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx, v)
+			data, err := ec.unmarshalOMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.DefaultRole = graphql.OmittableOf(data)
+			it.DefaultRole = data
 		case "defaultContent":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultContent"))
-			data, err := ec.unmarshalOSitePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSitePointer(ctx, v)
+			data, err := ec.unmarshalOSitePointerInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.DefaultContent = graphql.OmittableOf(data)
+			it.DefaultContent = data
 		case "logo":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("logo"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Logo = graphql.OmittableOf(data)
+			it.Logo = data
 		case "sso":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sso"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			data, err := ec.unmarshalOBoolean2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.SSO = graphql.OmittableOf(data)
+			it.SSO = data
 		case "ai":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ai"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			data, err := ec.unmarshalOBoolean2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.AI = graphql.OmittableOf(data)
+			it.AI = data
 		case "inviteLinks":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("inviteLinks"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			data, err := ec.unmarshalOBoolean2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.InviteLinks = graphql.OmittableOf(data)
+			it.InviteLinks = data
 		case "mergeRules":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mergeRules"))
-			data, err := ec.unmarshalOMergeRulesInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRules(ctx, v)
+			data, err := ec.unmarshalOMergeRulesInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.MergeRules = graphql.OmittableOf(data)
+			it.MergeRules = data
 		}
 	}
 	return it, nil
@@ -48052,95 +48053,95 @@ func (ec *executionContext) unmarshalInputUpdatePageInput(ctx context.Context, o
 		switch k {
 		case "title":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Title = graphql.OmittableOf(data)
+			it.Title = data
 		case "slug":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("slug"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Slug = graphql.OmittableOf(data)
+			it.Slug = data
 		case "markdown":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("markdown"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Markdown = graphql.OmittableOf(data)
+			it.Markdown = data
 		case "emoji":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emoji"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Emoji = graphql.OmittableOf(data)
+			it.Emoji = data
 		case "icon":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Icon = graphql.OmittableOf(data)
+			it.Icon = data
 		case "description":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Description = graphql.OmittableOf(data)
+			it.Description = data
 		case "hidden":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hidden"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			data, err := ec.unmarshalOBoolean2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Hidden = graphql.OmittableOf(data)
+			it.Hidden = data
 		case "noIndex":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noIndex"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			data, err := ec.unmarshalOBoolean2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.NoIndex = graphql.OmittableOf(data)
+			it.NoIndex = data
 		case "noRobotsIndex":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noRobotsIndex"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			data, err := ec.unmarshalOBoolean2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.NoRobotsIndex = graphql.OmittableOf(data)
+			it.NoRobotsIndex = data
 		case "layout":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layout"))
-			data, err := ec.unmarshalOPageLayoutInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageLayout(ctx, v)
+			data, err := ec.unmarshalOPageLayoutInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Layout = graphql.OmittableOf(data)
+			it.Layout = data
 		case "cover":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cover"))
-			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Cover = graphql.OmittableOf(data)
+			it.Cover = data
 		case "variables":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variables"))
-			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Variables = graphql.OmittableOf(data)
+			it.Variables = data
 		case "target":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("target"))
-			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Target = graphql.OmittableOf(data)
+			it.Target = data
 		}
 	}
 	return it, nil
@@ -48203,53 +48204,53 @@ func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, o
 		switch k {
 		case "title":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Title = graphql.OmittableOf(data)
+			it.Title = data
 		case "visibility":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visibility"))
-			data, err := ec.unmarshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx, v)
+			data, err := ec.unmarshalOSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Visibility = graphql.OmittableOf(data)
+			it.Visibility = data
 		case "basename":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("basename"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Basename = graphql.OmittableOf(data)
+			it.Basename = data
 		case "adaptiveContent":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("adaptiveContent"))
-			data, err := ec.unmarshalOSiteAdaptiveContentInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveContent(ctx, v)
+			data, err := ec.unmarshalOSiteAdaptiveContentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.AdaptiveContent = graphql.OmittableOf(data)
+			it.AdaptiveContent = data
 		case "agentsContext":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("agentsContext"))
-			data, err := ec.unmarshalOSiteAgentsContext2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAgentsContext(ctx, v)
+			data, err := ec.unmarshalOSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.AgentsContext = graphql.OmittableOf(data)
+			it.AgentsContext = data
 		case "defaultSiteSpace":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultSiteSpace"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.DefaultSiteSpace = graphql.OmittableOf(data)
+			it.DefaultSiteSpace = data
 		case "defaultSiteSection":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultSiteSection"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.DefaultSiteSection = graphql.OmittableOf(data)
+			it.DefaultSiteSection = data
 		}
 	}
 	return it, nil
@@ -48289,11 +48290,11 @@ func (ec *executionContext) unmarshalInputUpdateSiteReaderSettingsInput(ctx cont
 			it.UnsignedClaims = data
 		case "variables":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variables"))
-			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx, v)
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Variables = graphql.OmittableOf(data)
+			it.Variables = data
 		}
 	}
 	return it, nil
@@ -48319,18 +48320,18 @@ func (ec *executionContext) unmarshalInputUpdateSiteSectionGroupInput(ctx contex
 		switch k {
 		case "title":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Title = graphql.OmittableOf(data)
+			it.Title = data
 		case "icon":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Icon = graphql.OmittableOf(data)
+			it.Icon = data
 		}
 	}
 	return it, nil
@@ -48356,46 +48357,46 @@ func (ec *executionContext) unmarshalInputUpdateSiteSectionInput(ctx context.Con
 		switch k {
 		case "title":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Title = graphql.OmittableOf(data)
+			it.Title = data
 		case "path":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("path"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Path = graphql.OmittableOf(data)
+			it.Path = data
 		case "defaultSiteSpace":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultSiteSpace"))
-			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOID2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.DefaultSiteSpace = graphql.OmittableOf(data)
+			it.DefaultSiteSpace = data
 		case "condition":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("condition"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Condition = graphql.OmittableOf(data)
+			it.Condition = data
 		case "icon":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Icon = graphql.OmittableOf(data)
+			it.Icon = data
 		case "description":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Description = graphql.OmittableOf(data)
+			it.Description = data
 		}
 	}
 	return it, nil
@@ -48428,11 +48429,11 @@ func (ec *executionContext) unmarshalInputUpdateSiteSpaceInput(ctx context.Conte
 			it.Path = data
 		case "condition":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("condition"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Condition = graphql.OmittableOf(data)
+			it.Condition = data
 		case "spaceId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
 			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
@@ -48465,53 +48466,53 @@ func (ec *executionContext) unmarshalInputUpdateSpaceInput(ctx context.Context, 
 		switch k {
 		case "title":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Title = graphql.OmittableOf(data)
+			it.Title = data
 		case "emoji":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emoji"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Emoji = graphql.OmittableOf(data)
+			it.Emoji = data
 		case "icon":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Icon = graphql.OmittableOf(data)
+			it.Icon = data
 		case "editMode":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("editMode"))
-			data, err := ec.unmarshalOSpaceEditMode2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceEditMode(ctx, v)
+			data, err := ec.unmarshalOSpaceEditMode2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.EditMode = graphql.OmittableOf(data)
+			it.EditMode = data
 		case "defaultLevel":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultLevel"))
-			data, err := ec.unmarshalODefaultLevel2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDefaultLevel(ctx, v)
+			data, err := ec.unmarshalODefaultLevel2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.DefaultLevel = graphql.OmittableOf(data)
+			it.DefaultLevel = data
 		case "language":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("language"))
-			data, err := ec.unmarshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx, v)
+			data, err := ec.unmarshalOLanguage2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.Language = graphql.OmittableOf(data)
+			it.Language = data
 		case "mergeRules":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mergeRules"))
-			data, err := ec.unmarshalOMergeRulesInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRules(ctx, v)
+			data, err := ec.unmarshalOMergeRulesInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
 			if err != nil {
 				return it, err
 			}
-			it.MergeRules = graphql.OmittableOf(data)
+			it.MergeRules = data
 		}
 	}
 	return it, nil
@@ -48581,7 +48582,7 @@ func (ec *executionContext) unmarshalInputUpdateTeamMembersInput(ctx context.Con
 			it.Remove = data
 		case "roles":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("roles"))
-			data, err := ec.unmarshalOTeamMembershipInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMembershipInputᚄ(ctx, v)
+			data, err := ec.unmarshalOTeamMembershipInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMembershipInputᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -48611,7 +48612,7 @@ func (ec *executionContext) unmarshalInputUpdateTranslationInput(ctx context.Con
 		switch k {
 		case "instructions":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("instructions"))
-			data, err := ec.unmarshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx, v)
+			data, err := ec.unmarshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -62925,7 +62926,7 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
-func (ec *executionContext) marshalNAPITemporaryToken2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAPITemporaryToken(ctx context.Context, sel ast.SelectionSet, v *model.APITemporaryToken) graphql.Marshaler {
+func (ec *executionContext) marshalNAPITemporaryToken2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAPITemporaryToken(ctx context.Context, sel ast.SelectionSet, v *model.APITemporaryToken) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -62935,11 +62936,11 @@ func (ec *executionContext) marshalNAPITemporaryToken2ᚖgithubᚗcomᚋbindery�
 	return ec._APITemporaryToken(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNAPIToken2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAPITokenᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.APIToken) graphql.Marshaler {
+func (ec *executionContext) marshalNAPIToken2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAPITokenᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.APIToken) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAPIToken2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAPIToken(ctx, sel, v[i])
+		return ec.marshalNAPIToken2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAPIToken(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -62951,7 +62952,7 @@ func (ec *executionContext) marshalNAPIToken2ᚕᚖgithubᚗcomᚋbinderyᚋbind
 	return ret
 }
 
-func (ec *executionContext) marshalNAPIToken2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAPIToken(ctx context.Context, sel ast.SelectionSet, v *model.APIToken) graphql.Marshaler {
+func (ec *executionContext) marshalNAPIToken2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAPIToken(ctx context.Context, sel ast.SelectionSet, v *model.APIToken) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -62961,17 +62962,17 @@ func (ec *executionContext) marshalNAPIToken2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return ec._APIToken(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNAddSectionToGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAddSectionToGroupInput(ctx context.Context, v any) (model.AddSectionToGroupInput, error) {
+func (ec *executionContext) unmarshalNAddSectionToGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAddSectionToGroupInput(ctx context.Context, v any) (model.AddSectionToGroupInput, error) {
 	res, err := ec.unmarshalInputAddSectionToGroupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNAddSiteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAddSiteSpaceInput(ctx context.Context, v any) (model.AddSiteSpaceInput, error) {
+func (ec *executionContext) unmarshalNAddSiteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAddSiteSpaceInput(ctx context.Context, v any) (model.AddSiteSpaceInput, error) {
 	res, err := ec.unmarshalInputAddSiteSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNAgentInstructions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAgentInstructions(ctx context.Context, sel ast.SelectionSet, v *model.AgentInstructions) graphql.Marshaler {
+func (ec *executionContext) marshalNAgentInstructions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAgentInstructions(ctx context.Context, sel ast.SelectionSet, v *model.AgentInstructions) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -62981,7 +62982,7 @@ func (ec *executionContext) marshalNAgentInstructions2ᚖgithubᚗcomᚋbindery�
 	return ec._AgentInstructions(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNApiInformation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐApiInformation(ctx context.Context, sel ast.SelectionSet, v *model.ApiInformation) graphql.Marshaler {
+func (ec *executionContext) marshalNApiInformation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐApiInformation(ctx context.Context, sel ast.SelectionSet, v *model.ApiInformation) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -62991,27 +62992,27 @@ func (ec *executionContext) marshalNApiInformation2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._ApiInformation(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐAppURLs(ctx context.Context, sel ast.SelectionSet, v model.AppURLs) graphql.Marshaler {
+func (ec *executionContext) marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAppURLs(ctx context.Context, sel ast.SelectionSet, v model.AppURLs) graphql.Marshaler {
 	return ec._AppURLs(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNBillingProduct2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐBillingProduct(ctx context.Context, v any) (model.BillingProduct, error) {
+func (ec *executionContext) unmarshalNBillingProduct2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐBillingProduct(ctx context.Context, v any) (model.BillingProduct, error) {
 	var res model.BillingProduct
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNBillingProduct2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐBillingProduct(ctx context.Context, sel ast.SelectionSet, v model.BillingProduct) graphql.Marshaler {
+func (ec *executionContext) marshalNBillingProduct2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐBillingProduct(ctx context.Context, sel ast.SelectionSet, v model.BillingProduct) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) unmarshalNBillingTrialStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐBillingTrialStatus(ctx context.Context, v any) (model.BillingTrialStatus, error) {
+func (ec *executionContext) unmarshalNBillingTrialStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐBillingTrialStatus(ctx context.Context, v any) (model.BillingTrialStatus, error) {
 	var res model.BillingTrialStatus
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNBillingTrialStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐBillingTrialStatus(ctx context.Context, sel ast.SelectionSet, v model.BillingTrialStatus) graphql.Marshaler {
+func (ec *executionContext) marshalNBillingTrialStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐBillingTrialStatus(ctx context.Context, sel ast.SelectionSet, v model.BillingTrialStatus) graphql.Marshaler {
 	return v
 }
 
@@ -63031,11 +63032,11 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
-func (ec *executionContext) marshalNChangeRequest2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequest) graphql.Marshaler {
+func (ec *executionContext) marshalNChangeRequest2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequest) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequest(ctx, sel, v[i])
+		return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequest(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63047,7 +63048,7 @@ func (ec *executionContext) marshalNChangeRequest2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequest(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
+func (ec *executionContext) marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequest(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63057,7 +63058,7 @@ func (ec *executionContext) marshalNChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbi
 	return ec._ChangeRequest(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNChangeRequestConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.ChangeRequest]) graphql.Marshaler {
+func (ec *executionContext) marshalNChangeRequestConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.ChangeRequest]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63067,11 +63068,11 @@ func (ec *executionContext) marshalNChangeRequestConnection2ᚖgithubᚗcomᚋbi
 	return ec._ChangeRequestConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.ChangeRequest]) graphql.Marshaler {
+func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.ChangeRequest]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNChangeRequestEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNChangeRequestEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63083,7 +63084,7 @@ func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋbinde
 	return ret
 }
 
-func (ec *executionContext) marshalNChangeRequestEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.ChangeRequest]) graphql.Marshaler {
+func (ec *executionContext) marshalNChangeRequestEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.ChangeRequest]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63093,21 +63094,21 @@ func (ec *executionContext) marshalNChangeRequestEdge2ᚖgithubᚗcomᚋbindery�
 	return ec._ChangeRequestEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestStatus(ctx context.Context, v any) (model.ChangeRequestStatus, error) {
+func (ec *executionContext) unmarshalNChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestStatus(ctx context.Context, v any) (model.ChangeRequestStatus, error) {
 	var res model.ChangeRequestStatus
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestStatus(ctx context.Context, sel ast.SelectionSet, v model.ChangeRequestStatus) graphql.Marshaler {
+func (ec *executionContext) marshalNChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestStatus(ctx context.Context, sel ast.SelectionSet, v model.ChangeRequestStatus) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNCollection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Collection) graphql.Marshaler {
+func (ec *executionContext) marshalNCollection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Collection) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollection(ctx, sel, v[i])
+		return ec.marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollection(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63119,7 +63120,7 @@ func (ec *executionContext) marshalNCollection2ᚕᚖgithubᚗcomᚋbinderyᚋbi
 	return ret
 }
 
-func (ec *executionContext) marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollection(ctx context.Context, sel ast.SelectionSet, v *model.Collection) graphql.Marshaler {
+func (ec *executionContext) marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollection(ctx context.Context, sel ast.SelectionSet, v *model.Collection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63129,7 +63130,7 @@ func (ec *executionContext) marshalNCollection2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return ec._Collection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCollectionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Collection]) graphql.Marshaler {
+func (ec *executionContext) marshalNCollectionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Collection]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63139,11 +63140,11 @@ func (ec *executionContext) marshalNCollectionConnection2ᚖgithubᚗcomᚋbinde
 	return ec._CollectionConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCollectionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Collection]) graphql.Marshaler {
+func (ec *executionContext) marshalNCollectionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Collection]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCollectionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNCollectionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63155,7 +63156,7 @@ func (ec *executionContext) marshalNCollectionEdge2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNCollectionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Collection]) graphql.Marshaler {
+func (ec *executionContext) marshalNCollectionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Collection]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63165,15 +63166,15 @@ func (ec *executionContext) marshalNCollectionEdge2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._CollectionEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCollectionPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollectionPermissions(ctx context.Context, sel ast.SelectionSet, v model.CollectionPermissions) graphql.Marshaler {
+func (ec *executionContext) marshalNCollectionPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollectionPermissions(ctx context.Context, sel ast.SelectionSet, v model.CollectionPermissions) graphql.Marshaler {
 	return ec._CollectionPermissions(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNComment2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Comment) graphql.Marshaler {
+func (ec *executionContext) marshalNComment2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Comment) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx, sel, v[i])
+		return ec.marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐComment(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63185,7 +63186,7 @@ func (ec *executionContext) marshalNComment2ᚕᚖgithubᚗcomᚋbinderyᚋbinde
 	return ret
 }
 
-func (ec *executionContext) marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx context.Context, sel ast.SelectionSet, v *model.Comment) graphql.Marshaler {
+func (ec *executionContext) marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐComment(ctx context.Context, sel ast.SelectionSet, v *model.Comment) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63195,16 +63196,16 @@ func (ec *executionContext) marshalNComment2ᚖgithubᚗcomᚋbinderyᚋbindery�
 	return ec._Comment(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCommentBody2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx context.Context, sel ast.SelectionSet, v model.CommentBody) graphql.Marshaler {
+func (ec *executionContext) marshalNCommentBody2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentBody(ctx context.Context, sel ast.SelectionSet, v model.CommentBody) graphql.Marshaler {
 	return ec._CommentBody(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx context.Context, v any) (*model.CommentBody, error) {
+func (ec *executionContext) unmarshalNCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentBody(ctx context.Context, v any) (*model.CommentBody, error) {
 	res, err := ec.unmarshalInputCommentBodyInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNCommentConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Comment]) graphql.Marshaler {
+func (ec *executionContext) marshalNCommentConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Comment]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63214,11 +63215,11 @@ func (ec *executionContext) marshalNCommentConnection2ᚖgithubᚗcomᚋbindery�
 	return ec._CommentConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCommentEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Comment]) graphql.Marshaler {
+func (ec *executionContext) marshalNCommentEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Comment]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCommentEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNCommentEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63230,7 +63231,7 @@ func (ec *executionContext) marshalNCommentEdge2ᚕᚖgithubᚗcomᚋbinderyᚋb
 	return ret
 }
 
-func (ec *executionContext) marshalNCommentEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Comment]) graphql.Marshaler {
+func (ec *executionContext) marshalNCommentEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Comment]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63240,15 +63241,15 @@ func (ec *executionContext) marshalNCommentEdge2ᚖgithubᚗcomᚋbinderyᚋbind
 	return ec._CommentEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCommentPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentPermissions(ctx context.Context, sel ast.SelectionSet, v model.CommentPermissions) graphql.Marshaler {
+func (ec *executionContext) marshalNCommentPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentPermissions(ctx context.Context, sel ast.SelectionSet, v model.CommentPermissions) graphql.Marshaler {
 	return ec._CommentPermissions(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNCommentReply2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReplyᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CommentReply) graphql.Marshaler {
+func (ec *executionContext) marshalNCommentReply2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentReplyᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CommentReply) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx, sel, v[i])
+		return ec.marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentReply(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63260,7 +63261,7 @@ func (ec *executionContext) marshalNCommentReply2ᚕᚖgithubᚗcomᚋbinderyᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx context.Context, sel ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
+func (ec *executionContext) marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentReply(ctx context.Context, sel ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63270,7 +63271,7 @@ func (ec *executionContext) marshalNCommentReply2ᚖgithubᚗcomᚋbinderyᚋbin
 	return ec._CommentReply(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCommentReplyConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.CommentReply]) graphql.Marshaler {
+func (ec *executionContext) marshalNCommentReplyConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.CommentReply]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63280,11 +63281,11 @@ func (ec *executionContext) marshalNCommentReplyConnection2ᚖgithubᚗcomᚋbin
 	return ec._CommentReplyConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCommentReplyEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.CommentReply]) graphql.Marshaler {
+func (ec *executionContext) marshalNCommentReplyEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.CommentReply]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNCommentReplyEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNCommentReplyEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63296,7 +63297,7 @@ func (ec *executionContext) marshalNCommentReplyEdge2ᚕᚖgithubᚗcomᚋbinder
 	return ret
 }
 
-func (ec *executionContext) marshalNCommentReplyEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.CommentReply]) graphql.Marshaler {
+func (ec *executionContext) marshalNCommentReplyEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.CommentReply]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63306,21 +63307,21 @@ func (ec *executionContext) marshalNCommentReplyEdge2ᚖgithubᚗcomᚋbindery�
 	return ec._CommentReplyEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNCommentStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatus(ctx context.Context, v any) (model.CommentStatus, error) {
+func (ec *executionContext) unmarshalNCommentStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentStatus(ctx context.Context, v any) (model.CommentStatus, error) {
 	var res model.CommentStatus
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNCommentStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatus(ctx context.Context, sel ast.SelectionSet, v model.CommentStatus) graphql.Marshaler {
+func (ec *executionContext) marshalNCommentStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentStatus(ctx context.Context, sel ast.SelectionSet, v model.CommentStatus) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNCommentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentTarget(ctx context.Context, sel ast.SelectionSet, v model.CommentTarget) graphql.Marshaler {
+func (ec *executionContext) marshalNCommentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentTarget(ctx context.Context, sel ast.SelectionSet, v model.CommentTarget) graphql.Marshaler {
 	return ec._CommentTarget(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNConditionCheck2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConditionCheck(ctx context.Context, sel ast.SelectionSet, v *model.ConditionCheck) graphql.Marshaler {
+func (ec *executionContext) marshalNConditionCheck2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConditionCheck(ctx context.Context, sel ast.SelectionSet, v *model.ConditionCheck) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63330,83 +63331,83 @@ func (ec *executionContext) marshalNConditionCheck2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._ConditionCheck(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentTarget(ctx context.Context, v any) (model.ContentTarget, error) {
+func (ec *executionContext) unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx context.Context, v any) (model.ContentTarget, error) {
 	res, err := ec.unmarshalInputContentTarget(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNContentVisibility2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentVisibility(ctx context.Context, v any) (model.ContentVisibility, error) {
+func (ec *executionContext) unmarshalNContentVisibility2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentVisibility(ctx context.Context, v any) (model.ContentVisibility, error) {
 	var res model.ContentVisibility
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNContentVisibility2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐContentVisibility(ctx context.Context, sel ast.SelectionSet, v model.ContentVisibility) graphql.Marshaler {
+func (ec *executionContext) marshalNContentVisibility2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentVisibility(ctx context.Context, sel ast.SelectionSet, v model.ContentVisibility) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) unmarshalNCreateCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateCollectionInput(ctx context.Context, v any) (model.CreateCollectionInput, error) {
+func (ec *executionContext) unmarshalNCreateCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateCollectionInput(ctx context.Context, v any) (model.CreateCollectionInput, error) {
 	res, err := ec.unmarshalInputCreateCollectionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreateInviteLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateInviteLinkInput(ctx context.Context, v any) (model.CreateInviteLinkInput, error) {
+func (ec *executionContext) unmarshalNCreateInviteLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateInviteLinkInput(ctx context.Context, v any) (model.CreateInviteLinkInput, error) {
 	res, err := ec.unmarshalInputCreateInviteLinkInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreateOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateOpenAPISpecInput(ctx context.Context, v any) (model.CreateOpenAPISpecInput, error) {
+func (ec *executionContext) unmarshalNCreateOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateOpenAPISpecInput(ctx context.Context, v any) (model.CreateOpenAPISpecInput, error) {
 	res, err := ec.unmarshalInputCreateOpenAPISpecInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreatePageInput(ctx context.Context, v any) (model.CreatePageInput, error) {
+func (ec *executionContext) unmarshalNCreatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreatePageInput(ctx context.Context, v any) (model.CreatePageInput, error) {
 	res, err := ec.unmarshalInputCreatePageInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateShareLinkInput(ctx context.Context, v any) (model.CreateShareLinkInput, error) {
+func (ec *executionContext) unmarshalNCreateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateShareLinkInput(ctx context.Context, v any) (model.CreateShareLinkInput, error) {
 	res, err := ec.unmarshalInputCreateShareLinkInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteInput(ctx context.Context, v any) (model.CreateSiteInput, error) {
+func (ec *executionContext) unmarshalNCreateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateSiteInput(ctx context.Context, v any) (model.CreateSiteInput, error) {
 	res, err := ec.unmarshalInputCreateSiteInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionGroupInput(ctx context.Context, v any) (model.CreateSiteSectionGroupInput, error) {
+func (ec *executionContext) unmarshalNCreateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateSiteSectionGroupInput(ctx context.Context, v any) (model.CreateSiteSectionGroupInput, error) {
 	res, err := ec.unmarshalInputCreateSiteSectionGroupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreateSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSiteSectionInput(ctx context.Context, v any) (model.CreateSiteSectionInput, error) {
+func (ec *executionContext) unmarshalNCreateSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateSiteSectionInput(ctx context.Context, v any) (model.CreateSiteSectionInput, error) {
 	res, err := ec.unmarshalInputCreateSiteSectionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateSpaceInput(ctx context.Context, v any) (model.CreateSpaceInput, error) {
+func (ec *executionContext) unmarshalNCreateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateSpaceInput(ctx context.Context, v any) (model.CreateSpaceInput, error) {
 	res, err := ec.unmarshalInputCreateSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreateTeamInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTeamInput(ctx context.Context, v any) (model.CreateTeamInput, error) {
+func (ec *executionContext) unmarshalNCreateTeamInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateTeamInput(ctx context.Context, v any) (model.CreateTeamInput, error) {
 	res, err := ec.unmarshalInputCreateTeamInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNCreateTranslationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateTranslationInput(ctx context.Context, v any) (model.CreateTranslationInput, error) {
+func (ec *executionContext) unmarshalNCreateTranslationInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateTranslationInput(ctx context.Context, v any) (model.CreateTranslationInput, error) {
 	res, err := ec.unmarshalInputCreateTranslationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx context.Context, v any) (model.Document, error) {
+func (ec *executionContext) unmarshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx context.Context, v any) (model.Document, error) {
 	var res model.Document
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx context.Context, sel ast.SelectionSet, v model.Document) graphql.Marshaler {
+func (ec *executionContext) marshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx context.Context, sel ast.SelectionSet, v model.Document) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63416,11 +63417,11 @@ func (ec *executionContext) marshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋ
 	return v
 }
 
-func (ec *executionContext) marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
+func (ec *executionContext) marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEmojiReactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNEmojiReaction2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReaction(ctx, sel, v[i])
+		return ec.marshalNEmojiReaction2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEmojiReaction(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63432,7 +63433,7 @@ func (ec *executionContext) marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNEmojiReaction2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEmojiReaction(ctx context.Context, sel ast.SelectionSet, v *model.EmojiReaction) graphql.Marshaler {
+func (ec *executionContext) marshalNEmojiReaction2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEmojiReaction(ctx context.Context, sel ast.SelectionSet, v *model.EmojiReaction) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63442,7 +63443,7 @@ func (ec *executionContext) marshalNEmojiReaction2ᚖgithubᚗcomᚋbinderyᚋbi
 	return ec._EmojiReaction(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNExportToGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐExportToGitRepositoryInput(ctx context.Context, v any) (model.ExportToGitRepositoryInput, error) {
+func (ec *executionContext) unmarshalNExportToGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐExportToGitRepositoryInput(ctx context.Context, v any) (model.ExportToGitRepositoryInput, error) {
 	res, err := ec.unmarshalInputExportToGitRepositoryInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -63457,11 +63458,11 @@ func (ec *executionContext) marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return ec._FileEdit(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNGitSyncJob2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJobᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.GitSyncJob) graphql.Marshaler {
+func (ec *executionContext) marshalNGitSyncJob2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncJobᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.GitSyncJob) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJob(ctx, sel, v[i])
+		return ec.marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncJob(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63473,7 +63474,7 @@ func (ec *executionContext) marshalNGitSyncJob2ᚕᚖgithubᚗcomᚋbinderyᚋbi
 	return ret
 }
 
-func (ec *executionContext) marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJob(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncJob) graphql.Marshaler {
+func (ec *executionContext) marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncJob(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncJob) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63483,7 +63484,7 @@ func (ec *executionContext) marshalNGitSyncJob2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return ec._GitSyncJob(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNGitSyncJobConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.GitSyncJob]) graphql.Marshaler {
+func (ec *executionContext) marshalNGitSyncJobConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.GitSyncJob]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63493,11 +63494,11 @@ func (ec *executionContext) marshalNGitSyncJobConnection2ᚖgithubᚗcomᚋbinde
 	return ec._GitSyncJobConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNGitSyncJobEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.GitSyncJob]) graphql.Marshaler {
+func (ec *executionContext) marshalNGitSyncJobEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.GitSyncJob]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNGitSyncJobEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNGitSyncJobEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63509,7 +63510,7 @@ func (ec *executionContext) marshalNGitSyncJobEdge2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNGitSyncJobEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.GitSyncJob]) graphql.Marshaler {
+func (ec *executionContext) marshalNGitSyncJobEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.GitSyncJob]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63519,31 +63520,31 @@ func (ec *executionContext) marshalNGitSyncJobEdge2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._GitSyncJobEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNGitSyncJobState2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJobState(ctx context.Context, v any) (model.GitSyncJobState, error) {
+func (ec *executionContext) unmarshalNGitSyncJobState2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncJobState(ctx context.Context, v any) (model.GitSyncJobState, error) {
 	var res model.GitSyncJobState
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNGitSyncJobState2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncJobState(ctx context.Context, sel ast.SelectionSet, v model.GitSyncJobState) graphql.Marshaler {
+func (ec *executionContext) marshalNGitSyncJobState2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncJobState(ctx context.Context, sel ast.SelectionSet, v model.GitSyncJobState) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) unmarshalNGitSyncOperation2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncOperation(ctx context.Context, v any) (model.GitSyncOperation, error) {
+func (ec *executionContext) unmarshalNGitSyncOperation2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncOperation(ctx context.Context, v any) (model.GitSyncOperation, error) {
 	var res model.GitSyncOperation
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNGitSyncOperation2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncOperation(ctx context.Context, sel ast.SelectionSet, v model.GitSyncOperation) graphql.Marshaler {
+func (ec *executionContext) marshalNGitSyncOperation2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncOperation(ctx context.Context, sel ast.SelectionSet, v model.GitSyncOperation) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNGlossaryEntry2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.GlossaryEntry) graphql.Marshaler {
+func (ec *executionContext) marshalNGlossaryEntry2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.GlossaryEntry) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNGlossaryEntry2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryEntry(ctx, sel, v[i])
+		return ec.marshalNGlossaryEntry2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryEntry(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63555,7 +63556,7 @@ func (ec *executionContext) marshalNGlossaryEntry2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNGlossaryEntry2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryEntry(ctx context.Context, sel ast.SelectionSet, v *model.GlossaryEntry) graphql.Marshaler {
+func (ec *executionContext) marshalNGlossaryEntry2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryEntry(ctx context.Context, sel ast.SelectionSet, v *model.GlossaryEntry) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63565,7 +63566,7 @@ func (ec *executionContext) marshalNGlossaryEntry2ᚖgithubᚗcomᚋbinderyᚋbi
 	return ec._GlossaryEntry(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNGlossaryEntryConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.GlossaryEntry]) graphql.Marshaler {
+func (ec *executionContext) marshalNGlossaryEntryConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.GlossaryEntry]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63575,11 +63576,11 @@ func (ec *executionContext) marshalNGlossaryEntryConnection2ᚖgithubᚗcomᚋbi
 	return ec._GlossaryEntryConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNGlossaryEntryEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.GlossaryEntry]) graphql.Marshaler {
+func (ec *executionContext) marshalNGlossaryEntryEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.GlossaryEntry]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNGlossaryEntryEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNGlossaryEntryEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63591,7 +63592,7 @@ func (ec *executionContext) marshalNGlossaryEntryEdge2ᚕᚖgithubᚗcomᚋbinde
 	return ret
 }
 
-func (ec *executionContext) marshalNGlossaryEntryEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.GlossaryEntry]) graphql.Marshaler {
+func (ec *executionContext) marshalNGlossaryEntryEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.GlossaryEntry]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63601,13 +63602,13 @@ func (ec *executionContext) marshalNGlossaryEntryEdge2ᚖgithubᚗcomᚋbindery�
 	return ec._GlossaryEntryEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNGlossaryOperationInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationInputᚄ(ctx context.Context, v any) ([]*model.GlossaryOperationInput, error) {
+func (ec *executionContext) unmarshalNGlossaryOperationInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryOperationInputᚄ(ctx context.Context, v any) ([]*model.GlossaryOperationInput, error) {
 	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*model.GlossaryOperationInput, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNGlossaryOperationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationInput(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNGlossaryOperationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryOperationInput(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -63615,28 +63616,28 @@ func (ec *executionContext) unmarshalNGlossaryOperationInput2ᚕᚖgithubᚗcom�
 	return res, nil
 }
 
-func (ec *executionContext) unmarshalNGlossaryOperationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationInput(ctx context.Context, v any) (*model.GlossaryOperationInput, error) {
+func (ec *executionContext) unmarshalNGlossaryOperationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryOperationInput(ctx context.Context, v any) (*model.GlossaryOperationInput, error) {
 	res, err := ec.unmarshalInputGlossaryOperationInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNGlossaryOperationType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationType(ctx context.Context, v any) (model.GlossaryOperationType, error) {
+func (ec *executionContext) unmarshalNGlossaryOperationType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryOperationType(ctx context.Context, v any) (model.GlossaryOperationType, error) {
 	var res model.GlossaryOperationType
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNGlossaryOperationType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryOperationType(ctx context.Context, sel ast.SelectionSet, v model.GlossaryOperationType) graphql.Marshaler {
+func (ec *executionContext) marshalNGlossaryOperationType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryOperationType(ctx context.Context, sel ast.SelectionSet, v model.GlossaryOperationType) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) unmarshalNGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryTranslations(ctx context.Context, v any) (model.GlossaryTranslations, error) {
+func (ec *executionContext) unmarshalNGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryTranslations(ctx context.Context, v any) (model.GlossaryTranslations, error) {
 	var res model.GlossaryTranslations
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryTranslations(ctx context.Context, sel ast.SelectionSet, v model.GlossaryTranslations) graphql.Marshaler {
+func (ec *executionContext) marshalNGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryTranslations(ctx context.Context, sel ast.SelectionSet, v model.GlossaryTranslations) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63646,7 +63647,7 @@ func (ec *executionContext) marshalNGlossaryTranslations2githubᚗcomᚋbindery�
 	return v
 }
 
-func (ec *executionContext) unmarshalNGrantAccessInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGrantAccessInput(ctx context.Context, v any) (model.GrantAccessInput, error) {
+func (ec *executionContext) unmarshalNGrantAccessInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGrantAccessInput(ctx context.Context, v any) (model.GrantAccessInput, error) {
 	res, err := ec.unmarshalInputGrantAccessInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -63696,12 +63697,12 @@ func (ec *executionContext) marshalNID2ᚕstringᚄ(ctx context.Context, sel ast
 	return ret
 }
 
-func (ec *executionContext) unmarshalNImportGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐImportGitRepositoryInput(ctx context.Context, v any) (model.ImportGitRepositoryInput, error) {
+func (ec *executionContext) unmarshalNImportGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐImportGitRepositoryInput(ctx context.Context, v any) (model.ImportGitRepositoryInput, error) {
 	res, err := ec.unmarshalInputImportGitRepositoryInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNInsertOpenAPIPagesInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInsertOpenAPIPagesInput(ctx context.Context, v any) (model.InsertOpenAPIPagesInput, error) {
+func (ec *executionContext) unmarshalNInsertOpenAPIPagesInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInsertOpenAPIPagesInput(ctx context.Context, v any) (model.InsertOpenAPIPagesInput, error) {
 	res, err := ec.unmarshalInputInsertOpenAPIPagesInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -63722,11 +63723,11 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
-func (ec *executionContext) marshalNIntegration2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Integration) graphql.Marshaler {
+func (ec *executionContext) marshalNIntegration2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Integration) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegration(ctx, sel, v[i])
+		return ec.marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegration(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63738,7 +63739,7 @@ func (ec *executionContext) marshalNIntegration2ᚕᚖgithubᚗcomᚋbinderyᚋb
 	return ret
 }
 
-func (ec *executionContext) marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegration(ctx context.Context, sel ast.SelectionSet, v *model.Integration) graphql.Marshaler {
+func (ec *executionContext) marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegration(ctx context.Context, sel ast.SelectionSet, v *model.Integration) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63748,11 +63749,11 @@ func (ec *executionContext) marshalNIntegration2ᚖgithubᚗcomᚋbinderyᚋbind
 	return ec._Integration(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNIntegrationBlock2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationBlock) graphql.Marshaler {
+func (ec *executionContext) marshalNIntegrationBlock2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlockᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationBlock) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNIntegrationBlock2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlock(ctx, sel, v[i])
+		return ec.marshalNIntegrationBlock2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlock(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63764,7 +63765,7 @@ func (ec *executionContext) marshalNIntegrationBlock2ᚕᚖgithubᚗcomᚋbinder
 	return ret
 }
 
-func (ec *executionContext) marshalNIntegrationBlock2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlock(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationBlock) graphql.Marshaler {
+func (ec *executionContext) marshalNIntegrationBlock2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlock(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationBlock) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63774,12 +63775,12 @@ func (ec *executionContext) marshalNIntegrationBlock2ᚖgithubᚗcomᚋbindery�
 	return ec._IntegrationBlock(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNIntegrationBlockInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlock(ctx context.Context, v any) (*model.IntegrationBlock, error) {
+func (ec *executionContext) unmarshalNIntegrationBlockInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlock(ctx context.Context, v any) (*model.IntegrationBlock, error) {
 	res, err := ec.unmarshalInputIntegrationBlockInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallation(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationInstallation) graphql.Marshaler {
+func (ec *executionContext) marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationInstallation(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationInstallation) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63789,15 +63790,15 @@ func (ec *executionContext) marshalNIntegrationInstallation2ᚖgithubᚗcomᚋbi
 	return ec._IntegrationInstallation(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNIntegrationInstallationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationInstallationURLs(ctx context.Context, sel ast.SelectionSet, v model.IntegrationInstallationURLs) graphql.Marshaler {
+func (ec *executionContext) marshalNIntegrationInstallationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationInstallationURLs(ctx context.Context, sel ast.SelectionSet, v model.IntegrationInstallationURLs) graphql.Marshaler {
 	return ec._IntegrationInstallationURLs(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNIntegrationLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationLink) graphql.Marshaler {
+func (ec *executionContext) marshalNIntegrationLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationLink) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNIntegrationLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLink(ctx, sel, v[i])
+		return ec.marshalNIntegrationLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationLink(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63809,7 +63810,7 @@ func (ec *executionContext) marshalNIntegrationLink2ᚕᚖgithubᚗcomᚋbindery
 	return ret
 }
 
-func (ec *executionContext) marshalNIntegrationLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLink(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationLink) graphql.Marshaler {
+func (ec *executionContext) marshalNIntegrationLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationLink(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationLink) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63819,16 +63820,16 @@ func (ec *executionContext) marshalNIntegrationLink2ᚖgithubᚗcomᚋbinderyᚋ
 	return ec._IntegrationLink(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNIntegrationLinkInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLink(ctx context.Context, v any) (*model.IntegrationLink, error) {
+func (ec *executionContext) unmarshalNIntegrationLinkInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationLink(ctx context.Context, v any) (*model.IntegrationLink, error) {
 	res, err := ec.unmarshalInputIntegrationLinkInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNIntegrationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationPermissions(ctx context.Context, sel ast.SelectionSet, v model.IntegrationPermissions) graphql.Marshaler {
+func (ec *executionContext) marshalNIntegrationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationPermissions(ctx context.Context, sel ast.SelectionSet, v model.IntegrationPermissions) graphql.Marshaler {
 	return ec._IntegrationPermissions(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNIntegrationSpaceInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallation(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationSpaceInstallation) graphql.Marshaler {
+func (ec *executionContext) marshalNIntegrationSpaceInstallation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationSpaceInstallation(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationSpaceInstallation) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63838,21 +63839,21 @@ func (ec *executionContext) marshalNIntegrationSpaceInstallation2ᚖgithubᚗcom
 	return ec._IntegrationSpaceInstallation(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNIntegrationSpaceInstallationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationSpaceInstallationURLs(ctx context.Context, sel ast.SelectionSet, v model.IntegrationSpaceInstallationURLs) graphql.Marshaler {
+func (ec *executionContext) marshalNIntegrationSpaceInstallationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationSpaceInstallationURLs(ctx context.Context, sel ast.SelectionSet, v model.IntegrationSpaceInstallationURLs) graphql.Marshaler {
 	return ec._IntegrationSpaceInstallationURLs(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNIntegrationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationURLs(ctx context.Context, sel ast.SelectionSet, v model.IntegrationURLs) graphql.Marshaler {
+func (ec *executionContext) marshalNIntegrationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationURLs(ctx context.Context, sel ast.SelectionSet, v model.IntegrationURLs) graphql.Marshaler {
 	return ec._IntegrationURLs(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNInviteEmailInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteEmailᚄ(ctx context.Context, v any) ([]*model.InviteEmail, error) {
+func (ec *executionContext) unmarshalNInviteEmailInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteEmailᚄ(ctx context.Context, v any) ([]*model.InviteEmail, error) {
 	vSlice := graphql.CoerceList(v)
 	var err error
 	res := make([]*model.InviteEmail, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNInviteEmailInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteEmail(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNInviteEmailInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteEmail(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -63860,16 +63861,16 @@ func (ec *executionContext) unmarshalNInviteEmailInput2ᚕᚖgithubᚗcomᚋbind
 	return res, nil
 }
 
-func (ec *executionContext) unmarshalNInviteEmailInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteEmail(ctx context.Context, v any) (*model.InviteEmail, error) {
+func (ec *executionContext) unmarshalNInviteEmailInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteEmail(ctx context.Context, v any) (*model.InviteEmail, error) {
 	res, err := ec.unmarshalInputInviteEmailInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNInviteLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InviteLink) graphql.Marshaler {
+func (ec *executionContext) marshalNInviteLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InviteLink) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNInviteLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteLink(ctx, sel, v[i])
+		return ec.marshalNInviteLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteLink(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63881,7 +63882,7 @@ func (ec *executionContext) marshalNInviteLink2ᚕᚖgithubᚗcomᚋbinderyᚋbi
 	return ret
 }
 
-func (ec *executionContext) marshalNInviteLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteLink(ctx context.Context, sel ast.SelectionSet, v *model.InviteLink) graphql.Marshaler {
+func (ec *executionContext) marshalNInviteLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteLink(ctx context.Context, sel ast.SelectionSet, v *model.InviteLink) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63891,7 +63892,7 @@ func (ec *executionContext) marshalNInviteLink2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return ec._InviteLink(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNInviteLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.InviteLink]) graphql.Marshaler {
+func (ec *executionContext) marshalNInviteLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.InviteLink]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63901,11 +63902,11 @@ func (ec *executionContext) marshalNInviteLinkConnection2ᚖgithubᚗcomᚋbinde
 	return ec._InviteLinkConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNInviteLinkEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.InviteLink]) graphql.Marshaler {
+func (ec *executionContext) marshalNInviteLinkEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.InviteLink]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNInviteLinkEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNInviteLinkEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -63917,7 +63918,7 @@ func (ec *executionContext) marshalNInviteLinkEdge2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNInviteLinkEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.InviteLink]) graphql.Marshaler {
+func (ec *executionContext) marshalNInviteLinkEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.InviteLink]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63927,12 +63928,12 @@ func (ec *executionContext) marshalNInviteLinkEdge2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._InviteLinkEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNInviteUsersInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteUsersInput(ctx context.Context, v any) (model.InviteUsersInput, error) {
+func (ec *executionContext) unmarshalNInviteUsersInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteUsersInput(ctx context.Context, v any) (model.InviteUsersInput, error) {
 	res, err := ec.unmarshalInputInviteUsersInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNInviteUsersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐInviteUsersResult(ctx context.Context, sel ast.SelectionSet, v *model.InviteUsersResult) graphql.Marshaler {
+func (ec *executionContext) marshalNInviteUsersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐInviteUsersResult(ctx context.Context, sel ast.SelectionSet, v *model.InviteUsersResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63942,13 +63943,13 @@ func (ec *executionContext) marshalNInviteUsersResult2ᚖgithubᚗcomᚋbindery�
 	return ec._InviteUsersResult(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx context.Context, v any) (model.JSON, error) {
+func (ec *executionContext) unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx context.Context, v any) (model.JSON, error) {
 	var res model.JSON
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx context.Context, sel ast.SelectionSet, v model.JSON) graphql.Marshaler {
+func (ec *executionContext) marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx context.Context, sel ast.SelectionSet, v model.JSON) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -63958,39 +63959,39 @@ func (ec *executionContext) marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋgrap
 	return v
 }
 
-func (ec *executionContext) unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx context.Context, v any) (model.Language, error) {
+func (ec *executionContext) unmarshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLanguage(ctx context.Context, v any) (model.Language, error) {
 	var res model.Language
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx context.Context, sel ast.SelectionSet, v model.Language) graphql.Marshaler {
+func (ec *executionContext) marshalNLanguage2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLanguage(ctx context.Context, sel ast.SelectionSet, v model.Language) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) unmarshalNLinkStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkStatus(ctx context.Context, v any) (model.LinkStatus, error) {
+func (ec *executionContext) unmarshalNLinkStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLinkStatus(ctx context.Context, v any) (model.LinkStatus, error) {
 	var res model.LinkStatus
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNLinkStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkStatus(ctx context.Context, sel ast.SelectionSet, v model.LinkStatus) graphql.Marshaler {
+func (ec *executionContext) marshalNLinkStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLinkStatus(ctx context.Context, sel ast.SelectionSet, v model.LinkStatus) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNLocationAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationAppURLs(ctx context.Context, sel ast.SelectionSet, v model.LocationAppURLs) graphql.Marshaler {
+func (ec *executionContext) marshalNLocationAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLocationAppURLs(ctx context.Context, sel ast.SelectionSet, v model.LocationAppURLs) graphql.Marshaler {
 	return ec._LocationAppURLs(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLocationURLs(ctx context.Context, sel ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
+func (ec *executionContext) marshalNLocationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLocationURLs(ctx context.Context, sel ast.SelectionSet, v model.LocationURLs) graphql.Marshaler {
 	return ec._LocationURLs(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNMember2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Member) graphql.Marshaler {
+func (ec *executionContext) marshalNMember2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Member) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx, sel, v[i])
+		return ec.marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMember(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64002,7 +64003,7 @@ func (ec *executionContext) marshalNMember2ᚕᚖgithubᚗcomᚋbinderyᚋbinder
 	return ret
 }
 
-func (ec *executionContext) marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx context.Context, sel ast.SelectionSet, v *model.Member) graphql.Marshaler {
+func (ec *executionContext) marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMember(ctx context.Context, sel ast.SelectionSet, v *model.Member) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64012,7 +64013,7 @@ func (ec *executionContext) marshalNMember2ᚖgithubᚗcomᚋbinderyᚋbindery�
 	return ec._Member(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Member]) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Member]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64022,11 +64023,11 @@ func (ec *executionContext) marshalNMemberConnection2ᚖgithubᚗcomᚋbindery�
 	return ec._MemberConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMemberEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Member]) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Member]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64038,7 +64039,7 @@ func (ec *executionContext) marshalNMemberEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbi
 	return ret
 }
 
-func (ec *executionContext) marshalNMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Member]) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Member]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64048,21 +64049,21 @@ func (ec *executionContext) marshalNMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return ec._MemberEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx context.Context, v any) (model.MemberRole, error) {
+func (ec *executionContext) unmarshalNMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx context.Context, v any) (model.MemberRole, error) {
 	var res model.MemberRole
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx context.Context, sel ast.SelectionSet, v model.MemberRole) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx context.Context, sel ast.SelectionSet, v model.MemberRole) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNMemberSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberSpace) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberSpace) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMemberSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSpace(ctx, sel, v[i])
+		return ec.marshalNMemberSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberSpace(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64074,7 +64075,7 @@ func (ec *executionContext) marshalNMemberSpace2ᚕᚖgithubᚗcomᚋbinderyᚋb
 	return ret
 }
 
-func (ec *executionContext) marshalNMemberSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSpace(ctx context.Context, sel ast.SelectionSet, v *model.MemberSpace) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberSpace(ctx context.Context, sel ast.SelectionSet, v *model.MemberSpace) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64084,7 +64085,7 @@ func (ec *executionContext) marshalNMemberSpace2ᚖgithubᚗcomᚋbinderyᚋbind
 	return ec._MemberSpace(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMemberSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.MemberSpace]) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.MemberSpace]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64094,11 +64095,11 @@ func (ec *executionContext) marshalNMemberSpaceConnection2ᚖgithubᚗcomᚋbind
 	return ec._MemberSpaceConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMemberSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.MemberSpace]) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.MemberSpace]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMemberSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNMemberSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64110,7 +64111,7 @@ func (ec *executionContext) marshalNMemberSpaceEdge2ᚕᚖgithubᚗcomᚋbindery
 	return ret
 }
 
-func (ec *executionContext) marshalNMemberSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.MemberSpace]) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.MemberSpace]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64120,11 +64121,11 @@ func (ec *executionContext) marshalNMemberSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋ
 	return ec._MemberSpaceEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMemberTeam2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberTeamᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberTeam) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberTeam2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberTeamᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberTeam) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMemberTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberTeam(ctx, sel, v[i])
+		return ec.marshalNMemberTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberTeam(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64136,7 +64137,7 @@ func (ec *executionContext) marshalNMemberTeam2ᚕᚖgithubᚗcomᚋbinderyᚋbi
 	return ret
 }
 
-func (ec *executionContext) marshalNMemberTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberTeam(ctx context.Context, sel ast.SelectionSet, v *model.MemberTeam) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberTeam(ctx context.Context, sel ast.SelectionSet, v *model.MemberTeam) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64146,7 +64147,7 @@ func (ec *executionContext) marshalNMemberTeam2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return ec._MemberTeam(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMemberTeamConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.MemberTeam]) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberTeamConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.MemberTeam]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64156,11 +64157,11 @@ func (ec *executionContext) marshalNMemberTeamConnection2ᚖgithubᚗcomᚋbinde
 	return ec._MemberTeamConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMemberTeamEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.MemberTeam]) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberTeamEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.MemberTeam]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMemberTeamEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNMemberTeamEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64172,7 +64173,7 @@ func (ec *executionContext) marshalNMemberTeamEdge2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNMemberTeamEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.MemberTeam]) graphql.Marshaler {
+func (ec *executionContext) marshalNMemberTeamEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.MemberTeam]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64182,7 +64183,7 @@ func (ec *executionContext) marshalNMemberTeamEdge2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._MemberTeamEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMergeResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeResult(ctx context.Context, sel ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
+func (ec *executionContext) marshalNMergeResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeResult(ctx context.Context, sel ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64192,7 +64193,7 @@ func (ec *executionContext) marshalNMergeResult2ᚖgithubᚗcomᚋbinderyᚋbind
 	return ec._MergeResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMergeRule2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRule(ctx context.Context, sel ast.SelectionSet, v *model.MergeRule) graphql.Marshaler {
+func (ec *executionContext) marshalNMergeRule2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRule(ctx context.Context, sel ast.SelectionSet, v *model.MergeRule) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64202,41 +64203,41 @@ func (ec *executionContext) marshalNMergeRule2ᚖgithubᚗcomᚋbinderyᚋbinder
 	return ec._MergeRule(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNMergeRuleInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRule(ctx context.Context, v any) (*model.MergeRule, error) {
+func (ec *executionContext) unmarshalNMergeRuleInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRule(ctx context.Context, v any) (*model.MergeRule, error) {
 	res, err := ec.unmarshalInputMergeRuleInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNMergeRuleKind2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRuleKind(ctx context.Context, v any) (model.MergeRuleKind, error) {
+func (ec *executionContext) unmarshalNMergeRuleKind2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRuleKind(ctx context.Context, v any) (model.MergeRuleKind, error) {
 	var res model.MergeRuleKind
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNMergeRuleKind2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRuleKind(ctx context.Context, sel ast.SelectionSet, v model.MergeRuleKind) graphql.Marshaler {
+func (ec *executionContext) marshalNMergeRuleKind2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRuleKind(ctx context.Context, sel ast.SelectionSet, v model.MergeRuleKind) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNMergeRules2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRules(ctx context.Context, sel ast.SelectionSet, v model.MergeRules) graphql.Marshaler {
+func (ec *executionContext) marshalNMergeRules2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRules(ctx context.Context, sel ast.SelectionSet, v model.MergeRules) graphql.Marshaler {
 	return ec._MergeRules(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNMergeRulesType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRulesType(ctx context.Context, v any) (model.MergeRulesType, error) {
+func (ec *executionContext) unmarshalNMergeRulesType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRulesType(ctx context.Context, v any) (model.MergeRulesType, error) {
 	var res model.MergeRulesType
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNMergeRulesType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRulesType(ctx context.Context, sel ast.SelectionSet, v model.MergeRulesType) graphql.Marshaler {
+func (ec *executionContext) marshalNMergeRulesType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRulesType(ctx context.Context, sel ast.SelectionSet, v model.MergeRulesType) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) unmarshalNMovePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMovePageInput(ctx context.Context, v any) (model.MovePageInput, error) {
+func (ec *executionContext) unmarshalNMovePageInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMovePageInput(ctx context.Context, v any) (model.MovePageInput, error) {
 	res, err := ec.unmarshalInputMovePageInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNOpenAPIError2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPIError(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPIError) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPIError2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPIError(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPIError) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64256,11 +64257,11 @@ func (ec *executionContext) marshalNOpenAPIPagesEdit2ᚖgithubᚗcomᚋbindery�
 	return ec._OpenAPIPagesEdit(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOpenAPISpec2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpec) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPISpec2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpec) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx, sel, v[i])
+		return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpec(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64272,7 +64273,7 @@ func (ec *executionContext) marshalNOpenAPISpec2ᚕᚖgithubᚗcomᚋbinderyᚋb
 	return ret
 }
 
-func (ec *executionContext) marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpec(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpec) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpec(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpec) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64282,7 +64283,7 @@ func (ec *executionContext) marshalNOpenAPISpec2ᚖgithubᚗcomᚋbinderyᚋbind
 	return ec._OpenAPISpec(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOpenAPISpecConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.OpenAPISpec]) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPISpecConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.OpenAPISpec]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64292,7 +64293,7 @@ func (ec *executionContext) marshalNOpenAPISpecConnection2ᚖgithubᚗcomᚋbind
 	return ec._OpenAPISpecConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOpenAPISpecContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecContent(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecContent) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPISpecContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecContent(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecContent) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64302,11 +64303,11 @@ func (ec *executionContext) marshalNOpenAPISpecContent2ᚖgithubᚗcomᚋbindery
 	return ec._OpenAPISpecContent(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOpenAPISpecEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.OpenAPISpec]) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPISpecEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.OpenAPISpec]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNOpenAPISpecEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNOpenAPISpecEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64318,7 +64319,7 @@ func (ec *executionContext) marshalNOpenAPISpecEdge2ᚕᚖgithubᚗcomᚋbindery
 	return ret
 }
 
-func (ec *executionContext) marshalNOpenAPISpecEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.OpenAPISpec]) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPISpecEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.OpenAPISpec]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64328,24 +64329,24 @@ func (ec *executionContext) marshalNOpenAPISpecEdge2ᚖgithubᚗcomᚋbinderyᚋ
 	return ec._OpenAPISpecEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOpenAPISpecPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecPermissions(ctx context.Context, sel ast.SelectionSet, v model.OpenAPISpecPermissions) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPISpecPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecPermissions(ctx context.Context, sel ast.SelectionSet, v model.OpenAPISpecPermissions) graphql.Marshaler {
 	return ec._OpenAPISpecPermissions(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNOpenAPISpecSourceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecSource(ctx context.Context, v any) (model.OpenAPISpecSource, error) {
+func (ec *executionContext) unmarshalNOpenAPISpecSourceInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecSource(ctx context.Context, v any) (model.OpenAPISpecSource, error) {
 	res, err := ec.unmarshalInputOpenAPISpecSourceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNOpenAPISpecURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecURLs(ctx context.Context, sel ast.SelectionSet, v model.OpenAPISpecURLs) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPISpecURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecURLs(ctx context.Context, sel ast.SelectionSet, v model.OpenAPISpecURLs) graphql.Marshaler {
 	return ec._OpenAPISpecURLs(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNOpenAPISpecVersion2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpecVersion) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPISpecVersion2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpecVersion) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersion(ctx, sel, v[i])
+		return ec.marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecVersion(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64357,7 +64358,7 @@ func (ec *executionContext) marshalNOpenAPISpecVersion2ᚕᚖgithubᚗcomᚋbind
 	return ret
 }
 
-func (ec *executionContext) marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecVersion) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecVersion) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64367,7 +64368,7 @@ func (ec *executionContext) marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋbindery
 	return ec._OpenAPISpecVersion(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOpenAPISpecVersionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.OpenAPISpecVersion]) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPISpecVersionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.OpenAPISpecVersion]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64377,11 +64378,11 @@ func (ec *executionContext) marshalNOpenAPISpecVersionConnection2ᚖgithubᚗcom
 	return ec._OpenAPISpecVersionConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.OpenAPISpecVersion]) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.OpenAPISpecVersion]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNOpenAPISpecVersionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNOpenAPISpecVersionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64393,7 +64394,7 @@ func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚕᚖgithubᚗcomᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.OpenAPISpecVersion]) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.OpenAPISpecVersion]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64403,11 +64404,11 @@ func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚖgithubᚗcomᚋbin
 	return ec._OpenAPISpecVersionEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOrganization2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Organization) graphql.Marshaler {
+func (ec *executionContext) marshalNOrganization2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Organization) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganization(ctx, sel, v[i])
+		return ec.marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganization(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64419,7 +64420,7 @@ func (ec *executionContext) marshalNOrganization2ᚕᚖgithubᚗcomᚋbinderyᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganization(ctx context.Context, sel ast.SelectionSet, v *model.Organization) graphql.Marshaler {
+func (ec *executionContext) marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganization(ctx context.Context, sel ast.SelectionSet, v *model.Organization) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64429,7 +64430,7 @@ func (ec *executionContext) marshalNOrganization2ᚖgithubᚗcomᚋbinderyᚋbin
 	return ec._Organization(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOrganizationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Organization]) graphql.Marshaler {
+func (ec *executionContext) marshalNOrganizationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Organization]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64439,11 +64440,11 @@ func (ec *executionContext) marshalNOrganizationConnection2ᚖgithubᚗcomᚋbin
 	return ec._OrganizationConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOrganizationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Organization]) graphql.Marshaler {
+func (ec *executionContext) marshalNOrganizationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Organization]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNOrganizationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNOrganizationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64455,7 +64456,7 @@ func (ec *executionContext) marshalNOrganizationEdge2ᚕᚖgithubᚗcomᚋbinder
 	return ret
 }
 
-func (ec *executionContext) marshalNOrganizationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Organization]) graphql.Marshaler {
+func (ec *executionContext) marshalNOrganizationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Organization]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64465,29 +64466,29 @@ func (ec *executionContext) marshalNOrganizationEdge2ᚖgithubᚗcomᚋbindery�
 	return ec._OrganizationEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOrganizationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationPermissions(ctx context.Context, sel ast.SelectionSet, v model.OrganizationPermissions) graphql.Marshaler {
+func (ec *executionContext) marshalNOrganizationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationPermissions(ctx context.Context, sel ast.SelectionSet, v model.OrganizationPermissions) graphql.Marshaler {
 	return ec._OrganizationPermissions(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNOrganizationTarget2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationTarget(ctx context.Context, sel ast.SelectionSet, v model.OrganizationTarget) graphql.Marshaler {
+func (ec *executionContext) marshalNOrganizationTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationTarget(ctx context.Context, sel ast.SelectionSet, v model.OrganizationTarget) graphql.Marshaler {
 	return ec._OrganizationTarget(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNOrganizationTrial2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationTrial(ctx context.Context, sel ast.SelectionSet, v model.OrganizationTrial) graphql.Marshaler {
+func (ec *executionContext) marshalNOrganizationTrial2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationTrial(ctx context.Context, sel ast.SelectionSet, v model.OrganizationTrial) graphql.Marshaler {
 	return ec._OrganizationTrial(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNOrganizationType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationType(ctx context.Context, v any) (model.OrganizationType, error) {
+func (ec *executionContext) unmarshalNOrganizationType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationType(ctx context.Context, v any) (model.OrganizationType, error) {
 	var res model.OrganizationType
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNOrganizationType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationType(ctx context.Context, sel ast.SelectionSet, v model.OrganizationType) graphql.Marshaler {
+func (ec *executionContext) marshalNOrganizationType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationType(ctx context.Context, sel ast.SelectionSet, v model.OrganizationType) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNOrganizationURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationURLs(ctx context.Context, sel ast.SelectionSet, v model.OrganizationURLs) graphql.Marshaler {
+func (ec *executionContext) marshalNOrganizationURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationURLs(ctx context.Context, sel ast.SelectionSet, v model.OrganizationURLs) graphql.Marshaler {
 	return ec._OrganizationURLs(ctx, sel, &v)
 }
 
@@ -64501,19 +64502,19 @@ func (ec *executionContext) marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return ec._PageEdit(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPageLayout2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageLayout(ctx context.Context, sel ast.SelectionSet, v model.PageLayout) graphql.Marshaler {
+func (ec *executionContext) marshalNPageLayout2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageLayout(ctx context.Context, sel ast.SelectionSet, v model.PageLayout) graphql.Marshaler {
 	return ec._PageLayout(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPageLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkItemᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LinkItem) graphql.Marshaler {
+func (ec *executionContext) marshalNPageLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLinkItemᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LinkItem) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNPageLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkItem(ctx, sel, v[i])
+		return ec.marshalNPageLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLinkItem(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64525,7 +64526,7 @@ func (ec *executionContext) marshalNPageLink2ᚕᚖgithubᚗcomᚋbinderyᚋbind
 	return ret
 }
 
-func (ec *executionContext) marshalNPageLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkItem(ctx context.Context, sel ast.SelectionSet, v *model.LinkItem) graphql.Marshaler {
+func (ec *executionContext) marshalNPageLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLinkItem(ctx context.Context, sel ast.SelectionSet, v *model.LinkItem) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64535,17 +64536,17 @@ func (ec *executionContext) marshalNPageLink2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return ec._PageLink(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageType(ctx context.Context, v any) (model.PageType, error) {
+func (ec *executionContext) unmarshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageType(ctx context.Context, v any) (model.PageType, error) {
 	var res model.PageType
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageType(ctx context.Context, sel ast.SelectionSet, v model.PageType) graphql.Marshaler {
+func (ec *executionContext) marshalNPageType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageType(ctx context.Context, sel ast.SelectionSet, v model.PageType) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNPingResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPingResult(ctx context.Context, sel ast.SelectionSet, v *model.PingResult) graphql.Marshaler {
+func (ec *executionContext) marshalNPingResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPingResult(ctx context.Context, sel ast.SelectionSet, v *model.PingResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64555,26 +64556,26 @@ func (ec *executionContext) marshalNPingResult2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return ec._PingResult(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNPostCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPostCommentInput(ctx context.Context, v any) (model.PostCommentInput, error) {
+func (ec *executionContext) unmarshalNPostCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPostCommentInput(ctx context.Context, v any) (model.PostCommentInput, error) {
 	res, err := ec.unmarshalInputPostCommentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNPostCommentReplyInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPostCommentReplyInput(ctx context.Context, v any) (model.PostCommentReplyInput, error) {
+func (ec *executionContext) unmarshalNPostCommentReplyInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPostCommentReplyInput(ctx context.Context, v any) (model.PostCommentReplyInput, error) {
 	res, err := ec.unmarshalInputPostCommentReplyInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNPublishIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishIntegrationInput(ctx context.Context, v any) (model.PublishIntegrationInput, error) {
+func (ec *executionContext) unmarshalNPublishIntegrationInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishIntegrationInput(ctx context.Context, v any) (model.PublishIntegrationInput, error) {
 	res, err := ec.unmarshalInputPublishIntegrationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNPublishedFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedFile) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedFile) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNPublishedFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedFile(ctx, sel, v[i])
+		return ec.marshalNPublishedFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedFile(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64586,7 +64587,7 @@ func (ec *executionContext) marshalNPublishedFile2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNPublishedFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedFile(ctx context.Context, sel ast.SelectionSet, v *model.PublishedFile) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedFile(ctx context.Context, sel ast.SelectionSet, v *model.PublishedFile) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64596,11 +64597,11 @@ func (ec *executionContext) marshalNPublishedFile2ᚖgithubᚗcomᚋbinderyᚋbi
 	return ec._PublishedFile(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPublishedLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedLink) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedLink) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNPublishedLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedLink(ctx, sel, v[i])
+		return ec.marshalNPublishedLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedLink(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64612,7 +64613,7 @@ func (ec *executionContext) marshalNPublishedLink2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNPublishedLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedLink(ctx context.Context, sel ast.SelectionSet, v *model.PublishedLink) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedLink(ctx context.Context, sel ast.SelectionSet, v *model.PublishedLink) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64622,11 +64623,11 @@ func (ec *executionContext) marshalNPublishedLink2ᚖgithubᚗcomᚋbinderyᚋbi
 	return ec._PublishedLink(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRefᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedPageRefᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedPageRef) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx, sel, v[i])
+		return ec.marshalNPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedPageRef(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64638,7 +64639,7 @@ func (ec *executionContext) marshalNPublishedPageRef2ᚕᚖgithubᚗcomᚋbinder
 	return ret
 }
 
-func (ec *executionContext) marshalNPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx context.Context, sel ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedPageRef(ctx context.Context, sel ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64648,11 +64649,11 @@ func (ec *executionContext) marshalNPublishedPageRef2ᚖgithubᚗcomᚋbindery�
 	return ec._PublishedPageRef(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPublishedSearchResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedSearchResult) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedSearchResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSearchResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedSearchResult) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNPublishedSearchResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchResult(ctx, sel, v[i])
+		return ec.marshalNPublishedSearchResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSearchResult(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64664,7 +64665,7 @@ func (ec *executionContext) marshalNPublishedSearchResult2ᚕᚖgithubᚗcomᚋb
 	return ret
 }
 
-func (ec *executionContext) marshalNPublishedSearchResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchResult(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSearchResult) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedSearchResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSearchResult(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSearchResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64674,11 +64675,11 @@ func (ec *executionContext) marshalNPublishedSearchResult2ᚖgithubᚗcomᚋbind
 	return ec._PublishedSearchResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPublishedSearchSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedSearchSection) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedSearchSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSearchSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedSearchSection) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNPublishedSearchSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchSection(ctx, sel, v[i])
+		return ec.marshalNPublishedSearchSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSearchSection(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64690,7 +64691,7 @@ func (ec *executionContext) marshalNPublishedSearchSection2ᚕᚖgithubᚗcomᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNPublishedSearchSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSearchSection(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSearchSection) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedSearchSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSearchSection(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSearchSection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64700,11 +64701,11 @@ func (ec *executionContext) marshalNPublishedSearchSection2ᚖgithubᚗcomᚋbin
 	return ec._PublishedSearchSection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPublishedSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedSection) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedSection) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNPublishedSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSection(ctx, sel, v[i])
+		return ec.marshalNPublishedSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSection(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64716,7 +64717,7 @@ func (ec *executionContext) marshalNPublishedSection2ᚕᚖgithubᚗcomᚋbinder
 	return ret
 }
 
-func (ec *executionContext) marshalNPublishedSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedSection(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSection) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSection(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64762,20 +64763,20 @@ func (ec *executionContext) marshalNPublishedSiteSpace2ᚖgithubᚗcomᚋbindery
 	return ec._PublishedSiteSpace(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedURLs(ctx context.Context, sel ast.SelectionSet, v model.PublishedURLs) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedURLs(ctx context.Context, sel ast.SelectionSet, v model.PublishedURLs) graphql.Marshaler {
 	return ec._PublishedURLs(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNPutOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPutOpenAPISpecInput(ctx context.Context, v any) (model.PutOpenAPISpecInput, error) {
+func (ec *executionContext) unmarshalNPutOpenAPISpecInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPutOpenAPISpecInput(ctx context.Context, v any) (model.PutOpenAPISpecInput, error) {
 	res, err := ec.unmarshalInputPutOpenAPISpecInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNReactionAuthor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReactionAuthorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReactionAuthor) graphql.Marshaler {
+func (ec *executionContext) marshalNReactionAuthor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReactionAuthorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReactionAuthor) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNReactionAuthor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReactionAuthor(ctx, sel, v[i])
+		return ec.marshalNReactionAuthor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReactionAuthor(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64787,7 +64788,7 @@ func (ec *executionContext) marshalNReactionAuthor2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNReactionAuthor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReactionAuthor(ctx context.Context, sel ast.SelectionSet, v *model.ReactionAuthor) graphql.Marshaler {
+func (ec *executionContext) marshalNReactionAuthor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReactionAuthor(ctx context.Context, sel ast.SelectionSet, v *model.ReactionAuthor) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64797,12 +64798,12 @@ func (ec *executionContext) marshalNReactionAuthor2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._ReactionAuthor(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNRequestReviewersInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestReviewersInput(ctx context.Context, v any) (model.RequestReviewersInput, error) {
+func (ec *executionContext) unmarshalNRequestReviewersInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRequestReviewersInput(ctx context.Context, v any) (model.RequestReviewersInput, error) {
 	res, err := ec.unmarshalInputRequestReviewersInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNRequestReviewersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestReviewersResult(ctx context.Context, sel ast.SelectionSet, v *model.RequestReviewersResult) graphql.Marshaler {
+func (ec *executionContext) marshalNRequestReviewersResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRequestReviewersResult(ctx context.Context, sel ast.SelectionSet, v *model.RequestReviewersResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64812,11 +64813,11 @@ func (ec *executionContext) marshalNRequestReviewersResult2ᚖgithubᚗcomᚋbin
 	return ec._RequestReviewersResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNRequestedReviewer2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestedReviewerᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RequestedReviewer) graphql.Marshaler {
+func (ec *executionContext) marshalNRequestedReviewer2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRequestedReviewerᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RequestedReviewer) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNRequestedReviewer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestedReviewer(ctx, sel, v[i])
+		return ec.marshalNRequestedReviewer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRequestedReviewer(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64828,7 +64829,7 @@ func (ec *executionContext) marshalNRequestedReviewer2ᚕᚖgithubᚗcomᚋbinde
 	return ret
 }
 
-func (ec *executionContext) marshalNRequestedReviewer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRequestedReviewer(ctx context.Context, sel ast.SelectionSet, v *model.RequestedReviewer) graphql.Marshaler {
+func (ec *executionContext) marshalNRequestedReviewer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRequestedReviewer(ctx context.Context, sel ast.SelectionSet, v *model.RequestedReviewer) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64838,7 +64839,7 @@ func (ec *executionContext) marshalNRequestedReviewer2ᚖgithubᚗcomᚋbindery�
 	return ec._RequestedReviewer(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNRequestedReviewerConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.RequestedReviewer]) graphql.Marshaler {
+func (ec *executionContext) marshalNRequestedReviewerConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.RequestedReviewer]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64848,11 +64849,11 @@ func (ec *executionContext) marshalNRequestedReviewerConnection2ᚖgithubᚗcom�
 	return ec._RequestedReviewerConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNRequestedReviewerEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.RequestedReviewer]) graphql.Marshaler {
+func (ec *executionContext) marshalNRequestedReviewerEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.RequestedReviewer]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNRequestedReviewerEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNRequestedReviewerEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64864,7 +64865,7 @@ func (ec *executionContext) marshalNRequestedReviewerEdge2ᚕᚖgithubᚗcomᚋb
 	return ret
 }
 
-func (ec *executionContext) marshalNRequestedReviewerEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.RequestedReviewer]) graphql.Marshaler {
+func (ec *executionContext) marshalNRequestedReviewerEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.RequestedReviewer]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64874,11 +64875,11 @@ func (ec *executionContext) marshalNRequestedReviewerEdge2ᚖgithubᚗcomᚋbind
 	return ec._RequestedReviewerEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNReview2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReviewᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Review) graphql.Marshaler {
+func (ec *executionContext) marshalNReview2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReviewᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Review) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx, sel, v[i])
+		return ec.marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReview(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64890,7 +64891,7 @@ func (ec *executionContext) marshalNReview2ᚕᚖgithubᚗcomᚋbinderyᚋbinder
 	return ret
 }
 
-func (ec *executionContext) marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx context.Context, sel ast.SelectionSet, v *model.Review) graphql.Marshaler {
+func (ec *executionContext) marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReview(ctx context.Context, sel ast.SelectionSet, v *model.Review) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64900,7 +64901,7 @@ func (ec *executionContext) marshalNReview2ᚖgithubᚗcomᚋbinderyᚋbindery�
 	return ec._Review(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNReviewConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Review]) graphql.Marshaler {
+func (ec *executionContext) marshalNReviewConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Review]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64910,11 +64911,11 @@ func (ec *executionContext) marshalNReviewConnection2ᚖgithubᚗcomᚋbindery�
 	return ec._ReviewConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNReviewEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Review]) graphql.Marshaler {
+func (ec *executionContext) marshalNReviewEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Review]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNReviewEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNReviewEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64926,7 +64927,7 @@ func (ec *executionContext) marshalNReviewEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbi
 	return ret
 }
 
-func (ec *executionContext) marshalNReviewEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Review]) graphql.Marshaler {
+func (ec *executionContext) marshalNReviewEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Review]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64936,21 +64937,21 @@ func (ec *executionContext) marshalNReviewEdge2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return ec._ReviewEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNReviewStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReviewStatus(ctx context.Context, v any) (model.ReviewStatus, error) {
+func (ec *executionContext) unmarshalNReviewStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReviewStatus(ctx context.Context, v any) (model.ReviewStatus, error) {
 	var res model.ReviewStatus
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNReviewStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReviewStatus(ctx context.Context, sel ast.SelectionSet, v model.ReviewStatus) graphql.Marshaler {
+func (ec *executionContext) marshalNReviewStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReviewStatus(ctx context.Context, sel ast.SelectionSet, v model.ReviewStatus) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNRevision2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Revision) graphql.Marshaler {
+func (ec *executionContext) marshalNRevision2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Revision) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx, sel, v[i])
+		return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevision(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64962,7 +64963,7 @@ func (ec *executionContext) marshalNRevision2ᚕᚖgithubᚗcomᚋbinderyᚋbind
 	return ret
 }
 
-func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx context.Context, sel ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevision(ctx context.Context, sel ast.SelectionSet, v *model.Revision) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64972,7 +64973,7 @@ func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return ec._Revision(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNRevisionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Revision]) graphql.Marshaler {
+func (ec *executionContext) marshalNRevisionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Revision]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64982,11 +64983,11 @@ func (ec *executionContext) marshalNRevisionConnection2ᚖgithubᚗcomᚋbindery
 	return ec._RevisionConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNRevisionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Revision]) graphql.Marshaler {
+func (ec *executionContext) marshalNRevisionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Revision]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNRevisionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNRevisionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64998,7 +64999,7 @@ func (ec *executionContext) marshalNRevisionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNRevisionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Revision]) graphql.Marshaler {
+func (ec *executionContext) marshalNRevisionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Revision]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65008,11 +65009,11 @@ func (ec *executionContext) marshalNRevisionEdge2ᚖgithubᚗcomᚋbinderyᚋbin
 	return ec._RevisionEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNRevisionFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionFile) graphql.Marshaler {
+func (ec *executionContext) marshalNRevisionFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionFile) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx, sel, v[i])
+		return ec.marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionFile(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65024,7 +65025,7 @@ func (ec *executionContext) marshalNRevisionFile2ᚕᚖgithubᚗcomᚋbinderyᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx context.Context, sel ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
+func (ec *executionContext) marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionFile(ctx context.Context, sel ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65034,7 +65035,7 @@ func (ec *executionContext) marshalNRevisionFile2ᚖgithubᚗcomᚋbinderyᚋbin
 	return ec._RevisionFile(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNRevisionFileConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.RevisionFile]) graphql.Marshaler {
+func (ec *executionContext) marshalNRevisionFileConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.RevisionFile]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65044,11 +65045,11 @@ func (ec *executionContext) marshalNRevisionFileConnection2ᚖgithubᚗcomᚋbin
 	return ec._RevisionFileConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNRevisionFileEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.RevisionFile]) graphql.Marshaler {
+func (ec *executionContext) marshalNRevisionFileEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.RevisionFile]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNRevisionFileEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNRevisionFileEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65060,7 +65061,7 @@ func (ec *executionContext) marshalNRevisionFileEdge2ᚕᚖgithubᚗcomᚋbinder
 	return ret
 }
 
-func (ec *executionContext) marshalNRevisionFileEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.RevisionFile]) graphql.Marshaler {
+func (ec *executionContext) marshalNRevisionFileEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.RevisionFile]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65070,11 +65071,11 @@ func (ec *executionContext) marshalNRevisionFileEdge2ᚖgithubᚗcomᚋbindery�
 	return ec._RevisionFileEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
+func (ec *executionContext) marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionPage) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx, sel, v[i])
+		return ec.marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPage(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65086,7 +65087,7 @@ func (ec *executionContext) marshalNRevisionPage2ᚕᚖgithubᚗcomᚋbinderyᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx context.Context, sel ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+func (ec *executionContext) marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPage(ctx context.Context, sel ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65096,21 +65097,21 @@ func (ec *executionContext) marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbin
 	return ec._RevisionPage(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNRevisionType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionType(ctx context.Context, v any) (model.RevisionType, error) {
+func (ec *executionContext) unmarshalNRevisionType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionType(ctx context.Context, v any) (model.RevisionType, error) {
 	var res model.RevisionType
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNRevisionType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionType(ctx context.Context, sel ast.SelectionSet, v model.RevisionType) graphql.Marshaler {
+func (ec *executionContext) marshalNRevisionType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionType(ctx context.Context, sel ast.SelectionSet, v model.RevisionType) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNSearchAncestor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchAncestorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchAncestor) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchAncestor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchAncestorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchAncestor) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSearchAncestor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchAncestor(ctx, sel, v[i])
+		return ec.marshalNSearchAncestor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchAncestor(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65122,7 +65123,7 @@ func (ec *executionContext) marshalNSearchAncestor2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNSearchAncestor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchAncestor(ctx context.Context, sel ast.SelectionSet, v *model.SearchAncestor) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchAncestor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchAncestor(ctx context.Context, sel ast.SelectionSet, v *model.SearchAncestor) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65132,11 +65133,11 @@ func (ec *executionContext) marshalNSearchAncestor2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._SearchAncestor(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSearchPageResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchPageResult) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchPageResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchPageResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchPageResult) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSearchPageResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResult(ctx, sel, v[i])
+		return ec.marshalNSearchPageResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchPageResult(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65148,7 +65149,7 @@ func (ec *executionContext) marshalNSearchPageResult2ᚕᚖgithubᚗcomᚋbinder
 	return ret
 }
 
-func (ec *executionContext) marshalNSearchPageResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResult(ctx context.Context, sel ast.SelectionSet, v *model.SearchPageResult) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchPageResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchPageResult(ctx context.Context, sel ast.SelectionSet, v *model.SearchPageResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65158,7 +65159,7 @@ func (ec *executionContext) marshalNSearchPageResult2ᚖgithubᚗcomᚋbindery�
 	return ec._SearchPageResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSearchPageResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchPageResultConnection(ctx context.Context, sel ast.SelectionSet, v *model.SearchPageResultConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchPageResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchPageResultConnection(ctx context.Context, sel ast.SelectionSet, v *model.SearchPageResultConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65168,11 +65169,11 @@ func (ec *executionContext) marshalNSearchPageResultConnection2ᚖgithubᚗcom�
 	return ec._SearchPageResultConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSearchPageResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SearchPageResult]) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchPageResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SearchPageResult]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSearchPageResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNSearchPageResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65184,7 +65185,7 @@ func (ec *executionContext) marshalNSearchPageResultEdge2ᚕᚖgithubᚗcomᚋbi
 	return ret
 }
 
-func (ec *executionContext) marshalNSearchPageResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SearchPageResult]) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchPageResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SearchPageResult]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65194,11 +65195,11 @@ func (ec *executionContext) marshalNSearchPageResultEdge2ᚖgithubᚗcomᚋbinde
 	return ec._SearchPageResultEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSearchSectionResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSectionResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchSectionResult) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchSectionResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchSectionResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchSectionResult) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSearchSectionResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSectionResult(ctx, sel, v[i])
+		return ec.marshalNSearchSectionResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchSectionResult(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65210,7 +65211,7 @@ func (ec *executionContext) marshalNSearchSectionResult2ᚕᚖgithubᚗcomᚋbin
 	return ret
 }
 
-func (ec *executionContext) marshalNSearchSectionResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSectionResult(ctx context.Context, sel ast.SelectionSet, v *model.SearchSectionResult) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchSectionResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchSectionResult(ctx context.Context, sel ast.SelectionSet, v *model.SearchSectionResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65220,11 +65221,11 @@ func (ec *executionContext) marshalNSearchSectionResult2ᚖgithubᚗcomᚋbinder
 	return ec._SearchSectionResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSearchSpaceResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchSpaceResult) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchSpaceResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchSpaceResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchSpaceResult) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSearchSpaceResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResult(ctx, sel, v[i])
+		return ec.marshalNSearchSpaceResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchSpaceResult(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65236,7 +65237,7 @@ func (ec *executionContext) marshalNSearchSpaceResult2ᚕᚖgithubᚗcomᚋbinde
 	return ret
 }
 
-func (ec *executionContext) marshalNSearchSpaceResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResult(ctx context.Context, sel ast.SelectionSet, v *model.SearchSpaceResult) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchSpaceResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchSpaceResult(ctx context.Context, sel ast.SelectionSet, v *model.SearchSpaceResult) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65246,7 +65247,7 @@ func (ec *executionContext) marshalNSearchSpaceResult2ᚖgithubᚗcomᚋbindery�
 	return ec._SearchSpaceResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSearchSpaceResultConnection(ctx context.Context, sel ast.SelectionSet, v *model.SearchSpaceResultConnection) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchSpaceResultConnection(ctx context.Context, sel ast.SelectionSet, v *model.SearchSpaceResultConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65256,11 +65257,11 @@ func (ec *executionContext) marshalNSearchSpaceResultConnection2ᚖgithubᚗcom�
 	return ec._SearchSpaceResultConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSearchSpaceResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SearchSpaceResult]) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchSpaceResultEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SearchSpaceResult]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSearchSpaceResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNSearchSpaceResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65272,7 +65273,7 @@ func (ec *executionContext) marshalNSearchSpaceResultEdge2ᚕᚖgithubᚗcomᚋb
 	return ret
 }
 
-func (ec *executionContext) marshalNSearchSpaceResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SearchSpaceResult]) graphql.Marshaler {
+func (ec *executionContext) marshalNSearchSpaceResultEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SearchSpaceResult]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65282,16 +65283,16 @@ func (ec *executionContext) marshalNSearchSpaceResultEdge2ᚖgithubᚗcomᚋbind
 	return ec._SearchSpaceResultEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNSetTeamMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSetTeamMemberInput(ctx context.Context, v any) (model.SetTeamMemberInput, error) {
+func (ec *executionContext) unmarshalNSetTeamMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSetTeamMemberInput(ctx context.Context, v any) (model.SetTeamMemberInput, error) {
 	res, err := ec.unmarshalInputSetTeamMemberInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNShareLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ShareLink) graphql.Marshaler {
+func (ec *executionContext) marshalNShareLink2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐShareLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ShareLink) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx, sel, v[i])
+		return ec.marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐShareLink(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65303,7 +65304,7 @@ func (ec *executionContext) marshalNShareLink2ᚕᚖgithubᚗcomᚋbinderyᚋbin
 	return ret
 }
 
-func (ec *executionContext) marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐShareLink(ctx context.Context, sel ast.SelectionSet, v *model.ShareLink) graphql.Marshaler {
+func (ec *executionContext) marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐShareLink(ctx context.Context, sel ast.SelectionSet, v *model.ShareLink) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65313,7 +65314,7 @@ func (ec *executionContext) marshalNShareLink2ᚖgithubᚗcomᚋbinderyᚋbinder
 	return ec._ShareLink(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNShareLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.ShareLink]) graphql.Marshaler {
+func (ec *executionContext) marshalNShareLinkConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.ShareLink]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65323,11 +65324,11 @@ func (ec *executionContext) marshalNShareLinkConnection2ᚖgithubᚗcomᚋbinder
 	return ec._ShareLinkConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNShareLinkEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.ShareLink]) graphql.Marshaler {
+func (ec *executionContext) marshalNShareLinkEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.ShareLink]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNShareLinkEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNShareLinkEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65339,7 +65340,7 @@ func (ec *executionContext) marshalNShareLinkEdge2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNShareLinkEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.ShareLink]) graphql.Marshaler {
+func (ec *executionContext) marshalNShareLinkEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.ShareLink]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65349,11 +65350,11 @@ func (ec *executionContext) marshalNShareLinkEdge2ᚖgithubᚗcomᚋbinderyᚋbi
 	return ec._ShareLinkEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSite2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Site) graphql.Marshaler {
+func (ec *executionContext) marshalNSite2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Site) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx, sel, v[i])
+		return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65365,7 +65366,7 @@ func (ec *executionContext) marshalNSite2ᚕᚖgithubᚗcomᚋbinderyᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx context.Context, sel ast.SelectionSet, v *model.Site) graphql.Marshaler {
+func (ec *executionContext) marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx context.Context, sel ast.SelectionSet, v *model.Site) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65375,21 +65376,21 @@ func (ec *executionContext) marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋg
 	return ec._Site(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteAdaptiveContent2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveContent(ctx context.Context, sel ast.SelectionSet, v model.SiteAdaptiveContent) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteAdaptiveContent2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveContent(ctx context.Context, sel ast.SelectionSet, v model.SiteAdaptiveContent) graphql.Marshaler {
 	return ec._SiteAdaptiveContent(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAgentsContext(ctx context.Context, v any) (model.SiteAgentsContext, error) {
+func (ec *executionContext) unmarshalNSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAgentsContext(ctx context.Context, v any) (model.SiteAgentsContext, error) {
 	var res model.SiteAgentsContext
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAgentsContext(ctx context.Context, sel ast.SelectionSet, v model.SiteAgentsContext) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAgentsContext(ctx context.Context, sel ast.SelectionSet, v model.SiteAgentsContext) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNSiteConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Site]) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Site]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65399,11 +65400,11 @@ func (ec *executionContext) marshalNSiteConnection2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._SiteConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Site]) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Site]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65415,7 +65416,7 @@ func (ec *executionContext) marshalNSiteEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbind
 	return ret
 }
 
-func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Site]) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Site]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65425,7 +65426,7 @@ func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return ec._SiteEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteReaderSettings(ctx context.Context, sel ast.SelectionSet, v *model.SiteReaderSettings) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteReaderSettings(ctx context.Context, sel ast.SelectionSet, v *model.SiteReaderSettings) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65435,11 +65436,11 @@ func (ec *executionContext) marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbindery
 	return ec._SiteReaderSettings(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSection) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSection) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSection(ctx, sel, v[i])
+		return ec.marshalNSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSection(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65451,7 +65452,7 @@ func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋb
 	return ret
 }
 
-func (ec *executionContext) marshalNSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *model.SiteSection) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *model.SiteSection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65461,7 +65462,7 @@ func (ec *executionContext) marshalNSiteSection2ᚖgithubᚗcomᚋbinderyᚋbind
 	return ec._SiteSection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteSectionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SiteSection]) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSectionConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SiteSection]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65471,11 +65472,11 @@ func (ec *executionContext) marshalNSiteSectionConnection2ᚖgithubᚗcomᚋbind
 	return ec._SiteSectionConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteSectionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SiteSection]) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSectionEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SiteSection]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSiteSectionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNSiteSectionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65487,7 +65488,7 @@ func (ec *executionContext) marshalNSiteSectionEdge2ᚕᚖgithubᚗcomᚋbindery
 	return ret
 }
 
-func (ec *executionContext) marshalNSiteSectionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SiteSection]) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSectionEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SiteSection]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65497,11 +65498,11 @@ func (ec *executionContext) marshalNSiteSectionEdge2ᚖgithubᚗcomᚋbinderyᚋ
 	return ec._SiteSectionEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteSectionGroup2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroupᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSectionGroup) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSectionGroup2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionGroupᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSectionGroup) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroup(ctx, sel, v[i])
+		return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionGroup(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65513,7 +65514,7 @@ func (ec *executionContext) marshalNSiteSectionGroup2ᚕᚖgithubᚗcomᚋbinder
 	return ret
 }
 
-func (ec *executionContext) marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionGroup(ctx context.Context, sel ast.SelectionSet, v *model.SiteSectionGroup) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionGroup(ctx context.Context, sel ast.SelectionSet, v *model.SiteSectionGroup) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65523,7 +65524,7 @@ func (ec *executionContext) marshalNSiteSectionGroup2ᚖgithubᚗcomᚋbindery�
 	return ec._SiteSectionGroup(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteSectionGroupConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SiteSectionGroup]) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSectionGroupConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SiteSectionGroup]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65533,11 +65534,11 @@ func (ec *executionContext) marshalNSiteSectionGroupConnection2ᚖgithubᚗcom�
 	return ec._SiteSectionGroupConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteSectionGroupEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SiteSectionGroup]) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSectionGroupEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SiteSectionGroup]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSiteSectionGroupEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNSiteSectionGroupEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65549,7 +65550,7 @@ func (ec *executionContext) marshalNSiteSectionGroupEdge2ᚕᚖgithubᚗcomᚋbi
 	return ret
 }
 
-func (ec *executionContext) marshalNSiteSectionGroupEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SiteSectionGroup]) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSectionGroupEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SiteSectionGroup]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65559,7 +65560,7 @@ func (ec *executionContext) marshalNSiteSectionGroupEdge2ᚖgithubᚗcomᚋbinde
 	return ec._SiteSectionGroupEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteSectionItem2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionItem(ctx context.Context, sel ast.SelectionSet, v model.SiteSectionItem) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSectionItem2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionItem(ctx context.Context, sel ast.SelectionSet, v model.SiteSectionItem) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65569,11 +65570,11 @@ func (ec *executionContext) marshalNSiteSectionItem2githubᚗcomᚋbinderyᚋbin
 	return ec._SiteSectionItem(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteSectionItem2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionItemᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SiteSectionItem) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSectionItem2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionItemᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SiteSectionItem) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSiteSectionItem2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSectionItem(ctx, sel, v[i])
+		return ec.marshalNSiteSectionItem2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionItem(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65585,11 +65586,11 @@ func (ec *executionContext) marshalNSiteSectionItem2ᚕgithubᚗcomᚋbinderyᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSpace) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSpace) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx, sel, v[i])
+		return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSpace(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65601,7 +65602,7 @@ func (ec *executionContext) marshalNSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbin
 	return ret
 }
 
-func (ec *executionContext) marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteSpace(ctx context.Context, sel ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSpace(ctx context.Context, sel ast.SelectionSet, v *model.SiteSpace) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65611,7 +65612,7 @@ func (ec *executionContext) marshalNSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinder
 	return ec._SiteSpace(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SiteSpace]) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SiteSpace]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65621,11 +65622,11 @@ func (ec *executionContext) marshalNSiteSpaceConnection2ᚖgithubᚗcomᚋbinder
 	return ec._SiteSpaceConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SiteSpace]) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SiteSpace]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSiteSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNSiteSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65637,7 +65638,7 @@ func (ec *executionContext) marshalNSiteSpaceEdge2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNSiteSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SiteSpace]) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SiteSpace]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65647,7 +65648,7 @@ func (ec *executionContext) marshalNSiteSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbi
 	return ec._SiteSpaceEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteStructure(ctx context.Context, sel ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteStructure(ctx context.Context, sel ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65657,7 +65658,7 @@ func (ec *executionContext) marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbi
 	return ec._SiteStructure(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteStructureItem2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteStructureItem(ctx context.Context, sel ast.SelectionSet, v model.SiteStructureItem) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteStructureItem2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteStructureItem(ctx context.Context, sel ast.SelectionSet, v model.SiteStructureItem) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65667,40 +65668,40 @@ func (ec *executionContext) marshalNSiteStructureItem2githubᚗcomᚋbinderyᚋb
 	return ec._SiteStructureItem(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx context.Context, v any) (model.SiteType, error) {
+func (ec *executionContext) unmarshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteType(ctx context.Context, v any) (model.SiteType, error) {
 	var res model.SiteType
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx context.Context, sel ast.SelectionSet, v model.SiteType) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteType(ctx context.Context, sel ast.SelectionSet, v model.SiteType) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNSiteURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteURLs(ctx context.Context, sel ast.SelectionSet, v model.SiteURLs) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteURLs(ctx context.Context, sel ast.SelectionSet, v model.SiteURLs) graphql.Marshaler {
 	return ec._SiteURLs(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx context.Context, v any) (model.SiteVisibility, error) {
+func (ec *executionContext) unmarshalNSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteVisibility(ctx context.Context, v any) (model.SiteVisibility, error) {
 	var res model.SiteVisibility
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx context.Context, sel ast.SelectionSet, v model.SiteVisibility) graphql.Marshaler {
+func (ec *executionContext) marshalNSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteVisibility(ctx context.Context, sel ast.SelectionSet, v model.SiteVisibility) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) unmarshalNSortSiteStructureInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSortSiteStructureInput(ctx context.Context, v any) (model.SortSiteStructureInput, error) {
+func (ec *executionContext) unmarshalNSortSiteStructureInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSortSiteStructureInput(ctx context.Context, v any) (model.SortSiteStructureInput, error) {
 	res, err := ec.unmarshalInputSortSiteStructureInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Space) graphql.Marshaler {
+func (ec *executionContext) marshalNSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Space) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx, sel, v[i])
+		return ec.marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65712,7 +65713,7 @@ func (ec *executionContext) marshalNSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbindery
 	return ret
 }
 
-func (ec *executionContext) marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx context.Context, sel ast.SelectionSet, v *model.Space) graphql.Marshaler {
+func (ec *executionContext) marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx context.Context, sel ast.SelectionSet, v *model.Space) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65722,7 +65723,7 @@ func (ec *executionContext) marshalNSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋ
 	return ec._Space(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Space]) graphql.Marshaler {
+func (ec *executionContext) marshalNSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Space]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65732,11 +65733,11 @@ func (ec *executionContext) marshalNSpaceConnection2ᚖgithubᚗcomᚋbinderyᚋ
 	return ec._SpaceConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Space]) graphql.Marshaler {
+func (ec *executionContext) marshalNSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Space]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65748,7 +65749,7 @@ func (ec *executionContext) marshalNSpaceEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbin
 	return ret
 }
 
-func (ec *executionContext) marshalNSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Space]) graphql.Marshaler {
+func (ec *executionContext) marshalNSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Space]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65758,21 +65759,21 @@ func (ec *executionContext) marshalNSpaceEdge2ᚖgithubᚗcomᚋbinderyᚋbinder
 	return ec._SpaceEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNSpaceEditMode2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceEditMode(ctx context.Context, v any) (model.SpaceEditMode, error) {
+func (ec *executionContext) unmarshalNSpaceEditMode2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceEditMode(ctx context.Context, v any) (model.SpaceEditMode, error) {
 	var res model.SpaceEditMode
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNSpaceEditMode2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceEditMode(ctx context.Context, sel ast.SelectionSet, v model.SpaceEditMode) graphql.Marshaler {
+func (ec *executionContext) marshalNSpaceEditMode2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceEditMode(ctx context.Context, sel ast.SelectionSet, v model.SpaceEditMode) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNSpaceIntegrationBlocks2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceIntegrationBlocksᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SpaceIntegrationBlocks) graphql.Marshaler {
+func (ec *executionContext) marshalNSpaceIntegrationBlocks2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceIntegrationBlocksᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SpaceIntegrationBlocks) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSpaceIntegrationBlocks2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceIntegrationBlocks(ctx, sel, v[i])
+		return ec.marshalNSpaceIntegrationBlocks2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceIntegrationBlocks(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65784,7 +65785,7 @@ func (ec *executionContext) marshalNSpaceIntegrationBlocks2ᚕᚖgithubᚗcomᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNSpaceIntegrationBlocks2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceIntegrationBlocks(ctx context.Context, sel ast.SelectionSet, v *model.SpaceIntegrationBlocks) graphql.Marshaler {
+func (ec *executionContext) marshalNSpaceIntegrationBlocks2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceIntegrationBlocks(ctx context.Context, sel ast.SelectionSet, v *model.SpaceIntegrationBlocks) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65794,11 +65795,11 @@ func (ec *executionContext) marshalNSpaceIntegrationBlocks2ᚖgithubᚗcomᚋbin
 	return ec._SpaceIntegrationBlocks(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSpacePermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpacePermissions(ctx context.Context, sel ast.SelectionSet, v model.SpacePermissions) graphql.Marshaler {
+func (ec *executionContext) marshalNSpacePermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpacePermissions(ctx context.Context, sel ast.SelectionSet, v model.SpacePermissions) graphql.Marshaler {
 	return ec._SpacePermissions(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNSpaceURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceURLs(ctx context.Context, sel ast.SelectionSet, v model.SpaceURLs) graphql.Marshaler {
+func (ec *executionContext) marshalNSpaceURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceURLs(ctx context.Context, sel ast.SelectionSet, v model.SpaceURLs) graphql.Marshaler {
 	return ec._SpaceURLs(ctx, sel, &v)
 }
 
@@ -65847,16 +65848,16 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
-func (ec *executionContext) unmarshalNSubmitReviewInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSubmitReviewInput(ctx context.Context, v any) (model.SubmitReviewInput, error) {
+func (ec *executionContext) unmarshalNSubmitReviewInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSubmitReviewInput(ctx context.Context, v any) (model.SubmitReviewInput, error) {
 	res, err := ec.unmarshalInputSubmitReviewInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNTeam2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Team) graphql.Marshaler {
+func (ec *executionContext) marshalNTeam2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Team) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx, sel, v[i])
+		return ec.marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeam(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65868,7 +65869,7 @@ func (ec *executionContext) marshalNTeam2ᚕᚖgithubᚗcomᚋbinderyᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx context.Context, sel ast.SelectionSet, v *model.Team) graphql.Marshaler {
+func (ec *executionContext) marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeam(ctx context.Context, sel ast.SelectionSet, v *model.Team) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65878,7 +65879,7 @@ func (ec *executionContext) marshalNTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋg
 	return ec._Team(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTeamConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Team]) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Team]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65888,11 +65889,11 @@ func (ec *executionContext) marshalNTeamConnection2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._TeamConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTeamEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Team]) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Team]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTeamEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNTeamEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65904,7 +65905,7 @@ func (ec *executionContext) marshalNTeamEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbind
 	return ret
 }
 
-func (ec *executionContext) marshalNTeamEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Team]) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Team]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65914,11 +65915,11 @@ func (ec *executionContext) marshalNTeamEdge2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return ec._TeamEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTeamGrant2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamGrantᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamGrant) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamGrant2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamGrantᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamGrant) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTeamGrant2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamGrant(ctx, sel, v[i])
+		return ec.marshalNTeamGrant2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamGrant(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65930,7 +65931,7 @@ func (ec *executionContext) marshalNTeamGrant2ᚕᚖgithubᚗcomᚋbinderyᚋbin
 	return ret
 }
 
-func (ec *executionContext) marshalNTeamGrant2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamGrant(ctx context.Context, sel ast.SelectionSet, v *model.TeamGrant) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamGrant2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamGrant(ctx context.Context, sel ast.SelectionSet, v *model.TeamGrant) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65940,7 +65941,7 @@ func (ec *executionContext) marshalNTeamGrant2ᚖgithubᚗcomᚋbinderyᚋbinder
 	return ec._TeamGrant(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTeamGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.TeamGrant]) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.TeamGrant]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65950,11 +65951,11 @@ func (ec *executionContext) marshalNTeamGrantConnection2ᚖgithubᚗcomᚋbinder
 	return ec._TeamGrantConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTeamGrantEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.TeamGrant]) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamGrantEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.TeamGrant]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTeamGrantEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNTeamGrantEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65966,7 +65967,7 @@ func (ec *executionContext) marshalNTeamGrantEdge2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNTeamGrantEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.TeamGrant]) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamGrantEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.TeamGrant]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -65976,11 +65977,11 @@ func (ec *executionContext) marshalNTeamGrantEdge2ᚖgithubᚗcomᚋbinderyᚋbi
 	return ec._TeamGrantEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTeamMember2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamMember) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamMember2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamMember) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTeamMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMember(ctx, sel, v[i])
+		return ec.marshalNTeamMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMember(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -65992,7 +65993,7 @@ func (ec *executionContext) marshalNTeamMember2ᚕᚖgithubᚗcomᚋbinderyᚋbi
 	return ret
 }
 
-func (ec *executionContext) marshalNTeamMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMember(ctx context.Context, sel ast.SelectionSet, v *model.TeamMember) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMember(ctx context.Context, sel ast.SelectionSet, v *model.TeamMember) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66002,11 +66003,11 @@ func (ec *executionContext) marshalNTeamMember2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return ec._TeamMember(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTeamMemberAccess2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMemberAccess(ctx context.Context, sel ast.SelectionSet, v model.TeamMemberAccess) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamMemberAccess2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMemberAccess(ctx context.Context, sel ast.SelectionSet, v model.TeamMemberAccess) graphql.Marshaler {
 	return ec._TeamMemberAccess(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNTeamMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.TeamMember]) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamMemberConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.TeamMember]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66016,11 +66017,11 @@ func (ec *executionContext) marshalNTeamMemberConnection2ᚖgithubᚗcomᚋbinde
 	return ec._TeamMemberConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTeamMemberEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.TeamMember]) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamMemberEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.TeamMember]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTeamMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNTeamMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -66032,7 +66033,7 @@ func (ec *executionContext) marshalNTeamMemberEdge2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNTeamMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.TeamMember]) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamMemberEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.TeamMember]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66042,34 +66043,34 @@ func (ec *executionContext) marshalNTeamMemberEdge2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._TeamMemberEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNTeamMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMemberRole(ctx context.Context, v any) (model.TeamMemberRole, error) {
+func (ec *executionContext) unmarshalNTeamMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMemberRole(ctx context.Context, v any) (model.TeamMemberRole, error) {
 	var res model.TeamMemberRole
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNTeamMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMemberRole(ctx context.Context, sel ast.SelectionSet, v model.TeamMemberRole) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMemberRole(ctx context.Context, sel ast.SelectionSet, v model.TeamMemberRole) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) unmarshalNTeamMembershipInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMembershipInput(ctx context.Context, v any) (*model.TeamMembershipInput, error) {
+func (ec *executionContext) unmarshalNTeamMembershipInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMembershipInput(ctx context.Context, v any) (*model.TeamMembershipInput, error) {
 	res, err := ec.unmarshalInputTeamMembershipInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNTeamPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamPermissions(ctx context.Context, sel ast.SelectionSet, v model.TeamPermissions) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamPermissions(ctx context.Context, sel ast.SelectionSet, v model.TeamPermissions) graphql.Marshaler {
 	return ec._TeamPermissions(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNTeamRole2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamRole(ctx context.Context, sel ast.SelectionSet, v model.TeamRole) graphql.Marshaler {
+func (ec *executionContext) marshalNTeamRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamRole(ctx context.Context, sel ast.SelectionSet, v model.TeamRole) graphql.Marshaler {
 	return ec._TeamRole(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNTemplate2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTemplateᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Template) graphql.Marshaler {
+func (ec *executionContext) marshalNTemplate2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTemplateᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Template) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTemplate2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTemplate(ctx, sel, v[i])
+		return ec.marshalNTemplate2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTemplate(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -66081,7 +66082,7 @@ func (ec *executionContext) marshalNTemplate2ᚕᚖgithubᚗcomᚋbinderyᚋbind
 	return ret
 }
 
-func (ec *executionContext) marshalNTemplate2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTemplate(ctx context.Context, sel ast.SelectionSet, v *model.Template) graphql.Marshaler {
+func (ec *executionContext) marshalNTemplate2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTemplate(ctx context.Context, sel ast.SelectionSet, v *model.Template) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66091,11 +66092,11 @@ func (ec *executionContext) marshalNTemplate2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return ec._Template(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTextRange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTextRangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TextRange) graphql.Marshaler {
+func (ec *executionContext) marshalNTextRange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTextRangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TextRange) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTextRange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTextRange(ctx, sel, v[i])
+		return ec.marshalNTextRange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTextRange(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -66107,7 +66108,7 @@ func (ec *executionContext) marshalNTextRange2ᚕᚖgithubᚗcomᚋbinderyᚋbin
 	return ret
 }
 
-func (ec *executionContext) marshalNTextRange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTextRange(ctx context.Context, sel ast.SelectionSet, v *model.TextRange) graphql.Marshaler {
+func (ec *executionContext) marshalNTextRange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTextRange(ctx context.Context, sel ast.SelectionSet, v *model.TextRange) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66133,11 +66134,11 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
-func (ec *executionContext) marshalNTranslation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Translation) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslation2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Translation) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslation(ctx, sel, v[i])
+		return ec.marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslation(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -66149,7 +66150,7 @@ func (ec *executionContext) marshalNTranslation2ᚕᚖgithubᚗcomᚋbinderyᚋb
 	return ret
 }
 
-func (ec *executionContext) marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslation(ctx context.Context, sel ast.SelectionSet, v *model.Translation) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslation(ctx context.Context, sel ast.SelectionSet, v *model.Translation) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66159,7 +66160,7 @@ func (ec *executionContext) marshalNTranslation2ᚖgithubᚗcomᚋbinderyᚋbind
 	return ec._Translation(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTranslationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Translation]) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.Translation]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66169,11 +66170,11 @@ func (ec *executionContext) marshalNTranslationConnection2ᚖgithubᚗcomᚋbind
 	return ec._TranslationConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTranslationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Translation]) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.Translation]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTranslationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNTranslationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -66185,7 +66186,7 @@ func (ec *executionContext) marshalNTranslationEdge2ᚕᚖgithubᚗcomᚋbindery
 	return ret
 }
 
-func (ec *executionContext) marshalNTranslationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Translation]) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.Translation]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66195,11 +66196,11 @@ func (ec *executionContext) marshalNTranslationEdge2ᚖgithubᚗcomᚋbinderyᚋ
 	return ec._TranslationEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTranslationIssue2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationIssueᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationIssue) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationIssue2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationIssueᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationIssue) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTranslationIssue2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationIssue(ctx, sel, v[i])
+		return ec.marshalNTranslationIssue2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationIssue(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -66211,7 +66212,7 @@ func (ec *executionContext) marshalNTranslationIssue2ᚕᚖgithubᚗcomᚋbinder
 	return ret
 }
 
-func (ec *executionContext) marshalNTranslationIssue2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationIssue(ctx context.Context, sel ast.SelectionSet, v *model.TranslationIssue) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationIssue2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationIssue(ctx context.Context, sel ast.SelectionSet, v *model.TranslationIssue) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66221,15 +66222,15 @@ func (ec *executionContext) marshalNTranslationIssue2ᚖgithubᚗcomᚋbindery�
 	return ec._TranslationIssue(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTranslationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationPermissions(ctx context.Context, sel ast.SelectionSet, v model.TranslationPermissions) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationPermissions(ctx context.Context, sel ast.SelectionSet, v model.TranslationPermissions) graphql.Marshaler {
 	return ec._TranslationPermissions(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNTranslationRun2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRunᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationRun) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationRun2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationRunᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationRun) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTranslationRun2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRun(ctx, sel, v[i])
+		return ec.marshalNTranslationRun2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationRun(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -66241,7 +66242,7 @@ func (ec *executionContext) marshalNTranslationRun2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNTranslationRun2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRun(ctx context.Context, sel ast.SelectionSet, v *model.TranslationRun) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationRun2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationRun(ctx context.Context, sel ast.SelectionSet, v *model.TranslationRun) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66251,7 +66252,7 @@ func (ec *executionContext) marshalNTranslationRun2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._TranslationRun(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTranslationRunConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.TranslationRun]) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationRunConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.TranslationRun]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66261,11 +66262,11 @@ func (ec *executionContext) marshalNTranslationRunConnection2ᚖgithubᚗcomᚋb
 	return ec._TranslationRunConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTranslationRunEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.TranslationRun]) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationRunEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.TranslationRun]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNTranslationRunEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNTranslationRunEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -66277,7 +66278,7 @@ func (ec *executionContext) marshalNTranslationRunEdge2ᚕᚖgithubᚗcomᚋbind
 	return ret
 }
 
-func (ec *executionContext) marshalNTranslationRunEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.TranslationRun]) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationRunEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.TranslationRun]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66287,140 +66288,140 @@ func (ec *executionContext) marshalNTranslationRunEdge2ᚖgithubᚗcomᚋbindery
 	return ec._TranslationRunEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalNTranslationRunStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRunStatus(ctx context.Context, v any) (model.TranslationRunStatus, error) {
+func (ec *executionContext) unmarshalNTranslationRunStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationRunStatus(ctx context.Context, v any) (model.TranslationRunStatus, error) {
 	var res model.TranslationRunStatus
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNTranslationRunStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationRunStatus(ctx context.Context, sel ast.SelectionSet, v model.TranslationRunStatus) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationRunStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationRunStatus(ctx context.Context, sel ast.SelectionSet, v model.TranslationRunStatus) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalNTranslationSource2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSource(ctx context.Context, sel ast.SelectionSet, v model.TranslationSource) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationSource2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationSource(ctx context.Context, sel ast.SelectionSet, v model.TranslationSource) graphql.Marshaler {
 	return ec._TranslationSource(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNTranslationSourceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationSourceInput(ctx context.Context, v any) (*model.TranslationSourceInput, error) {
+func (ec *executionContext) unmarshalNTranslationSourceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationSourceInput(ctx context.Context, v any) (*model.TranslationSourceInput, error) {
 	res, err := ec.unmarshalInputTranslationSourceInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNTranslationStats2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationStats(ctx context.Context, sel ast.SelectionSet, v model.TranslationStats) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationStats2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationStats(ctx context.Context, sel ast.SelectionSet, v model.TranslationStats) graphql.Marshaler {
 	return ec._TranslationStats(ctx, sel, &v)
 }
 
-func (ec *executionContext) unmarshalNTranslationStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationStatus(ctx context.Context, v any) (model.TranslationStatus, error) {
+func (ec *executionContext) unmarshalNTranslationStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationStatus(ctx context.Context, v any) (model.TranslationStatus, error) {
 	var res model.TranslationStatus
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNTranslationStatus2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationStatus(ctx context.Context, sel ast.SelectionSet, v model.TranslationStatus) graphql.Marshaler {
+func (ec *executionContext) marshalNTranslationStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationStatus(ctx context.Context, sel ast.SelectionSet, v model.TranslationStatus) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) unmarshalNUpdateAgentInstructionsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateAgentInstructionsInput(ctx context.Context, v any) (model.UpdateAgentInstructionsInput, error) {
+func (ec *executionContext) unmarshalNUpdateAgentInstructionsInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateAgentInstructionsInput(ctx context.Context, v any) (model.UpdateAgentInstructionsInput, error) {
 	res, err := ec.unmarshalInputUpdateAgentInstructionsInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateChangeRequestInput(ctx context.Context, v any) (model.UpdateChangeRequestInput, error) {
+func (ec *executionContext) unmarshalNUpdateChangeRequestInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateChangeRequestInput(ctx context.Context, v any) (model.UpdateChangeRequestInput, error) {
 	res, err := ec.unmarshalInputUpdateChangeRequestInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateCollectionInput(ctx context.Context, v any) (model.UpdateCollectionInput, error) {
+func (ec *executionContext) unmarshalNUpdateCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateCollectionInput(ctx context.Context, v any) (model.UpdateCollectionInput, error) {
 	res, err := ec.unmarshalInputUpdateCollectionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateCommentInput(ctx context.Context, v any) (model.UpdateCommentInput, error) {
+func (ec *executionContext) unmarshalNUpdateCommentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateCommentInput(ctx context.Context, v any) (model.UpdateCommentInput, error) {
 	res, err := ec.unmarshalInputUpdateCommentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateCommentReplyInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateCommentReplyInput(ctx context.Context, v any) (model.UpdateCommentReplyInput, error) {
+func (ec *executionContext) unmarshalNUpdateCommentReplyInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateCommentReplyInput(ctx context.Context, v any) (model.UpdateCommentReplyInput, error) {
 	res, err := ec.unmarshalInputUpdateCommentReplyInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateGlossaryInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateGlossaryInput(ctx context.Context, v any) (model.UpdateGlossaryInput, error) {
+func (ec *executionContext) unmarshalNUpdateGlossaryInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateGlossaryInput(ctx context.Context, v any) (model.UpdateGlossaryInput, error) {
 	res, err := ec.unmarshalInputUpdateGlossaryInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateGrantInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateGrantInput(ctx context.Context, v any) (model.UpdateGrantInput, error) {
+func (ec *executionContext) unmarshalNUpdateGrantInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateGrantInput(ctx context.Context, v any) (model.UpdateGrantInput, error) {
 	res, err := ec.unmarshalInputUpdateGrantInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateMemberInput(ctx context.Context, v any) (model.UpdateMemberInput, error) {
+func (ec *executionContext) unmarshalNUpdateMemberInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateMemberInput(ctx context.Context, v any) (model.UpdateMemberInput, error) {
 	res, err := ec.unmarshalInputUpdateMemberInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateOpenAPIPagesInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOpenAPIPagesInput(ctx context.Context, v any) (model.UpdateOpenAPIPagesInput, error) {
+func (ec *executionContext) unmarshalNUpdateOpenAPIPagesInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateOpenAPIPagesInput(ctx context.Context, v any) (model.UpdateOpenAPIPagesInput, error) {
 	res, err := ec.unmarshalInputUpdateOpenAPIPagesInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateOrganizationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateOrganizationInput(ctx context.Context, v any) (model.UpdateOrganizationInput, error) {
+func (ec *executionContext) unmarshalNUpdateOrganizationInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateOrganizationInput(ctx context.Context, v any) (model.UpdateOrganizationInput, error) {
 	res, err := ec.unmarshalInputUpdateOrganizationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdatePageInput(ctx context.Context, v any) (model.UpdatePageInput, error) {
+func (ec *executionContext) unmarshalNUpdatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdatePageInput(ctx context.Context, v any) (model.UpdatePageInput, error) {
 	res, err := ec.unmarshalInputUpdatePageInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateShareLinkInput(ctx context.Context, v any) (model.UpdateShareLinkInput, error) {
+func (ec *executionContext) unmarshalNUpdateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateShareLinkInput(ctx context.Context, v any) (model.UpdateShareLinkInput, error) {
 	res, err := ec.unmarshalInputUpdateShareLinkInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteInput(ctx context.Context, v any) (model.UpdateSiteInput, error) {
+func (ec *executionContext) unmarshalNUpdateSiteInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateSiteInput(ctx context.Context, v any) (model.UpdateSiteInput, error) {
 	res, err := ec.unmarshalInputUpdateSiteInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateSiteReaderSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteReaderSettingsInput(ctx context.Context, v any) (model.UpdateSiteReaderSettingsInput, error) {
+func (ec *executionContext) unmarshalNUpdateSiteReaderSettingsInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateSiteReaderSettingsInput(ctx context.Context, v any) (model.UpdateSiteReaderSettingsInput, error) {
 	res, err := ec.unmarshalInputUpdateSiteReaderSettingsInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionGroupInput(ctx context.Context, v any) (model.UpdateSiteSectionGroupInput, error) {
+func (ec *executionContext) unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateSiteSectionGroupInput(ctx context.Context, v any) (model.UpdateSiteSectionGroupInput, error) {
 	res, err := ec.unmarshalInputUpdateSiteSectionGroupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSectionInput(ctx context.Context, v any) (model.UpdateSiteSectionInput, error) {
+func (ec *executionContext) unmarshalNUpdateSiteSectionInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateSiteSectionInput(ctx context.Context, v any) (model.UpdateSiteSectionInput, error) {
 	res, err := ec.unmarshalInputUpdateSiteSectionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateSiteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSiteSpaceInput(ctx context.Context, v any) (model.UpdateSiteSpaceInput, error) {
+func (ec *executionContext) unmarshalNUpdateSiteSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateSiteSpaceInput(ctx context.Context, v any) (model.UpdateSiteSpaceInput, error) {
 	res, err := ec.unmarshalInputUpdateSiteSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateSpaceInput(ctx context.Context, v any) (model.UpdateSpaceInput, error) {
+func (ec *executionContext) unmarshalNUpdateSpaceInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateSpaceInput(ctx context.Context, v any) (model.UpdateSpaceInput, error) {
 	res, err := ec.unmarshalInputUpdateSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateTeamInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTeamInput(ctx context.Context, v any) (model.UpdateTeamInput, error) {
+func (ec *executionContext) unmarshalNUpdateTeamInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateTeamInput(ctx context.Context, v any) (model.UpdateTeamInput, error) {
 	res, err := ec.unmarshalInputUpdateTeamInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateTeamMembersInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTeamMembersInput(ctx context.Context, v any) (model.UpdateTeamMembersInput, error) {
+func (ec *executionContext) unmarshalNUpdateTeamMembersInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateTeamMembersInput(ctx context.Context, v any) (model.UpdateTeamMembersInput, error) {
 	res, err := ec.unmarshalInputUpdateTeamMembersInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalNUpdateTranslationInput2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUpdateTranslationInput(ctx context.Context, v any) (model.UpdateTranslationInput, error) {
+func (ec *executionContext) unmarshalNUpdateTranslationInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateTranslationInput(ctx context.Context, v any) (model.UpdateTranslationInput, error) {
 	res, err := ec.unmarshalInputUpdateTranslationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
@@ -66441,7 +66442,7 @@ func (ec *executionContext) marshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋg
 	return res
 }
 
-func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx context.Context, sel ast.SelectionSet, v *model.User) graphql.Marshaler {
+func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx context.Context, sel ast.SelectionSet, v *model.User) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66451,11 +66452,11 @@ func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋg
 	return ec._User(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNUserContributor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserContributorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.UserContributor) graphql.Marshaler {
+func (ec *executionContext) marshalNUserContributor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUserContributorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.UserContributor) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNUserContributor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserContributor(ctx, sel, v[i])
+		return ec.marshalNUserContributor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUserContributor(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -66467,7 +66468,7 @@ func (ec *executionContext) marshalNUserContributor2ᚕᚖgithubᚗcomᚋbindery
 	return ret
 }
 
-func (ec *executionContext) marshalNUserContributor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserContributor(ctx context.Context, sel ast.SelectionSet, v *model.UserContributor) graphql.Marshaler {
+func (ec *executionContext) marshalNUserContributor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUserContributor(ctx context.Context, sel ast.SelectionSet, v *model.UserContributor) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66477,11 +66478,11 @@ func (ec *executionContext) marshalNUserContributor2ᚖgithubᚗcomᚋbinderyᚋ
 	return ec._UserContributor(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNUserGrant2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserGrantᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.UserGrant) graphql.Marshaler {
+func (ec *executionContext) marshalNUserGrant2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUserGrantᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.UserGrant) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNUserGrant2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserGrant(ctx, sel, v[i])
+		return ec.marshalNUserGrant2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUserGrant(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -66493,7 +66494,7 @@ func (ec *executionContext) marshalNUserGrant2ᚕᚖgithubᚗcomᚋbinderyᚋbin
 	return ret
 }
 
-func (ec *executionContext) marshalNUserGrant2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserGrant(ctx context.Context, sel ast.SelectionSet, v *model.UserGrant) graphql.Marshaler {
+func (ec *executionContext) marshalNUserGrant2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUserGrant(ctx context.Context, sel ast.SelectionSet, v *model.UserGrant) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66503,7 +66504,7 @@ func (ec *executionContext) marshalNUserGrant2ᚖgithubᚗcomᚋbinderyᚋbinder
 	return ec._UserGrant(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNUserGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.UserGrant]) graphql.Marshaler {
+func (ec *executionContext) marshalNUserGrantConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.UserGrant]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66513,11 +66514,11 @@ func (ec *executionContext) marshalNUserGrantConnection2ᚖgithubᚗcomᚋbinder
 	return ec._UserGrantConnection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNUserGrantEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.UserGrant]) graphql.Marshaler {
+func (ec *executionContext) marshalNUserGrantEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.UserGrant]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNUserGrantEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx, sel, v[i])
+		return ec.marshalNUserGrantEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -66529,7 +66530,7 @@ func (ec *executionContext) marshalNUserGrantEdge2ᚕᚖgithubᚗcomᚋbindery�
 	return ret
 }
 
-func (ec *executionContext) marshalNUserGrantEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.UserGrant]) graphql.Marshaler {
+func (ec *executionContext) marshalNUserGrantEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.UserGrant]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -66539,7 +66540,7 @@ func (ec *executionContext) marshalNUserGrantEdge2ᚖgithubᚗcomᚋbinderyᚋbi
 	return ec._UserGrantEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNUserURLs2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUserURLs(ctx context.Context, sel ast.SelectionSet, v model.UserURLs) graphql.Marshaler {
+func (ec *executionContext) marshalNUserURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUserURLs(ctx context.Context, sel ast.SelectionSet, v model.UserURLs) graphql.Marshaler {
 	return ec._UserURLs(ctx, sel, &v)
 }
 
@@ -66695,6 +66696,16 @@ func (ec *executionContext) marshalOBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalOBoolean2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*bool], error) {
+	var res opt.Field[*bool]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOBoolean2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, sel ast.SelectionSet, v opt.Field[*bool]) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalOBoolean2ᚖbool(ctx context.Context, v any) (*bool, error) {
 	if v == nil {
 		return nil, nil
@@ -66713,14 +66724,24 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
-func (ec *executionContext) marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequest(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
+func (ec *executionContext) marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequest(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._ChangeRequest(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestStatus(ctx context.Context, v any) (*model.ChangeRequestStatus, error) {
+func (ec *executionContext) unmarshalOChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.ChangeRequestStatus], error) {
+	var res opt.Field[*model.ChangeRequestStatus]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, sel ast.SelectionSet, v opt.Field[*model.ChangeRequestStatus]) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestStatus(ctx context.Context, v any) (*model.ChangeRequestStatus, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -66729,28 +66750,28 @@ func (ec *executionContext) unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋbind
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐChangeRequestStatus(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestStatus) graphql.Marshaler {
+func (ec *executionContext) marshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestStatus(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestStatus) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCollection(ctx context.Context, sel ast.SelectionSet, v *model.Collection) graphql.Marshaler {
+func (ec *executionContext) marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollection(ctx context.Context, sel ast.SelectionSet, v *model.Collection) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Collection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalOComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐComment(ctx context.Context, sel ast.SelectionSet, v *model.Comment) graphql.Marshaler {
+func (ec *executionContext) marshalOComment2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐComment(ctx context.Context, sel ast.SelectionSet, v *model.Comment) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Comment(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentBody(ctx context.Context, v any) (*model.CommentBody, error) {
+func (ec *executionContext) unmarshalOCommentBodyInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentBody(ctx context.Context, v any) (*model.CommentBody, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -66758,14 +66779,14 @@ func (ec *executionContext) unmarshalOCommentBodyInput2ᚖgithubᚗcomᚋbindery
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentReply(ctx context.Context, sel ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
+func (ec *executionContext) marshalOCommentReply2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentReply(ctx context.Context, sel ast.SelectionSet, v *model.CommentReply) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._CommentReply(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOCommentStatusFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatusFilter(ctx context.Context, v any) (*model.CommentStatusFilter, error) {
+func (ec *executionContext) unmarshalOCommentStatusFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentStatusFilter(ctx context.Context, v any) (*model.CommentStatusFilter, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -66774,14 +66795,14 @@ func (ec *executionContext) unmarshalOCommentStatusFilter2ᚖgithubᚗcomᚋbind
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOCommentStatusFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCommentStatusFilter(ctx context.Context, sel ast.SelectionSet, v *model.CommentStatusFilter) graphql.Marshaler {
+func (ec *executionContext) marshalOCommentStatusFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCommentStatusFilter(ctx context.Context, sel ast.SelectionSet, v *model.CommentStatusFilter) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOCreateChangeRequestInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐCreateChangeRequestInput(ctx context.Context, v any) (*model.CreateChangeRequestInput, error) {
+func (ec *executionContext) unmarshalOCreateChangeRequestInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateChangeRequestInput(ctx context.Context, v any) (*model.CreateChangeRequestInput, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -66789,7 +66810,17 @@ func (ec *executionContext) unmarshalOCreateChangeRequestInput2ᚖgithubᚗcom�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalODefaultLevel2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDefaultLevel(ctx context.Context, v any) (*model.DefaultLevel, error) {
+func (ec *executionContext) unmarshalODefaultLevel2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.DefaultLevel], error) {
+	var res opt.Field[*model.DefaultLevel]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODefaultLevel2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, sel ast.SelectionSet, v opt.Field[*model.DefaultLevel]) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalODefaultLevel2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDefaultLevel(ctx context.Context, v any) (*model.DefaultLevel, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -66798,14 +66829,14 @@ func (ec *executionContext) unmarshalODefaultLevel2ᚖgithubᚗcomᚋbinderyᚋb
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalODefaultLevel2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDefaultLevel(ctx context.Context, sel ast.SelectionSet, v *model.DefaultLevel) graphql.Marshaler {
+func (ec *executionContext) marshalODefaultLevel2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDefaultLevel(ctx context.Context, sel ast.SelectionSet, v *model.DefaultLevel) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx context.Context, v any) (model.Document, error) {
+func (ec *executionContext) unmarshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx context.Context, v any) (model.Document, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -66814,14 +66845,24 @@ func (ec *executionContext) unmarshalODocument2githubᚗcomᚋbinderyᚋbindery�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx context.Context, sel ast.SelectionSet, v model.Document) graphql.Marshaler {
+func (ec *executionContext) marshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx context.Context, sel ast.SelectionSet, v model.Document) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalODocument2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx context.Context, v any) (*model.Document, error) {
+func (ec *executionContext) unmarshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.Document], error) {
+	var res opt.Field[*model.Document]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, sel ast.SelectionSet, v opt.Field[*model.Document]) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalODocument2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx context.Context, v any) (*model.Document, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -66830,14 +66871,14 @@ func (ec *executionContext) unmarshalODocument2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalODocument2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐDocument(ctx context.Context, sel ast.SelectionSet, v *model.Document) graphql.Marshaler {
+func (ec *executionContext) marshalODocument2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx context.Context, sel ast.SelectionSet, v *model.Document) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEvaluation(ctx context.Context, v any) (*model.Evaluation, error) {
+func (ec *executionContext) unmarshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEvaluation(ctx context.Context, v any) (*model.Evaluation, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -66846,21 +66887,21 @@ func (ec *executionContext) unmarshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐEvaluation(ctx context.Context, sel ast.SelectionSet, v *model.Evaluation) graphql.Marshaler {
+func (ec *executionContext) marshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEvaluation(ctx context.Context, sel ast.SelectionSet, v *model.Evaluation) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) marshalOFileDimensions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐFileDimensions(ctx context.Context, sel ast.SelectionSet, v *model.FileDimensions) graphql.Marshaler {
+func (ec *executionContext) marshalOFileDimensions2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐFileDimensions(ctx context.Context, sel ast.SelectionSet, v *model.FileDimensions) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._FileDimensions(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitInfoInput(ctx context.Context, v any) (*model.GitInfoInput, error) {
+func (ec *executionContext) unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitInfoInput(ctx context.Context, v any) (*model.GitInfoInput, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -66868,21 +66909,21 @@ func (ec *executionContext) unmarshalOGitInfoInput2ᚖgithubᚗcomᚋbinderyᚋb
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOGitSyncBlob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncBlob(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncBlob) graphql.Marshaler {
+func (ec *executionContext) marshalOGitSyncBlob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncBlob(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncBlob) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._GitSyncBlob(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalOGitSyncCommit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncCommit(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncCommit) graphql.Marshaler {
+func (ec *executionContext) marshalOGitSyncCommit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncCommit(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncCommit) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._GitSyncCommit(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOGitSyncProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncProvider(ctx context.Context, v any) (*model.GitSyncProvider, error) {
+func (ec *executionContext) unmarshalOGitSyncProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncProvider(ctx context.Context, v any) (*model.GitSyncProvider, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -66891,21 +66932,21 @@ func (ec *executionContext) unmarshalOGitSyncProvider2ᚖgithubᚗcomᚋbindery�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOGitSyncProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncProvider(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncProvider) graphql.Marshaler {
+func (ec *executionContext) marshalOGitSyncProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncProvider(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncProvider) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) marshalOGitSyncState2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGitSyncState(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncState) graphql.Marshaler {
+func (ec *executionContext) marshalOGitSyncState2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncState(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncState) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._GitSyncState(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryTranslations(ctx context.Context, v any) (model.GlossaryTranslations, error) {
+func (ec *executionContext) unmarshalOGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryTranslations(ctx context.Context, v any) (model.GlossaryTranslations, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -66914,10 +66955,20 @@ func (ec *executionContext) unmarshalOGlossaryTranslations2githubᚗcomᚋbinder
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐGlossaryTranslations(ctx context.Context, sel ast.SelectionSet, v model.GlossaryTranslations) graphql.Marshaler {
+func (ec *executionContext) marshalOGlossaryTranslations2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGlossaryTranslations(ctx context.Context, sel ast.SelectionSet, v model.GlossaryTranslations) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOID2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*string], error) {
+	var res opt.Field[*string]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOID2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, sel ast.SelectionSet, v opt.Field[*string]) graphql.Marshaler {
 	return v
 }
 
@@ -66974,7 +67025,7 @@ func (ec *executionContext) marshalOID2ᚖstring(ctx context.Context, sel ast.Se
 	return res
 }
 
-func (ec *executionContext) marshalOIDRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIDRef(ctx context.Context, sel ast.SelectionSet, v *model.IDRef) graphql.Marshaler {
+func (ec *executionContext) marshalOIDRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIDRef(ctx context.Context, sel ast.SelectionSet, v *model.IDRef) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
@@ -66999,14 +67050,14 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	return res
 }
 
-func (ec *executionContext) marshalOIntegrationBlock2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationBlock) graphql.Marshaler {
+func (ec *executionContext) marshalOIntegrationBlock2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlockᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IntegrationBlock) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNIntegrationBlock2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlock(ctx, sel, v[i])
+		return ec.marshalNIntegrationBlock2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlock(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -67018,7 +67069,7 @@ func (ec *executionContext) marshalOIntegrationBlock2ᚕᚖgithubᚗcomᚋbinder
 	return ret
 }
 
-func (ec *executionContext) unmarshalOIntegrationBlockInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockᚄ(ctx context.Context, v any) ([]*model.IntegrationBlock, error) {
+func (ec *executionContext) unmarshalOIntegrationBlockInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlockᚄ(ctx context.Context, v any) ([]*model.IntegrationBlock, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67027,7 +67078,7 @@ func (ec *executionContext) unmarshalOIntegrationBlockInput2ᚕᚖgithubᚗcom�
 	res := make([]*model.IntegrationBlock, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNIntegrationBlockInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlock(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNIntegrationBlockInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlock(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -67035,14 +67086,14 @@ func (ec *executionContext) unmarshalOIntegrationBlockInput2ᚕᚖgithubᚗcom�
 	return res, nil
 }
 
-func (ec *executionContext) marshalOIntegrationBlockMarkdown2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockMarkdown(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationBlockMarkdown) graphql.Marshaler {
+func (ec *executionContext) marshalOIntegrationBlockMarkdown2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlockMarkdown(ctx context.Context, sel ast.SelectionSet, v *model.IntegrationBlockMarkdown) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._IntegrationBlockMarkdown(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOIntegrationBlockMarkdownInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationBlockMarkdown(ctx context.Context, v any) (*model.IntegrationBlockMarkdown, error) {
+func (ec *executionContext) unmarshalOIntegrationBlockMarkdownInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationBlockMarkdown(ctx context.Context, v any) (*model.IntegrationBlockMarkdown, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67050,7 +67101,7 @@ func (ec *executionContext) unmarshalOIntegrationBlockMarkdownInput2ᚖgithubᚗ
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOIntegrationLinkInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLinkᚄ(ctx context.Context, v any) ([]*model.IntegrationLink, error) {
+func (ec *executionContext) unmarshalOIntegrationLinkInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationLinkᚄ(ctx context.Context, v any) ([]*model.IntegrationLink, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67059,7 +67110,7 @@ func (ec *executionContext) unmarshalOIntegrationLinkInput2ᚕᚖgithubᚗcomᚋ
 	res := make([]*model.IntegrationLink, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNIntegrationLinkInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐIntegrationLink(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNIntegrationLinkInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐIntegrationLink(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -67067,7 +67118,7 @@ func (ec *executionContext) unmarshalOIntegrationLinkInput2ᚕᚖgithubᚗcomᚋ
 	return res, nil
 }
 
-func (ec *executionContext) unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx context.Context, v any) (model.JSON, error) {
+func (ec *executionContext) unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx context.Context, v any) (model.JSON, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67076,14 +67127,34 @@ func (ec *executionContext) unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgr
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐJSON(ctx context.Context, sel ast.SelectionSet, v model.JSON) graphql.Marshaler {
+func (ec *executionContext) marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx context.Context, sel ast.SelectionSet, v model.JSON) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx context.Context, v any) (*model.Language, error) {
+func (ec *executionContext) unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[model.JSON], error) {
+	var res opt.Field[model.JSON]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, sel ast.SelectionSet, v opt.Field[model.JSON]) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalOLanguage2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.Language], error) {
+	var res opt.Field[*model.Language]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLanguage2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, sel ast.SelectionSet, v opt.Field[*model.Language]) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLanguage(ctx context.Context, v any) (*model.Language, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67092,14 +67163,14 @@ func (ec *executionContext) unmarshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLanguage(ctx context.Context, sel ast.SelectionSet, v *model.Language) graphql.Marshaler {
+func (ec *executionContext) marshalOLanguage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLanguage(ctx context.Context, sel ast.SelectionSet, v *model.Language) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkStatus(ctx context.Context, v any) (*model.LinkStatus, error) {
+func (ec *executionContext) unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLinkStatus(ctx context.Context, v any) (*model.LinkStatus, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67108,14 +67179,14 @@ func (ec *executionContext) unmarshalOLinkStatus2ᚖgithubᚗcomᚋbinderyᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOLinkStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐLinkStatus(ctx context.Context, sel ast.SelectionSet, v *model.LinkStatus) graphql.Marshaler {
+func (ec *executionContext) marshalOLinkStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLinkStatus(ctx context.Context, sel ast.SelectionSet, v *model.LinkStatus) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐListOrder(ctx context.Context, v any) (*model.ListOrder, error) {
+func (ec *executionContext) unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐListOrder(ctx context.Context, v any) (*model.ListOrder, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67124,21 +67195,31 @@ func (ec *executionContext) unmarshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbind
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐListOrder(ctx context.Context, sel ast.SelectionSet, v *model.ListOrder) graphql.Marshaler {
+func (ec *executionContext) marshalOListOrder2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐListOrder(ctx context.Context, sel ast.SelectionSet, v *model.ListOrder) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) marshalOMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMember(ctx context.Context, sel ast.SelectionSet, v *model.Member) graphql.Marshaler {
+func (ec *executionContext) marshalOMember2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMember(ctx context.Context, sel ast.SelectionSet, v *model.Member) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Member(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx context.Context, v any) (*model.MemberRole, error) {
+func (ec *executionContext) unmarshalOMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.MemberRole], error) {
+	var res opt.Field[*model.MemberRole]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, sel ast.SelectionSet, v opt.Field[*model.MemberRole]) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx context.Context, v any) (*model.MemberRole, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67147,14 +67228,14 @@ func (ec *executionContext) unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRole(ctx context.Context, sel ast.SelectionSet, v *model.MemberRole) graphql.Marshaler {
+func (ec *executionContext) marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx context.Context, sel ast.SelectionSet, v *model.MemberRole) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOMemberRoleFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRoleFilter(ctx context.Context, v any) (*model.MemberRoleFilter, error) {
+func (ec *executionContext) unmarshalOMemberRoleFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRoleFilter(ctx context.Context, v any) (*model.MemberRoleFilter, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67163,14 +67244,14 @@ func (ec *executionContext) unmarshalOMemberRoleFilter2ᚖgithubᚗcomᚋbindery
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOMemberRoleFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberRoleFilter(ctx context.Context, sel ast.SelectionSet, v *model.MemberRoleFilter) graphql.Marshaler {
+func (ec *executionContext) marshalOMemberRoleFilter2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRoleFilter(ctx context.Context, sel ast.SelectionSet, v *model.MemberRoleFilter) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOMemberSort2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSort(ctx context.Context, v any) (*model.MemberSort, error) {
+func (ec *executionContext) unmarshalOMemberSort2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberSort(ctx context.Context, v any) (*model.MemberSort, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67179,21 +67260,21 @@ func (ec *executionContext) unmarshalOMemberSort2ᚖgithubᚗcomᚋbinderyᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOMemberSort2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMemberSort(ctx context.Context, sel ast.SelectionSet, v *model.MemberSort) graphql.Marshaler {
+func (ec *executionContext) marshalOMemberSort2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberSort(ctx context.Context, sel ast.SelectionSet, v *model.MemberSort) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) marshalOMergeRule2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MergeRule) graphql.Marshaler {
+func (ec *executionContext) marshalOMergeRule2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MergeRule) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMergeRule2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRule(ctx, sel, v[i])
+		return ec.marshalNMergeRule2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRule(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -67205,7 +67286,7 @@ func (ec *executionContext) marshalOMergeRule2ᚕᚖgithubᚗcomᚋbinderyᚋbin
 	return ret
 }
 
-func (ec *executionContext) unmarshalOMergeRuleInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRuleᚄ(ctx context.Context, v any) ([]*model.MergeRule, error) {
+func (ec *executionContext) unmarshalOMergeRuleInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRuleᚄ(ctx context.Context, v any) ([]*model.MergeRule, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67214,7 +67295,7 @@ func (ec *executionContext) unmarshalOMergeRuleInput2ᚕᚖgithubᚗcomᚋbinder
 	res := make([]*model.MergeRule, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNMergeRuleInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRule(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNMergeRuleInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMergeRule(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -67222,22 +67303,20 @@ func (ec *executionContext) unmarshalOMergeRuleInput2ᚕᚖgithubᚗcomᚋbinder
 	return res, nil
 }
 
-func (ec *executionContext) unmarshalOMergeRulesInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐMergeRules(ctx context.Context, v any) (*model.MergeRules, error) {
-	if v == nil {
-		return nil, nil
-	}
-	res, err := ec.unmarshalInputMergeRulesInput(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+func (ec *executionContext) unmarshalOMergeRulesInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.MergeRules], error) {
+	var res opt.Field[*model.MergeRules]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOOpenAPIError2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPIErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPIError) graphql.Marshaler {
+func (ec *executionContext) marshalOOpenAPIError2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPIErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPIError) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNOpenAPIError2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOpenAPIError(ctx, sel, v[i])
+		return ec.marshalNOpenAPIError2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPIError(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -67249,14 +67328,14 @@ func (ec *executionContext) marshalOOpenAPIError2ᚕᚖgithubᚗcomᚋbinderyᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalOOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganization(ctx context.Context, sel ast.SelectionSet, v *model.Organization) graphql.Marshaler {
+func (ec *executionContext) marshalOOrganization2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganization(ctx context.Context, sel ast.SelectionSet, v *model.Organization) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Organization(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOOrganizationCommunityType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationCommunityType(ctx context.Context, v any) (*model.OrganizationCommunityType, error) {
+func (ec *executionContext) unmarshalOOrganizationCommunityType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationCommunityType(ctx context.Context, v any) (*model.OrganizationCommunityType, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67265,14 +67344,14 @@ func (ec *executionContext) unmarshalOOrganizationCommunityType2ᚖgithubᚗcom�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOOrganizationCommunityType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationCommunityType(ctx context.Context, sel ast.SelectionSet, v *model.OrganizationCommunityType) graphql.Marshaler {
+func (ec *executionContext) marshalOOrganizationCommunityType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationCommunityType(ctx context.Context, sel ast.SelectionSet, v *model.OrganizationCommunityType) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOOrganizationUseCase2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationUseCase(ctx context.Context, v any) (*model.OrganizationUseCase, error) {
+func (ec *executionContext) unmarshalOOrganizationUseCase2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationUseCase(ctx context.Context, v any) (*model.OrganizationUseCase, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67281,14 +67360,14 @@ func (ec *executionContext) unmarshalOOrganizationUseCase2ᚖgithubᚗcomᚋbind
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOOrganizationUseCase2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐOrganizationUseCase(ctx context.Context, sel ast.SelectionSet, v *model.OrganizationUseCase) graphql.Marshaler {
+func (ec *executionContext) marshalOOrganizationUseCase2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOrganizationUseCase(ctx context.Context, sel ast.SelectionSet, v *model.OrganizationUseCase) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx context.Context, v any) (*model.PageFormat, error) {
+func (ec *executionContext) unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx context.Context, v any) (*model.PageFormat, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67297,14 +67376,20 @@ func (ec *executionContext) unmarshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageFormat(ctx context.Context, sel ast.SelectionSet, v *model.PageFormat) graphql.Marshaler {
+func (ec *executionContext) marshalOPageFormat2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageFormat(ctx context.Context, sel ast.SelectionSet, v *model.PageFormat) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOPageLayoutInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageLayout(ctx context.Context, v any) (*model.PageLayout, error) {
+func (ec *executionContext) unmarshalOPageLayoutInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.PageLayout], error) {
+	var res opt.Field[*model.PageLayout]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOPageLayoutInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageLayout(ctx context.Context, v any) (*model.PageLayout, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67312,7 +67397,7 @@ func (ec *executionContext) unmarshalOPageLayoutInput2ᚖgithubᚗcomᚋbindery�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageType(ctx context.Context, v any) (*model.PageType, error) {
+func (ec *executionContext) unmarshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageType(ctx context.Context, v any) (*model.PageType, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67321,7 +67406,7 @@ func (ec *executionContext) unmarshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPageType(ctx context.Context, sel ast.SelectionSet, v *model.PageType) graphql.Marshaler {
+func (ec *executionContext) marshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageType(ctx context.Context, sel ast.SelectionSet, v *model.PageType) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
@@ -67342,88 +67427,78 @@ func (ec *executionContext) marshalOPublishedPage2ᚖgithubᚗcomᚋbinderyᚋbi
 	return ec._PublishedPage(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalOPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐPublishedPageRef(ctx context.Context, sel ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
+func (ec *executionContext) marshalOPublishedPageRef2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedPageRef(ctx context.Context, sel ast.SelectionSet, v *model.PublishedPageRef) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._PublishedPageRef(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalOReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐReview(ctx context.Context, sel ast.SelectionSet, v *model.Review) graphql.Marshaler {
+func (ec *executionContext) marshalOReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReview(ctx context.Context, sel ast.SelectionSet, v *model.Review) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Review(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevision(ctx context.Context, sel ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+func (ec *executionContext) marshalORevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevision(ctx context.Context, sel ast.SelectionSet, v *model.Revision) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Revision(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalORevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionFile(ctx context.Context, sel ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
+func (ec *executionContext) marshalORevisionFile2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionFile(ctx context.Context, sel ast.SelectionSet, v *model.RevisionFile) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._RevisionFile(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐRevisionPage(ctx context.Context, sel ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+func (ec *executionContext) marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPage(ctx context.Context, sel ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._RevisionPage(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalOSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSite(ctx context.Context, sel ast.SelectionSet, v *model.Site) graphql.Marshaler {
+func (ec *executionContext) marshalOSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx context.Context, sel ast.SelectionSet, v *model.Site) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Site(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOSiteAdaptiveContentInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAdaptiveContent(ctx context.Context, v any) (*model.SiteAdaptiveContent, error) {
-	if v == nil {
-		return nil, nil
-	}
-	res, err := ec.unmarshalInputSiteAdaptiveContentInput(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) unmarshalOSiteAgentsContext2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAgentsContext(ctx context.Context, v any) (*model.SiteAgentsContext, error) {
-	if v == nil {
-		return nil, nil
-	}
-	var res = new(model.SiteAgentsContext)
+func (ec *executionContext) unmarshalOSiteAdaptiveContentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.SiteAdaptiveContent], error) {
+	var res opt.Field[*model.SiteAdaptiveContent]
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOSiteAgentsContext2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteAgentsContext(ctx context.Context, sel ast.SelectionSet, v *model.SiteAgentsContext) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
+func (ec *executionContext) unmarshalOSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.SiteAgentsContext], error) {
+	var res opt.Field[*model.SiteAgentsContext]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, sel ast.SelectionSet, v opt.Field[*model.SiteAgentsContext]) graphql.Marshaler {
 	return v
 }
 
-func (ec *executionContext) marshalOSitePointer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSitePointer(ctx context.Context, sel ast.SelectionSet, v *model.SitePointer) graphql.Marshaler {
+func (ec *executionContext) marshalOSitePointer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePointer(ctx context.Context, sel ast.SelectionSet, v *model.SitePointer) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._SitePointer(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOSitePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSitePointer(ctx context.Context, v any) (*model.SitePointer, error) {
-	if v == nil {
-		return nil, nil
-	}
-	res, err := ec.unmarshalInputSitePointerInput(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
+func (ec *executionContext) unmarshalOSitePointerInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.SitePointer], error) {
+	var res opt.Field[*model.SitePointer]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteTypeᚄ(ctx context.Context, v any) ([]model.SiteType, error) {
+func (ec *executionContext) unmarshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteTypeᚄ(ctx context.Context, v any) ([]model.SiteType, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67432,7 +67507,7 @@ func (ec *executionContext) unmarshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinde
 	res := make([]model.SiteType, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteType(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -67440,14 +67515,14 @@ func (ec *executionContext) unmarshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinde
 	return res, nil
 }
 
-func (ec *executionContext) marshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SiteType) graphql.Marshaler {
+func (ec *executionContext) marshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SiteType) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx, sel, v[i])
+		return ec.marshalNSiteType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteType(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -67459,7 +67534,7 @@ func (ec *executionContext) marshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbindery
 	return ret
 }
 
-func (ec *executionContext) unmarshalOSiteType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx context.Context, v any) (*model.SiteType, error) {
+func (ec *executionContext) unmarshalOSiteType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteType(ctx context.Context, v any) (*model.SiteType, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67468,14 +67543,24 @@ func (ec *executionContext) unmarshalOSiteType2ᚖgithubᚗcomᚋbinderyᚋbinde
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOSiteType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteType(ctx context.Context, sel ast.SelectionSet, v *model.SiteType) graphql.Marshaler {
+func (ec *executionContext) marshalOSiteType2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteType(ctx context.Context, sel ast.SelectionSet, v *model.SiteType) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx context.Context, v any) (*model.SiteVisibility, error) {
+func (ec *executionContext) unmarshalOSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.SiteVisibility], error) {
+	var res opt.Field[*model.SiteVisibility]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteVisibility2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, sel ast.SelectionSet, v opt.Field[*model.SiteVisibility]) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteVisibility(ctx context.Context, v any) (*model.SiteVisibility, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67484,14 +67569,14 @@ func (ec *executionContext) unmarshalOSiteVisibility2ᚖgithubᚗcomᚋbindery�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisibility(ctx context.Context, sel ast.SelectionSet, v *model.SiteVisibility) graphql.Marshaler {
+func (ec *executionContext) marshalOSiteVisibility2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteVisibility(ctx context.Context, sel ast.SelectionSet, v *model.SiteVisibility) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSiteVisitorInput(ctx context.Context, v any) (*model.SiteVisitorInput, error) {
+func (ec *executionContext) unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteVisitorInput(ctx context.Context, v any) (*model.SiteVisitorInput, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67499,14 +67584,24 @@ func (ec *executionContext) unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋbindery
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpace(ctx context.Context, sel ast.SelectionSet, v *model.Space) graphql.Marshaler {
+func (ec *executionContext) marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx context.Context, sel ast.SelectionSet, v *model.Space) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Space(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOSpaceEditMode2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceEditMode(ctx context.Context, v any) (*model.SpaceEditMode, error) {
+func (ec *executionContext) unmarshalOSpaceEditMode2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.SpaceEditMode], error) {
+	var res opt.Field[*model.SpaceEditMode]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSpaceEditMode2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, sel ast.SelectionSet, v opt.Field[*model.SpaceEditMode]) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalOSpaceEditMode2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceEditMode(ctx context.Context, v any) (*model.SpaceEditMode, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67515,10 +67610,30 @@ func (ec *executionContext) unmarshalOSpaceEditMode2ᚖgithubᚗcomᚋbinderyᚋ
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOSpaceEditMode2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐSpaceEditMode(ctx context.Context, sel ast.SelectionSet, v *model.SpaceEditMode) graphql.Marshaler {
+func (ec *executionContext) marshalOSpaceEditMode2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceEditMode(ctx context.Context, sel ast.SelectionSet, v *model.SpaceEditMode) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*string], error) {
+	var res opt.Field[*string]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, sel ast.SelectionSet, v opt.Field[*string]) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐFieldᚄ(ctx context.Context, v any) (opt.Field[[]string], error) {
+	var res opt.Field[[]string]
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐFieldᚄ(ctx context.Context, sel ast.SelectionSet, v opt.Field[[]string]) graphql.Marshaler {
 	return v
 }
 
@@ -67587,7 +67702,7 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	return res
 }
 
-func (ec *executionContext) unmarshalOStructurePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐStructurePointer(ctx context.Context, v any) (*model.StructurePointer, error) {
+func (ec *executionContext) unmarshalOStructurePointerInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐStructurePointer(ctx context.Context, v any) (*model.StructurePointer, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67595,7 +67710,7 @@ func (ec *executionContext) unmarshalOStructurePointerInput2ᚖgithubᚗcomᚋbi
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) unmarshalOStructurePositionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐStructurePosition(ctx context.Context, v any) (*model.StructurePosition, error) {
+func (ec *executionContext) unmarshalOStructurePositionInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐStructurePosition(ctx context.Context, v any) (*model.StructurePosition, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67603,14 +67718,14 @@ func (ec *executionContext) unmarshalOStructurePositionInput2ᚖgithubᚗcomᚋb
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOTableCellTarget2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTableCellTarget(ctx context.Context, sel ast.SelectionSet, v *model.TableCellTarget) graphql.Marshaler {
+func (ec *executionContext) marshalOTableCellTarget2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTableCellTarget(ctx context.Context, sel ast.SelectionSet, v *model.TableCellTarget) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._TableCellTarget(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOTableCellTargetInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTableCellTarget(ctx context.Context, v any) (*model.TableCellTarget, error) {
+func (ec *executionContext) unmarshalOTableCellTargetInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTableCellTarget(ctx context.Context, v any) (*model.TableCellTarget, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67618,14 +67733,14 @@ func (ec *executionContext) unmarshalOTableCellTargetInput2ᚖgithubᚗcomᚋbin
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeam(ctx context.Context, sel ast.SelectionSet, v *model.Team) graphql.Marshaler {
+func (ec *executionContext) marshalOTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeam(ctx context.Context, sel ast.SelectionSet, v *model.Team) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Team(ctx, sel, v)
 }
 
-func (ec *executionContext) unmarshalOTeamMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMemberRole(ctx context.Context, v any) (*model.TeamMemberRole, error) {
+func (ec *executionContext) unmarshalOTeamMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMemberRole(ctx context.Context, v any) (*model.TeamMemberRole, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67634,14 +67749,14 @@ func (ec *executionContext) unmarshalOTeamMemberRole2ᚖgithubᚗcomᚋbindery�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalOTeamMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMemberRole(ctx context.Context, sel ast.SelectionSet, v *model.TeamMemberRole) graphql.Marshaler {
+func (ec *executionContext) marshalOTeamMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMemberRole(ctx context.Context, sel ast.SelectionSet, v *model.TeamMemberRole) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return v
 }
 
-func (ec *executionContext) unmarshalOTeamMembershipInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMembershipInputᚄ(ctx context.Context, v any) ([]*model.TeamMembershipInput, error) {
+func (ec *executionContext) unmarshalOTeamMembershipInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMembershipInputᚄ(ctx context.Context, v any) ([]*model.TeamMembershipInput, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -67650,7 +67765,7 @@ func (ec *executionContext) unmarshalOTeamMembershipInput2ᚕᚖgithubᚗcomᚋb
 	res := make([]*model.TeamMembershipInput, len(vSlice))
 	for i := range vSlice {
 		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNTeamMembershipInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTeamMembershipInput(ctx, vSlice[i])
+		res[i], err = ec.unmarshalNTeamMembershipInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeamMembershipInput(ctx, vSlice[i])
 		if err != nil {
 			return nil, err
 		}
@@ -67676,14 +67791,14 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	return res
 }
 
-func (ec *executionContext) marshalOTranslationResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐTranslationResult(ctx context.Context, sel ast.SelectionSet, v *model.TranslationResult) graphql.Marshaler {
+func (ec *executionContext) marshalOTranslationResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTranslationResult(ctx context.Context, sel ast.SelectionSet, v *model.TranslationResult) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._TranslationResult(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚋmodelᚐUser(ctx context.Context, sel ast.SelectionSet, v *model.User) graphql.Marshaler {
+func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx context.Context, sel ast.SelectionSet, v *model.User) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

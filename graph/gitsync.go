@@ -19,7 +19,7 @@ import (
 	"github.com/bindery/bindery/domain/document"
 	"github.com/bindery/bindery/domain/gitsync"
 	"github.com/bindery/bindery/domain/jobs"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/bindery/bindery/domain/gitsync"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/google/go-cmp/cmp"
 )
 

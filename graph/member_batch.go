@@ -6,7 +6,7 @@ import (
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/domain/loader"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 )
 
 // announceMemberLists tells the loaders that each of members is about to read its teams or its

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/bindery/bindery/domain/apperr"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 	"github.com/expr-lang/expr"
 )

@@ -14,9 +14,9 @@ import (
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/domain/jobs"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/domain/openapidoc"
 	"github.com/bindery/bindery/domain/safefetch"
-	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
 

@@ -11,8 +11,8 @@ import (
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/domain/document"
 	"github.com/bindery/bindery/domain/gitsync"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/domain/text"
-	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
 

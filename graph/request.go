@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/bindery/bindery/domain/loader"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/document"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/search"
 	"github.com/bindery/bindery/storage"
 )

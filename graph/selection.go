@@ -6,6 +6,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/domain"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -45,9 +46,21 @@ func selectionWants(ctx context.Context, w domain.Want) bool {
 	return false
 }
 
-// withSelection makes every operation's reads ask its selection what it wants.
+// withSelection makes every operation's reads ask its selection what it wants, and its loads
+// whether they read for an element of a list.
 func withSelection(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-	return next(domain.WithSelection(ctx, selectionWants))
+	return next(loader.WithInList(domain.WithSelection(ctx, selectionWants), inList))
+}
+
+// inList reports whether the field being resolved belongs to an element of a GraphQL list,
+// whose siblings gqlgen resolves concurrently.
+func inList(ctx context.Context) bool {
+	for fc := graphql.GetFieldContext(ctx); fc != nil; fc = fc.Parent {
+		if fc.Index != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // graphQLField is the GraphQL field being resolved, nil outside GraphQL.

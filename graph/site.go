@@ -9,8 +9,8 @@ import (
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/loader"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/domain/text"
-	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
 

@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/domain/text"
-	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain/loader"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 )
 

@@ -8,7 +8,7 @@ package graph
 import (
 	"context"
 
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 )
 
 // RevokeAPIToken is the resolver for the revokeAPIToken field.

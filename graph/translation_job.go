@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain/jobs"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 )
 

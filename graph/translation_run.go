@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain/document"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/domain/translator"
-	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/storage"
 )
 

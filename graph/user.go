@@ -5,7 +5,7 @@ import (
 
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/domain/loader"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 )
 
 // APIInformation is the server's version and build.

@@ -26,8 +26,8 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/model"
 	"github.com/bindery/bindery/usercontent"
 )
 

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/model"
 	"github.com/go-chi/chi/v5"
 )
 

@@ -5,8 +5,8 @@ import (
 
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/document"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/model"
 	"github.com/go-chi/chi/v5"
 )
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain/apperr"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 )
 
 // FuzzDecodeBody checks that REST's body decoder never panics, answers any body it refuses with an

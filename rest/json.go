@@ -12,8 +12,8 @@ import (
 	"sync"
 
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/model"
 )
 
 // maxBodyBytes bounds a request body.

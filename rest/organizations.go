@@ -3,8 +3,8 @@ package rest
 import (
 	"net/http"
 
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/model"
 	"github.com/go-chi/chi/v5"
 )
 

@@ -3,7 +3,7 @@ package rest
 import (
 	"net/http"
 
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/go-chi/chi/v5"
 )
 

@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/graph"
-	"github.com/bindery/bindery/graph/model"
 	"github.com/go-chi/chi/v5"
 )
 

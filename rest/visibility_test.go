@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/bindery/bindery/domain/authz"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 )
 

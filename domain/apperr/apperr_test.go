@@ -37,17 +37,17 @@ func TestStorageErrorsAreClassified(t *testing.T) {
 // SQL, and these packages only need to classify its errors.
 func TestNoDatabaseDriverBehindModelAuthzApperr(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps",
-		"github.com/bindery/bindery/graph/model", "github.com/bindery/bindery/domain/authz", "github.com/bindery/bindery/domain/apperr").CombinedOutput()
+		"github.com/bindery/bindery/domain/model", "github.com/bindery/bindery/domain/authz", "github.com/bindery/bindery/domain/apperr").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "github.com/bindery/bindery/graph/model") {
-		t.Fatalf("go list listed no graph/model:\n%s", out)
+	if !strings.Contains(string(out), "github.com/bindery/bindery/domain/model") {
+		t.Fatalf("go list listed no domain/model:\n%s", out)
 	}
 	for _, dep := range strings.Fields(string(out)) {
 		for _, banned := range []string{"github.com/uptrace/bun", "github.com/jackc/pgx", "modernc.org/sqlite", "github.com/bindery/bindery/storage"} {
 			if strings.HasPrefix(dep, banned) {
-				t.Errorf("%s is linked by graph/model, domain/authz or domain/apperr", dep)
+				t.Errorf("%s is linked by domain/model, domain/authz or domain/apperr", dep)
 			}
 		}
 	}

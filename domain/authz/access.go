@@ -1,6 +1,6 @@
 package authz
 
-import "github.com/bindery/bindery/graph/model"
+import "github.com/bindery/bindery/domain/model"
 
 // The permission engine: one function decides a user's effective role on a space or collection,
 // and every permissions object and every resolver guard asks it. docs/permissions.md explains

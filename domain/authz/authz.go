@@ -6,7 +6,7 @@ import (
 	"context"
 
 	"github.com/bindery/bindery/domain/apperr"
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 )
 
 // Actor is the authenticated caller.

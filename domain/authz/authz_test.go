@@ -3,7 +3,7 @@ package authz
 import (
 	"testing"
 
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 )
 
 func TestRolesAreOrdered(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 )
 
 // Token scopes: what a token may do, below what its user may. A token without scopes may do all

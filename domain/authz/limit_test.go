@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/bindery/bindery/graph/model"
+	"github.com/bindery/bindery/domain/model"
 )
 
 func TestLimitCapsRoles(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/storage"
 	"github.com/graph-gophers/dataloader/v7"
 )
@@ -404,17 +403,24 @@ func (b *Batch[K, V]) batch(ctx context.Context, keys []K) []*dataloader.Result[
 	return out
 }
 
-// Alone reports whether a read has no siblings: it is not resolving a field of an element of a
-// GraphQL list (REST handlers read with no GraphQL field at all). Its loads leave at once.
+// Alone reports whether a read has no siblings: it is not reading for an element of a list that
+// a door resolves element by element (GraphQL's lists; REST reads whole lists at once). Its loads
+// leave at once.
 func Alone(ctx context.Context) bool { return alone(ctx) }
 
-// alone reports whether a load has no siblings to wait for: it is not resolving a field of an
-// element of a GraphQL list (REST handlers call loaders with no GraphQL field at all).
+// InList reports whether a read made with ctx is for an element of a list whose siblings read
+// alike, concurrently. A door that resolves lists element by element installs one (WithInList).
+type InList func(ctx context.Context) bool
+
+type inListKey struct{}
+
+// WithInList returns ctx in which loads ask f whether they have siblings.
+func WithInList(ctx context.Context, f InList) context.Context {
+	return context.WithValue(ctx, inListKey{}, f)
+}
+
+// alone reports whether a load has no siblings to wait for.
 func alone(ctx context.Context) bool {
-	for fc := graphql.GetFieldContext(ctx); fc != nil; fc = fc.Parent {
-		if fc.Index != nil {
-			return false
-		}
-	}
-	return true
+	f, ok := ctx.Value(inListKey{}).(InList)
+	return !ok || !f(ctx)
 }

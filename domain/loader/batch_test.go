@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/storage"
 	"github.com/graph-gophers/dataloader/v7"
 )
@@ -118,11 +117,10 @@ func newTestBatch(calls *atomic.Int32, wait time.Duration) (*Batch[int, int], *f
 	return b, c
 }
 
-// inList gives ctx the field context of an element of a GraphQL list, as gqlgen does for the
-// fields of each item it resolves.
+// inList gives ctx what a door that resolves lists element by element says of an element's
+// reads: they have siblings.
 func inList(ctx context.Context, i int) context.Context {
-	list := &graphql.FieldContext{}
-	return graphql.WithFieldContext(graphql.WithFieldContext(ctx, list), &graphql.FieldContext{Index: &i})
+	return WithInList(ctx, func(context.Context) bool { return true })
 }
 
 // isOpen reports whether b still gathers a level (nothing of it has been sent).

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/opt"
 )
 
 // CreateSpaceInput creates a space, optionally inside a collection.
@@ -52,13 +52,13 @@ func (in *CreateSpaceInput) Validate() error {
 // UpdateSpaceInput changes a space; absent fields stay as they are. Emoji and icon are
 // exclusive; null clears either.
 type UpdateSpaceInput struct {
-	Title        graphql.Omittable[*string]        `json:"title"`
-	Emoji        graphql.Omittable[*string]        `json:"emoji"`
-	Icon         graphql.Omittable[*string]        `json:"icon"`
-	EditMode     graphql.Omittable[*SpaceEditMode] `json:"editMode"`
-	DefaultLevel graphql.Omittable[*DefaultLevel]  `json:"defaultLevel"`
-	Language     graphql.Omittable[*Language]      `json:"language"`
-	MergeRules   graphql.Omittable[*MergeRules]    `json:"mergeRules"`
+	Title        opt.Field[*string]        `json:"title"`
+	Emoji        opt.Field[*string]        `json:"emoji"`
+	Icon         opt.Field[*string]        `json:"icon"`
+	EditMode     opt.Field[*SpaceEditMode] `json:"editMode"`
+	DefaultLevel opt.Field[*DefaultLevel]  `json:"defaultLevel"`
+	Language     opt.Field[*Language]      `json:"language"`
+	MergeRules   opt.Field[*MergeRules]    `json:"mergeRules"`
 }
 
 // Validate checks the contract's limits. Errors: Invalid.
@@ -119,9 +119,9 @@ func (in *CreateCollectionInput) Validate() error {
 
 // UpdateCollectionInput changes a collection; absent fields stay as they are.
 type UpdateCollectionInput struct {
-	Title        graphql.Omittable[*string]       `json:"title"`
-	Description  graphql.Omittable[*string]       `json:"description"`
-	DefaultLevel graphql.Omittable[*DefaultLevel] `json:"defaultLevel"`
+	Title        opt.Field[*string]       `json:"title"`
+	Description  opt.Field[*string]       `json:"description"`
+	DefaultLevel opt.Field[*DefaultLevel] `json:"defaultLevel"`
 }
 
 // Validate checks the contract's limits. Errors: Invalid.
@@ -223,9 +223,9 @@ func (in *SetTeamMemberInput) Validate() error {
 // GrantAccessInput gives users and teams a role on a space or collection; a null role takes
 // their grants away.
 type GrantAccessInput struct {
-	Role  graphql.Omittable[*MemberRole] `json:"role"`
-	Users []string                       `json:"users"`
-	Teams []string                       `json:"teams"`
+	Role  opt.Field[*MemberRole] `json:"role"`
+	Users []string               `json:"users"`
+	Teams []string               `json:"teams"`
 }
 
 // Validate checks the role and the lists. Errors: Invalid.
@@ -247,7 +247,7 @@ func (in *GrantAccessInput) Validate() error {
 
 // UpdateGrantInput changes one user's or team's role on a space or collection; null removes it.
 type UpdateGrantInput struct {
-	Role graphql.Omittable[*MemberRole] `json:"role"`
+	Role opt.Field[*MemberRole] `json:"role"`
 }
 
 // Validate checks the role. Errors: Invalid.

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/opt"
 )
 
 // SiteType is a site's plan.
@@ -147,13 +147,13 @@ func (in *CreateSiteInput) Validate() error {
 
 // UpdateSiteInput changes a site; absent fields stay as they are.
 type UpdateSiteInput struct {
-	Title              graphql.Omittable[*string]              `json:"title"`
-	Visibility         graphql.Omittable[*SiteVisibility]      `json:"visibility"`
-	Basename           graphql.Omittable[*string]              `json:"basename"`
-	AdaptiveContent    graphql.Omittable[*SiteAdaptiveContent] `json:"adaptiveContent"`
-	AgentsContext      graphql.Omittable[*SiteAgentsContext]   `json:"agentsContext"`
-	DefaultSiteSpace   graphql.Omittable[*string]              `json:"defaultSiteSpace"`
-	DefaultSiteSection graphql.Omittable[*string]              `json:"defaultSiteSection"`
+	Title              opt.Field[*string]              `json:"title"`
+	Visibility         opt.Field[*SiteVisibility]      `json:"visibility"`
+	Basename           opt.Field[*string]              `json:"basename"`
+	AdaptiveContent    opt.Field[*SiteAdaptiveContent] `json:"adaptiveContent"`
+	AgentsContext      opt.Field[*SiteAgentsContext]   `json:"agentsContext"`
+	DefaultSiteSpace   opt.Field[*string]              `json:"defaultSiteSpace"`
+	DefaultSiteSection opt.Field[*string]              `json:"defaultSiteSection"`
 }
 
 // Validate checks the contract's limits. Errors: Invalid.
@@ -208,9 +208,9 @@ func (in *AddSiteSpaceInput) Validate() error {
 
 // UpdateSiteSpaceInput changes a site space; absent fields stay, a null condition is removed.
 type UpdateSiteSpaceInput struct {
-	Path      *string                    `json:"path"`
-	Condition graphql.Omittable[*string] `json:"condition"`
-	SpaceID   *string                    `json:"spaceId"`
+	Path      *string            `json:"path"`
+	Condition opt.Field[*string] `json:"condition"`
+	SpaceID   *string            `json:"spaceId"`
 }
 
 // Validate checks the contract's limits; the condition's expression is checked by its

@@ -3,8 +3,8 @@ package model
 import (
 	"encoding/json"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/opt"
 )
 
 // SiteSection groups site spaces under a path of a site.
@@ -119,18 +119,18 @@ func validIcon(icon *string) error {
 // UpdateSiteSectionInput changes a section; absent fields stay, null clears condition, icon and
 // description.
 type UpdateSiteSectionInput struct {
-	Title            graphql.Omittable[*string] `json:"title"`
-	Path             graphql.Omittable[*string] `json:"path"`
-	DefaultSiteSpace graphql.Omittable[*string] `json:"defaultSiteSpace"`
-	Condition        graphql.Omittable[*string] `json:"condition"`
-	Icon             graphql.Omittable[*string] `json:"icon"`
-	Description      graphql.Omittable[*string] `json:"description"`
+	Title            opt.Field[*string] `json:"title"`
+	Path             opt.Field[*string] `json:"path"`
+	DefaultSiteSpace opt.Field[*string] `json:"defaultSiteSpace"`
+	Condition        opt.Field[*string] `json:"condition"`
+	Icon             opt.Field[*string] `json:"icon"`
+	Description      opt.Field[*string] `json:"description"`
 }
 
 // Validate checks the contract's limits; the condition's expression is checked by its resolver.
 // Errors: Invalid.
 func (in *UpdateSiteSectionInput) Validate() error {
-	for field, v := range map[string]graphql.Omittable[*string]{"title": in.Title, "path": in.Path, "defaultSiteSpace": in.DefaultSiteSpace} {
+	for field, v := range map[string]opt.Field[*string]{"title": in.Title, "path": in.Path, "defaultSiteSpace": in.DefaultSiteSpace} {
 		if p, set := v.ValueOK(); set && p == nil {
 			return apperr.Invalidf(field, "cannot be null")
 		}
@@ -193,8 +193,8 @@ func (in *CreateSiteSectionGroupInput) Validate() error {
 
 // UpdateSiteSectionGroupInput renames a group or changes its icon (null removes it).
 type UpdateSiteSectionGroupInput struct {
-	Title graphql.Omittable[*string] `json:"title"`
-	Icon  graphql.Omittable[*string] `json:"icon"`
+	Title opt.Field[*string] `json:"title"`
+	Icon  opt.Field[*string] `json:"icon"`
 }
 
 // Validate checks the contract's limits. Errors: Invalid.

@@ -5,9 +5,9 @@ import (
 	"regexp"
 	"unicode/utf8"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/document"
+	"github.com/bindery/bindery/domain/opt"
 )
 
 // MaxMarkdownBytes bounds one page's markdown.
@@ -36,9 +36,9 @@ func (in *CreateChangeRequestInput) Validate() error {
 
 // UpdateChangeRequestInput changes a change request's subject, description or status.
 type UpdateChangeRequestInput struct {
-	Subject     graphql.Omittable[*string]              `json:"subject"`
-	Description graphql.Omittable[*Document]            `json:"description"`
-	Status      graphql.Omittable[*ChangeRequestStatus] `json:"status"`
+	Subject     opt.Field[*string]              `json:"subject"`
+	Description opt.Field[*Document]            `json:"description"`
+	Status      opt.Field[*ChangeRequestStatus] `json:"status"`
 }
 
 // Validate checks the contract's limits. Errors: Invalid.
@@ -124,29 +124,29 @@ func (in *CreatePageInput) Validate() error {
 
 // UpdatePageInput changes a page; absent fields are unchanged, null clears optional ones.
 type UpdatePageInput struct {
-	Title         graphql.Omittable[*string]     `json:"title"`
-	Slug          graphql.Omittable[*string]     `json:"slug"`
-	Markdown      graphql.Omittable[*string]     `json:"markdown"`
-	Emoji         graphql.Omittable[*string]     `json:"emoji"`
-	Icon          graphql.Omittable[*string]     `json:"icon"`
-	Description   graphql.Omittable[*string]     `json:"description"`
-	Hidden        graphql.Omittable[*bool]       `json:"hidden"`
-	NoIndex       graphql.Omittable[*bool]       `json:"noIndex"`
-	NoRobotsIndex graphql.Omittable[*bool]       `json:"noRobotsIndex"`
-	Layout        graphql.Omittable[*PageLayout] `json:"layout"`
-	Cover         graphql.Omittable[JSON]        `json:"cover"`
-	Variables     graphql.Omittable[JSON]        `json:"variables"`
-	Target        graphql.Omittable[JSON]        `json:"target"`
+	Title         opt.Field[*string]     `json:"title"`
+	Slug          opt.Field[*string]     `json:"slug"`
+	Markdown      opt.Field[*string]     `json:"markdown"`
+	Emoji         opt.Field[*string]     `json:"emoji"`
+	Icon          opt.Field[*string]     `json:"icon"`
+	Description   opt.Field[*string]     `json:"description"`
+	Hidden        opt.Field[*bool]       `json:"hidden"`
+	NoIndex       opt.Field[*bool]       `json:"noIndex"`
+	NoRobotsIndex opt.Field[*bool]       `json:"noRobotsIndex"`
+	Layout        opt.Field[*PageLayout] `json:"layout"`
+	Cover         opt.Field[JSON]        `json:"cover"`
+	Variables     opt.Field[JSON]        `json:"variables"`
+	Target        opt.Field[JSON]        `json:"target"`
 }
 
 // Validate checks the input's limits. Errors: Invalid.
 func (in *UpdatePageInput) Validate() error {
-	for field, v := range map[string]graphql.Omittable[*string]{"title": in.Title, "slug": in.Slug, "markdown": in.Markdown} {
+	for field, v := range map[string]opt.Field[*string]{"title": in.Title, "slug": in.Slug, "markdown": in.Markdown} {
 		if p, set := v.ValueOK(); set && p == nil {
 			return apperr.Invalidf(field, "cannot be null")
 		}
 	}
-	for field, v := range map[string]graphql.Omittable[*bool]{"hidden": in.Hidden, "noIndex": in.NoIndex, "noRobotsIndex": in.NoRobotsIndex} {
+	for field, v := range map[string]opt.Field[*bool]{"hidden": in.Hidden, "noIndex": in.NoIndex, "noRobotsIndex": in.NoRobotsIndex} {
 		if p, set := v.ValueOK(); set && p == nil {
 			return apperr.Invalidf(field, "cannot be null")
 		}
