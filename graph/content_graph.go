@@ -3,10 +3,6 @@ package graph
 import (
 	"context"
 	"encoding/json"
-	"slices"
-
-	"github.com/99designs/gqlgen/graphql"
-	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
@@ -121,43 +117,6 @@ func nilIfNotFound[T any](v *T, err error) (*T, error) {
 		return nil, nil
 	}
 	return v, err
-}
-
-// graphPageTree is a revision's page tree for GraphQL. When the query asks for any page's
-// markdown or document, every document's markdown is read with the tree in one statement, rather
-// than batched per page.
-func (r *Resolver) graphPageTree(ctx context.Context, src *ContentSource) ([]*model.RevisionPage, error) {
-	tree, err := r.PageTree(ctx, src)
-	if err != nil {
-		return nil, err
-	}
-	if fc := graphql.GetFieldContext(ctx); fc != nil && selects(graphql.GetOperationContext(ctx), fc.Field.Selections, "markdown", "document") {
-		err = r.WithMarkdown(ctx, tree)
-	}
-	return tree, err
-}
-
-// selects reports whether a selection set asks, at any depth, for a field of one of the names.
-func selects(op *graphql.OperationContext, set ast.SelectionSet, names ...string) bool {
-	for _, sel := range set {
-		switch s := sel.(type) {
-		case *ast.Field:
-			if slices.Contains(names, s.Name) || selects(op, s.SelectionSet, names...) {
-				return true
-			}
-		case *ast.InlineFragment:
-			if selects(op, s.SelectionSet, names...) {
-				return true
-			}
-		case *ast.FragmentSpread:
-			if op != nil && op.Doc != nil {
-				if def := op.Doc.Fragments.ForName(s.Name); def != nil && selects(op, def.SelectionSet, names...) {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // SpaceRevision is a space's current revision, as the graph shows it (its pages and files load

@@ -7,6 +7,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/loader"
+	"github.com/bindery/bindery/domain/model"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -119,3 +120,40 @@ func selectsOn(set ast.SelectionSet, typ string, fields []string) bool {
 
 // spaceCounters are the fields of Space that withCounts fills.
 var spaceCounters = []string{"comments", "changeRequests", "changeRequestsOpen", "changeRequestsDraft"}
+
+// graphPageTree is a revision's page tree for GraphQL. When the query asks for any page's
+// markdown or document, every document's markdown is read with the tree in one statement, rather
+// than batched per page.
+func (r *Resolver) graphPageTree(ctx context.Context, src *ContentSource) ([]*model.RevisionPage, error) {
+	tree, err := r.PageTree(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	if fc := graphql.GetFieldContext(ctx); fc != nil && selects(graphql.GetOperationContext(ctx), fc.Field.Selections, "markdown", "document") {
+		err = r.WithMarkdown(ctx, tree)
+	}
+	return tree, err
+}
+
+// selects reports whether a selection set asks, at any depth, for a field of one of the names.
+func selects(op *graphql.OperationContext, set ast.SelectionSet, names ...string) bool {
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			if slices.Contains(names, s.Name) || selects(op, s.SelectionSet, names...) {
+				return true
+			}
+		case *ast.InlineFragment:
+			if selects(op, s.SelectionSet, names...) {
+				return true
+			}
+		case *ast.FragmentSpread:
+			if op != nil && op.Doc != nil {
+				if def := op.Doc.Fragments.ForName(s.Name); def != nil && selects(op, def.SelectionSet, names...) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
