@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 )
 
@@ -45,7 +46,7 @@ func (r *revisionResolver) MergedFrom(ctx context.Context, obj *model.Revision) 
 	if obj.MergedFromID == nil {
 		return nil, nil
 	}
-	return nilIfNotFound(r.ChangeRequestByID(ctx, obj.SpaceID, *obj.MergedFromID))
+	return domain.NilIfNotFound(r.ChangeRequestByID(ctx, obj.SpaceID, *obj.MergedFromID))
 }
 
 // ChangeRequestList is the resolver for the changeRequestList field.
@@ -55,7 +56,7 @@ func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *model.Space,
 
 // ChangeRequest is the resolver for the changeRequest field.
 func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *model.Space, id string) (*model.ChangeRequest, error) {
-	return nilIfNotFound(r.ChangeRequestByID(ctx, obj.ID, id))
+	return domain.NilIfNotFound(r.ChangeRequestByID(ctx, obj.ID, id))
 }
 
 // ChangeRequest returns ChangeRequestResolver implementation.

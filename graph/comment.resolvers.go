@@ -8,17 +8,18 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 )
 
 // CommentList is the resolver for the commentList field.
 func (r *changeRequestResolver) CommentList(ctx context.Context, obj *model.ChangeRequest, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) (*model.Connection[*model.Comment], error) {
-	return r.Comments(ctx, obj.Space, obj.ID, CommentListArgs{Order: order, Status: status, Format: format, TargetPage: targetPage, Authors: authors}, first, after)
+	return r.Comments(ctx, obj.Space, obj.ID, domain.CommentListArgs{Order: order, Status: status, Format: format, TargetPage: targetPage, Authors: authors}, first, after)
 }
 
 // Comment is the resolver for the comment field.
 func (r *changeRequestResolver) Comment(ctx context.Context, obj *model.ChangeRequest, id string, format *model.PageFormat) (*model.Comment, error) {
-	return nilIfNotFound(r.CommentByID(ctx, obj.Space, obj.ID, id, format))
+	return domain.NilIfNotFound(r.CommentByID(ctx, obj.Space, obj.ID, id, format))
 }
 
 // Commenters is the resolver for the commenters field.
@@ -33,7 +34,7 @@ func (r *commentResolver) ReplyList(ctx context.Context, obj *model.Comment, fir
 
 // Reply is the resolver for the reply field.
 func (r *commentResolver) Reply(ctx context.Context, obj *model.Comment, id string, format *model.PageFormat) (*model.CommentReply, error) {
-	return nilIfNotFound(r.CommentReplyByID(ctx, obj.Target.Space, deref(obj.Target.ChangeRequest), obj.ID, id, format))
+	return domain.NilIfNotFound(r.CommentReplyByID(ctx, obj.Target.Space, deref(obj.Target.ChangeRequest), obj.ID, id, format))
 }
 
 // PostComment is the resolver for the postComment field.
@@ -68,12 +69,12 @@ func (r *mutationResolver) DeleteCommentReply(ctx context.Context, target model.
 
 // CommentList is the resolver for the commentList field.
 func (r *spaceResolver) CommentList(ctx context.Context, obj *model.Space, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) (*model.Connection[*model.Comment], error) {
-	return r.Comments(ctx, obj.ID, "", CommentListArgs{Order: order, Status: status, Format: format, TargetPage: targetPage, Authors: authors}, first, after)
+	return r.Comments(ctx, obj.ID, "", domain.CommentListArgs{Order: order, Status: status, Format: format, TargetPage: targetPage, Authors: authors}, first, after)
 }
 
 // Comment is the resolver for the comment field.
 func (r *spaceResolver) Comment(ctx context.Context, obj *model.Space, id string, format *model.PageFormat) (*model.Comment, error) {
-	return nilIfNotFound(r.CommentByID(ctx, obj.ID, "", id, format))
+	return domain.NilIfNotFound(r.CommentByID(ctx, obj.ID, "", id, format))
 }
 
 // Commenters is the resolver for the commenters field.

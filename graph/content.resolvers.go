@@ -9,42 +9,43 @@ import (
 	"context"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 )
 
 // CreatePage is the resolver for the createPage field.
-func (r *mutationResolver) CreatePage(ctx context.Context, target model.ContentTarget, input model.CreatePageInput) (*PageEdit, error) {
+func (r *mutationResolver) CreatePage(ctx context.Context, target model.ContentTarget, input model.CreatePageInput) (*domain.PageEdit, error) {
 	return r.Resolver.CreatePage(ctx, target, input)
 }
 
 // UpdatePage is the resolver for the updatePage field.
-func (r *mutationResolver) UpdatePage(ctx context.Context, target model.ContentTarget, pageID string, input model.UpdatePageInput) (*PageEdit, error) {
+func (r *mutationResolver) UpdatePage(ctx context.Context, target model.ContentTarget, pageID string, input model.UpdatePageInput) (*domain.PageEdit, error) {
 	return r.Resolver.UpdatePage(ctx, target, pageID, input)
 }
 
 // MovePage is the resolver for the movePage field.
-func (r *mutationResolver) MovePage(ctx context.Context, target model.ContentTarget, pageID string, input model.MovePageInput) (*PageEdit, error) {
+func (r *mutationResolver) MovePage(ctx context.Context, target model.ContentTarget, pageID string, input model.MovePageInput) (*domain.PageEdit, error) {
 	return r.Resolver.MovePage(ctx, target, pageID, input)
 }
 
 // DeletePage is the resolver for the deletePage field.
-func (r *mutationResolver) DeletePage(ctx context.Context, target model.ContentTarget, pageID string) (*PageEdit, error) {
+func (r *mutationResolver) DeletePage(ctx context.Context, target model.ContentTarget, pageID string) (*domain.PageEdit, error) {
 	return r.Resolver.DeletePage(ctx, target, pageID)
 }
 
 // UploadFile is the resolver for the uploadFile field.
-func (r *mutationResolver) UploadFile(ctx context.Context, target model.ContentTarget, file graphql.Upload, name *string) (*FileEdit, error) {
-	return r.Resolver.UploadFile(ctx, target, file, name)
+func (r *mutationResolver) UploadFile(ctx context.Context, target model.ContentTarget, file graphql.Upload, name *string) (*domain.FileEdit, error) {
+	return r.Resolver.UploadFile(ctx, target, domain.Upload{File: file.File, Filename: file.Filename, ContentType: file.ContentType}, name)
 }
 
 // DeleteFile is the resolver for the deleteFile field.
-func (r *mutationResolver) DeleteFile(ctx context.Context, target model.ContentTarget, fileID string) (*FileEdit, error) {
+func (r *mutationResolver) DeleteFile(ctx context.Context, target model.ContentTarget, fileID string) (*domain.FileEdit, error) {
 	return r.Resolver.DeleteFile(ctx, target, fileID)
 }
 
 // Pages is the resolver for the pages field.
 func (r *revisionResolver) Pages(ctx context.Context, obj *model.Revision) ([]*model.RevisionPage, error) {
-	src, err := r.sourceOf(ctx, obj)
+	src, err := r.SourceOf(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
@@ -53,25 +54,25 @@ func (r *revisionResolver) Pages(ctx context.Context, obj *model.Revision) ([]*m
 
 // Page is the resolver for the page field.
 func (r *revisionResolver) Page(ctx context.Context, obj *model.Revision, id string, format *model.PageFormat, evaluated *model.Evaluation) (*model.RevisionPage, error) {
-	src, err := r.sourceOf(ctx, obj)
+	src, err := r.SourceOf(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
-	return nilIfNotFound(r.EvaluatedPage(ctx, src, id, formatOf(format), model.Evaluation(deref((*string)(evaluated)))))
+	return domain.NilIfNotFound(r.EvaluatedPage(ctx, src, id, domain.FormatOf(format), model.Evaluation(deref((*string)(evaluated)))))
 }
 
 // PageByPath is the resolver for the pageByPath field.
 func (r *revisionResolver) PageByPath(ctx context.Context, obj *model.Revision, path string, format *model.PageFormat, evaluated *model.Evaluation) (*model.RevisionPage, error) {
-	src, err := r.sourceOf(ctx, obj)
+	src, err := r.SourceOf(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
-	return nilIfNotFound(r.EvaluatedPageByPath(ctx, src, path, formatOf(format), model.Evaluation(deref((*string)(evaluated)))))
+	return domain.NilIfNotFound(r.EvaluatedPageByPath(ctx, src, path, domain.FormatOf(format), model.Evaluation(deref((*string)(evaluated)))))
 }
 
 // Files is the resolver for the files field.
 func (r *revisionResolver) Files(ctx context.Context, obj *model.Revision, first *int, after *string) (*model.Connection[*model.RevisionFile], error) {
-	src, err := r.sourceOf(ctx, obj)
+	src, err := r.SourceOf(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
@@ -80,21 +81,21 @@ func (r *revisionResolver) Files(ctx context.Context, obj *model.Revision, first
 
 // File is the resolver for the file field.
 func (r *revisionResolver) File(ctx context.Context, obj *model.Revision, id string) (*model.RevisionFile, error) {
-	src, err := r.sourceOf(ctx, obj)
+	src, err := r.SourceOf(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
-	return nilIfNotFound(r.Resolver.File(ctx, src, id))
+	return domain.NilIfNotFound(r.Resolver.File(ctx, src, id))
 }
 
 // Markdown is the resolver for the markdown field.
 func (r *revisionPageResolver) Markdown(ctx context.Context, obj *model.RevisionPage) (*string, error) {
-	return r.pageMarkdown(ctx, obj)
+	return r.PageMarkdown(ctx, obj)
 }
 
 // Document is the resolver for the document field.
 func (r *revisionPageResolver) Document(ctx context.Context, obj *model.RevisionPage) (model.JSON, error) {
-	return r.pageDocument(ctx, obj)
+	return r.PageDocument(ctx, obj)
 }
 
 // Content is the resolver for the content field.
@@ -106,9 +107,9 @@ func (r *spaceResolver) Content(ctx context.Context, obj *model.Space) (*model.R
 func (r *spaceResolver) RevisionByID(ctx context.Context, obj *model.Space, id string) (*model.Revision, error) {
 	src, err := r.RevisionContent(ctx, obj.ID, id)
 	if err != nil {
-		return nilIfNotFound[model.Revision](nil, err)
+		return domain.NilIfNotFound[model.Revision](nil, err)
 	}
-	return r.revisionHeader(ctx, src)
+	return r.RevisionHeader(ctx, src)
 }
 
 // Revisions is the resolver for the revisions field.

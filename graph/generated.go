@@ -15,6 +15,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/domain/opt"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -1618,12 +1619,12 @@ type MutationResolver interface {
 	PostCommentReply(ctx context.Context, target model.ContentTarget, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error)
 	UpdateCommentReply(ctx context.Context, target model.ContentTarget, commentID string, replyID string, input model.UpdateCommentReplyInput, format *model.PageFormat) (*model.CommentReply, error)
 	DeleteCommentReply(ctx context.Context, target model.ContentTarget, commentID string, replyID string) (bool, error)
-	CreatePage(ctx context.Context, target model.ContentTarget, input model.CreatePageInput) (*PageEdit, error)
-	UpdatePage(ctx context.Context, target model.ContentTarget, pageID string, input model.UpdatePageInput) (*PageEdit, error)
-	MovePage(ctx context.Context, target model.ContentTarget, pageID string, input model.MovePageInput) (*PageEdit, error)
-	DeletePage(ctx context.Context, target model.ContentTarget, pageID string) (*PageEdit, error)
-	UploadFile(ctx context.Context, target model.ContentTarget, file graphql.Upload, name *string) (*FileEdit, error)
-	DeleteFile(ctx context.Context, target model.ContentTarget, fileID string) (*FileEdit, error)
+	CreatePage(ctx context.Context, target model.ContentTarget, input model.CreatePageInput) (*domain.PageEdit, error)
+	UpdatePage(ctx context.Context, target model.ContentTarget, pageID string, input model.UpdatePageInput) (*domain.PageEdit, error)
+	MovePage(ctx context.Context, target model.ContentTarget, pageID string, input model.MovePageInput) (*domain.PageEdit, error)
+	DeletePage(ctx context.Context, target model.ContentTarget, pageID string) (*domain.PageEdit, error)
+	UploadFile(ctx context.Context, target model.ContentTarget, file graphql.Upload, name *string) (*domain.FileEdit, error)
+	DeleteFile(ctx context.Context, target model.ContentTarget, fileID string) (*domain.FileEdit, error)
 	ImportGitRepository(ctx context.Context, spaceID string, input model.ImportGitRepositoryInput) (*model.GitSyncJob, error)
 	ExportToGitRepository(ctx context.Context, spaceID string, input model.ExportToGitRepositoryInput) (*model.GitSyncJob, error)
 	DeleteLegacyGitInstallation(ctx context.Context, spaceID string) (bool, error)
@@ -1653,8 +1654,8 @@ type MutationResolver interface {
 	CreateOpenAPISpec(ctx context.Context, organizationID string, input model.CreateOpenAPISpecInput) (*model.OpenAPISpec, error)
 	PutOpenAPISpec(ctx context.Context, organizationID string, slug string, input model.PutOpenAPISpecInput) (*model.OpenAPISpec, error)
 	RefreshOpenAPISpec(ctx context.Context, organizationID string, slug string) (*model.OpenAPISpec, error)
-	InsertOpenAPIPages(ctx context.Context, target model.ContentTarget, input model.InsertOpenAPIPagesInput) (*OpenAPIPagesEdit, error)
-	UpdateOpenAPIPages(ctx context.Context, target model.ContentTarget, input model.UpdateOpenAPIPagesInput) (*OpenAPIPagesEdit, error)
+	InsertOpenAPIPages(ctx context.Context, target model.ContentTarget, input model.InsertOpenAPIPagesInput) (*domain.OpenAPIPagesEdit, error)
+	UpdateOpenAPIPages(ctx context.Context, target model.ContentTarget, input model.UpdateOpenAPIPagesInput) (*domain.OpenAPIPagesEdit, error)
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*model.Organization, error)
 	UpdateAgentInstructions(ctx context.Context, organizationID string, input model.UpdateAgentInstructionsInput) (*model.AgentInstructions, error)
 	UpdateSiteReaderSettings(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) (*model.SiteReaderSettings, error)
@@ -1726,29 +1727,29 @@ type OrganizationResolver interface {
 	GlossaryEntry(ctx context.Context, obj *model.Organization, id string) (*model.GlossaryEntry, error)
 }
 type PublishedLocationResolver interface {
-	Sidebar(ctx context.Context, obj *PublishedLocation) ([]*model.PublishedPageRef, error)
-	Page(ctx context.Context, obj *PublishedLocation) (*PublishedPage, error)
+	Sidebar(ctx context.Context, obj *domain.PublishedLocation) ([]*model.PublishedPageRef, error)
+	Page(ctx context.Context, obj *domain.PublishedLocation) (*domain.PublishedPage, error)
 }
 type PublishedPageResolver interface {
-	Document(ctx context.Context, obj *PublishedPage) (model.JSON, error)
-	Markdown(ctx context.Context, obj *PublishedPage) (*string, error)
+	Document(ctx context.Context, obj *domain.PublishedPage) (model.JSON, error)
+	Markdown(ctx context.Context, obj *domain.PublishedPage) (*string, error)
 
-	Links(ctx context.Context, obj *PublishedPage) ([]*model.PublishedLink, error)
-	Files(ctx context.Context, obj *PublishedPage) ([]*model.PublishedFile, error)
+	Links(ctx context.Context, obj *domain.PublishedPage) ([]*model.PublishedLink, error)
+	Files(ctx context.Context, obj *domain.PublishedPage) ([]*model.PublishedFile, error)
 }
 type PublishedSiteResolver interface {
-	At(ctx context.Context, obj *PublishedSite, path string) (*PublishedLocation, error)
-	Search(ctx context.Context, obj *PublishedSite, query string, first *int) ([]*model.PublishedSearchResult, error)
+	At(ctx context.Context, obj *domain.PublishedSite, path string) (*domain.PublishedLocation, error)
+	Search(ctx context.Context, obj *domain.PublishedSite, query string, first *int) ([]*model.PublishedSearchResult, error)
 }
 type PublishedSiteSpaceResolver interface {
-	Pages(ctx context.Context, obj *PublishedSiteSpace) ([]*model.PublishedPageRef, error)
+	Pages(ctx context.Context, obj *domain.PublishedSiteSpace) ([]*model.PublishedPageRef, error)
 }
 type QueryResolver interface {
 	Collection(ctx context.Context, id string) (*model.Collection, error)
 	Organizations(ctx context.Context, first *int, after *string) (*model.Connection[*model.Organization], error)
 	Organization(ctx context.Context, id string) (*model.Organization, error)
 	OrganizationsForEmailDomain(ctx context.Context, emailDomain string) ([]*model.Organization, error)
-	PublishedSite(ctx context.Context, name string, visitor *model.SiteVisitorInput) (*PublishedSite, error)
+	PublishedSite(ctx context.Context, name string, visitor *model.SiteVisitorInput) (*domain.PublishedSite, error)
 	CheckVisitorCondition(ctx context.Context, condition string) (*model.ConditionCheck, error)
 	Space(ctx context.Context, id string) (*model.Space, error)
 	APITokens(ctx context.Context) ([]*model.APIToken, error)
@@ -19264,7 +19265,7 @@ func (ec *executionContext) fieldContext_FileDimensions_height(_ context.Context
 	return graphql.NewScalarFieldContext("FileDimensions", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _FileEdit_revision(ctx context.Context, field graphql.CollectedField, obj *FileEdit) (ret graphql.Marshaler) {
+func (ec *executionContext) _FileEdit_revision(ctx context.Context, field graphql.CollectedField, obj *domain.FileEdit) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19296,7 +19297,7 @@ func (ec *executionContext) fieldContext_FileEdit_revision(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _FileEdit_file(ctx context.Context, field graphql.CollectedField, obj *FileEdit) (ret graphql.Marshaler) {
+func (ec *executionContext) _FileEdit_file(ctx context.Context, field graphql.CollectedField, obj *domain.FileEdit) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24096,8 +24097,8 @@ func (ec *executionContext) _Mutation_createPage(ctx context.Context, field grap
 			return ec.Resolvers.Mutation().CreatePage(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["input"].(model.CreatePageInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *PageEdit) graphql.Marshaler {
-			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPageEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.PageEdit) graphql.Marshaler {
+			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPageEdit(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24140,8 +24141,8 @@ func (ec *executionContext) _Mutation_updatePage(ctx context.Context, field grap
 			return ec.Resolvers.Mutation().UpdatePage(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["pageId"].(string), fc.Args["input"].(model.UpdatePageInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *PageEdit) graphql.Marshaler {
-			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPageEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.PageEdit) graphql.Marshaler {
+			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPageEdit(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24184,8 +24185,8 @@ func (ec *executionContext) _Mutation_movePage(ctx context.Context, field graphq
 			return ec.Resolvers.Mutation().MovePage(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["pageId"].(string), fc.Args["input"].(model.MovePageInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *PageEdit) graphql.Marshaler {
-			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPageEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.PageEdit) graphql.Marshaler {
+			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPageEdit(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24228,8 +24229,8 @@ func (ec *executionContext) _Mutation_deletePage(ctx context.Context, field grap
 			return ec.Resolvers.Mutation().DeletePage(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["pageId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *PageEdit) graphql.Marshaler {
-			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPageEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.PageEdit) graphql.Marshaler {
+			return ec.marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPageEdit(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24272,8 +24273,8 @@ func (ec *executionContext) _Mutation_uploadFile(ctx context.Context, field grap
 			return ec.Resolvers.Mutation().UploadFile(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["file"].(graphql.Upload), fc.Args["name"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *FileEdit) graphql.Marshaler {
-			return ec.marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐFileEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.FileEdit) graphql.Marshaler {
+			return ec.marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐFileEdit(ctx, selections, v)
 		},
 		true,
 		true,
@@ -24316,8 +24317,8 @@ func (ec *executionContext) _Mutation_deleteFile(ctx context.Context, field grap
 			return ec.Resolvers.Mutation().DeleteFile(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["fileId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *FileEdit) graphql.Marshaler {
-			return ec.marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐFileEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.FileEdit) graphql.Marshaler {
+			return ec.marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐFileEdit(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25636,8 +25637,8 @@ func (ec *executionContext) _Mutation_insertOpenAPIPages(ctx context.Context, fi
 			return ec.Resolvers.Mutation().InsertOpenAPIPages(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["input"].(model.InsertOpenAPIPagesInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *OpenAPIPagesEdit) graphql.Marshaler {
-			return ec.marshalNOpenAPIPagesEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐOpenAPIPagesEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.OpenAPIPagesEdit) graphql.Marshaler {
+			return ec.marshalNOpenAPIPagesEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐOpenAPIPagesEdit(ctx, selections, v)
 		},
 		true,
 		true,
@@ -25680,8 +25681,8 @@ func (ec *executionContext) _Mutation_updateOpenAPIPages(ctx context.Context, fi
 			return ec.Resolvers.Mutation().UpdateOpenAPIPages(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["input"].(model.UpdateOpenAPIPagesInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *OpenAPIPagesEdit) graphql.Marshaler {
-			return ec.marshalNOpenAPIPagesEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐOpenAPIPagesEdit(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.OpenAPIPagesEdit) graphql.Marshaler {
+			return ec.marshalNOpenAPIPagesEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐOpenAPIPagesEdit(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27628,7 +27629,7 @@ func (ec *executionContext) fieldContext_OpenAPIError_location(_ context.Context
 	return graphql.NewScalarFieldContext("OpenAPIError", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _OpenAPIPagesEdit_revision(ctx context.Context, field graphql.CollectedField, obj *OpenAPIPagesEdit) (ret graphql.Marshaler) {
+func (ec *executionContext) _OpenAPIPagesEdit_revision(ctx context.Context, field graphql.CollectedField, obj *domain.OpenAPIPagesEdit) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -27660,7 +27661,7 @@ func (ec *executionContext) fieldContext_OpenAPIPagesEdit_revision(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _OpenAPIPagesEdit_pages(ctx context.Context, field graphql.CollectedField, obj *OpenAPIPagesEdit) (ret graphql.Marshaler) {
+func (ec *executionContext) _OpenAPIPagesEdit_pages(ctx context.Context, field graphql.CollectedField, obj *domain.OpenAPIPagesEdit) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -30540,7 +30541,7 @@ func (ec *executionContext) fieldContext_OrganizationURLs_logo(_ context.Context
 	return graphql.NewScalarFieldContext("OrganizationURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PageEdit_revision(ctx context.Context, field graphql.CollectedField, obj *PageEdit) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageEdit_revision(ctx context.Context, field graphql.CollectedField, obj *domain.PageEdit) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -30572,7 +30573,7 @@ func (ec *executionContext) fieldContext_PageEdit_revision(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _PageEdit_page(ctx context.Context, field graphql.CollectedField, obj *PageEdit) (ret graphql.Marshaler) {
+func (ec *executionContext) _PageEdit_page(ctx context.Context, field graphql.CollectedField, obj *domain.PageEdit) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31312,7 +31313,7 @@ func (ec *executionContext) fieldContext_PublishedLink_description(_ context.Con
 	return graphql.NewScalarFieldContext("PublishedLink", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedLocation_siteSpace(ctx context.Context, field graphql.CollectedField, obj *PublishedLocation) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedLocation_siteSpace(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedLocation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31324,8 +31325,8 @@ func (ec *executionContext) _PublishedLocation_siteSpace(ctx context.Context, fi
 			return obj.SiteSpace, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *PublishedSiteSpace) graphql.Marshaler {
-			return ec.marshalNPublishedSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpace(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.PublishedSiteSpace) graphql.Marshaler {
+			return ec.marshalNPublishedSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPublishedSiteSpace(ctx, selections, v)
 		},
 		true,
 		true,
@@ -31344,7 +31345,7 @@ func (ec *executionContext) fieldContext_PublishedLocation_siteSpace(_ context.C
 	return fc, nil
 }
 
-func (ec *executionContext) _PublishedLocation_pagePath(ctx context.Context, field graphql.CollectedField, obj *PublishedLocation) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedLocation_pagePath(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedLocation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31367,7 +31368,7 @@ func (ec *executionContext) fieldContext_PublishedLocation_pagePath(_ context.Co
 	return graphql.NewScalarFieldContext("PublishedLocation", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedLocation_sidebar(ctx context.Context, field graphql.CollectedField, obj *PublishedLocation) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedLocation_sidebar(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedLocation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31399,7 +31400,7 @@ func (ec *executionContext) fieldContext_PublishedLocation_sidebar(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _PublishedLocation_page(ctx context.Context, field graphql.CollectedField, obj *PublishedLocation) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedLocation_page(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedLocation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31411,8 +31412,8 @@ func (ec *executionContext) _PublishedLocation_page(ctx context.Context, field g
 			return ec.Resolvers.PublishedLocation().Page(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *PublishedPage) graphql.Marshaler {
-			return ec.marshalOPublishedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedPage(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.PublishedPage) graphql.Marshaler {
+			return ec.marshalOPublishedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPublishedPage(ctx, selections, v)
 		},
 		true,
 		false,
@@ -31431,7 +31432,7 @@ func (ec *executionContext) fieldContext_PublishedLocation_page(_ context.Contex
 	return fc, nil
 }
 
-func (ec *executionContext) _PublishedPage_id(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_id(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31454,7 +31455,7 @@ func (ec *executionContext) fieldContext_PublishedPage_id(_ context.Context, fie
 	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_type(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_type(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31477,7 +31478,7 @@ func (ec *executionContext) fieldContext_PublishedPage_type(_ context.Context, f
 	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type PageType does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_title(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_title(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31500,7 +31501,7 @@ func (ec *executionContext) fieldContext_PublishedPage_title(_ context.Context, 
 	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_emoji(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_emoji(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31523,7 +31524,7 @@ func (ec *executionContext) fieldContext_PublishedPage_emoji(_ context.Context, 
 	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_icon(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_icon(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31546,7 +31547,7 @@ func (ec *executionContext) fieldContext_PublishedPage_icon(_ context.Context, f
 	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_description(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_description(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31569,7 +31570,7 @@ func (ec *executionContext) fieldContext_PublishedPage_description(_ context.Con
 	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_path(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_path(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31592,7 +31593,7 @@ func (ec *executionContext) fieldContext_PublishedPage_path(_ context.Context, f
 	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_url(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_url(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31615,7 +31616,7 @@ func (ec *executionContext) fieldContext_PublishedPage_url(_ context.Context, fi
 	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_noIndex(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_noIndex(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31638,7 +31639,7 @@ func (ec *executionContext) fieldContext_PublishedPage_noIndex(_ context.Context
 	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_noRobotsIndex(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_noRobotsIndex(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31661,7 +31662,7 @@ func (ec *executionContext) fieldContext_PublishedPage_noRobotsIndex(_ context.C
 	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_updatedAt(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_updatedAt(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31684,7 +31685,7 @@ func (ec *executionContext) fieldContext_PublishedPage_updatedAt(_ context.Conte
 	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_layout(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_layout(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31716,7 +31717,7 @@ func (ec *executionContext) fieldContext_PublishedPage_layout(_ context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _PublishedPage_cover(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_cover(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31739,7 +31740,7 @@ func (ec *executionContext) fieldContext_PublishedPage_cover(_ context.Context, 
 	return graphql.NewScalarFieldContext("PublishedPage", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_document(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_document(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31762,7 +31763,7 @@ func (ec *executionContext) fieldContext_PublishedPage_document(_ context.Contex
 	return graphql.NewScalarFieldContext("PublishedPage", field, true, true, errors.New("field of type JSON does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_markdown(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_markdown(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31785,7 +31786,7 @@ func (ec *executionContext) fieldContext_PublishedPage_markdown(_ context.Contex
 	return graphql.NewScalarFieldContext("PublishedPage", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedPage_children(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_children(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31817,7 +31818,7 @@ func (ec *executionContext) fieldContext_PublishedPage_children(_ context.Contex
 	return fc, nil
 }
 
-func (ec *executionContext) _PublishedPage_ancestors(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_ancestors(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31849,7 +31850,7 @@ func (ec *executionContext) fieldContext_PublishedPage_ancestors(_ context.Conte
 	return fc, nil
 }
 
-func (ec *executionContext) _PublishedPage_previous(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_previous(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31881,7 +31882,7 @@ func (ec *executionContext) fieldContext_PublishedPage_previous(_ context.Contex
 	return fc, nil
 }
 
-func (ec *executionContext) _PublishedPage_next(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_next(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31913,7 +31914,7 @@ func (ec *executionContext) fieldContext_PublishedPage_next(_ context.Context, f
 	return fc, nil
 }
 
-func (ec *executionContext) _PublishedPage_links(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_links(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -31945,7 +31946,7 @@ func (ec *executionContext) fieldContext_PublishedPage_links(_ context.Context, 
 	return fc, nil
 }
 
-func (ec *executionContext) _PublishedPage_files(ctx context.Context, field graphql.CollectedField, obj *PublishedPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedPage_files(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32653,7 +32654,7 @@ func (ec *executionContext) fieldContext_PublishedSection_default(_ context.Cont
 	return graphql.NewScalarFieldContext("PublishedSection", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSite_id(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSite_id(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32676,7 +32677,7 @@ func (ec *executionContext) fieldContext_PublishedSite_id(_ context.Context, fie
 	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSite_title(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSite_title(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32699,7 +32700,7 @@ func (ec *executionContext) fieldContext_PublishedSite_title(_ context.Context, 
 	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSite_visibility(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSite_visibility(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32722,7 +32723,7 @@ func (ec *executionContext) fieldContext_PublishedSite_visibility(_ context.Cont
 	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type SiteVisibility does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSite_indexable(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSite_indexable(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32745,7 +32746,7 @@ func (ec *executionContext) fieldContext_PublishedSite_indexable(_ context.Conte
 	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSite_url(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSite_url(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32768,7 +32769,7 @@ func (ec *executionContext) fieldContext_PublishedSite_url(_ context.Context, fi
 	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSite_claims(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSite_claims(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32791,7 +32792,7 @@ func (ec *executionContext) fieldContext_PublishedSite_claims(_ context.Context,
 	return graphql.NewScalarFieldContext("PublishedSite", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSite_sections(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSite_sections(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32823,7 +32824,7 @@ func (ec *executionContext) fieldContext_PublishedSite_sections(_ context.Contex
 	return fc, nil
 }
 
-func (ec *executionContext) _PublishedSite_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSite_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32835,8 +32836,8 @@ func (ec *executionContext) _PublishedSite_siteSpaces(ctx context.Context, field
 			return obj.SiteSpaces, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*PublishedSiteSpace) graphql.Marshaler {
-			return ec.marshalNPublishedSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpaceᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*domain.PublishedSiteSpace) graphql.Marshaler {
+			return ec.marshalNPublishedSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPublishedSiteSpaceᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -32855,7 +32856,7 @@ func (ec *executionContext) fieldContext_PublishedSite_siteSpaces(_ context.Cont
 	return fc, nil
 }
 
-func (ec *executionContext) _PublishedSite_at(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSite_at(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32868,8 +32869,8 @@ func (ec *executionContext) _PublishedSite_at(ctx context.Context, field graphql
 			return ec.Resolvers.PublishedSite().At(ctx, obj, fc.Args["path"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *PublishedLocation) graphql.Marshaler {
-			return ec.marshalOPublishedLocation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedLocation(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.PublishedLocation) graphql.Marshaler {
+			return ec.marshalOPublishedLocation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPublishedLocation(ctx, selections, v)
 		},
 		true,
 		false,
@@ -32899,7 +32900,7 @@ func (ec *executionContext) fieldContext_PublishedSite_at(ctx context.Context, f
 	return fc, nil
 }
 
-func (ec *executionContext) _PublishedSite_search(ctx context.Context, field graphql.CollectedField, obj *PublishedSite) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSite_search(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32943,7 +32944,7 @@ func (ec *executionContext) fieldContext_PublishedSite_search(ctx context.Contex
 	return fc, nil
 }
 
-func (ec *executionContext) _PublishedSiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32966,7 +32967,7 @@ func (ec *executionContext) fieldContext_PublishedSiteSpace_id(_ context.Context
 	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSiteSpace_title(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSiteSpace_title(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -32989,7 +32990,7 @@ func (ec *executionContext) fieldContext_PublishedSiteSpace_title(_ context.Cont
 	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSiteSpace_emoji(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSiteSpace_emoji(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -33012,7 +33013,7 @@ func (ec *executionContext) fieldContext_PublishedSiteSpace_emoji(_ context.Cont
 	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSiteSpace_path(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSiteSpace_path(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -33035,7 +33036,7 @@ func (ec *executionContext) fieldContext_PublishedSiteSpace_path(_ context.Conte
 	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSiteSpace_section(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSiteSpace_section(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -33058,7 +33059,7 @@ func (ec *executionContext) fieldContext_PublishedSiteSpace_section(_ context.Co
 	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSiteSpace_default(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSiteSpace_default(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -33081,7 +33082,7 @@ func (ec *executionContext) fieldContext_PublishedSiteSpace_default(_ context.Co
 	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSiteSpace_url(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSiteSpace_url(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -33104,7 +33105,7 @@ func (ec *executionContext) fieldContext_PublishedSiteSpace_url(_ context.Contex
 	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSiteSpace_revision(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSiteSpace_revision(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -33127,7 +33128,7 @@ func (ec *executionContext) fieldContext_PublishedSiteSpace_revision(_ context.C
 	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedSiteSpace_pages(ctx context.Context, field graphql.CollectedField, obj *PublishedSiteSpace) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedSiteSpace_pages(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -33371,8 +33372,8 @@ func (ec *executionContext) _Query_publishedSite(ctx context.Context, field grap
 			return ec.Resolvers.Query().PublishedSite(ctx, fc.Args["name"].(string), fc.Args["visitor"].(*model.SiteVisitorInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *PublishedSite) graphql.Marshaler {
-			return ec.marshalNPublishedSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSite(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.PublishedSite) graphql.Marshaler {
+			return ec.marshalNPublishedSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPublishedSite(ctx, selections, v)
 		},
 		true,
 		true,
@@ -50466,7 +50467,7 @@ func (ec *executionContext) _FileDimensions(ctx context.Context, sel ast.Selecti
 
 var fileEditImplementors = []string{"FileEdit"}
 
-func (ec *executionContext) _FileEdit(ctx context.Context, sel ast.SelectionSet, obj *FileEdit) graphql.Marshaler {
+func (ec *executionContext) _FileEdit(ctx context.Context, sel ast.SelectionSet, obj *domain.FileEdit) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, fileEditImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -53382,7 +53383,7 @@ func (ec *executionContext) _OpenAPIError(ctx context.Context, sel ast.Selection
 
 var openAPIPagesEditImplementors = []string{"OpenAPIPagesEdit"}
 
-func (ec *executionContext) _OpenAPIPagesEdit(ctx context.Context, sel ast.SelectionSet, obj *OpenAPIPagesEdit) graphql.Marshaler {
+func (ec *executionContext) _OpenAPIPagesEdit(ctx context.Context, sel ast.SelectionSet, obj *domain.OpenAPIPagesEdit) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, openAPIPagesEditImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -55136,7 +55137,7 @@ func (ec *executionContext) _OrganizationURLs(ctx context.Context, sel ast.Selec
 
 var pageEditImplementors = []string{"PageEdit"}
 
-func (ec *executionContext) _PageEdit(ctx context.Context, sel ast.SelectionSet, obj *PageEdit) graphql.Marshaler {
+func (ec *executionContext) _PageEdit(ctx context.Context, sel ast.SelectionSet, obj *domain.PageEdit) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, pageEditImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -55527,7 +55528,7 @@ func (ec *executionContext) _PublishedLink(ctx context.Context, sel ast.Selectio
 
 var publishedLocationImplementors = []string{"PublishedLocation"}
 
-func (ec *executionContext) _PublishedLocation(ctx context.Context, sel ast.SelectionSet, obj *PublishedLocation) graphql.Marshaler {
+func (ec *executionContext) _PublishedLocation(ctx context.Context, sel ast.SelectionSet, obj *domain.PublishedLocation) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, publishedLocationImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -55646,7 +55647,7 @@ func (ec *executionContext) _PublishedLocation(ctx context.Context, sel ast.Sele
 
 var publishedPageImplementors = []string{"PublishedPage"}
 
-func (ec *executionContext) _PublishedPage(ctx context.Context, sel ast.SelectionSet, obj *PublishedPage) graphql.Marshaler {
+func (ec *executionContext) _PublishedPage(ctx context.Context, sel ast.SelectionSet, obj *domain.PublishedPage) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, publishedPageImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -56193,7 +56194,7 @@ func (ec *executionContext) _PublishedSection(ctx context.Context, sel ast.Selec
 
 var publishedSiteImplementors = []string{"PublishedSite"}
 
-func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.SelectionSet, obj *PublishedSite) graphql.Marshaler {
+func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.SelectionSet, obj *domain.PublishedSite) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -56342,7 +56343,7 @@ func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.Selectio
 
 var publishedSiteSpaceImplementors = []string{"PublishedSiteSpace"}
 
-func (ec *executionContext) _PublishedSiteSpace(ctx context.Context, sel ast.SelectionSet, obj *PublishedSiteSpace) graphql.Marshaler {
+func (ec *executionContext) _PublishedSiteSpace(ctx context.Context, sel ast.SelectionSet, obj *domain.PublishedSiteSpace) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteSpaceImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -63448,7 +63449,7 @@ func (ec *executionContext) unmarshalNExportToGitRepositoryInput2githubᚗcomᚋ
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐFileEdit(ctx context.Context, sel ast.SelectionSet, v *FileEdit) graphql.Marshaler {
+func (ec *executionContext) marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐFileEdit(ctx context.Context, sel ast.SelectionSet, v *domain.FileEdit) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64247,7 +64248,7 @@ func (ec *executionContext) marshalNOpenAPIError2ᚖgithubᚗcomᚋbinderyᚋbin
 	return ec._OpenAPIError(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOpenAPIPagesEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐOpenAPIPagesEdit(ctx context.Context, sel ast.SelectionSet, v *OpenAPIPagesEdit) graphql.Marshaler {
+func (ec *executionContext) marshalNOpenAPIPagesEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐOpenAPIPagesEdit(ctx context.Context, sel ast.SelectionSet, v *domain.OpenAPIPagesEdit) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64492,7 +64493,7 @@ func (ec *executionContext) marshalNOrganizationURLs2githubᚗcomᚋbinderyᚋbi
 	return ec._OrganizationURLs(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPageEdit(ctx context.Context, sel ast.SelectionSet, v *PageEdit) graphql.Marshaler {
+func (ec *executionContext) marshalNPageEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPageEdit(ctx context.Context, sel ast.SelectionSet, v *domain.PageEdit) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64727,7 +64728,7 @@ func (ec *executionContext) marshalNPublishedSection2ᚖgithubᚗcomᚋbindery�
 	return ec._PublishedSection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPublishedSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSite(ctx context.Context, sel ast.SelectionSet, v *PublishedSite) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPublishedSite(ctx context.Context, sel ast.SelectionSet, v *domain.PublishedSite) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -64737,11 +64738,11 @@ func (ec *executionContext) marshalNPublishedSite2ᚖgithubᚗcomᚋbinderyᚋbi
 	return ec._PublishedSite(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPublishedSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*PublishedSiteSpace) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedSiteSpace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPublishedSiteSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*domain.PublishedSiteSpace) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNPublishedSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpace(ctx, sel, v[i])
+		return ec.marshalNPublishedSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPublishedSiteSpace(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -64753,7 +64754,7 @@ func (ec *executionContext) marshalNPublishedSiteSpace2ᚕᚖgithubᚗcomᚋbind
 	return ret
 }
 
-func (ec *executionContext) marshalNPublishedSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedSiteSpace(ctx context.Context, sel ast.SelectionSet, v *PublishedSiteSpace) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedSiteSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPublishedSiteSpace(ctx context.Context, sel ast.SelectionSet, v *domain.PublishedSiteSpace) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -67413,14 +67414,14 @@ func (ec *executionContext) marshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return v
 }
 
-func (ec *executionContext) marshalOPublishedLocation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedLocation(ctx context.Context, sel ast.SelectionSet, v *PublishedLocation) graphql.Marshaler {
+func (ec *executionContext) marshalOPublishedLocation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPublishedLocation(ctx context.Context, sel ast.SelectionSet, v *domain.PublishedLocation) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._PublishedLocation(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalOPublishedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋgraphᚐPublishedPage(ctx context.Context, sel ast.SelectionSet, v *PublishedPage) graphql.Marshaler {
+func (ec *executionContext) marshalOPublishedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPublishedPage(ctx context.Context, sel ast.SelectionSet, v *domain.PublishedPage) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

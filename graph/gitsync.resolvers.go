@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 )
 
@@ -28,7 +29,7 @@ func (r *mutationResolver) DeleteLegacyGitInstallation(ctx context.Context, spac
 
 // Git is the resolver for the git field.
 func (r *revisionPageResolver) Git(ctx context.Context, obj *model.RevisionPage) (*model.GitSyncBlob, error) {
-	return pageGitBlob(obj.Git), nil
+	return domain.PageGitBlob(obj.Git), nil
 }
 
 // GitSyncJobs is the resolver for the gitSyncJobs field.

@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 )
 
@@ -28,22 +29,22 @@ func (r *mutationResolver) GrantSpaceAccess(ctx context.Context, spaceID string,
 
 // UpdateSpaceUserPermission is the resolver for the updateSpaceUserPermission field.
 func (r *mutationResolver) UpdateSpaceUserPermission(ctx context.Context, spaceID string, userID string, input model.UpdateGrantInput) (bool, error) {
-	return r.UpdateGrant(ctx, GrantRef{Target: GrantOnSpace, ID: spaceID, Principal: GrantToUser, PrincipalID: userID}, input)
+	return r.UpdateGrant(ctx, domain.GrantRef{Target: domain.GrantOnSpace, ID: spaceID, Principal: domain.GrantToUser, PrincipalID: userID}, input)
 }
 
 // RemoveSpaceUserPermission is the resolver for the removeSpaceUserPermission field.
 func (r *mutationResolver) RemoveSpaceUserPermission(ctx context.Context, spaceID string, userID string) (bool, error) {
-	return r.RemoveGrant(ctx, GrantRef{Target: GrantOnSpace, ID: spaceID, Principal: GrantToUser, PrincipalID: userID})
+	return r.RemoveGrant(ctx, domain.GrantRef{Target: domain.GrantOnSpace, ID: spaceID, Principal: domain.GrantToUser, PrincipalID: userID})
 }
 
 // UpdateSpaceTeamPermission is the resolver for the updateSpaceTeamPermission field.
 func (r *mutationResolver) UpdateSpaceTeamPermission(ctx context.Context, spaceID string, teamID string, input model.UpdateGrantInput) (bool, error) {
-	return r.UpdateGrant(ctx, GrantRef{Target: GrantOnSpace, ID: spaceID, Principal: GrantToTeam, PrincipalID: teamID}, input)
+	return r.UpdateGrant(ctx, domain.GrantRef{Target: domain.GrantOnSpace, ID: spaceID, Principal: domain.GrantToTeam, PrincipalID: teamID}, input)
 }
 
 // RemoveSpaceTeamPermission is the resolver for the removeSpaceTeamPermission field.
 func (r *mutationResolver) RemoveSpaceTeamPermission(ctx context.Context, spaceID string, teamID string) (bool, error) {
-	return r.RemoveGrant(ctx, GrantRef{Target: GrantOnSpace, ID: spaceID, Principal: GrantToTeam, PrincipalID: teamID})
+	return r.RemoveGrant(ctx, domain.GrantRef{Target: domain.GrantOnSpace, ID: spaceID, Principal: domain.GrantToTeam, PrincipalID: teamID})
 }
 
 // GrantCollectionAccess is the resolver for the grantCollectionAccess field.
@@ -53,22 +54,22 @@ func (r *mutationResolver) GrantCollectionAccess(ctx context.Context, collection
 
 // UpdateCollectionUserPermission is the resolver for the updateCollectionUserPermission field.
 func (r *mutationResolver) UpdateCollectionUserPermission(ctx context.Context, collectionID string, userID string, input model.UpdateGrantInput) (bool, error) {
-	return r.UpdateGrant(ctx, GrantRef{Target: GrantOnCollection, ID: collectionID, Principal: GrantToUser, PrincipalID: userID}, input)
+	return r.UpdateGrant(ctx, domain.GrantRef{Target: domain.GrantOnCollection, ID: collectionID, Principal: domain.GrantToUser, PrincipalID: userID}, input)
 }
 
 // RemoveCollectionUserPermission is the resolver for the removeCollectionUserPermission field.
 func (r *mutationResolver) RemoveCollectionUserPermission(ctx context.Context, collectionID string, userID string) (bool, error) {
-	return r.RemoveGrant(ctx, GrantRef{Target: GrantOnCollection, ID: collectionID, Principal: GrantToUser, PrincipalID: userID})
+	return r.RemoveGrant(ctx, domain.GrantRef{Target: domain.GrantOnCollection, ID: collectionID, Principal: domain.GrantToUser, PrincipalID: userID})
 }
 
 // UpdateCollectionTeamPermission is the resolver for the updateCollectionTeamPermission field.
 func (r *mutationResolver) UpdateCollectionTeamPermission(ctx context.Context, collectionID string, teamID string, input model.UpdateGrantInput) (bool, error) {
-	return r.UpdateGrant(ctx, GrantRef{Target: GrantOnCollection, ID: collectionID, Principal: GrantToTeam, PrincipalID: teamID}, input)
+	return r.UpdateGrant(ctx, domain.GrantRef{Target: domain.GrantOnCollection, ID: collectionID, Principal: domain.GrantToTeam, PrincipalID: teamID}, input)
 }
 
 // RemoveCollectionTeamPermission is the resolver for the removeCollectionTeamPermission field.
 func (r *mutationResolver) RemoveCollectionTeamPermission(ctx context.Context, collectionID string, teamID string) (bool, error) {
-	return r.RemoveGrant(ctx, GrantRef{Target: GrantOnCollection, ID: collectionID, Principal: GrantToTeam, PrincipalID: teamID})
+	return r.RemoveGrant(ctx, domain.GrantRef{Target: domain.GrantOnCollection, ID: collectionID, Principal: domain.GrantToTeam, PrincipalID: teamID})
 }
 
 // TeamPermissions is the resolver for the teamPermissions field.

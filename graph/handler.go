@@ -17,6 +17,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/explorer"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -26,8 +27,8 @@ import (
 // NewHandler serves GraphQL over GET and POST, with introspection, depth and complexity limits,
 // and errors carrying extensions.code. Browsers asking for HTML get the GraphiQL explorer. extra
 // extensions (metrics, tracing) run after the built-in ones.
-func NewHandler(r *Resolver, extra ...graphql.HandlerExtension) http.Handler {
-	return newHandler(r, MaxDepth, extra...)
+func NewHandler(app *domain.App, extra ...graphql.HandlerExtension) http.Handler {
+	return newHandler(&Resolver{App: app}, MaxDepth, extra...)
 }
 
 func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) http.Handler {
@@ -35,7 +36,7 @@ func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) ht
 	srv := handler.New(schema)
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
-	srv.AddTransport(transport.MultipartForm{MaxUploadSize: MaxUploadBytes + 1<<20, MaxMemory: 8 << 20})
+	srv.AddTransport(transport.MultipartForm{MaxUploadSize: domain.MaxUploadBytes + 1<<20, MaxMemory: 8 << 20})
 	srv.SetParserTokenLimit(MaxTokens)
 	srv.Use(extension.Introspection{})
 	srv.Use(documentLimits{})
@@ -59,8 +60,8 @@ func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) ht
 		if !boundRequest(w, req) {
 			return
 		}
-		if !hasRequestState(req.Context()) { // mounted without Middleware
-			req = req.WithContext(withRequestState(req.Context(), r.Store))
+		if !domain.HasRequestState(req.Context()) { // mounted without Middleware
+			req = req.WithContext(r.WithRequestState(req.Context()))
 		}
 		srv.ServeHTTP(w, req)
 	})
@@ -133,4 +134,14 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr.Extensions["field"] = ae.Field
 	}
 	return gqlErr
+}
+
+// Middleware gives every request its own state and dataloaders; mount it before both /graphql
+// and /v1. The GraphQL handler installs them itself when it is mounted without it.
+func Middleware(app *domain.App) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r.WithContext(app.WithRequestState(r.Context())))
+		})
+	}
 }

@@ -6,10 +6,12 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/bindery/bindery/domain"
 )
 
 func TestDepthLimitRejectsDeepQueriesBeforeResolving(t *testing.T) {
-	h := newHandler(&Resolver{}, 4) // no store: a rejected query must never reach a resolver
+	h := newHandler(&Resolver{App: &domain.App{}}, 4) // no store: a rejected query must never reach a resolver
 	for _, tt := range []struct {
 		name, query string
 		depth       int
@@ -49,7 +51,7 @@ func TestDepthLimitRejectsDeepQueriesBeforeResolving(t *testing.T) {
 // TestIntrospectionHidesCodegenDirectives: the schema served declares GraphQL's own directives
 // but none of gqlgen's code-generation ones (@goField and the like).
 func TestIntrospectionHidesCodegenDirectives(t *testing.T) {
-	h := newHandler(&Resolver{}, MaxDepth)
+	h := newHandler(&Resolver{App: &domain.App{}}, MaxDepth)
 	body, _ := json.Marshal(map[string]string{"query": `{ __schema { directives { name } } }`})
 	req := httptest.NewRequest("POST", "/graphql", strings.NewReader(string(body)))
 	req.Header.Set("Content-Type", "application/json")

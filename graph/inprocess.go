@@ -8,6 +8,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 )
 
@@ -15,7 +16,8 @@ import (
 // reader): the schema, resolvers, document and query limits and error presenter of /graphql,
 // without an HTTP round trip. Parsed and validated documents are cached, so a client's fixed queries are
 // parsed once.
-func NewExecutor(r *Resolver) *executor.Executor {
+func NewExecutor(app *domain.App) *executor.Executor {
+	r := &Resolver{App: app}
 	schema := NewExecutableSchema(Config{Resolvers: r})
 	exec := executor.New(schema)
 	exec.SetParserTokenLimit(MaxTokens)
@@ -24,8 +26,8 @@ func NewExecutor(r *Resolver) *executor.Executor {
 	exec.SetQueryCache(lru.New[*ast.QueryDocument](64))
 	exec.SetErrorPresenter(presentError)
 	exec.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-		if !hasRequestState(ctx) { // a caller outside Middleware: the operation is its own request
-			ctx = withRequestState(ctx, r.Store)
+		if !domain.HasRequestState(ctx) { // a caller outside Middleware: the operation is its own request
+			ctx = r.WithRequestState(ctx)
 		}
 		return next(ctx)
 	})

@@ -309,7 +309,7 @@ var unpagedLists = map[string]int{
 	"Comment.reactions":                   20,
 	"Comment.repliers":                    20,
 	"CommentReply.reactions":              20,
-	// The reader's published sites (graph/published.go): a space's listed pages can be many.
+	// The reader's published sites (domain/published.go): a space's listed pages can be many.
 	"PublishedSite.sections":         50,
 	"PublishedSite.siteSpaces":       20,
 	"PublishedSiteSpace.pages":       10000,

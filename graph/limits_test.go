@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -93,7 +94,7 @@ func firstError(t *testing.T, rec *httptest.ResponseRecorder) (string, string) {
 
 // Issue 12, findings 2–4: documents that cost far more than their size are refused quickly.
 func TestDocumentLimits(t *testing.T) {
-	h := NewHandler(&Resolver{})
+	h := NewHandler(&domain.App{})
 	chain := func(n int, spread string) string {
 		var b strings.Builder
 		b.WriteString("fragment F0 on Organization { id title }\n")

@@ -8,28 +8,29 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 )
 
 // FileBacklinks is the resolver for the fileBacklinks field.
 func (r *revisionResolver) FileBacklinks(ctx context.Context, obj *model.Revision, id string) ([]*model.RevisionPage, error) {
-	src, err := r.sourceOf(ctx, obj)
+	src, err := r.SourceOf(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
-	return backlinkPages(r.fileBacklinks(ctx, src, id))
+	return domain.BacklinkPages(r.AllFileBacklinks(ctx, src, id))
 }
 
 // Links is the resolver for the links field.
 func (r *revisionPageResolver) Links(ctx context.Context, obj *model.RevisionPage, status *model.LinkStatus) ([]*model.LinkItem, error) {
-	return r.pageLinks(ctx, obj, status)
+	return r.RevisionPageLinks(ctx, obj, status)
 }
 
 // Backlinks is the resolver for the backlinks field.
 func (r *revisionPageResolver) Backlinks(ctx context.Context, obj *model.RevisionPage) ([]*model.RevisionPage, error) {
-	src, ok := sourceByKey(ctx, obj.Content)
+	src, ok := domain.SourceByKey(ctx, obj.Content)
 	if !ok {
 		return nil, nil
 	}
-	return backlinkPages(r.pageBacklinks(ctx, src, obj.ID))
+	return domain.BacklinkPages(r.AllPageBacklinks(ctx, src, obj.ID))
 }

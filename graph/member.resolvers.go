@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 )
 
@@ -43,7 +44,7 @@ func (r *mutationResolver) PingOrganization(ctx context.Context, organizationID 
 
 // Members is the resolver for the members field.
 func (r *organizationResolver) Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error) {
-	return r.Resolver.Members(ctx, obj, MemberListArgs{Order: order, Role: role, Search: search, Sort: sort}, first, after)
+	return r.Resolver.Members(ctx, obj, domain.MemberListArgs{Order: order, Role: role, Search: search, Sort: sort}, first, after)
 }
 
 // Member is the resolver for the member field.

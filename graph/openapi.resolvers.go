@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 )
 
@@ -28,12 +29,12 @@ func (r *mutationResolver) RefreshOpenAPISpec(ctx context.Context, organizationI
 }
 
 // InsertOpenAPIPages is the resolver for the insertOpenAPIPages field.
-func (r *mutationResolver) InsertOpenAPIPages(ctx context.Context, target model.ContentTarget, input model.InsertOpenAPIPagesInput) (*OpenAPIPagesEdit, error) {
+func (r *mutationResolver) InsertOpenAPIPages(ctx context.Context, target model.ContentTarget, input model.InsertOpenAPIPagesInput) (*domain.OpenAPIPagesEdit, error) {
 	return r.Resolver.InsertOpenAPIPages(ctx, target, input)
 }
 
 // UpdateOpenAPIPages is the resolver for the updateOpenAPIPages field.
-func (r *mutationResolver) UpdateOpenAPIPages(ctx context.Context, target model.ContentTarget, input model.UpdateOpenAPIPagesInput) (*OpenAPIPagesEdit, error) {
+func (r *mutationResolver) UpdateOpenAPIPages(ctx context.Context, target model.ContentTarget, input model.UpdateOpenAPIPagesInput) (*domain.OpenAPIPagesEdit, error) {
 	return r.Resolver.UpdateOpenAPIPages(ctx, target, input)
 }
 

@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 )
 
@@ -17,58 +18,58 @@ func (r *mutationResolver) UpdateSiteReaderSettings(ctx context.Context, organiz
 }
 
 // Sidebar is the resolver for the sidebar field.
-func (r *publishedLocationResolver) Sidebar(ctx context.Context, obj *PublishedLocation) ([]*model.PublishedPageRef, error) {
-	return r.publishedSidebar(ctx, obj)
+func (r *publishedLocationResolver) Sidebar(ctx context.Context, obj *domain.PublishedLocation) ([]*model.PublishedPageRef, error) {
+	return r.PublishedSidebar(ctx, obj)
 }
 
 // Page is the resolver for the page field.
-func (r *publishedLocationResolver) Page(ctx context.Context, obj *PublishedLocation) (*PublishedPage, error) {
-	return r.publishedPage(ctx, obj)
+func (r *publishedLocationResolver) Page(ctx context.Context, obj *domain.PublishedLocation) (*domain.PublishedPage, error) {
+	return r.PublishedPageAt(ctx, obj)
 }
 
 // Document is the resolver for the document field.
-func (r *publishedPageResolver) Document(ctx context.Context, obj *PublishedPage) (model.JSON, error) {
-	return r.publishedDocument(ctx, obj)
+func (r *publishedPageResolver) Document(ctx context.Context, obj *domain.PublishedPage) (model.JSON, error) {
+	return r.PublishedDocument(ctx, obj)
 }
 
 // Markdown is the resolver for the markdown field.
-func (r *publishedPageResolver) Markdown(ctx context.Context, obj *PublishedPage) (*string, error) {
-	return r.publishedEvaluatedMarkdown(ctx, obj)
+func (r *publishedPageResolver) Markdown(ctx context.Context, obj *domain.PublishedPage) (*string, error) {
+	return r.PublishedEvaluatedMarkdown(ctx, obj)
 }
 
 // Links is the resolver for the links field.
-func (r *publishedPageResolver) Links(ctx context.Context, obj *PublishedPage) ([]*model.PublishedLink, error) {
-	return r.publishedLinks(ctx, obj)
+func (r *publishedPageResolver) Links(ctx context.Context, obj *domain.PublishedPage) ([]*model.PublishedLink, error) {
+	return r.PublishedLinks(ctx, obj)
 }
 
 // Files is the resolver for the files field.
-func (r *publishedPageResolver) Files(ctx context.Context, obj *PublishedPage) ([]*model.PublishedFile, error) {
-	return r.publishedFiles(ctx, obj)
+func (r *publishedPageResolver) Files(ctx context.Context, obj *domain.PublishedPage) ([]*model.PublishedFile, error) {
+	return r.PublishedFiles(ctx, obj)
 }
 
 // At is the resolver for the at field.
-func (r *publishedSiteResolver) At(ctx context.Context, obj *PublishedSite, path string) (*PublishedLocation, error) {
-	return r.publishedAt(obj, path), nil
+func (r *publishedSiteResolver) At(ctx context.Context, obj *domain.PublishedSite, path string) (*domain.PublishedLocation, error) {
+	return r.PublishedAt(obj, path), nil
 }
 
 // Search is the resolver for the search field.
-func (r *publishedSiteResolver) Search(ctx context.Context, obj *PublishedSite, query string, first *int) ([]*model.PublishedSearchResult, error) {
-	return r.publishedSearch(ctx, obj, query, first)
+func (r *publishedSiteResolver) Search(ctx context.Context, obj *domain.PublishedSite, query string, first *int) ([]*model.PublishedSearchResult, error) {
+	return r.PublishedSearch(ctx, obj, query, first)
 }
 
 // Pages is the resolver for the pages field.
-func (r *publishedSiteSpaceResolver) Pages(ctx context.Context, obj *PublishedSiteSpace) ([]*model.PublishedPageRef, error) {
-	return r.publishedPages(ctx, obj)
+func (r *publishedSiteSpaceResolver) Pages(ctx context.Context, obj *domain.PublishedSiteSpace) ([]*model.PublishedPageRef, error) {
+	return r.PublishedPages(ctx, obj)
 }
 
 // PublishedSite is the resolver for the publishedSite field.
-func (r *queryResolver) PublishedSite(ctx context.Context, name string, visitor *model.SiteVisitorInput) (*PublishedSite, error) {
+func (r *queryResolver) PublishedSite(ctx context.Context, name string, visitor *model.SiteVisitorInput) (*domain.PublishedSite, error) {
 	return r.OpenPublishedSite(ctx, name, visitor)
 }
 
 // ReaderSettings is the resolver for the readerSettings field.
 func (r *siteResolver) ReaderSettings(ctx context.Context, obj *model.Site) (*model.SiteReaderSettings, error) {
-	return r.siteReaderSettings(ctx, obj)
+	return r.SiteReaderSettings(ctx, obj)
 }
 
 // PublishedLocation returns PublishedLocationResolver implementation.

@@ -13,7 +13,7 @@ import (
 )
 
 // MaxBodyBytes bounds a GraphQL request sent as JSON, as REST bounds its bodies. Multipart
-// requests (file uploads) have their own limit, MaxUploadBytes plus the operation.
+// requests (file uploads) have their own limit, domain.MaxUploadBytes plus the operation.
 const MaxBodyBytes = 1 << 20
 
 // boundRequest reads a JSON POST body up to MaxBodyBytes and checks that it is a GraphQL request

@@ -1,49 +1,21 @@
-// Package graph is Bindery's application layer: every validation rule, authorization check and
-// state change sits behind a resolver method, which both doors call.
+// Package graph is the GraphQL door: gqlgen's generated executor, the resolvers (one-line
+// adapters onto the domain's operations), the HTTP handler, query cost limits and selections.
 package graph
 
 //go:generate go tool gqlgen generate
 
-import (
-	"time"
+import "github.com/bindery/bindery/domain"
 
-	"github.com/bindery/bindery/domain/safefetch"
-	"github.com/bindery/bindery/domain/translator"
-	"github.com/bindery/bindery/storage"
-	"github.com/bindery/bindery/storage/blob"
-)
-
-// Settings holds what resolvers need to know about where the server is reached.
-type Settings struct {
-	// PublicURL is the API's base URL (without /v1), used in urls.location.
-	PublicURL string
-	// AppURL is the web app's base URL, used in urls.app.
-	AppURL string
-	// FilesURL is the base URL of files' downloadURL: the origin that serves user content when
-	// the operator gives it one of its own (--files-origin), else PublicURL.
-	FilesURL string
-	// Version and Build describe the running binary.
-	Version, Build string
-	// Fetch is what fetching a user's URL (OpenAPI specifications) may reach; the zero value is
-	// https only, public addresses only.
-	Fetch safefetch.Policy
+// Resolver is gqlgen's resolver root: the application, whose methods the resolvers call.
+type Resolver struct {
+	*domain.App
 }
 
-// Resolver is the dependency-injection root shared by GraphQL and REST.
-type Resolver struct {
-	Store    *storage.Store
-	Blobs    *blob.Store // uploaded files' bytes
-	Settings Settings
-	Now      func() time.Time
-	// Translator is the machine-translation provider; nil when none is configured (runs fail).
-	Translator *translator.Client
-	// GitSync configures Git import and export (gitsync.go).
-	GitSync GitSyncConfig
-
-	published publishedTrees // published revisions' navigation, link index and files (the reader's page views)
-	specDocs  specDocCache   // parsed OpenAPI versions, for the OpenAPI blocks of published pages
-	// TokenRevoked, when set, is called with the hash of every token revoked, after the revocation
-	// is stored: a cache of authenticated tokens drops its entry there, so that the token is refused
-	// on the next request.
-	TokenRevoked func(tokenHash string)
+// deref is *p, or the zero value for nil.
+func deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
 }

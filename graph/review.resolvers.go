@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 )
 
@@ -23,7 +24,7 @@ func (r *changeRequestResolver) Reviews(ctx context.Context, obj *model.ChangeRe
 
 // Review is the resolver for the review field.
 func (r *changeRequestResolver) Review(ctx context.Context, obj *model.ChangeRequest, id string, format *model.PageFormat) (*model.Review, error) {
-	return nilIfNotFound(r.ReviewByID(ctx, obj.Space, obj.ID, id, format))
+	return domain.NilIfNotFound(r.ReviewByID(ctx, obj.Space, obj.ID, id, format))
 }
 
 // RequestReviewers is the resolver for the requestReviewers field.

@@ -124,7 +124,7 @@ var spaceCounters = []string{"comments", "changeRequests", "changeRequestsOpen",
 // graphPageTree is a revision's page tree for GraphQL. When the query asks for any page's
 // markdown or document, every document's markdown is read with the tree in one statement, rather
 // than batched per page.
-func (r *Resolver) graphPageTree(ctx context.Context, src *ContentSource) ([]*model.RevisionPage, error) {
+func (r *Resolver) graphPageTree(ctx context.Context, src *domain.ContentSource) ([]*model.RevisionPage, error) {
 	tree, err := r.PageTree(ctx, src)
 	if err != nil {
 		return nil, err

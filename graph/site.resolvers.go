@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 )
 
@@ -33,7 +34,7 @@ func (r *mutationResolver) SortSiteStructure(ctx context.Context, organizationID
 
 // Sites is the resolver for the sites field.
 func (r *organizationResolver) Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) (*model.Connection[*model.Site], error) {
-	return r.Resolver.Sites(ctx, obj, SiteListArgs{Title: title, Space: space, Published: published, Types: typeArg}, first, after)
+	return r.Resolver.Sites(ctx, obj, domain.SiteListArgs{Title: title, Space: space, Published: published, Types: typeArg}, first, after)
 }
 
 // Site is the resolver for the site field.

@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 )
 
@@ -28,5 +29,5 @@ func (r *mutationResolver) DeleteSiteSpace(ctx context.Context, organizationID s
 
 // SiteSpaceList is the resolver for the siteSpaceList field.
 func (r *siteResolver) SiteSpaceList(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string, defaultArg *bool) (*model.Connection[*model.SiteSpace], error) {
-	return r.SiteSpaces(ctx, obj, SiteSpaceListArgs{ShareKey: shareKey, Default: defaultArg}, first, after)
+	return r.SiteSpaces(ctx, obj, domain.SiteSpaceListArgs{ShareKey: shareKey, Default: defaultArg}, first, after)
 }

@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
 )
 
@@ -48,7 +49,7 @@ func (r *mutationResolver) RemoveTeamMember(ctx context.Context, organizationID 
 
 // Teams is the resolver for the teams field.
 func (r *organizationResolver) Teams(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, owner *string) (*model.Connection[*model.Team], error) {
-	return r.Resolver.Teams(ctx, obj, TeamListArgs{Title: title, Owner: owner}, first, after)
+	return r.Resolver.Teams(ctx, obj, domain.TeamListArgs{Title: title, Owner: owner}, first, after)
 }
 
 // Team is the resolver for the team field.

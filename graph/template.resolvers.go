@@ -13,7 +13,7 @@ import (
 
 // ApplyTemplate is the resolver for the applyTemplate field.
 func (r *mutationResolver) ApplyTemplate(ctx context.Context, target model.ContentTarget, templateID string, contentRefs model.JSON) (*model.Revision, error) {
-	return r.applyTemplate(ctx, target, templateID, contentRefs)
+	return r.ApplyTemplateTo(ctx, target, templateID, contentRefs)
 }
 
 // SetSpaceTemplate is the resolver for the setSpaceTemplate field.

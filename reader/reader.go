@@ -25,6 +25,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/graph"
@@ -49,7 +50,7 @@ const build = "reader-1"
 
 // Handler serves published sites.
 type Handler struct {
-	res    *graph.Resolver
+	res    *domain.App
 	exec   *executor.Executor
 	tmpl   *template.Template
 	static map[string]staticFile
@@ -65,7 +66,7 @@ type staticFile struct {
 }
 
 // New builds the reader over the graph's resolver.
-func New(res *graph.Resolver) *Handler {
+func New(res *domain.App) *Handler {
 	h := &Handler{res: res, exec: graph.NewExecutor(res), static: map[string]staticFile{}}
 	h.tmpl = template.Must(template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html"))
 	entries, _ := fs.ReadDir(staticFS, "static")

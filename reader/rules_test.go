@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/domain"
 	"github.com/go-chi/chi/v5"
 )
 
@@ -129,7 +129,7 @@ func TestHeadersByVisibility(t *testing.T) {
 
 // The graph's error codes map to statuses: bad input is a 400, never a 500, even wrapped.
 func TestFailStatuses(t *testing.T) {
-	h := New(&graph.Resolver{})
+	h := New(&domain.App{})
 	for _, tt := range []struct {
 		err  error
 		want int

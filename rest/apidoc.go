@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/domain"
 )
 
 //go:generate go run ./openapigen
@@ -108,7 +108,7 @@ func OpenAPI(serverURL, version string) map[string]any {
 }
 
 // serveOpenAPI answers GET /v1/openapi.json (no token: it describes the API, not its data).
-func serveOpenAPI(res *graph.Resolver) http.HandlerFunc {
+func serveOpenAPI(res *domain.App) http.HandlerFunc {
 	var (
 		once sync.Once
 		body []byte

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
-	"github.com/bindery/bindery/graph"
 	"github.com/go-chi/chi/v5"
 )
 
@@ -59,7 +59,7 @@ func (a *api) listComments(w http.ResponseWriter, r *http.Request) (int, any, er
 		return 0, nil, err
 	}
 	spaceID, crID := discussion(r)
-	args := graph.CommentListArgs{
+	args := domain.CommentListArgs{
 		Order: order, Status: optionalQuery[model.CommentStatusFilter](r, "status"),
 		Format: formatArg(r), TargetPage: optionalQuery[string](r, "targetPage"), Authors: authorsQuery(r),
 	}

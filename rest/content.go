@@ -3,16 +3,16 @@ package rest
 import (
 	"net/http"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/document"
 	"github.com/bindery/bindery/domain/model"
-	"github.com/bindery/bindery/graph"
 	"github.com/go-chi/chi/v5"
 )
 
 // contentRoutes are the reads of one kind of content (a space's current content, a change
 // request's, or a revision), all under prefix.
-func (a *api) contentRoutes(prefix string, source func(*http.Request) (*graph.ContentSource, error)) []Route {
+func (a *api) contentRoutes(prefix string, source func(*http.Request) (*domain.ContentSource, error)) []Route {
 	c := contentReader{api: a, source: source}
 	return []Route{
 		{"GET", prefix, c.revision},
@@ -25,7 +25,7 @@ func (a *api) contentRoutes(prefix string, source func(*http.Request) (*graph.Co
 }
 
 // linkRoutes are the link reads of a space's or a change request's content.
-func (a *api) linkRoutes(prefix string, source func(*http.Request) (*graph.ContentSource, error)) []Route {
+func (a *api) linkRoutes(prefix string, source func(*http.Request) (*domain.ContentSource, error)) []Route {
 	c := contentReader{api: a, source: source}
 	return []Route{
 		{"GET", prefix + "/page/{pageId}/links", c.pageLinks},
@@ -34,26 +34,26 @@ func (a *api) linkRoutes(prefix string, source func(*http.Request) (*graph.Conte
 	}
 }
 
-func (a *api) spaceContent(r *http.Request) (*graph.ContentSource, error) {
+func (a *api) spaceContent(r *http.Request) (*domain.ContentSource, error) {
 	return a.res.SpaceContent(r.Context(), chi.URLParam(r, "spaceId"))
 }
 
-func (a *api) changeRequestContent(r *http.Request) (*graph.ContentSource, error) {
+func (a *api) changeRequestContent(r *http.Request) (*domain.ContentSource, error) {
 	return a.res.ChangeRequestContent(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
 }
 
-func (a *api) revisionContent(r *http.Request) (*graph.ContentSource, error) {
+func (a *api) revisionContent(r *http.Request) (*domain.ContentSource, error) {
 	return a.res.RevisionContent(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "revisionId"))
 }
 
 // contentReader answers the reads of one kind of content.
 type contentReader struct {
 	*api
-	source func(*http.Request) (*graph.ContentSource, error)
+	source func(*http.Request) (*domain.ContentSource, error)
 }
 
 // open checks the query flags every content read accepts, then finds the content.
-func (c contentReader) open(r *http.Request) (*graph.ContentSource, error) {
+func (c contentReader) open(r *http.Request) (*domain.ContentSource, error) {
 	// metadata and computed only trim work GitBook does; Bindery keeps no mutable git metadata
 	// and generates computed pages when they are written, so both values give the same answer.
 	// They must still be booleans.
@@ -91,7 +91,7 @@ func (c contentReader) pages(w http.ResponseWriter, r *http.Request) (int, any, 
 }
 
 func (c contentReader) files(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return nestedList(r, c.open, func(src *graph.ContentSource, first *int, after *string) (*model.Connection[*model.RevisionFile], error) {
+	return nestedList(r, c.open, func(src *domain.ContentSource, first *int, after *string) (*model.Connection[*model.RevisionFile], error) {
 		return c.res.Files(r.Context(), src, first, after)
 	})
 }
@@ -158,13 +158,13 @@ func (c contentReader) pageLinks(w http.ResponseWriter, r *http.Request) (int, a
 }
 
 func (c contentReader) pageBacklinks(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return nestedList(r, c.source, func(src *graph.ContentSource, first *int, after *string) (*model.Connection[*model.ContentLocation], error) {
+	return nestedList(r, c.source, func(src *domain.ContentSource, first *int, after *string) (*model.Connection[*model.ContentLocation], error) {
 		return c.res.PageBacklinks(r.Context(), src, chi.URLParam(r, "pageId"), first, after)
 	})
 }
 
 func (c contentReader) fileBacklinks(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	return nestedList(r, c.source, func(src *graph.ContentSource, first *int, after *string) (*model.Connection[*model.ContentLocation], error) {
+	return nestedList(r, c.source, func(src *domain.ContentSource, first *int, after *string) (*model.Connection[*model.ContentLocation], error) {
 		return c.res.FileBacklinks(r.Context(), src, chi.URLParam(r, "fileId"), first, after)
 	})
 }
@@ -175,7 +175,7 @@ func (a *api) pageDocument(w http.ResponseWriter, r *http.Request) (int, any, er
 	if err != nil {
 		return 0, nil, err
 	}
-	page, err := a.res.Page(r.Context(), src, chi.URLParam(r, "pageId"), graph.FormatDocument)
+	page, err := a.res.Page(r.Context(), src, chi.URLParam(r, "pageId"), domain.FormatDocument)
 	if err != nil {
 		return 0, nil, err
 	}

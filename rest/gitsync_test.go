@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/gitsync"
-	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/storage"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -115,7 +115,7 @@ const gitSecret = "test-server-secret"
 
 // gitEnv is an env whose Git Sync allows local repositories and keeps credentials.
 func gitEnv(t *testing.T, e *env) {
-	e.res.GitSync = graph.GitSyncConfig{AllowLocal: true, SecretKey: gitSecret}
+	e.res.GitSync = domain.GitSyncConfig{AllowLocal: true, SecretKey: gitSecret}
 }
 
 func (e *env) newSpace(token, orgID, title string) string {

@@ -3,8 +3,8 @@ package rest
 import (
 	"net/http"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
-	"github.com/bindery/bindery/graph"
 	"github.com/go-chi/chi/v5"
 )
 
@@ -52,13 +52,13 @@ func (a *api) listCollectionTeams(w http.ResponseWriter, r *http.Request) (int, 
 
 // grantRef reads which grant a route names: the space's or else the collection's, the user's or
 // else the team's, from the route's own path parameters.
-func grantRef(r *http.Request) graph.GrantRef {
-	ref := graph.GrantRef{Target: graph.GrantOnSpace, ID: chi.URLParam(r, "spaceId"), Principal: graph.GrantToUser, PrincipalID: chi.URLParam(r, "userId")}
+func grantRef(r *http.Request) domain.GrantRef {
+	ref := domain.GrantRef{Target: domain.GrantOnSpace, ID: chi.URLParam(r, "spaceId"), Principal: domain.GrantToUser, PrincipalID: chi.URLParam(r, "userId")}
 	if ref.ID == "" {
-		ref.Target, ref.ID = graph.GrantOnCollection, chi.URLParam(r, "collectionId")
+		ref.Target, ref.ID = domain.GrantOnCollection, chi.URLParam(r, "collectionId")
 	}
 	if ref.PrincipalID == "" {
-		ref.Principal, ref.PrincipalID = graph.GrantToTeam, chi.URLParam(r, "teamId")
+		ref.Principal, ref.PrincipalID = domain.GrantToTeam, chi.URLParam(r, "teamId")
 	}
 	return ref
 }

@@ -19,9 +19,9 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/document"
 	"github.com/bindery/bindery/domain/jobs"
-	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/rest/contracttest"
 	"github.com/bindery/bindery/storage"
@@ -36,7 +36,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func TestMain(m *testing.M) {
 	// Request lines are noise here; errors (internal failures) still show.
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	code := storagetest.Run(m, storage.WithSearchTextIncluding(document.SearchTextIncluding, graph.IncludedForSearch)) // search reads markdown as the server does
+	code := storagetest.Run(m, storage.WithSearchTextIncluding(document.SearchTextIncluding, domain.IncludedForSearch)) // search reads markdown as the server does
 	// .ci/run reads this line to prove the contract tests ran.
 	fmt.Printf("contract validations: %d\n", contracttest.Validated())
 	os.Exit(code)
@@ -47,7 +47,7 @@ func TestMain(m *testing.M) {
 type env struct {
 	t     testing.TB
 	store *storage.Store
-	res   *graph.Resolver
+	res   *domain.App
 	h     http.Handler
 
 	runner *jobs.Runner // background jobs, started by the first runJobs
@@ -92,9 +92,9 @@ func eachDBCounting(t *testing.T, fn func(t *testing.T, e *env)) {
 func newEnv(t testing.TB, s *storage.Store) *env {
 	var mu sync.Mutex
 	now := t0
-	res := &graph.Resolver{
+	res := &domain.App{
 		Store:    s,
-		Settings: graph.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test", Version: "test", Build: "go-test"},
+		Settings: domain.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test", Version: "test", Build: "go-test"},
 		Now: func() time.Time {
 			mu.Lock()
 			defer mu.Unlock()
@@ -148,7 +148,7 @@ type account struct {
 // org bootstraps an organization and returns its id and admin.
 func (e *env) org(title, adminEmail string) (string, account) {
 	e.t.Helper()
-	c, err := e.res.Bootstrap(context.Background(), graph.BootstrapInput{OrgTitle: title, Email: adminEmail, Name: "Admin " + title})
+	c, err := e.res.Bootstrap(context.Background(), domain.BootstrapInput{OrgTitle: title, Email: adminEmail, Name: "Admin " + title})
 	if err != nil {
 		e.t.Fatalf("bootstrap %s: %v", title, err)
 	}
@@ -158,7 +158,7 @@ func (e *env) org(title, adminEmail string) (string, account) {
 // member creates a user and, when orgID is set, adds them with role ("guest" for none).
 func (e *env) member(orgID, email, role string) account {
 	e.t.Helper()
-	c, err := e.res.CreateUser(context.Background(), graph.CreateUserInput{Email: email, Name: strings.Split(email, "@")[0], OrganizationID: orgID, Role: role})
+	c, err := e.res.CreateUser(context.Background(), domain.CreateUserInput{Email: email, Name: strings.Split(email, "@")[0], OrganizationID: orgID, Role: role})
 	if err != nil {
 		e.t.Fatalf("create user %s: %v", email, err)
 	}

@@ -10,9 +10,9 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
-	"github.com/bindery/bindery/graph"
 )
 
 // replayedHeaders are the headers of an answer that a replay repeats; the others (rate limits,
@@ -23,10 +23,10 @@ var replayedHeaders = []string{"Content-Type", "Location", "ETag"}
 // token): a retry with the same key, method, path and body gets the first answer back, marked
 // Idempotent-Replayed: true, without running again; the same key with another request answers
 // 422; a retry while the first still runs answers 409 with Retry-After. Answers below 500 are
-// kept for 24 hours (graph.IdempotencyTTL): a 4xx is the answer to that request, which nothing
+// kept for 24 hours (domain.IdempotencyTTL): a 4xx is the answer to that request, which nothing
 // was written for; after a 5xx the key is released, and a retry runs again. Requests without the
 // header cost nothing here.
-func idempotent(res *graph.Resolver, d door) func(http.Handler) http.Handler {
+func idempotent(res *domain.App, d door) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			key := r.Header.Get("Idempotency-Key")
@@ -80,7 +80,7 @@ func fingerprint(r *http.Request, body []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func replay(w http.ResponseWriter, a *graph.IdempotentAnswer) {
+func replay(w http.ResponseWriter, a *domain.IdempotentAnswer) {
 	for name, value := range a.Header {
 		w.Header().Set(name, value)
 	}
@@ -92,7 +92,7 @@ func replay(w http.ResponseWriter, a *graph.IdempotentAnswer) {
 // runOnce runs the request that claimed key, and keeps its answer or releases the key. The
 // answer is recorded while it is written, and kept even when the client has gone meanwhile: the
 // work was done.
-func runOnce(w http.ResponseWriter, r *http.Request, next http.Handler, res *graph.Resolver, key string) {
+func runOnce(w http.ResponseWriter, r *http.Request, next http.Handler, res *domain.App, key string) {
 	rec := &recorder{ResponseWriter: w}
 	ctx := context.WithoutCancel(r.Context())
 	finished := false
@@ -112,7 +112,7 @@ func runOnce(w http.ResponseWriter, r *http.Request, next http.Handler, res *gra
 	if rec.status >= 500 {
 		return
 	}
-	answer := graph.IdempotentAnswer{Status: rec.status, Header: map[string]string{}, Body: rec.body.Bytes()}
+	answer := domain.IdempotentAnswer{Status: rec.status, Header: map[string]string{}, Body: rec.body.Bytes()}
 	for _, name := range replayedHeaders {
 		if v := w.Header().Get(name); v != "" {
 			answer.Header[name] = v

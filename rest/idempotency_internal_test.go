@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/authz"
-	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
 )
@@ -19,8 +19,8 @@ import (
 func TestIdempotencyKeyReleasedAfterServerError(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, s *storage.Store) {
 		ctx := context.Background()
-		res := &graph.Resolver{Store: s, Now: func() time.Time { return time.Now().UTC() }}
-		creds, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: "Acme", Email: "ada@acme.test", Name: "Ada"})
+		res := &domain.App{Store: s, Now: func() time.Time { return time.Now().UTC() }}
+		creds, err := res.Bootstrap(ctx, domain.BootstrapInput{OrgTitle: "Acme", Email: "ada@acme.test", Name: "Ada"})
 		if err != nil {
 			t.Fatal(err)
 		}

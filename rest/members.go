@@ -3,14 +3,14 @@ package rest
 import (
 	"net/http"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
-	"github.com/bindery/bindery/graph"
 	"github.com/go-chi/chi/v5"
 )
 
 func (a *api) listMembers(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedOrderedList(r, true, a.organization, func(org *model.Organization, first *int, after *string, order *model.ListOrder) (*model.MemberConnection, error) {
-		return a.res.Members(r.Context(), org, graph.MemberListArgs{
+		return a.res.Members(r.Context(), org, domain.MemberListArgs{
 			Order:  order,
 			Role:   optionalQuery[model.MemberRoleFilter](r, "role"),
 			Search: optionalQuery[string](r, "search"),

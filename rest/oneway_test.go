@@ -21,7 +21,7 @@ import (
 const graphPath = "github.com/bindery/bindery/graph"
 
 // isGenerated reports whether t is one of gqlgen's resolver interfaces (QueryResolver,
-// SpaceResolver, …) or one of the methods of *graph.Resolver that hand them out.
+// SpaceResolver, …) or one of the methods of *domain.App that hand them out.
 func isGeneratedInterface(t types.Type) bool {
 	named, ok := t.(*types.Named)
 	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != graphPath {
@@ -85,7 +85,7 @@ func TestRESTCallsDomainMethodsOnly(t *testing.T) {
 		t.Fatalf("checked only %d files", len(pkg.Syntax))
 	}
 	for _, v := range oneWayViolations(pkg.Fset, pkg.Syntax, pkg.TypesInfo) {
-		t.Errorf("%s: call the domain method on *graph.Resolver instead", v)
+		t.Errorf("%s: call the domain method on *domain.App instead", v)
 	}
 }
 
@@ -97,7 +97,7 @@ import (
 	"github.com/bindery/bindery/graph"
 	_ "github.com/bindery/bindery/storage"
 )
-func f(res *graph.Resolver, u *url.URL) {
+func f(res *domain.App, u *url.URL) {
 	res.Mutation().DeleteSpace(nil, "")
 	var q graph.QueryResolver = res.Query()
 	_ = q

@@ -4,8 +4,8 @@ import (
 	"net/http"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/explorer"
-	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/metrics"
 	"github.com/bindery/bindery/usercontent"
 	"github.com/go-chi/chi/v5"
@@ -70,7 +70,7 @@ func (o Options) graphqlExtensions() []graphql.HandlerExtension {
 }
 
 // mountOps adds the operational endpoints that need no token.
-func (o Options) mountOps(r chi.Router, res *graph.Resolver) {
+func (o Options) mountOps(r chi.Router, res *domain.App) {
 	r.Get(OpenAPIPath, serveOpenAPI(res))
 	r.Get(explorer.AssetsPath+"*", explorer.Assets().ServeHTTP)
 	if o.Metrics != nil && o.ServeMetrics {

@@ -3,14 +3,14 @@ package rest
 import (
 	"net/http"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
-	"github.com/bindery/bindery/graph"
 	"github.com/go-chi/chi/v5"
 )
 
 // api holds the /v1 handlers: each decodes, calls one domain method of the graph, encodes.
 type api struct {
-	res *graph.Resolver
+	res *domain.App
 }
 
 func (a *api) getAPIInformation(w http.ResponseWriter, r *http.Request) (int, any, error) {

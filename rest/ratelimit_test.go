@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
@@ -222,15 +222,15 @@ func TestRateLimitSharedStore(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			dsn := storagetest.DSN(t, d)
-			server := func() (*graph.Resolver, http.Handler) {
+			server := func() (*domain.App, http.Handler) {
 				s := storagetest.OpenAt(t, dsn, storage.WithMaxConns(2))
-				res := &graph.Resolver{Store: s, Now: func() time.Time { return time.Now().UTC() }}
+				res := &domain.App{Store: s, Now: func() time.Time { return time.Now().UTC() }}
 				limits := rest.RateLimits{Token: 4, Window: time.Minute, Counter: func() httprate.LimitCounter { return s.RateCounter() }}
 				return res, rest.NewServerWith(res, rest.Options{RateLimits: &limits})
 			}
 			res, a := server()
 			_, b := server()
-			creds, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: "Acme", Email: "ada@acme.test", Name: "Ada"})
+			creds, err := res.Bootstrap(ctx, domain.BootstrapInput{OrgTitle: "Acme", Email: "ada@acme.test", Name: "Ada"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
@@ -58,7 +58,7 @@ func BenchmarkSearch100k(b *testing.B) {
 	for _, d := range storagetest.Dialects {
 		b.Run(string(d), func(b *testing.B) {
 			s, probe := openSearchProbe(b, d, vocabulary)
-			res := &graph.Resolver{Store: s, Settings: graph.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test"}, Now: time.Now}
+			res := &domain.App{Store: s, Settings: domain.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test"}, Now: time.Now}
 			h := rest.NewServer(res)
 
 			for _, door := range []struct{ name, path, token string }{
@@ -154,9 +154,9 @@ func openSearchProbe(b testing.TB, d storage.Dialect, vocabulary []string) (*sto
 	} else {
 		s = storagetest.Open(b, d)
 	}
-	res := &graph.Resolver{Store: s, Settings: graph.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test"}, Now: time.Now}
+	res := &domain.App{Store: s, Settings: domain.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test"}, Now: time.Now}
 	ctx := context.Background()
-	boot, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: "Bench", Email: "bench@search.test", Name: "Bench"})
+	boot, err := res.Bootstrap(ctx, domain.BootstrapInput{OrgTitle: "Bench", Email: "bench@search.test", Name: "Bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func openSearchProbe(b testing.TB, d storage.Dialect, vocabulary []string) (*sto
 	start := time.Now()
 	big := newSpace(boot.OrganizationID, "Big")
 	generateSearchSpace(b, s, big, vocabulary, 100, 1000, 1)
-	other, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: "Ten spaces", Email: "ten@search.test", Name: "Ten"})
+	other, err := res.Bootstrap(ctx, domain.BootstrapInput{OrgTitle: "Ten spaces", Email: "ten@search.test", Name: "Ten"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/uptrace/bun"
@@ -47,7 +47,7 @@ func TestSearchProbeTrace(t *testing.T) {
 		s, probe := openSearchProbe(t, storage.Dialect(d), vocabulary)
 		var out strings.Builder
 		s.AddQueryHook(traceHook{&out})
-		res := &graph.Resolver{Store: s, Settings: graph.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test"}, Now: time.Now}
+		res := &domain.App{Store: s, Settings: domain.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test"}, Now: time.Now}
 		h := rest.NewServer(res)
 		queries := strings.Split(os.Getenv("BINDERY_SEARCH_QUERIES"), ";")
 		for _, door := range []struct{ name, path, token string }{

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/graph"
@@ -22,11 +23,11 @@ import (
 )
 
 // NewServer builds the whole HTTP handler over one resolver.
-func NewServer(res *graph.Resolver) http.Handler { return NewServerWith(res, Options{}) }
+func NewServer(res *domain.App) http.Handler { return NewServerWith(res, Options{}) }
 
 // NewServerWith is NewServer with operational options (metrics, CORS, tracing, rate limits; see
 // ops.go).
-func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
+func NewServerWith(res *domain.App, opts Options) http.Handler {
 	r := chi.NewRouter()
 	r.Use(opts.outer()...)
 	r.Use(middleware.RequestID, clientAddress(opts.TrustedProxies), logRequests, recoverPanics, rejectBadText, onlyFilesOn(opts.FilesOrigin))
@@ -54,12 +55,12 @@ func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 
 	limits := newRateLimiter(opts.RateLimits)
 	gql := graph.NewHandler(res, opts.graphqlExtensions()...)
-	r.With(authenticate(res, limits, graphQLDoor, graph.IsExplorerRequest), graph.Middleware(res.Store), idempotent(res, graphQLDoor)).
+	r.With(authenticate(res, limits, graphQLDoor, graph.IsExplorerRequest), graph.Middleware(res), idempotent(res, graphQLDoor)).
 		Handle("/graphql", gql)
 
 	// A file is read with a token, or through a signed link to the files origin (the link is the
 	// proof of access, checked by whoever made it: the reader, for a site's visitor).
-	withToken := authenticate(res, limits, restDoor, nil)(graph.Middleware(res.Store)(serveFile(res)))
+	withToken := authenticate(res, limits, restDoor, nil)(graph.Middleware(res)(serveFile(res)))
 	signed := limits.anonymous(restDoor)(serveSignedFile(res, opts.FilesOrigin))
 	r.Get("/files/{versionId}/{name}", func(w http.ResponseWriter, req *http.Request) {
 		if usercontent.IsSigned(req) {
@@ -72,10 +73,10 @@ func NewServerWith(res *graph.Resolver, opts Options) http.Handler {
 	// Published sites: anyone may read them (the graph decides what each visitor sees).
 	sites := reader.New(res)
 	sites.FilesOrigin = opts.FilesOrigin
-	r.With(limits.anonymous(restDoor), graph.Middleware(res.Store)).Mount("/sites", sites.Routes())
+	r.With(limits.anonymous(restDoor), graph.Middleware(res)).Mount("/sites", sites.Routes())
 
 	r.Route("/v1", func(v1 chi.Router) {
-		v1.Use(authenticate(res, limits, restDoor, nil), graph.Middleware(res.Store), idempotent(res, restDoor))
+		v1.Use(authenticate(res, limits, restDoor, nil), graph.Middleware(res), idempotent(res, restDoor))
 		(&api{res: res}).routes(v1)
 	})
 	return r
@@ -128,7 +129,7 @@ func (l *rateLimiter) anonymous(d door) func(http.Handler) http.Handler {
 // is refused (429) before it is looked up again; past the address's, the address's failures are
 // answered 429 rather than 401. A valid token is never refused for failures, its own address's
 // included: someone else behind the same NAT or proxy cannot lock its owner out.
-func authenticate(res *graph.Resolver, limits *rateLimiter, d door, public func(*http.Request) bool) func(http.Handler) http.Handler {
+func authenticate(res *domain.App, limits *rateLimiter, d door, public func(*http.Request) bool) func(http.Handler) http.Handler {
 	if limits == nil {
 		limits = &rateLimiter{}
 	}
@@ -245,7 +246,7 @@ func (h LogHandler) WithGroup(name string) slog.Handler { return LogHandler{h.Ha
 
 // serveFile serves the bytes behind a file's downloadURL to callers who can read its space, with
 // ranges and conditional requests; the bytes of a version never change, so they cache for good.
-func serveFile(res *graph.Resolver) http.HandlerFunc {
+func serveFile(res *domain.App) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		d, err := res.DownloadFile(r.Context(), chi.URLParam(r, "versionId"))
 		if err != nil {
@@ -259,7 +260,7 @@ func serveFile(res *graph.Resolver) http.HandlerFunc {
 // serveSignedFile serves a file version through a signed link to the files origin. A link
 // that is not valid (tampered, expired, addressed to another origin, or no files origin to sign
 // them) is a file not found.
-func serveSignedFile(res *graph.Resolver, origin *usercontent.Origin) http.HandlerFunc {
+func serveSignedFile(res *domain.App, origin *usercontent.Origin) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		versionID := chi.URLParam(r, "versionId")
 		if origin == nil || !origin.Serves(r) || !origin.Verify(r, versionID, time.Now()) {
@@ -277,7 +278,7 @@ func serveSignedFile(res *graph.Resolver, origin *usercontent.Origin) http.Handl
 
 // serveDownload answers with a user's file under the user-content policy (usercontent), with
 // ranges and conditional requests.
-func serveDownload(w http.ResponseWriter, r *http.Request, d *graph.Download, cacheControl string) {
+func serveDownload(w http.ResponseWriter, r *http.Request, d *domain.Download, cacheControl string) {
 	defer d.Content.Close()
 	w.Header().Set("Cache-Control", cacheControl)
 	usercontent.SetHeaders(w.Header(), d.Name, d.ContentType)

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/document"
-	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
 	"github.com/go-chi/chi/v5"
@@ -142,7 +142,7 @@ type sbs struct {
 func sbsSetup(b *testing.B, d storage.Dialect) *sbs {
 	b.Helper()
 	dsn := storagetest.DSN(b, d)
-	store := storagetest.OpenAt(b, dsn, storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchTextIncluding(document.SearchTextIncluding, graph.IncludedForSearch)) // as the server opens it
+	store := storagetest.OpenAt(b, dsn, storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchTextIncluding(document.SearchTextIncluding, domain.IncludedForSearch)) // as the server opens it
 	e := newEnv(b, store)
 	return &sbs{env: e, d: d, dsn: dsn}
 }

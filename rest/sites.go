@@ -4,9 +4,9 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/model"
-	"github.com/bindery/bindery/graph"
 	"github.com/go-chi/chi/v5"
 )
 
@@ -32,7 +32,7 @@ func (a *api) listSites(w http.ResponseWriter, r *http.Request) (int, any, error
 		types = append(types, model.SiteType(t))
 	}
 	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.SiteConnection, error) {
-		return a.res.Sites(r.Context(), org, graph.SiteListArgs{Title: optionalQuery[string](r, "title"), Space: optionalQuery[string](r, "space"), Published: published, Types: types}, first, after)
+		return a.res.Sites(r.Context(), org, domain.SiteListArgs{Title: optionalQuery[string](r, "title"), Space: optionalQuery[string](r, "space"), Published: published, Types: types}, first, after)
 	})
 }
 
@@ -79,7 +79,7 @@ func (a *api) listSiteSpaces(w http.ResponseWriter, r *http.Request) (int, any, 
 		return 0, nil, err
 	}
 	return nestedList(r, a.site, func(s *model.Site, first *int, after *string) (*model.SiteSpaceConnection, error) {
-		return a.res.SiteSpaces(r.Context(), s, graph.SiteSpaceListArgs{ShareKey: optionalQuery[string](r, "shareKey"), Default: isDefault}, first, after)
+		return a.res.SiteSpaces(r.Context(), s, domain.SiteSpaceListArgs{ShareKey: optionalQuery[string](r, "shareKey"), Default: isDefault}, first, after)
 	})
 }
 

@@ -3,8 +3,8 @@ package rest
 import (
 	"net/http"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/model"
-	"github.com/bindery/bindery/graph"
 	"github.com/go-chi/chi/v5"
 )
 
@@ -22,7 +22,7 @@ func (a *api) createTeam(w http.ResponseWriter, r *http.Request) (int, any, erro
 
 func (a *api) listTeams(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return nestedList(r, a.organization, func(org *model.Organization, first *int, after *string) (*model.TeamConnection, error) {
-		return a.res.Teams(r.Context(), org, graph.TeamListArgs{Title: optionalQuery[string](r, "title"), Owner: optionalQuery[string](r, "owner")}, first, after)
+		return a.res.Teams(r.Context(), org, domain.TeamListArgs{Title: optionalQuery[string](r, "title"), Owner: optionalQuery[string](r, "owner")}, first, after)
 	})
 }
 

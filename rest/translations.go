@@ -7,7 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 )
 
-// The contract's translations and glossary groups; the rules live in graph/translation.go.
+// The contract's translations and glossary groups; the rules live in domain/translation.go.
 
 func (a *api) translationRoutes() []Route {
 	return []Route{

@@ -62,7 +62,7 @@ var siteSectionColumns = map[SiteSectionField][]string{
 
 // SiteOutline is a site's sections and section groups: each section's group and each group's
 // parent (nil: the site's root), and their positions. The tree they make, its order and its rules
-// are the graph's (graph/site_outline.go); storage reads and writes the rows.
+// are the graph's (domain/site_outline.go); storage reads and writes the rows.
 type SiteOutline struct {
 	Sections []*SiteSection
 	Groups   []*SiteSectionGroup

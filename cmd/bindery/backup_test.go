@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/backup"
-	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
@@ -26,7 +26,7 @@ import (
 )
 
 // stack is a running server over a SQLite file and a files directory.
-func stack(t *testing.T, db string) (*graph.Resolver, *httptest.Server) {
+func stack(t *testing.T, db string) (*domain.App, *httptest.Server) {
 	t.Helper()
 	store, err := storage.Open(context.Background(), db)
 	if err != nil {
@@ -40,7 +40,7 @@ func stack(t *testing.T, db string) (*graph.Resolver, *httptest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := &graph.Resolver{Store: store, Blobs: blobs, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }}
+	res := &domain.App{Store: store, Blobs: blobs, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }}
 	srv := httptest.NewServer(rest.NewServer(res))
 	t.Cleanup(srv.Close)
 	return res, srv
@@ -52,7 +52,7 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 	dir := t.TempDir()
 	live := filepath.Join(dir, "live.db")
 	res, srv := stack(t, live)
-	creds, err := res.Bootstrap(context.Background(), graph.BootstrapInput{OrgTitle: "Backup", Email: "admin@backup.test"})
+	creds, err := res.Bootstrap(context.Background(), domain.BootstrapInput{OrgTitle: "Backup", Email: "admin@backup.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,8 +323,8 @@ func storeFileIn(t *testing.T, db, files string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := &graph.Resolver{Store: store, Blobs: blobs, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }}
-	creds, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: "Files", Email: "admin@files.test"})
+	res := &domain.App{Store: store, Blobs: blobs, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }}
+	creds, err := res.Bootstrap(ctx, domain.BootstrapInput{OrgTitle: "Files", Email: "admin@files.test"})
 	if err != nil {
 		t.Fatal(err)
 	}

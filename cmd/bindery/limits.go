@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/rest"
 	"github.com/go-chi/httprate"
 	"github.com/urfave/cli/v3"
@@ -14,7 +14,7 @@ import (
 
 // rateLimitOptions reads serve's rate-limit flags before anything is opened (a usage error
 // touches nothing) and returns what sets them on the HTTP front's options once the database is.
-func rateLimitOptions(cmd *cli.Command, c *config) (func(res *graph.Resolver, opts *rest.Options), error) {
+func rateLimitOptions(cmd *cli.Command, c *config) (func(res *domain.App, opts *rest.Options), error) {
 	l := c.Serve.Limits
 	limits := rest.RateLimits{Token: l.Token, Address: l.Address, AuthFailures: l.AuthFailures, Window: l.Window}
 	if limits.Token < 0 || limits.Address < 0 || limits.AuthFailures < 0 {
@@ -47,7 +47,7 @@ func rateLimitOptions(cmd *cli.Command, c *config) (func(res *graph.Resolver, op
 			proxies = append(proxies, prefix.String())
 		}
 	}
-	return func(res *graph.Resolver, opts *rest.Options) {
+	return func(res *domain.App, opts *rest.Options) {
 		if shared {
 			limits.Counter = func() httprate.LimitCounter { return res.Store.RateCounter() }
 		}

@@ -17,11 +17,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/document"
 	"github.com/bindery/bindery/domain/jobs"
 	"github.com/bindery/bindery/domain/safefetch"
 	"github.com/bindery/bindery/domain/translator"
-	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
@@ -163,7 +163,7 @@ func (c *config) adminCommand() *cli.Command {
 
 // open connects to the database and applies migrations; for serve, it opens the file store
 // first, so that a store that does not answer stops it before the database is touched.
-func open(ctx context.Context, cmd *cli.Command, c *config) (*graph.Resolver, func(), error) {
+func open(ctx context.Context, cmd *cli.Command, c *config) (*domain.App, func(), error) {
 	var blobs *blob.Store
 	if cmd.Name == "serve" {
 		location, err := filesLocation(cmd, c)
@@ -180,7 +180,7 @@ func open(ctx context.Context, cmd *cli.Command, c *config) (*graph.Resolver, fu
 		}
 	}
 	store, err := storage.Open(ctx, c.Database, storage.WithMaxConns(c.Serve.DBMaxConns),
-		storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchTextIncluding(document.SearchTextIncluding, graph.IncludedForSearch))
+		storage.WithTokenCache(storage.DefaultTokenTTL), storage.WithSearchTextIncluding(document.SearchTextIncluding, domain.IncludedForSearch))
 	if err != nil {
 		closeBlobs()
 		return nil, nil, err
@@ -190,8 +190,8 @@ func open(ctx context.Context, cmd *cli.Command, c *config) (*graph.Resolver, fu
 		closeBlobs()
 		return nil, nil, err
 	}
-	res := &graph.Resolver{Store: store, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
-		Settings: graph.Settings{Version: version, Build: buildInfo()},
+	res := &domain.App{Store: store, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
+		Settings: domain.Settings{Version: version, Build: buildInfo()},
 		// A token revoked through either door stops working at once on this instance.
 		TokenRevoked: store.ForgetToken}
 	if cmd.Name == "serve" {
@@ -255,7 +255,7 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 		slog.Info("translation provider", "url", translator.Redact(s.Translate.URL), "model", res.Translator.Model())
 	}
 
-	creds, err := res.BootstrapIfEmpty(res.WithRequestState(ctx), graph.BootstrapInput{OrgTitle: "My Organization", Email: "admin@bindery.local", Name: "Admin"})
+	creds, err := res.BootstrapIfEmpty(res.WithRequestState(ctx), domain.BootstrapInput{OrgTitle: "My Organization", Email: "admin@bindery.local", Name: "Admin"})
 	if err != nil {
 		return fmt.Errorf("bootstrap empty database: %w", err)
 	}
@@ -263,7 +263,7 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 		printFirstStart(res.Settings.PublicURL, creds)
 	}
 
-	res.GitSync = graph.GitSyncConfig{AllowLocal: s.GitAllowLocal, SecretKey: s.SecretKey}
+	res.GitSync = domain.GitSyncConfig{AllowLocal: s.GitAllowLocal, SecretKey: s.SecretKey}
 
 	// Background jobs (and any left queued by the last run) start before requests can queue more.
 	runner, err := res.StartJobs(ctx, jobs.Config{})
@@ -322,7 +322,7 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 	return nil
 }
 
-func printFirstStart(publicURL string, c *graph.Credentials) {
+func printFirstStart(publicURL string, c *domain.Credentials) {
 	fmt.Printf(`
 First start: created organization %s with admin user admin@bindery.local.
 API token (shown only this once; store it now):
@@ -365,7 +365,7 @@ func bootstrap(ctx context.Context, cmd *cli.Command, c *config) error {
 	}
 	defer closeStore()
 	ctx = res.WithRequestState(ctx)
-	creds, err := res.Bootstrap(ctx, graph.BootstrapInput{OrgTitle: c.Admin.OrgTitle, Email: c.Admin.Email, Name: c.Admin.Name})
+	creds, err := res.Bootstrap(ctx, domain.BootstrapInput{OrgTitle: c.Admin.OrgTitle, Email: c.Admin.Email, Name: c.Admin.Name})
 	if err != nil {
 		return err
 	}
@@ -379,7 +379,7 @@ func createUser(ctx context.Context, cmd *cli.Command, c *config) error {
 	}
 	defer closeStore()
 	ctx = res.WithRequestState(ctx)
-	creds, err := res.CreateUser(ctx, graph.CreateUserInput{Email: c.Admin.Email, Name: c.Admin.Name, OrganizationID: c.Admin.Org, Role: c.Admin.Role})
+	creds, err := res.CreateUser(ctx, domain.CreateUserInput{Email: c.Admin.Email, Name: c.Admin.Name, OrganizationID: c.Admin.Org, Role: c.Admin.Role})
 	if err != nil {
 		return err
 	}
@@ -395,7 +395,7 @@ func createToken(ctx context.Context, cmd *cli.Command, c *config) error {
 	ctx = res.WithRequestState(ctx)
 	create := res.CreateToken
 	if scopes := c.Admin.Scopes; len(scopes) > 0 {
-		create = func(ctx context.Context, email string, expires time.Duration) (*graph.Credentials, error) {
+		create = func(ctx context.Context, email string, expires time.Duration) (*domain.Credentials, error) {
 			return res.CreateScopedToken(ctx, email, expires, scopes)
 		}
 	}
@@ -406,7 +406,7 @@ func createToken(ctx context.Context, cmd *cli.Command, c *config) error {
 	return printCredentials(c, map[string]any{"user": map[string]string{"id": creds.UserID}, "token": creds.Token}, creds)
 }
 
-func printCredentials(c *config, asJSON any, creds *graph.Credentials) error {
+func printCredentials(c *config, asJSON any, creds *domain.Credentials) error {
 	if c.JSON {
 		return json.NewEncoder(os.Stdout).Encode(asJSON)
 	}
@@ -427,7 +427,7 @@ func firstOf(values ...string) string {
 	return ""
 }
 
-func storeKind(res *graph.Resolver) string { return string(res.Store.Dialect()) }
+func storeKind(res *domain.App) string { return string(res.Store.Dialect()) }
 
 // buildInfo names the commit and toolchain the binary was built from.
 func buildInfo() string { return commitHash() + " " + runtime.Version() }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/metrics"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/tracing"
@@ -18,7 +18,7 @@ import (
 
 // serveOptions builds the HTTP front's operational options from serve's flags, and starts what
 // runs beside it (the metrics listener). stop shuts that down.
-func serveOptions(ctx context.Context, c opsConfig, res *graph.Resolver) (opts rest.Options, stop func(), err error) {
+func serveOptions(ctx context.Context, c opsConfig, res *domain.App) (opts rest.Options, stop func(), err error) {
 	stop = func() {}
 	var origins []string
 	for _, o := range c.CORSOrigins {

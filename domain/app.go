@@ -1,0 +1,46 @@
+package domain
+
+import (
+	"time"
+
+	"github.com/bindery/bindery/domain/safefetch"
+	"github.com/bindery/bindery/domain/translator"
+	"github.com/bindery/bindery/storage"
+	"github.com/bindery/bindery/storage/blob"
+)
+
+// Settings holds what operations need to know about where the server is reached.
+type Settings struct {
+	// PublicURL is the API's base URL (without /v1), used in urls.location.
+	PublicURL string
+	// AppURL is the web app's base URL, used in urls.app.
+	AppURL string
+	// FilesURL is the base URL of files' downloadURL: the origin that serves user content when
+	// the operator gives it one of its own (--files-origin), else PublicURL.
+	FilesURL string
+	// Version and Build describe the running binary.
+	Version, Build string
+	// Fetch is what fetching a user's URL (OpenAPI specifications) may reach; the zero value is
+	// https only, public addresses only.
+	Fetch safefetch.Policy
+}
+
+// App is the application: its dependencies and, through its methods, every operation both
+// doors run.
+type App struct {
+	Store    *storage.Store
+	Blobs    *blob.Store // uploaded files' bytes
+	Settings Settings
+	Now      func() time.Time
+	// Translator is the machine-translation provider; nil when none is configured (runs fail).
+	Translator *translator.Client
+	// GitSync configures Git import and export (gitsync.go).
+	GitSync GitSyncConfig
+
+	published publishedTrees // published revisions' navigation, link index and files (the reader's page views)
+	specDocs  specDocCache   // parsed OpenAPI versions, for the OpenAPI blocks of published pages
+	// TokenRevoked, when set, is called with the hash of every token revoked, after the revocation
+	// is stored: a cache of authenticated tokens drops its entry there, so that the token is refused
+	// on the next request.
+	TokenRevoked func(tokenHash string)
+}
