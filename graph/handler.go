@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"maps"
 	"net/http"
-	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -48,7 +46,7 @@ func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) ht
 	}
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
-		LogPanic(ctx, "graphql resolver panicked", p)
+		apperr.LogPanic(ctx, "graphql resolver panicked", p)
 		return &apperr.Error{Kind: apperr.Internal, Msg: "Internal error"}
 	})
 	page := explorer.Page("/graphql")
@@ -88,11 +86,6 @@ var servedSchema = sync.OnceValue(func() *ast.Schema {
 // without a query string that accepts HTML. The explorer page needs no token; its queries do.
 func IsExplorerRequest(r *http.Request) bool {
 	return r.Method == http.MethodGet && r.URL.RawQuery == "" && strings.Contains(r.Header.Get("Accept"), "text/html")
-}
-
-// LogPanic logs a recovered panic with the goroutine's stack, for either door.
-func LogPanic(ctx context.Context, msg string, p any) {
-	slog.ErrorContext(ctx, msg, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 }
 
 // WriteUnauthenticated answers a GraphQL request without a valid token: HTTP 401 with err in

@@ -33,7 +33,7 @@ func NewExecutor(app *domain.App) *executor.Executor {
 	})
 	exec.AroundOperations(withSelection)
 	exec.SetRecoverFunc(func(ctx context.Context, p any) error {
-		LogPanic(ctx, "graphql resolver panicked", p)
+		apperr.LogPanic(ctx, "graphql resolver panicked", p)
 		return &apperr.Error{Kind: apperr.Internal, Msg: "Internal error"}
 	})
 	return exec

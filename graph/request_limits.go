@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/bindery/bindery/domain/textinput"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
@@ -52,7 +53,7 @@ func boundRequest(w http.ResponseWriter, req *http.Request) bool {
 			"the request body must be a JSON object with a string query and optional operationName (string), variables and extensions (objects)")
 		return false
 	}
-	if field, problem := FindBadJSONText(body); problem != "" {
+	if field, problem := textinput.FindBadJSON(body); problem != "" {
 		// Variables are named as the operation knows them ("input.title"), as textInput does.
 		writeGraphQLError(w, http.StatusUnprocessableEntity, textError(strings.TrimPrefix(field, "variables."), problem))
 		return false
@@ -67,16 +68,16 @@ func checkGETText(w http.ResponseWriter, req *http.Request) bool {
 	q := req.URL.Query()
 	for _, name := range []string{"query", "operationName", "variables", "extensions"} {
 		v := q.Get(name)
-		field, problem := name, TextProblem("")
+		field, problem := name, textinput.Problem("")
 		if name == "variables" || name == "extensions" { // JSON: name the value within
 			var path string
-			if path, problem = FindBadJSONText([]byte(v)); path != "" && name == "variables" {
+			if path, problem = textinput.FindBadJSON([]byte(v)); path != "" && name == "variables" {
 				field = path // variables are named as the operation knows them
 			} else if path != "" {
 				field = name + "." + path
 			}
 		} else {
-			problem = CheckText(v)
+			problem = textinput.Check(v)
 		}
 		if problem != "" {
 			writeGraphQLError(w, http.StatusUnprocessableEntity, textError(field, problem))

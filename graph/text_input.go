@@ -1,242 +1,19 @@
 package graph
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"sort"
-	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/textinput"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// Text input is UTF-8 text without NUL characters: PostgreSQL's text cannot store a NUL (it
-// answered 500), and JSON decoders silently turn bytes that are not UTF-8, and UTF-16 surrogates
-// escaped alone (\ud800), into U+FFFD, which would store "��" in place of what was sent. So input
-// is checked once, raw, where each door decodes it (REST's JSON bodies, paths and query strings;
-// GraphQL's request body, variables and literals), and every operation inherits the rule: 400 /
-// INVALID naming the field.
-
-// TextProblem is what makes a string unacceptable as text; "" when nothing does.
-type TextProblem string
-
-const (
-	TextNUL       TextProblem = "must not contain a NUL character (\\u0000)"
-	TextNotUTF8   TextProblem = "must be valid UTF-8 text"
-	TextSurrogate TextProblem = "must not contain a lone UTF-16 surrogate (\\ud800 to \\udfff)"
-)
-
-// TextError is the refusal of text in field.
-func TextError(field string, problem TextProblem) error {
-	return apperr.Invalidf(field, "%s", string(problem))
-}
-
-// NULError is the refusal of text holding a NUL character in field.
-func NULError(field string) error { return TextError(field, TextNUL) }
-
-// CheckText is the problem of a decoded string (one that escapes no longer hide): a NUL
-// character or bytes that are not UTF-8.
-func CheckText(s string) TextProblem {
-	if strings.IndexByte(s, 0) >= 0 {
-		return TextNUL
-	}
-	if !utf8.ValidString(s) {
-		return TextNotUTF8
-	}
-	return ""
-}
-
-// checkLiteral is the problem of the source text of a JSON or GraphQL string literal, its
-// escapes not yet decoded: a NUL character, raw or escaped; bytes that are not UTF-8; or a
-// \uXXXX escape of a surrogate that is not half of a pair.
-func checkLiteral(raw []byte) TextProblem {
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		switch {
-		case c == 0:
-			return TextNUL
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(raw[i:])
-			if r == utf8.RuneError && size == 1 {
-				return TextNotUTF8
-			}
-			i += size
-		case c == '\\' && i+1 < len(raw) && raw[i+1] == 'u':
-			r, ok := hex4(raw, i+2)
-			switch {
-			case !ok: // not an escape the decoder takes: its own error answers
-				i += 2
-			case r == 0:
-				return TextNUL
-			case utf16.IsSurrogate(r) && r < 0xdc00: // high: a low one must follow
-				low, ok := rune(0), false
-				if i+7 < len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
-					low, ok = hex4(raw, i+8)
-				}
-				if !ok || low < 0xdc00 || low > 0xdfff {
-					return TextSurrogate
-				}
-				i += 12
-			case utf16.IsSurrogate(r): // a low one alone
-				return TextSurrogate
-			default:
-				i += 6
-			}
-		case c == '\\':
-			i += 2
-		default:
-			i++
-		}
-	}
-	return ""
-}
-
-// hex4 reads the four hexadecimal digits at raw[i:].
-func hex4(raw []byte, i int) (rune, bool) {
-	if i+4 > len(raw) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(raw[i:i+4]), 16, 32)
-	return rune(n), err == nil
-}
-
-// mayHoldBadText reports cheaply whether a JSON text might hold a string checkLiteral refuses:
-// bytes that are not UTF-8, or an escape of NUL or of a surrogate. Most bodies hold neither and
-// are not walked.
-func mayHoldBadText(body []byte) bool {
-	if !utf8.Valid(body) || bytes.Contains(body, []byte(`\u0000`)) {
-		return true
-	}
-	for i := bytes.Index(body, []byte(`\u`)); i >= 0 && i+3 < len(body); {
-		if d := body[i+2]; (d == 'd' || d == 'D') && strings.IndexByte("89abcdefABCDEF", body[i+3]) >= 0 {
-			return true
-		}
-		next := bytes.Index(body[i+2:], []byte(`\u`))
-		if next < 0 {
-			break
-		}
-		i += 2 + next
-	}
-	return false
-}
-
-// FindBadJSONText checks every string of a JSON text, keys included, before it is decoded, and
-// returns the first bad one's path (a.b[2].c; "" for the text itself) and problem. Malformed
-// JSON is not its concern: the decoder's own error answers it.
-func FindBadJSONText(body []byte) (string, TextProblem) {
-	if !mayHoldBadText(body) {
-		return "", ""
-	}
-	type level struct {
-		path    string
-		array   bool
-		index   int
-		key     string
-		wantKey bool
-	}
-	var stack []*level
-	valuePath := func() string {
-		if len(stack) == 0 {
-			return ""
-		}
-		top := stack[len(stack)-1]
-		if top.array {
-			return fmt.Sprintf("%s[%d]", top.path, top.index)
-		}
-		if top.path == "" {
-			return top.key
-		}
-		return top.path + "." + top.key
-	}
-	valueDone := func() {
-		if len(stack) == 0 {
-			return
-		}
-		if top := stack[len(stack)-1]; top.array {
-			top.index++
-		} else {
-			top.wantKey = true
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	var offset int64
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", "" // io.EOF, or malformed JSON
-		}
-		raw := body[offset:dec.InputOffset()] // the token, after the separators before it
-		offset = dec.InputOffset()
-		switch tok := tok.(type) {
-		case json.Delim:
-			switch tok {
-			case '{', '[':
-				stack = append(stack, &level{path: valuePath(), array: tok == '[', wantKey: tok == '{'})
-			default:
-				stack = stack[:len(stack)-1]
-				valueDone()
-			}
-		case string:
-			if top := len(stack) - 1; top >= 0 && stack[top].wantKey {
-				stack[top].key, stack[top].wantKey = tok, false
-				if p := checkLiteral(raw); p != "" {
-					return valuePath(), p
-				}
-				continue
-			}
-			if p := checkLiteral(raw); p != "" {
-				return valuePath(), p
-			}
-			valueDone()
-		default:
-			valueDone()
-		}
-	}
-}
-
-// findBadText returns the path (a.b[2].c) of the first string in v, a decoded JSON value, keys
-// included, that CheckText refuses, and why; prefix names v itself.
-func findBadText(v any, prefix string) (string, TextProblem) {
-	switch v := v.(type) {
-	case string:
-		return prefix, CheckText(v)
-	case []any:
-		for i, x := range v {
-			if p, problem := findBadText(x, fmt.Sprintf("%s[%d]", prefix, i)); problem != "" {
-				return p, problem
-			}
-		}
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys) // the same field is named on every try
-		for _, k := range keys {
-			p := k
-			if prefix != "" {
-				p = prefix + "." + k
-			}
-			if problem := CheckText(k); problem != "" {
-				return p, problem
-			}
-			if p, problem := findBadText(v[k], p); problem != "" {
-				return p, problem
-			}
-		}
-	}
-	return "", ""
-}
-
 // textInput refuses GraphQL operations whose variables or literal arguments are not text (see
-// CheckText, checkLiteral), naming the variable or argument. Variables sent as JSON were checked
+// textinput.Check, textinput.CheckLiteral), naming the variable or argument. Variables sent as JSON were checked
 // raw before decoding (boundRequest); this catches those of GET and multipart requests that JSON
 // decoding left invalid, and literals.
 type textInput struct{}
@@ -250,14 +27,14 @@ func (textInput) ExtensionName() string                   { return "TextInput" }
 func (textInput) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (textInput) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if field, problem := findBadText(map[string]any(oc.Variables), ""); problem != "" {
+	if field, problem := textinput.FindBad(map[string]any(oc.Variables), ""); problem != "" {
 		return textError(field, problem)
 	}
 	if oc.Doc == nil {
 		return nil
 	}
 	var found string
-	var problem TextProblem
+	var problem textinput.Problem
 	// Only a document with an escape can hide a lone surrogate in a literal: the others are not
 	// read again.
 	escapes, source := strings.Contains(oc.RawQuery, `\u`), []rune(nil)
@@ -272,14 +49,14 @@ func (textInput) MutateOperationContext(_ context.Context, oc *graphql.Operation
 				return
 			}
 			if v.Kind == ast.StringValue || v.Kind == ast.BlockValue || v.Kind == ast.EnumValue {
-				if problem = CheckText(v.Raw); problem == "" && escapes && v.Position != nil {
+				if problem = textinput.Check(v.Raw); problem == "" && escapes && v.Position != nil {
 					// The lexer decoded escapes already (a lone \ud800 became U+FFFD): read the
 					// literal's source, whose position counts runes, not bytes.
 					if source == nil {
 						source = []rune(oc.RawQuery)
 					}
 					if v.Position.Start >= 0 && v.Position.End <= len(source) && v.Position.Start <= v.Position.End {
-						problem = checkLiteral([]byte(string(source[v.Position.Start:v.Position.End])))
+						problem = textinput.CheckLiteral([]byte(string(source[v.Position.Start:v.Position.End])))
 					}
 				}
 				if problem != "" {
@@ -322,8 +99,8 @@ func (textInput) MutateOperationContext(_ context.Context, oc *graphql.Operation
 	return nil
 }
 
-func textError(field string, problem TextProblem) *gqlerror.Error {
-	err := gqlerror.Errorf("%s", apperr.Message(TextError(field, problem)))
+func textError(field string, problem textinput.Problem) *gqlerror.Error {
+	err := gqlerror.Errorf("%s", apperr.Message(textinput.Error(field, problem)))
 	err.Extensions = map[string]any{"code": apperr.Invalid, "field": field}
 	return err
 }

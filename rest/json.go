@@ -13,7 +13,7 @@ import (
 
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/model"
-	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/domain/textinput"
 )
 
 // maxBodyBytes bounds a request body.
@@ -87,14 +87,14 @@ func decode(w http.ResponseWriter, r *http.Request, dst any, optional bool) erro
 	return checkText(body)
 }
 
-// checkText refuses a body holding a string that is not text (see graph.FindBadJSONText),
+// checkText refuses a body holding a string that is not text (see textinput.FindBadJSON),
 // naming the field.
 func checkText(body []byte) error {
-	if field, problem := graph.FindBadJSONText(body); problem != "" {
+	if field, problem := textinput.FindBadJSON(body); problem != "" {
 		if field == "" {
 			field = "body"
 		}
-		return graph.TextError(field, problem)
+		return textinput.Error(field, problem)
 	}
 	return nil
 }

@@ -201,7 +201,7 @@ func recoverPanics(next http.Handler) http.Handler {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				graph.LogPanic(r.Context(), "panic serving request", p)
+				apperr.LogPanic(r.Context(), "panic serving request", p)
 				writeErrorStatus(w, http.StatusInternalServerError, "Internal error")
 			}
 		}()

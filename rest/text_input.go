@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/domain/textinput"
 )
 
 // rejectBadText refuses a request whose path or query string is not text (a NUL character, %00,
@@ -19,8 +19,8 @@ func rejectBadText(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if problem := graph.CheckText(r.URL.Path); problem != "" {
-			writeError(w, r, graph.TextError("path", problem))
+		if problem := textinput.Check(r.URL.Path); problem != "" {
+			writeError(w, r, textinput.Error("path", problem))
 			return
 		}
 		if mayHoldBadQuery(r.URL.RawQuery) {
@@ -32,8 +32,8 @@ func rejectBadText(next http.Handler) http.Handler {
 			sort.Strings(names) // the same parameter is named on every try
 			for _, k := range names {
 				for _, v := range append([]string{k}, q[k]...) {
-					if problem := graph.CheckText(v); problem != "" {
-						writeError(w, r, graph.TextError(k, problem))
+					if problem := textinput.Check(v); problem != "" {
+						writeError(w, r, textinput.Error(k, problem))
 						return
 					}
 				}
