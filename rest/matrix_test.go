@@ -391,7 +391,7 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 		f.invite = e.call(admin.Token, "POST", "/orgs/"+orgID+"/link-invites", `{"role":"read"}`).want(http.StatusCreated).object()["id"].(string)
 	}
 	f.space, f.collection, f.team = e.matrixContent(path, admin, orgID, f.victim)
-	if strings.Contains(path, "reusable-content") {
+	if strings.Contains(path, "reusable-content") || path == sharedFixturePath {
 		f.reusableContent = e.addReusableContent(f.space, ".gitbook/includes/notice.md", "---\ntitle: Notice\n---\n\nA **shared** notice.\n")
 	}
 	if strings.Contains(path, "/content") || strings.Contains(path, "change-requests") || strings.Contains(path, "revisions") {

@@ -209,3 +209,48 @@ func TestReusableContentInChangeRequest(t *testing.T) {
 		}
 	})
 }
+
+// A translation run translates the source's reusable contents, markup and front matter kept,
+// and the translated pages show them translated.
+func TestTranslationTranslatesReusableContent(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Reuse", "admin@reuse.test")
+		source := e.newSpace(admin.Token, orgID, "Harbour")
+		rc := e.addReusableContent(source, ".gitbook/includes/tide.md", "---\ntitle: Tides\ndescription: kept\n---\n\nHigh tide at **noon**.\n")
+		page := e.createPage(admin.Token, target(source, ""), map[string]any{"title": "Rules", "markdown": "Rules.\n\n{% include \".gitbook/includes/tide.md\" %}\n"})
+		tr := e.call(admin.Token, "POST", "/orgs/"+orgID+"/translations", `{"language":"ja","source":{"space":"`+source+`","language":"en"}}`).want(http.StatusCreated).object()["id"].(string)
+		srv := e.withProvider()
+		if run := e.runTranslation(admin.Token, orgID, tr); run.Status != "COMPLETED" || run.PagesTotal != 2 || run.PagesSent != 2 {
+			t.Fatalf("run = %+v", run)
+		}
+		result := e.resultSpace(admin.Token, orgID, tr)
+		var data struct {
+			Space struct {
+				Content struct {
+					ReusableContent struct {
+						Title, Markdown string
+						Git             struct{ Path string }
+					}
+					Page struct{ Document json.RawMessage }
+				}
+			}
+		}
+		e.gql(admin.Token, `query($s: ID!, $rc: ID!, $p: ID!) { space(id: $s) { content {
+			reusableContent(id: $rc) { title markdown git { path } } page(id: $p) { document } } } }`,
+			map[string]any{"s": result, "rc": rc, "p": page}).ok(&data)
+		got := data.Space.Content
+		if !strings.HasPrefix(got.ReusableContent.Title, "[ja]") || !strings.Contains(got.ReusableContent.Markdown, "**") ||
+			!strings.Contains(got.ReusableContent.Markdown, "ja") || strings.Contains(got.ReusableContent.Markdown, "title:") ||
+			got.ReusableContent.Git.Path != ".gitbook/includes/tide.md" {
+			t.Errorf("translated reusable content = %+v", got.ReusableContent)
+		}
+		if !strings.Contains(string(got.Page.Document), "ja") || !strings.Contains(string(got.Page.Document), `"reusable-content"`) {
+			t.Errorf("translated page = %s", got.Page.Document)
+		}
+		// A second run sends nothing: the memory holds the reusable content too.
+		before := len(srv.Requests())
+		if run := e.runTranslation(admin.Token, orgID, tr); run.PagesSent != 0 || run.PagesReused != 2 || len(srv.Requests()) != before {
+			t.Errorf("second run = %+v", run)
+		}
+	})
+}
