@@ -181,7 +181,14 @@ func TestReusableContentInChangeRequest(t *testing.T) {
 		}
 		e.updateReusableContent(admin.Token, target(sp, other), rc, map[string]any{"markdown": "Low tide at **midnight**.\n"}).ok(nil)
 
+		if found := e.searchSpace(reader.Token, sp, "dusk", ""); len(found.Items) != 0 {
+			t.Errorf("search finds the change request's text before the merge: %+v", found.Items)
+		}
 		e.call(admin.Token, "POST", "/spaces/"+sp+"/change-requests/"+cr+"/merge", nil).want(http.StatusOK)
+		// Search reads the merged text in the page that includes it.
+		if found := e.searchSpace(reader.Token, sp, "dusk", ""); len(found.Items) != 1 || found.Items[0].ID != page {
+			t.Errorf("search after the merge = %+v", found.Items)
+		}
 		if s := shown(""); !strings.Contains(s, "dusk") {
 			t.Errorf("after the merge the space's page shows %s", s)
 		}
