@@ -53,6 +53,9 @@ func (r *Resolver) memoFiles(ctx context.Context, src *ContentSource) ([]*storag
 		if err != nil {
 			return nil, err
 		}
+		if files == nil {
+			files = []*storage.FileVersion{} // none is an answer too: not read again
+		}
 		src.links.files = files
 	}
 	return src.links.files, nil

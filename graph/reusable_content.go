@@ -151,7 +151,19 @@ func (r *Resolver) revisionReusableContents(ctx context.Context, rev *model.Revi
 	if err != nil {
 		return nil, err
 	}
-	return r.ReusableContentsOf(ctx, src)
+	list, err := r.ReusableContentsOf(ctx, src)
+	if err != nil || graphQLField(ctx) == nil || !asked(ctx, "ReusableContent", "markdown", "document") {
+		return list, err
+	}
+	// Each one's markdown is one key of one batch.
+	withContent := 0
+	for _, rc := range list {
+		if rc.DocumentID != nil {
+			withContent++
+		}
+	}
+	loader.For(ctx, r.Store).PageContents.Expect(withContent)
+	return list, nil
 }
 
 // revisionReusableContent is one reusable content of a GraphQL revision; nil when it has none

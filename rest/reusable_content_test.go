@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -258,6 +259,27 @@ func TestTranslationTranslatesReusableContent(t *testing.T) {
 		before := len(srv.Requests())
 		if run := e.runTranslation(admin.Token, orgID, tr); run.PagesSent != 0 || run.PagesReused != 2 || len(srv.Requests()) != before {
 			t.Errorf("second run = %+v", run)
+		}
+	})
+}
+
+// Reading every reusable content of a revision with its markdown and document costs the same
+// number of statements whatever their number.
+func TestReusableContentListStatements(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Reuse", "admin@reuse.test")
+		count := func(sp string) int64 {
+			var n atomic.Int64
+			e.gqlCounted(admin.Token, `query($s: ID!) { space(id: $s) { content { reusableContents { id markdown document } } } }`, map[string]any{"s": sp}, &n).ok(nil)
+			return n.Load()
+		}
+		few, many := e.newSpace(admin.Token, orgID, "Few"), e.newSpace(admin.Token, orgID, "Many")
+		e.addReusableContent(few, ".gitbook/includes/a.md", "A ![logo](../assets/logo.png).\n")
+		for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
+			e.addReusableContent(many, ".gitbook/includes/"+name+".md", "Text "+name+" ![logo](../assets/logo.png) {% include \"a.md\" %}\n")
+		}
+		if a, b := count(few), count(many); a != b {
+			t.Errorf("statements: %d for one reusable content, %d for six", a, b)
 		}
 	})
 }
