@@ -102,6 +102,9 @@ func (r *App) RevisionOf(ctx context.Context, src *ContentSource) (*model.Revisi
 		}
 	}
 	out.Pages = pages
+	if out.ReusableContents, err = r.ReusableContentsOf(ctx, src); err != nil {
+		return nil, err
+	}
 	out.Files = make([]*model.RevisionFile, len(files))
 	for i, f := range files {
 		out.Files[i] = r.toFile(f)
@@ -112,7 +115,7 @@ func (r *App) RevisionOf(ctx context.Context, src *ContentSource) (*model.Revisi
 func (r *App) toRevision(rev *storage.Revision, src *ContentSource) *model.Revision {
 	out := &model.Revision{
 		Object: "revision", ID: rev.ID, CreatedAt: rev.CreatedAt, Type: model.RevisionType(rev.Type),
-		Pages: []*model.RevisionPage{}, Files: []*model.RevisionFile{}, ReusableContents: []json.RawMessage{},
+		Pages: []*model.RevisionPage{}, Files: []*model.RevisionFile{}, ReusableContents: []*model.RevisionReusableContent{},
 		URLs:    model.AppURLs{App: r.Settings.AppURL + "/s/" + rev.SpaceID + "/"},
 		SpaceID: rev.SpaceID, ChangeRequestID: rev.ChangeRequestID, MergedFromID: rev.MergedFrom, Content: src.key(),
 	}
@@ -375,6 +378,21 @@ func (r *App) documentOf(ctx context.Context, src *ContentSource, markdown strin
 // documentFor is documentOf with the reusable contents the markdown includes in place, each
 // read through show first (a published page keeps only what its visitor sees; nil: as stored).
 func (r *App) documentFor(ctx context.Context, src *ContentSource, markdown string, show func(string) string) (document.Document, error) {
+	resolve, loadErr := r.fileResolver(ctx, src)
+	includes, includeErr := r.includeResolver(ctx, src, show)
+	doc, err := document.ConvertWith(markdown, resolve, includes)
+	if errors.Is(err, document.ErrTooLarge) {
+		return doc, apperr.Invalidf("format", "the page's content is too large to read as a document (over %d nodes); read it as markdown", document.MaxReadNodes)
+	}
+	if *loadErr == nil {
+		*loadErr = *includeErr
+	}
+	return doc, *loadErr
+}
+
+// fileResolver finds the content's files by the name a reference ends with, reading the file
+// list the first time one is asked for; the error it met, if any, is left at the returned pointer.
+func (r *App) fileResolver(ctx context.Context, src *ContentSource) (document.FileResolver, *error) {
 	var (
 		files   map[string]string
 		loadErr error
@@ -399,15 +417,7 @@ func (r *App) documentFor(ctx context.Context, src *ContentSource, markdown stri
 		id, ok := files[name]
 		return id, ok
 	}
-	includes, includeErr := r.includeResolver(ctx, src, show)
-	doc, err := document.ConvertWith(markdown, resolve, includes)
-	if errors.Is(err, document.ErrTooLarge) {
-		return doc, apperr.Invalidf("format", "the page's content is too large to read as a document (over %d nodes); read it as markdown", document.MaxReadNodes)
-	}
-	if loadErr == nil {
-		loadErr = *includeErr
-	}
-	return doc, loadErr
+	return resolve, &loadErr
 }
 
 // includeResolver finds the reusable contents of src by the path an include tag names

@@ -53,6 +53,9 @@ func (r *App) memoFiles(ctx context.Context, src *ContentSource) ([]*storage.Fil
 		if err != nil {
 			return nil, err
 		}
+		if files == nil {
+			files = []*storage.FileVersion{} // none is an answer too: not read again
+		}
 		src.links.files = files
 	}
 	return src.links.files, nil

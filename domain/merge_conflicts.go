@@ -68,6 +68,11 @@ func checkConflicts(ctx context.Context, m *storage.MergeTx) error {
 			conflicts = append(conflicts, conflict{"file", f.FileID, f.Name, "changed in the space and in the change request"})
 		}
 	}
+	reusable, err := reusableContentConflicts(ctx, m)
+	if err != nil {
+		return err
+	}
+	conflicts = append(conflicts, reusable...)
 	tree, err := treeConflicts(ctx, m)
 	if err != nil {
 		return err

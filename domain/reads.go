@@ -20,6 +20,7 @@ const (
 	WantChangeRequestContent             // each listed change request's revision
 	WantRevisionPages                    // those revisions' pages
 	WantPageContent                      // those pages' markdown or document
+	WantReusableContentText              // a revision's reusable contents' markdown or document
 )
 
 // Selection answers, for the operation being run with ctx, whether its caller wants w. A door

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -168,6 +169,13 @@ func (r *App) translate(ctx context.Context, t *storage.Translation, run *storag
 		p.key = pageKey(t, instructions, p)
 		pages[i], keys[i] = p, p.key
 	}
+	units, includeTexts, err := r.reusableSources(ctx, t, instructions, terms, includes)
+	if err != nil {
+		return "", err
+	}
+	for _, u := range units {
+		keys = append(keys, u.key)
+	}
 	memory, err := r.Store.TranslatedPages(ctx, t.ID, keys)
 	if err != nil {
 		return "", err
@@ -175,7 +183,7 @@ func (r *App) translate(ctx context.Context, t *storage.Translation, run *storag
 	// One request per distinct key the memory lacks (identical pages are sent once).
 	var todo []*sourcePage
 	seen := map[string]bool{}
-	for _, p := range pages {
+	for _, p := range append(slices.Clip(pages), units...) {
 		if memory[p.key] == nil && !seen[p.key] {
 			seen[p.key] = true
 			todo = append(todo, p)
@@ -189,7 +197,7 @@ func (r *App) translate(ctx context.Context, t *storage.Translation, run *storag
 		}
 	}
 	run.SourceRevisionID = &source.RevisionID
-	run.PagesTotal = len(pages)
+	run.PagesTotal = len(pages) + len(units)
 	if err := r.Store.UpdateTranslationRun(ctx, run, storage.TranslationRunSource); err != nil {
 		return "", err
 	}
@@ -202,7 +210,7 @@ func (r *App) translate(ctx context.Context, t *storage.Translation, run *storag
 	}
 	run.PagesSent, run.PagesReused, run.Words = 0, 0, 0
 	counted := map[string]bool{}
-	for _, p := range pages {
+	for _, p := range append(slices.Clip(pages), units...) {
 		m := memory[p.key]
 		switch {
 		case m.RunID != run.ID:
@@ -213,7 +221,8 @@ func (r *App) translate(ctx context.Context, t *storage.Translation, run *storag
 			run.Words += m.Words
 		}
 	}
-	rev, issues, err := r.writeResult(ctx, t, pages, files, includes, memory)
+	translated, includeContents := translatedIncludes(t.OrganizationID, includes, units, includeTexts, memory)
+	rev, issues, err := r.writeResult(ctx, t, pages, files, translated, includeContents, memory)
 	if err != nil {
 		return "", err
 	}
@@ -368,12 +377,12 @@ func replaceKeepingShape(markdown string, runs []document.TextRun, texts []strin
 }
 
 // writeResult writes the result space's new revision: the source's tree with each page's
-// translation, and the source's files and reusable contents (as written: they are not translated
-// yet). It returns the revision and the issues of its pages.
-func (r *App) writeResult(ctx context.Context, t *storage.Translation, pages []*sourcePage, files []*storage.FileVersion, includes []*storage.ReusableContentVersion, memory map[string]*storage.TranslatedPage) (*storage.Revision, []*model.TranslationIssue, error) {
+// translation, the source's files, and its reusable contents translated (includeContents are
+// their files). It returns the revision and the issues of its pages.
+func (r *App) writeResult(ctx context.Context, t *storage.Translation, pages []*sourcePage, files []*storage.FileVersion, includes []*storage.ReusableContentVersion, includeContents []*storage.PageContent, memory map[string]*storage.TranslatedPage) (*storage.Revision, []*model.TranslationIssue, error) {
 	issues := []*model.TranslationIssue{}
 	want := make([]*storage.PageVersion, len(pages))
-	var contents []*storage.PageContent
+	contents := includeContents
 	for i, p := range pages {
 		m := memory[p.key]
 		v := &storage.PageVersion{}

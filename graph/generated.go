@@ -45,6 +45,7 @@ type ResolverRoot interface {
 	PublishedSite() PublishedSiteResolver
 	PublishedSiteSpace() PublishedSiteSpaceResolver
 	Query() QueryResolver
+	ReusableContent() ReusableContentResolver
 	Revision() RevisionResolver
 	RevisionPage() RevisionPageResolver
 	Site() SiteResolver
@@ -611,6 +612,7 @@ type ComplexityRoot struct {
 		UpdateOpenAPIPages                 func(childComplexity int, target model.ContentTarget, input model.UpdateOpenAPIPagesInput) int
 		UpdateOrganization                 func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdatePage                         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
+		UpdateReusableContent              func(childComplexity int, target model.ContentTarget, reusableContentID string, input model.UpdateReusableContentInput) int
 		UpdateShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) int
 		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
 		UpdateSiteReaderSettings           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) int
@@ -980,6 +982,20 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ReusableContent struct {
+		Document   func(childComplexity int, evaluated *model.Evaluation) int
+		DocumentID func(childComplexity int) int
+		Git        func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Markdown   func(childComplexity int) int
+		Title      func(childComplexity int) int
+	}
+
+	ReusableContentEdit struct {
+		ReusableContent func(childComplexity int) int
+		Revision        func(childComplexity int) int
+	}
+
 	Review struct {
 		Comment     func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
@@ -1006,19 +1022,21 @@ type ComplexityRoot struct {
 	}
 
 	Revision struct {
-		CreatedAt     func(childComplexity int) int
-		File          func(childComplexity int, id string) int
-		FileBacklinks func(childComplexity int, id string) int
-		Files         func(childComplexity int, first *int, after *string) int
-		Git           func(childComplexity int) int
-		ID            func(childComplexity int) int
-		MergedFrom    func(childComplexity int) int
-		Page          func(childComplexity int, id string, format *model.PageFormat, evaluated *model.Evaluation) int
-		PageByPath    func(childComplexity int, path string, format *model.PageFormat, evaluated *model.Evaluation) int
-		Pages         func(childComplexity int) int
-		Parents       func(childComplexity int) int
-		Type          func(childComplexity int) int
-		URLs          func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		File             func(childComplexity int, id string) int
+		FileBacklinks    func(childComplexity int, id string) int
+		Files            func(childComplexity int, first *int, after *string) int
+		Git              func(childComplexity int) int
+		ID               func(childComplexity int) int
+		MergedFrom       func(childComplexity int) int
+		Page             func(childComplexity int, id string, format *model.PageFormat, evaluated *model.Evaluation) int
+		PageByPath       func(childComplexity int, path string, format *model.PageFormat, evaluated *model.Evaluation) int
+		Pages            func(childComplexity int) int
+		Parents          func(childComplexity int) int
+		ReusableContent  func(childComplexity int, id string) int
+		ReusableContents func(childComplexity int) int
+		Type             func(childComplexity int) int
+		URLs             func(childComplexity int) int
 	}
 
 	RevisionConnection struct {
@@ -1659,6 +1677,7 @@ type MutationResolver interface {
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*model.Organization, error)
 	UpdateAgentInstructions(ctx context.Context, organizationID string, input model.UpdateAgentInstructionsInput) (*model.AgentInstructions, error)
 	UpdateSiteReaderSettings(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) (*model.SiteReaderSettings, error)
+	UpdateReusableContent(ctx context.Context, target model.ContentTarget, reusableContentID string, input model.UpdateReusableContentInput) (*domain.ReusableContentEdit, error)
 	RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, input model.RequestReviewersInput) (*model.RequestReviewersResult, error)
 	RemoveRequestedReviewer(ctx context.Context, spaceID string, changeRequestID string, userID string) (bool, error)
 	SubmitReview(ctx context.Context, spaceID string, changeRequestID string, input model.SubmitReviewInput) (*model.Review, error)
@@ -1757,6 +1776,10 @@ type QueryResolver interface {
 	Viewer(ctx context.Context) (*model.User, error)
 	User(ctx context.Context, id string) (*model.User, error)
 }
+type ReusableContentResolver interface {
+	Markdown(ctx context.Context, obj *model.RevisionReusableContent) (string, error)
+	Document(ctx context.Context, obj *model.RevisionReusableContent, evaluated *model.Evaluation) (model.JSON, error)
+}
 type RevisionResolver interface {
 	Pages(ctx context.Context, obj *model.Revision) ([]*model.RevisionPage, error)
 	Page(ctx context.Context, obj *model.Revision, id string, format *model.PageFormat, evaluated *model.Evaluation) (*model.RevisionPage, error)
@@ -1766,6 +1789,8 @@ type RevisionResolver interface {
 	MergedFrom(ctx context.Context, obj *model.Revision) (*model.ChangeRequest, error)
 
 	FileBacklinks(ctx context.Context, obj *model.Revision, id string) ([]*model.RevisionPage, error)
+	ReusableContents(ctx context.Context, obj *model.Revision) ([]*model.RevisionReusableContent, error)
+	ReusableContent(ctx context.Context, obj *model.Revision, id string) (*model.RevisionReusableContent, error)
 }
 type RevisionPageResolver interface {
 	Markdown(ctx context.Context, obj *model.RevisionPage) (*string, error)
@@ -4533,6 +4558,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdatePage(childComplexity, args["target"].(model.ContentTarget), args["pageId"].(string), args["input"].(model.UpdatePageInput)), true
+	case "Mutation.updateReusableContent":
+		if e.ComplexityRoot.Mutation.UpdateReusableContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateReusableContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateReusableContent(childComplexity, args["target"].(model.ContentTarget), args["reusableContentId"].(string), args["input"].(model.UpdateReusableContentInput)), true
 	case "Mutation.updateShareLink":
 		if e.ComplexityRoot.Mutation.UpdateShareLink == nil {
 			break
@@ -6262,6 +6298,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RequestedReviewerEdge.Node(childComplexity), true
 
+	case "ReusableContent.document":
+		if e.ComplexityRoot.ReusableContent.Document == nil {
+			break
+		}
+
+		args, err := ec.field_ReusableContent_document_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ReusableContent.Document(childComplexity, args["evaluated"].(*model.Evaluation)), true
+	case "ReusableContent.documentId":
+		if e.ComplexityRoot.ReusableContent.DocumentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.DocumentID(childComplexity), true
+	case "ReusableContent.git":
+		if e.ComplexityRoot.ReusableContent.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.Git(childComplexity), true
+	case "ReusableContent.id":
+		if e.ComplexityRoot.ReusableContent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.ID(childComplexity), true
+	case "ReusableContent.markdown":
+		if e.ComplexityRoot.ReusableContent.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.Markdown(childComplexity), true
+	case "ReusableContent.title":
+		if e.ComplexityRoot.ReusableContent.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.Title(childComplexity), true
+
+	case "ReusableContentEdit.reusableContent":
+		if e.ComplexityRoot.ReusableContentEdit.ReusableContent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContentEdit.ReusableContent(childComplexity), true
+	case "ReusableContentEdit.revision":
+		if e.ComplexityRoot.ReusableContentEdit.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContentEdit.Revision(childComplexity), true
+
 	case "Review.comment":
 		if e.ComplexityRoot.Review.Comment == nil {
 			break
@@ -6452,6 +6543,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Parents(childComplexity), true
+	case "Revision.reusableContent":
+		if e.ComplexityRoot.Revision.ReusableContent == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_reusableContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.ReusableContent(childComplexity, args["id"].(string)), true
+	case "Revision.reusableContents":
+		if e.ComplexityRoot.Revision.ReusableContents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.ReusableContents(childComplexity), true
 	case "Revision.type":
 		if e.ComplexityRoot.Revision.Type == nil {
 			break
@@ -8755,6 +8863,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateOpenAPIPagesInput,
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdatePageInput,
+		ec.unmarshalInputUpdateReusableContentInput,
 		ec.unmarshalInputUpdateShareLinkInput,
 		ec.unmarshalInputUpdateSiteInput,
 		ec.unmarshalInputUpdateSiteReaderSettingsInput,
@@ -8839,7 +8948,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/reader.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
+//go:embed "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -8919,6 +9028,7 @@ type PublishedURLs {
 	{Name: "schema/openapi.graphqls", Input: sourceData("schema/openapi.graphqls"), BuiltIn: false},
 	{Name: "schema/organization.graphqls", Input: sourceData("schema/organization.graphqls"), BuiltIn: false},
 	{Name: "schema/reader.graphqls", Input: sourceData("schema/reader.graphqls"), BuiltIn: false},
+	{Name: "schema/reusable_content.graphqls", Input: sourceData("schema/reusable_content.graphqls"), BuiltIn: false},
 	{Name: "schema/review.graphqls", Input: sourceData("schema/review.graphqls"), BuiltIn: false},
 	{Name: "schema/search.graphqls", Input: sourceData("schema/search.graphqls"), BuiltIn: false},
 	{Name: "schema/share_link.graphqls", Input: sourceData("schema/share_link.graphqls"), BuiltIn: false},
@@ -10566,6 +10676,34 @@ func (ec *executionContext) childFields_RequestedReviewerEdge(ctx context.Contex
 	return nil, fmt.Errorf("no field named %q was found under type RequestedReviewerEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_ReusableContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ReusableContent_id(ctx, field)
+	case "title":
+		return ec.fieldContext_ReusableContent_title(ctx, field)
+	case "documentId":
+		return ec.fieldContext_ReusableContent_documentId(ctx, field)
+	case "git":
+		return ec.fieldContext_ReusableContent_git(ctx, field)
+	case "markdown":
+		return ec.fieldContext_ReusableContent_markdown(ctx, field)
+	case "document":
+		return ec.fieldContext_ReusableContent_document(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReusableContent", field.Name)
+}
+
+func (ec *executionContext) childFields_ReusableContentEdit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_ReusableContentEdit_revision(ctx, field)
+	case "reusableContent":
+		return ec.fieldContext_ReusableContentEdit_reusableContent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReusableContentEdit", field.Name)
+}
+
 func (ec *executionContext) childFields_Review(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -10644,6 +10782,10 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_git(ctx, field)
 	case "fileBacklinks":
 		return ec.fieldContext_Revision_fileBacklinks(ctx, field)
+	case "reusableContents":
+		return ec.fieldContext_Revision_reusableContents(ctx, field)
+	case "reusableContent":
+		return ec.fieldContext_Revision_reusableContent(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
 }
@@ -14222,6 +14364,36 @@ func (ec *executionContext) field_Mutation_updatePage_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateReusableContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.ContentTarget, error) {
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reusableContentId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reusableContentId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateReusableContentInput, error) {
+			return ec.unmarshalNUpdateReusableContentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateReusableContentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15258,6 +15430,20 @@ func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs m
 	return args, nil
 }
 
+func (ec *executionContext) field_ReusableContent_document_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "evaluated",
+		func(ctx context.Context, v any) (*model.Evaluation, error) {
+			return ec.unmarshalOEvaluation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEvaluation(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["evaluated"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_RevisionPage_links_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15379,6 +15565,20 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["evaluated"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Revision_reusableContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -25844,6 +26044,50 @@ func (ec *executionContext) fieldContext_Mutation_updateSiteReaderSettings(ctx c
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateReusableContent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateReusableContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateReusableContent(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["reusableContentId"].(string), fc.Args["input"].(model.UpdateReusableContentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.ReusableContentEdit) graphql.Marshaler {
+			return ec.marshalNReusableContentEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐReusableContentEdit(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateReusableContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReusableContentEdit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateReusableContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_requestReviewers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34101,6 +34345,238 @@ func (ec *executionContext) fieldContext_RequestedReviewerEdge_node(_ context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _ReusableContent_id(ctx context.Context, field graphql.CollectedField, obj *model.RevisionReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReusableContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ReusableContent_title(ctx context.Context, field graphql.CollectedField, obj *model.RevisionReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReusableContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReusableContent_documentId(ctx context.Context, field graphql.CollectedField, obj *model.RevisionReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_documentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DocumentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_documentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReusableContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ReusableContent_git(ctx context.Context, field graphql.CollectedField, obj *model.RevisionReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_git(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Git, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncBlob) graphql.Marshaler {
+			return ec.marshalOGitSyncBlob2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncBlob(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_git(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReusableContent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncBlob(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReusableContent_markdown(ctx context.Context, field graphql.CollectedField, obj *model.RevisionReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_markdown(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ReusableContent().Markdown(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReusableContent", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReusableContent_document(ctx context.Context, field graphql.CollectedField, obj *model.RevisionReusableContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContent_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ReusableContent().Document(ctx, obj, fc.Args["evaluated"].(*model.Evaluation))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContent_document(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReusableContent",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ReusableContent_document_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReusableContentEdit_revision(ctx context.Context, field graphql.CollectedField, obj *domain.ReusableContentEdit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContentEdit_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContentEdit_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReusableContentEdit",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReusableContentEdit_reusableContent(ctx context.Context, field graphql.CollectedField, obj *domain.ReusableContentEdit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReusableContentEdit_reusableContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReusableContent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionReusableContent) graphql.Marshaler {
+			return ec.marshalNReusableContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionReusableContent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReusableContentEdit_reusableContent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReusableContentEdit",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReusableContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Review_id(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34975,6 +35451,82 @@ func (ec *executionContext) fieldContext_Revision_fileBacklinks(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Revision_fileBacklinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_reusableContents(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_reusableContents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().ReusableContents(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionReusableContent) graphql.Marshaler {
+			return ec.marshalNReusableContent2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionReusableContentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_reusableContents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReusableContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_reusableContent(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_reusableContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().ReusableContent(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionReusableContent) graphql.Marshaler {
+			return ec.marshalOReusableContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionReusableContent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_reusableContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReusableContent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_reusableContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -48148,6 +48700,43 @@ func (ec *executionContext) unmarshalInputUpdatePageInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateReusableContentInput(ctx context.Context, obj any) (model.UpdateReusableContentInput, error) {
+	var it model.UpdateReusableContentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "markdown"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "markdown":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("markdown"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Markdown = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateShareLinkInput(ctx context.Context, obj any) (model.UpdateShareLinkInput, error) {
 	var it model.UpdateShareLinkInput
 	if obj == nil {
@@ -53039,6 +53628,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateReusableContent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateReusableContent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "requestReviewers":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_requestReviewers(ctx, field)
@@ -57022,6 +57618,178 @@ func (ec *executionContext) _RequestedReviewerEdge(ctx context.Context, sel ast.
 	return out
 }
 
+var reusableContentImplementors = []string{"ReusableContent"}
+
+func (ec *executionContext) _ReusableContent(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionReusableContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reusableContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReusableContent")
+		case "id":
+			out.Values[i] = ec._ReusableContent_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._ReusableContent_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "documentId":
+			out.Values[i] = ec._ReusableContent_documentId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "git":
+			out.Values[i] = ec._ReusableContent_git(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "markdown":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ReusableContent_markdown(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "document":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ReusableContent_document(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var reusableContentEditImplementors = []string{"ReusableContentEdit"}
+
+func (ec *executionContext) _ReusableContentEdit(ctx context.Context, sel ast.SelectionSet, obj *domain.ReusableContentEdit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reusableContentEditImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReusableContentEdit")
+		case "revision":
+			out.Values[i] = ec._ReusableContentEdit_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reusableContent":
+			out.Values[i] = ec._ReusableContentEdit_reusableContent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var reviewImplementors = []string{"Review"}
 
 func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, obj *model.Review) graphql.Marshaler {
@@ -57482,6 +58250,82 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				}()
 				res = ec._Revision_fileBacklinks(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "reusableContents":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_reusableContents(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "reusableContent":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_reusableContent(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -64876,6 +65720,42 @@ func (ec *executionContext) marshalNRequestedReviewerEdge2ᚖgithubᚗcomᚋbind
 	return ec._RequestedReviewerEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNReusableContent2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionReusableContentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionReusableContent) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNReusableContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionReusableContent(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNReusableContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionReusableContent(ctx context.Context, sel ast.SelectionSet, v *model.RevisionReusableContent) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReusableContent(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReusableContentEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐReusableContentEdit(ctx context.Context, sel ast.SelectionSet, v *domain.ReusableContentEdit) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReusableContentEdit(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNReview2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReviewᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Review) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -66377,6 +67257,11 @@ func (ec *executionContext) unmarshalNUpdatePageInput2githubᚗcomᚋbinderyᚋb
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateReusableContentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateReusableContentInput(ctx context.Context, v any) (model.UpdateReusableContentInput, error) {
+	res, err := ec.unmarshalInputUpdateReusableContentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateShareLinkInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateShareLinkInput(ctx context.Context, v any) (model.UpdateShareLinkInput, error) {
 	res, err := ec.unmarshalInputUpdateShareLinkInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -67433,6 +68318,13 @@ func (ec *executionContext) marshalOPublishedPageRef2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._PublishedPageRef(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOReusableContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionReusableContent(ctx context.Context, sel ast.SelectionSet, v *model.RevisionReusableContent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ReusableContent(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOReview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐReview(ctx context.Context, sel ast.SelectionSet, v *model.Review) graphql.Marshaler {

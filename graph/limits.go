@@ -280,6 +280,7 @@ var unpagedLists = map[string]int{
 	"SiteSectionGroup.children":         20,
 	"SiteSectionGroup.sections":         20,
 	"Revision.pages":                    200,
+	"Revision.reusableContents":         50, // a space reuses a few blocks, not hundreds
 	"RevisionPage.pages":                20,
 	"RevisionPage.links":                100,
 	"RevisionPage.backlinks":            100,

@@ -43,6 +43,8 @@ func selectionWants(ctx context.Context, w domain.Want) bool {
 		return selectsOn(set, "Revision", []string{"pages"})
 	case domain.WantPageContent:
 		return selectsOn(set, "RevisionPage", []string{"markdown", "document"})
+	case domain.WantReusableContentText:
+		return selectsOn(set, "ReusableContent", []string{"markdown", "document"})
 	}
 	return false
 }

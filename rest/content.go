@@ -21,6 +21,7 @@ func (a *api) contentRoutes(prefix string, source func(*http.Request) (*domain.C
 		{"GET", prefix + "/files/{fileId}", c.file},
 		{"GET", prefix + "/page/{pageId}", c.page},
 		{"GET", prefix + "/path/*", c.pageByPath},
+		{"GET", prefix + "/reusable-contents/{reusableContentId}", c.reusableContent},
 	}
 }
 

@@ -31,6 +31,11 @@ func contentMatrix() []matrixCase {
 				return "/spaces/" + f.space + "/revisions/" + f.revision + "/page/" + f.page + "/document"
 			}, "",
 			`query($s: ID!, $r: ID!, $p: ID!) { space(id: $s) { revisionById(id: $r) { page(id: $p) { document } } } }`},
+		{"GET", "/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document", contentReader, 200,
+			func(f fixture) string {
+				return "/spaces/" + f.space + "/revisions/" + f.revision + "/reusable-contents/" + f.reusableContent + "/document"
+			}, "",
+			`query($s: ID!, $r: ID!, $rc: ID!) { space(id: $s) { revisionById(id: $r) { reusableContent(id: $rc) { document } } } }`},
 	}
 	sources := []struct {
 		prefix string
@@ -45,7 +50,7 @@ func contentMatrix() []matrixCase {
 		read := func(suffix func(fixture) string, field string) (func(fixture) string, string) {
 			body := fmt.Sprintf(src.gql, field)
 			var params []string
-			for _, v := range []string{"s", "cr", "r", "p", "f"} {
+			for _, v := range []string{"s", "cr", "r", "p", "f", "rc"} {
 				if strings.Contains(body+" ", "$"+v+")") || strings.Contains(body, "$"+v+" ") {
 					params = append(params, "$"+v+": ID!")
 				}
@@ -63,6 +68,7 @@ func contentMatrix() []matrixCase {
 		add("/files/{fileId}", func(f fixture) string { return "/files/" + f.file }, "file(id: $f) { id }")
 		add("/page/{pageId}", func(f fixture) string { return "/page/" + f.page }, "page(id: $p) { id }")
 		add("/path/*", fixed("/path/fixture-page"), `pageByPath(path: "fixture-page") { id }`)
+		add("/reusable-contents/{reusableContentId}", func(f fixture) string { return "/reusable-contents/" + f.reusableContent }, "reusableContent(id: $rc) { id }")
 		if src.prefix != "/spaces/{spaceId}/revisions/{revisionId}" {
 			add("/page/{pageId}/links", func(f fixture) string { return "/page/" + f.page + "/links" }, "page(id: $p) { links { status } }")
 			add("/page/{pageId}/backlinks", func(f fixture) string { return "/page/" + f.page + "/backlinks" }, "page(id: $p) { backlinks { id } }")

@@ -72,6 +72,7 @@ type fixture struct {
 	space, collection, team    string
 	site, siteSpace, shareLink string
 	page, file                 string
+	reusableContent            string // a reusable content of the space, seen by its change request and revision
 	changeRequest, revision    string
 	section, group             string
 	// A comment with a reply on the space and on the change request, and a review of it.
@@ -357,7 +358,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 				}
 				g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
 					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "sc": f.section, "sg": f.group,
-					"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
+					"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file, "rc": f.reusableContent,
 					"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 					"tr": f.translation, "ge": f.glossaryEntry,
 					"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation, "tk": f.token})
@@ -390,6 +391,9 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 		f.invite = e.call(admin.Token, "POST", "/orgs/"+orgID+"/link-invites", `{"role":"read"}`).want(http.StatusCreated).object()["id"].(string)
 	}
 	f.space, f.collection, f.team = e.matrixContent(path, admin, orgID, f.victim)
+	if strings.Contains(path, "reusable-content") || path == sharedFixturePath {
+		f.reusableContent = e.addReusableContent(f.space, ".gitbook/includes/notice.md", "---\ntitle: Notice\n---\n\nA **shared** notice.\n")
+	}
 	if strings.Contains(path, "/content") || strings.Contains(path, "change-requests") || strings.Contains(path, "revisions") {
 		f.page, f.file, f.changeRequest, f.revision = e.matrixPages(admin, f.space)
 	}

@@ -100,6 +100,7 @@ func (a *api) table() []Route {
 		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/merge", a.mergeChangeRequest},
 		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/update", a.updateChangeRequestFromSpace},
 		{"GET", "/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document", a.pageDocument},
+		{"GET", "/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document", a.reusableContentDocument},
 		{"POST", "/spaces/{spaceId}/content/template", a.applyTemplate},
 
 		{"POST", "/orgs/{organizationId}/sites", a.createSite},

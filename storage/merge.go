@@ -19,10 +19,11 @@ func (s *Store) lockChangeRequest(ctx context.Context, tx bun.Tx, spaceID, crID 
 
 // overlay is what a change request changed: its line's current versions, tombstones included.
 type overlay struct {
-	pages []*PageVersion
-	files []*FileVersion
+	pages    []*PageVersion
+	files    []*FileVersion
+	reusable []*ReusableContentVersion
 	// reverted are the items changed and changed back: not changes (see readOverlay).
-	revertedPages, revertedFiles []string
+	revertedPages, revertedFiles, revertedReusable []string
 }
 
 // readOverlay reads what a change request changed, leaving out the versions that are back to
@@ -36,11 +37,17 @@ func readOverlay(ctx context.Context, tx bun.Tx, crID string) (overlay, error) {
 	if err := tx.NewSelect().Model(&o.files).Where("fv.line = ? AND fv.to_seq IS NULL", crID).Scan(ctx); err != nil {
 		return o, translate(err)
 	}
+	if err := tx.NewSelect().Model(&o.reusable).Where("rcv.line = ? AND rcv.to_seq IS NULL", crID).Scan(ctx); err != nil {
+		return o, translate(err)
+	}
 	var err error
 	if o.pages, o.revertedPages, err = withoutReverts(ctx, tx, o.pages, SamePageVersion); err != nil {
 		return o, err
 	}
-	o.files, o.revertedFiles, err = withoutReverts(ctx, tx, o.files, SameFileVersion)
+	if o.files, o.revertedFiles, err = withoutReverts(ctx, tx, o.files, SameFileVersion); err != nil {
+		return o, err
+	}
+	o.reusable, o.revertedReusable, err = withoutReverts(ctx, tx, o.reusable, SameReusableContentVersion)
 	return o, err
 }
 
@@ -85,8 +92,9 @@ type MergeTx struct {
 	ChangeRequest *ChangeRequest
 	// Pages and Files are what the change request changed: its current versions, removals as
 	// tombstones (Deleted), changes it undid left out.
-	Pages []*PageVersion
-	Files []*FileVersion
+	Pages            []*PageVersion
+	Files            []*FileVersion
+	ReusableContents []*ReusableContentVersion
 }
 
 // MergeCheck decides, inside a merge's (or an update's) transaction, whether the change request's
@@ -108,6 +116,15 @@ func (m *MergeTx) SpaceFiles(ctx context.Context, ids []string) (map[string]*Fil
 		return map[string]*FileVersion{}, nil
 	}
 	return visibleVersions[*FileVersion](ctx, m.tx, m.head, fileVersions, ids)
+}
+
+// SpaceReusableContents returns, by id, the space's current versions of reusable contents: one
+// statement.
+func (m *MergeTx) SpaceReusableContents(ctx context.Context, ids []string) (map[string]*ReusableContentVersion, error) {
+	if len(ids) == 0 {
+		return map[string]*ReusableContentVersion{}, nil
+	}
+	return visibleVersions[*ReusableContentVersion](ctx, m.tx, m.head, reusableContentVersions, ids)
 }
 
 // SpaceChildren returns the space's live pages under any of parents: one statement.
@@ -136,7 +153,7 @@ func (o overlay) check(ctx context.Context, tx bun.Tx, space *Space, cr *ChangeR
 	}
 	return check(ctx, &MergeTx{
 		tx: tx, head: View{SpaceID: space.ID, BaseSeq: space.RevisionSeq},
-		Space: space, ChangeRequest: cr, Pages: o.pages, Files: o.files,
+		Space: space, ChangeRequest: cr, Pages: o.pages, Files: o.files, ReusableContents: o.reusable,
 	})
 }
 
@@ -164,6 +181,13 @@ func (s *Store) MergeChangeRequest(ctx context.Context, spaceID, crID, author st
 				edit.RemovedFiles = append(edit.RemovedFiles, f.FileID)
 			} else {
 				edit.Files = append(edit.Files, f.clone())
+			}
+		}
+		for _, v := range o.reusable {
+			if v.Deleted {
+				edit.RemovedReusableContents = append(edit.RemovedReusableContents, v.ReusableContentID)
+			} else {
+				edit.ReusableContents = append(edit.ReusableContents, v.clone())
 			}
 		}
 		if edit.Empty() {
@@ -262,11 +286,16 @@ func dropApplied(ctx context.Context, tx bun.Tx, space *Space, crID string, seq 
 	if err != nil {
 		return err
 	}
+	reusable, err := spaceCounterparts(ctx, tx, head, reusableContentVersions, o.reusable)
+	if err != nil {
+		return err
+	}
 	// Changes the space made too, and changes undone, leave the change request: it then shows the
 	// space's versions.
 	for t, ids := range map[versionTable][]string{
-		pageVersions: append(applied(o.pages, pages, SamePageVersion), o.revertedPages...),
-		fileVersions: append(applied(o.files, files, SameFileVersion), o.revertedFiles...),
+		pageVersions:            append(applied(o.pages, pages, SamePageVersion), o.revertedPages...),
+		fileVersions:            append(applied(o.files, files, SameFileVersion), o.revertedFiles...),
+		reusableContentVersions: append(applied(o.reusable, reusable, SameReusableContentVersion), o.revertedReusable...),
 	} {
 		if len(ids) == 0 {
 			continue
@@ -322,6 +351,15 @@ func SameFileVersion(a, b *FileVersion) bool {
 		return (a == nil || a.Deleted) && (b == nil || b.Deleted)
 	}
 	return a.Name == b.Name && a.BlobKey == b.BlobKey && a.ContentType == b.ContentType
+}
+
+// SameReusableContentVersion reports whether two versions hold the same reusable content
+// (absent and removed are the same).
+func SameReusableContentVersion(a, b *ReusableContentVersion) bool {
+	if a == nil || a.Deleted || b == nil || b.Deleted {
+		return (a == nil || a.Deleted) && (b == nil || b.Deleted)
+	}
+	return a.Title == b.Title && eqPtr(a.ContentID, b.ContentID) && eqPtr(a.Git, b.Git)
 }
 
 func eqPtr[T comparable](a, b *T) bool {

@@ -50,3 +50,23 @@ func reusableContentsOf(ctx context.Context, db bun.IDB, v View) ([]*ReusableCon
 	}
 	return rows, nil
 }
+
+// ReusableContentOf returns one reusable content of a view. Errors: ErrNotFound.
+func (s *Store) ReusableContentOf(ctx context.Context, v View, id string) (*ReusableContentVersion, error) {
+	return reusableContentOf(ctx, s.rdb, v, id)
+}
+
+// ReusableContent returns one reusable content of the line being edited. Errors: ErrNotFound.
+func (c *ContentTx) ReusableContent(ctx context.Context, id string) (*ReusableContentVersion, error) {
+	return reusableContentOf(ctx, c.tx, c.View, id)
+}
+
+func reusableContentOf(ctx context.Context, db bun.IDB, v View, id string) (*ReusableContentVersion, error) {
+	row := new(ReusableContentVersion)
+	cond, args := v.where(reusableContentVersions, "rcv")
+	if err := db.NewSelect().Model(row).Where(cond, args...).Where("NOT rcv.deleted").
+		Where("rcv.reusable_content_id = ?", id).Limit(1).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return row, nil
+}

@@ -15,7 +15,23 @@ import (
 // new versions. Writes to a change request's line are not indexed: search covers current content
 // only.
 func (s *Store) indexEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Edit) error {
-	if l.cr != nil || len(edit.Pages)+len(edit.RemovedPages) == 0 {
+	if l.cr != nil {
+		return nil
+	}
+	if len(edit.ReusableContents)+len(edit.RemovedReusableContents) > 0 && s.include != nil {
+		// Pages show the reusable contents they include as their own text: those that may
+		// include one are indexed again with the new contents.
+		including, err := includingPages(ctx, tx, View{SpaceID: l.space.ID, BaseSeq: l.seq + 1}, edit)
+		if err != nil {
+			return err
+		}
+		if len(including) > 0 {
+			again := *edit
+			again.Pages = append(slices.Clip(edit.Pages), including...)
+			edit = &again
+		}
+	}
+	if len(edit.Pages)+len(edit.RemovedPages) == 0 {
 		return nil
 	}
 	ids := make([]string, 0, len(edit.Pages)+len(edit.RemovedPages))
@@ -106,4 +122,19 @@ func indexedMarkdown(ctx context.Context, tx bun.Tx, edit *Edit) (map[string]str
 		}
 	}
 	return out, nil
+}
+
+// includingPages are the live document pages of a view whose markdown holds an include tag,
+// but for those the edit writes itself: one statement.
+func includingPages(ctx context.Context, tx bun.Tx, v View, edit *Edit) ([]*PageVersion, error) {
+	var rows []*PageVersion
+	if err := pagesQuery(tx, v, &rows).Join("JOIN page_contents AS pc ON pc.id = pv.content_id").
+		Where("pv.type = 'document'").Where("pc.markdown LIKE ?", "%include%").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read including pages: %w", translate(err))
+	}
+	written := make(map[string]bool, len(edit.Pages))
+	for _, p := range edit.Pages {
+		written[p.PageID] = true
+	}
+	return slices.DeleteFunc(rows, func(p *PageVersion) bool { return written[p.PageID] }), nil
 }

@@ -223,18 +223,18 @@ func (e *RevisionType) UnmarshalGQL(v any) error { return unmarshalEnum(v, revis
 
 // Revision is an immutable state of a space's content (or of a change request's).
 type Revision struct {
-	Object           string            `json:"object"`
-	ID               string            `json:"id"`
-	Parents          []string          `json:"parents"`
-	Pages            []*RevisionPage   `json:"pages"`
-	Files            []*RevisionFile   `json:"files"`
-	ReusableContents []json.RawMessage `json:"reusableContents"`
-	Variables        map[string]string `json:"variables,omitempty"`
-	CreatedAt        time.Time         `json:"createdAt"`
-	URLs             AppURLs           `json:"urls"`
-	Type             RevisionType      `json:"type"`
-	MergedFrom       *ChangeRequest    `json:"mergedFrom,omitempty"`
-	Git              *GitSyncCommit    `json:"git,omitempty"`
+	Object           string                     `json:"object"`
+	ID               string                     `json:"id"`
+	Parents          []string                   `json:"parents"`
+	Pages            []*RevisionPage            `json:"pages"`
+	Files            []*RevisionFile            `json:"files"`
+	ReusableContents []*RevisionReusableContent `json:"reusableContents"`
+	Variables        map[string]string          `json:"variables,omitempty"`
+	CreatedAt        time.Time                  `json:"createdAt"`
+	URLs             AppURLs                    `json:"urls"`
+	Type             RevisionType               `json:"type"`
+	MergedFrom       *ChangeRequest             `json:"mergedFrom,omitempty"`
+	Git              *GitSyncCommit             `json:"git,omitempty"`
 
 	SpaceID         string  `json:"-"`
 	ChangeRequestID *string `json:"-"`
