@@ -330,6 +330,9 @@ const unpagedDefault = 1000
 var expensiveFields = map[string]int{
 	"RevisionPage.document": 100,
 	"RevisionPage.markdown": 100,
+	// A reusable content's document or markdown is a page's, read the same way.
+	"ReusableContent.document": 100,
+	"ReusableContent.markdown": 100,
 }
 
 // searchCost is the extra cost of every field named search…: a full-text query.
