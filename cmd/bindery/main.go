@@ -294,6 +294,9 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 	}
 	setRateLimits(res, &opts)
 	opts.FilesOrigin = filesOrigin
+	if opts.Sessions, err = browserSignIn(res, s); err != nil {
+		return usage(cmd, err.Error())
+	}
 	srv := rest.NewHTTPServer(rest.NewServerWith(res, opts), limits)
 	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res), "files", res.Blobs.String())
 	if res.Blobs.Location().Local() && res.Store.Dialect() != storage.SQLite {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bindery/bindery/domain/apperr"
@@ -87,7 +88,7 @@ type Service struct {
 	byAddress *failures
 	// decoy is a hash verified when the e-mail is unknown, so that the answer takes as long as
 	// for a known one.
-	decoy string
+	decoy func() string
 }
 
 // New returns a service over store with the clock now.
@@ -96,14 +97,15 @@ func New(store Store, now func() time.Time, cfg Config) *Service {
 	return &Service{store: store, now: now, cfg: cfg,
 		byAccount: newFailures(cfg.AccountFailures, cfg.FailureWindow),
 		byAddress: newFailures(cfg.AddressFailures, cfg.FailureWindow),
-		decoy:     HashPassword("decoy password, never anyone's")}
+		decoy:     sync.OnceValue(func() string { return HashPassword("decoy password, never anyone's") })}
 }
 
 // Config returns the configuration in effect (defaults filled in).
 func (s *Service) Config() Config { return s.cfg }
 
-// TooManyAttempts refuses a sign-in past a failure limit; RetryAt is when the window ends.
-type TooManyAttempts struct{ RetryAt time.Time }
+// TooManyAttempts refuses a sign-in past a failure limit until the window ends, RetryAfter from
+// now.
+type TooManyAttempts struct{ RetryAfter time.Duration }
 
 func (e *TooManyAttempts) Error() string { return "too many failed sign-in attempts: try again later" }
 
@@ -147,16 +149,16 @@ func (s *Service) SignIn(ctx context.Context, email, password string, c Client) 
 	}
 	now := s.now()
 	if blocked, until := s.byAddress.blocked(c.Address, now); blocked {
-		return nil, &TooManyAttempts{RetryAt: until}
+		return nil, &TooManyAttempts{RetryAfter: until.Sub(now)}
 	}
 	if blocked, until := s.byAccount.blocked(email, now); blocked {
-		return nil, &TooManyAttempts{RetryAt: until}
+		return nil, &TooManyAttempts{RetryAfter: until.Sub(now)}
 	}
 	acc, err := s.store.FindAccountByEmail(ctx, email)
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return nil, err
 	}
-	hash := s.decoy
+	hash := s.decoy()
 	if acc != nil && acc.PasswordHash != "" {
 		hash = acc.PasswordHash
 	}
@@ -274,7 +276,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID, keepSessionID, cur
 	}
 	now := s.now()
 	if blocked, until := s.byAccount.blocked(u.Email, now); blocked {
-		return &TooManyAttempts{RetryAt: until}
+		return &TooManyAttempts{RetryAfter: until.Sub(now)}
 	}
 	hash, err := s.store.PasswordHash(ctx, userID)
 	switch {
