@@ -42,6 +42,10 @@ type Options struct {
 	// TrustedOrigins are other origins (the web app's) whose cookie-carrying requests are not
 	// cross-origin forgeries.
 	TrustedOrigins []string
+	// AppURL is where the pages send a person once signed in (empty: no link).
+	AppURL string
+	// Invites joins organizations through invite links (nil: no invite pages).
+	Invites Invites
 }
 
 // Handler serves /auth and authenticates session cookies.
@@ -70,6 +74,8 @@ func New(accounts *account.Service, opts Options) (*Handler, error) {
 	r.Post("/sign-out", h.signOut)
 	r.Get("/whoami", h.whoami)
 	r.Post("/password", h.changePassword)
+	h.linkRoutes(r)
+	h.inviteRoutes(r)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) { writeError(w, http.StatusNotFound, "No such endpoint") })
 	r.MethodNotAllowed(func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, "Method not allowed on this endpoint")
@@ -280,11 +286,15 @@ func fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	status, ok := statusOf[apperr.KindOf(err)]
 	if !ok {
-		slog.ErrorContext(r.Context(), "auth route failed", "path", r.URL.Path, "err", err)
+		logInternal(r, err)
 		writeError(w, http.StatusInternalServerError, "Internal error")
 		return
 	}
 	writeError(w, status, apperr.Message(err))
+}
+
+func logInternal(r *http.Request, err error) {
+	slog.ErrorContext(r.Context(), "auth route failed", "path", r.URL.Path, "err", err)
 }
 
 func writeError(w http.ResponseWriter, status int, message string) {

@@ -55,7 +55,7 @@ func eachDB(t *testing.T, cfg account.Config, fn func(t *testing.T, s *site)) {
 		}
 		s.srv = httptest.NewUnstartedServer(nil)
 		s.srv.Start()
-		h, err := signin.New(s.accounts, signin.Options{PublicURL: s.srv.URL})
+		h, err := signin.New(s.accounts, signin.Options{PublicURL: s.srv.URL, Invites: s.res})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -445,4 +445,3 @@ func TestRemovedMemberLosesTheOrganization(t *testing.T) {
 		}
 	})
 }
-

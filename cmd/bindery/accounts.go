@@ -17,7 +17,8 @@ func browserSignIn(res *graph.Resolver, s serveConfig) (*signin.Handler, error) 
 	if res.Settings.AppURL != "" && res.Settings.AppURL != res.Settings.PublicURL {
 		trusted = append(trusted, originOf(res.Settings.AppURL))
 	}
-	return signin.New(res.Accounts, signin.Options{PublicURL: res.Settings.PublicURL, TrustedOrigins: trusted})
+	return signin.New(res.Accounts, signin.Options{PublicURL: res.Settings.PublicURL, TrustedOrigins: trusted,
+		AppURL: res.Settings.AppURL, Invites: res})
 }
 
 // originOf is a URL's scheme and host: what a browser's Origin header names.

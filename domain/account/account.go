@@ -22,6 +22,7 @@ import (
 type Store interface {
 	FindAccountByEmail(ctx context.Context, email string) (*storage.Account, error)
 	FindUserByID(ctx context.Context, id string) (*storage.User, error)
+	CreateUser(ctx context.Context, in storage.NewUser, now time.Time) (*storage.User, error)
 	PasswordHash(ctx context.Context, userID string) (string, error)
 	SetPassword(ctx context.Context, userID, hash, keepSessionID string, now time.Time) error
 	CreateSession(ctx context.Context, in storage.NewSession, now time.Time) (string, *storage.Session, error)
@@ -385,9 +386,11 @@ func (s *Service) RedeemLink(ctx context.Context, token, purpose, password strin
 	return s.open(ctx, u, c, purpose)
 }
 
-// SignUp creates a user with a password and signs them in (an invitee). Errors: Invalid,
-// Conflict (the e-mail has an account: sign in instead).
-func (s *Service) SignUp(ctx context.Context, create func(ctx context.Context, email, name string) (*storage.User, error), email, name, password string, c Client) (*SignedIn, error) {
+// SignUp creates a user with a password and signs them in (an invitee). The address is not
+// verified: nothing proved the person receives its mail. An address that already has a user,
+// with or without a password, is refused: signing up must not take over an invited address.
+// Errors: Invalid, Conflict (sign in instead).
+func (s *Service) SignUp(ctx context.Context, email, name, password string, c Client) (*SignedIn, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > maxEmailLength {
 		return nil, apperr.Invalidf("email", "is not an e-mail address")
@@ -399,7 +402,10 @@ func (s *Service) SignUp(ctx context.Context, create func(ctx context.Context, e
 	if err := CheckPassword(password, email); err != nil {
 		return nil, err
 	}
-	u, err := create(ctx, email, name)
+	u, err := s.store.CreateUser(ctx, storage.NewUser{DisplayName: name, Email: email}, s.now())
+	if errors.Is(err, storage.ErrConflict) {
+		return nil, apperr.Conflictf("an account with this e-mail address exists: sign in instead (or ask an administrator for a set-up link)")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -441,4 +447,14 @@ func WithSession(ctx context.Context, se *storage.Session) context.Context {
 func SessionFrom(ctx context.Context) *storage.Session {
 	se, _ := ctx.Value(sessionKey{}).(*storage.Session)
 	return se
+}
+
+// Invite is what an invite link's page shows before anyone joins.
+type Invite struct {
+	OrganizationID    string
+	OrganizationTitle string
+	// Role is the role in the organization (empty: guest), or the level on Target.
+	Role string
+	// Target names the space or collection a content link invites to ("" for the organization).
+	Target string
 }

@@ -1,0 +1,60 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/bindery/bindery/domain/account"
+	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/storage"
+)
+
+// errNoInvite answers an invite link that does not exist, was deleted, belongs to a removed
+// organization or to one with invite links turned off: all alike.
+var errNoInvite = apperr.NotFoundf("this invite link is not valid: it was deleted or invite links are turned off")
+
+// DescribeInvite tells the invite page what an invite link offers. Holding the link's ids is the
+// permission, as for JoinOrganizationWithInvite. Errors: NotFound.
+func (r *Resolver) DescribeInvite(ctx context.Context, orgID, inviteID string) (*account.Invite, error) {
+	link, err := r.Store.FindInviteLink(ctx, orgID, inviteID)
+	if err != nil {
+		return nil, notFoundAs(err, errNoInvite)
+	}
+	org, err := r.Store.FindOrganizationByID(ctx, link.OrganizationID)
+	if err != nil {
+		return nil, notFoundAs(err, errNoInvite)
+	}
+	if !org.InviteLinks {
+		return nil, errNoInvite
+	}
+	inv := &account.Invite{OrganizationID: org.ID, OrganizationTitle: org.Title}
+	if link.Role != nil {
+		inv.Role = *link.Role
+	}
+	if link.TargetKind != nil {
+		switch *link.TargetKind {
+		case storage.TargetSpace:
+			if spaces, err := r.Store.SpacesByIDs(ctx, []string{*link.TargetID}); err == nil && len(spaces) == 1 {
+				inv.Target = "the space " + spaces[0].Title
+			} else {
+				return nil, errNoInvite
+			}
+		default:
+			inv.Target = "a collection"
+		}
+	}
+	return inv, nil
+}
+
+func notFoundAs(err, as error) error {
+	if apperr.KindOf(err) == apperr.NotFound {
+		return as
+	}
+	return err
+}
+
+// JoinInvite makes the context's actor a member through an invite link: the invite page's door
+// onto JoinOrganizationWithInvite. Errors: those of JoinOrganizationWithInvite.
+func (r *Resolver) JoinInvite(ctx context.Context, orgID, inviteID string) error {
+	_, err := r.JoinOrganizationWithInvite(r.WithRequestState(ctx), orgID, inviteID)
+	return err
+}
