@@ -1,11 +1,18 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"net/url"
+	"os"
+	"strings"
 
 	"github.com/bindery/bindery/domain/account"
 	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/signin"
+	"github.com/bindery/bindery/storage"
+	"github.com/urfave/cli/v3"
 )
 
 // browserSignIn builds the account service the graph uses and the /auth door over it.
@@ -28,4 +35,30 @@ func originOf(raw string) string {
 		return raw // signin.New refuses it with the reason
 	}
 	return u.Scheme + "://" + u.Host
+}
+
+// linkURL is the address of a one-time link's page (/auth/setup, /auth/reset).
+func linkURL(publicURL, page, token string) string {
+	return strings.TrimRight(publicURL, "/") + "/auth/" + page + "?token=" + url.QueryEscape(token)
+}
+
+// passwordResetLink prints a reset link for a user: the way to a password without e-mail.
+func passwordResetLink(ctx context.Context, cmd *cli.Command, c *config) error {
+	res, closeStore, err := open(ctx, cmd, c)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	svc := account.New(res.Store, res.Now, account.Config{})
+	token, u, err := svc.IssueLink(ctx, c.Admin.Email, storage.LinkReset)
+	if err != nil {
+		return err
+	}
+	link := linkURL(c.Admin.PublicURL, "reset", token)
+	if c.JSON {
+		return json.NewEncoder(os.Stdout).Encode(map[string]any{"user": map[string]string{"id": u.ID}, "url": link,
+			"expiresIn": svc.Config().LinkLifetime.String()})
+	}
+	fmt.Printf("reset link for %s (one use, valid for %s):\n%s\n", u.Email, svc.Config().LinkLifetime, link)
+	return nil
 }

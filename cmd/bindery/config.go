@@ -81,8 +81,9 @@ type adminConfig struct {
 	Org      string
 	Role     string
 	Expires  time.Duration
-	Scopes   []string
-	TokenID  string
+	Scopes    []string
+	TokenID   string
+	PublicURL string
 }
 
 type backupConfig struct {
