@@ -5,6 +5,7 @@ import (
 
 	"github.com/bindery/bindery/domain/account"
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/storage"
 )
 
@@ -57,4 +58,31 @@ func notFoundAs(err, as error) error {
 func (r *Resolver) JoinInvite(ctx context.Context, orgID, inviteID string) error {
 	_, err := r.JoinOrganizationWithInvite(r.WithRequestState(ctx), orgID, inviteID)
 	return err
+}
+
+// EmailDomainOpen reports whether an organization lets people with that e-mail address's domain
+// join by themselves (its emailDomains setting), so that single sign-on may create their account.
+func (r *Resolver) EmailDomainOpen(ctx context.Context, email string) (bool, error) {
+	orgs, err := r.Store.FindOrganizationsByEmailDomain(ctx, emailDomain(email))
+	return len(orgs) > 0, err
+}
+
+// JoinByEmailDomain makes the context's actor (verified) a member of every organization their
+// e-mail domain lets join, with its default role: JoinOrganization for each.
+func (r *Resolver) JoinByEmailDomain(ctx context.Context) error {
+	ctx = r.WithRequestState(ctx)
+	actor, err := authz.RequireActor(ctx)
+	if err != nil {
+		return err
+	}
+	orgs, err := r.Store.FindOrganizationsByEmailDomain(ctx, emailDomain(actor.Email))
+	if err != nil {
+		return err
+	}
+	for _, o := range orgs {
+		if _, err := r.JoinOrganization(ctx, o.ID); err != nil {
+			return err
+		}
+	}
+	return nil
 }

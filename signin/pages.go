@@ -5,6 +5,7 @@ import (
 	"errors"
 	"html/template"
 	"net/http"
+	"net/url"
 
 	"github.com/bindery/bindery/domain/account"
 	"github.com/bindery/bindery/domain/apperr"
@@ -18,6 +19,10 @@ import (
 type Invites interface {
 	DescribeInvite(ctx context.Context, orgID, inviteID string) (*account.Invite, error)
 	JoinInvite(ctx context.Context, orgID, inviteID string) error
+	// EmailDomainOpen reports whether an organization lets that address's domain join.
+	EmailDomainOpen(ctx context.Context, email string) (bool, error)
+	// JoinByEmailDomain joins the context's actor to every organization their domain may join.
+	JoinByEmailDomain(ctx context.Context) error
 }
 
 // page is what the one page template shows.
@@ -33,6 +38,8 @@ type page struct {
 	Purpose string // "setup", "reset" or "invite"
 	// SignedIn is set when the browser already has a session (the invite page offers to join).
 	SignedIn bool
+	// SSOStart and SSOName offer single sign-on (empty: none configured).
+	SSOStart, SSOName string
 }
 
 var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
@@ -57,7 +64,8 @@ input{display:block;width:100%;box-sizing:border-box;padding:.4rem;font:inherit}
 <form method="post"><h2>I have an account</h2><input type="hidden" name="action" value="sign-in">
 <label>E-mail <input name="email" type="email" autocomplete="username" required value="{{.Email}}"></label>
 <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-<button>Sign in and join</button></form>{{end}}
+<button>Sign in and join</button></form>
+{{if .SSOStart}}<p><a href="{{.SSOStart}}">Sign in with {{.SSOName}} and join</a></p>{{end}}{{end}}
 {{else if .Token}}<form method="post"><input type="hidden" name="token" value="{{.Token}}">
 <p>Choose the password of {{.Email}}. Every session signed in with the old one ends.</p>
 <label>New password (at least 12 characters) <input name="password" type="password" autocomplete="new-password" required minlength="12"></label>
@@ -172,6 +180,10 @@ func (h *Handler) invite(w http.ResponseWriter, r *http.Request, p *page) bool {
 		return false
 	}
 	p.Invite = inv
+	if h.opts.OIDC != nil {
+		p.SSOStart = "/auth/oidc/start?invite=" + url.QueryEscape(inv.OrganizationID+"/"+chi.URLParam(r, "inviteId"))
+		p.SSOName = h.opts.OIDC.cfg.Name
+	}
 	if _, se, err := h.accounts.Authenticate(r.Context(), h.sessionToken(r)); err == nil {
 		p.SignedIn, p.Email = true, se.User.Email
 	}

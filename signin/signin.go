@@ -46,6 +46,8 @@ type Options struct {
 	AppURL string
 	// Invites joins organizations through invite links (nil: no invite pages).
 	Invites Invites
+	// OIDC, when set, offers single sign-on through an OpenID Connect provider.
+	OIDC *OIDC
 }
 
 // Handler serves /auth and authenticates session cookies.
@@ -76,6 +78,7 @@ func New(accounts *account.Service, opts Options) (*Handler, error) {
 	r.Post("/password", h.changePassword)
 	h.linkRoutes(r)
 	h.inviteRoutes(r)
+	h.oidcRoutes(r)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) { writeError(w, http.StatusNotFound, "No such endpoint") })
 	r.MethodNotAllowed(func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, "Method not allowed on this endpoint")

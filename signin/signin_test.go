@@ -38,6 +38,11 @@ type site struct {
 }
 
 func eachDB(t *testing.T, cfg account.Config, fn func(t *testing.T, s *site)) {
+	eachDBWith(t, cfg, nil, fn)
+}
+
+// eachDBWith is eachDB with the door's options adjusted by configure (before the server starts).
+func eachDBWith(t *testing.T, cfg account.Config, configure func(t *testing.T, o *signin.Options), fn func(t *testing.T, s *site)) {
 	storagetest.Each(t, func(t *testing.T, st *storage.Store) {
 		s := &site{t: t, now: storagetest.T0}
 		clock := func() time.Time { return s.now }
@@ -55,7 +60,11 @@ func eachDB(t *testing.T, cfg account.Config, fn func(t *testing.T, s *site)) {
 		}
 		s.srv = httptest.NewUnstartedServer(nil)
 		s.srv.Start()
-		h, err := signin.New(s.accounts, signin.Options{PublicURL: s.srv.URL, Invites: s.res})
+		opts := signin.Options{PublicURL: s.srv.URL, Invites: s.res}
+		if configure != nil {
+			configure(t, &opts)
+		}
+		h, err := signin.New(s.accounts, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +88,7 @@ func (s *site) call(method, path, body string, headers ...string) (*http.Respons
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := noRedirects.Do(req)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -108,6 +117,9 @@ func sessionCookie(t *testing.T, resp *http.Response) string {
 	t.Fatalf("no session cookie in %v", resp.Header["Set-Cookie"])
 	return ""
 }
+
+// noRedirects answers redirects as they are, for the test to follow (or not).
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 func gql(query string) string {
 	b, _ := json.Marshal(map[string]string{"query": query})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"strings"
@@ -16,7 +17,7 @@ import (
 )
 
 // browserSignIn builds the account service the graph uses and the /auth door over it.
-func browserSignIn(res *graph.Resolver, s serveConfig) (*signin.Handler, error) {
+func browserSignIn(ctx context.Context, res *graph.Resolver, s serveConfig) (*signin.Handler, error) {
 	a := s.Accounts
 	res.Accounts = account.New(res.Store, res.Now, account.Config{IdleTimeout: a.SessionIdle, Lifetime: a.SessionLifetime,
 		AccountFailures: a.AccountFailures, AddressFailures: a.AddressFailures})
@@ -24,8 +25,16 @@ func browserSignIn(res *graph.Resolver, s serveConfig) (*signin.Handler, error) 
 	if res.Settings.AppURL != "" && res.Settings.AppURL != res.Settings.PublicURL {
 		trusted = append(trusted, originOf(res.Settings.AppURL))
 	}
-	return signin.New(res.Accounts, signin.Options{PublicURL: res.Settings.PublicURL, TrustedOrigins: trusted,
-		AppURL: res.Settings.AppURL, Invites: res})
+	opts := signin.Options{PublicURL: res.Settings.PublicURL, TrustedOrigins: trusted, AppURL: res.Settings.AppURL, Invites: res}
+	if a.OIDCIssuer != "" || a.OIDCClientID != "" {
+		var err error
+		opts.OIDC, err = signin.NewOIDC(ctx, signin.OIDCConfig{Issuer: a.OIDCIssuer, ClientID: a.OIDCClientID, ClientSecret: a.OIDCClientSecret, Name: a.OIDCName})
+		if err != nil {
+			return nil, err
+		}
+		slog.Info("single sign-on", "issuer", a.OIDCIssuer, "redirect_url", strings.TrimRight(res.Settings.PublicURL, "/")+"/auth/oidc/callback")
+	}
+	return signin.New(res.Accounts, opts)
 }
 
 // originOf is a URL's scheme and host: what a browser's Origin header names.

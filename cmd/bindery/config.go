@@ -49,6 +49,11 @@ type accountsConfig struct {
 	SessionLifetime time.Duration
 	AccountFailures int
 	AddressFailures int
+
+	OIDCIssuer       string
+	OIDCClientID     string
+	OIDCClientSecret string
+	OIDCName         string
 }
 
 type translateConfig struct {
@@ -75,12 +80,12 @@ type limitsConfig struct {
 
 // adminConfig holds the operator commands' flags (bootstrap, user, token).
 type adminConfig struct {
-	OrgTitle string
-	Email    string
-	Name     string
-	Org      string
-	Role     string
-	Expires  time.Duration
+	OrgTitle  string
+	Email     string
+	Name      string
+	Org       string
+	Role      string
+	Expires   time.Duration
 	Scopes    []string
 	TokenID   string
 	PublicURL string
@@ -170,6 +175,14 @@ func (c *config) accountFlags() []cli.Flag {
 			Usage: "failed sign-ins one account may have per 15 minutes; past it sign-in answers 429 (-1: no limit)"},
 		&cli.IntFlag{Name: "signin-address-failures", Value: d.AddressFailures, Sources: cli.EnvVars("BINDERY_SIGNIN_ADDRESS_FAILURES"), Destination: &a.AddressFailures,
 			Usage: "failed sign-ins one client address may make per 15 minutes; past it sign-in answers 429 (-1: no limit)"},
+		&cli.StringFlag{Name: "oidc-issuer", Sources: cli.EnvVars("BINDERY_OIDC_ISSUER"), Destination: &a.OIDCIssuer,
+			Usage: "an OpenID Connect provider's issuer URL: turns on single sign-on (with --oidc-client-id and --oidc-client-secret)"},
+		&cli.StringFlag{Name: "oidc-client-id", Sources: cli.EnvVars("BINDERY_OIDC_CLIENT_ID"), Destination: &a.OIDCClientID,
+			Usage: "this server's client id at the provider"},
+		&cli.StringFlag{Name: "oidc-client-secret", Sources: cli.EnvVars("BINDERY_OIDC_CLIENT_SECRET"), Destination: &a.OIDCClientSecret,
+			Usage: "its client secret (prefer the environment variable)"},
+		&cli.StringFlag{Name: "oidc-name", Value: "single sign-on", Sources: cli.EnvVars("BINDERY_OIDC_NAME"), Destination: &a.OIDCName,
+			Usage: `the provider's name on the sign-in pages ("Sign in with …")`},
 	}
 }
 

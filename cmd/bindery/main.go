@@ -269,7 +269,7 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 		slog.Info("translation provider", "url", translator.Redact(s.Translate.URL), "model", res.Translator.Model())
 	}
 
-	sessions, err := browserSignIn(res, s)
+	sessions, err := browserSignIn(ctx, res, s)
 	if err != nil {
 		return usage(cmd, err.Error())
 	}

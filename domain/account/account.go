@@ -458,3 +458,47 @@ type Invite struct {
 	// Target names the space or collection a content link invites to ("" for the organization).
 	Target string
 }
+
+// errNoAccount refuses a first single sign-on when nothing allows an account for the address.
+var errNoAccount = apperr.Forbiddenf("there is no account for this e-mail address, and no invite or organization e-mail domain allows one: ask an administrator for an invite")
+
+// SignInVerified opens a session for the person an identity provider vouched for: the user with
+// that verified e-mail address, created (verified, without a password) when mayCreate allows it.
+// created reports a new account. Errors: Invalid, Forbidden (unverified address, or no account
+// and none may be made).
+func (s *Service) SignInVerified(ctx context.Context, email, name string, verified bool, mayCreate func(context.Context) (bool, error), c Client, method string) (in *SignedIn, created bool, err error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > maxEmailLength {
+		return nil, false, apperr.Invalidf("email", "the identity provider gave no usable e-mail address")
+	}
+	if !verified {
+		return nil, false, apperr.Forbiddenf("the identity provider has not verified the e-mail address %s", email)
+	}
+	acc, err := s.store.FindAccountByEmail(ctx, email)
+	switch {
+	case err == nil:
+		in, err := s.open(ctx, acc.User, c, method)
+		return in, false, err
+	case !errors.Is(err, storage.ErrNotFound):
+		return nil, false, err
+	}
+	ok, err := mayCreate(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if !ok {
+		slog.InfoContext(ctx, "sign-in refused: no account", "event", "signin.failed", "method", method, "address", c.Address)
+		return nil, false, errNoAccount
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || len([]rune(name)) > 100 {
+		name, _, _ = strings.Cut(email, "@")
+	}
+	u, err := s.store.CreateUser(ctx, storage.NewUser{DisplayName: name, Email: email, EmailVerified: true}, s.now())
+	if err != nil {
+		return nil, false, err
+	}
+	slog.InfoContext(ctx, "signed up", "event", "signup", "user_id", u.ID, "method", method)
+	in, err = s.open(ctx, u, c, method)
+	return in, true, err
+}
