@@ -69,10 +69,10 @@ func (p *provider) swapAudience(next http.Handler) http.Handler {
 	})
 }
 
-func withOIDC(p **provider) func(t *testing.T, o *signin.Options) {
-	return func(t *testing.T, o *signin.Options) {
-		*p = startProvider(t)
-		cfg := (*p).Config()
+func withOIDC(t *testing.T, s *site, o *signin.Options) {
+	{
+		s.provider = startProvider(t)
+		cfg := s.provider.Config()
 		var err error
 		o.OIDC, err = signin.NewOIDC(context.Background(), signin.OIDCConfig{Issuer: cfg.Issuer, ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, Name: "Mock"})
 		if err != nil {
@@ -126,8 +126,8 @@ func (s *site) userExists(email string) bool {
 }
 
 func TestOIDCSignsInExistingAndAllowedPeople(t *testing.T) {
-	var p *provider
-	eachDBWith(t, account.Config{}, withOIDC(&p), func(t *testing.T, s *site) {
+	eachDBWith(t, account.Config{}, withOIDC, func(t *testing.T, s *site) {
+		p := s.provider
 		// Ada has an account: the provider vouching for her address signs her in.
 		resp, body := s.finishSSO(s.startSSO(p, &mockoidc.MockUser{Subject: "ada", Email: "ada@example.com", EmailVerified: true}, ""))
 		if resp.StatusCode != http.StatusOK || !strings.Contains(body, "signed in as ada@example.com") {
@@ -177,8 +177,8 @@ func TestOIDCSignsInExistingAndAllowedPeople(t *testing.T) {
 }
 
 func TestOIDCRefusesForgedAndReplayedCallbacks(t *testing.T) {
-	var p *provider
-	eachDBWith(t, account.Config{}, withOIDC(&p), func(t *testing.T, s *site) {
+	eachDBWith(t, account.Config{}, withOIDC, func(t *testing.T, s *site) {
+		p := s.provider
 		ada := &mockoidc.MockUser{Subject: "ada", Email: "ada@example.com", EmailVerified: true}
 		sessions := func() int {
 			list, _ := s.accounts.Sessions(context.Background(), s.creds.UserID)

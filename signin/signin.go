@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +49,8 @@ type Options struct {
 	Invites Invites
 	// OIDC, when set, offers single sign-on through an OpenID Connect provider.
 	OIDC *OIDC
+	// Mailer, when set, sends reset links by e-mail (POST /auth/reset-request).
+	Mailer *Mailer
 }
 
 // Handler serves /auth and authenticates session cookies.
@@ -79,6 +82,9 @@ func New(accounts *account.Service, opts Options) (*Handler, error) {
 	h.linkRoutes(r)
 	h.inviteRoutes(r)
 	h.oidcRoutes(r)
+	if opts.Mailer != nil {
+		r.Post("/reset-request", h.requestReset)
+	}
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) { writeError(w, http.StatusNotFound, "No such endpoint") })
 	r.MethodNotAllowed(func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, "Method not allowed on this endpoint")
@@ -308,4 +314,39 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(v) //nolint:errcheck // the client is gone
+}
+
+type resetRequestBody struct {
+	Email string `json:"email"`
+}
+
+// requestReset e-mails a reset link to an address that has an account. The answer is the same
+// whether it has one or not, and comes before the mail is sent, so that neither its words nor its
+// time tell.
+func (h *Handler) requestReset(w http.ResponseWriter, r *http.Request) {
+	var in resetRequestBody
+	if !decode(w, r, &in) {
+		return
+	}
+	token, u, err := h.accounts.RequestReset(r.Context(), in.Email, h.client(r))
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	if u != nil {
+		link := strings.TrimRight(h.opts.PublicURL, "/") + "/auth/reset?token=" + url.QueryEscape(token)
+		lifetime := h.accounts.Config().LinkLifetime
+		go func() { // detached from the request: its answer must not wait on the mail server
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Minute)
+			defer cancel()
+			err := h.opts.Mailer.Send(ctx, u.Email, "Reset your Bindery password",
+				"Someone, hopefully you, asked to reset the password of "+u.Email+" on Bindery.\n\n"+
+					"Choose a new password here (the link works once, for "+lifetime.String()+"):\n\n"+link+"\n\n"+
+					"If it was not you, ignore this message: your password stays as it is.\n")
+			if err != nil {
+				slog.ErrorContext(ctx, "send reset e-mail", "user_id", u.ID, "err", err)
+			}
+		}()
+	}
+	writeJSON(w, http.StatusAccepted, map[string]string{"message": "If an account has this address, a reset link is on its way."})
 }

@@ -35,6 +35,10 @@ type site struct {
 	accounts *account.Service
 	now      time.Time
 	creds    *graph.Credentials
+
+	// What a test's configure function started for this database's server.
+	provider *provider
+	mailbox  *smtpServer
 }
 
 func eachDB(t *testing.T, cfg account.Config, fn func(t *testing.T, s *site)) {
@@ -42,7 +46,7 @@ func eachDB(t *testing.T, cfg account.Config, fn func(t *testing.T, s *site)) {
 }
 
 // eachDBWith is eachDB with the door's options adjusted by configure (before the server starts).
-func eachDBWith(t *testing.T, cfg account.Config, configure func(t *testing.T, o *signin.Options), fn func(t *testing.T, s *site)) {
+func eachDBWith(t *testing.T, cfg account.Config, configure func(t *testing.T, s *site, o *signin.Options), fn func(t *testing.T, s *site)) {
 	storagetest.Each(t, func(t *testing.T, st *storage.Store) {
 		s := &site{t: t, now: storagetest.T0}
 		clock := func() time.Time { return s.now }
@@ -62,7 +66,7 @@ func eachDBWith(t *testing.T, cfg account.Config, configure func(t *testing.T, o
 		s.srv.Start()
 		opts := signin.Options{PublicURL: s.srv.URL, Invites: s.res}
 		if configure != nil {
-			configure(t, &opts)
+			configure(t, s, &opts)
 		}
 		h, err := signin.New(s.accounts, opts)
 		if err != nil {

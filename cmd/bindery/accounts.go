@@ -34,6 +34,12 @@ func browserSignIn(ctx context.Context, res *graph.Resolver, s serveConfig) (*si
 		}
 		slog.Info("single sign-on", "issuer", a.OIDCIssuer, "redirect_url", strings.TrimRight(res.Settings.PublicURL, "/")+"/auth/oidc/callback")
 	}
+	if a.SMTPURL != "" {
+		var err error
+		if opts.Mailer, err = signin.NewMailer(a.SMTPURL); err != nil {
+			return nil, err
+		}
+	}
 	return signin.New(res.Accounts, opts)
 }
 

@@ -54,6 +54,8 @@ type accountsConfig struct {
 	OIDCClientID     string
 	OIDCClientSecret string
 	OIDCName         string
+
+	SMTPURL string
 }
 
 type translateConfig struct {
@@ -183,6 +185,8 @@ func (c *config) accountFlags() []cli.Flag {
 			Usage: "its client secret (prefer the environment variable)"},
 		&cli.StringFlag{Name: "oidc-name", Value: "single sign-on", Sources: cli.EnvVars("BINDERY_OIDC_NAME"), Destination: &a.OIDCName,
 			Usage: `the provider's name on the sign-in pages ("Sign in with …")`},
+		&cli.StringFlag{Name: "smtp-url", Sources: cli.EnvVars("BINDERY_SMTP_URL"), Destination: &a.SMTPURL,
+			Usage: "an SMTP server that sends password reset links: smtp://user:password@host:587?from=bindery@example.com, or smtps://… (default: none; operators print reset links)"},
 	}
 }
 

@@ -87,6 +87,9 @@ type Service struct {
 	cfg       Config
 	byAccount *failures
 	byAddress *failures
+	// resets bounds reset requests per address asked for and per client address: each may send
+	// an e-mail.
+	resets *failures
 	// decoy is a hash verified when the e-mail is unknown, so that the answer takes as long as
 	// for a known one.
 	decoy func() string
@@ -98,6 +101,7 @@ func New(store Store, now func() time.Time, cfg Config) *Service {
 	return &Service{store: store, now: now, cfg: cfg,
 		byAccount: newFailures(cfg.AccountFailures, cfg.FailureWindow),
 		byAddress: newFailures(cfg.AddressFailures, cfg.FailureWindow),
+		resets:    newFailures(resetRequests, cfg.FailureWindow),
 		decoy:     sync.OnceValue(func() string { return HashPassword("decoy password, never anyone's") })}
 }
 
@@ -501,4 +505,31 @@ func (s *Service) SignInVerified(ctx context.Context, email, name string, verifi
 	slog.InfoContext(ctx, "signed up", "event", "signup", "user_id", u.ID, "method", method)
 	in, err = s.open(ctx, u, c, method)
 	return in, true, err
+}
+
+// resetRequests is how many reset links one e-mail address, and one client address, may ask for
+// per failure window.
+const resetRequests = 5
+
+// RequestReset issues a reset link for the user with that e-mail, for sending to that address.
+// An unknown address answers no token and no error, like a known one, so that the caller's answer
+// tells nothing. Errors: Invalid, *TooManyAttempts.
+func (s *Service) RequestReset(ctx context.Context, email string, c Client) (string, *storage.User, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > maxEmailLength {
+		return "", nil, apperr.Invalidf("email", "is not an e-mail address")
+	}
+	now := s.now()
+	for _, key := range []string{"email:" + email, "client:" + c.Address} {
+		if blocked, until := s.resets.blocked(key, now); blocked {
+			return "", nil, &TooManyAttempts{RetryAfter: until.Sub(now)}
+		}
+		s.resets.add(key, now)
+	}
+	token, u, err := s.IssueLink(ctx, email, storage.LinkReset)
+	if apperr.KindOf(err) == apperr.NotFound {
+		slog.InfoContext(ctx, "reset asked for an unknown address", "event", "link.refused", "address", c.Address)
+		return "", nil, nil
+	}
+	return token, u, err
 }
