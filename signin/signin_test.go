@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -231,6 +232,14 @@ func TestCrossOriginCookieRequestsRefused(t *testing.T) {
 		if resp, body := s.call("GET", "/graphql?query="+strings.ReplaceAll("{ viewer { id } }", " ", "%20"), "", "Cookie", cookie, "Sec-Fetch-Site", "cross-site"); resp.StatusCode != http.StatusOK {
 			t.Fatalf("GET query cross-site: %d %s", resp.StatusCode, body)
 		}
+		// A mutation by GET (what a link or a top-level navigation could send, cookie included) is
+		// not run.
+		victim2 := s.signIn()
+		s.call("GET", "/graphql?query="+url.QueryEscape("mutation { endOtherSessions }"), "", "Cookie", cookie, "Sec-Fetch-Site", "cross-site")
+		if resp, _ := s.call("GET", "/auth/whoami", "", "Cookie", victim2); resp.StatusCode != http.StatusOK {
+			t.Fatal("a mutation sent by GET changed state")
+		}
+		s.call("POST", "/auth/sign-out", "", "Cookie", victim2)
 		// Signing in and out from another site: refused too (login CSRF).
 		for _, path := range []string{"/auth/sign-in", "/auth/sign-out", "/auth/password"} {
 			resp, body := s.call("POST", path, `{"email":"ada@example.com","password":"`+password+`"}`, "Cookie", cookie, "Sec-Fetch-Site", "cross-site")
