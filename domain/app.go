@@ -3,6 +3,7 @@ package domain
 import (
 	"time"
 
+	"github.com/bindery/bindery/domain/account"
 	"github.com/bindery/bindery/domain/safefetch"
 	"github.com/bindery/bindery/domain/translator"
 	"github.com/bindery/bindery/storage"
@@ -36,6 +37,8 @@ type App struct {
 	Translator *translator.Client
 	// GitSync configures Git import and export (gitsync.go).
 	GitSync GitSyncConfig
+	// Accounts holds people's passwords and sessions; nil: one with default settings.
+	Accounts *account.Service
 
 	published publishedTrees // published revisions' navigation, link index and files (the reader's page views)
 	specDocs  specDocCache   // parsed OpenAPI versions, for the OpenAPI blocks of published pages

@@ -274,6 +274,7 @@ func (w *walker) costOf(set ast.SelectionSet) int {
 var unpagedLists = map[string]int{
 	"Query.organizationsForEmailDomain": 20,
 	"Query.apiTokens":                   20, // a user holds a handful of tokens
+	"Query.sessions":                    50, // a person signs in from a few browsers
 	"SiteStructure.structure":           100,
 	"SiteStructure.sections":            20,
 	"SiteSection.siteSpaces":            10,

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -36,6 +37,20 @@ type Options struct {
 	// FilesOrigin, when set, is the origin of its own that serves user content (--files-origin):
 	// it answers files only, and published sites redirect to signed links there.
 	FilesOrigin *usercontent.Origin
+	// Sessions, when set, answers the sign-in routes under /auth and lets /graphql authenticate a
+	// browser session's cookie besides bearer tokens (REST /v1 stays token-only).
+	Sessions Sessions
+}
+
+// Sessions is the browser door (package signin) as the server mounts it.
+type Sessions interface {
+	// ServeHTTP answers the routes under /auth, the prefix stripped.
+	http.Handler
+	// AuthenticateRequest returns r's context carrying the actor of the session cookie r
+	// presents; found is false when it presents none.
+	AuthenticateRequest(r *http.Request) (ctx context.Context, found bool, err error)
+	// CheckOrigin refuses a request that changes state from another origin.
+	CheckOrigin(r *http.Request) error
 }
 
 // outer returns the middleware that runs before routing and authentication: tracing, metrics, and

@@ -55,8 +55,11 @@ func NewServerWith(res *domain.App, opts Options) http.Handler {
 
 	limits := newRateLimiter(opts.RateLimits)
 	gql := graph.NewHandler(res, opts.graphqlExtensions()...)
-	r.With(authenticate(res, limits, graphQLDoor, graph.IsExplorerRequest), graph.Middleware(res), idempotent(res, graphQLDoor)).
+	r.With(authenticateWith(res, limits, graphQLDoor, graph.IsExplorerRequest, opts.Sessions), graph.Middleware(res), idempotent(res, graphQLDoor)).
 		Handle("/graphql", gql)
+	if opts.Sessions != nil {
+		r.With(limits.anonymous(restDoor)).Mount("/auth", http.StripPrefix("/auth", opts.Sessions))
+	}
 
 	// A file is read with a token, or through a signed link to the files origin (the link is the
 	// proof of access, checked by whoever made it: the reader, for a site's visitor).
@@ -130,6 +133,13 @@ func (l *rateLimiter) anonymous(d door) func(http.Handler) http.Handler {
 // answered 429 rather than 401. A valid token is never refused for failures, its own address's
 // included: someone else behind the same NAT or proxy cannot lock its owner out.
 func authenticate(res *domain.App, limits *rateLimiter, d door, public func(*http.Request) bool) func(http.Handler) http.Handler {
+	return authenticateWith(res, limits, d, public, nil)
+}
+
+// authenticateWith is authenticate that also accepts a browser session's cookie when the request
+// has no bearer token (sessions nil: tokens only). A request authenticated by its cookie must pass
+// the cross-origin check, since a browser sends the cookie whoever made the page.
+func authenticateWith(res *domain.App, limits *rateLimiter, d door, public func(*http.Request) bool, sessions Sessions) func(http.Handler) http.Handler {
 	if limits == nil {
 		limits = &rateLimiter{}
 	}
@@ -140,6 +150,33 @@ func authenticate(res *domain.App, limits *rateLimiter, d door, public func(*htt
 				token = ""
 			}
 			isPublic := public != nil && public(r)
+			if token == "" && !isPublic && sessions != nil {
+				ctx, found, err := sessions.AuthenticateRequest(r)
+				switch {
+				case !found:
+				case err != nil && apperr.KindOf(err) == apperr.Internal:
+					writeError(w, r, err)
+					return
+				case err != nil:
+					if limits.authFailures.take(w, r, clientKey(r)) {
+						d.tooMany(w)
+						return
+					}
+					d.refuse(w, r, err)
+					return
+				default:
+					if err := sessions.CheckOrigin(r); err != nil {
+						d.fail(w, http.StatusForbidden, string(apperr.Forbidden), "cross-origin request refused: a signed-in browser's requests must come from this server's own pages")
+						return
+					}
+					if limits.token.take(w, r, authz.ActorFrom(ctx).TokenID) {
+						d.tooMany(w)
+						return
+					}
+					next.ServeHTTP(w, r.WithContext(ctx))
+					return
+				}
+			}
 			if isPublic || token == "" {
 				if limits.address.take(w, r, clientKey(r)) {
 					d.tooMany(w)

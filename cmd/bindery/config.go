@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/bindery/bindery/domain/account"
 	"github.com/bindery/bindery/rest"
 	"github.com/urfave/cli/v3"
 )
@@ -39,6 +40,22 @@ type serveConfig struct {
 	Translate translateConfig
 	Ops       opsConfig
 	Limits    limitsConfig
+	Accounts  accountsConfig
+}
+
+// accountsConfig is how long browser sessions last and how many failed sign-ins are allowed.
+type accountsConfig struct {
+	SessionIdle     time.Duration
+	SessionLifetime time.Duration
+	AccountFailures int
+	AddressFailures int
+
+	OIDCIssuer       string
+	OIDCClientID     string
+	OIDCClientSecret string
+	OIDCName         string
+
+	SMTPURL string
 }
 
 type translateConfig struct {
@@ -65,14 +82,15 @@ type limitsConfig struct {
 
 // adminConfig holds the operator commands' flags (bootstrap, user, token).
 type adminConfig struct {
-	OrgTitle string
-	Email    string
-	Name     string
-	Org      string
-	Role     string
-	Expires  time.Duration
-	Scopes   []string
-	TokenID  string
+	OrgTitle  string
+	Email     string
+	Name      string
+	Org       string
+	Role      string
+	Expires   time.Duration
+	Scopes    []string
+	TokenID   string
+	PublicURL string
 }
 
 type backupConfig struct {
@@ -143,7 +161,33 @@ func (c *config) serveFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "cors-origin", Sources: cli.EnvVars("BINDERY_CORS_ORIGINS"), Destination: &s.Ops.CORSOrigins,
 			Usage: `an origin browsers may call the API from, e.g. https://docs.example.com (repeat, or comma-separate in the environment; "*" for any). Default: CORS off`},
 	}
+	flags = append(flags, c.accountFlags()...)
 	return append(flags, c.limitFlags()...)
+}
+
+// accountFlags are serve's flags for people's sign-in (docs/accounts.md).
+func (c *config) accountFlags() []cli.Flag {
+	d, a := account.DefaultConfig(), &c.Serve.Accounts
+	return []cli.Flag{
+		&cli.DurationFlag{Name: "session-idle-timeout", Value: d.IdleTimeout, Sources: cli.EnvVars("BINDERY_SESSION_IDLE_TIMEOUT"), Destination: &a.SessionIdle,
+			Usage: "a browser session not used for this long ends"},
+		&cli.DurationFlag{Name: "session-lifetime", Value: d.Lifetime, Sources: cli.EnvVars("BINDERY_SESSION_LIFETIME"), Destination: &a.SessionLifetime,
+			Usage: "a browser session ends this long after sign-in, however active"},
+		&cli.IntFlag{Name: "signin-account-failures", Value: d.AccountFailures, Sources: cli.EnvVars("BINDERY_SIGNIN_ACCOUNT_FAILURES"), Destination: &a.AccountFailures,
+			Usage: "failed sign-ins one account may have per 15 minutes; past it sign-in answers 429 (-1: no limit)"},
+		&cli.IntFlag{Name: "signin-address-failures", Value: d.AddressFailures, Sources: cli.EnvVars("BINDERY_SIGNIN_ADDRESS_FAILURES"), Destination: &a.AddressFailures,
+			Usage: "failed sign-ins one client address may make per 15 minutes; past it sign-in answers 429 (-1: no limit)"},
+		&cli.StringFlag{Name: "oidc-issuer", Sources: cli.EnvVars("BINDERY_OIDC_ISSUER"), Destination: &a.OIDCIssuer,
+			Usage: "an OpenID Connect provider's issuer URL: turns on single sign-on (with --oidc-client-id and --oidc-client-secret)"},
+		&cli.StringFlag{Name: "oidc-client-id", Sources: cli.EnvVars("BINDERY_OIDC_CLIENT_ID"), Destination: &a.OIDCClientID,
+			Usage: "this server's client id at the provider"},
+		&cli.StringFlag{Name: "oidc-client-secret", Sources: cli.EnvVars("BINDERY_OIDC_CLIENT_SECRET"), Destination: &a.OIDCClientSecret,
+			Usage: "its client secret (prefer the environment variable)"},
+		&cli.StringFlag{Name: "oidc-name", Value: "single sign-on", Sources: cli.EnvVars("BINDERY_OIDC_NAME"), Destination: &a.OIDCName,
+			Usage: `the provider's name on the sign-in pages ("Sign in with …")`},
+		&cli.StringFlag{Name: "smtp-url", Sources: cli.EnvVars("BINDERY_SMTP_URL"), Destination: &a.SMTPURL,
+			Usage: "an SMTP server that sends password reset links: smtp://user:password@host:587?from=bindery@example.com, or smtps://… (default: none; operators print reset links)"},
+	}
 }
 
 // limitFlags are serve's flags for rate limits and the client address they count by

@@ -130,6 +130,20 @@ func (c *config) adminCommand() *cli.Command {
 				}},
 			},
 			{
+				Name:  "password",
+				Usage: "people's passwords",
+				Commands: []*cli.Command{{
+					Name:  "reset-link",
+					Usage: "print a one-time link that lets a user choose a new password (it ends their sessions); earlier links stop working",
+					Flags: []cli.Flag{
+						c.databaseFlag(), email("", true),
+						&cli.StringFlag{Name: "public-url", Value: "http://127.0.0.1:8080", Sources: cli.EnvVars("BINDERY_PUBLIC_URL"), Destination: &a.PublicURL, Usage: "the server's external base URL, which the link starts with"},
+						c.jsonFlag(),
+					},
+					Action: c.run(passwordResetLink),
+				}},
+			},
+			{
 				Name:  "token",
 				Usage: "manage API tokens",
 				Commands: []*cli.Command{{
@@ -255,12 +269,20 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 		slog.Info("translation provider", "url", translator.Redact(s.Translate.URL), "model", res.Translator.Model())
 	}
 
+	sessions, err := browserSignIn(ctx, res, s)
+	if err != nil {
+		return usage(cmd, err.Error())
+	}
 	creds, err := res.BootstrapIfEmpty(res.WithRequestState(ctx), domain.BootstrapInput{OrgTitle: "My Organization", Email: "admin@bindery.local", Name: "Admin"})
 	if err != nil {
 		return fmt.Errorf("bootstrap empty database: %w", err)
 	}
 	if creds != nil {
-		printFirstStart(res.Settings.PublicURL, creds)
+		setup, _, err := res.Accounts.IssueLink(ctx, "admin@bindery.local", storage.LinkSetup)
+		if err != nil {
+			return fmt.Errorf("first start: set-up link: %w", err)
+		}
+		printFirstStart(res.Settings.PublicURL, creds, setup)
 	}
 
 	res.GitSync = domain.GitSyncConfig{AllowLocal: s.GitAllowLocal, SecretKey: s.SecretKey}
@@ -294,6 +316,7 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 	}
 	setRateLimits(res, &opts)
 	opts.FilesOrigin = filesOrigin
+	opts.Sessions = sessions
 	srv := rest.NewHTTPServer(rest.NewServerWith(res, opts), limits)
 	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res), "files", res.Blobs.String())
 	if res.Blobs.Location().Local() && res.Store.Dialect() != storage.SQLite {
@@ -322,9 +345,13 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 	return nil
 }
 
-func printFirstStart(publicURL string, c *domain.Credentials) {
+func printFirstStart(publicURL string, c *domain.Credentials, setupToken string) {
 	fmt.Printf(`
 First start: created organization %s with admin user admin@bindery.local.
+Choose the admin's password in a browser (a one-time link, valid for 24 hours):
+
+    %s
+
 API token (shown only this once; store it now):
 
     %s
@@ -333,7 +360,7 @@ Try it:
 
     curl -H "Authorization: Bearer %s" %s/v1/orgs
 
-`, c.OrganizationID, c.Token, c.Token, publicURL)
+`, c.OrganizationID, linkURL(publicURL, "setup", setupToken), c.Token, c.Token, publicURL)
 }
 
 // migrate applies pending migrations and says which, or that there were none.

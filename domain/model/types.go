@@ -198,3 +198,14 @@ type AgentInstructions struct {
 type LocationURLs struct {
 	Location string `json:"location"`
 }
+
+// Session is one of the viewer's browser sessions (domain/account).
+type Session struct {
+	ID         string    `json:"id"`
+	CreatedAt  time.Time `json:"createdAt"`
+	LastSeenAt time.Time `json:"lastSeenAt"`
+	ExpiresAt  time.Time `json:"expiresAt"`
+	UserAgent  string    `json:"userAgent"`
+	Address    string    `json:"address"`
+	Current    bool      `json:"current"`
+}
