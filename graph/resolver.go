@@ -7,6 +7,7 @@ package graph
 import (
 	"time"
 
+	"github.com/bindery/bindery/domain/answer"
 	"github.com/bindery/bindery/domain/safefetch"
 	"github.com/bindery/bindery/domain/translator"
 	"github.com/bindery/bindery/storage"
@@ -37,6 +38,8 @@ type Resolver struct {
 	Now      func() time.Time
 	// Translator is the machine-translation provider; nil when none is configured (runs fail).
 	Translator *translator.Client
+	// Answers answers questions (Ask); nil when no AI provider is configured (Ask answers 400).
+	Answers *answer.Client
 	// GitSync configures Git import and export (gitsync.go).
 	GitSync GitSyncConfig
 
