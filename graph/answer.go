@@ -219,6 +219,14 @@ type SiteAskScope struct {
 	SiteSpaceIDs     []string `json:"siteSpaceIds,omitempty"`
 }
 
+// scopeMode is a GraphQL scope's mode: "all" when left out.
+func scopeMode(mode *string) string {
+	if mode == nil {
+		return "all"
+	}
+	return *mode
+}
+
 // Validate checks the scope's mode and its site spaces. Errors: Invalid.
 func (s SiteAskScope) Validate() error {
 	switch s.Mode {
