@@ -1,9 +1,11 @@
 package rest
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 
 	"github.com/bindery/bindery/domain/answer"
@@ -57,14 +59,31 @@ func contractAnswer(a *answer.Answer, format string) searchAIAnswer {
 	return out
 }
 
-// askErr maps a model provider's failure to 502: the server is fine, its provider is not.
+// askErr answers an Ask failure: a provider's failure is 502 and its time running out 504 (the
+// server is fine, its provider is not); a client that went away gets nothing.
 func askErr(w http.ResponseWriter, r *http.Request, err error) (int, any, error) {
-	var pe *answer.ProviderError
-	if errors.As(err, &pe) {
-		writeErrorStatus(w, http.StatusBadGateway, pe.Msg)
+	if status, msg, ok := providerStatus(r, err); ok {
+		if status != 0 {
+			writeErrorStatus(w, status, msg)
+		}
 		return 0, nil, nil
 	}
 	return 0, nil, err
+}
+
+// providerStatus is the status and message of an error that is the provider's or the clock's
+// rather than the request's; 0 when the client went away.
+func providerStatus(r *http.Request, err error) (int, string, bool) {
+	var pe *answer.ProviderError
+	switch {
+	case r.Context().Err() != nil:
+		return 0, "", true
+	case errors.As(err, &pe):
+		return http.StatusBadGateway, pe.Msg, true
+	case errors.Is(err, context.DeadlineExceeded):
+		return http.StatusGatewayTimeout, "the AI provider did not answer in time", true
+	}
+	return 0, "", false
 }
 
 // eventStream writes server-sent events, starting the response at the first one; until then an
@@ -104,12 +123,13 @@ func (s *eventStream) end(r *http.Request, err error) (int, any, error) {
 		return askErr(s.w, r, err)
 	}
 	status, msg := statusOf[apperr.KindOf(err)], apperr.Message(err)
-	var pe *answer.ProviderError
-	if errors.As(err, &pe) {
-		status, msg = http.StatusBadGateway, pe.Msg
-	}
-	if r.Context().Err() != nil {
-		return 0, nil, nil // the client went away
+	if st, m, ok := providerStatus(r, err); ok {
+		if st == 0 {
+			return 0, nil, nil // the client went away
+		}
+		status, msg = st, m
+	} else if apperr.KindOf(err) == apperr.Internal {
+		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	var body errorBody
 	body.Error.Code, body.Error.Message = status, msg

@@ -139,7 +139,7 @@ func (c *Client) Ask(ctx context.Context, q Question, retrieve Retriever, emit f
 		if so == "" || strings.HasPrefix(notFound, so) || strings.HasPrefix(so, notFound) {
 			return // it may be the refusal: show nothing of it
 		}
-		emit(Cite(raw.String(), passages))
+		emit(cite(raw.String(), passages, true))
 	})
 	if err != nil {
 		return nil, err
@@ -158,7 +158,10 @@ var citation = regexp.MustCompile(`\[(\d+(?:\s*,\s*\d+)*)\](?:\([^)]*\))?`)
 // to it, numbered by its source; a marker naming no passage is dropped. A reply that cites no
 // passage, or that says the passages hold no answer, is NothingFound: an answer that rests on
 // nothing retrieved is not given.
-func Cite(reply string, passages []Passage) *Answer {
+func Cite(reply string, passages []Passage) *Answer { return cite(reply, passages, false) }
+
+// cite is Cite; a partial reply (still being written) keeps its text while nothing is cited yet.
+func cite(reply string, passages []Passage, partial bool) *Answer {
 	text := strings.TrimSpace(reply)
 	if strings.HasPrefix(text, notFound) {
 		return nothing()
@@ -189,10 +192,10 @@ func Cite(reply string, passages []Passage) *Answer {
 		}
 		return strings.Join(links, "")
 	})
-	if len(out.Sources) == 0 {
+	if len(out.Sources) == 0 && !partial {
 		return nothing()
 	}
-	out.Found = true
+	out.Found = len(out.Sources) > 0
 	return out
 }
 

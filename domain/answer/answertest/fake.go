@@ -20,6 +20,7 @@ type Server struct {
 	Reply    func(user string) string
 	NoStream bool
 	Block    bool
+	Status   int // when set, every request fails with this status
 
 	mu        sync.Mutex
 	prompts   []string
@@ -64,6 +65,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.prompts = append(s.prompts, strings.Join(all, "\n"))
 	s.mu.Unlock()
+	if s.Status != 0 {
+		http.Error(w, "provider failure", s.Status)
+		return
+	}
 	if s.Block {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
