@@ -255,7 +255,9 @@ func TestAskInSite(t *testing.T) {
 		site := e.call(o.admin.Token, "POST", "/orgs/"+o.org+"/sites", `{"title":"Docs","spaces":["`+o.guides+`"]}`).want(201).object()["id"].(string)
 		e.call(o.admin.Token, "PATCH", "/orgs/"+o.org+"/sites/"+site, `{"basename":"docs"}`).want(200)
 		fake := e.withAnswers()
-		fake.Reply = func(user string) string { return "Use the create command [" + passageOf(user, "Create an API token") + "]." }
+		fake.Reply = func(user string) string {
+			return "Use the create command [" + passageOf(user, "Create an API token") + "]."
+		}
 
 		res := e.call(o.admin.Token, "POST", "/orgs/"+o.org+"/sites/"+site+"/ask?format=markdown", `{"question":"How do I create an API token?","scope":{"mode":"default"}}`).want(200)
 		ev := events(res.Body)
