@@ -2,6 +2,8 @@ package rest_test
 
 import (
 	"context"
+	"fmt"
+	"sync/atomic"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -294,5 +296,33 @@ func TestAskInSite(t *testing.T) {
 			t.Errorf("events = %q", ev)
 		}
 		e.call(o.admin.Token, "GET", "/orgs/"+o.org+"/sites/"+site+"/ask/questions?siteSpaceId=nope", nil).wantError(404)
+	})
+}
+
+// TestAskStatements: an answer costs the same statements whatever the number of spaces and
+// matching pages (retrieval reads a bounded number of pages, in batches).
+func TestAskStatements(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Count", "admin@count.test")
+		e.withAnswers()
+		count := func() int64 {
+			var n atomic.Int64
+			e.callCounted(admin.Token, "POST", "/orgs/"+orgID+"/ask", `{"query":"how do tokens work"}`, &n).want(200)
+			return n.Load()
+		}
+		add := func(n int) {
+			for i := range n {
+				sp := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Space"}`).want(201).object()["id"].(string)
+				e.createPage(admin.Token, target(sp, ""), map[string]any{"title": fmt.Sprintf("Tokens %d", i), "markdown": "## Tokens\n\nTokens work like keys."})
+			}
+		}
+		add(2)
+		count() // the first request of a token also records its use
+		few := count()
+		add(10)
+		count()
+		if many := count(); many > few {
+			t.Errorf("statements: %d with 2 spaces, %d with 12", few, many)
+		}
 	})
 }
