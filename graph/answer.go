@@ -254,8 +254,9 @@ func (s SiteAskScope) in(sp *PublishedSiteSpace) bool {
 
 // AskInSite answers a question from a site as it is published, for a member who can read the
 // site: from the site spaces of scope that a visitor without claims sees, cited by their
-// published URLs. Errors: Invalid, NotFound.
-func (r *Resolver) AskInSite(ctx context.Context, orgID, siteID string, q answer.Question, scope SiteAskScope, emit func(*answer.Answer)) (*answer.Answer, error) {
+// published URLs; seen (when not nil) is told which pages were retrieved. Errors: Invalid,
+// NotFound.
+func (r *Resolver) AskInSite(ctx context.Context, orgID, siteID string, q answer.Question, scope SiteAskScope, seen func([]answer.Page), emit func(*answer.Answer)) (*answer.Answer, error) {
 	if err := scope.Validate(); err != nil {
 		return nil, err
 	}
@@ -267,7 +268,18 @@ func (r *Resolver) AskInSite(ctx context.Context, orgID, siteID string, q answer
 	if err != nil {
 		return nil, err
 	}
-	return c.Ask(ctx, q, r.siteRetriever(ps, scope.in), emit)
+	retrieve := r.siteRetriever(ps, scope.in)
+	if seen != nil {
+		inner := retrieve
+		retrieve = func(ctx context.Context, query string, limit int) ([]answer.Page, error) {
+			pages, err := inner(ctx, query, limit)
+			if err == nil {
+				seen(pages)
+			}
+			return pages, err
+		}
+	}
+	return c.Ask(ctx, q, retrieve, emit)
 }
 
 // RecommendedQuestionsInSite suggests questions a site's published content answers (only

@@ -29,7 +29,7 @@ func (r *publishedSiteResolver) Ask(ctx context.Context, obj *PublishedSite, que
 
 // Ask is the resolver for the ask field.
 func (r *siteResolver) Ask(ctx context.Context, obj *model.Site, question string, mode *string, currentSiteSpace *string, siteSpaceIds []string) (*answer.Answer, error) {
-	return r.AskInSite(ctx, obj.OrganizationID, obj.ID, answer.Question{Text: question}, SiteAskScope{Mode: scopeMode(mode), CurrentSiteSpace: deref(currentSiteSpace), SiteSpaceIDs: siteSpaceIds}, nil)
+	return r.AskInSite(ctx, obj.OrganizationID, obj.ID, answer.Question{Text: question}, SiteAskScope{Mode: scopeMode(mode), CurrentSiteSpace: deref(currentSiteSpace), SiteSpaceIDs: siteSpaceIds}, nil, nil)
 }
 
 // RecommendedQuestions is the resolver for the recommendedQuestions field.

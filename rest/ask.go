@@ -51,7 +51,7 @@ func contractAnswer(a *answer.Answer, format string) searchAIAnswer {
 	if format == "markdown" {
 		out.Answer = map[string]string{"markdown": a.Markdown}
 	} else {
-		out.Answer = map[string]any{"document": document.FromMarkdown(a.Markdown, nil)}
+		out.Answer = map[string]any{"document": document.Contract(document.FromMarkdown(a.Markdown, nil))}
 	}
 	for i, s := range a.Sources {
 		out.Sources[i] = searchAISource{Type: "page", Page: s.PageID, Revision: s.RevisionID, Space: s.SpaceID, Sections: s.Sections}
@@ -236,7 +236,7 @@ func (a *api) streamAskInSite(w http.ResponseWriter, r *http.Request) (int, any,
 		return 0, nil, err
 	}
 	return streamAnswer(w, r, func(emit func(*answer.Answer)) (*answer.Answer, error) {
-		return a.res.AskInSite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), q, *in.Scope, emit)
+		return a.res.AskInSite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), q, *in.Scope, nil, emit)
 	})
 }
 

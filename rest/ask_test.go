@@ -3,11 +3,11 @@ package rest_test
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -323,6 +323,50 @@ func TestAskStatements(t *testing.T) {
 		count()
 		if many := count(); many > few {
 			t.Errorf("statements: %d with 2 spaces, %d with 12", few, many)
+		}
+	})
+}
+
+func TestStreamAIResponseInSite(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		o := newAskOrg(e)
+		site := e.call(o.admin.Token, "POST", "/orgs/"+o.org+"/sites", `{"title":"Docs","spaces":["`+o.guides+`"]}`).want(201).object()["id"].(string)
+		fake := e.withAnswers()
+		fake.Reply = func(user string) string {
+			return "Use the create command [" + passageOf(user, "Create an API token") + "].\n\nIt prints the token once."
+		}
+		path := "/orgs/" + o.org + "/sites/" + site + "/ai/response"
+		res := e.call(o.admin.Token, "POST", path, `{"input":[{"role":"user","content":"How do I create an API token?"}],"model":"fast"}`).want(200)
+		ev := events(res.Body)
+		var types []string
+		var finish struct{ ResponseID string }
+		for _, d := range ev {
+			var x struct{ Type string }
+			decodeJSON(t, d, &x)
+			types = append(types, x.Type)
+			if x.Type == "response_finish" {
+				decodeJSON(t, d, &finish)
+			}
+		}
+		if len(types) < 4 || types[0] != "response_start" || types[1] != "response_tool_call" || types[2] != "response_document" || types[len(types)-1] != "response_finish" {
+			t.Fatalf("event types = %q", types)
+		}
+		if !strings.Contains(ev[1], o.tokensPage) || !strings.Contains(string(res.Body), "prints the token once") {
+			t.Errorf("events = %s", res.Body)
+		}
+		// The next message continues the conversation from the response's id.
+		e.call(o.admin.Token, "POST", path, map[string]any{"previousResponseId": finish.ResponseID, "input": []map[string]string{{"role": "user", "content": "And how do I revoke a token?"}}}).want(200)
+		if last := fake.Prompts()[len(fake.Prompts())-1]; !strings.Contains(last, "Earlier questions in this conversation:\n- How do I create an API token?") {
+			t.Errorf("follow-up prompt lacks the conversation:\n%s", last)
+		}
+		for _, bad := range []string{
+			`{"input":[]}`,
+			`{"input":[{"role":"assistant","content":"x"}]}`,
+			`{"input":[{"role":"user","content":"x"}],"tools":[{"name":"t","description":"d"}]}`,
+			`{"input":[{"role":"user","content":"x"}],"previousResponseId":"not-ours"}`,
+			`{"input":[{"role":"user","content":"x"}],"model":"huge"}`,
+		} {
+			e.call(o.admin.Token, "POST", path, bad).wantError(400)
 		}
 	})
 }

@@ -149,6 +149,7 @@ func (a *api) table() []Route {
 		Route{"GET", "/orgs/{organizationId}/ask/questions/stream", a.streamRecommendedQuestionsInOrganization},
 		Route{"POST", "/orgs/{organizationId}/sites/{siteId}/ask", a.streamAskInSite},
 		Route{"GET", "/orgs/{organizationId}/sites/{siteId}/ask/questions", a.streamRecommendedQuestionsInSite},
+		Route{"POST", "/orgs/{organizationId}/sites/{siteId}/ai/response", a.streamAIResponseInSite},
 	)
 	routes = append(routes, a.translationRoutes()...)
 	routes = append(routes, a.gitSyncRoutes()...)

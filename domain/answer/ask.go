@@ -49,22 +49,27 @@ type Retriever func(ctx context.Context, query string, limit int) ([]Page, error
 type Question struct {
 	Text     string
 	Previous []string
+	Max      int // the bound of each question in runes (default MaxQuestion)
 }
 
 // Validate checks the question's bounds. Errors: Invalid.
 func (q Question) Validate() error {
+	limit := q.Max
+	if limit <= 0 {
+		limit = MaxQuestion
+	}
 	if strings.TrimSpace(q.Text) == "" {
 		return apperr.Invalidf("query", "is required")
 	}
-	if utf8.RuneCountInString(q.Text) > MaxQuestion {
-		return apperr.Invalidf("query", "must be at most %d characters", MaxQuestion)
+	if utf8.RuneCountInString(q.Text) > limit {
+		return apperr.Invalidf("query", "must be at most %d characters", limit)
 	}
 	if len(q.Previous) > MaxPrevious {
 		return apperr.Invalidf("previousQueries", "must hold at most %d questions", MaxPrevious)
 	}
 	for _, p := range q.Previous {
-		if utf8.RuneCountInString(p) > MaxQuestion {
-			return apperr.Invalidf("previousQueries", "each must be at most %d characters", MaxQuestion)
+		if utf8.RuneCountInString(p) > limit {
+			return apperr.Invalidf("previousQueries", "each must be at most %d characters", limit)
 		}
 	}
 	return nil
