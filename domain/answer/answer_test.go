@@ -150,7 +150,9 @@ func TestAskValidates(t *testing.T) {
 
 func TestRecommend(t *testing.T) {
 	fake := answertest.New(t)
-	fake.Reply = func(string) string { return "1. How do I create a token?\n- How do I install?\nnot a question\nHow do I create a token?" }
+	fake.Reply = func(string) string {
+		return "1. How do I create a token?\n- How do I install?\nnot a question\nHow do I create a token?"
+	}
 	var seen []string
 	got, err := client(t, fake).Recommend(context.Background(), pages, func(q string) { seen = append(seen, q) })
 	if err != nil {
