@@ -370,3 +370,20 @@ func TestStreamAIResponseInSite(t *testing.T) {
 		}
 	})
 }
+
+// TestAskPricedInGraphQL: each ask is a model call, so one operation holds at most four.
+func TestAskPricedInGraphQL(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		o := newAskOrg(e)
+		fake := e.withAnswers()
+		var aliases []string
+		for i := range 5 {
+			aliases = append(aliases, fmt.Sprintf(`a%d: ask(query: "create token %d") { found }`, i, i))
+		}
+		g := e.gql(o.admin.Token, `query($o: ID!) { organization(id: $o) { `+strings.Join(aliases, " ")+` } }`, map[string]any{"o": o.org})
+		if len(g.Errors) == 0 || len(fake.Prompts()) != 0 {
+			t.Errorf("five asks in one operation: errors %v, %d model calls", g.Errors, len(fake.Prompts()))
+		}
+		e.gql(o.admin.Token, `query($o: ID!) { organization(id: $o) { a: ask(query: "create token") { found } b: ask(query: "revoke token") { found } } }`, map[string]any{"o": o.org}).ok(nil)
+	})
+}
