@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain/account"
+	"github.com/bindery/bindery/domain/answer"
 	"github.com/bindery/bindery/domain/safefetch"
 	"github.com/bindery/bindery/domain/translator"
 	"github.com/bindery/bindery/storage"
@@ -35,6 +36,8 @@ type App struct {
 	Now      func() time.Time
 	// Translator is the machine-translation provider; nil when none is configured (runs fail).
 	Translator *translator.Client
+	// Answers answers questions (Ask); nil when no AI provider is configured (Ask answers 400).
+	Answers *answer.Client
 	// GitSync configures Git import and export (gitsync.go).
 	GitSync GitSyncConfig
 	// Accounts holds people's passwords and sessions; nil: one with default settings.

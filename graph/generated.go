@@ -16,6 +16,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/bindery/bindery/domain"
+	"github.com/bindery/bindery/domain/answer"
 	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/domain/opt"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -75,6 +76,22 @@ type ComplexityRoot struct {
 		URLs         func(childComplexity int) int
 		UpdatedAt    func(childComplexity int) int
 		UpdatedBy    func(childComplexity int) int
+	}
+
+	Answer struct {
+		FollowupQuestions func(childComplexity int) int
+		Found             func(childComplexity int) int
+		Markdown          func(childComplexity int) int
+		Sources           func(childComplexity int) int
+	}
+
+	AnswerSource struct {
+		PageID     func(childComplexity int) int
+		RevisionID func(childComplexity int) int
+		Sections   func(childComplexity int) int
+		SpaceID    func(childComplexity int) int
+		Title      func(childComplexity int) int
+		URL        func(childComplexity int) int
 	}
 
 	ApiInformation struct {
@@ -707,42 +724,44 @@ type ComplexityRoot struct {
 	}
 
 	Organization struct {
-		AI                func(childComplexity int) int
-		AgentInstructions func(childComplexity int) int
-		Collections       func(childComplexity int, first *int, after *string, nested *bool) int
-		CommunityType     func(childComplexity int) int
-		CreatedAt         func(childComplexity int) int
-		DefaultContent    func(childComplexity int) int
-		DefaultRole       func(childComplexity int) int
-		EmailDomains      func(childComplexity int) int
-		Glossary          func(childComplexity int, first *int, after *string) int
-		GlossaryEntry     func(childComplexity int, id string) int
-		Hostname          func(childComplexity int) int
-		ID                func(childComplexity int) int
-		InviteLinkList    func(childComplexity int, first *int, after *string, content *bool) int
-		InviteLinks       func(childComplexity int) int
-		Member            func(childComplexity int, userID string) int
-		Members           func(childComplexity int, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) int
-		MergeRules        func(childComplexity int) int
-		OpenAPISpec       func(childComplexity int, slug string) int
-		OpenAPISpecs      func(childComplexity int, first *int, after *string) int
-		Permissions       func(childComplexity int) int
-		Plan              func(childComplexity int) int
-		SSO               func(childComplexity int) int
-		Search            func(childComplexity int, query string, first *int, after *string) int
-		Site              func(childComplexity int, id string) int
-		Sites             func(childComplexity int, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) int
-		Spaces            func(childComplexity int, first *int, after *string) int
-		Team              func(childComplexity int, id string) int
-		Teams             func(childComplexity int, first *int, after *string, title *string, owner *string) int
-		Templates         func(childComplexity int) int
-		Title             func(childComplexity int) int
-		Translation       func(childComplexity int, id string) int
-		Translations      func(childComplexity int, first *int, after *string) int
-		Trial             func(childComplexity int) int
-		Type              func(childComplexity int) int
-		URLs              func(childComplexity int) int
-		UseCase           func(childComplexity int) int
+		AI                   func(childComplexity int) int
+		AgentInstructions    func(childComplexity int) int
+		Ask                  func(childComplexity int, query string, previousQueries []string) int
+		Collections          func(childComplexity int, first *int, after *string, nested *bool) int
+		CommunityType        func(childComplexity int) int
+		CreatedAt            func(childComplexity int) int
+		DefaultContent       func(childComplexity int) int
+		DefaultRole          func(childComplexity int) int
+		EmailDomains         func(childComplexity int) int
+		Glossary             func(childComplexity int, first *int, after *string) int
+		GlossaryEntry        func(childComplexity int, id string) int
+		Hostname             func(childComplexity int) int
+		ID                   func(childComplexity int) int
+		InviteLinkList       func(childComplexity int, first *int, after *string, content *bool) int
+		InviteLinks          func(childComplexity int) int
+		Member               func(childComplexity int, userID string) int
+		Members              func(childComplexity int, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) int
+		MergeRules           func(childComplexity int) int
+		OpenAPISpec          func(childComplexity int, slug string) int
+		OpenAPISpecs         func(childComplexity int, first *int, after *string) int
+		Permissions          func(childComplexity int) int
+		Plan                 func(childComplexity int) int
+		RecommendedQuestions func(childComplexity int) int
+		SSO                  func(childComplexity int) int
+		Search               func(childComplexity int, query string, first *int, after *string) int
+		Site                 func(childComplexity int, id string) int
+		Sites                func(childComplexity int, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) int
+		Spaces               func(childComplexity int, first *int, after *string) int
+		Team                 func(childComplexity int, id string) int
+		Teams                func(childComplexity int, first *int, after *string, title *string, owner *string) int
+		Templates            func(childComplexity int) int
+		Title                func(childComplexity int) int
+		Translation          func(childComplexity int, id string) int
+		Translations         func(childComplexity int, first *int, after *string) int
+		Trial                func(childComplexity int) int
+		Type                 func(childComplexity int) int
+		URLs                 func(childComplexity int) int
+		UseCase              func(childComplexity int) int
 	}
 
 	OrganizationConnection struct {
@@ -913,6 +932,7 @@ type ComplexityRoot struct {
 	}
 
 	PublishedSite struct {
+		Ask        func(childComplexity int, question string, previousQuestions []string) int
 		At         func(childComplexity int, path string) int
 		Claims     func(childComplexity int) int
 		ID         func(childComplexity int) int
@@ -1195,24 +1215,26 @@ type ComplexityRoot struct {
 	}
 
 	Site struct {
-		AdaptiveContent  func(childComplexity int) int
-		AgentsContext    func(childComplexity int) int
-		Basename         func(childComplexity int) int
-		CreatedAt        func(childComplexity int) int
-		ID               func(childComplexity int) int
-		Published        func(childComplexity int) int
-		ReaderSettings   func(childComplexity int) int
-		SectionGroups    func(childComplexity int, first *int, after *string) int
-		Sections         func(childComplexity int, first *int, after *string, shareKey *string) int
-		ShareLinks       func(childComplexity int, first *int, after *string) int
-		SiteSpaceList    func(childComplexity int, first *int, after *string, shareKey *string, defaultArg *bool) int
-		SiteSpaces       func(childComplexity int) int
-		Structure        func(childComplexity int, shareKey *string) int
-		Title            func(childComplexity int) int
-		Type             func(childComplexity int) int
-		URLs             func(childComplexity int) int
-		Visibility       func(childComplexity int) int
-		VisibleStructure func(childComplexity int, claims model.Document) int
+		AdaptiveContent      func(childComplexity int) int
+		AgentsContext        func(childComplexity int) int
+		Ask                  func(childComplexity int, question string, mode *string, currentSiteSpace *string, siteSpaceIds []string) int
+		Basename             func(childComplexity int) int
+		CreatedAt            func(childComplexity int) int
+		ID                   func(childComplexity int) int
+		Published            func(childComplexity int) int
+		ReaderSettings       func(childComplexity int) int
+		RecommendedQuestions func(childComplexity int, siteSpaceID *string) int
+		SectionGroups        func(childComplexity int, first *int, after *string) int
+		Sections             func(childComplexity int, first *int, after *string, shareKey *string) int
+		ShareLinks           func(childComplexity int, first *int, after *string) int
+		SiteSpaceList        func(childComplexity int, first *int, after *string, shareKey *string, defaultArg *bool) int
+		SiteSpaces           func(childComplexity int) int
+		Structure            func(childComplexity int, shareKey *string) int
+		Title                func(childComplexity int) int
+		Type                 func(childComplexity int) int
+		URLs                 func(childComplexity int) int
+		Visibility           func(childComplexity int) int
+		VisibleStructure     func(childComplexity int, claims model.Document) int
 	}
 
 	SiteAdaptiveContent struct {
@@ -1742,6 +1764,8 @@ type OpenAPISpecVersionResolver interface {
 }
 type OrganizationResolver interface {
 	AgentInstructions(ctx context.Context, obj *model.Organization) (*model.AgentInstructions, error)
+	Ask(ctx context.Context, obj *model.Organization, query string, previousQueries []string) (*answer.Answer, error)
+	RecommendedQuestions(ctx context.Context, obj *model.Organization) ([]string, error)
 	Collections(ctx context.Context, obj *model.Organization, first *int, after *string, nested *bool) (*model.Connection[*model.Collection], error)
 	InviteLinkList(ctx context.Context, obj *model.Organization, first *int, after *string, content *bool) (*model.Connection[*model.InviteLink], error)
 	Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error)
@@ -1774,6 +1798,7 @@ type PublishedPageResolver interface {
 type PublishedSiteResolver interface {
 	At(ctx context.Context, obj *domain.PublishedSite, path string) (*domain.PublishedLocation, error)
 	Search(ctx context.Context, obj *domain.PublishedSite, query string, first *int) ([]*model.PublishedSearchResult, error)
+	Ask(ctx context.Context, obj *domain.PublishedSite, question string, previousQuestions []string) (*answer.Answer, error)
 }
 type PublishedSiteSpaceResolver interface {
 	Pages(ctx context.Context, obj *domain.PublishedSiteSpace) ([]*model.PublishedPageRef, error)
@@ -1819,6 +1844,8 @@ type RevisionPageResolver interface {
 type SiteResolver interface {
 	Structure(ctx context.Context, obj *model.Site, shareKey *string) (*model.SiteStructure, error)
 	VisibleStructure(ctx context.Context, obj *model.Site, claims model.Document) (*model.SiteStructure, error)
+	Ask(ctx context.Context, obj *model.Site, question string, mode *string, currentSiteSpace *string, siteSpaceIds []string) (*answer.Answer, error)
+	RecommendedQuestions(ctx context.Context, obj *model.Site, siteSpaceID *string) ([]string, error)
 	ReaderSettings(ctx context.Context, obj *model.Site) (*model.SiteReaderSettings, error)
 	ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error)
 	Sections(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string) (*model.Connection[*model.SiteSection], error)
@@ -1929,6 +1956,68 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AgentInstructions.UpdatedBy(childComplexity), true
+
+	case "Answer.followupQuestions":
+		if e.ComplexityRoot.Answer.FollowupQuestions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Answer.FollowupQuestions(childComplexity), true
+	case "Answer.found":
+		if e.ComplexityRoot.Answer.Found == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Answer.Found(childComplexity), true
+	case "Answer.markdown":
+		if e.ComplexityRoot.Answer.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Answer.Markdown(childComplexity), true
+	case "Answer.sources":
+		if e.ComplexityRoot.Answer.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Answer.Sources(childComplexity), true
+
+	case "AnswerSource.pageId":
+		if e.ComplexityRoot.AnswerSource.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.PageID(childComplexity), true
+	case "AnswerSource.revisionId":
+		if e.ComplexityRoot.AnswerSource.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.RevisionID(childComplexity), true
+	case "AnswerSource.sections":
+		if e.ComplexityRoot.AnswerSource.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.Sections(childComplexity), true
+	case "AnswerSource.spaceId":
+		if e.ComplexityRoot.AnswerSource.SpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.SpaceID(childComplexity), true
+	case "AnswerSource.title":
+		if e.ComplexityRoot.AnswerSource.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.Title(childComplexity), true
+	case "AnswerSource.url":
+		if e.ComplexityRoot.AnswerSource.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnswerSource.URL(childComplexity), true
 
 	case "ApiInformation.build":
 		if e.ComplexityRoot.ApiInformation.Build == nil {
@@ -5037,6 +5126,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.AgentInstructions(childComplexity), true
+	case "Organization.ask":
+		if e.ComplexityRoot.Organization.Ask == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_ask_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Ask(childComplexity, args["query"].(string), args["previousQueries"].([]string)), true
 	case "Organization.collections":
 		if e.ComplexityRoot.Organization.Collections == nil {
 			break
@@ -5191,6 +5291,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Plan(childComplexity), true
+	case "Organization.recommendedQuestions":
+		if e.ComplexityRoot.Organization.RecommendedQuestions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.RecommendedQuestions(childComplexity), true
 	case "Organization.sso":
 		if e.ComplexityRoot.Organization.SSO == nil {
 			break
@@ -6001,6 +6107,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PublishedSection.URL(childComplexity), true
 
+	case "PublishedSite.ask":
+		if e.ComplexityRoot.PublishedSite.Ask == nil {
+			break
+		}
+
+		args, err := ec.field_PublishedSite_ask_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.PublishedSite.Ask(childComplexity, args["question"].(string), args["previousQuestions"].([]string)), true
 	case "PublishedSite.at":
 		if e.ComplexityRoot.PublishedSite.At == nil {
 			break
@@ -7235,6 +7352,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.AgentsContext(childComplexity), true
+	case "Site.ask":
+		if e.ComplexityRoot.Site.Ask == nil {
+			break
+		}
+
+		args, err := ec.field_Site_ask_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Ask(childComplexity, args["question"].(string), args["mode"].(*string), args["currentSiteSpace"].(*string), args["siteSpaceIds"].([]string)), true
 	case "Site.basename":
 		if e.ComplexityRoot.Site.Basename == nil {
 			break
@@ -7265,6 +7393,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.ReaderSettings(childComplexity), true
+	case "Site.recommendedQuestions":
+		if e.ComplexityRoot.Site.RecommendedQuestions == nil {
+			break
+		}
+
+		args, err := ec.field_Site_recommendedQuestions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.RecommendedQuestions(childComplexity, args["siteSpaceId"].(*string)), true
 	case "Site.sectionGroups":
 		if e.ComplexityRoot.Site.SectionGroups == nil {
 			break
@@ -9030,7 +9169,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
+//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -9097,6 +9236,7 @@ type PublishedURLs {
 }
 `, BuiltIn: false},
 	{Name: "schema/account.graphqls", Input: sourceData("schema/account.graphqls"), BuiltIn: false},
+	{Name: "schema/ask.graphqls", Input: sourceData("schema/ask.graphqls"), BuiltIn: false},
 	{Name: "schema/change_request.graphqls", Input: sourceData("schema/change_request.graphqls"), BuiltIn: false},
 	{Name: "schema/collection.graphqls", Input: sourceData("schema/collection.graphqls"), BuiltIn: false},
 	{Name: "schema/comment.graphqls", Input: sourceData("schema/comment.graphqls"), BuiltIn: false},
@@ -9167,6 +9307,38 @@ func (ec *executionContext) childFields_AgentInstructions(ctx context.Context, f
 		return ec.fieldContext_AgentInstructions_urls(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AgentInstructions", field.Name)
+}
+
+func (ec *executionContext) childFields_Answer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "markdown":
+		return ec.fieldContext_Answer_markdown(ctx, field)
+	case "found":
+		return ec.fieldContext_Answer_found(ctx, field)
+	case "sources":
+		return ec.fieldContext_Answer_sources(ctx, field)
+	case "followupQuestions":
+		return ec.fieldContext_Answer_followupQuestions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Answer", field.Name)
+}
+
+func (ec *executionContext) childFields_AnswerSource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "spaceId":
+		return ec.fieldContext_AnswerSource_spaceId(ctx, field)
+	case "revisionId":
+		return ec.fieldContext_AnswerSource_revisionId(ctx, field)
+	case "pageId":
+		return ec.fieldContext_AnswerSource_pageId(ctx, field)
+	case "title":
+		return ec.fieldContext_AnswerSource_title(ctx, field)
+	case "url":
+		return ec.fieldContext_AnswerSource_url(ctx, field)
+	case "sections":
+		return ec.fieldContext_AnswerSource_sections(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnswerSource", field.Name)
 }
 
 func (ec *executionContext) childFields_ApiInformation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10271,6 +10443,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_permissions(ctx, field)
 	case "agentInstructions":
 		return ec.fieldContext_Organization_agentInstructions(ctx, field)
+	case "ask":
+		return ec.fieldContext_Organization_ask(ctx, field)
+	case "recommendedQuestions":
+		return ec.fieldContext_Organization_recommendedQuestions(ctx, field)
 	case "collections":
 		return ec.fieldContext_Organization_collections(ctx, field)
 	case "inviteLinkList":
@@ -10665,6 +10841,8 @@ func (ec *executionContext) childFields_PublishedSite(ctx context.Context, field
 		return ec.fieldContext_PublishedSite_at(ctx, field)
 	case "search":
 		return ec.fieldContext_PublishedSite_search(ctx, field)
+	case "ask":
+		return ec.fieldContext_PublishedSite_ask(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedSite", field.Name)
 }
@@ -11205,6 +11383,10 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_structure(ctx, field)
 	case "visibleStructure":
 		return ec.fieldContext_Site_visibleStructure(ctx, field)
+	case "ask":
+		return ec.fieldContext_Site_ask(ctx, field)
+	case "recommendedQuestions":
+		return ec.fieldContext_Site_recommendedQuestions(ctx, field)
 	case "readerSettings":
 		return ec.fieldContext_Site_readerSettings(ctx, field)
 	case "shareLinks":
@@ -14961,6 +15143,28 @@ func (ec *executionContext) field_OpenAPISpec_versions_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Organization_ask_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "previousQueries",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["previousQueries"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Organization_collections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15369,6 +15573,28 @@ func (ec *executionContext) field_Organization_translations_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_PublishedSite_ask_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "question",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["question"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "previousQuestions",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["previousQuestions"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_PublishedSite_at_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15696,6 +15922,58 @@ func (ec *executionContext) field_Revision_reusableContent_args(ctx context.Cont
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_ask_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "question",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["question"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "mode",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["mode"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "currentSiteSpace",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["currentSiteSpace"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceIds",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceIds"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_recommendedQuestions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg0
 	return args, nil
 }
 
@@ -16500,6 +16778,245 @@ func (ec *executionContext) fieldContext_AgentInstructions_urls(_ context.Contex
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Answer_markdown(ctx context.Context, field graphql.CollectedField, obj *answer.Answer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Answer_markdown(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Markdown, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Answer_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Answer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Answer_found(ctx context.Context, field graphql.CollectedField, obj *answer.Answer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Answer_found(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Found, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Answer_found(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Answer", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Answer_sources(ctx context.Context, field graphql.CollectedField, obj *answer.Answer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Answer_sources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []answer.Source) graphql.Marshaler {
+			return ec.marshalNAnswerSource2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋanswerᚐSourceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Answer_sources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Answer",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AnswerSource(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Answer_followupQuestions(ctx context.Context, field graphql.CollectedField, obj *answer.Answer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Answer_followupQuestions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FollowupQuestions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Answer_followupQuestions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Answer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_spaceId(ctx context.Context, field graphql.CollectedField, obj *answer.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_spaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_spaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_revisionId(ctx context.Context, field graphql.CollectedField, obj *answer.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_revisionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_revisionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_pageId(ctx context.Context, field graphql.CollectedField, obj *answer.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_title(ctx context.Context, field graphql.CollectedField, obj *answer.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_url(ctx context.Context, field graphql.CollectedField, obj *answer.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnswerSource_sections(ctx context.Context, field graphql.CollectedField, obj *answer.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnswerSource_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sections, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnswerSource_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnswerSource", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ApiInformation_version(ctx context.Context, field graphql.CollectedField, obj *model.ApiInformation) (ret graphql.Marshaler) {
@@ -29645,6 +30162,73 @@ func (ec *executionContext) fieldContext_Organization_agentInstructions(_ contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_ask(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_ask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Ask(ctx, obj, fc.Args["query"].(string), fc.Args["previousQueries"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *answer.Answer) graphql.Marshaler {
+			return ec.marshalNAnswer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋanswerᚐAnswer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_ask(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Answer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_ask_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_recommendedQuestions(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_recommendedQuestions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Organization().RecommendedQuestions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_recommendedQuestions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Organization", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Organization_collections(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33366,6 +33950,50 @@ func (ec *executionContext) fieldContext_PublishedSite_search(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_PublishedSite_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSite_ask(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_ask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.PublishedSite().Ask(ctx, obj, fc.Args["question"].(string), fc.Args["previousQuestions"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *answer.Answer) graphql.Marshaler {
+			return ec.marshalNAnswer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋanswerᚐAnswer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_ask(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSite",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Answer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_PublishedSite_ask_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -38701,6 +39329,94 @@ func (ec *executionContext) fieldContext_Site_visibleStructure(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Site_visibleStructure_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_ask(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_ask(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Ask(ctx, obj, fc.Args["question"].(string), fc.Args["mode"].(*string), fc.Args["currentSiteSpace"].(*string), fc.Args["siteSpaceIds"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *answer.Answer) graphql.Marshaler {
+			return ec.marshalNAnswer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋanswerᚐAnswer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_ask(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Answer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_ask_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_recommendedQuestions(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_recommendedQuestions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().RecommendedQuestions(ctx, obj, fc.Args["siteSpaceId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_recommendedQuestions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_recommendedQuestions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -49797,6 +50513,122 @@ func (ec *executionContext) _AgentInstructions(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var answerImplementors = []string{"Answer"}
+
+func (ec *executionContext) _Answer(ctx context.Context, sel ast.SelectionSet, obj *answer.Answer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, answerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Answer")
+		case "markdown":
+			out.Values[i] = ec._Answer_markdown(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "found":
+			out.Values[i] = ec._Answer_found(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sources":
+			out.Values[i] = ec._Answer_sources(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "followupQuestions":
+			out.Values[i] = ec._Answer_followupQuestions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var answerSourceImplementors = []string{"AnswerSource"}
+
+func (ec *executionContext) _AnswerSource(ctx context.Context, sel ast.SelectionSet, obj *answer.Source) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, answerSourceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnswerSource")
+		case "spaceId":
+			out.Values[i] = ec._AnswerSource_spaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revisionId":
+			out.Values[i] = ec._AnswerSource_revisionId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageId":
+			out.Values[i] = ec._AnswerSource_pageId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._AnswerSource_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._AnswerSource_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sections":
+			out.Values[i] = ec._AnswerSource_sections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var apiInformationImplementors = []string{"ApiInformation"}
 
 func (ec *executionContext) _ApiInformation(ctx context.Context, sel ast.SelectionSet, obj *model.ApiInformation) graphql.Marshaler {
@@ -55137,6 +55969,82 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "ask":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_ask(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "recommendedQuestions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_recommendedQuestions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "collections":
 			field := field
 
@@ -57279,6 +58187,44 @@ func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.Selectio
 					}
 				}()
 				res = ec._PublishedSite_search(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "ask":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedSite_ask(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -60151,6 +61097,82 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 					}
 				}()
 				res = ec._Site_visibleStructure(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "ask":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_ask(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "recommendedQuestions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_recommendedQuestions(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -64306,6 +65328,36 @@ func (ec *executionContext) marshalNAgentInstructions2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._AgentInstructions(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAnswer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋanswerᚐAnswer(ctx context.Context, sel ast.SelectionSet, v *answer.Answer) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Answer(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAnswerSource2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋanswerᚐSource(ctx context.Context, sel ast.SelectionSet, v answer.Source) graphql.Marshaler {
+	return ec._AnswerSource(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAnswerSource2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋanswerᚐSourceᚄ(ctx context.Context, sel ast.SelectionSet, v []answer.Source) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAnswerSource2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋanswerᚐSource(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNApiInformation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐApiInformation(ctx context.Context, sel ast.SelectionSet, v *model.ApiInformation) graphql.Marshaler {

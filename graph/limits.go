@@ -292,6 +292,7 @@ var unpagedLists = map[string]int{
 	"SearchPageResult.ancestors":        10,
 	"SearchPageResult.sections":         20,
 	"SearchSpaceResult.pages":           20,
+	"Answer.sources":                    8, // one per passage at most (domain/answer)
 	// A space's installed integrations and their blocks: an organization installs few.
 	"Space.integrations":              100,
 	"Space.integrationBlocks":         100,
@@ -334,7 +335,16 @@ var expensiveFields = map[string]int{
 	// A reusable content's document or markdown is a page's, read the same way.
 	"ReusableContent.document": 100,
 	"ReusableContent.markdown": 100,
+	// A model call each (docs/ask.md): at most four in one operation, aliases included.
+	"Organization.ask":                  askCost,
+	"Site.ask":                          askCost,
+	"PublishedSite.ask":                 askCost,
+	"Organization.recommendedQuestions": askCost,
+	"Site.recommendedQuestions":         askCost,
 }
+
+// askCost is the price of a field that asks the AI provider.
+const askCost = 250_000
 
 // searchCost is the extra cost of every field named search…: a full-text query.
 const searchCost = 10_000

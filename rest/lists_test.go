@@ -269,6 +269,7 @@ var listFilters = map[string][]string{
 // must refuse every bad value naming the parameter, and take the contract's bounds.
 func TestEveryListRefusesBadParameters(t *testing.T) {
 	eachDB(t, func(t *testing.T, e *env) {
+		e.withAnswers() // Ask's reads answer (none is a list)
 		orgID, admin := e.org("Matrix", "admin@matrix.test")
 		f := e.matrixFixture(sharedFixturePath, orgID, admin, 1)
 		lists := map[string]bool{}

@@ -144,6 +144,13 @@ func (a *api) table() []Route {
 		Route{"GET", cr + "/reviews/{reviewId}", a.getReview},
 		Route{"GET", "/spaces/{spaceId}/search", a.searchSpace},
 		Route{"GET", "/orgs/{organizationId}/search", a.searchOrganization},
+		Route{"POST", "/orgs/{organizationId}/ask", a.askInOrganization},
+		Route{"GET", "/orgs/{organizationId}/ask/stream", a.streamAskInOrganization},
+		Route{"GET", "/orgs/{organizationId}/ask/questions", a.getRecommendedQuestionsInOrganization},
+		Route{"GET", "/orgs/{organizationId}/ask/questions/stream", a.streamRecommendedQuestionsInOrganization},
+		Route{"POST", "/orgs/{organizationId}/sites/{siteId}/ask", a.streamAskInSite},
+		Route{"GET", "/orgs/{organizationId}/sites/{siteId}/ask/questions", a.streamRecommendedQuestionsInSite},
+		Route{"POST", "/orgs/{organizationId}/sites/{siteId}/ai/response", a.streamAIResponseInSite},
 	)
 	routes = append(routes, a.translationRoutes()...)
 	routes = append(routes, a.gitSyncRoutes()...)
@@ -165,6 +172,7 @@ func (h handlerFunc) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err != nil:
 		writeError(w, r, err)
+	case status == 0: // the handler wrote the answer itself (a stream)
 	case body == nil:
 		w.WriteHeader(status)
 	default:

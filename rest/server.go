@@ -16,6 +16,7 @@ import (
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/mcpserver"
 	"github.com/bindery/bindery/reader"
 	"github.com/bindery/bindery/usercontent"
 	"github.com/go-chi/chi/v5"
@@ -72,6 +73,12 @@ func NewServerWith(res *domain.App, opts Options) http.Handler {
 		}
 		withToken.ServeHTTP(w, req)
 	})
+
+	// MCP (docs/mcp.md): the organization's for API tokens, rate-limited like /v1; each site's for
+	// its visitors, like the site.
+	agents := mcpserver.New(res)
+	r.With(authenticate(res, limits, restDoor, nil), graph.Middleware(res)).Handle("/mcp", agents.Organization())
+	r.With(limits.anonymous(restDoor), graph.Middleware(res)).Handle("/sites/{name}/~gitbook/mcp", agents.Site())
 
 	// Published sites: anyone may read them (the graph decides what each visitor sees).
 	sites := reader.New(res)

@@ -37,6 +37,7 @@ type serveConfig struct {
 	FetchAllowHTTP    bool
 	FetchAllowPrivate bool
 
+	AI        aiConfig
 	Translate translateConfig
 	Ops       opsConfig
 	Limits    limitsConfig
@@ -58,10 +59,18 @@ type accountsConfig struct {
 	SMTPURL string
 }
 
+// aiConfig is the one OpenAI-compatible provider every model call goes to: translations, Ask and
+// embeddings (docs/ask.md).
+type aiConfig struct {
+	URL            string
+	Model          string
+	EmbeddingModel string
+	APIKey         string
+	Timeout        time.Duration
+}
+
+// translateConfig is what only translation runs read; the provider is aiConfig's.
 type translateConfig struct {
-	URL         string
-	Model       string
-	APIKey      string
 	Concurrency int
 	Timeout     time.Duration
 }
@@ -148,9 +157,13 @@ func (c *config) serveFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "git-allow-local", Sources: cli.EnvVars("BINDERY_GIT_ALLOW_LOCAL"), Destination: &s.GitAllowLocal, Usage: "allow Git Sync with file:// URLs and hosts on loopback, private or link-local addresses"},
 		&cli.IntFlag{Name: "db-max-conns", Sources: cli.EnvVars("BINDERY_DB_MAX_CONNS"), Destination: &s.DBMaxConns, Usage: "database connections to keep open: PostgreSQL connections, or SQLite readers (default 4 per CPU, at least 8)"},
 		c.filesFlag(),
-		&cli.StringFlag{Name: "translate-url", Sources: cli.EnvVars("BINDERY_TRANSLATE_URL"), Destination: &s.Translate.URL, Usage: "OpenAI-compatible chat-completions base URL for translations, e.g. http://localhost:11434/v1 (default: none; runs fail)"},
-		&cli.StringFlag{Name: "translate-model", Sources: cli.EnvVars("BINDERY_TRANSLATE_MODEL"), Destination: &s.Translate.Model, Usage: "model name for translations"},
-		&cli.StringFlag{Name: "translate-api-key", Sources: cli.EnvVars("BINDERY_TRANSLATE_API_KEY"), Destination: &s.Translate.APIKey, Usage: "bearer key for the translation provider (prefer the environment variable)"},
+		// The model provider. The translate-* names are its older names, still read.
+		&cli.StringFlag{Name: "ai-url", Aliases: []string{"translate-url"}, Sources: cli.EnvVars("BINDERY_AI_URL", "BINDERY_TRANSLATE_URL"), Destination: &s.AI.URL,
+			Usage: "OpenAI-compatible base URL for every model call (translations, Ask, embeddings), e.g. http://localhost:11434/v1 (default: none; translation runs fail and Ask answers 400)"},
+		&cli.StringFlag{Name: "ai-model", Aliases: []string{"translate-model"}, Sources: cli.EnvVars("BINDERY_AI_MODEL", "BINDERY_TRANSLATE_MODEL"), Destination: &s.AI.Model, Usage: "chat model name the provider knows"},
+		&cli.StringFlag{Name: "ai-embedding-model", Sources: cli.EnvVars("BINDERY_AI_EMBEDDING_MODEL"), Destination: &s.AI.EmbeddingModel, Usage: "embedding model name (default: none; Ask retrieves by lexical search only)"},
+		&cli.StringFlag{Name: "ai-api-key", Aliases: []string{"translate-api-key"}, Sources: cli.EnvVars("BINDERY_AI_API_KEY", "BINDERY_TRANSLATE_API_KEY"), Destination: &s.AI.APIKey, Usage: "bearer key for the provider (prefer the environment variable)"},
+		&cli.DurationFlag{Name: "ai-timeout", Value: 2 * time.Minute, Sources: cli.EnvVars("BINDERY_AI_TIMEOUT"), Destination: &s.AI.Timeout, Usage: "time limit of one answer, streamed or not"},
 		&cli.IntFlag{Name: "translate-concurrency", Value: 4, Sources: cli.EnvVars("BINDERY_TRANSLATE_CONCURRENCY"), Destination: &s.Translate.Concurrency, Usage: "translation requests in flight at once"},
 		&cli.DurationFlag{Name: "translate-timeout", Value: 2 * time.Minute, Sources: cli.EnvVars("BINDERY_TRANSLATE_TIMEOUT"), Destination: &s.Translate.Timeout, Usage: "time limit of one translation request"},
 		&cli.BoolFlag{Name: "fetch-allow-http", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_HTTP"), Destination: &s.FetchAllowHTTP, Usage: "let OpenAPI specifications be fetched over plain http (default: https only)"},

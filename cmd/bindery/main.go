@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain"
+	"github.com/bindery/bindery/domain/answer"
 	"github.com/bindery/bindery/domain/document"
 	"github.com/bindery/bindery/domain/jobs"
 	"github.com/bindery/bindery/domain/safefetch"
@@ -261,12 +262,15 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 		res.Settings.FilesURL = filesOrigin.URL()
 	}
 
-	if t := s.Translate; t.URL != "" {
-		res.Translator, err = translator.New(translator.Config{URL: t.URL, Model: t.Model, APIKey: t.APIKey, Concurrency: t.Concurrency, Timeout: t.Timeout})
+	if ai := s.AI; ai.URL != "" {
+		res.Translator, err = translator.New(translator.Config{URL: ai.URL, Model: ai.Model, APIKey: ai.APIKey, Concurrency: s.Translate.Concurrency, Timeout: s.Translate.Timeout})
 		if err != nil {
 			return err
 		}
-		slog.Info("translation provider", "url", translator.Redact(s.Translate.URL), "model", res.Translator.Model())
+		if res.Answers, err = answer.New(answer.Config{URL: ai.URL, Model: ai.Model, APIKey: ai.APIKey, Timeout: ai.Timeout}); err != nil {
+			return err
+		}
+		slog.Info("AI provider", "url", translator.Redact(ai.URL), "model", ai.Model)
 	}
 
 	sessions, err := browserSignIn(ctx, res, s)

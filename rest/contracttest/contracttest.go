@@ -254,6 +254,9 @@ func (s *spec) check(req *http.Request, route *routers.Route, params map[string]
 		return fmt.Errorf("status %d is not declared by the operation", status)
 	}
 
+	if mt, _, _ := mime.ParseMediaType(header.Get("Content-Type")); mt == "text/event-stream" {
+		return checkEvents(responses.Status(status), body)
+	}
 	return openapi3filter.ValidateResponse(context.Background(), &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{
 			Request:    req,
@@ -270,6 +273,41 @@ func (s *spec) check(req *http.Request, route *routers.Route, params map[string]
 			SchemaValidationOptions: schemaOptions,
 		},
 	})
+}
+
+// checkEvents validates a server-sent event stream: the operation must declare
+// text/event-stream, and each event's data is one JSON value of its schema (an "error" event
+// carries the contract's error body instead).
+func checkEvents(resp *openapi3.ResponseRef, body []byte) error {
+	if resp == nil || resp.Value == nil || resp.Value.Content.Get("text/event-stream") == nil {
+		return fmt.Errorf("the operation does not declare text/event-stream")
+	}
+	schema := resp.Value.Content.Get("text/event-stream").Schema.Value
+	for i, event := range strings.Split(strings.TrimSpace(string(body)), "\n\n") {
+		if strings.TrimSpace(event) == "" {
+			continue
+		}
+		name, data := "", ""
+		for line := range strings.SplitSeq(event, "\n") {
+			if v, ok := strings.CutPrefix(line, "event:"); ok {
+				name = strings.TrimSpace(v)
+			} else if v, ok := strings.CutPrefix(line, "data:"); ok {
+				data += strings.TrimSpace(v)
+			}
+		}
+		var v any
+		if err := json.Unmarshal([]byte(data), &v); err != nil {
+			return fmt.Errorf("event %d: data is not JSON: %w", i, err)
+		}
+		sch := schema
+		if name == "error" {
+			sch = get().errorSch
+		}
+		if err := sch.VisitJSON(v, append(schemaOptions, openapi3.VisitAsResponse())...); err != nil {
+			return fmt.Errorf("event %d: %w", i, err)
+		}
+	}
+	return nil
 }
 
 // checkError validates an error response the operation does not document.
