@@ -15,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/bindery/bindery/storage"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
@@ -122,45 +120,20 @@ func Door(path string) string {
 	return "other"
 }
 
-// GraphQL is a gqlgen extension counting operations by name and recording their complexity (as
-// computed by gqlgen's complexity limit extension).
-func (m *Metrics) GraphQL() graphql.HandlerExtension { return gqlExtension{m} }
-
-type gqlExtension struct{ m *Metrics }
-
-var _ interface {
-	graphql.HandlerExtension
-	graphql.ResponseInterceptor
-} = gqlExtension{}
-
-func (gqlExtension) ExtensionName() string                   { return "Metrics" }
-func (gqlExtension) Validate(graphql.ExecutableSchema) error { return nil }
-
-func (e gqlExtension) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
-	res := next(ctx)
-	if !graphql.HasOperationContext(ctx) {
-		return res
-	}
-	oc := graphql.GetOperationContext(ctx)
-	kind, name := "unknown", oc.OperationName
-	if oc.Operation != nil {
-		kind = string(oc.Operation.Operation)
-		if name == "" {
-			name = oc.Operation.Name
-		}
-	}
+// ObserveGraphQL counts one GraphQL operation of kind (query, mutation…) and name, and records
+// its complexity when the complexity limit computed one (cost < 0: none).
+func (m *Metrics) ObserveGraphQL(kind, name string, failed bool, cost int) {
 	if len(name) > 64 { // client-chosen: bound the label
 		name = name[:64]
 	}
 	result := "ok"
-	if res != nil && len(res.Errors) > 0 {
+	if failed {
 		result = "error"
 	}
-	e.m.gqlOps.WithLabelValues(kind, name, result).Inc()
-	if stats := extension.GetComplexityStats(ctx); stats != nil {
-		e.m.gqlCost.WithLabelValues(kind, name).Observe(float64(stats.Complexity))
+	m.gqlOps.WithLabelValues(kind, name, result).Inc()
+	if cost >= 0 {
+		m.gqlCost.WithLabelValues(kind, name).Observe(float64(cost))
 	}
-	return res
 }
 
 // The background work's gauges, read from the database at scrape time.

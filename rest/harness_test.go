@@ -22,6 +22,7 @@ import (
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/document"
 	"github.com/bindery/bindery/domain/jobs"
+	"github.com/bindery/bindery/doors"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/rest/contracttest"
 	"github.com/bindery/bindery/storage"
@@ -114,7 +115,7 @@ func newEnv(t testing.TB, s *storage.Store) *env {
 	}
 	t.Cleanup(func() { blobs.Close() })
 	res.Blobs = blobs
-	return &env{t: t, store: s, res: res, h: rest.NewServerWith(res, rest.Options{RateLimits: &suiteRateLimits})}
+	return &env{t: t, store: s, res: res, h: rest.NewServerWith(res, doors.Mount(res, rest.Options{RateLimits: &suiteRateLimits}))}
 }
 
 // suiteRateLimits are rate limits no test reaches except those about them: every answer carries

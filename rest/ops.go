@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/explorer"
 	"github.com/bindery/bindery/metrics"
@@ -26,8 +25,11 @@ type Options struct {
 	CORSOrigins []string
 	// Middleware wraps the whole handler, outermost first (tracing).
 	Middleware []func(http.Handler) http.Handler
-	// GraphQLExtensions are added to the GraphQL handler (tracing).
-	GraphQLExtensions []graphql.HandlerExtension
+	// GraphQL, when set, is mounted at /graphql behind the same authentication, rate limits and
+	// idempotency as /v1 (package graph gives it; cmd/bindery wires it).
+	GraphQL *GraphQLDoor
+	// Sites, when set, serves published sites under /sites (package reader).
+	Sites http.Handler
 	// RateLimits bound the requests of each token and client address on /v1, /graphql, /files
 	// and /sites; nil: no limit (and no X-RateLimit-* headers).
 	RateLimits *RateLimits
@@ -76,12 +78,16 @@ func (o Options) outer() []func(http.Handler) http.Handler {
 	return mws
 }
 
-func (o Options) graphqlExtensions() []graphql.HandlerExtension {
-	exts := append([]graphql.HandlerExtension{}, o.GraphQLExtensions...)
-	if o.Metrics != nil {
-		exts = append(exts, o.Metrics.GraphQL())
-	}
-	return exts
+// GraphQLDoor is the GraphQL endpoint as the server mounts it: its handler and how it answers
+// what the shared middleware refuses, in GraphQL's error shape.
+type GraphQLDoor struct {
+	Handler http.Handler
+	// Public lets a request through without a token (the explorer page).
+	Public func(*http.Request) bool
+	// Refuse answers a request without a valid credential (401).
+	Refuse func(http.ResponseWriter, *http.Request, error)
+	// Fail answers with status, extensions.code and message.
+	Fail func(w http.ResponseWriter, status int, code, message string)
 }
 
 // mountOps adds the operational endpoints that need no token.

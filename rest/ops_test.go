@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain/jobs"
+	"github.com/bindery/bindery/doors"
 	"github.com/bindery/bindery/metrics"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
@@ -34,7 +35,7 @@ func scrape(t *testing.T, h http.Handler) string {
 func TestMetrics(t *testing.T) {
 	e := newEnv(t, storagetest.Open(t, "sqlite"))
 	m := metrics.New(e.store.SQLDB())
-	e.h = rest.NewServerWith(e.res, rest.Options{Metrics: m, ServeMetrics: true})
+	e.h = rest.NewServerWith(e.res, doors.Mount(e.res, rest.Options{Metrics: m, ServeMetrics: true}))
 	orgID, admin := e.org("Metrics", "admin@metrics.test")
 
 	e.call(admin.Token, "GET", "/orgs/"+orgID, nil).want(http.StatusOK)
@@ -89,7 +90,7 @@ func TestCORS(t *testing.T) {
 		t.Errorf("CORS is on by default: %v", rec.Header())
 	}
 
-	h := rest.NewServerWith(e.res, rest.Options{CORSOrigins: []string{"https://docs.example.com"}})
+	h := rest.NewServerWith(e.res, doors.Mount(e.res, rest.Options{CORSOrigins: []string{"https://docs.example.com"}}))
 	rec := preflight(h, "https://docs.example.com")
 	if rec.Code >= 300 || rec.Header().Get("Access-Control-Allow-Origin") != "https://docs.example.com" ||
 		!strings.Contains(strings.ToLower(rec.Header().Get("Access-Control-Allow-Headers")), "authorization") {
@@ -141,7 +142,7 @@ func TestMetricsFromTheJobQueue(t *testing.T) {
 		e.withProvider()
 		m := metrics.New(e.store.SQLDB())
 		m.SetJobSource(e.store.JobStats)
-		e.h = rest.NewServerWith(e.res, rest.Options{Metrics: m, ServeMetrics: true})
+		e.h = rest.NewServerWith(e.res, doors.Mount(e.res, rest.Options{Metrics: m, ServeMetrics: true}))
 		orgID, admin := e.org("Metrics", "admin@jobs.test")
 
 		// Waiting for a minute, before any server works the queue.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain"
+	"github.com/bindery/bindery/doors"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
@@ -131,7 +132,7 @@ func TestRateLimits(t *testing.T) {
 		other := e.member(orgID, "bob@acme.test", "read")
 		third := e.member(orgID, "cy@acme.test", "read")
 		limits := rest.RateLimits{Token: 4, Address: 3, AuthFailures: 2, Window: time.Minute}
-		h := rest.NewServerWith(e.res, rest.Options{RateLimits: &limits, TrustedProxies: []string{"192.0.2.0/24"}})
+		h := rest.NewServerWith(e.res, doors.Mount(e.res, rest.Options{RateLimits: &limits, TrustedProxies: []string{"192.0.2.0/24"}}))
 
 		t.Run("token", func(t *testing.T) {
 			for i := range 4 {
@@ -202,7 +203,7 @@ func TestRateLimits(t *testing.T) {
 		})
 
 		t.Run("X-Forwarded-For from an untrusted peer is ignored", func(t *testing.T) {
-			untrusted := rest.NewServerWith(e.res, rest.Options{RateLimits: &limits})
+			untrusted := rest.NewServerWith(e.res, doors.Mount(e.res, rest.Options{RateLimits: &limits}))
 			for i := range 3 {
 				// Each request claims another address; all come from the same peer.
 				rec := from(untrusted, "198.51.100."+strconv.Itoa(10+i), "", "GET", "/v1/user", "")
@@ -226,7 +227,7 @@ func TestRateLimitSharedStore(t *testing.T) {
 				s := storagetest.OpenAt(t, dsn, storage.WithMaxConns(2))
 				res := &domain.App{Store: s, Now: func() time.Time { return time.Now().UTC() }}
 				limits := rest.RateLimits{Token: 4, Window: time.Minute, Counter: func() httprate.LimitCounter { return s.RateCounter() }}
-				return res, rest.NewServerWith(res, rest.Options{RateLimits: &limits})
+				return res, rest.NewServerWith(res, doors.Mount(res, rest.Options{RateLimits: &limits}))
 			}
 			res, a := server()
 			_, b := server()
@@ -267,7 +268,7 @@ func TestRateLimitsFailOpen(t *testing.T) {
 		broken.Close() // every statement of its counter now fails
 		limits := rest.RateLimits{Token: 1, Address: 1, AuthFailures: 1, Window: time.Minute,
 			Counter: func() httprate.LimitCounter { return broken.RateCounter() }}
-		h := rest.NewServerWith(e.res, rest.Options{RateLimits: &limits})
+		h := rest.NewServerWith(e.res, doors.Mount(e.res, rest.Options{RateLimits: &limits}))
 		for i := range 3 { // past every limit of 1
 			if rec := from(h, "198.51.100.1", admin.Token, "GET", "/v1/user", ""); rec.Code != http.StatusOK {
 				t.Fatalf("request %d with a token: %d, want 200 (fail open)", i+1, rec.Code)

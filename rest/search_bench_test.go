@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain"
+	"github.com/bindery/bindery/doors"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
@@ -59,7 +60,7 @@ func BenchmarkSearch100k(b *testing.B) {
 		b.Run(string(d), func(b *testing.B) {
 			s, probe := openSearchProbe(b, d, vocabulary)
 			res := &domain.App{Store: s, Settings: domain.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test"}, Now: time.Now}
-			h := rest.NewServer(res)
+			h := rest.NewServerWith(res, doors.Mount(res, rest.Options{}))
 
 			for _, door := range []struct{ name, path, token string }{
 				{"space", "/v1/spaces/" + probe.SpaceID + "/search", probe.SpaceToken},

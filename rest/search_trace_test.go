@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain"
+	"github.com/bindery/bindery/doors"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/uptrace/bun"
@@ -48,7 +49,7 @@ func TestSearchProbeTrace(t *testing.T) {
 		var out strings.Builder
 		s.AddQueryHook(traceHook{&out})
 		res := &domain.App{Store: s, Settings: domain.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test"}, Now: time.Now}
-		h := rest.NewServer(res)
+		h := rest.NewServerWith(res, doors.Mount(res, rest.Options{}))
 		queries := strings.Split(os.Getenv("BINDERY_SEARCH_QUERIES"), ";")
 		for _, door := range []struct{ name, path, token string }{
 			{"space", "/v1/spaces/" + probe.SpaceID + "/search", probe.SpaceToken},

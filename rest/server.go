@@ -15,19 +15,15 @@ import (
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
-	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/mcpserver"
-	"github.com/bindery/bindery/reader"
 	"github.com/bindery/bindery/usercontent"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 )
 
-// NewServer builds the whole HTTP handler over one resolver.
-func NewServer(res *domain.App) http.Handler { return NewServerWith(res, Options{}) }
-
-// NewServerWith is NewServer with operational options (metrics, CORS, tracing, rate limits; see
-// ops.go).
+// NewServerWith builds the whole HTTP handler over the application: REST at /v1, the doors
+// opts mounts (GraphQL, published sites), and operational options (metrics, CORS, tracing, rate
+// limits; see ops.go).
 func NewServerWith(res *domain.App, opts Options) http.Handler {
 	r := chi.NewRouter()
 	r.Use(opts.outer()...)
@@ -55,16 +51,20 @@ func NewServerWith(res *domain.App, opts Options) http.Handler {
 	})
 
 	limits := newRateLimiter(opts.RateLimits)
-	gql := graph.NewHandler(res, opts.graphqlExtensions()...)
-	r.With(authenticateWith(res, limits, graphQLDoor, graph.IsExplorerRequest, opts.Sessions), graph.Middleware(res), idempotent(res, graphQLDoor)).
-		Handle("/graphql", gql)
+	if g := opts.GraphQL; g != nil {
+		d := door{refuse: g.Refuse, fail: g.Fail, tooLarge: func(w http.ResponseWriter) {
+			g.Fail(w, http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE", "the request body is larger than 1 MiB")
+		}}
+		r.With(authenticateWith(res, limits, d, g.Public, opts.Sessions), requestState(res), idempotent(res, d)).
+			Handle("/graphql", g.Handler)
+	}
 	if opts.Sessions != nil {
 		r.With(limits.anonymous(restDoor)).Mount("/auth", http.StripPrefix("/auth", opts.Sessions))
 	}
 
 	// A file is read with a token, or through a signed link to the files origin (the link is the
 	// proof of access, checked by whoever made it: the reader, for a site's visitor).
-	withToken := authenticate(res, limits, restDoor, nil)(graph.Middleware(res)(serveFile(res)))
+	withToken := authenticate(res, limits, restDoor, nil)(requestState(res)(serveFile(res)))
 	signed := limits.anonymous(restDoor)(serveSignedFile(res, opts.FilesOrigin))
 	r.Get("/files/{versionId}/{name}", func(w http.ResponseWriter, req *http.Request) {
 		if usercontent.IsSigned(req) {
@@ -77,19 +77,28 @@ func NewServerWith(res *domain.App, opts Options) http.Handler {
 	// MCP (docs/mcp.md): the organization's for API tokens, rate-limited like /v1; each site's for
 	// its visitors, like the site.
 	agents := mcpserver.New(res)
-	r.With(authenticate(res, limits, restDoor, nil), graph.Middleware(res)).Handle("/mcp", agents.Organization())
-	r.With(limits.anonymous(restDoor), graph.Middleware(res)).Handle("/sites/{name}/~gitbook/mcp", agents.Site())
+	r.With(authenticate(res, limits, restDoor, nil), requestState(res)).Handle("/mcp", agents.Organization())
+	r.With(limits.anonymous(restDoor), requestState(res)).Handle("/sites/{name}/~gitbook/mcp", agents.Site())
 
-	// Published sites: anyone may read them (the graph decides what each visitor sees).
-	sites := reader.New(res)
-	sites.FilesOrigin = opts.FilesOrigin
-	r.With(limits.anonymous(restDoor), graph.Middleware(res)).Mount("/sites", sites.Routes())
+	// Published sites: anyone may read them (the application decides what each visitor sees).
+	if opts.Sites != nil {
+		r.With(limits.anonymous(restDoor), requestState(res)).Mount("/sites", opts.Sites)
+	}
 
 	r.Route("/v1", func(v1 chi.Router) {
-		v1.Use(authenticate(res, limits, restDoor, nil), graph.Middleware(res), idempotent(res, restDoor))
+		v1.Use(authenticate(res, limits, restDoor, nil), requestState(res), idempotent(res, restDoor))
 		(&api{res: res}).routes(v1)
 	})
 	return r
+}
+
+// requestState gives every request its own request state and dataloaders (domain/request.go).
+func requestState(app *domain.App) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r.WithContext(app.WithRequestState(r.Context())))
+		})
+	}
 }
 
 // door is how one door (REST's contract, GraphQL) answers the refusals its middleware makes.
@@ -107,10 +116,6 @@ var (
 		fail: func(w http.ResponseWriter, status int, _, message string) { writeErrorStatus(w, status, message) },
 		tooLarge: func(w http.ResponseWriter) {
 			writeErrorStatus(w, http.StatusBadRequest, apperr.Message(apperr.Invalidf("body", "larger than %d bytes", maxBodyBytes)))
-		}}
-	graphQLDoor = door{refuse: graph.WriteUnauthenticated, fail: graph.WriteRequestError,
-		tooLarge: func(w http.ResponseWriter) {
-			graph.WriteRequestError(w, http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE", "the request body is larger than 1 MiB")
 		}}
 )
 
@@ -231,8 +236,7 @@ func credentialKey(token string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// restUnauthorized answers in the contract's error shape; graph.WriteUnauthenticated is
-// GraphQL's.
+// restUnauthorized answers in the contract's error shape; GraphQLDoor.Refuse is GraphQL's.
 func restUnauthorized(w http.ResponseWriter, _ *http.Request, err error) {
 	writeErrorStatus(w, http.StatusUnauthorized, apperr.Message(err))
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/99designs/gqlgen/graphql"
+	"github.com/bindery/bindery/doors"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage/storagetest"
 	"github.com/bindery/bindery/tracing"
@@ -23,7 +23,7 @@ func TestTracing(t *testing.T) {
 	e := newEnv(t, storagetest.Open(t, "sqlite"))
 	orgID, admin := e.org("Traces", "admin@traces.test")
 	e.store.AddQueryHook(tracing.QueryHook(tp, "sqlite"))
-	e.h = rest.NewServerWith(e.res, rest.Options{Middleware: []func(http.Handler) http.Handler{tracing.Middleware(tp)}, GraphQLExtensions: []graphql.HandlerExtension{tracing.GraphQL(tp)}})
+	e.h = rest.NewServerWith(e.res, doors.Mount(e.res, rest.Options{Middleware: []func(http.Handler) http.Handler{tracing.Middleware(tp)}}, tracing.GraphQL(tp)))
 
 	e.call(admin.Token, "GET", "/orgs/"+orgID, nil).want(http.StatusOK)
 	e.gql(admin.Token, `query Who { viewer { id } }`, nil).ok(nil)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/doors"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/usercontent"
 )
@@ -152,7 +153,7 @@ func TestFilesOrigin(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.res.Settings.FilesURL = origin.URL()
-		h := rest.NewServerWith(e.res, rest.Options{FilesOrigin: origin})
+		h := rest.NewServerWith(e.res, doors.Mount(e.res, rest.Options{FilesOrigin: origin}))
 		const main, files = "https://bindery.test", "https://usercontent.test"
 
 		orgID, admin := e.org("Acme", "admin@acme.test")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/account"
+	"github.com/bindery/bindery/doors"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/signin"
 	"github.com/bindery/bindery/storage"
@@ -74,7 +75,7 @@ func eachDBWith(t *testing.T, cfg account.Config, configure func(t *testing.T, s
 			t.Fatal(err)
 		}
 		s.res.Settings.PublicURL = s.srv.URL
-		s.srv.Config.Handler = rest.NewServerWith(s.res, rest.Options{Sessions: h})
+		s.srv.Config.Handler = rest.NewServerWith(s.res, doors.Mount(s.res, rest.Options{Sessions: h}))
 		t.Cleanup(s.srv.Close)
 		fn(t, s)
 	})

@@ -17,6 +17,7 @@ import (
 
 	"github.com/bindery/bindery/backup"
 	"github.com/bindery/bindery/domain"
+	"github.com/bindery/bindery/doors"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
@@ -41,7 +42,7 @@ func stack(t *testing.T, db string) (*domain.App, *httptest.Server) {
 		t.Fatal(err)
 	}
 	res := &domain.App{Store: store, Blobs: blobs, Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }}
-	srv := httptest.NewServer(rest.NewServer(res))
+	srv := httptest.NewServer(rest.NewServerWith(res, doors.Mount(res, rest.Options{})))
 	t.Cleanup(srv.Close)
 	return res, srv
 }
@@ -328,7 +329,7 @@ func storeFileIn(t *testing.T, db, files string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(rest.NewServer(res))
+	srv := httptest.NewServer(rest.NewServerWith(res, doors.Mount(res, rest.Options{})))
 	defer srv.Close()
 	req, _ := http.NewRequest("POST", srv.URL+"/v1/orgs/"+creds.OrganizationID+"/spaces", strings.NewReader(`{"title":"Files"}`))
 	req.Header.Set("Authorization", "Bearer "+creds.Token)

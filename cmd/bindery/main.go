@@ -23,6 +23,7 @@ import (
 	"github.com/bindery/bindery/domain/jobs"
 	"github.com/bindery/bindery/domain/safefetch"
 	"github.com/bindery/bindery/domain/translator"
+	"github.com/bindery/bindery/doors"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/blob"
@@ -309,7 +310,7 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 	if err != nil {
 		return err
 	}
-	opts, stopOps, err := serveOptions(ctx, s.Ops, res)
+	opts, exts, stopOps, err := serveOptions(ctx, s.Ops, res)
 	if err != nil {
 		return err
 	}
@@ -321,7 +322,7 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 	setRateLimits(res, &opts)
 	opts.FilesOrigin = filesOrigin
 	opts.Sessions = sessions
-	srv := rest.NewHTTPServer(rest.NewServerWith(res, opts), limits)
+	srv := rest.NewHTTPServer(rest.NewServerWith(res, doors.Mount(res, opts, exts...)), limits)
 	slog.Info("bindery listening", "addr", ln.Addr().String(), "public_url", res.Settings.PublicURL, "database", storeKind(res), "files", res.Blobs.String())
 	if res.Blobs.Location().Local() && res.Store.Dialect() != storage.SQLite {
 		slog.Info("uploaded files are kept in a local directory: with more than one server, use --files s3://… or a volume every server mounts", "files", res.Blobs.String())

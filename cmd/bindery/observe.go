@@ -10,15 +10,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/metrics"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/tracing"
 )
 
-// serveOptions builds the HTTP front's operational options from serve's flags, and starts what
-// runs beside it (the metrics listener). stop shuts that down.
-func serveOptions(ctx context.Context, c opsConfig, res *domain.App) (opts rest.Options, stop func(), err error) {
+// serveOptions builds the HTTP front's operational options from serve's flags, with the GraphQL
+// extensions they add, and starts what runs beside it (the metrics listener). stop shuts that
+// down.
+func serveOptions(ctx context.Context, c opsConfig, res *domain.App) (opts rest.Options, exts []graphql.HandlerExtension, stop func(), err error) {
 	stop = func() {}
 	var origins []string
 	for _, o := range c.CORSOrigins {
@@ -33,11 +35,11 @@ func serveOptions(ctx context.Context, c opsConfig, res *domain.App) (opts rest.
 	if tracing.Enabled() {
 		tp, shutdown, err := tracing.Setup(ctx, version)
 		if err != nil {
-			return opts, stop, fmt.Errorf("set up OpenTelemetry tracing: %w", err)
+			return opts, nil, stop, fmt.Errorf("set up OpenTelemetry tracing: %w", err)
 		}
 		res.Store.AddQueryHook(tracing.QueryHook(tp, string(res.Store.Dialect())))
 		opts.Middleware = append(opts.Middleware, tracing.Middleware(tp))
-		opts.GraphQLExtensions = append(opts.GraphQLExtensions, tracing.GraphQL(tp))
+		exts = append(exts, tracing.GraphQL(tp))
 		stop = func() {
 			flushCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
@@ -50,16 +52,16 @@ func serveOptions(ctx context.Context, c opsConfig, res *domain.App) (opts rest.
 
 	addr := c.MetricsAddr
 	if addr == "off" {
-		return opts, stop, nil
+		return opts, exts, stop, nil
 	}
 	opts.Metrics = metrics.New(res.Store.SQLDB())
 	if addr == "" {
 		opts.ServeMetrics = true
-		return opts, stop, nil
+		return opts, exts, stop, nil
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return opts, stop, err
+		return opts, exts, stop, err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", opts.Metrics.Handler())
@@ -71,7 +73,7 @@ func serveOptions(ctx context.Context, c opsConfig, res *domain.App) (opts rest.
 	}()
 	slog.Info("metrics listening", "addr", ln.Addr().String())
 	stopTracing := stop
-	return opts, func() {
+	return opts, exts, func() {
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(shutdownCtx)

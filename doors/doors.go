@@ -1,0 +1,26 @@
+// Package doors puts Bindery's doors on one HTTP front: REST's server (package rest) mounts the
+// GraphQL door and the published-site reader given here. The binary (cmd/bindery) and tests
+// that serve everything call it; no door imports another.
+package doors
+
+import (
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/bindery/bindery/domain"
+	"github.com/bindery/bindery/graph"
+	"github.com/bindery/bindery/reader"
+	"github.com/bindery/bindery/rest"
+)
+
+// Mount returns opts with the GraphQL door (with exts, and metrics when opts count them) and the
+// published-site reader.
+func Mount(app *domain.App, opts rest.Options, exts ...graphql.HandlerExtension) rest.Options {
+	if opts.Metrics != nil {
+		exts = append(exts, graph.Metrics(opts.Metrics))
+	}
+	opts.GraphQL = &rest.GraphQLDoor{Handler: graph.NewHandler(app, exts...), Public: graph.IsExplorerRequest,
+		Refuse: graph.WriteUnauthenticated, Fail: graph.WriteRequestError}
+	sites := reader.New(app)
+	sites.FilesOrigin = opts.FilesOrigin
+	opts.Sites = sites.Routes()
+	return opts
+}
