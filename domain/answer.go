@@ -162,19 +162,11 @@ func (r *App) openingPages(ctx context.Context, spaces []*storage.Space, url fun
 	if err != nil {
 		return nil, err
 	}
-	var keys []storage.PageKey
-	var contentIDs []string
+	var pages []pageRef
 	for _, p := range heads {
-		keys = append(keys, storage.PageKey{SpaceID: p.SpaceID, PageID: p.PageID})
-		if p.ContentID != nil {
-			contentIDs = append(contentIDs, *p.ContentID)
-		}
+		pages = append(pages, pageRef{storage.PageKey{SpaceID: p.SpaceID, PageID: p.PageID}, p.ContentID})
 	}
-	chains, err := r.Store.CurrentPageChains(ctx, keys)
-	if err != nil {
-		return nil, err
-	}
-	bodies, err := r.Store.PageMarkdown(ctx, contentIDs)
+	chains, bodies, err := r.chainsAndMarkdown(ctx, pages)
 	if err != nil {
 		return nil, err
 	}

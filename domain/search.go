@@ -123,22 +123,39 @@ func (r *App) SearchOrganization(ctx context.Context, orgID string, in model.Sea
 	}, nil
 }
 
+// pageRef is a page of a space and the content it holds now (nil: none).
+type pageRef struct {
+	storage.PageKey
+	contentID *string
+}
+
+// chainsAndMarkdown reads pages' ancestor chains (by page id) and their markdown (by content
+// id): two statements whatever the number of pages.
+func (r *App) chainsAndMarkdown(ctx context.Context, pages []pageRef) (map[string][]*storage.PageVersion, map[string]string, error) {
+	keys := make([]storage.PageKey, len(pages))
+	var contentIDs []string
+	for i, p := range pages {
+		keys[i] = p.PageKey
+		if p.contentID != nil {
+			contentIDs = append(contentIDs, *p.contentID)
+		}
+	}
+	chains, err := r.Store.CurrentPageChains(ctx, keys)
+	if err != nil {
+		return nil, nil, err
+	}
+	bodies, err := r.Store.PageMarkdown(ctx, contentIDs)
+	return chains, bodies, err
+}
+
 // searchResults turns hits into results with their paths, ancestors and matching sections: two
 // statements (the pages' ancestor chains, their markdown) whatever the number of hits.
 func (r *App) searchResults(ctx context.Context, terms []string, hits []*search.Hit) ([]*model.SearchPageResult, error) {
-	var pages []storage.PageKey
-	var contentIDs []string
+	var pages []pageRef
 	for _, h := range hits {
-		pages = append(pages, storage.PageKey{SpaceID: h.SpaceID, PageID: h.PageID})
-		if h.ContentID != nil {
-			contentIDs = append(contentIDs, *h.ContentID)
-		}
+		pages = append(pages, pageRef{storage.PageKey{SpaceID: h.SpaceID, PageID: h.PageID}, h.ContentID})
 	}
-	chains, err := r.Store.CurrentPageChains(ctx, pages)
-	if err != nil {
-		return nil, err
-	}
-	bodies, err := r.Store.PageMarkdown(ctx, contentIDs)
+	chains, bodies, err := r.chainsAndMarkdown(ctx, pages)
 	if err != nil {
 		return nil, err
 	}
