@@ -141,6 +141,17 @@ func (e *env) runJobs() {
 	}
 }
 
+// stopJobs stops the background job workers, so that queued jobs wait until the next runJobs.
+func (e *env) stopJobs() {
+	e.t.Helper()
+	if e.runner != nil {
+		if err := e.runner.Stop(context.Background()); err != nil {
+			e.t.Fatalf("stop jobs: %v", err)
+		}
+		e.runner = nil
+	}
+}
+
 // account is a user with a token.
 type account struct {
 	ID, Email, Token string

@@ -343,6 +343,7 @@ func TestTranslations(t *testing.T) {
 		if code := e.gql(reader.Token, `mutation($o: ID!, $t: ID!) { runTranslation(organizationId: $o, translationId: $t) { id } }`, map[string]any{"o": orgID, "t": created.CreateTranslation.ID}).code(); code != "FORBIDDEN" {
 			t.Errorf("reader running: %s", code)
 		}
+		e.stopJobs() // the run must still wait when it is asked for again
 		var ran struct{ RunTranslation struct{ ID, Status string } }
 		e.gql(admin.Token, `mutation($o: ID!, $t: ID!) { runTranslation(organizationId: $o, translationId: $t) { id status } }`, map[string]any{"o": orgID, "t": created.CreateTranslation.ID}).ok(&ran)
 		if ran.RunTranslation.Status != "QUEUED" {
