@@ -40,6 +40,12 @@ func browserSignIn(ctx context.Context, res *domain.App, s serveConfig) (*signin
 			return nil, err
 		}
 	}
+	var err error
+	opts.Passkeys, err = account.NewPasskeys(res.Accounts, res.Store, account.PasskeyConfig{PublicURL: res.Settings.PublicURL,
+		RPID: a.PasskeyRPID, Origins: trusted})
+	if err != nil {
+		return nil, err
+	}
 	return signin.New(res.Accounts, opts)
 }
 
