@@ -40,11 +40,15 @@ func browserSignIn(ctx context.Context, res *domain.App, s serveConfig) (*signin
 			return nil, err
 		}
 	}
-	var err error
-	opts.Passkeys, err = account.NewPasskeys(res.Accounts, res.Store, account.PasskeyConfig{PublicURL: res.Settings.PublicURL,
+	passkeys, err := account.NewPasskeys(res.Accounts, res.Store, account.PasskeyConfig{PublicURL: res.Settings.PublicURL,
 		RPID: a.PasskeyRPID, Origins: trusted})
-	if err != nil {
+	switch {
+	case err == nil:
+		opts.Passkeys = passkeys
+	case a.PasskeyRPID != "":
 		return nil, err
+	default: // an IP address as public URL (the default): browsers refuse passkeys there
+		slog.Warn("passkeys off: they need a public URL with a domain name (localhost works for development)", "err", err)
 	}
 	return signin.New(res.Accounts, opts)
 }
