@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/account"
 	"github.com/bindery/bindery/signin"
 	"github.com/bindery/bindery/storage"
@@ -363,6 +364,89 @@ func TestPasskeyCeremonyRefusesCrossOrigin(t *testing.T) {
 		resp, body := s.call("POST", "/auth/passkeys/sign-in/begin", "", "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site")
 		if resp.StatusCode != http.StatusForbidden {
 			t.Fatalf("cross-site begin: %d %s", resp.StatusCode, body)
+		}
+	})
+}
+
+func TestPasskeysThroughGraphQL(t *testing.T) {
+	eachDBWith(t, account.Config{}, withPasskeys, func(t *testing.T, s *site) {
+		session := s.signIn()
+		if resp, body := s.register(session, newSoftKey(t, s.origin()), "Laptop"); resp.StatusCode != http.StatusCreated {
+			t.Fatalf("register: %d %s", resp.StatusCode, body)
+		}
+		post := func(auth []string, query string) string {
+			resp, body := s.call("POST", "/graphql", gql(query), auth...)
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("%s: %d %s", query, resp.StatusCode, body)
+			}
+			return body
+		}
+		ada := []string{"Cookie", session}
+		var list struct {
+			Data struct{ Passkeys []struct{ ID, Name string } }
+		}
+		if err := json.Unmarshal([]byte(post(ada, `{ passkeys { id name createdAt lastUsedAt transports } }`)), &list); err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Data.Passkeys) != 1 || list.Data.Passkeys[0].Name != "Laptop" {
+			t.Fatalf("passkeys = %+v", list.Data.Passkeys)
+		}
+		id := list.Data.Passkeys[0].ID
+
+		// Another user neither sees, renames nor removes it, nor learns that it exists.
+		ctx := s.res.WithRequestState(context.Background())
+		eve, err := s.res.CreateUser(ctx, domain.CreateUserInput{Email: "eve@example.com", Name: "Eve"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		evil := []string{"Authorization", "Bearer " + eve.Token}
+		if body := post(evil, `{ passkeys { id } }`); strings.Contains(body, id) {
+			t.Fatalf("Eve's list: %s", body)
+		}
+		for _, m := range []string{`mutation { renamePasskey(id: "` + id + `", name: "Eve's") }`, `mutation { removePasskey(id: "` + id + `") }`} {
+			if body := post(evil, m); !strings.Contains(body, "NOT_FOUND") {
+				t.Fatalf("Eve's %s: %s", m, body)
+			}
+		}
+		if body := post(ada, `mutation { renamePasskey(id: "`+id+`", name: "`+strings.Repeat("x", 101)+`") }`); !strings.Contains(body, `"errors"`) {
+			t.Fatalf("a name too long: %s", body)
+		}
+		if keys := s.passkeys(s.creds.UserID); len(keys) != 1 || keys[0].Name != "Laptop" {
+			t.Fatalf("after refusals: %+v", keys)
+		}
+
+		if body := post(ada, `mutation { renamePasskey(id: "`+id+`", name: "Work laptop") }`); !strings.Contains(body, `"renamePasskey":true`) {
+			t.Fatalf("rename: %s", body)
+		}
+		if body := post(ada, `mutation { removePasskey(id: "`+id+`") }`); !strings.Contains(body, `"removePasskey":true`) {
+			t.Fatalf("remove: %s", body)
+		}
+		if keys := s.passkeys(s.creds.UserID); len(keys) != 0 {
+			t.Fatalf("after remove: %+v", keys)
+		}
+	})
+}
+
+func TestPasskeySignInFailuresAreRateLimited(t *testing.T) {
+	eachDBWith(t, account.Config{AddressFailures: 2}, withPasskeys, func(t *testing.T, s *site) {
+		session := s.signIn()
+		key := newSoftKey(t, s.origin())
+		if resp, body := s.register(session, key, "Laptop"); resp.StatusCode != http.StatusCreated {
+			t.Fatalf("register: %d %s", resp.StatusCode, body)
+		}
+		wrong := *key
+		wrong.origin = "https://evil.example"
+		for range 2 {
+			opts, ceremony := s.beginSignIn()
+			if resp, body := s.finishSignIn(ceremony, wrong.get(opts)); resp.StatusCode != http.StatusUnauthorized {
+				t.Fatalf("wrong origin: %d %s", resp.StatusCode, body)
+			}
+		}
+		key.count = wrong.count
+		opts, ceremony := s.beginSignIn()
+		resp, body := s.finishSignIn(ceremony, key.get(opts))
+		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("past the limit: %d %s", resp.StatusCode, body)
 		}
 	})
 }

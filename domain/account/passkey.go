@@ -56,10 +56,18 @@ const (
 // Passkeys registers people's passkeys (WebAuthn credentials) and signs them in with one, no
 // e-mail or password asked: the credentials are discoverable.
 type Passkeys struct {
+	PasskeyKeys
 	accounts *Service
 	store    PasskeyStore
 	wa       *webauthn.WebAuthn
 }
+
+// PasskeyKeys lists, renames and removes people's passkeys: what needs no relying party, so that
+// GraphQL can offer it whatever the server's public URL.
+type PasskeyKeys struct{ store PasskeyStore }
+
+// NewPasskeyKeys returns the passkey list over store.
+func NewPasskeyKeys(store PasskeyStore) PasskeyKeys { return PasskeyKeys{store: store} }
 
 // NewPasskeys returns passkeys over store, opening sessions through accounts. Errors: the public
 // URL is not an absolute http(s) URL, an origin is malformed.
@@ -84,7 +92,7 @@ func NewPasskeys(accounts *Service, store PasskeyStore, cfg PasskeyConfig) (*Pas
 	if err != nil {
 		return nil, fmt.Errorf("passkeys: %w", err)
 	}
-	return &Passkeys{accounts: accounts, store: store, wa: wa}, nil
+	return &Passkeys{PasskeyKeys: PasskeyKeys{store: store}, accounts: accounts, store: store, wa: wa}, nil
 }
 
 // errCeremony answers a finish without a live ceremony: none begun, expired, or already finished.
@@ -230,12 +238,12 @@ func (p *Passkeys) FinishSignIn(ctx context.Context, token string, assertion []b
 }
 
 // List returns a user's passkeys, oldest first.
-func (p *Passkeys) List(ctx context.Context, userID string) ([]*storage.Passkey, error) {
+func (p PasskeyKeys) List(ctx context.Context, userID string) ([]*storage.Passkey, error) {
 	return p.store.ListPasskeys(ctx, userID)
 }
 
 // Rename names one of a user's passkeys. Errors: Invalid, NotFound (also another user's).
-func (p *Passkeys) Rename(ctx context.Context, userID, id, name string) error {
+func (p PasskeyKeys) Rename(ctx context.Context, userID, id, name string) error {
 	name, err := passkeyName(name)
 	if err != nil {
 		return err
@@ -251,7 +259,7 @@ func (p *Passkeys) Rename(ctx context.Context, userID, id, name string) error {
 
 // Remove deletes one of a user's passkeys: it signs no one in again. Sessions it opened stay (end
 // them from the session list). Errors: NotFound (also another user's).
-func (p *Passkeys) Remove(ctx context.Context, userID, id string) error {
+func (p PasskeyKeys) Remove(ctx context.Context, userID, id string) error {
 	if err := p.store.DeletePasskey(ctx, userID, id); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			return apperr.NotFoundf("passkey not found")
