@@ -275,6 +275,7 @@ var unpagedLists = map[string]int{
 	"Query.organizationsForEmailDomain": 20,
 	"Query.apiTokens":                   20, // a user holds a handful of tokens
 	"Query.sessions":                    50, // a person signs in from a few browsers
+	"Query.passkeys":                    20, // at most 20 per person (domain/account)
 	"SiteStructure.structure":           100,
 	"SiteStructure.sections":            20,
 	"SiteSection.siteSpaces":            10,

@@ -51,6 +51,8 @@ type Options struct {
 	OIDC *OIDC
 	// Mailer, when set, sends reset links by e-mail (POST /auth/reset-request).
 	Mailer *Mailer
+	// Passkeys, when set, offers the passkey ceremonies under /auth/passkeys.
+	Passkeys *account.Passkeys
 }
 
 // Handler serves /auth and authenticates session cookies.
@@ -82,6 +84,7 @@ func New(accounts *account.Service, opts Options) (*Handler, error) {
 	h.linkRoutes(r)
 	h.inviteRoutes(r)
 	h.oidcRoutes(r)
+	h.passkeyRoutes(r)
 	if opts.Mailer != nil {
 		r.Post("/reset-request", h.requestReset)
 	}

@@ -40,6 +40,16 @@ func browserSignIn(ctx context.Context, res *domain.App, s serveConfig) (*signin
 			return nil, err
 		}
 	}
+	passkeys, err := account.NewPasskeys(res.Accounts, res.Store, account.PasskeyConfig{PublicURL: res.Settings.PublicURL,
+		RPID: a.PasskeyRPID, Origins: trusted})
+	switch {
+	case err == nil:
+		opts.Passkeys = passkeys
+	case a.PasskeyRPID != "":
+		return nil, err
+	default: // an IP address as public URL (the default): browsers refuse passkeys there
+		slog.Warn("passkeys off: they need a public URL with a domain name (localhost works for development)", "err", err)
+	}
 	return signin.New(res.Accounts, opts)
 }
 

@@ -57,6 +57,8 @@ type accountsConfig struct {
 	OIDCName         string
 
 	SMTPURL string
+
+	PasskeyRPID string
 }
 
 // aiConfig is the one OpenAI-compatible provider every model call goes to: translations, Ask and
@@ -200,6 +202,8 @@ func (c *config) accountFlags() []cli.Flag {
 			Usage: `the provider's name on the sign-in pages ("Sign in with …")`},
 		&cli.StringFlag{Name: "smtp-url", Sources: cli.EnvVars("BINDERY_SMTP_URL"), Destination: &a.SMTPURL,
 			Usage: "an SMTP server that sends password reset links: smtp://user:password@host:587?from=bindery@example.com, or smtps://… (default: none; operators print reset links)"},
+		&cli.StringFlag{Name: "passkey-rp-id", Sources: cli.EnvVars("BINDERY_PASSKEY_RP_ID"), Destination: &a.PasskeyRPID,
+			Usage: "the WebAuthn relying party id passkeys are bound to: the public URL's host (default) or a registrable suffix of it"},
 	}
 }
 
