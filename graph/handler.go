@@ -58,7 +58,7 @@ func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) ht
 		if !boundRequest(w, req) {
 			return
 		}
-		if !domain.HasRequestState(req.Context()) { // mounted without Middleware
+		if !domain.HasRequestState(req.Context()) { // mounted without a server that installs one
 			req = req.WithContext(r.WithRequestState(req.Context()))
 		}
 		srv.ServeHTTP(w, req)
@@ -127,14 +127,4 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		gqlErr.Extensions["field"] = ae.Field
 	}
 	return gqlErr
-}
-
-// Middleware gives every request its own state and dataloaders; mount it before both /graphql
-// and /v1. The GraphQL handler installs them itself when it is mounted without it.
-func Middleware(app *domain.App) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			next.ServeHTTP(w, r.WithContext(app.WithRequestState(r.Context())))
-		})
-	}
 }

@@ -26,7 +26,7 @@ func NewExecutor(app *domain.App) *executor.Executor {
 	exec.SetQueryCache(lru.New[*ast.QueryDocument](64))
 	exec.SetErrorPresenter(presentError)
 	exec.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-		if !domain.HasRequestState(ctx) { // a caller outside Middleware: the operation is its own request
+		if !domain.HasRequestState(ctx) { // a caller without a request state: the operation is its own request
 			ctx = r.WithRequestState(ctx)
 		}
 		return next(ctx)

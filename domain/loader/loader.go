@@ -321,8 +321,8 @@ func viewerID(ctx context.Context) string {
 // them with the rest of what the request has read, so that one context value serves both.
 type Holder interface{ Loaders() *Loaders }
 
-// NewContext returns ctx carrying h, the request's state with its loaders (graph.Middleware
-// installs it).
+// NewContext returns ctx carrying h, the request's state with its loaders (every door installs
+// one per request).
 func NewContext(ctx context.Context, h Holder) context.Context {
 	return context.WithValue(ctx, loadersKey{}, h)
 }
@@ -348,6 +348,6 @@ func For(ctx context.Context, store *storage.Store) *Loaders {
 // batching (one statement per item); in a server it does nothing.
 func Missing() {
 	if testing.Testing() {
-		panic("no request state in the context: install one (graph.Middleware, Resolver.WithRequestState)")
+		panic("no request state in the context: install one (REST's server, the GraphQL handler, Resolver.WithRequestState)")
 	}
 }
