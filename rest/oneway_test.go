@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bindery/bindery/internal/layering"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -30,31 +31,15 @@ func isStorage(path string) bool {
 	return path == "github.com/bindery/bindery/storage" || strings.HasPrefix(path, "github.com/bindery/bindery/storage/")
 }
 
-// oneWayViolations lists, as "a → b → c: why", each forbidden package that pattern reaches.
+// oneWayViolations lists, as "a → b → c: why", each forbidden package that pattern reaches, and
+// each storage package it imports itself.
 func oneWayViolations(t *testing.T, pattern string) []string {
 	t.Helper()
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedImports | packages.NeedDeps}, pattern)
-	if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
-		t.Fatalf("loading %s: %v %v", pattern, err, pkgs)
+	out := layering.Violations(t, pattern, 1, forbidden)
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedImports}, pattern)
+	if err != nil || len(pkgs) != 1 {
+		t.Fatalf("loading %s: %v", pattern, err)
 	}
-	var out []string
-	seen := map[string]bool{}
-	var walk func(p *packages.Package, path []string)
-	walk = func(p *packages.Package, path []string) {
-		path = append(path, p.PkgPath)
-		if why := forbidden(p.PkgPath); why != "" && len(path) > 1 {
-			out = append(out, strings.Join(path, " → ")+": "+why)
-			return
-		}
-		if seen[p.PkgPath] {
-			return
-		}
-		seen[p.PkgPath] = true
-		for _, imp := range p.Imports {
-			walk(imp, path)
-		}
-	}
-	walk(pkgs[0], nil)
 	for imp := range pkgs[0].Imports {
 		if isStorage(imp) {
 			out = append(out, pattern+" → "+imp+": storage")
