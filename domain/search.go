@@ -77,24 +77,15 @@ func (r *App) SearchOrganization(ctx context.Context, orgID string, in model.Sea
 	if err != nil {
 		return nil, err
 	}
-	if _, err := r.OrganizationByID(ctx, orgID); err != nil {
-		return nil, err
-	}
-	acc, err := r.viewerAccess(ctx, orgID)
-	if err != nil {
-		return nil, err
-	}
-	spaces, err := r.orgSpaces(ctx, orgID)
+	spaces, err := r.readableOrgSpaces(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
 	titles := map[string]string{}
 	var ids []string
 	for _, s := range spaces {
-		if canRead(acc.SpaceRole(spaceNode(s))) {
-			ids = append(ids, s.ID)
-			titles[s.ID] = s.Title
-		}
+		ids = append(ids, s.ID)
+		titles[s.ID] = s.Title
 	}
 	plan, err := r.planSearch(ctx, orgID, ids, in.Query, nil)
 	if err != nil {
