@@ -22,6 +22,9 @@ type Settings struct {
 	FilesURL string
 	// Version and Build describe the running binary.
 	Version, Build string
+	// SingleSignOn names the identity provider people may sign in through ("" when none is
+	// configured: organizations cannot require single sign-on).
+	SingleSignOn string
 	// Fetch is what fetching a user's URL (OpenAPI specifications) may reach; the zero value is
 	// https only, public addresses only.
 	Fetch safefetch.Policy

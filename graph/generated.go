@@ -581,6 +581,7 @@ type ComplexityRoot struct {
 		DeleteSpace                        func(childComplexity int, id string) int
 		DeleteTeam                         func(childComplexity int, organizationID string, teamID string) int
 		DeleteTranslation                  func(childComplexity int, organizationID string, translationID string) int
+		EndMemberSessions                  func(childComplexity int, organizationID string, userID string) int
 		EndOtherSessions                   func(childComplexity int) int
 		EndSession                         func(childComplexity int, id string) int
 		ExportToGitRepository              func(childComplexity int, spaceID string, input model.ExportToGitRepositoryInput) int
@@ -616,6 +617,7 @@ type ComplexityRoot struct {
 		RevokeAPIToken                     func(childComplexity int, id string) int
 		RunTranslation                     func(childComplexity int, organizationID string, translationID string) int
 		SetMemberSso                       func(childComplexity int, organizationID string, userID string) int
+		SetOrganizationSSORoleMapping      func(childComplexity int, organizationID string, claim string, roles []*model.SSORoleRule) int
 		SetSpaceTemplate                   func(childComplexity int, spaceID string, template bool) int
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) int
 		SortSiteStructure                  func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
@@ -754,6 +756,7 @@ type ComplexityRoot struct {
 		Site                 func(childComplexity int, id string) int
 		Sites                func(childComplexity int, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) int
 		Spaces               func(childComplexity int, first *int, after *string) int
+		SsoRoleMapping       func(childComplexity int) int
 		Team                 func(childComplexity int, id string) int
 		Teams                func(childComplexity int, first *int, after *string, title *string, owner *string) int
 		Templates            func(childComplexity int) int
@@ -1137,6 +1140,16 @@ type ComplexityRoot struct {
 		URLs          func(childComplexity int) int
 		UpdatedAt     func(childComplexity int) int
 		Variables     func(childComplexity int) int
+	}
+
+	SSORoleMapping struct {
+		Claim func(childComplexity int) int
+		Roles func(childComplexity int) int
+	}
+
+	SSORoleRule struct {
+		Role  func(childComplexity int) int
+		Value func(childComplexity int) int
 	}
 
 	SearchAncestor struct {
@@ -1753,6 +1766,8 @@ type MutationResolver interface {
 	UpdateSpace(ctx context.Context, id string, input model.UpdateSpaceInput) (*model.Space, error)
 	DeleteSpace(ctx context.Context, id string) (bool, error)
 	RestoreSpace(ctx context.Context, id string) (*model.Space, error)
+	SetOrganizationSSORoleMapping(ctx context.Context, organizationID string, claim string, roles []*model.SSORoleRule) (*model.SSORoleMapping, error)
+	EndMemberSessions(ctx context.Context, organizationID string, userID string) (int, error)
 	CreateTeam(ctx context.Context, organizationID string, input model.CreateTeamInput) (*model.Team, error)
 	UpdateTeam(ctx context.Context, organizationID string, teamID string, input model.UpdateTeamInput) (*model.Team, error)
 	DeleteTeam(ctx context.Context, organizationID string, teamID string) (bool, error)
@@ -1789,6 +1804,7 @@ type OrganizationResolver interface {
 	Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) (*model.Connection[*model.Site], error)
 	Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error)
 	Spaces(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.Space], error)
+	SsoRoleMapping(ctx context.Context, obj *model.Organization) (*model.SSORoleMapping, error)
 	Teams(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, owner *string) (*model.Connection[*model.Team], error)
 	Team(ctx context.Context, obj *model.Organization, id string) (*model.Team, error)
 	Templates(ctx context.Context, obj *model.Organization) ([]*model.Template, error)
@@ -4149,6 +4165,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTranslation(childComplexity, args["organizationId"].(string), args["translationId"].(string)), true
+	case "Mutation.endMemberSessions":
+		if e.ComplexityRoot.Mutation.EndMemberSessions == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endMemberSessions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndMemberSessions(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
 	case "Mutation.endOtherSessions":
 		if e.ComplexityRoot.Mutation.EndOtherSessions == nil {
 			break
@@ -4529,6 +4556,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetMemberSso(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.setOrganizationSSORoleMapping":
+		if e.ComplexityRoot.Mutation.SetOrganizationSSORoleMapping == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setOrganizationSSORoleMapping_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetOrganizationSSORoleMapping(childComplexity, args["organizationId"].(string), args["claim"].(string), args["roles"].([]*model.SSORoleRule)), true
 	case "Mutation.setSpaceTemplate":
 		if e.ComplexityRoot.Mutation.SetSpaceTemplate == nil {
 			break
@@ -5383,6 +5421,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Spaces(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Organization.ssoRoleMapping":
+		if e.ComplexityRoot.Organization.SsoRoleMapping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.SsoRoleMapping(childComplexity), true
 	case "Organization.team":
 		if e.ComplexityRoot.Organization.Team == nil {
 			break
@@ -7100,6 +7144,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.Variables(childComplexity), true
+
+	case "SSORoleMapping.claim":
+		if e.ComplexityRoot.SSORoleMapping.Claim == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSORoleMapping.Claim(childComplexity), true
+	case "SSORoleMapping.roles":
+		if e.ComplexityRoot.SSORoleMapping.Roles == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSORoleMapping.Roles(childComplexity), true
+
+	case "SSORoleRule.role":
+		if e.ComplexityRoot.SSORoleRule.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSORoleRule.Role(childComplexity), true
+	case "SSORoleRule.value":
+		if e.ComplexityRoot.SSORoleRule.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSORoleRule.Value(childComplexity), true
 
 	case "SearchAncestor.title":
 		if e.ComplexityRoot.SearchAncestor.Title == nil {
@@ -9135,6 +9205,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputRequestReviewersInput,
+		ec.unmarshalInputSSORoleRuleInput,
 		ec.unmarshalInputSetTeamMemberInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSitePointerInput,
@@ -9242,7 +9313,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
+//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -9333,6 +9404,7 @@ type PublishedURLs {
 	{Name: "schema/site_section.graphqls", Input: sourceData("schema/site_section.graphqls"), BuiltIn: false},
 	{Name: "schema/site_space.graphqls", Input: sourceData("schema/site_space.graphqls"), BuiltIn: false},
 	{Name: "schema/space.graphqls", Input: sourceData("schema/space.graphqls"), BuiltIn: false},
+	{Name: "schema/sso.graphqls", Input: sourceData("schema/sso.graphqls"), BuiltIn: false},
 	{Name: "schema/team.graphqls", Input: sourceData("schema/team.graphqls"), BuiltIn: false},
 	{Name: "schema/template.graphqls", Input: sourceData("schema/template.graphqls"), BuiltIn: false},
 	{Name: "schema/tokens.graphqls", Input: sourceData("schema/tokens.graphqls"), BuiltIn: false},
@@ -10541,6 +10613,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_site(ctx, field)
 	case "spaces":
 		return ec.fieldContext_Organization_spaces(ctx, field)
+	case "ssoRoleMapping":
+		return ec.fieldContext_Organization_ssoRoleMapping(ctx, field)
 	case "teams":
 		return ec.fieldContext_Organization_teams(ctx, field)
 	case "team":
@@ -11271,6 +11345,26 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_computedSeed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
+}
+
+func (ec *executionContext) childFields_SSORoleMapping(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "claim":
+		return ec.fieldContext_SSORoleMapping_claim(ctx, field)
+	case "roles":
+		return ec.fieldContext_SSORoleMapping_roles(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SSORoleMapping", field.Name)
+}
+
+func (ec *executionContext) childFields_SSORoleRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_SSORoleRule_value(ctx, field)
+	case "role":
+		return ec.fieldContext_SSORoleRule_role(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SSORoleRule", field.Name)
 }
 
 func (ec *executionContext) childFields_SearchAncestor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13515,6 +13609,28 @@ func (ec *executionContext) field_Mutation_deleteTranslation_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_endMemberSessions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_endSession_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14300,6 +14416,36 @@ func (ec *executionContext) field_Mutation_setMemberSSO_args(ctx context.Context
 		return nil, err
 	}
 	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setOrganizationSSORoleMapping_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "claim",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["claim"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "roles",
+		func(ctx context.Context, v any) ([]*model.SSORoleRule, error) {
+			return ec.unmarshalNSSORoleRuleInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRuleᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["roles"] = arg2
 	return args, nil
 }
 
@@ -28103,6 +28249,94 @@ func (ec *executionContext) fieldContext_Mutation_restoreSpace(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_setOrganizationSSORoleMapping(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setOrganizationSSORoleMapping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetOrganizationSSORoleMapping(ctx, fc.Args["organizationId"].(string), fc.Args["claim"].(string), fc.Args["roles"].([]*model.SSORoleRule))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SSORoleMapping) graphql.Marshaler {
+			return ec.marshalOSSORoleMapping2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleMapping(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setOrganizationSSORoleMapping(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SSORoleMapping(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setOrganizationSSORoleMapping_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endMemberSessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endMemberSessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndMemberSessions(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endMemberSessions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endMemberSessions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createTeam(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30879,6 +31113,38 @@ func (ec *executionContext) fieldContext_Organization_spaces(ctx context.Context
 	if fc.Args, err = ec.field_Organization_spaces_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_ssoRoleMapping(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_ssoRoleMapping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Organization().SsoRoleMapping(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SSORoleMapping) graphql.Marshaler {
+			return ec.marshalOSSORoleMapping2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleMapping(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_ssoRoleMapping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SSORoleMapping(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -37996,6 +38262,107 @@ func (ec *executionContext) _RevisionPage_computedSeed(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_RevisionPage_computedSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SSORoleMapping_claim(ctx context.Context, field graphql.CollectedField, obj *model.SSORoleMapping) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSORoleMapping_claim(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Claim, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSORoleMapping_claim(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSORoleMapping", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SSORoleMapping_roles(ctx context.Context, field graphql.CollectedField, obj *model.SSORoleMapping) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSORoleMapping_roles(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Roles, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SSORoleRule) graphql.Marshaler {
+			return ec.marshalNSSORoleRule2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRuleᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSORoleMapping_roles(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SSORoleMapping",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SSORoleRule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SSORoleRule_value(ctx context.Context, field graphql.CollectedField, obj *model.SSORoleRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSORoleRule_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSORoleRule_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSORoleRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SSORoleRule_role(ctx context.Context, field graphql.CollectedField, obj *model.SSORoleRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSORoleRule_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberRole) graphql.Marshaler {
+			return ec.marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SSORoleRule_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSORoleRule", field, false, false, errors.New("field of type MemberRole does not have child fields"))
 }
 
 func (ec *executionContext) _SearchAncestor_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchAncestor) (ret graphql.Marshaler) {
@@ -49207,6 +49574,43 @@ func (ec *executionContext) unmarshalInputRequestReviewersInput(ctx context.Cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSSORoleRuleInput(ctx context.Context, obj any) (model.SSORoleRule, error) {
+	var it model.SSORoleRule
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"value", "role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSetTeamMemberInput(ctx context.Context, obj any) (model.SetTeamMemberInput, error) {
 	var it model.SetTeamMemberInput
 	if obj == nil {
@@ -55408,6 +55812,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "setOrganizationSSORoleMapping":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setOrganizationSSORoleMapping(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endMemberSessions":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endMemberSessions(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createTeam(ctx, field)
@@ -56773,6 +57191,44 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}()
 				res = ec._Organization_spaces(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "ssoRoleMapping":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_ssoRoleMapping(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -60769,6 +61225,92 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 			out.Values[i] = ec._RevisionPage_computedSeed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sSORoleMappingImplementors = []string{"SSORoleMapping"}
+
+func (ec *executionContext) _SSORoleMapping(ctx context.Context, sel ast.SelectionSet, obj *model.SSORoleMapping) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sSORoleMappingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SSORoleMapping")
+		case "claim":
+			out.Values[i] = ec._SSORoleMapping_claim(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "roles":
+			out.Values[i] = ec._SSORoleMapping_roles(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sSORoleRuleImplementors = []string{"SSORoleRule"}
+
+func (ec *executionContext) _SSORoleRule(ctx context.Context, sel ast.SelectionSet, obj *model.SSORoleRule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sSORoleRuleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SSORoleRule")
+		case "value":
+			out.Values[i] = ec._SSORoleRule_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._SSORoleRule_role(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -68002,6 +68544,51 @@ func (ec *executionContext) marshalNRevisionType2githubᚗcomᚋbinderyᚋbinder
 	return v
 }
 
+func (ec *executionContext) marshalNSSORoleRule2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SSORoleRule) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSSORoleRule2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRule(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSSORoleRule2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRule(ctx context.Context, sel ast.SelectionSet, v *model.SSORoleRule) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SSORoleRule(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSSORoleRuleInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRuleᚄ(ctx context.Context, v any) ([]*model.SSORoleRule, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SSORoleRule, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSSORoleRuleInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRule(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSSORoleRuleInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRule(ctx context.Context, v any) (*model.SSORoleRule, error) {
+	res, err := ec.unmarshalInputSSORoleRuleInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNSearchAncestor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchAncestorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchAncestor) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -70393,6 +70980,13 @@ func (ec *executionContext) marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbin
 		return graphql.Null
 	}
 	return ec._RevisionPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSSORoleMapping2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleMapping(ctx context.Context, sel ast.SelectionSet, v *model.SSORoleMapping) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SSORoleMapping(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx context.Context, sel ast.SelectionSet, v *model.Site) graphql.Marshaler {

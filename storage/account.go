@@ -39,6 +39,9 @@ type Session struct {
 	ExpiresAt time.Time
 	UserAgent string
 	Address   string
+	// Method is how the person signed in: "password", "passkey", "oidc", "setup", "reset",
+	// "signup". Organizations that enforce single sign-on admit only "oidc".
+	Method string
 	// User is loaded by FindSession.
 	User *User `bun:"rel:belongs-to,join:user_id=id"`
 }
@@ -129,6 +132,7 @@ type NewSession struct {
 	ExpiresAt time.Time
 	UserAgent string
 	Address   string
+	Method    string
 	// Replaces is the id (in clear) of a session the browser presented, ended in the same
 	// transaction so that an id set before sign-in never becomes signed in (session fixation).
 	Replaces string
@@ -139,7 +143,7 @@ type NewSession struct {
 func (s *Store) CreateSession(ctx context.Context, in NewSession, now time.Time) (string, *Session, error) {
 	token := SessionPrefix + randomString(40)
 	se := &Session{ID: NewID(), UserID: in.UserID, TokenHash: hashToken(token), CreatedAt: now, LastSeenAt: now,
-		ExpiresAt: in.ExpiresAt, UserAgent: in.UserAgent, Address: in.Address}
+		ExpiresAt: in.ExpiresAt, UserAgent: in.UserAgent, Address: in.Address, Method: in.Method}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if in.Replaces != "" {
 			if _, err := tx.NewDelete().Model((*Session)(nil)).Where("token_hash = ?", hashToken(in.Replaces)).Exec(ctx); err != nil {

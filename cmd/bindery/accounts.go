@@ -28,10 +28,11 @@ func browserSignIn(ctx context.Context, res *domain.App, s serveConfig) (*signin
 	opts := signin.Options{PublicURL: res.Settings.PublicURL, TrustedOrigins: trusted, AppURL: res.Settings.AppURL, Invites: res}
 	if a.OIDCIssuer != "" || a.OIDCClientID != "" {
 		var err error
-		opts.OIDC, err = signin.NewOIDC(ctx, signin.OIDCConfig{Issuer: a.OIDCIssuer, ClientID: a.OIDCClientID, ClientSecret: a.OIDCClientSecret, Name: a.OIDCName})
+		opts.OIDC, err = signin.NewOIDC(ctx, signin.OIDCConfig{Issuer: a.OIDCIssuer, ClientID: a.OIDCClientID, ClientSecret: a.OIDCClientSecret, Name: a.OIDCName, Scopes: a.OIDCScopes})
 		if err != nil {
 			return nil, err
 		}
+		res.Settings.SingleSignOn = opts.OIDC.Name()
 		slog.Info("single sign-on", "issuer", a.OIDCIssuer, "redirect_url", strings.TrimRight(res.Settings.PublicURL, "/")+"/auth/oidc/callback")
 	}
 	if a.SMTPURL != "" {

@@ -34,6 +34,9 @@ type Store interface {
 	CreateAccountLink(ctx context.Context, userID, purpose string, now, expiresAt time.Time) (string, error)
 	FindAccountLink(ctx context.Context, token, purpose string, now time.Time) (*storage.AccountLink, *storage.User, error)
 	UseAccountLink(ctx context.Context, token, purpose, passwordHash string, now time.Time) (string, error)
+	FindIdentityUser(ctx context.Context, issuer, subject string) (*storage.User, error)
+	IdentitySubject(ctx context.Context, userID, issuer string) (string, error)
+	LinkIdentity(ctx context.Context, issuer, subject, userID string, now time.Time) error
 }
 
 // Config holds the session lifetimes and failure limits; zero fields take DefaultConfig's.
@@ -185,7 +188,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string, c Client) 
 func (s *Service) open(ctx context.Context, u *storage.User, c Client, method string) (*SignedIn, error) {
 	now := s.now()
 	token, se, err := s.store.CreateSession(ctx, storage.NewSession{UserID: u.ID, ExpiresAt: now.Add(s.cfg.Lifetime),
-		UserAgent: truncate(c.UserAgent, 512), Address: c.Address, Replaces: validSessionShape(c.Session)}, now)
+		UserAgent: truncate(c.UserAgent, 512), Address: c.Address, Method: method, Replaces: validSessionShape(c.Session)}, now)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +226,16 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*authz.Actor,
 		}
 	}
 	u := se.User
-	return &authz.Actor{UserID: u.ID, TokenID: "session:" + se.ID, Email: u.Email, EmailVerified: u.EmailVerified}, se, nil
+	return &authz.Actor{UserID: u.ID, TokenID: "session:" + se.ID, Email: u.Email, EmailVerified: u.EmailVerified, SignedInWith: sessionMethod(se)}, se, nil
+}
+
+// sessionMethod is how a session signed in; sessions from before methods were recorded count as
+// a password's, which single sign-on does not admit.
+func sessionMethod(se *storage.Session) string {
+	if se.Method == "" {
+		return "password"
+	}
+	return se.Method
 }
 
 // SignOut ends the session with that id, if it exists: signing out twice is not an error.
@@ -466,21 +478,54 @@ type Invite struct {
 // errNoAccount refuses a first single sign-on when nothing allows an account for the address.
 var errNoAccount = apperr.Forbiddenf("there is no account for this e-mail address, and no invite or organization e-mail domain allows one: ask an administrator for an invite")
 
-// SignInVerified opens a session for the person an identity provider vouched for: the user with
-// that verified e-mail address, created (verified, without a password) when mayCreate allows it.
-// created reports a new account. Errors: Invalid, Forbidden (unverified address, or no account
-// and none may be made).
-func (s *Service) SignInVerified(ctx context.Context, email, name string, verified bool, mayCreate func(context.Context) (bool, error), c Client, method string) (in *SignedIn, created bool, err error) {
-	email = strings.ToLower(strings.TrimSpace(email))
+// errOtherIdentity refuses a sign-in whose address belongs to an account already tied to another
+// subject at the same provider: the address was reassigned there, and its new holder is not the
+// account's owner.
+var errOtherIdentity = apperr.Forbiddenf("this e-mail address belongs to an account tied to another identity at your identity provider: ask an administrator")
+
+// Identity is who an identity provider vouched for.
+type Identity struct {
+	// Issuer and Subject are the provider's stable identifier (the ID token's iss and sub).
+	Issuer, Subject string
+	Email, Name     string
+	EmailVerified   bool
+}
+
+// SignInVerified opens a session for the person an identity provider vouched for. The account is
+// found by the provider's subject first (an address changed at the provider still reaches it),
+// then by the verified e-mail address, which ties the subject to it; it is created (verified,
+// without a password) when neither finds one and mayCreate allows it. created reports a new
+// account. Errors: Invalid, Forbidden (unverified address, an address whose account is tied to
+// another subject, or no account and none may be made).
+func (s *Service) SignInVerified(ctx context.Context, id Identity, mayCreate func(context.Context) (bool, error), c Client, method string) (in *SignedIn, created bool, err error) {
+	if id.Issuer == "" || id.Subject == "" || len(id.Subject) > 255 {
+		return nil, false, apperr.Invalidf("sub", "the identity provider gave no usable subject")
+	}
+	if u, err := s.store.FindIdentityUser(ctx, id.Issuer, id.Subject); err == nil {
+		in, err := s.open(ctx, u, c, method)
+		return in, false, err
+	} else if !errors.Is(err, storage.ErrNotFound) {
+		return nil, false, err
+	}
+	email := strings.ToLower(strings.TrimSpace(id.Email))
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > maxEmailLength {
 		return nil, false, apperr.Invalidf("email", "the identity provider gave no usable e-mail address")
 	}
-	if !verified {
+	if !id.EmailVerified {
 		return nil, false, apperr.Forbiddenf("the identity provider has not verified the e-mail address %s", email)
 	}
 	acc, err := s.store.FindAccountByEmail(ctx, email)
 	switch {
 	case err == nil:
+		if _, err := s.store.IdentitySubject(ctx, acc.User.ID, id.Issuer); err == nil {
+			slog.WarnContext(ctx, "sign-in refused: address tied to another subject", "event", "signin.failed", "method", method, "user_id", acc.User.ID, "address", c.Address)
+			return nil, false, errOtherIdentity
+		} else if !errors.Is(err, storage.ErrNotFound) {
+			return nil, false, err
+		}
+		if err := s.store.LinkIdentity(ctx, id.Issuer, id.Subject, acc.User.ID, s.now()); err != nil {
+			return nil, false, err
+		}
 		in, err := s.open(ctx, acc.User, c, method)
 		return in, false, err
 	case !errors.Is(err, storage.ErrNotFound):
@@ -494,12 +539,15 @@ func (s *Service) SignInVerified(ctx context.Context, email, name string, verifi
 		slog.InfoContext(ctx, "sign-in refused: no account", "event", "signin.failed", "method", method, "address", c.Address)
 		return nil, false, errNoAccount
 	}
-	name = strings.TrimSpace(name)
+	name := strings.TrimSpace(id.Name)
 	if name == "" || len([]rune(name)) > 100 {
 		name, _, _ = strings.Cut(email, "@")
 	}
 	u, err := s.store.CreateUser(ctx, storage.NewUser{DisplayName: name, Email: email, EmailVerified: true}, s.now())
 	if err != nil {
+		return nil, false, err
+	}
+	if err := s.store.LinkIdentity(ctx, id.Issuer, id.Subject, u.ID, s.now()); err != nil {
 		return nil, false, err
 	}
 	slog.InfoContext(ctx, "signed up", "event", "signup", "user_id", u.ID, "method", method)

@@ -19,6 +19,19 @@ type Actor struct {
 	EmailVerified bool
 	// Limit narrows what the token may do below the user's roles (nil: nothing narrowed).
 	Limit *Limit
+	// SignedInWith is how a browser session's person signed in ("password", "passkey", "oidc",
+	// …); empty for an API token.
+	SignedInWith string
+}
+
+// MethodSingleSignOn is SignedInWith for a session opened through the identity provider.
+const MethodSingleSignOn = "oidc"
+
+// NeedsSingleSignOn reports whether the actor is a browser session that did not come through
+// single sign-on, and so may not act in an organization that enforces it. API tokens are
+// credentials of their own, managed by admins: enforcement applies to people's sign-ins.
+func (a *Actor) NeedsSingleSignOn() bool {
+	return a.SignedInWith != "" && a.SignedInWith != MethodSingleSignOn
 }
 
 type actorKey struct{}
