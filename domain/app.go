@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain/account"
+	"github.com/bindery/bindery/domain/mailer"
 	"github.com/bindery/bindery/domain/answer"
 	"github.com/bindery/bindery/domain/safefetch"
 	"github.com/bindery/bindery/domain/translator"
@@ -45,6 +46,8 @@ type App struct {
 	GitSync GitSyncConfig
 	// Accounts holds people's passwords and sessions; nil: one with default settings.
 	Accounts *account.Service
+	// Mail sends invites and sign-in notices (nil: the server mails nothing).
+	Mail *mailer.Mailer
 
 	published publishedTrees // published revisions' navigation, link index and files (the reader's page views)
 	specDocs  specDocCache   // parsed OpenAPI versions, for the OpenAPI blocks of published pages

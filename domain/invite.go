@@ -28,7 +28,7 @@ func (r *App) InviteUsers(ctx context.Context, orgID string, in model.InviteUser
 		invites[i] = storage.Invitation{Email: e.Email, Role: roleString(in.RoleOf(e))}
 	}
 	sso := in.SSO != nil && *in.SSO
-	added, err := r.Store.InviteUsers(ctx, org.ID, invites, sso, r.Now())
+	added, err := r.Store.InviteUsers(ctx, org.ID, invites, sso, r.Now(), r.inviteMails(org.ID, org.Viewer.ID))
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/bindery/bindery/domain/account"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
+	"github.com/bindery/bindery/domain/mailer"
 	"github.com/bindery/bindery/storage"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
@@ -50,7 +51,7 @@ type Options struct {
 	// OIDC, when set, offers single sign-on through an OpenID Connect provider.
 	OIDC *OIDC
 	// Mailer, when set, sends reset links by e-mail (POST /auth/reset-request).
-	Mailer *Mailer
+	Mailer *mailer.Mailer
 	// Passkeys, when set, offers the passkey ceremonies under /auth/passkeys.
 	Passkeys *account.Passkeys
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/account"
 	"github.com/bindery/bindery/doors"
+	"github.com/bindery/bindery/internal/smtptest"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/signin"
 	"github.com/bindery/bindery/storage"
@@ -40,7 +41,7 @@ type site struct {
 
 	// What a test's configure function started for this database's server.
 	provider *provider
-	mailbox  *smtpServer
+	mailbox  *smtptest.Server
 }
 
 func eachDB(t *testing.T, cfg account.Config, fn func(t *testing.T, s *site)) {

@@ -52,6 +52,15 @@ type Config struct {
 	AccountFailures int
 	AddressFailures int
 	FailureWindow   time.Duration
+	// Notify, when set, is told of each sign-in from a browser the account has no session in
+	// (to mail a notice). Its failure is logged, never refuses the sign-in.
+	Notify func(ctx context.Context, n SignInNotice) error
+}
+
+// SignInNotice describes a sign-in from a new browser.
+type SignInNotice struct {
+	UserID, SessionID, Method, UserAgent, Address string
+	At                                            time.Time
 }
 
 // DefaultConfig is what a server runs with unless told otherwise.
@@ -187,13 +196,43 @@ func (s *Service) SignIn(ctx context.Context, email, password string, c Client) 
 // open starts a session for u, ending the one the browser presented.
 func (s *Service) open(ctx context.Context, u *storage.User, c Client, method string) (*SignedIn, error) {
 	now := s.now()
+	newBrowser := false
+	if s.cfg.Notify != nil {
+		var err error
+		if newBrowser, err = s.isNewBrowser(ctx, u.ID, c); err != nil {
+			return nil, err
+		}
+	}
 	token, se, err := s.store.CreateSession(ctx, storage.NewSession{UserID: u.ID, ExpiresAt: now.Add(s.cfg.Lifetime),
 		UserAgent: truncate(c.UserAgent, 512), Address: c.Address, Method: method, Replaces: validSessionShape(c.Session)}, now)
 	if err != nil {
 		return nil, err
 	}
 	slog.InfoContext(ctx, "signed in", "event", "signin", "user_id", u.ID, "session_id", se.ID, "method", method)
+	if newBrowser {
+		n := SignInNotice{UserID: u.ID, SessionID: se.ID, Method: method, UserAgent: se.UserAgent, Address: se.Address, At: now}
+		if err := s.cfg.Notify(ctx, n); err != nil {
+			slog.ErrorContext(ctx, "sign-in notice", "user_id", u.ID, "err", err)
+		}
+	}
 	return &SignedIn{Token: token, Session: se, User: u}, nil
+}
+
+// isNewBrowser reports whether a sign-in comes from a browser (by its user agent) in which the
+// account has no live session, while it has sessions elsewhere: a first sign-in ever, or one
+// after every session ended, is not news to its owner.
+func (s *Service) isNewBrowser(ctx context.Context, userID string, c Client) (bool, error) {
+	sessions, err := s.store.ListSessions(ctx, userID)
+	if err != nil || len(sessions) == 0 {
+		return false, err
+	}
+	agent := truncate(c.UserAgent, 512)
+	for _, se := range sessions {
+		if se.UserAgent == agent {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // Authenticate resolves a session id (from the cookie) to its actor and session. A session past
