@@ -11,6 +11,7 @@ import (
 
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 )
@@ -186,4 +187,29 @@ func (r *App) EndMemberSessions(ctx context.Context, orgID, userID string) (int,
 	}
 	slog.InfoContext(ctx, "member signed out by an admin", "event", "session.ended_by_admin", "organization_id", org.ID, "user_id", userID, "sessions", n)
 	return n, nil
+}
+
+// SSOProviderLogins lists where the organization's members start a single sign-on: the server's
+// identity provider, when one is configured. Members whose session the organization's SSO
+// requirement bars may read it too: it is what they need. Errors: NotFound (not a member).
+func (r *App) SSOProviderLogins(ctx context.Context, orgID string) (*model.SSOProviderLogins, error) {
+	actor, err := authz.RequireActor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !actor.Limit.InOrganization(orgID) {
+		return nil, apperr.NotFoundf("organization not found")
+	}
+	if _, err := loader.For(ctx, r.Store).Membership.Find(ctx, orgID); err != nil {
+		return nil, notFound(err, "organization")
+	}
+	out := &model.SSOProviderLogins{Items: []*model.SSOProviderLogin{}}
+	if name := r.Settings.SingleSignOn; name != "" {
+		if label := []rune(name); len(label) > 30 { // the contract's limit
+			name = string(label[:30])
+		}
+		out.Items = append(out.Items, &model.SSOProviderLogin{ID: authz.MethodSingleSignOn, Label: name,
+			StartURL: strings.TrimRight(r.Settings.PublicURL, "/") + "/auth/oidc/start"})
+	}
+	return out, nil
 }

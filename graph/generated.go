@@ -756,6 +756,7 @@ type ComplexityRoot struct {
 		Site                 func(childComplexity int, id string) int
 		Sites                func(childComplexity int, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) int
 		Spaces               func(childComplexity int, first *int, after *string) int
+		SsoProviderLogins    func(childComplexity int) int
 		SsoRoleMapping       func(childComplexity int) int
 		Team                 func(childComplexity int, id string) int
 		Teams                func(childComplexity int, first *int, after *string, title *string, owner *string) int
@@ -1140,6 +1141,16 @@ type ComplexityRoot struct {
 		URLs          func(childComplexity int) int
 		UpdatedAt     func(childComplexity int) int
 		Variables     func(childComplexity int) int
+	}
+
+	SSOProviderLogin struct {
+		ID       func(childComplexity int) int
+		Label    func(childComplexity int) int
+		StartURL func(childComplexity int) int
+	}
+
+	SSOProviderLogins struct {
+		Items func(childComplexity int) int
 	}
 
 	SSORoleMapping struct {
@@ -1804,6 +1815,7 @@ type OrganizationResolver interface {
 	Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) (*model.Connection[*model.Site], error)
 	Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error)
 	Spaces(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.Space], error)
+	SsoProviderLogins(ctx context.Context, obj *model.Organization) (*model.SSOProviderLogins, error)
 	SsoRoleMapping(ctx context.Context, obj *model.Organization) (*model.SSORoleMapping, error)
 	Teams(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, owner *string) (*model.Connection[*model.Team], error)
 	Team(ctx context.Context, obj *model.Organization, id string) (*model.Team, error)
@@ -5421,6 +5433,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Spaces(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Organization.ssoProviderLogins":
+		if e.ComplexityRoot.Organization.SsoProviderLogins == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.SsoProviderLogins(childComplexity), true
 	case "Organization.ssoRoleMapping":
 		if e.ComplexityRoot.Organization.SsoRoleMapping == nil {
 			break
@@ -7144,6 +7162,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.Variables(childComplexity), true
+
+	case "SSOProviderLogin.id":
+		if e.ComplexityRoot.SSOProviderLogin.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogin.ID(childComplexity), true
+	case "SSOProviderLogin.label":
+		if e.ComplexityRoot.SSOProviderLogin.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogin.Label(childComplexity), true
+	case "SSOProviderLogin.startURL":
+		if e.ComplexityRoot.SSOProviderLogin.StartURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogin.StartURL(childComplexity), true
+
+	case "SSOProviderLogins.items":
+		if e.ComplexityRoot.SSOProviderLogins.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogins.Items(childComplexity), true
 
 	case "SSORoleMapping.claim":
 		if e.ComplexityRoot.SSORoleMapping.Claim == nil {
@@ -10613,6 +10657,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_site(ctx, field)
 	case "spaces":
 		return ec.fieldContext_Organization_spaces(ctx, field)
+	case "ssoProviderLogins":
+		return ec.fieldContext_Organization_ssoProviderLogins(ctx, field)
 	case "ssoRoleMapping":
 		return ec.fieldContext_Organization_ssoRoleMapping(ctx, field)
 	case "teams":
@@ -11345,6 +11391,26 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_computedSeed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
+}
+
+func (ec *executionContext) childFields_SSOProviderLogin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SSOProviderLogin_id(ctx, field)
+	case "label":
+		return ec.fieldContext_SSOProviderLogin_label(ctx, field)
+	case "startURL":
+		return ec.fieldContext_SSOProviderLogin_startURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SSOProviderLogin", field.Name)
+}
+
+func (ec *executionContext) childFields_SSOProviderLogins(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_SSOProviderLogins_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SSOProviderLogins", field.Name)
 }
 
 func (ec *executionContext) childFields_SSORoleMapping(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -31117,6 +31183,38 @@ func (ec *executionContext) fieldContext_Organization_spaces(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_ssoProviderLogins(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_ssoProviderLogins(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Organization().SsoProviderLogins(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SSOProviderLogins) graphql.Marshaler {
+			return ec.marshalNSSOProviderLogins2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSOProviderLogins(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_ssoProviderLogins(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SSOProviderLogins(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_ssoRoleMapping(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38262,6 +38360,107 @@ func (ec *executionContext) _RevisionPage_computedSeed(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_RevisionPage_computedSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SSOProviderLogin_id(ctx context.Context, field graphql.CollectedField, obj *model.SSOProviderLogin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOProviderLogin_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOProviderLogin_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOProviderLogin", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SSOProviderLogin_label(ctx context.Context, field graphql.CollectedField, obj *model.SSOProviderLogin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOProviderLogin_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOProviderLogin_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOProviderLogin", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SSOProviderLogin_startURL(ctx context.Context, field graphql.CollectedField, obj *model.SSOProviderLogin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOProviderLogin_startURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOProviderLogin_startURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOProviderLogin", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SSOProviderLogins_items(ctx context.Context, field graphql.CollectedField, obj *model.SSOProviderLogins) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOProviderLogins_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SSOProviderLogin) graphql.Marshaler {
+			return ec.marshalNSSOProviderLogin2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSOProviderLoginᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOProviderLogins_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SSOProviderLogins",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SSOProviderLogin(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SSORoleMapping_claim(ctx context.Context, field graphql.CollectedField, obj *model.SSORoleMapping) (ret graphql.Marshaler) {
@@ -57218,6 +57417,44 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "ssoProviderLogins":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_ssoProviderLogins(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "ssoRoleMapping":
 			field := field
 
@@ -61225,6 +61462,92 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 			out.Values[i] = ec._RevisionPage_computedSeed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sSOProviderLoginImplementors = []string{"SSOProviderLogin"}
+
+func (ec *executionContext) _SSOProviderLogin(ctx context.Context, sel ast.SelectionSet, obj *model.SSOProviderLogin) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sSOProviderLoginImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SSOProviderLogin")
+		case "id":
+			out.Values[i] = ec._SSOProviderLogin_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._SSOProviderLogin_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startURL":
+			out.Values[i] = ec._SSOProviderLogin_startURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sSOProviderLoginsImplementors = []string{"SSOProviderLogins"}
+
+func (ec *executionContext) _SSOProviderLogins(ctx context.Context, sel ast.SelectionSet, obj *model.SSOProviderLogins) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sSOProviderLoginsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SSOProviderLogins")
+		case "items":
+			out.Values[i] = ec._SSOProviderLogins_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -68542,6 +68865,42 @@ func (ec *executionContext) unmarshalNRevisionType2githubᚗcomᚋbinderyᚋbind
 
 func (ec *executionContext) marshalNRevisionType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionType(ctx context.Context, sel ast.SelectionSet, v model.RevisionType) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNSSOProviderLogin2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSOProviderLoginᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SSOProviderLogin) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSSOProviderLogin2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSOProviderLogin(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSSOProviderLogin2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSOProviderLogin(ctx context.Context, sel ast.SelectionSet, v *model.SSOProviderLogin) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SSOProviderLogin(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSSOProviderLogins2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSOProviderLogins(ctx context.Context, sel ast.SelectionSet, v *model.SSOProviderLogins) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SSOProviderLogins(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSSORoleRule2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SSORoleRule) graphql.Marshaler {

@@ -21,6 +21,11 @@ func (r *mutationResolver) EndMemberSessions(ctx context.Context, organizationID
 	return r.App.EndMemberSessions(ctx, organizationID, userID)
 }
 
+// SsoProviderLogins is the resolver for the ssoProviderLogins field.
+func (r *organizationResolver) SsoProviderLogins(ctx context.Context, obj *model.Organization) (*model.SSOProviderLogins, error) {
+	return r.SSOProviderLogins(ctx, obj.ID)
+}
+
 // SsoRoleMapping is the resolver for the ssoRoleMapping field.
 func (r *organizationResolver) SsoRoleMapping(ctx context.Context, obj *model.Organization) (*model.SSORoleMapping, error) {
 	return r.SSORoleMapping(ctx, obj)

@@ -114,6 +114,7 @@ var matrix = []matrixCase{
 		`mutation($o: ID!, $u: ID!) { updateMember(organizationId: $o, userId: $u, input: {role: COMMENT}) { id } }`},
 	{"DELETE", "/orgs/{organizationId}/members/{userId}", adminOnly, 204, victim(""), "", `mutation($o: ID!, $u: ID!) { removeMember(organizationId: $o, userId: $u) }`},
 	{"POST", "/orgs/{organizationId}/members/{userId}/sso", adminOnly, 200, victim("/sso"), "", `mutation($o: ID!, $u: ID!) { setMemberSSO(organizationId: $o, userId: $u) { id } }`},
+	{"GET", "/orgs/{organizationId}/sso", member, 200, org("/sso"), "", `query($o: ID!) { organization(id: $o) { ssoProviderLogins { items { id } } } }`},
 	{"POST", "/orgs/{organizationId}/ping", member, 200, org("/ping"), "", `mutation($o: ID!) { pingOrganization(organizationId: $o) { gitbookVisitorClaims } }`},
 	{"POST", "/orgs/{organizationId}/invites", adminOnly, 200, org("/invites"), `{"emails":["invitee@matrix.test"]}`,
 		`mutation($o: ID!) { inviteUsersToOrganization(organizationId: $o, input: {emails: [{email: "invitee@matrix.test"}]}) { invited } }`},

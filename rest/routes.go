@@ -44,6 +44,7 @@ func (a *api) table() []Route {
 		{"PATCH", "/orgs/{organizationId}/members/{userId}", a.updateMember},
 		{"DELETE", "/orgs/{organizationId}/members/{userId}", a.removeMember},
 		{"POST", "/orgs/{organizationId}/members/{userId}/sso", a.setMemberSSO},
+		{"GET", "/orgs/{organizationId}/sso", a.listSSOProviderLogins},
 		{"POST", "/orgs/{organizationId}/ping", a.ping},
 
 		{"POST", "/orgs/{organizationId}/invites", a.inviteUsers},

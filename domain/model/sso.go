@@ -17,3 +17,15 @@ type SSORoleRule struct {
 
 // SSORoleRuleInput is SSORoleRule as GraphQL's input.
 type SSORoleRuleInput = SSORoleRule
+
+// SSOProviderLogins is the contract's list of where members start a single sign-on.
+type SSOProviderLogins struct {
+	Items []*SSOProviderLogin `json:"items"`
+}
+
+// SSOProviderLogin is one identity provider members may sign in through.
+type SSOProviderLogin struct {
+	ID       string `json:"id"`
+	Label    string `json:"label"`
+	StartURL string `json:"startURL"`
+}
