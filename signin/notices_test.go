@@ -58,6 +58,10 @@ func TestInvitedPeopleAreMailed(t *testing.T) {
 		if resp, body := s.call("POST", "/auth/sign-in", `{"email":"grace@example.com","password":"grace's long passphrase"}`); resp.StatusCode != http.StatusOK {
 			t.Fatalf("sign in after the invite: %d %s", resp.StatusCode, body)
 		}
+		// Following the mailed link proved the address.
+		if grace, err := s.res.Store.FindUserByEmail(context.Background(), "grace@example.com"); err != nil || !grace.EmailVerified {
+			t.Fatalf("the invitee's address is not verified after the set-up link: %v", err)
+		}
 		// Someone who already has an account is told where to go, with no link to spend.
 		s.call("POST", "/v1/orgs/"+org+"/invites", `{"emails":["grace@example.com"]}`, "Authorization", "Bearer "+s.creds.Token)
 		s.mailbox.None(t, 300*time.Millisecond) // already a member: nobody was added

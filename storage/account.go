@@ -251,8 +251,8 @@ func (s *Store) FindAccountLink(ctx context.Context, token, purpose string, now 
 	return l, u, nil
 }
 
-// UseAccountLink spends a link and sets its user's password hash, ending all their sessions, in
-// one transaction: of two concurrent uses, one wins. It returns the user's id. Errors:
+// UseAccountLink spends a link, sets its user's password hash and marks their address verified,
+// ending all their sessions, in one transaction: of two concurrent uses, one wins. It returns the user's id. Errors:
 // ErrNotFound (unknown, used, expired, or of another purpose).
 func (s *Store) UseAccountLink(ctx context.Context, token, purpose, passwordHash string, now time.Time) (string, error) {
 	var userID string
@@ -269,6 +269,10 @@ func (s *Store) UseAccountLink(ctx context.Context, token, purpose, passwordHash
 			return ErrNotFound
 		}
 		userID = ids[0]
+		// The link reached its holder through the address (or an operator who vouches for it).
+		if _, err := tx.NewUpdate().Model((*User)(nil)).Set("email_verified = ?", true).Where("id = ?", userID).Exec(ctx); err != nil {
+			return translate(err)
+		}
 		return setPassword(ctx, tx, userID, passwordHash, "", now)
 	})
 	if err != nil {
