@@ -72,7 +72,7 @@ func (r *App) accessOf(ctx context.Context, orgID, userID string, m *storage.Mem
 // enforces single sign-on (or marked the member as signing in through it) and the actor is a
 // browser session that signed in otherwise.
 func ssoBarred(actor *authz.Actor, m *storage.Member) bool {
-	return m != nil && actor.NeedsSingleSignOn() && (m.SSO || m.Organization != nil && m.Organization.SSO)
+	return m != nil && !actor.SignedInThroughSSO(m.OrganizationID) && (m.SSO || m.Organization != nil && m.Organization.SSO)
 }
 
 // errSSORequired answers a member whose session did not come through the single sign-on their

@@ -131,7 +131,7 @@ func (r *App) SetMemberSSO(ctx context.Context, orgID, userID string) (*model.Me
 	if err != nil {
 		return nil, err
 	}
-	if err := r.mayRequireSSO(ctx, ""); err != nil {
+	if err := r.mayRequireSSO(ctx, org.ID, ""); err != nil {
 		return nil, err
 	}
 	if err := r.Store.SetMemberSSO(ctx, org.ID, userID); err != nil {

@@ -151,7 +151,7 @@ func (r *App) UpdateOrganization(ctx context.Context, id string, in model.Update
 		set |= storage.OrganizationLogo
 	}
 	if v := in.SSO.Value(); v != nil && *v && !row.SSO {
-		if err := r.mayRequireSSO(ctx, "sso"); err != nil {
+		if err := r.mayRequireSSO(ctx, id, "sso"); err != nil {
 			return nil, err
 		}
 	}

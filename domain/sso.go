@@ -19,15 +19,22 @@ import (
 // Single sign-on in organizations (docs/accounts.md): enforcing it (Organization.sso, a member's
 // sso), mapping the identity provider's claims to roles, and an admin ending a member's sessions.
 
-// mayRequireSSO refuses to make single sign-on required when it cannot be satisfied: no provider
-// is configured, or the caller's own browser session did not come through it (they would lock
-// themselves out of the organization by the change they are making).
-func (r *App) mayRequireSSO(ctx context.Context, field string) error {
+// mayRequireSSO refuses to make single sign-on required in an organization when it cannot be
+// satisfied: no provider serves it (the server's OpenID Connect provider, or an active SAML
+// provider of the organization), or the caller's own browser session did not come through one
+// (they would lock themselves out by the change they are making).
+func (r *App) mayRequireSSO(ctx context.Context, orgID, field string) error {
 	if r.Settings.SingleSignOn == "" {
-		return apperr.Invalidf(field, "no single sign-on provider is configured on this server (--oidc-issuer): members could no longer sign in")
+		active, err := r.Store.HasActiveSAMLProvider(ctx, orgID)
+		if err != nil {
+			return err
+		}
+		if !active {
+			return apperr.Invalidf(field, "no single sign-on provider serves this organization (the server's --oidc-issuer, or an active SAML provider): members could no longer sign in")
+		}
 	}
-	if actor := authz.ActorFrom(ctx); actor != nil && actor.NeedsSingleSignOn() {
-		return apperr.Invalidf(field, "sign in through %s first: this browser session signed in otherwise and would lose access", r.Settings.SingleSignOn)
+	if actor := authz.ActorFrom(ctx); actor != nil && !actor.SignedInThroughSSO(orgID) {
+		return apperr.Invalidf(field, "sign in through single sign-on first: this browser session signed in otherwise and would lose access")
 	}
 	return nil
 }

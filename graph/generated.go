@@ -559,6 +559,7 @@ type ComplexityRoot struct {
 		CreateInviteLink                   func(childComplexity int, organizationID string, input model.CreateInviteLinkInput) int
 		CreateOpenAPISpec                  func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
 		CreatePage                         func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
+		CreateSAMLProvider                 func(childComplexity int, organizationID string, input model.SAMLProviderInput) int
 		CreateShareLink                    func(childComplexity int, organizationID string, siteID string, input model.CreateShareLinkInput) int
 		CreateSite                         func(childComplexity int, organizationID string, input model.CreateSiteInput) int
 		CreateSiteSection                  func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionInput) int
@@ -573,6 +574,7 @@ type ComplexityRoot struct {
 		DeleteInviteLink                   func(childComplexity int, organizationID string, inviteID string) int
 		DeleteLegacyGitInstallation        func(childComplexity int, spaceID string) int
 		DeletePage                         func(childComplexity int, target model.ContentTarget, pageID string) int
+		DeleteSAMLProvider                 func(childComplexity int, organizationID string, id string) int
 		DeleteShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
 		DeleteSite                         func(childComplexity int, organizationID string, siteID string) int
 		DeleteSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string) int
@@ -636,6 +638,7 @@ type ComplexityRoot struct {
 		UpdateOrganization                 func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdatePage                         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
 		UpdateReusableContent              func(childComplexity int, target model.ContentTarget, reusableContentID string, input model.UpdateReusableContentInput) int
+		UpdateSAMLProvider                 func(childComplexity int, organizationID string, id string, input model.SAMLProviderInput) int
 		UpdateShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) int
 		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
 		UpdateSiteReaderSettings           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) int
@@ -752,6 +755,8 @@ type ComplexityRoot struct {
 		Plan                 func(childComplexity int) int
 		RecommendedQuestions func(childComplexity int) int
 		SSO                  func(childComplexity int) int
+		SamlProvider         func(childComplexity int, id string) int
+		SamlProviders        func(childComplexity int, first *int, after *string) int
 		Search               func(childComplexity int, query string, first *int, after *string) int
 		Site                 func(childComplexity int, id string) int
 		Sites                func(childComplexity int, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) int
@@ -1141,6 +1146,37 @@ type ComplexityRoot struct {
 		URLs          func(childComplexity int) int
 		UpdatedAt     func(childComplexity int) int
 		Variables     func(childComplexity int) int
+	}
+
+	SAMLProvider struct {
+		Certificate func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		DefaultRole func(childComplexity int) int
+		DefaultTeam func(childComplexity int) int
+		EntityID    func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Label       func(childComplexity int) int
+		SSOURL      func(childComplexity int) int
+		Service     func(childComplexity int) int
+		Status      func(childComplexity int) int
+	}
+
+	SAMLProviderConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SAMLProviderEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SAMLService struct {
+		AcsURL   func(childComplexity int) int
+		EntityID func(childComplexity int) int
+		StartURL func(childComplexity int) int
 	}
 
 	SSOProviderLogin struct {
@@ -1755,6 +1791,9 @@ type MutationResolver interface {
 	RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, input model.RequestReviewersInput) (*model.RequestReviewersResult, error)
 	RemoveRequestedReviewer(ctx context.Context, spaceID string, changeRequestID string, userID string) (bool, error)
 	SubmitReview(ctx context.Context, spaceID string, changeRequestID string, input model.SubmitReviewInput) (*model.Review, error)
+	CreateSAMLProvider(ctx context.Context, organizationID string, input model.SAMLProviderInput) (*model.SAMLProvider, error)
+	UpdateSAMLProvider(ctx context.Context, organizationID string, id string, input model.SAMLProviderInput) (*model.SAMLProvider, error)
+	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (bool, error)
 	CreateShareLink(ctx context.Context, organizationID string, siteID string, input model.CreateShareLinkInput) (*model.ShareLink, error)
 	UpdateShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) (*model.ShareLink, error)
 	DeleteShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string) (bool, error)
@@ -1811,6 +1850,8 @@ type OrganizationResolver interface {
 	Member(ctx context.Context, obj *model.Organization, userID string) (*model.Member, error)
 	OpenAPISpecs(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.OpenAPISpec], error)
 	OpenAPISpec(ctx context.Context, obj *model.Organization, slug string) (*model.OpenAPISpec, error)
+	SamlProviders(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.SAMLProvider], error)
+	SamlProvider(ctx context.Context, obj *model.Organization, id string) (*model.SAMLProvider, error)
 	Search(ctx context.Context, obj *model.Organization, query string, first *int, after *string) (*model.SearchSpaceResultConnection, error)
 	Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) (*model.Connection[*model.Site], error)
 	Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error)
@@ -3935,6 +3976,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePage(childComplexity, args["target"].(model.ContentTarget), args["input"].(model.CreatePageInput)), true
+	case "Mutation.createSAMLProvider":
+		if e.ComplexityRoot.Mutation.CreateSAMLProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSAMLProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSAMLProvider(childComplexity, args["organizationId"].(string), args["input"].(model.SAMLProviderInput)), true
 	case "Mutation.createShareLink":
 		if e.ComplexityRoot.Mutation.CreateShareLink == nil {
 			break
@@ -4089,6 +4141,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeletePage(childComplexity, args["target"].(model.ContentTarget), args["pageId"].(string)), true
+	case "Mutation.deleteSAMLProvider":
+		if e.ComplexityRoot.Mutation.DeleteSAMLProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSAMLProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSAMLProvider(childComplexity, args["organizationId"].(string), args["id"].(string)), true
 	case "Mutation.deleteShareLink":
 		if e.ComplexityRoot.Mutation.DeleteShareLink == nil {
 			break
@@ -4777,6 +4840,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateReusableContent(childComplexity, args["target"].(model.ContentTarget), args["reusableContentId"].(string), args["input"].(model.UpdateReusableContentInput)), true
+	case "Mutation.updateSAMLProvider":
+		if e.ComplexityRoot.Mutation.UpdateSAMLProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSAMLProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSAMLProvider(childComplexity, args["organizationId"].(string), args["id"].(string), args["input"].(model.SAMLProviderInput)), true
 	case "Mutation.updateShareLink":
 		if e.ComplexityRoot.Mutation.UpdateShareLink == nil {
 			break
@@ -5389,6 +5463,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.SSO(childComplexity), true
+	case "Organization.samlProvider":
+		if e.ComplexityRoot.Organization.SamlProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_samlProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.SamlProvider(childComplexity, args["id"].(string)), true
+	case "Organization.samlProviders":
+		if e.ComplexityRoot.Organization.SamlProviders == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_samlProviders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.SamlProviders(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Organization.search":
 		if e.ComplexityRoot.Organization.Search == nil {
 			break
@@ -7162,6 +7258,124 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.Variables(childComplexity), true
+
+	case "SAMLProvider.certificate":
+		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Certificate(childComplexity), true
+	case "SAMLProvider.createdAt":
+		if e.ComplexityRoot.SAMLProvider.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.CreatedAt(childComplexity), true
+	case "SAMLProvider.defaultRole":
+		if e.ComplexityRoot.SAMLProvider.DefaultRole == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.DefaultRole(childComplexity), true
+	case "SAMLProvider.defaultTeam":
+		if e.ComplexityRoot.SAMLProvider.DefaultTeam == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.DefaultTeam(childComplexity), true
+	case "SAMLProvider.entityID":
+		if e.ComplexityRoot.SAMLProvider.EntityID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.EntityID(childComplexity), true
+	case "SAMLProvider.id":
+		if e.ComplexityRoot.SAMLProvider.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.ID(childComplexity), true
+	case "SAMLProvider.label":
+		if e.ComplexityRoot.SAMLProvider.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Label(childComplexity), true
+	case "SAMLProvider.ssoURL":
+		if e.ComplexityRoot.SAMLProvider.SSOURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.SSOURL(childComplexity), true
+	case "SAMLProvider.service":
+		if e.ComplexityRoot.SAMLProvider.Service == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Service(childComplexity), true
+	case "SAMLProvider.status":
+		if e.ComplexityRoot.SAMLProvider.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Status(childComplexity), true
+
+	case "SAMLProviderConnection.edges":
+		if e.ComplexityRoot.SAMLProviderConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderConnection.Edges(childComplexity), true
+	case "SAMLProviderConnection.nodes":
+		if e.ComplexityRoot.SAMLProviderConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderConnection.Nodes(childComplexity), true
+	case "SAMLProviderConnection.pageInfo":
+		if e.ComplexityRoot.SAMLProviderConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderConnection.PageInfo(childComplexity), true
+	case "SAMLProviderConnection.totalCount":
+		if e.ComplexityRoot.SAMLProviderConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderConnection.TotalCount(childComplexity), true
+
+	case "SAMLProviderEdge.cursor":
+		if e.ComplexityRoot.SAMLProviderEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderEdge.Cursor(childComplexity), true
+	case "SAMLProviderEdge.node":
+		if e.ComplexityRoot.SAMLProviderEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderEdge.Node(childComplexity), true
+
+	case "SAMLService.acsURL":
+		if e.ComplexityRoot.SAMLService.AcsURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLService.AcsURL(childComplexity), true
+	case "SAMLService.entityID":
+		if e.ComplexityRoot.SAMLService.EntityID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLService.EntityID(childComplexity), true
+	case "SAMLService.startURL":
+		if e.ComplexityRoot.SAMLService.StartURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLService.StartURL(childComplexity), true
 
 	case "SSOProviderLogin.id":
 		if e.ComplexityRoot.SSOProviderLogin.ID == nil {
@@ -9249,6 +9463,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputRequestReviewersInput,
+		ec.unmarshalInputSAMLProviderInput,
 		ec.unmarshalInputSSORoleRuleInput,
 		ec.unmarshalInputSetTeamMemberInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
@@ -9357,7 +9572,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
+//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -9442,6 +9657,7 @@ type PublishedURLs {
 	{Name: "schema/reader.graphqls", Input: sourceData("schema/reader.graphqls"), BuiltIn: false},
 	{Name: "schema/reusable_content.graphqls", Input: sourceData("schema/reusable_content.graphqls"), BuiltIn: false},
 	{Name: "schema/review.graphqls", Input: sourceData("schema/review.graphqls"), BuiltIn: false},
+	{Name: "schema/saml.graphqls", Input: sourceData("schema/saml.graphqls"), BuiltIn: false},
 	{Name: "schema/search.graphqls", Input: sourceData("schema/search.graphqls"), BuiltIn: false},
 	{Name: "schema/share_link.graphqls", Input: sourceData("schema/share_link.graphqls"), BuiltIn: false},
 	{Name: "schema/site.graphqls", Input: sourceData("schema/site.graphqls"), BuiltIn: false},
@@ -10649,6 +10865,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_openAPISpecs(ctx, field)
 	case "openAPISpec":
 		return ec.fieldContext_Organization_openAPISpec(ctx, field)
+	case "samlProviders":
+		return ec.fieldContext_Organization_samlProviders(ctx, field)
+	case "samlProvider":
+		return ec.fieldContext_Organization_samlProvider(ctx, field)
 	case "search":
 		return ec.fieldContext_Organization_search(ctx, field)
 	case "sites":
@@ -11391,6 +11611,68 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_computedSeed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SAMLProvider_id(ctx, field)
+	case "label":
+		return ec.fieldContext_SAMLProvider_label(ctx, field)
+	case "ssoURL":
+		return ec.fieldContext_SAMLProvider_ssoURL(ctx, field)
+	case "entityID":
+		return ec.fieldContext_SAMLProvider_entityID(ctx, field)
+	case "certificate":
+		return ec.fieldContext_SAMLProvider_certificate(ctx, field)
+	case "defaultTeam":
+		return ec.fieldContext_SAMLProvider_defaultTeam(ctx, field)
+	case "defaultRole":
+		return ec.fieldContext_SAMLProvider_defaultRole(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SAMLProvider_createdAt(ctx, field)
+	case "status":
+		return ec.fieldContext_SAMLProvider_status(ctx, field)
+	case "service":
+		return ec.fieldContext_SAMLProvider_service(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProvider", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProviderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SAMLProviderConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SAMLProviderConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SAMLProviderConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SAMLProviderConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProviderConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProviderEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SAMLProviderEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SAMLProviderEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProviderEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLService(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "acsURL":
+		return ec.fieldContext_SAMLService_acsURL(ctx, field)
+	case "startURL":
+		return ec.fieldContext_SAMLService_startURL(ctx, field)
+	case "entityID":
+		return ec.fieldContext_SAMLService_entityID(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLService", field.Name)
 }
 
 func (ec *executionContext) childFields_SSOProviderLogin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13151,6 +13433,28 @@ func (ec *executionContext) field_Mutation_createPage_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SAMLProviderInput, error) {
+			return ec.unmarshalNSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13472,6 +13776,28 @@ func (ec *executionContext) field_Mutation_deletePage_args(ctx context.Context, 
 		return nil, err
 	}
 	args["pageId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
 	return args, nil
 }
 
@@ -15031,6 +15357,36 @@ func (ec *executionContext) field_Mutation_updateReusableContent_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateSAMLProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SAMLProviderInput, error) {
+			return ec.unmarshalNSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15682,6 +16038,42 @@ func (ec *executionContext) field_Organization_openAPISpec_args(ctx context.Cont
 }
 
 func (ec *executionContext) field_Organization_openAPISpecs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_samlProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_samlProviders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
@@ -27347,6 +27739,138 @@ func (ec *executionContext) fieldContext_Mutation_submitReview(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createSAMLProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSAMLProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSAMLProvider(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.SAMLProviderInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SAMLProvider) graphql.Marshaler {
+			return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSAMLProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSAMLProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSAMLProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSAMLProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSAMLProvider(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string), fc.Args["input"].(model.SAMLProviderInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SAMLProvider) graphql.Marshaler {
+			return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSAMLProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSAMLProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSAMLProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSAMLProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSAMLProvider(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSAMLProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSAMLProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31001,6 +31525,94 @@ func (ec *executionContext) fieldContext_Organization_openAPISpec(ctx context.Co
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Organization_openAPISpec_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_samlProviders(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_samlProviders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().SamlProviders(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SAMLProvider]) graphql.Marshaler {
+			return ec.marshalNSAMLProviderConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_samlProviders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProviderConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_samlProviders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_samlProvider(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_samlProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().SamlProvider(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SAMLProvider) graphql.Marshaler {
+			return ec.marshalOSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_samlProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_samlProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -38360,6 +38972,497 @@ func (ec *executionContext) _RevisionPage_computedSeed(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_RevisionPage_computedSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_id(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_label(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_ssoURL(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_ssoURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SSOURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_ssoURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_entityID(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_entityID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EntityID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_entityID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_certificate(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_certificate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Certificate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_certificate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_defaultTeam(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_defaultTeam(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DefaultTeam, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
+			return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeam(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_defaultTeam(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SAMLProvider",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SAMLProvider_defaultRole(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_defaultRole(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DefaultRole, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberRole) graphql.Marshaler {
+			return ec.marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_defaultRole(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type MemberRole does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_status(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SAMLProviderStatus) graphql.Marshaler {
+			return ec.marshalNSAMLProviderStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type SAMLProviderStatus does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_service(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_service(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Service, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SAMLService) graphql.Marshaler {
+			return ec.marshalNSAMLService2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLService(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_service(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SAMLProvider",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLService(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SAMLProviderConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SAMLProvider]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProviderConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.SAMLProvider]) graphql.Marshaler {
+			return ec.marshalNSAMLProviderEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProviderConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SAMLProviderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProviderEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SAMLProviderConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SAMLProvider]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProviderConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SAMLProvider) graphql.Marshaler {
+			return ec.marshalNSAMLProvider2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProviderConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SAMLProviderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProvider(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SAMLProviderConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SAMLProvider]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProviderConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProviderConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SAMLProviderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SAMLProviderConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SAMLProvider]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProviderConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProviderConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProviderConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProviderEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SAMLProvider]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProviderEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProviderEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProviderEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProviderEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SAMLProvider]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProviderEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SAMLProvider) graphql.Marshaler {
+			return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProviderEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SAMLProviderEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProvider(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SAMLService_acsURL(ctx context.Context, field graphql.CollectedField, obj *model.SAMLService) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLService_acsURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AcsURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLService_acsURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLService", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLService_startURL(ctx context.Context, field graphql.CollectedField, obj *model.SAMLService) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLService_startURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLService_startURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLService", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLService_entityID(ctx context.Context, field graphql.CollectedField, obj *model.SAMLService) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLService_entityID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EntityID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLService_entityID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLService", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SSOProviderLogin_id(ctx context.Context, field graphql.CollectedField, obj *model.SSOProviderLogin) (ret graphql.Marshaler) {
@@ -49773,6 +50876,71 @@ func (ec *executionContext) unmarshalInputRequestReviewersInput(ctx context.Cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSAMLProviderInput(ctx context.Context, obj any) (model.SAMLProviderInput, error) {
+	var it model.SAMLProviderInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"label", "entityID", "certificate", "ssoURL", "defaultTeam", "defaultRole"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "entityID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityID"))
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityID = data
+		case "certificate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("certificate"))
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Certificate = data
+		case "ssoURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ssoURL"))
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SSOURL = data
+		case "defaultTeam":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultTeam"))
+			data, err := ec.unmarshalOID2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultTeam = data
+		case "defaultRole":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultRole"))
+			data, err := ec.unmarshalOMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultRole = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSSORoleRuleInput(ctx context.Context, obj any) (model.SSORoleRule, error) {
 	var it model.SSORoleRule
 	if obj == nil {
@@ -55857,6 +57025,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createSAMLProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSAMLProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSAMLProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSAMLProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSAMLProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSAMLProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createShareLink":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createShareLink(ctx, field)
@@ -57238,6 +58427,82 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}()
 				res = ec._Organization_openAPISpec(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "samlProviders":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_samlProviders(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "samlProvider":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_samlProvider(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -61462,6 +62727,233 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 			out.Values[i] = ec._RevisionPage_computedSeed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sAMLProviderImplementors = []string{"SAMLProvider"}
+
+func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLProvider) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SAMLProvider")
+		case "id":
+			out.Values[i] = ec._SAMLProvider_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._SAMLProvider_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ssoURL":
+			out.Values[i] = ec._SAMLProvider_ssoURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "entityID":
+			out.Values[i] = ec._SAMLProvider_entityID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "certificate":
+			out.Values[i] = ec._SAMLProvider_certificate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "defaultTeam":
+			out.Values[i] = ec._SAMLProvider_defaultTeam(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "defaultRole":
+			out.Values[i] = ec._SAMLProvider_defaultRole(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._SAMLProvider_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._SAMLProvider_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "service":
+			out.Values[i] = ec._SAMLProvider_service(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sAMLProviderConnectionImplementors = []string{"SAMLProviderConnection"}
+
+func (ec *executionContext) _SAMLProviderConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.SAMLProvider]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SAMLProviderConnection")
+		case "edges":
+			out.Values[i] = ec._SAMLProviderConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._SAMLProviderConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SAMLProviderConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SAMLProviderConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sAMLProviderEdgeImplementors = []string{"SAMLProviderEdge"}
+
+func (ec *executionContext) _SAMLProviderEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.SAMLProvider]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SAMLProviderEdge")
+		case "cursor":
+			out.Values[i] = ec._SAMLProviderEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SAMLProviderEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sAMLServiceImplementors = []string{"SAMLService"}
+
+func (ec *executionContext) _SAMLService(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLService) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLServiceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SAMLService")
+		case "acsURL":
+			out.Values[i] = ec._SAMLService_acsURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startURL":
+			out.Values[i] = ec._SAMLService_startURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "entityID":
+			out.Values[i] = ec._SAMLService_entityID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -68867,6 +70359,87 @@ func (ec *executionContext) marshalNRevisionType2githubᚗcomᚋbinderyᚋbinder
 	return v
 }
 
+func (ec *executionContext) marshalNSAMLProvider2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SAMLProvider) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx context.Context, sel ast.SelectionSet, v *model.SAMLProvider) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SAMLProvider(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSAMLProviderConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SAMLProvider]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SAMLProviderConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSAMLProviderEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SAMLProvider]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSAMLProviderEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSAMLProviderEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SAMLProvider]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SAMLProviderEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderInput(ctx context.Context, v any) (model.SAMLProviderInput, error) {
+	res, err := ec.unmarshalInputSAMLProviderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSAMLProviderStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderStatus(ctx context.Context, v any) (model.SAMLProviderStatus, error) {
+	var res model.SAMLProviderStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSAMLProviderStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderStatus(ctx context.Context, sel ast.SelectionSet, v model.SAMLProviderStatus) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSAMLService2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLService(ctx context.Context, sel ast.SelectionSet, v model.SAMLService) graphql.Marshaler {
+	return ec._SAMLService(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNSSOProviderLogin2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSOProviderLoginᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SSOProviderLogin) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -71339,6 +72912,13 @@ func (ec *executionContext) marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbin
 		return graphql.Null
 	}
 	return ec._RevisionPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx context.Context, sel ast.SelectionSet, v *model.SAMLProvider) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SAMLProvider(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSSORoleMapping2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleMapping(ctx context.Context, sel ast.SelectionSet, v *model.SSORoleMapping) graphql.Marshaler {

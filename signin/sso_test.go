@@ -52,7 +52,7 @@ func TestOrganizationThatRequiresSSOAdmitsOnlySSOSessions(t *testing.T) {
 		}
 		// Requiring SSO from a session that did not come through it would lock its admin out.
 		requireSSO := `mutation { updateOrganization(id: "` + org + `", input: {sso: true}) { sso } }`
-		if body := s.graphQL(password, requireSSO); !strings.Contains(body, `"code":"INVALID"`) || !strings.Contains(body, "sign in through Mock first") {
+		if body := s.graphQL(password, requireSSO); !strings.Contains(body, `"code":"INVALID"`) || !strings.Contains(body, "sign in through single sign-on first") {
 			t.Fatalf("requiring SSO from a password session: %s", body)
 		}
 		if body := s.graphQL("Bearer "+s.creds.Token, requireSSO); !strings.Contains(body, `"sso":true`) {
@@ -101,7 +101,7 @@ func TestRequiringSSOWithoutAProviderIsRefused(t *testing.T) {
 	eachDB(t, account.Config{}, func(t *testing.T, s *site) {
 		org := s.creds.OrganizationID
 		resp, body := s.call("PATCH", "/v1/orgs/"+org, `{"sso":true}`, "Authorization", "Bearer "+s.creds.Token)
-		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "no single sign-on provider") {
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "no single sign-on provider serves") {
 			t.Fatalf("sso without a provider: %d %s", resp.StatusCode, body)
 		}
 		resp, body = s.call("GET", "/v1/orgs/"+org, "", "Authorization", "Bearer "+s.creds.Token)

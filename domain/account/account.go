@@ -620,3 +620,10 @@ func (s *Service) RequestReset(ctx context.Context, email string, c Client) (str
 	}
 	return token, u, err
 }
+
+// SAMLProvider is an organization's SAML identity provider, as the sign-in routes use it.
+type SAMLProvider struct {
+	ID, OrganizationID, OrganizationTitle, Label string
+	// EntityID, Certificate (base64 DER) and SSOURL are the identity provider's.
+	EntityID, Certificate, SSOURL string
+}

@@ -24,14 +24,19 @@ type Actor struct {
 	SignedInWith string
 }
 
-// MethodSingleSignOn is SignedInWith for a session opened through the identity provider.
+// MethodSingleSignOn is SignedInWith for a session opened through the server's OpenID Connect
+// provider; MethodSAML(orgID) for one opened through a SAML provider of that organization.
 const MethodSingleSignOn = "oidc"
 
-// NeedsSingleSignOn reports whether the actor is a browser session that did not come through
-// single sign-on, and so may not act in an organization that enforces it. API tokens are
-// credentials of their own, managed by admins: enforcement applies to people's sign-ins.
-func (a *Actor) NeedsSingleSignOn() bool {
-	return a.SignedInWith != "" && a.SignedInWith != MethodSingleSignOn
+// MethodSAML is SignedInWith for a session opened through one of orgID's SAML providers.
+func MethodSAML(orgID string) string { return "saml:" + orgID }
+
+// SignedInThroughSSO reports whether the actor may act in an organization that enforces single
+// sign-on: a browser session that came through the server's provider or one of that
+// organization's, or an API token (credentials of their own, managed by admins: enforcement
+// applies to people's sign-ins).
+func (a *Actor) SignedInThroughSSO(orgID string) bool {
+	return a.SignedInWith == "" || a.SignedInWith == MethodSingleSignOn || a.SignedInWith == MethodSAML(orgID)
 }
 
 type actorKey struct{}

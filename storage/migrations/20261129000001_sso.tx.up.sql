@@ -22,3 +22,20 @@ CREATE TABLE user_identities (
 );
 --bun:split
 CREATE INDEX user_identities_user_id ON user_identities (user_id);
+--bun:split
+-- An organization's SAML identity providers: members sign in through them at
+-- /auth/saml/{id}/start, and join with the provider's default role and team.
+CREATE TABLE saml_providers (
+    id              TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+    label           TEXT NOT NULL,
+    entity_id       TEXT NOT NULL,
+    certificate     TEXT NOT NULL,
+    sso_url         TEXT NOT NULL,
+    default_team_id TEXT,
+    default_role    TEXT,
+    created_at      {{.Timestamp}} NOT NULL,
+    updated_at      {{.Timestamp}} NOT NULL
+);
+--bun:split
+CREATE INDEX saml_providers_organization ON saml_providers (organization_id, created_at, id);
