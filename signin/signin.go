@@ -52,6 +52,8 @@ type Options struct {
 	OIDC *OIDC
 	// Mailer, when set, sends reset links by e-mail (POST /auth/reset-request).
 	Mailer *mailer.Mailer
+	// SAML, when set, offers sign-in through organizations' SAML providers under /auth/saml.
+	SAML SAMLProviders
 	// Passkeys, when set, offers the passkey ceremonies under /auth/passkeys.
 	Passkeys *account.Passkeys
 }
@@ -85,6 +87,7 @@ func New(accounts *account.Service, opts Options) (*Handler, error) {
 	h.linkRoutes(r)
 	h.inviteRoutes(r)
 	h.oidcRoutes(r)
+	h.samlRoutes(r)
 	h.passkeyRoutes(r)
 	if opts.Mailer != nil {
 		r.Post("/reset-request", h.requestReset)

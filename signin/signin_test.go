@@ -67,7 +67,7 @@ func eachDBWith(t *testing.T, cfg account.Config, configure func(t *testing.T, s
 		}
 		s.srv = httptest.NewUnstartedServer(nil)
 		s.srv.Start()
-		opts := signin.Options{PublicURL: s.srv.URL, Invites: s.res}
+		opts := signin.Options{PublicURL: s.srv.URL, Invites: s.res, SAML: s.res}
 		if configure != nil {
 			configure(t, s, &opts)
 		}

@@ -34,7 +34,7 @@ func browserSignIn(ctx context.Context, res *domain.App, s serveConfig) (*signin
 	if res.Settings.AppURL != "" && res.Settings.AppURL != res.Settings.PublicURL {
 		trusted = append(trusted, originOf(res.Settings.AppURL))
 	}
-	opts := signin.Options{PublicURL: res.Settings.PublicURL, TrustedOrigins: trusted, AppURL: res.Settings.AppURL, Invites: res}
+	opts := signin.Options{PublicURL: res.Settings.PublicURL, TrustedOrigins: trusted, AppURL: res.Settings.AppURL, Invites: res, SAML: res}
 	if a.OIDCIssuer != "" || a.OIDCClientID != "" {
 		var err error
 		opts.OIDC, err = signin.NewOIDC(ctx, signin.OIDCConfig{Issuer: a.OIDCIssuer, ClientID: a.OIDCClientID, ClientSecret: a.OIDCClientSecret, Name: a.OIDCName, Scopes: a.OIDCScopes})

@@ -5,6 +5,7 @@ package account
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -35,6 +36,8 @@ type Store interface {
 	FindAccountLink(ctx context.Context, token, purpose string, now time.Time) (*storage.AccountLink, *storage.User, error)
 	UseAccountLink(ctx context.Context, token, purpose, passwordHash string, now time.Time) (string, error)
 	FindIdentityUser(ctx context.Context, issuer, subject string) (*storage.User, error)
+	CreatePasskeyCeremony(ctx context.Context, kind, userID, data string, now, expiresAt time.Time) (string, error)
+	TakeCeremony(ctx context.Context, token, kind string, now time.Time) (*string, string, error)
 	IdentitySubject(ctx context.Context, userID, issuer string) (string, error)
 	LinkIdentity(ctx context.Context, issuer, subject, userID string, now time.Time) error
 }
@@ -627,3 +630,101 @@ type SAMLProvider struct {
 	// EntityID, Certificate (base64 DER) and SSOURL are the identity provider's.
 	EntityID, Certificate, SSOURL string
 }
+
+// errSAMLLinkFirst refuses a first SAML sign-in whose address belongs to an account the browser
+// is not signed in to: an organization's identity provider vouches only for the people it made
+// accounts for, or whose owners linked them (else any organization's admin could sign in as
+// anyone by asserting their address).
+var errSAMLLinkFirst = apperr.Forbiddenf("an account already uses this e-mail address: sign in to it first (with its password, passkey or single sign-on), then sign in through your organization's identity provider again to link them")
+
+// SignInSAML opens a session for the person an organization's SAML provider vouched for. The
+// account is the one tied to the provider's subject; else, for an address that already has an
+// account, that account when the sign-in started in a browser signed in to it (current), which
+// ties them; else a new account, whose address stays unverified (the provider speaks for its
+// organization only). created reports a new account. Errors: Invalid, Forbidden.
+func (s *Service) SignInSAML(ctx context.Context, id Identity, current string, c Client, method string) (in *SignedIn, created bool, err error) {
+	if id.Issuer == "" || id.Subject == "" || len(id.Subject) > 255 {
+		return nil, false, apperr.Invalidf("NameID", "the identity provider gave no usable subject")
+	}
+	if u, err := s.store.FindIdentityUser(ctx, id.Issuer, id.Subject); err == nil {
+		in, err := s.open(ctx, u, c, method)
+		return in, false, err
+	} else if !errors.Is(err, storage.ErrNotFound) {
+		return nil, false, err
+	}
+	email := strings.ToLower(strings.TrimSpace(id.Email))
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > maxEmailLength {
+		return nil, false, apperr.Invalidf("email", "the identity provider gave no usable e-mail address")
+	}
+	acc, err := s.store.FindAccountByEmail(ctx, email)
+	switch {
+	case err == nil:
+		if current != acc.User.ID {
+			slog.WarnContext(ctx, "sign-in refused: address of another account", "event", "signin.failed", "method", method, "user_id", acc.User.ID, "address", c.Address)
+			return nil, false, errSAMLLinkFirst
+		}
+		if err := s.store.LinkIdentity(ctx, id.Issuer, id.Subject, acc.User.ID, s.now()); err != nil {
+			return nil, false, err
+		}
+		in, err := s.open(ctx, acc.User, c, method)
+		return in, false, err
+	case !errors.Is(err, storage.ErrNotFound):
+		return nil, false, err
+	}
+	name := strings.TrimSpace(id.Name)
+	if name == "" || len([]rune(name)) > 100 {
+		name, _, _ = strings.Cut(email, "@")
+	}
+	u, err := s.store.CreateUser(ctx, storage.NewUser{DisplayName: name, Email: email}, s.now())
+	if err != nil {
+		return nil, false, err
+	}
+	if err := s.store.LinkIdentity(ctx, id.Issuer, id.Subject, u.ID, s.now()); err != nil {
+		return nil, false, err
+	}
+	slog.InfoContext(ctx, "signed up", "event", "signup", "user_id", u.ID, "method", method)
+	in, err = s.open(ctx, u, c, method)
+	return in, true, err
+}
+
+// samlFlowLifetime bounds a SAML sign-in's round trip through the identity provider.
+const samlFlowLifetime = 10 * time.Minute
+
+// SAMLFlow is a SAML sign-in in progress, kept server-side under a token the browser holds.
+type SAMLFlow struct {
+	ProviderID string `json:"providerId"`
+	RequestID  string `json:"requestId"`
+}
+
+// StartSAMLFlow records a SAML sign-in leaving for the identity provider, with the user the
+// browser is signed in as (current, "" for none), and returns the token for the browser.
+func (s *Service) StartSAMLFlow(ctx context.Context, f SAMLFlow, current string) (string, error) {
+	data, _ := json.Marshal(f)
+	now := s.now()
+	return s.store.CreatePasskeyCeremony(ctx, "saml", current, string(data), now, now.Add(samlFlowLifetime))
+}
+
+// TakeSAMLFlow ends the flow a token names (once) and returns it with the user it started signed
+// in as. Errors: Invalid (unknown, used or expired).
+func (s *Service) TakeSAMLFlow(ctx context.Context, token string) (SAMLFlow, string, error) {
+	var f SAMLFlow
+	if len(token) > 200 {
+		return f, "", errBadFlow
+	}
+	user, data, err := s.store.TakeCeremony(ctx, token, "saml", s.now())
+	if errors.Is(err, storage.ErrNotFound) {
+		return f, "", errBadFlow
+	}
+	if err != nil {
+		return f, "", err
+	}
+	if err := json.Unmarshal([]byte(data), &f); err != nil {
+		return f, "", err
+	}
+	if user == nil {
+		return f, "", nil
+	}
+	return f, *user, nil
+}
+
+var errBadFlow = apperr.Invalidf("", "this sign-in was not started from this browser, or it took too long: start again")
