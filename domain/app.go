@@ -4,8 +4,8 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain/account"
-	"github.com/bindery/bindery/domain/mailer"
 	"github.com/bindery/bindery/domain/answer"
+	"github.com/bindery/bindery/domain/mailer"
 	"github.com/bindery/bindery/domain/safefetch"
 	"github.com/bindery/bindery/domain/translator"
 	"github.com/bindery/bindery/storage"
