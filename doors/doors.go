@@ -16,10 +16,18 @@ import (
 // published-site reader and the web app. A browser session may run only the app's persisted
 // documents on /graphql (graph.TrustedDocuments).
 func Mount(app *domain.App, opts rest.Options, exts ...graphql.HandlerExtension) rest.Options {
+	return MountTrusting(app, opts, web.PersistedDocuments(), exts...)
+}
+
+// MountTrusting is Mount with the documents a browser session may run given by their SHA-256
+// (nil: any document, for tests of sessions themselves; the binary always uses Mount).
+func MountTrusting(app *domain.App, opts rest.Options, documents map[string]string, exts ...graphql.HandlerExtension) rest.Options {
 	if opts.Metrics != nil {
 		exts = append(exts, graph.Metrics(opts.Metrics))
 	}
-	//TRUSTED
+	if documents != nil {
+		exts = append(exts, graph.TrustedDocuments(documents))
+	}
 	opts.GraphQL = &rest.GraphQLDoor{Handler: graph.NewHandler(app, exts...), Public: graph.IsExplorerRequest,
 		Refuse: graph.WriteUnauthenticated, Fail: graph.WriteRequestError}
 	sites := reader.New(app)

@@ -36,7 +36,7 @@ func (t trustedDocuments) MutateOperationParameters(ctx context.Context, params 
 		return untrusted("this document is not one of the app's own (the app may be newer than the server: reload it)")
 	}
 	if params.Query != "" && params.Query != doc {
-		return untrusted("the query text differs from the app's document with this hash")
+		return untrusted("the query text differs from the app's own document with this hash")
 	}
 	params.Query = doc
 	return nil
