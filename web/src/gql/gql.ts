@@ -14,6 +14,8 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  query EditPage($spaceId: ID!, $number: ID!, $path: String!) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      changeRequest(id: $number) {\n        id number subject status\n        content {\n          ...PageTree\n          pageByPath(path: $path) { id type title path document }\n          files(first: 1000) { nodes { id name } }\n        }\n      }\n    }\n  }\n": typeof types.EditPageDocument,
+    "\n  mutation SavePage($spaceId: ID!, $changeRequestId: ID!, $pageId: ID!, $title: String, $markdown: String) {\n    updatePage(target: { spaceId: $spaceId, changeRequestId: $changeRequestId }, pageId: $pageId, input: { title: $title, markdown: $markdown }) {\n      revision { id }\n      page { id title path }\n    }\n  }\n": typeof types.SavePageDocument,
     "\n  fragment ChangeRequestRow on ChangeRequest { id number subject status createdAt updatedAt outdated createdBy { id displayName } }\n": typeof types.ChangeRequestRowFragmentDoc,
     "\n  query ChangeRequestList($spaceId: ID!, $status: ChangeRequestStatus) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      changeRequestList(first: 100, status: $status) { totalCount nodes { ...ChangeRequestRow } }\n    }\n  }\n": typeof types.ChangeRequestListDocument,
     "\n  query ChangeRequestScreen($spaceId: ID!, $number: ID!, $path: String!, $withPage: Boolean!) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      permissions { edit merge }\n      content { ...PageTree }\n      changeRequest(id: $number) {\n        ...ChangeRequestRow\n        content {\n          ...PageTree\n          pageByPath(path: $path) @include(if: $withPage) { ...PageView }\n        }\n      }\n    }\n  }\n": typeof types.ChangeRequestScreenDocument,
@@ -30,6 +32,8 @@ type Documents = {
     "\n  mutation CreateChangeRequest($spaceId: ID!, $subject: String) {\n    createChangeRequest(spaceId: $spaceId, input: { subject: $subject }) { id number subject status urls { app } }\n  }\n": typeof types.CreateChangeRequestDocument,
 };
 const documents: Documents = {
+    "\n  query EditPage($spaceId: ID!, $number: ID!, $path: String!) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      changeRequest(id: $number) {\n        id number subject status\n        content {\n          ...PageTree\n          pageByPath(path: $path) { id type title path document }\n          files(first: 1000) { nodes { id name } }\n        }\n      }\n    }\n  }\n": types.EditPageDocument,
+    "\n  mutation SavePage($spaceId: ID!, $changeRequestId: ID!, $pageId: ID!, $title: String, $markdown: String) {\n    updatePage(target: { spaceId: $spaceId, changeRequestId: $changeRequestId }, pageId: $pageId, input: { title: $title, markdown: $markdown }) {\n      revision { id }\n      page { id title path }\n    }\n  }\n": types.SavePageDocument,
     "\n  fragment ChangeRequestRow on ChangeRequest { id number subject status createdAt updatedAt outdated createdBy { id displayName } }\n": types.ChangeRequestRowFragmentDoc,
     "\n  query ChangeRequestList($spaceId: ID!, $status: ChangeRequestStatus) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      changeRequestList(first: 100, status: $status) { totalCount nodes { ...ChangeRequestRow } }\n    }\n  }\n": types.ChangeRequestListDocument,
     "\n  query ChangeRequestScreen($spaceId: ID!, $number: ID!, $path: String!, $withPage: Boolean!) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      permissions { edit merge }\n      content { ...PageTree }\n      changeRequest(id: $number) {\n        ...ChangeRequestRow\n        content {\n          ...PageTree\n          pageByPath(path: $path) @include(if: $withPage) { ...PageView }\n        }\n      }\n    }\n  }\n": types.ChangeRequestScreenDocument,
@@ -60,6 +64,14 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query EditPage($spaceId: ID!, $number: ID!, $path: String!) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      changeRequest(id: $number) {\n        id number subject status\n        content {\n          ...PageTree\n          pageByPath(path: $path) { id type title path document }\n          files(first: 1000) { nodes { id name } }\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query EditPage($spaceId: ID!, $number: ID!, $path: String!) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      changeRequest(id: $number) {\n        id number subject status\n        content {\n          ...PageTree\n          pageByPath(path: $path) { id type title path document }\n          files(first: 1000) { nodes { id name } }\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SavePage($spaceId: ID!, $changeRequestId: ID!, $pageId: ID!, $title: String, $markdown: String) {\n    updatePage(target: { spaceId: $spaceId, changeRequestId: $changeRequestId }, pageId: $pageId, input: { title: $title, markdown: $markdown }) {\n      revision { id }\n      page { id title path }\n    }\n  }\n"): (typeof documents)["\n  mutation SavePage($spaceId: ID!, $changeRequestId: ID!, $pageId: ID!, $title: String, $markdown: String) {\n    updatePage(target: { spaceId: $spaceId, changeRequestId: $changeRequestId }, pageId: $pageId, input: { title: $title, markdown: $markdown }) {\n      revision { id }\n      page { id title path }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

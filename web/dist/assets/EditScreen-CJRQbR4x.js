@@ -1,1 +1,0 @@
-import{t as e}from"./index-UDL36Bvn.js";var t=e();function n(e){return(0,t.jsx)(`main`,{className:`screen`,id:`main`,children:(0,t.jsx)(`p`,{children:`The editor is not built yet.`})})}export{n as default};
