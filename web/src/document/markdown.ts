@@ -130,7 +130,8 @@ class Writer {
   }
 
   blocks(nodes: Node[] | undefined): string {
-    return (nodes ?? []).map((n) => this.block(n as Block)).join('\n\n');
+    // An empty paragraph has no markdown: the server would not keep it anyway.
+    return (nodes ?? []).map((n) => this.block(n as Block)).filter((s) => s !== '').join('\n\n');
   }
 
   plain(nodes: Node[] | undefined): string {
