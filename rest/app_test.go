@@ -134,3 +134,47 @@ func TestTrustedDocumentsForBrowserSessions(t *testing.T) {
 		}
 	})
 }
+
+func TestNodeFindsObjectsByID(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Acme", "ada@acme.test")
+		_, stranger := e.org("Other", "eve@other.test")
+		col := e.call(admin.Token, "POST", "/orgs/"+orgID+"/collections", `{"title":"Guides"}`).want(http.StatusCreated).object()["id"].(string)
+		space := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Handbook"}`).want(http.StatusCreated).object()["id"].(string)
+		cr := e.openChangeRequest(admin.Token, space, "Edits")
+		const query = `query($id: ID!) { node(id: $id) { __typename id ... on Space { title } ... on ChangeRequest { subject } ... on Collection { title } ... on Organization { title } } }`
+		type node struct{ Typename, ID, Title, Subject string }
+		read := func(token, id string) *node {
+			t.Helper()
+			var data struct {
+				Node *struct {
+					Typename string `json:"__typename"`
+					ID       string
+					Title    string
+					Subject  string
+				}
+			}
+			e.gql(token, query, map[string]any{"id": id}).ok(&data)
+			if data.Node == nil {
+				return nil
+			}
+			return &node{data.Node.Typename, data.Node.ID, data.Node.Title, data.Node.Subject}
+		}
+		for id, want := range map[string]node{
+			orgID: {"Organization", orgID, "Acme", ""},
+			col:   {"Collection", col, "Guides", ""},
+			space: {"Space", space, "Handbook", ""},
+			cr:    {"ChangeRequest", cr, "", "Edits"},
+		} {
+			if got := read(admin.Token, id); got == nil || *got != want {
+				t.Errorf("node(%s) = %+v, want %+v", id, got, want)
+			}
+			if got := read(stranger.Token, id); got != nil {
+				t.Errorf("another organization's member reads node(%s) = %+v, want null", id, got)
+			}
+		}
+		if got := read(admin.Token, "no-such-id"); got != nil {
+			t.Errorf("unknown id: %+v", got)
+		}
+	})
+}
