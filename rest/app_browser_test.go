@@ -6,11 +6,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/input"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/bindery/bindery/storage"
@@ -70,6 +72,15 @@ func TestAppBrowser(t *testing.T) {
 		if err := chromedp.Do(ctx); err != nil { // starts the browser, for the whole test's context
 			t.Fatal(err)
 		}
+		// Anything the Content-Security-Policy blocks (an inline script or style) is a failure.
+		if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `window.__blocked = []; document.addEventListener('securitypolicyviolation', e => window.__blocked.push(e.violatedDirective + ' ' + (e.blockedURI || e.sample)))`}); err != nil {
+			t.Fatal(err)
+		}
+		shots := t.TempDir()
+		if *update && st.Dialect() == storage.SQLite {
+			shots = filepath.Join("..", "docs", "img")
+		}
 
 		step := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 			t.Helper()
@@ -99,6 +110,17 @@ func TestAppBrowser(t *testing.T) {
 		}
 		accessible := func(screen string) {
 			t.Helper()
+			blocked, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`window.__blocked || []`))
+			if err != nil || len(blocked) > 0 {
+				t.Errorf("%s: the Content-Security-Policy blocked %v (%v)", screen, blocked, err)
+			}
+			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatalf("screenshot of %s: %v", screen, err)
+			}
+			if err := os.WriteFile(filepath.Join(shots, "app-"+strings.ReplaceAll(screen, " ", "-")+".png"), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
 			if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](string(axe)+";true")); err != nil {
 				t.Fatalf("inject axe on %s: %v", screen, err)
 			}
