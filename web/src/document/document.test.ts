@@ -1,33 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { getSchema } from '@tiptap/core';
 import { Node as PMNode } from '@tiptap/pm/model';
 import { allExtensions } from '../editor/extensions';
 import { fromEditor, toEditor } from './prosemirror';
-import type { Block, Doc } from './types';
+import { docExamples } from './examples';
 
-// Every JSON example of docs/document-format.md, as a document: through the editor's schema and
-// back, it must be identical.
-const page = readFileSync(new URL('../../../docs/document-format.md', import.meta.url), 'utf8');
-const examples: { name: string; doc: Doc }[] = [];
-let heading = '';
-for (const part of page.split(/^```/m).entries()) {
-  const [i, text] = part;
-  if (i % 2 === 0) {
-    const h = [...text.matchAll(/^#+ (.*)$/gm)].pop();
-    if (h) heading = h[1];
-    continue;
-  }
-  if (!text.startsWith('json\n')) continue;
-  let v: any;
-  try {
-    v = JSON.parse(text.slice(5));
-  } catch {
-    continue;
-  }
-  if (v?.object === 'document') examples.push({ name: `${heading} #${i}`, doc: v });
-  else if (v?.object === 'block') examples.push({ name: `${heading} #${i}`, doc: { object: 'document', data: {}, nodes: [v as Block] } });
-}
+// Every JSON example of docs/document-format.md, through the editor's schema and back, must be
+// identical.
+const examples = docExamples();
 
 const schema = getSchema(allExtensions());
 

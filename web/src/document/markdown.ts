@@ -66,61 +66,89 @@ class Writer {
     }
   }
 
-  leaves(leaves: Leaf[], inTable: boolean): string {
-    let out = '';
-    let active: Mark[] = [];
-    const same = (a: Mark, b: Mark) => a.type === b.type && JSON.stringify(a.data) === JSON.stringify(b.data);
-    const closeFrom = (i: number) => {
-      const trailing = out.match(/[ \t]*$/)![0];
-      out = out.slice(0, out.length - trailing.length);
-      for (let j = active.length - 1; j >= i; j--) out += this.close(active[j]);
-      out += trailing;
-      active = active.slice(0, i);
-    };
-    for (const l of leaves) {
-      const marks = l.marks.filter((m) => m.type !== 'code');
-      const isCode = l.marks.some((m) => m.type === 'code');
-      const ordered = [...active.filter((a) => marks.some((m) => same(a, m))), ...marks.filter((m) => !active.some((a) => same(a, m)))];
-      let i = 0;
-      while (i < active.length && i < ordered.length && same(active[i], ordered[i])) i++;
-      if (i < active.length) closeFrom(i);
-      let text = l.text;
-      if (ordered.length > active.length) {
-        const lead = text.match(/^[ \t]*/)![0];
-        out += lead;
-        text = text.slice(lead.length);
-        for (const m of ordered.slice(active.length)) out += this.open(m);
-        active = ordered;
-      }
-      const parts = text.split('\n');
-      out += parts.map((p) => (isCode ? (p ? this.code(p) : '') : this.escape(p))).join(inTable ? '<br>' : '\\\n');
-    }
-    closeFrom(0);
-    return out;
+  // The marks open in the inline run being written, outermost first. A run keeps a mark open
+  // across a link when the text on both sides has it (**see [the docs](…)**), as markdown must:
+  // "**see **" would not be bold.
+  private run = { out: '', active: [] as Mark[] };
+
+  private same(a: Mark, b: Mark): boolean {
+    return a.type === b.type && JSON.stringify(a.data) === JSON.stringify(b.data);
   }
 
-  inlines(nodes: Node[] | undefined, inTable = false): string {
-    return (nodes ?? []).map((n) => {
-      if (n.object === 'text') return this.leaves((n as Text).leaves, inTable);
+  private closeFrom(i: number) {
+    const r = this.run;
+    const trailing = r.out.match(/[ \t]*$/)![0];
+    r.out = r.out.slice(0, r.out.length - trailing.length);
+    for (let j = r.active.length - 1; j >= i; j--) r.out += this.close(r.active[j]);
+    r.out += trailing;
+    r.active = r.active.slice(0, i);
+  }
+
+  private leaf(l: Leaf, inTable: boolean) {
+    const r = this.run;
+    const marks = l.marks.filter((m) => m.type !== 'code');
+    const isCode = l.marks.some((m) => m.type === 'code');
+    const ordered = [...r.active.filter((a) => marks.some((m) => this.same(a, m))), ...marks.filter((m) => !r.active.some((a) => this.same(a, m)))];
+    let i = 0;
+    while (i < r.active.length && i < ordered.length && this.same(r.active[i], ordered[i])) i++;
+    if (i < r.active.length) this.closeFrom(i);
+    let text = l.text;
+    if (ordered.length > r.active.length) {
+      const lead = text.match(/^[ \t]*/)![0];
+      r.out += lead;
+      text = text.slice(lead.length);
+      for (const m of ordered.slice(r.active.length)) r.out += this.open(m);
+      r.active = ordered;
+    }
+    r.out += text.split('\n').map((p) => (isCode ? (p ? this.code(p) : '') : this.escape(p))).join(inTable ? '<br>' : '\\\n');
+  }
+
+  private walk(nodes: Node[] | undefined, inTable: boolean) {
+    for (const n of nodes ?? []) {
+      if (n.object === 'text') {
+        for (const l of (n as Text).leaves) this.leaf(l, inTable);
+        continue;
+      }
       const i = n as Inline;
       switch (i.type) {
         case 'link': {
           const url = this.target(i.data.ref, 'a link');
-          return url === undefined ? this.inlines(i.nodes, inTable) : `[${this.inlines(i.nodes, inTable)}](${this.dest(url)})`;
+          if (url === undefined) {
+            this.walk(i.nodes, inTable);
+            break;
+          }
+          this.run.out += '[';
+          const depth = this.run.active.length;
+          this.walk(i.nodes, inTable);
+          this.closeFrom(Math.min(depth, this.run.active.length));
+          this.run.out += `](${this.dest(url)})`;
+          break;
         }
         case 'inline-math':
-          return '$$' + String(i.data.formula ?? '') + '$$';
+          this.run.out += '$$' + String(i.data.formula ?? '') + '$$';
+          break;
         case 'emoji':
-          return String.fromCodePoint(...String(i.data.code ?? '').split('-').map((c) => parseInt(c, 16)).filter((c) => c > 0));
+          this.run.out += String.fromCodePoint(...String(i.data.code ?? '').split('-').map((c) => parseInt(c, 16)).filter((c) => c > 0));
+          break;
         case 'inline-image': {
           const src = this.target(i.data.ref, 'an image');
-          return src === undefined ? '' : `![${this.escape(String(i.data.alt ?? ''))}](${this.dest(src)})`;
+          if (src !== undefined) this.run.out += `![${this.escape(String(i.data.alt ?? ''))}](${this.dest(src)})`;
+          break;
         }
         default:
           this.lost.add(`${i.type} in text`);
-          return '';
       }
-    }).join('');
+    }
+  }
+
+  inlines(nodes: Node[] | undefined, inTable = false): string {
+    const outer = this.run;
+    this.run = { out: '', active: [] };
+    this.walk(nodes, inTable);
+    this.closeFrom(0);
+    const out = this.run.out;
+    this.run = outer;
+    return out;
   }
 
   // ---- blocks
@@ -202,7 +230,7 @@ class Writer {
       case 'expandable': {
         const title = b.fragments?.find((f) => f.fragment === 'expandable-title');
         const body = b.fragments?.find((f) => f.fragment === 'expandable-body');
-        return `<details>\n\n<summary>${this.escape(this.plain(title?.nodes))}</summary>\n\n${this.blocks(body?.nodes)}\n\n</details>`;
+        return `<details>\n\n<summary>${this.inlines((title?.nodes?.[0] as Block | undefined)?.nodes)}</summary>\n\n${this.blocks(body?.nodes)}\n\n</details>`;
       }
       case 'embed':
         return `{% embed url="${d.url ?? ''}" %}`;
