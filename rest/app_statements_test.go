@@ -17,10 +17,13 @@ func TestAppScreensInFixedStatements(t *testing.T) {
 		orgID, admin := e.org("Acme", "admin@acme.test")
 		cookie := e.withSessions()(admin)
 		var spaces, crs []string
-		var site string
+		var site, collection string
 		grow := func(from, to int) {
 			for i := from; i < to; i++ {
-				e.call(admin.Token, "POST", "/orgs/"+orgID+"/collections", fmt.Sprintf(`{"title":"Collection %d"}`, i)).want(http.StatusCreated)
+				col := e.call(admin.Token, "POST", "/orgs/"+orgID+"/collections", fmt.Sprintf(`{"title":"Collection %d"}`, i)).want(http.StatusCreated).object()["id"].(string)
+				if collection == "" {
+					collection = col
+				}
 				sp := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", fmt.Sprintf(`{"title":"Space %d"}`, i)).want(http.StatusCreated).object()["id"].(string)
 				spaces = append(spaces, sp)
 			}
@@ -64,6 +67,7 @@ func TestAppScreensInFixedStatements(t *testing.T) {
 		screens := []screen{
 			{"Home", func() map[string]any { return nil }, has("organizations"), 6},
 			{"OrganizationHome", func() map[string]any { return map[string]any{"orgId": orgID} }, has("organization", "spaces"), 12},
+			{"CollectionHome", func() map[string]any { return map[string]any{"collectionId": collection} }, has("collection", "spaces"), 8},
 			{"SiteHome", func() map[string]any { return map[string]any{"orgId": orgID, "siteId": site} }, has("organization", "site"), 8},
 			{"SpaceScreen", func() map[string]any {
 				return map[string]any{"spaceId": spaces[0], "path": "page-0", "withPage": true}
