@@ -101,6 +101,29 @@ function blockTo(b: Block, inTasks = false): PMNode {
     }
     case 'images':
       return { type: 'images', attrs: { key, images: clone(b.nodes ?? []) } };
+    case 'tabs':
+      return {
+        type: 'tabs', attrs: { key },
+        content: (b.nodes ?? []).map((n) => {
+          const item = n as Block;
+          return { type: 'tabsItem', attrs: { key: item.key, title: item.data.title ?? '' }, content: blocksTo(item.nodes) };
+        }),
+      };
+    case 'expandable': {
+      const title = b.fragments?.find((f) => f.fragment === 'expandable-title');
+      const body = b.fragments?.find((f) => f.fragment === 'expandable-body');
+      const p = title?.nodes[0];
+      if (!title || !body || (b.fragments ?? []).length !== 2 || title.nodes.length !== 1 || p?.type !== 'paragraph') {
+        return { type: 'opaqueBlock', attrs: { node: clone(b) } };
+      }
+      return {
+        type: 'expandable', attrs: { key },
+        content: [
+          withContent({ type: 'expandableTitle', attrs: { key: title.key, paragraphKey: p.key, paragraphData: clone(p.data) } }, inlinesTo(p.nodes)),
+          { type: 'expandableBody', attrs: { key: body.key }, content: blocksTo(body.nodes) },
+        ],
+      };
+    }
     case 'table':
       // Grids of text columns are edited as tables; cards and other column kinds stay whole.
       if (b.data.view?.type === 'grid' && Object.values(b.data.definition ?? {}).every((c: any) => c.type === 'text')) return tableTo(b);
@@ -247,6 +270,19 @@ function blockFrom(n: PMNode): Block {
     }
     case 'images':
       return { object: 'block', type: 'images', key: a.key ?? newKey(), isVoid: false, data: {}, nodes: clone(a.images ?? []) };
+    case 'tabs':
+      return block('tabs', a.key, {}, (n.content ?? []).map((it) => block('tabs-item', it.attrs?.key, { title: it.attrs?.title ?? '' }, blocksFrom(it.content))));
+    case 'expandable': {
+      const [title, body] = n.content ?? [];
+      const t = title?.attrs ?? {};
+      return {
+        object: 'block', type: 'expandable', key: a.key ?? newKey(), isVoid: true, data: {},
+        fragments: [
+          { object: 'fragment', key: t.key ?? newKey(), fragment: 'expandable-title', type: 'expandable-title', nodes: [block('paragraph', t.paragraphKey, clone(t.paragraphData ?? {}), inlinesFrom(title?.content))] },
+          { object: 'fragment', key: body?.attrs?.key ?? newKey(), fragment: 'expandable-body', type: 'expandable-body', nodes: blocksFrom(body?.content) },
+        ],
+      };
+    }
     case 'table':
       return tableFrom(n);
     case 'opaqueBlock':

@@ -57,6 +57,8 @@ function Toolbar({ editor }: { editor: Editor }) {
       quote: e.isActive('blockquote'), codeBlock: e.isActive('codeBlock'), hint: e.isActive('hint'), link: e.isActive('link'),
       language: e.isActive('codeBlock') ? String(e.getAttributes('codeBlock').language ?? 'text') : '',
       hintStyle: e.isActive('hint') ? String(e.getAttributes('hint').style ?? 'info') : '',
+      inTab: e.isActive('tabsItem'),
+      tabTitle: e.isActive('tabsItem') ? String(e.getAttributes('tabsItem').title ?? '') : '',
     }),
   });
   const c = () => editor.chain().focus();
@@ -89,10 +91,29 @@ function Toolbar({ editor }: { editor: Editor }) {
       }} />
       <Tool editor={editor} label="Table" run={() => c().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run()} />
       <Tool editor={editor} label="Divider" run={() => c().setHorizontalRule().run()} />
+      <Tool editor={editor} label="Tabs" run={() => c().insertContent({ type: 'tabs', content: [{ type: 'tabsItem', attrs: { title: 'Tab 1' }, content: [{ type: 'paragraph' }] }] }).run()} />
+      <Tool editor={editor} label="Expandable" run={() => c().insertContent({ type: 'expandable', content: [
+        { type: 'expandableTitle', content: [{ type: 'text', text: 'Details' }] }, { type: 'expandableBody', content: [{ type: 'paragraph' }] }] }).run()} />
       {s.codeBlock && (
         <label className="inline">Language
           <input size={10} value={s.language} onChange={(e) => editor.chain().updateAttributes('codeBlock', { language: e.target.value || 'text' }).run()} />
         </label>
+      )}
+      {s.inTab && (
+        <>
+          <label className="inline">Tab title
+            <input size={14} value={s.tabTitle} onChange={(e) => editor.chain().updateAttributes('tabsItem', { title: e.target.value }).run()} />
+          </label>
+          <Tool editor={editor} label="Add tab" run={(ed) => {
+            const { $from } = ed.state.selection;
+            for (let d = $from.depth; d > 0; d--) {
+              if ($from.node(d).type.name === 'tabsItem') {
+                ed.chain().focus().insertContentAt($from.after(d), { type: 'tabsItem', attrs: { title: 'New tab' }, content: [{ type: 'paragraph' }] }).run();
+                return;
+              }
+            }
+          }} />
+        </>
       )}
       {s.hint && (
         <label className="inline">Hint style
@@ -114,16 +135,22 @@ function PageEditor({ spaceId, crId, page, files }: { spaceId: string; crId: str
   const initial = useMemo(() => toMarkdown((page.document as Doc) ?? { nodes: [] }, files), [page.document, files]);
   const blocked = initial.lost.length > 0;
 
-  async function flush() {
+  // Saves run one after the other, each with the latest content: an older save never lands after
+  // a newer one.
+  const saving = useRef<Promise<void>>(Promise.resolve());
+  function flush() {
     window.clearTimeout(timer.current);
-    const written = toMarkdown(latest.current.doc ?? { nodes: [] }, files);
-    if (written.lost.length) {
-      setState({ kind: 'failed', message: `Not saved: the editor cannot write ${written.lost.join(', ')} yet.` });
-      return;
-    }
-    setState({ kind: 'saving' });
-    const res = await save({ spaceId, changeRequestId: crId, pageId: page.id, title: latest.current.title, markdown: written.markdown });
-    setState(res.error ? { kind: 'failed', message: 'Not saved. ' + words(res.error) } : { kind: 'saved' });
+    saving.current = saving.current.then(async () => {
+      const written = toMarkdown(latest.current.doc ?? { nodes: [] }, files);
+      if (written.lost.length) {
+        setState({ kind: 'failed', message: `Not saved: the editor cannot write ${written.lost.join(', ')} yet.` });
+        return;
+      }
+      setState({ kind: 'saving' });
+      const res = await save({ spaceId, changeRequestId: crId, pageId: page.id, title: latest.current.title, markdown: written.markdown });
+      setState((now) => (res.error ? { kind: 'failed', message: 'Not saved. ' + words(res.error) } : now.kind === 'saving' ? { kind: 'saved' } : now));
+    });
+    return saving.current;
   }
   const schedule = () => {
     setState({ kind: 'dirty' });

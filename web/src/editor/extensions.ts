@@ -34,6 +34,58 @@ const Hint = Node.create({
   renderHTML: ({ HTMLAttributes }) => ['aside', mergeAttributes({ 'data-hint': '', role: 'note' }, HTMLAttributes), 0],
 });
 
+/** Tabs: titled panels; each tab holds blocks. */
+const Tabs = Node.create({
+  name: 'tabs',
+  group: 'block',
+  content: 'tabsItem+',
+  defining: true,
+  addAttributes: () => ({ key: hidden() }),
+  parseHTML: () => [{ tag: 'div[data-tabs]' }],
+  renderHTML: () => ['div', { 'data-tabs': '', class: 'tabs' }, 0],
+});
+
+const TabsItem = Node.create({
+  name: 'tabsItem',
+  content: 'block+',
+  defining: true,
+  addAttributes: () => ({
+    key: hidden(),
+    title: { default: '', parseHTML: (el) => el.getAttribute('data-title') ?? '', renderHTML: (a) => ({ 'data-title': a.title }) },
+  }),
+  parseHTML: () => [{ tag: 'section[data-tab]' }],
+  renderHTML: ({ HTMLAttributes }) => ['section', mergeAttributes({ 'data-tab': '', class: 'tab' }, HTMLAttributes), 0],
+});
+
+/** Expandable: a title (formatted text) that opens a body of blocks. */
+const Expandable = Node.create({
+  name: 'expandable',
+  group: 'block',
+  content: 'expandableTitle expandableBody',
+  defining: true,
+  addAttributes: () => ({ key: hidden() }),
+  parseHTML: () => [{ tag: 'div[data-expandable]' }],
+  renderHTML: () => ['div', { 'data-expandable': '', class: 'expandable' }, 0],
+});
+
+const ExpandableTitle = Node.create({
+  name: 'expandableTitle',
+  content: 'inline*',
+  defining: true,
+  addAttributes: () => ({ key: hidden(), paragraphKey: hidden(), paragraphData: hidden({}) }),
+  parseHTML: () => [{ tag: 'div[data-expandable-title]' }],
+  renderHTML: () => ['div', { 'data-expandable-title': '', class: 'expandable-title' }, 0],
+});
+
+const ExpandableBody = Node.create({
+  name: 'expandableBody',
+  content: 'block+',
+  defining: true,
+  addAttributes: () => ({ key: hidden() }),
+  parseHTML: () => [{ tag: 'div[data-expandable-body]' }],
+  renderHTML: () => ['div', { 'data-expandable-body': '', class: 'expandable-body' }, 0],
+});
+
 /** Images: a row of pictures with their captions, as one block. */
 const Images = Node.create({
   name: 'images',
@@ -114,6 +166,11 @@ export function extensions() {
     TableHeader.extend({ addAttributes() { return { ...this.parent?.(), column: hidden(), align: hidden('left') }; } }),
     TableCell.extend({ addAttributes() { return { ...this.parent?.(), fragment: hidden(), fragmentKey: hidden() }; } }),
     Hint,
+    Tabs,
+    TabsItem,
+    Expandable,
+    ExpandableTitle,
+    ExpandableBody,
     Images,
     OpaqueBlock,
     OpaqueInline,
