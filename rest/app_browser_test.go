@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -209,6 +210,19 @@ func TestAppBrowser(t *testing.T) {
 			chromedp.WaitVisible(chromedp.Search(`//article//li[contains(., "install it")]`)))
 		if u := location(); u != "/s/"+space+"/welcome" {
 			t.Fatalf("after the merge the app is at %s", u)
+		}
+
+		// Dark, and on a phone: the space still reads, with no serious violation.
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 390, Height: 844, DeviceScaleFactor: 1, Mobile: true}); err != nil {
+			t.Fatal(err)
+		}
+		accessible("space dark phone")
+		if wide, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`)); err != nil || wide {
+			t.Errorf("on a phone the space scrolls sideways (%v)", err)
 		}
 
 		// The published site shows the merged content.
