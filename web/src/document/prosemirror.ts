@@ -101,6 +101,10 @@ function blockTo(b: Block, inTasks = false): PMNode {
     }
     case 'images':
       return { type: 'images', attrs: { key, images: clone(b.nodes ?? []) } };
+    case 'math': {
+      const { formula, ...data } = b.data;
+      return { type: 'math', attrs: { key, formula: formula ?? '', data } };
+    }
     case 'tabs':
       return {
         type: 'tabs', attrs: { key },
@@ -270,6 +274,8 @@ function blockFrom(n: PMNode): Block {
     }
     case 'images':
       return { object: 'block', type: 'images', key: a.key ?? newKey(), isVoid: false, data: {}, nodes: clone(a.images ?? []) };
+    case 'math':
+      return { object: 'block', type: 'math', key: a.key ?? newKey(), isVoid: true, data: { ...clone(a.data ?? {}), formula: a.formula ?? '' } };
     case 'tabs':
       return block('tabs', a.key, {}, (n.content ?? []).map((it) => block('tabs-item', it.attrs?.key, { title: it.attrs?.title ?? '' }, blocksFrom(it.content))));
     case 'expandable': {

@@ -91,6 +91,14 @@ function Toolbar({ editor }: { editor: Editor }) {
       }} />
       <Tool editor={editor} label="Table" run={() => c().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run()} />
       <Tool editor={editor} label="Divider" run={() => c().setHorizontalRule().run()} />
+      <Tool editor={editor} label="Formula" run={(ed) => {
+        const selected = (ed.state.selection as { node?: { type: { name: string }; attrs: Record<string, any> } }).node;
+        const isMath = selected?.type.name === 'math';
+        const formula = window.prompt('Formula (TeX)', isMath ? String(selected!.attrs.formula) : '');
+        if (formula === null) return;
+        if (isMath) c().updateAttributes('math', { formula }).run();
+        else c().insertContent({ type: 'math', attrs: { formula } }).run();
+      }} />
       <Tool editor={editor} label="Tabs" run={() => c().insertContent({ type: 'tabs', content: [{ type: 'tabsItem', attrs: { title: 'Tab 1' }, content: [{ type: 'paragraph' }] }] }).run()} />
       <Tool editor={editor} label="Expandable" run={() => c().insertContent({ type: 'expandable', content: [
         { type: 'expandableTitle', content: [{ type: 'text', text: 'Details' }] }, { type: 'expandableBody', content: [{ type: 'paragraph' }] }] }).run()} />

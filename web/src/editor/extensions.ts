@@ -34,6 +34,18 @@ const Hint = Node.create({
   renderHTML: ({ HTMLAttributes }) => ['aside', mergeAttributes({ 'data-hint': '', role: 'note' }, HTMLAttributes), 0],
 });
 
+/** Math: a display formula in TeX, edited with the toolbar's Formula tool. */
+const MathBlock = Node.create({
+  name: 'math',
+  group: 'block',
+  atom: true,
+  selectable: true,
+  draggable: true,
+  addAttributes: () => ({ key: hidden(), formula: hidden(''), data: hidden({}) }),
+  parseHTML: () => [{ tag: 'pre[data-math]' }],
+  renderHTML: ({ node }) => ['pre', { 'data-math': '', class: 'math', 'aria-label': 'Formula' }, ['code', {}, String(node.attrs.formula || 'Empty formula')]],
+});
+
 /** Tabs: titled panels; each tab holds blocks. */
 const Tabs = Node.create({
   name: 'tabs',
@@ -166,6 +178,7 @@ export function extensions() {
     TableHeader.extend({ addAttributes() { return { ...this.parent?.(), column: hidden(), align: hidden('left') }; } }),
     TableCell.extend({ addAttributes() { return { ...this.parent?.(), fragment: hidden(), fragmentKey: hidden() }; } }),
     Hint,
+    MathBlock,
     Tabs,
     TabsItem,
     Expandable,
