@@ -29,13 +29,34 @@ export function firstDocument(pages: TreePage[] | undefined): TreePage | undefin
   return flatten(pages).find((p) => p.type === 'DOCUMENT');
 }
 
+/** pageOfLink is the page a relative link to a markdown file names (as GitBook writes links
+ * between pages: ../guide/install.md), from the page at `from`; undefined for other links. */
+export function pageOfLink(url: string, from: string, byPath: Map<string, TreePage>): TreePage | undefined {
+  if (/^[a-z][a-z0-9+.-]*:|^\/\/|^#/i.test(url)) return undefined;
+  const [file] = url.split('#');
+  if (!/\.md$/i.test(file)) return undefined;
+  const parts = from.split('/').slice(0, -1);
+  for (const seg of decodeURIComponent(file).replace(/\.md$/i, '').split('/')) {
+    if (seg === '..') parts.pop();
+    else if (seg !== '.' && seg !== '') parts.push(seg);
+  }
+  if (parts[parts.length - 1]?.toLowerCase() === 'readme') parts.pop();
+  return byPath.get(parts.join('/'));
+}
+
 /** resolver maps a document's references to app URLs (pages of this space) or their URL. */
-export function resolver(base: string, pages: TreePage[] | undefined) {
-  const byId = new Map(flatten(pages).map((p) => [p.id, p]));
+export function resolver(base: string, pages: TreePage[] | undefined, from = '') {
+  const all = flatten(pages);
+  const byId = new Map(all.map((p) => [p.id, p]));
+  const byPath = new Map(all.map((p) => [p.path, p]));
   return {
     href(ref: Ref): string | undefined {
       if (!ref) return undefined;
-      if (ref.kind === 'url') return ref.url;
+      if (ref.kind === 'url' && ref.url !== undefined) {
+        const page = pageOfLink(ref.url, from, byPath);
+        const anchor = ref.url.includes('#') ? '#' + ref.url.split('#')[1] : '';
+        return page ? base + page.path + anchor : ref.url;
+      }
       if (ref.kind === 'page' && ref.page && byId.has(ref.page)) return base + byId.get(ref.page)!.path + (ref.anchor ? '#' + ref.anchor : '');
       return undefined;
     },

@@ -33,12 +33,12 @@ const CreateChangeRequest = graphql(`
 `);
 
 /** PageView shows a page as it will be published. */
-export function PageView({ page, base, pages }: { page: { title: string; description?: string | null; document?: unknown }; base: string; pages?: TreePage[] }) {
+export function PageView({ page, base, pages }: { page: { title: string; path: string; description?: string | null; document?: unknown }; base: string; pages?: TreePage[] }) {
   return (
     <article className="page">
       <h1>{page.title || 'Untitled'}</h1>
       {page.description && <p className="lead">{page.description}</p>}
-      {page.document ? <Render doc={page.document as Doc} resolve={resolver(base, pages)} /> : null}
+      {page.document ? <Render doc={page.document as Doc} resolve={resolver(base, pages, page.path)} /> : null}
     </article>
   );
 }
