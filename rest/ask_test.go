@@ -11,19 +11,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/domain/aiprovider"
 	"github.com/bindery/bindery/domain/answer"
 	"github.com/bindery/bindery/domain/answer/answertest"
 )
+
+// fakeProvider is the AI provider at a fake server's address.
+func fakeProvider(t testing.TB, url string) *aiprovider.Provider {
+	t.Helper()
+	p, err := aiprovider.New(aiprovider.Config{URL: url + "/v1", Model: "fake", APIKey: "sk-test-secret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
 
 // withAnswers gives the server a fake AI provider that cites passage 1, unless told otherwise.
 func (e *env) withAnswers() *answertest.Server {
 	e.t.Helper()
 	fake := answertest.New(e.t)
-	c, err := answer.New(answer.Config{URL: fake.URL + "/v1", Model: "fake", Timeout: 10 * time.Second})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	e.res.Answers = c
+	e.res.Answers = answer.New(fakeProvider(e.t, fake.URL), answer.Config{Timeout: 10 * time.Second})
 	return fake
 }
 

@@ -28,11 +28,7 @@ const richPage = "Use the **Widget** with `make install` and read [the guide](ht
 func (e *env) withProvider() *translatortest.Server {
 	e.t.Helper()
 	srv := translatortest.New(e.t)
-	c, err := translator.New(translator.Config{URL: srv.URL + "/v1", Model: "fake", APIKey: "sk-test-secret", Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, Timeout: 5 * time.Second})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	e.res.Translator = c
+	e.res.Translator = translator.New(fakeProvider(e.t, srv.URL), translator.Config{Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, Timeout: 5 * time.Second})
 	return srv
 }
 
@@ -446,10 +442,7 @@ func TestTranslationRunResumesAfterARestart(t *testing.T) {
 		srv := e.withProvider()
 		// One request in flight at a time, so that what was sent before the stop is exactly what
 		// was answered and stored, plus the request the stop interrupts.
-		one, err := translator.New(translator.Config{URL: srv.URL + "/v1", Model: "fake", APIKey: "sk-test-secret", Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, Timeout: 5 * time.Second, Concurrency: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		one := translator.New(fakeProvider(t, srv.URL), translator.Config{Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, Timeout: 5 * time.Second, Concurrency: 1})
 		e.res.Translator = one
 
 		// The server stops (its context ends) while the tenth page is being translated.

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain"
+	"github.com/bindery/bindery/domain/aiprovider"
 	"github.com/bindery/bindery/domain/answer"
 	"github.com/bindery/bindery/domain/document"
 	"github.com/bindery/bindery/domain/jobs"
@@ -264,14 +265,13 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 	}
 
 	if ai := s.AI; ai.URL != "" {
-		res.Translator, err = translator.New(translator.Config{URL: ai.URL, Model: ai.Model, APIKey: ai.APIKey, Concurrency: s.Translate.Concurrency, Timeout: s.Translate.Timeout})
+		provider, err := aiprovider.New(aiprovider.Config{URL: ai.URL, Model: ai.Model, APIKey: ai.APIKey})
 		if err != nil {
 			return err
 		}
-		if res.Answers, err = answer.New(answer.Config{URL: ai.URL, Model: ai.Model, APIKey: ai.APIKey, Timeout: ai.Timeout}); err != nil {
-			return err
-		}
-		slog.Info("AI provider", "url", translator.Redact(ai.URL), "model", ai.Model)
+		res.Translator = translator.New(provider, translator.Config{Concurrency: s.Translate.Concurrency, Timeout: s.Translate.Timeout})
+		res.Answers = answer.New(provider, answer.Config{Timeout: ai.Timeout})
+		slog.Info("AI provider", "url", provider.URL(), "model", ai.Model)
 	}
 
 	sessions, err := browserSignIn(ctx, res, s)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/domain/aiprovider"
 	"github.com/bindery/bindery/domain/answer"
 	"github.com/bindery/bindery/domain/answer/answertest"
 )
@@ -21,11 +22,11 @@ var pages = []answer.Page{
 func retrieveAll(ctx context.Context, q string, limit int) ([]answer.Page, error) { return pages, nil }
 
 func client(t *testing.T, fake *answertest.Server) *answer.Client {
-	c, err := answer.New(answer.Config{URL: fake.URL + "/v1", Model: "m", Timeout: 5 * time.Second})
+	p, err := aiprovider.New(aiprovider.Config{URL: fake.URL + "/v1", Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return answer.New(p, answer.Config{Timeout: 5 * time.Second})
 }
 
 func TestAskCitesRetrievedPassagesOnly(t *testing.T) {

@@ -8,68 +8,43 @@ package answer
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"strings"
 	"time"
+
+	"github.com/bindery/bindery/domain/aiprovider"
 )
 
-// Config says where the model server is and how much one answer may cost.
+// Config says how much one answer may cost.
 type Config struct {
-	// URL is the provider's OpenAI-compatible base URL (http://localhost:11434/v1) or its full
-	// chat-completions endpoint.
-	URL string
-	// Model is the chat model name the server knows.
-	Model string
-	// APIKey is sent as a bearer token when set.
-	APIKey string
 	// Timeout bounds one answer, from the question to its last word (default 2 minutes).
 	Timeout time.Duration
 	// MaxTokens bounds the tokens the model may write in one answer (default 800).
 	MaxTokens int
-	// HTTPClient is the client requests go through (default: a new http.Client).
-	HTTPClient *http.Client
 }
 
-// Client is a configured provider, safe for concurrent use.
+// Client answers through a provider, safe for concurrent use.
 type Client struct {
+	provider *aiprovider.Provider
 	cfg      Config
-	endpoint string
 }
 
-// New checks cfg and returns a client. Errors name the setting at fault.
-func New(cfg Config) (*Client, error) {
-	u, err := url.Parse(cfg.URL)
-	if cfg.URL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, errors.New("AI provider: the URL must be an http(s) URL")
-	}
-	if cfg.Model == "" {
-		return nil, errors.New("AI provider: a model name is required")
-	}
+// New returns a client of provider, cfg's zero fields taking their defaults.
+func New(provider *aiprovider.Provider, cfg Config) *Client {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 2 * time.Minute
 	}
 	if cfg.MaxTokens <= 0 {
 		cfg.MaxTokens = 800
 	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{}
-	}
-	endpoint := strings.TrimRight(cfg.URL, "/")
-	if !strings.HasSuffix(endpoint, "/chat/completions") {
-		endpoint += "/chat/completions"
-	}
-	return &Client{cfg: cfg, endpoint: endpoint}, nil
+	return &Client{provider: provider, cfg: cfg}
 }
 
 // Model is the chat model the client asks for.
-func (c *Client) Model() string { return c.cfg.Model }
+func (c *Client) Model() string { return c.provider.Model() }
 
 // Message is one message of a chat.
 type Message struct {
@@ -90,21 +65,12 @@ const maxReply = 1 << 20
 // (the provider may also answer in one piece). Errors: *ProviderError, or the context's error.
 func (c *Client) chat(ctx context.Context, msgs []Message, onDelta func(string)) (string, error) {
 	body, err := json.Marshal(map[string]any{
-		"model": c.cfg.Model, "messages": msgs, "temperature": 0, "max_tokens": c.cfg.MaxTokens, "stream": true,
+		"model": c.provider.Model(), "messages": msgs, "temperature": 0, "max_tokens": c.cfg.MaxTokens, "stream": true,
 	})
 	if err != nil {
 		return "", err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream, application/json")
-	if c.cfg.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
-	}
-	resp, err := c.cfg.HTTPClient.Do(req)
+	resp, err := c.provider.Chat(ctx, body, "text/event-stream, application/json")
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()

@@ -1,4 +1,4 @@
-package graph
+package textinput_test
 
 import (
 	"testing"

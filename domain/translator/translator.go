@@ -1,17 +1,14 @@
 // Package translator sends text to a machine-translation model through the OpenAI-compatible
-// chat-completions protocol, which hosted services and local model servers (Ollama, vLLM,
-// llama.cpp's server) all speak.
+// chat-completions protocol of the operator's provider (package aiprovider).
 //
 // One request carries the text runs of one page (a long page is split into several requests,
 // never mixed with another page). The model is asked to answer a JSON object {"texts":[…]} with
 // exactly one translation per text, in order; anything else is malformed and tried again.
 // Requests are bounded in number at a time and in duration, and retried with exponential back-off
-// on 429, 5xx, network errors, time-outs and malformed answers. The API key goes only into the
-// Authorization header: no error, log line or answer carries it.
+// on 429, 5xx, network errors, time-outs and malformed answers.
 package translator
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,21 +16,15 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bindery/bindery/domain/aiprovider"
 )
 
-// Config says where the model server is and how hard to use it.
+// Config says how hard to use the provider.
 type Config struct {
-	// URL is the server's OpenAI-compatible base URL (http://localhost:11434/v1) or its full
-	// chat-completions endpoint (…/v1/chat/completions).
-	URL string
-	// Model is the model name the server knows (llama3.1, Qwen/Qwen2.5-7B-Instruct, gpt-4o-mini).
-	Model string
-	// APIKey is sent as a bearer token when set. Local servers usually need none.
-	APIKey string
 	// Concurrency bounds the requests in flight at once, across every run (default 4).
 	Concurrency int
 	// Timeout bounds one request, answer included (default 2 minutes).
@@ -48,29 +39,17 @@ type Config struct {
 	// MaxBatchChars splits a page's texts into several requests above this many characters
 	// (default 12000).
 	MaxBatchChars int
-	// HTTPClient is the client requests go through (default: a new http.Client).
-	HTTPClient *http.Client
 }
 
-// Client is a configured provider. It is safe for concurrent use.
+// Client translates through a provider. It is safe for concurrent use.
 type Client struct {
+	provider *aiprovider.Provider
 	cfg      Config
-	endpoint string
 	slots    chan struct{}
 }
 
-// New checks cfg and returns a client. Errors name the setting at fault.
-func New(cfg Config) (*Client, error) {
-	if cfg.URL == "" {
-		return nil, errors.New("translation provider: URL is required")
-	}
-	u, err := url.Parse(cfg.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, errors.New("translation provider: URL must be an http(s) URL")
-	}
-	if cfg.Model == "" {
-		return nil, errors.New("translation provider: a model name is required")
-	}
+// New returns a client of provider, cfg's zero fields taking their defaults.
+func New(provider *aiprovider.Provider, cfg Config) *Client {
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = 4
 	}
@@ -89,28 +68,11 @@ func New(cfg Config) (*Client, error) {
 	if cfg.MaxBatchChars <= 0 {
 		cfg.MaxBatchChars = 12000
 	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{}
-	}
-	endpoint := strings.TrimRight(cfg.URL, "/")
-	if !strings.HasSuffix(endpoint, "/chat/completions") {
-		endpoint += "/chat/completions"
-	}
-	return &Client{cfg: cfg, endpoint: endpoint, slots: make(chan struct{}, cfg.Concurrency)}, nil
-}
-
-// Redact is a URL fit for logs: without any user or password it holds.
-func Redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	u.User = nil
-	return u.String()
+	return &Client{provider: provider, cfg: cfg, slots: make(chan struct{}, cfg.Concurrency)}
 }
 
 // Model is the model the client asks for.
-func (c *Client) Model() string { return c.cfg.Model }
+func (c *Client) Model() string { return c.provider.Model() }
 
 // Term is a glossary entry the translation must use: Source in the source text is written
 // Target in the translation.
@@ -206,16 +168,7 @@ func (c *Client) once(ctx context.Context, body []byte, want int) ([]string, err
 	defer func() { <-c.slots }()
 	reqCtx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	hr, err := http.NewRequestWithContext(reqCtx, http.MethodPost, c.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, &Error{Msg: "translation provider: bad URL"}
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("Accept", "application/json")
-	if c.cfg.APIKey != "" {
-		hr.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
-	}
-	resp, err := c.cfg.HTTPClient.Do(hr)
+	resp, err := c.provider.Chat(reqCtx, body, "application/json")
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -316,8 +269,8 @@ func (c *Client) detail(raw []byte) string {
 
 // redact removes the key from text a provider sent back.
 func (c *Client) redact(s string) string {
-	if c.cfg.APIKey != "" {
-		s = strings.ReplaceAll(s, c.cfg.APIKey, "[redacted]")
+	if key := c.provider.Secret(); key != "" {
+		s = strings.ReplaceAll(s, key, "[redacted]")
 	}
 	return s
 }
@@ -331,7 +284,7 @@ func (c *Client) chatRequest(req Request) map[string]any {
 		Texts    []string `json:"texts"`
 	}{req.SourceLanguage, req.TargetLanguage, req.Glossary, req.Texts})
 	return map[string]any{
-		"model":       c.cfg.Model,
+		"model":       c.provider.Model(),
 		"temperature": 0,
 		"stream":      false,
 		"messages": []map[string]string{

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindery/bindery/domain/aiprovider"
 	"github.com/bindery/bindery/domain/translator"
 	"github.com/bindery/bindery/domain/translator/translatortest"
 )
@@ -17,15 +18,15 @@ const key = "sk-secret-key-123"
 
 func client(t *testing.T, url string, mod func(*translator.Config)) *translator.Client {
 	t.Helper()
-	cfg := translator.Config{URL: url + "/v1", Model: "fake-model", APIKey: key, Backoff: time.Millisecond, MaxBackoff: 20 * time.Millisecond, Timeout: time.Second}
+	cfg := translator.Config{Backoff: time.Millisecond, MaxBackoff: 20 * time.Millisecond, Timeout: time.Second}
 	if mod != nil {
 		mod(&cfg)
 	}
-	c, err := translator.New(cfg)
+	p, err := aiprovider.New(aiprovider.Config{URL: url + "/v1", Model: "fake-model", APIKey: key})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return translator.New(p, cfg)
 }
 
 func TestTranslateSpeaksChatCompletions(t *testing.T) {
@@ -163,9 +164,9 @@ func TestTranslateStopsWithTheContext(t *testing.T) {
 	}
 }
 
-func TestNewChecksConfig(t *testing.T) {
-	for _, cfg := range []translator.Config{{}, {URL: "ftp://x", Model: "m"}, {URL: "http://x"}} {
-		if _, err := translator.New(cfg); err == nil {
+func TestProviderChecksConfig(t *testing.T) {
+	for _, cfg := range []aiprovider.Config{{}, {URL: "ftp://x", Model: "m"}, {URL: "http://x"}} {
+		if _, err := aiprovider.New(cfg); err == nil {
 			t.Errorf("New(%+v) accepted", cfg)
 		}
 	}
