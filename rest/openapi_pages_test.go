@@ -262,3 +262,53 @@ func TestReaderOpenAPIPages(t *testing.T) {
 			`<th scope="col">Name</th>`, "<code>limit</code>", "integer (int32)", `href="`+s.root+`api/store"`)
 	})
 }
+
+// swagger20 is a Swagger 2.0 document: GitBook repositories and older APIs still use them.
+const swagger20 = `swagger: "2.0"
+info: {title: Legacy pets, version: "1"}
+host: api.example.com
+basePath: /v1
+tags: [{name: pets, description: Pets of old}]
+paths:
+  /pets:
+    post:
+      tags: [pets]
+      summary: Add a pet
+      consumes: [application/json]
+      parameters:
+        - {in: body, name: pet, required: true, schema: {$ref: "#/definitions/Pet"}}
+      responses:
+        "201": {description: Created, schema: {$ref: "#/definitions/Pet"}}
+definitions:
+  Pet:
+    type: object
+    required: [name]
+    properties: {name: {type: string, description: The pet's name}}
+`
+
+func TestSwagger2SpecMakesReferencePages(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Ref", "admin@ref.test")
+		spaceID := e.newSpace(admin.Token, orgID, "API")
+		created := e.call(admin.Token, "POST", "/orgs/"+orgID+"/openapi", specBody("legacy", swagger20)).want(http.StatusCreated).object()
+		if created["processingState"] != "complete" {
+			t.Fatalf("Swagger 2.0 spec: %v", created)
+		}
+		var ins struct {
+			InsertOpenAPIPages struct{ Pages []refPage }
+		}
+		e.gql(admin.Token, insertPagesQuery, map[string]any{"t": target(spaceID, ""), "in": map[string]any{"spec": "legacy", "models": true}}).ok(&ins)
+		pages := ins.InsertOpenAPIPages.Pages
+		if len(pages) != 2 || pages[0].Title != "pets" {
+			t.Fatalf("pages: %+v", pages)
+		}
+		for _, want := range []string{"Pets of old", "## Add a pet", "`POST /pets`", "| `application/json` | Pet | yes |"} {
+			if !strings.Contains(pages[0].Markdown, want) {
+				t.Errorf("pets page lacks %q:\n%s", want, pages[0].Markdown)
+			}
+		}
+		if !strings.Contains(pages[1].Markdown, "| `name` | string | yes | The pet's name |") {
+			t.Errorf("models page:\n%s", pages[1].Markdown)
+		}
+	})
+}

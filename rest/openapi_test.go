@@ -49,7 +49,7 @@ func TestOpenAPISpecVersions(t *testing.T) {
 		if !strings.Contains(msg, "paths./a.get") || !strings.Contains(msg, "at least one response") {
 			t.Errorf("invalid document: message %q names neither the place nor the problem", msg)
 		}
-		e.call(admin.Token, "POST", base, specBody("swagger", "swagger: '2.0'\ninfo: {title: T, version: '1'}\npaths: {}\n")).wantError(http.StatusBadRequest)
+		e.call(admin.Token, "POST", base, specBody("future", "openapi: 3.2.0\ninfo: {title: T, version: '1'}\npaths: {}\n")).wantError(http.StatusBadRequest)
 		e.call(admin.Token, "POST", base, map[string]any{"slug": "both", "source": map[string]any{"text": petstore30, "url": "https://example.com/x"}}).wantError(http.StatusBadRequest)
 		e.call(admin.Token, "GET", base+"/broken", nil).wantError(http.StatusNotFound)
 

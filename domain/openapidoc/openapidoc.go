@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -14,6 +15,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/getkin/kin-openapi/openapi2"
+	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/yaml"
 )
@@ -68,7 +71,8 @@ func (e *RefError) Error() string {
 
 func (e *RefError) Unwrap() error { return e.Err }
 
-// Parse reads an OpenAPI 3.0 or 3.1 document, in JSON or YAML, and validates it. It has no
+// Parse reads an OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one (converted to OpenAPI 3.0), in
+// JSON or YAML, and validates it. It has no
 // location, so references to other files cannot be resolved and are refused, naming the
 // reference. A document nesting deeper than MaxDepth, or costing more than MaxWork, is refused
 // before it is decoded. Errors: *Problem, ctx's error.
@@ -78,6 +82,9 @@ func Parse(ctx context.Context, data []byte) (*Doc, error) {
 	}
 	if _, err := checkNesting(ctx, data, "document", MaxWork); err != nil {
 		return nil, err
+	}
+	if isSwagger2(data) {
+		return parseSwagger2(ctx, data)
 	}
 	loader := openapi3.NewLoader()
 	loader.Context = ctx
@@ -109,6 +116,9 @@ func ParseURL(ctx context.Context, data []byte, base string, fetch Fetch) (*Doc,
 	work, err := checkNesting(ctx, data, "document", MaxWork)
 	if err != nil {
 		return nil, err
+	}
+	if isSwagger2(data) {
+		return parseSwagger2(ctx, data)
 	}
 	budget := MaxWork - work
 	root, err := url.Parse(base)
@@ -172,6 +182,50 @@ func ParseURL(ctx context.Context, data []byte, base string, fetch Fetch) (*Doc,
 		}
 	}
 	return finish(ctx, t, data, files)
+}
+
+// isSwagger2 reports whether data is a Swagger 2.0 document (its top-level "swagger": "2.0").
+func isSwagger2(data []byte) bool {
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return false
+	}
+	var head struct {
+		Swagger string `json:"swagger"`
+	}
+	return json.Unmarshal(js, &head) == nil && head.Swagger == "2.0"
+}
+
+// parseSwagger2 reads a Swagger 2.0 document as the OpenAPI 3.0 document it converts to
+// (servers from host, basePath and schemes; bodies and forms as request bodies; definitions as
+// component schemas). It must be one whole document: its references to other files are refused.
+// The document's own bytes stay its content and hash. Errors: *Problem, ctx's error.
+func parseSwagger2(ctx context.Context, data []byte) (*Doc, error) {
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, &Problem{Message: err.Error(), Location: "document"}
+	}
+	var doc2 openapi2.T
+	if err := json.Unmarshal(js, &doc2); err != nil {
+		return nil, &Problem{Message: "the Swagger 2.0 document could not be read: " + err.Error(), Location: "document"}
+	}
+	loader := openapi3.NewLoader()
+	loader.Context = ctx
+	loader.IsExternalRefsAllowed = false
+	t, err := openapi2conv.ToV3WithLoader(&doc2, loader, nil)
+	if err == nil {
+		err = loader.ResolveRefsIn(t, nil)
+	}
+	switch {
+	case err != nil && strings.Contains(err.Error(), "external reference"):
+		return nil, &Problem{Message: "a Swagger 2.0 document must be one whole document (inline the files it references): " + err.Error(), Location: "document"}
+	case err != nil:
+		return nil, &Problem{Message: "the Swagger 2.0 document could not be converted to OpenAPI 3: " + err.Error(), Location: "document"}
+	}
+	if t.Paths == nil {
+		t.Paths = openapi3.NewPaths() // a document without operations (yet)
+	}
+	return finish(ctx, t, data, nil)
 }
 
 // finish checks the version and validates a loaded document, and hashes it with its files.
