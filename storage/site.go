@@ -112,14 +112,16 @@ func withSiteCounts(q *bun.SelectQuery) *bun.SelectQuery {
 
 // CreateSite inserts a site.
 func (s *Store) CreateSite(ctx context.Context, site *Site) error {
-	if site.ID == "" {
-		site.ID = NewID()
-	}
-	site.TitleKey = fold(site.Title)
-	if _, err := s.db.NewInsert().Model(site).Exec(ctx); err != nil {
-		return fmt.Errorf("create site: %w", translate(err))
-	}
-	return nil
+	return s.exec(ctx, func(ctx context.Context, db bun.IDB) error {
+		if site.ID == "" {
+			site.ID = NewID()
+		}
+		site.TitleKey = fold(site.Title)
+		if _, err := db.NewInsert().Model(site).Exec(ctx); err != nil {
+			return fmt.Errorf("create site: %w", translate(err))
+		}
+		return nil
+	})
 }
 
 // SiteFilter narrows a site list.
@@ -297,17 +299,19 @@ func deref(s *string) string {
 
 // UpdateSiteSpace writes the fields set of ss. Errors: ErrNotFound, ErrConflict (path taken).
 func (s *Store) UpdateSiteSpace(ctx context.Context, ss *SiteSpace, set SiteSpaceField) error {
-	if set == 0 {
+	return s.exec(ctx, func(ctx context.Context, db bun.IDB) error {
+		if set == 0 {
+			return nil
+		}
+		res, err := db.NewUpdate().Model(ss).Column(columnsOf(set, siteSpaceColumns)...).WherePK().Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("update site space %s: %w", ss.ID, translate(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
 		return nil
-	}
-	res, err := s.db.NewUpdate().Model(ss).Column(columnsOf(set, siteSpaceColumns)...).WherePK().Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("update site space %s: %w", ss.ID, translate(err))
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	})
 }
 
 // DeleteSiteSpace removes a site space; when it was the default, the first remaining one of its
