@@ -3,6 +3,9 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"time"
+
+	"github.com/bindery/bindery/domain/jobs"
 
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/storage"
@@ -122,7 +125,7 @@ func (r *App) fillEvent(ctx context.Context, ev *storage.Event, payload any) {
 			ev.Source = "api"
 		}
 	} else {
-		ev.ActorType, ev.ActorID, ev.Source = "system", "system", "system"
+		ev.ActorType, ev.ActorID, ev.Source = "system", "system", "workflow"
 	}
 	ev.CreatedAt = r.Now()
 	if payload != nil {
@@ -189,4 +192,31 @@ func translationEvent(typ string, t *storage.Translation) *storage.Event {
 
 func gitSyncEvent(typ string, job *storage.GitSyncJob) *storage.Event {
 	return &storage.Event{Type: typ, OrganizationID: job.OrganizationID, SpaceID: job.SpaceID, TargetType: "space", TargetID: job.SpaceID}
+}
+
+// pruneEventsArgs is the periodic job that deletes events older than the operator's retention.
+type pruneEventsArgs struct{}
+
+func (pruneEventsArgs) Kind() string { return "prune_events" }
+
+// PruneEventsInterval is how often events past their retention are deleted.
+const PruneEventsInterval = time.Hour
+
+func init() {
+	addJobKinds(func(r *App, reg *jobs.Registry) {
+		jobs.Add(reg, func(ctx context.Context, _ *jobs.Job[pruneEventsArgs]) error {
+			_, err := r.PruneEvents(ctx)
+			return err
+		})
+		jobs.Every(reg, PruneEventsInterval, pruneEventsArgs{})
+	})
+}
+
+// PruneEvents deletes the events older than the operator's retention (none when it is 0) and
+// returns how many.
+func (r *App) PruneEvents(ctx context.Context) (int64, error) {
+	if r.Settings.EventRetention <= 0 {
+		return 0, nil
+	}
+	return r.Store.PruneEvents(ctx, r.Now().Add(-r.Settings.EventRetention))
 }

@@ -256,7 +256,7 @@ func (r *App) RedeliverWebhookDelivery(ctx context.Context, orgID, deliveryID st
 func toWebhook(w *storage.Webhook) *model.Webhook {
 	var types []string
 	_ = json.Unmarshal([]byte(w.EventTypes), &types)
-	return &model.Webhook{Object: "webhook", ID: w.ID, URL: w.URL, Description: w.Description, EventTypes: nonNil(types), Enabled: w.Enabled,
+	return &model.Webhook{Object: "webhook", OrganizationID: w.OrganizationID, ID: w.ID, URL: w.URL, Description: w.Description, EventTypes: nonNil(types), Enabled: w.Enabled,
 		DisabledReason: w.DisabledReason, FailingSince: w.FailingSince, CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt}
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -14,7 +15,7 @@ import (
 // change (inTx), so an event exists exactly when its change committed. Seq orders events in one
 // database and is the cursor subscribers read by; ID is its public identifier (a UUID).
 type Event struct {
-	bun.BaseModel `bun:"table:events"`
+	bun.BaseModel `bun:"table:events,alias:ev"`
 
 	Seq            int64  `bun:"seq,pk,autoincrement"`
 	ID             string `bun:"id"`
@@ -39,7 +40,7 @@ type Event struct {
 	ActorID    string `bun:"actor_id"`
 	ActorLabel string `bun:"actor_label"`
 	TokenID    string `bun:"token_id,nullzero"` // the API token the actor used, if any
-	Source     string `bun:"source"`            // "api", "ui" or "system"
+	Source     string `bun:"source"`            // the contract's source: "api", "ui" or "workflow" (a job)
 	// Payload is the event's compact JSON body (its fields beyond the ids above).
 	Payload   string    `bun:"payload"`
 	CreatedAt time.Time `bun:"created_at"`
@@ -187,47 +188,62 @@ type EventFilter struct {
 	ActorID        string    // exact actor id, when set
 	TargetID       string    // exact target id, when set
 	From, To       time.Time // inclusive bounds, when set
-	// Before is a keyset cursor: only events with a smaller seq (newest first), when > 0.
-	Before int64
-	Limit  int
 }
 
-// FindEvents returns an organization's events matching f, newest first.
-func (s *Store) FindEvents(ctx context.Context, f EventFilter) ([]*Event, error) {
-	var evs []*Event
-	q := s.rdb.NewSelect().Model(&evs).Where("organization_id = ?", f.OrganizationID)
+func (f EventFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
+	q = q.Where("ev.organization_id = ?", f.OrganizationID)
 	if f.Type != "" {
-		q = q.Where("type = ?", f.Type)
+		q = q.Where("ev.type = ?", f.Type)
 	}
 	if f.ActorID != "" {
-		q = q.Where("actor_id = ?", f.ActorID)
+		q = q.Where("ev.actor_id = ?", f.ActorID)
 	}
 	if f.TargetID != "" {
-		q = q.Where("target_id = ?", f.TargetID)
+		q = q.Where("ev.target_id = ?", f.TargetID)
 	}
 	if !f.From.IsZero() {
-		q = q.Where("created_at >= ?", f.From)
+		q = q.Where("ev.created_at >= ?", f.From)
 	}
 	if !f.To.IsZero() {
-		q = q.Where("created_at <= ?", f.To)
+		q = q.Where("ev.created_at <= ?", f.To)
 	}
-	if f.Before > 0 {
-		q = q.Where("seq < ?", f.Before)
+	return q
+}
+
+// FindEvents pages through an organization's events matching f, newest first (the audit log).
+func (s *Store) FindEvents(ctx context.Context, f EventFilter, page Window) (List[*Event], error) {
+	key := sortKey{name: "events", column: "ev.seq", idCol: "ev.id", desc: true}
+	return paginate(ctx, s.rdb, key, page, f.apply, func(ev *Event) (time.Time, string, string) {
+		return time.Time{}, strconv.FormatInt(ev.Seq, 10), ev.ID
+	})
+}
+
+// EachEvent calls fn with every event of an organization matching f, oldest first, reading in
+// batches (an export of the audit log).
+func (s *Store) EachEvent(ctx context.Context, f EventFilter, fn func(*Event) error) error {
+	var after int64
+	for {
+		var evs []*Event
+		if err := f.apply(s.rdb.NewSelect().Model(&evs)).Where("ev.seq > ?", after).OrderExpr("ev.seq").Limit(500).Scan(ctx); err != nil {
+			return fmt.Errorf("read events: %w", translate(err))
+		}
+		for _, ev := range evs {
+			if err := fn(ev); err != nil {
+				return err
+			}
+			after = ev.Seq
+		}
+		if len(evs) < 500 {
+			return nil
+		}
 	}
-	if f.Limit > 0 {
-		q = q.Limit(int64(f.Limit))
-	}
-	if err := q.OrderExpr("seq DESC").Scan(ctx); err != nil {
-		return nil, fmt.Errorf("find events: %w", translate(err))
-	}
-	return evs, nil
 }
 
 // FindEventByID returns one of an organization's events. Errors: ErrNotFound (also for another
 // organization's event).
 func (s *Store) FindEventByID(ctx context.Context, orgID, id string) (*Event, error) {
 	ev := new(Event)
-	err := s.rdb.NewSelect().Model(ev).Where("organization_id = ?", orgID).Where("id = ?", id).Limit(1).Scan(ctx)
+	err := s.rdb.NewSelect().Model(ev).Where("ev.organization_id = ?", orgID).Where("ev.id = ?", id).Limit(1).Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("find event %s: %w", id, translate(err))
 	}

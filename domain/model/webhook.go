@@ -1,9 +1,9 @@
 package model
 
 import (
-	"github.com/bindery/bindery/domain/apperr"
 	"time"
 
+	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/opt"
 )
 
@@ -12,6 +12,7 @@ import (
 // rotated.
 type Webhook struct {
 	Object         string     `json:"object"` // "webhook"
+	OrganizationID string     `json:"-"`
 	ID             string     `json:"id"`
 	URL            string     `json:"url"`
 	Description    string     `json:"description"`
