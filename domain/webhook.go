@@ -350,7 +350,7 @@ func (r *App) DispatchWebhooks(ctx context.Context) {
 	for {
 		wake := r.Store.WaitForEvents()
 		for ctx.Err() == nil {
-			n, err := r.Store.DispatchWebhooks(ctx, webhookBody, newDeliveryJob, r.Now())
+			n, err := r.DispatchWebhooksOnce(ctx)
 			if err != nil {
 				if ctx.Err() == nil {
 					slog.ErrorContext(ctx, "webhook dispatch", "err", err)
@@ -368,6 +368,12 @@ func (r *App) DispatchWebhooks(ctx context.Context) {
 		case <-time.After(5 * time.Second):
 		}
 	}
+}
+
+// DispatchWebhooksOnce dispatches the events committed since the last dispatch (a batch) and
+// returns how many it read.
+func (r *App) DispatchWebhooksOnce(ctx context.Context) (int, error) {
+	return r.Store.DispatchWebhooks(ctx, webhookBody, newDeliveryJob, r.Now())
 }
 
 // workWebhookDelivery sends one delivery. A failure returns an error, so River tries again with
