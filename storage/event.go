@@ -99,17 +99,19 @@ const eventsLock = 0x62696e64 // "bind"
 // writeEvents inserts evs in tx, the last statements of a transaction, and on PostgreSQL
 // notifies listeners (delivered at commit, never on rollback).
 func (s *Store) writeEvents(ctx context.Context, tx bun.Tx, evs []*Event) error {
-	if s.dialect == Postgres {
-		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", eventsLock); err != nil {
-			return fmt.Errorf("lock events: %w", translate(err))
-		}
-	}
 	evs, err := perMembership(ctx, tx, evs)
 	if err != nil {
 		return err
 	}
 	if len(evs) == 0 {
 		return nil
+	}
+	if s.dialect == Postgres {
+		// One statement: the lock, and the notification PostgreSQL sends at commit (never on a
+		// rollback).
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?), pg_notify(?, '')", eventsLock, eventsChannel); err != nil {
+			return fmt.Errorf("lock events: %w", translate(err))
+		}
 	}
 	for _, ev := range evs {
 		if ev.ID == "" {
@@ -127,11 +129,6 @@ func (s *Store) writeEvents(ctx context.Context, tx bun.Tx, evs []*Event) error 
 	}
 	if _, err := tx.NewInsert().Model(&evs).Exec(ctx); err != nil {
 		return fmt.Errorf("write events: %w", translate(err))
-	}
-	if s.dialect == Postgres {
-		if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, '')", eventsChannel); err != nil {
-			return fmt.Errorf("notify events: %w", translate(err))
-		}
 	}
 	return nil
 }
