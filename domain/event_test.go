@@ -136,6 +136,21 @@ func TestRolledBackChangeWritesNoEvent(t *testing.T) {
 		if !errors.Is(err, storage.ErrConflict) {
 			t.Fatalf("second insert = %v, want a conflict", err)
 		}
+		// Writes that change nothing (removing who is not a member, deleting what is not there)
+		// have no event either.
+		stranger, err := d.Store.CreateUser(context.Background(), storage.NewUser{DisplayName: "S", Email: "stranger@rollback.test"}, d.now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if removed, err := d.RemoveMember(ctx, org.ID, stranger.ID); err != nil || removed {
+			t.Fatalf("RemoveMember(non-member) = %v, %v", removed, err)
+		}
+		if deleted, err := d.DeleteSite(ctx, org.ID, "no-such-site"); err != nil || deleted {
+			t.Fatalf("DeleteSite(missing) = %v, %v", deleted, err)
+		}
+		if deleted, err := d.DeleteSpace(ctx, "no-such-space"); err != nil || deleted {
+			t.Fatalf("DeleteSpace(missing) = %v, %v", deleted, err)
+		}
 		if after := allEvents(t, d.Store); len(after) != before {
 			t.Fatalf("events after rolled-back changes: %v", eventTypes(after[before:]))
 		}

@@ -74,15 +74,33 @@ func pendingEvents(ctx context.Context) ([]*Event, context.Context) {
 
 type writingEventsKey struct{}
 
+// writing is the events a transaction writes when it ends, as its statements see them.
+type writing struct {
+	evs []*Event
+	// none: the write changed nothing (a delete of what was not there), so it has no event.
+	none bool
+}
+
 // stampRevision records rev as the revision the events being written in this transaction made
 // (those about its space that name none yet): an edit's, a merge's or an import's revision is
 // known only inside its transaction.
 func stampRevision(ctx context.Context, rev *Revision) {
-	evs, _ := ctx.Value(writingEventsKey{}).([]*Event)
-	for _, ev := range evs {
+	w, _ := ctx.Value(writingEventsKey{}).(*writing)
+	if w == nil {
+		return
+	}
+	for _, ev := range w.evs {
 		if ev.RevisionID == "" && ev.SpaceID == rev.SpaceID {
 			ev.RevisionID = rev.ID
 		}
+	}
+}
+
+// noEvent tells the transaction of ctx that its write changed nothing: its events are not
+// written.
+func noEvent(ctx context.Context) {
+	if w, _ := ctx.Value(writingEventsKey{}).(*writing); w != nil {
+		w.none = true
 	}
 }
 

@@ -201,7 +201,9 @@ func (s *Store) RemoveMember(ctx context.Context, orgID, userID string) (bool, e
 			return translate(err)
 		}
 		n, _ := res.RowsAffected()
-		removed = n > 0
+		if removed = n > 0; !removed {
+			noEvent(ctx)
+		}
 		return nil
 	})
 	return removed, err

@@ -210,6 +210,7 @@ func (s *Store) DeleteSite(ctx context.Context, orgID, id string) (bool, error) 
 		}
 		n, _ := res.RowsAffected()
 		if removed = n > 0; !removed {
+			noEvent(ctx)
 			return nil
 		}
 		_, err = tx.NewUpdate().Model((*Organization)(nil)).Set("default_content_site = NULL").
@@ -326,6 +327,7 @@ func (s *Store) DeleteSiteSpace(ctx context.Context, siteID, id string) (bool, e
 		err := tx.NewSelect().Model(gone).Where("ss.site_id = ? AND ss.id = ?", siteID, id).Scan(ctx)
 		if err = translate(err); err != nil {
 			if errors.Is(err, ErrNotFound) {
+				noEvent(ctx)
 				return nil
 			}
 			return err

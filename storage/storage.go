@@ -235,9 +235,13 @@ func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx
 	if len(evs) == 0 {
 		return s.db.RunInTx(ctx, nil, fn)
 	}
+	w := &writing{evs: evs}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := fn(context.WithValue(ctx, writingEventsKey{}, evs), tx); err != nil {
+		if err := fn(context.WithValue(ctx, writingEventsKey{}, w), tx); err != nil {
 			return err
+		}
+		if w.none {
+			return nil
 		}
 		return s.writeEvents(ctx, tx, evs)
 	})

@@ -159,7 +159,9 @@ func (s *Store) DeleteTeam(ctx context.Context, orgID, id string) (bool, error) 
 			return translate(err)
 		}
 		n, _ := res.RowsAffected()
-		removed = n > 0
+		if removed = n > 0; !removed {
+			noEvent(ctx)
+		}
 		return nil
 	})
 	return removed, err
