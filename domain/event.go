@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/bindery/bindery/domain/jobs"
@@ -119,10 +120,9 @@ func (r *App) emit(ctx context.Context, ev *storage.Event, payload any) context.
 
 func (r *App) fillEvent(ctx context.Context, ev *storage.Event, payload any) {
 	if a := authz.ActorFrom(ctx); a != nil && a.UserID != "" {
-		ev.ActorType, ev.ActorID, ev.ActorLabel, ev.TokenID = "user", a.UserID, a.Email, a.TokenID
-		ev.Source = "ui"
-		if a.TokenID != "" {
-			ev.Source = "api"
+		ev.ActorType, ev.ActorID, ev.ActorLabel, ev.Source = "user", a.UserID, a.Email, "ui"
+		if a.TokenID != "" && !strings.HasPrefix(a.TokenID, "session:") { // an API token, not a browser session
+			ev.TokenID, ev.Source = a.TokenID, "api"
 		}
 	} else {
 		ev.ActorType, ev.ActorID, ev.Source = "system", "system", "workflow"

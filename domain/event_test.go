@@ -85,7 +85,7 @@ func TestCommittedChangesWriteTheirEvents(t *testing.T) {
 func TestContentUpdateNamesItsRevision(t *testing.T) {
 	eachDB(t, func(t *testing.T, d *harness) {
 		org, owner := storagetest.NewOrg(t, d.Store, "owner@content-events.test")
-		ctx := d.as(owner.ID, "")
+		ctx := d.as(owner.ID, "session:s1") // a browser session: the app
 		sp, err := d.CreateSpace(ctx, org.ID, model.CreateSpaceInput{})
 		if err != nil {
 			t.Fatal(err)
@@ -98,7 +98,7 @@ func TestContentUpdateNamesItsRevision(t *testing.T) {
 		_ = page
 		evs := allEvents(t, d.Store)
 		last := evs[len(evs)-1]
-		if last.Type != EventSpaceContentUpdated || last.SpaceID != sp.ID || last.RevisionID == "" || last.Source != "ui" {
+		if last.Type != EventSpaceContentUpdated || last.SpaceID != sp.ID || last.RevisionID == "" || last.Source != "ui" || last.TokenID != "" {
 			t.Fatalf("last event = %+v, want space_content_updated with a revision", last)
 		}
 		now, err := d.SpaceByID(ctx, sp.ID)
