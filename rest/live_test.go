@@ -117,6 +117,23 @@ func TestSubscriptionsOverWebsocket(t *testing.T) {
 			t.Errorf("after removal: %s %s, want complete", m.Type, m.Payload)
 		}
 
+		// The admin follows members and comments on one connection: two subscriptions.
+		adm := dialGraphQL(t, srv, admin.Token)
+		adm.subscribe("m", `subscription($o: ID!) { organizationMemberEvents(organizationId: $o) { type userId } }`, map[string]any{"o": orgID})
+		adm.subscribe("c", `subscription($s: ID!) { commentEvents(spaceId: $s) { type commentId } }`, map[string]any{"s": space})
+		time.Sleep(200 * time.Millisecond)
+		e.call(admin.Token, "PATCH", "/spaces/"+space, `{"title":"Not a comment"}`).want(http.StatusOK) // neither stream's
+		e.call(admin.Token, "POST", "/orgs/"+orgID+"/invites", `{"emails":["new@live.test"]}`).want(http.StatusOK)
+		comment := e.call(admin.Token, "POST", "/spaces/"+space+"/comments", `{"body":{"markdown":"Hello"}}`).want(http.StatusOK).object()["id"].(string)
+		seen := map[string]string{}
+		for range 2 {
+			m := adm.next()
+			seen[m.ID] = string(m.Payload)
+		}
+		if !strings.Contains(seen["m"], `"type":"member_invited"`) || !strings.Contains(seen["c"], `"commentId":"`+comment+`"`) {
+			t.Errorf("admin's streams = %v", seen)
+		}
+
 		// Another organization's space: a NOT_FOUND error, as a missing one, then the end.
 		other := dialGraphQL(t, srv, stranger.Token)
 		other.subscribe("2", `subscription($s: ID!) { spaceEvents(spaceId: $s) { id } }`, map[string]any{"s": space})
