@@ -31,8 +31,9 @@ func (r *App) viewerAccess(ctx context.Context, orgID string) (*orgAccess, error
 		if err != nil && apperr.KindOf(err) != apperr.NotFound {
 			return nil, err
 		}
-		if !actor.Limit.InOrganization(orgID) {
-			m = nil // a token confined to another organization is a stranger here
+		if !actor.Limit.InOrganization(orgID) || ssoBarred(actor, m) {
+			m = nil // a token confined to another organization is a stranger here, and so is a
+			// session that did not come through the single sign-on the membership requires
 		}
 		a, err := r.accessOf(ctx, orgID, actor.UserID, m)
 		if a != nil {
@@ -66,6 +67,17 @@ func (r *App) accessOf(ctx context.Context, orgID, userID string, m *storage.Mem
 	a.Grants = toGrants(grants)
 	return a, nil
 }
+
+// ssoBarred reports whether a membership is out of the actor's reach because the organization
+// enforces single sign-on (or marked the member as signing in through it) and the actor is a
+// browser session that signed in otherwise.
+func ssoBarred(actor *authz.Actor, m *storage.Member) bool {
+	return m != nil && !actor.SignedInThroughSSO(m.OrganizationID) && (m.SSO || m.Organization != nil && m.Organization.SSO)
+}
+
+// errSSORequired answers a member whose session did not come through the single sign-on their
+// organization requires.
+var errSSORequired = apperr.Forbiddenf("this organization requires single sign-on: sign out and sign in through your identity provider")
 
 func toGrants(rows []*storage.Grant) []authz.Grant {
 	out := make([]authz.Grant, len(rows))

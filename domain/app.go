@@ -5,6 +5,7 @@ import (
 
 	"github.com/bindery/bindery/domain/account"
 	"github.com/bindery/bindery/domain/answer"
+	"github.com/bindery/bindery/domain/mailer"
 	"github.com/bindery/bindery/domain/safefetch"
 	"github.com/bindery/bindery/domain/translator"
 	"github.com/bindery/bindery/storage"
@@ -22,6 +23,9 @@ type Settings struct {
 	FilesURL string
 	// Version and Build describe the running binary.
 	Version, Build string
+	// SingleSignOn names the identity provider people may sign in through ("" when none is
+	// configured: organizations cannot require single sign-on).
+	SingleSignOn string
 	// Fetch is what fetching a user's URL (OpenAPI specifications) may reach; the zero value is
 	// https only, public addresses only.
 	Fetch safefetch.Policy
@@ -46,6 +50,8 @@ type App struct {
 	GitSync GitSyncConfig
 	// Accounts holds people's passwords and sessions; nil: one with default settings.
 	Accounts *account.Service
+	// Mail sends invites and sign-in notices (nil: the server mails nothing).
+	Mail *mailer.Mailer
 
 	published publishedTrees // published revisions' navigation, link index and files (the reader's page views)
 	specDocs  specDocCache   // parsed OpenAPI versions, for the OpenAPI blocks of published pages

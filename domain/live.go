@@ -47,7 +47,9 @@ func (r *App) CommentEvents(ctx context.Context, spaceID string) (<-chan *model.
 // OrganizationMemberEvents streams an organization's member events, for its members. Errors:
 // NotFound (when subscribing).
 func (r *App) OrganizationMemberEvents(ctx context.Context, orgID string) (<-chan *model.LiveEvent, error) {
-	return r.live(ctx, func(ev *storage.Event) bool { return ev.OrganizationID == orgID && strings.HasPrefix(ev.Type, "member_") }, func(ctx context.Context) error {
+	return r.live(ctx, func(ev *storage.Event) bool {
+		return ev.OrganizationID == orgID && strings.HasPrefix(ev.Type, "member_")
+	}, func(ctx context.Context) error {
 		_, err := r.OrganizationByID(ctx, orgID)
 		return err
 	})

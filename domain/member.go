@@ -133,6 +133,9 @@ func (r *App) SetMemberSSO(ctx context.Context, orgID, userID string) (*model.Me
 	if err != nil {
 		return nil, err
 	}
+	if err := r.mayRequireSSO(ctx, org.ID, ""); err != nil {
+		return nil, err
+	}
 	if err := r.Store.SetMemberSSO(ctx, org.ID, userID); err != nil {
 		return nil, memberError(err)
 	}

@@ -29,6 +29,9 @@ func (r *App) OrganizationByID(ctx context.Context, id string) (*model.Organizat
 	if err != nil {
 		return nil, notFound(err, "organization")
 	}
+	if ssoBarred(actor, m) {
+		return nil, errSSORequired
+	}
 	return r.limited(ctx, r.toOrganization(m.Organization, r.toMember(m))), nil
 }
 
@@ -82,7 +85,7 @@ func (r *App) OrganizationsForEmailDomain(ctx context.Context, domain string) ([
 	ownDomain := emailDomain(actor.Email)
 	for _, o := range orgs {
 		switch m, ok := mine[o.ID]; {
-		case !actor.Limit.InOrganization(o.ID):
+		case !actor.Limit.InOrganization(o.ID), ssoBarred(actor, m):
 		case ok:
 			out = append(out, r.limited(ctx, r.toOrganization(o, r.toMember(m))))
 		case ownDomain == domain:
@@ -146,6 +149,11 @@ func (r *App) UpdateOrganization(ctx context.Context, id string, in model.Update
 	if v, ok := in.Logo.ValueOK(); ok {
 		row.LogoURL = v
 		set |= storage.OrganizationLogo
+	}
+	if v := in.SSO.Value(); v != nil && *v && !row.SSO {
+		if err := r.mayRequireSSO(ctx, id, "sso"); err != nil {
+			return nil, err
+		}
 	}
 	for _, b := range []struct {
 		field storage.OrganizationField

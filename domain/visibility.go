@@ -31,7 +31,7 @@ func (r *App) viewerMember(ctx context.Context, orgID string) (*authz.Actor, *st
 	if err != nil && apperr.KindOf(err) != apperr.NotFound {
 		return nil, nil, err
 	}
-	if !actor.Limit.InOrganization(orgID) {
+	if !actor.Limit.InOrganization(orgID) || ssoBarred(actor, m) {
 		m = nil
 	}
 	return actor, m, nil

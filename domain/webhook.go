@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -441,7 +442,8 @@ func (r *App) post(ctx context.Context, settings WebhookSettings, w *storage.Web
 	start := time.Now()
 	resp, err := policy.Client().Do(req)
 	if err != nil {
-		if ctx.Err() != nil {
+		var ne net.Error
+		if ctx.Err() != nil || (errors.As(err, &ne) && ne.Timeout()) {
 			return fail(fmt.Sprintf("no answer within %s", policy.Timeout), time.Since(start))
 		}
 		var se *safefetch.Error

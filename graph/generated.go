@@ -608,6 +608,7 @@ type ComplexityRoot struct {
 		CreateInviteLink                   func(childComplexity int, organizationID string, input model.CreateInviteLinkInput) int
 		CreateOpenAPISpec                  func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
 		CreatePage                         func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
+		CreateSAMLProvider                 func(childComplexity int, organizationID string, input model.SAMLProviderInput) int
 		CreateShareLink                    func(childComplexity int, organizationID string, siteID string, input model.CreateShareLinkInput) int
 		CreateSite                         func(childComplexity int, organizationID string, input model.CreateSiteInput) int
 		CreateSiteSection                  func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionInput) int
@@ -623,6 +624,7 @@ type ComplexityRoot struct {
 		DeleteInviteLink                   func(childComplexity int, organizationID string, inviteID string) int
 		DeleteLegacyGitInstallation        func(childComplexity int, spaceID string) int
 		DeletePage                         func(childComplexity int, target model.ContentTarget, pageID string) int
+		DeleteSAMLProvider                 func(childComplexity int, organizationID string, id string) int
 		DeleteShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
 		DeleteSite                         func(childComplexity int, organizationID string, siteID string) int
 		DeleteSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string) int
@@ -632,6 +634,7 @@ type ComplexityRoot struct {
 		DeleteTeam                         func(childComplexity int, organizationID string, teamID string) int
 		DeleteTranslation                  func(childComplexity int, organizationID string, translationID string) int
 		DeleteWebhook                      func(childComplexity int, organizationID string, webhookID string) int
+		EndMemberSessions                  func(childComplexity int, organizationID string, userID string) int
 		EndOtherSessions                   func(childComplexity int) int
 		EndSession                         func(childComplexity int, id string) int
 		ExportToGitRepository              func(childComplexity int, spaceID string, input model.ExportToGitRepositoryInput) int
@@ -669,6 +672,7 @@ type ComplexityRoot struct {
 		RotateWebhookSecret                func(childComplexity int, organizationID string, webhookID string) int
 		RunTranslation                     func(childComplexity int, organizationID string, translationID string) int
 		SetMemberSso                       func(childComplexity int, organizationID string, userID string) int
+		SetOrganizationSSORoleMapping      func(childComplexity int, organizationID string, claim string, roles []*model.SSORoleRule) int
 		SetSpaceTemplate                   func(childComplexity int, spaceID string, template bool) int
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) int
 		SortSiteStructure                  func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
@@ -687,6 +691,7 @@ type ComplexityRoot struct {
 		UpdateOrganization                 func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdatePage                         func(childComplexity int, target model.ContentTarget, pageID string, input model.UpdatePageInput) int
 		UpdateReusableContent              func(childComplexity int, target model.ContentTarget, reusableContentID string, input model.UpdateReusableContentInput) int
+		UpdateSAMLProvider                 func(childComplexity int, organizationID string, id string, input model.SAMLProviderInput) int
 		UpdateShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) int
 		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
 		UpdateSiteReaderSettings           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) int
@@ -807,10 +812,14 @@ type ComplexityRoot struct {
 		Plan                 func(childComplexity int) int
 		RecommendedQuestions func(childComplexity int) int
 		SSO                  func(childComplexity int) int
+		SamlProvider         func(childComplexity int, id string) int
+		SamlProviders        func(childComplexity int, first *int, after *string) int
 		Search               func(childComplexity int, query string, first *int, after *string) int
 		Site                 func(childComplexity int, id string) int
 		Sites                func(childComplexity int, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) int
 		Spaces               func(childComplexity int, first *int, after *string) int
+		SsoProviderLogins    func(childComplexity int) int
+		SsoRoleMapping       func(childComplexity int) int
 		Team                 func(childComplexity int, id string) int
 		Teams                func(childComplexity int, first *int, after *string, title *string, owner *string) int
 		Templates            func(childComplexity int) int
@@ -1035,6 +1044,7 @@ type ComplexityRoot struct {
 		APITokens                   func(childComplexity int) int
 		CheckVisitorCondition       func(childComplexity int, condition string) int
 		Collection                  func(childComplexity int, id string) int
+		Node                        func(childComplexity int, id string) int
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
 		OrganizationsForEmailDomain func(childComplexity int, emailDomain string) int
@@ -1196,6 +1206,57 @@ type ComplexityRoot struct {
 		URLs          func(childComplexity int) int
 		UpdatedAt     func(childComplexity int) int
 		Variables     func(childComplexity int) int
+	}
+
+	SAMLProvider struct {
+		Certificate func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		DefaultRole func(childComplexity int) int
+		DefaultTeam func(childComplexity int) int
+		EntityID    func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Label       func(childComplexity int) int
+		SSOURL      func(childComplexity int) int
+		Service     func(childComplexity int) int
+		Status      func(childComplexity int) int
+	}
+
+	SAMLProviderConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SAMLProviderEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SAMLService struct {
+		AcsURL   func(childComplexity int) int
+		EntityID func(childComplexity int) int
+		StartURL func(childComplexity int) int
+	}
+
+	SSOProviderLogin struct {
+		ID       func(childComplexity int) int
+		Label    func(childComplexity int) int
+		StartURL func(childComplexity int) int
+	}
+
+	SSOProviderLogins struct {
+		Items func(childComplexity int) int
+	}
+
+	SSORoleMapping struct {
+		Claim func(childComplexity int) int
+		Roles func(childComplexity int) int
+	}
+
+	SSORoleRule struct {
+		Role  func(childComplexity int) int
+		Value func(childComplexity int) int
 	}
 
 	SearchAncestor struct {
@@ -1850,6 +1911,9 @@ type MutationResolver interface {
 	RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, input model.RequestReviewersInput) (*model.RequestReviewersResult, error)
 	RemoveRequestedReviewer(ctx context.Context, spaceID string, changeRequestID string, userID string) (bool, error)
 	SubmitReview(ctx context.Context, spaceID string, changeRequestID string, input model.SubmitReviewInput) (*model.Review, error)
+	CreateSAMLProvider(ctx context.Context, organizationID string, input model.SAMLProviderInput) (*model.SAMLProvider, error)
+	UpdateSAMLProvider(ctx context.Context, organizationID string, id string, input model.SAMLProviderInput) (*model.SAMLProvider, error)
+	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (bool, error)
 	CreateShareLink(ctx context.Context, organizationID string, siteID string, input model.CreateShareLinkInput) (*model.ShareLink, error)
 	UpdateShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) (*model.ShareLink, error)
 	DeleteShareLink(ctx context.Context, organizationID string, siteID string, shareLinkID string) (bool, error)
@@ -1872,6 +1936,8 @@ type MutationResolver interface {
 	UpdateSpace(ctx context.Context, id string, input model.UpdateSpaceInput) (*model.Space, error)
 	DeleteSpace(ctx context.Context, id string) (bool, error)
 	RestoreSpace(ctx context.Context, id string) (*model.Space, error)
+	SetOrganizationSSORoleMapping(ctx context.Context, organizationID string, claim string, roles []*model.SSORoleRule) (*model.SSORoleMapping, error)
+	EndMemberSessions(ctx context.Context, organizationID string, userID string) (int, error)
 	CreateTeam(ctx context.Context, organizationID string, input model.CreateTeamInput) (*model.Team, error)
 	UpdateTeam(ctx context.Context, organizationID string, teamID string, input model.UpdateTeamInput) (*model.Team, error)
 	DeleteTeam(ctx context.Context, organizationID string, teamID string) (bool, error)
@@ -1912,10 +1978,14 @@ type OrganizationResolver interface {
 	Member(ctx context.Context, obj *model.Organization, userID string) (*model.Member, error)
 	OpenAPISpecs(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.OpenAPISpec], error)
 	OpenAPISpec(ctx context.Context, obj *model.Organization, slug string) (*model.OpenAPISpec, error)
+	SamlProviders(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.SAMLProvider], error)
+	SamlProvider(ctx context.Context, obj *model.Organization, id string) (*model.SAMLProvider, error)
 	Search(ctx context.Context, obj *model.Organization, query string, first *int, after *string) (*model.SearchSpaceResultConnection, error)
 	Sites(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, space *string, published *bool, typeArg []model.SiteType) (*model.Connection[*model.Site], error)
 	Site(ctx context.Context, obj *model.Organization, id string) (*model.Site, error)
 	Spaces(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.Space], error)
+	SsoProviderLogins(ctx context.Context, obj *model.Organization) (*model.SSOProviderLogins, error)
+	SsoRoleMapping(ctx context.Context, obj *model.Organization) (*model.SSORoleMapping, error)
 	Teams(ctx context.Context, obj *model.Organization, first *int, after *string, title *string, owner *string) (*model.Connection[*model.Team], error)
 	Team(ctx context.Context, obj *model.Organization, id string) (*model.Team, error)
 	Templates(ctx context.Context, obj *model.Organization) ([]*model.Template, error)
@@ -1947,6 +2017,7 @@ type PublishedSiteSpaceResolver interface {
 }
 type QueryResolver interface {
 	Sessions(ctx context.Context) ([]*model.Session, error)
+	Node(ctx context.Context, id string) (model.Node, error)
 	Collection(ctx context.Context, id string) (*model.Collection, error)
 	Organizations(ctx context.Context, first *int, after *string) (*model.Connection[*model.Organization], error)
 	Organization(ctx context.Context, id string) (*model.Organization, error)
@@ -4225,6 +4296,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePage(childComplexity, args["target"].(model.ContentTarget), args["input"].(model.CreatePageInput)), true
+	case "Mutation.createSAMLProvider":
+		if e.ComplexityRoot.Mutation.CreateSAMLProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSAMLProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSAMLProvider(childComplexity, args["organizationId"].(string), args["input"].(model.SAMLProviderInput)), true
 	case "Mutation.createShareLink":
 		if e.ComplexityRoot.Mutation.CreateShareLink == nil {
 			break
@@ -4390,6 +4472,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeletePage(childComplexity, args["target"].(model.ContentTarget), args["pageId"].(string)), true
+	case "Mutation.deleteSAMLProvider":
+		if e.ComplexityRoot.Mutation.DeleteSAMLProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSAMLProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSAMLProvider(childComplexity, args["organizationId"].(string), args["id"].(string)), true
 	case "Mutation.deleteShareLink":
 		if e.ComplexityRoot.Mutation.DeleteShareLink == nil {
 			break
@@ -4489,6 +4582,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["organizationId"].(string), args["webhookId"].(string)), true
+	case "Mutation.endMemberSessions":
+		if e.ComplexityRoot.Mutation.EndMemberSessions == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endMemberSessions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndMemberSessions(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
 	case "Mutation.endOtherSessions":
 		if e.ComplexityRoot.Mutation.EndOtherSessions == nil {
 			break
@@ -4891,6 +4995,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetMemberSso(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.setOrganizationSSORoleMapping":
+		if e.ComplexityRoot.Mutation.SetOrganizationSSORoleMapping == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setOrganizationSSORoleMapping_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetOrganizationSSORoleMapping(childComplexity, args["organizationId"].(string), args["claim"].(string), args["roles"].([]*model.SSORoleRule)), true
 	case "Mutation.setSpaceTemplate":
 		if e.ComplexityRoot.Mutation.SetSpaceTemplate == nil {
 			break
@@ -5089,6 +5204,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateReusableContent(childComplexity, args["target"].(model.ContentTarget), args["reusableContentId"].(string), args["input"].(model.UpdateReusableContentInput)), true
+	case "Mutation.updateSAMLProvider":
+		if e.ComplexityRoot.Mutation.UpdateSAMLProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSAMLProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSAMLProvider(childComplexity, args["organizationId"].(string), args["id"].(string), args["input"].(model.SAMLProviderInput)), true
 	case "Mutation.updateShareLink":
 		if e.ComplexityRoot.Mutation.UpdateShareLink == nil {
 			break
@@ -5740,6 +5866,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.SSO(childComplexity), true
+	case "Organization.samlProvider":
+		if e.ComplexityRoot.Organization.SamlProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_samlProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.SamlProvider(childComplexity, args["id"].(string)), true
+	case "Organization.samlProviders":
+		if e.ComplexityRoot.Organization.SamlProviders == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_samlProviders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.SamlProviders(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Organization.search":
 		if e.ComplexityRoot.Organization.Search == nil {
 			break
@@ -5784,6 +5932,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Spaces(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Organization.ssoProviderLogins":
+		if e.ComplexityRoot.Organization.SsoProviderLogins == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.SsoProviderLogins(childComplexity), true
+	case "Organization.ssoRoleMapping":
+		if e.ComplexityRoot.Organization.SsoRoleMapping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.SsoRoleMapping(childComplexity), true
 	case "Organization.team":
 		if e.ComplexityRoot.Organization.Team == nil {
 			break
@@ -6776,6 +6936,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Collection(childComplexity, args["id"].(string)), true
 
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
 	case "Query.organization":
 		if e.ComplexityRoot.Query.Organization == nil {
 			break
@@ -7523,6 +7694,176 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.Variables(childComplexity), true
+
+	case "SAMLProvider.certificate":
+		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Certificate(childComplexity), true
+	case "SAMLProvider.createdAt":
+		if e.ComplexityRoot.SAMLProvider.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.CreatedAt(childComplexity), true
+	case "SAMLProvider.defaultRole":
+		if e.ComplexityRoot.SAMLProvider.DefaultRole == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.DefaultRole(childComplexity), true
+	case "SAMLProvider.defaultTeam":
+		if e.ComplexityRoot.SAMLProvider.DefaultTeam == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.DefaultTeam(childComplexity), true
+	case "SAMLProvider.entityID":
+		if e.ComplexityRoot.SAMLProvider.EntityID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.EntityID(childComplexity), true
+	case "SAMLProvider.id":
+		if e.ComplexityRoot.SAMLProvider.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.ID(childComplexity), true
+	case "SAMLProvider.label":
+		if e.ComplexityRoot.SAMLProvider.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Label(childComplexity), true
+	case "SAMLProvider.ssoURL":
+		if e.ComplexityRoot.SAMLProvider.SSOURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.SSOURL(childComplexity), true
+	case "SAMLProvider.service":
+		if e.ComplexityRoot.SAMLProvider.Service == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Service(childComplexity), true
+	case "SAMLProvider.status":
+		if e.ComplexityRoot.SAMLProvider.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Status(childComplexity), true
+
+	case "SAMLProviderConnection.edges":
+		if e.ComplexityRoot.SAMLProviderConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderConnection.Edges(childComplexity), true
+	case "SAMLProviderConnection.nodes":
+		if e.ComplexityRoot.SAMLProviderConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderConnection.Nodes(childComplexity), true
+	case "SAMLProviderConnection.pageInfo":
+		if e.ComplexityRoot.SAMLProviderConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderConnection.PageInfo(childComplexity), true
+	case "SAMLProviderConnection.totalCount":
+		if e.ComplexityRoot.SAMLProviderConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderConnection.TotalCount(childComplexity), true
+
+	case "SAMLProviderEdge.cursor":
+		if e.ComplexityRoot.SAMLProviderEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderEdge.Cursor(childComplexity), true
+	case "SAMLProviderEdge.node":
+		if e.ComplexityRoot.SAMLProviderEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderEdge.Node(childComplexity), true
+
+	case "SAMLService.acsURL":
+		if e.ComplexityRoot.SAMLService.AcsURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLService.AcsURL(childComplexity), true
+	case "SAMLService.entityID":
+		if e.ComplexityRoot.SAMLService.EntityID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLService.EntityID(childComplexity), true
+	case "SAMLService.startURL":
+		if e.ComplexityRoot.SAMLService.StartURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLService.StartURL(childComplexity), true
+
+	case "SSOProviderLogin.id":
+		if e.ComplexityRoot.SSOProviderLogin.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogin.ID(childComplexity), true
+	case "SSOProviderLogin.label":
+		if e.ComplexityRoot.SSOProviderLogin.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogin.Label(childComplexity), true
+	case "SSOProviderLogin.startURL":
+		if e.ComplexityRoot.SSOProviderLogin.StartURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogin.StartURL(childComplexity), true
+
+	case "SSOProviderLogins.items":
+		if e.ComplexityRoot.SSOProviderLogins.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogins.Items(childComplexity), true
+
+	case "SSORoleMapping.claim":
+		if e.ComplexityRoot.SSORoleMapping.Claim == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSORoleMapping.Claim(childComplexity), true
+	case "SSORoleMapping.roles":
+		if e.ComplexityRoot.SSORoleMapping.Roles == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSORoleMapping.Roles(childComplexity), true
+
+	case "SSORoleRule.role":
+		if e.ComplexityRoot.SSORoleRule.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSORoleRule.Role(childComplexity), true
+	case "SSORoleRule.value":
+		if e.ComplexityRoot.SSORoleRule.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSORoleRule.Value(childComplexity), true
 
 	case "SearchAncestor.title":
 		if e.ComplexityRoot.SearchAncestor.Title == nil {
@@ -9826,6 +10167,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputRequestReviewersInput,
+		ec.unmarshalInputSAMLProviderInput,
+		ec.unmarshalInputSSORoleRuleInput,
 		ec.unmarshalInputSetTeamMemberInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSitePointerInput,
@@ -9951,7 +10294,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -10018,6 +10361,7 @@ type PublishedURLs {
 }
 `, BuiltIn: false},
 	{Name: "schema/account.graphqls", Input: sourceData("schema/account.graphqls"), BuiltIn: false},
+	{Name: "schema/app.graphqls", Input: sourceData("schema/app.graphqls"), BuiltIn: false},
 	{Name: "schema/ask.graphqls", Input: sourceData("schema/ask.graphqls"), BuiltIn: false},
 	{Name: "schema/audit.graphqls", Input: sourceData("schema/audit.graphqls"), BuiltIn: false},
 	{Name: "schema/change_request.graphqls", Input: sourceData("schema/change_request.graphqls"), BuiltIn: false},
@@ -10037,12 +10381,14 @@ type PublishedURLs {
 	{Name: "schema/reader.graphqls", Input: sourceData("schema/reader.graphqls"), BuiltIn: false},
 	{Name: "schema/reusable_content.graphqls", Input: sourceData("schema/reusable_content.graphqls"), BuiltIn: false},
 	{Name: "schema/review.graphqls", Input: sourceData("schema/review.graphqls"), BuiltIn: false},
+	{Name: "schema/saml.graphqls", Input: sourceData("schema/saml.graphqls"), BuiltIn: false},
 	{Name: "schema/search.graphqls", Input: sourceData("schema/search.graphqls"), BuiltIn: false},
 	{Name: "schema/share_link.graphqls", Input: sourceData("schema/share_link.graphqls"), BuiltIn: false},
 	{Name: "schema/site.graphqls", Input: sourceData("schema/site.graphqls"), BuiltIn: false},
 	{Name: "schema/site_section.graphqls", Input: sourceData("schema/site_section.graphqls"), BuiltIn: false},
 	{Name: "schema/site_space.graphqls", Input: sourceData("schema/site_space.graphqls"), BuiltIn: false},
 	{Name: "schema/space.graphqls", Input: sourceData("schema/space.graphqls"), BuiltIn: false},
+	{Name: "schema/sso.graphqls", Input: sourceData("schema/sso.graphqls"), BuiltIn: false},
 	{Name: "schema/subscriptions.graphqls", Input: sourceData("schema/subscriptions.graphqls"), BuiltIn: false},
 	{Name: "schema/team.graphqls", Input: sourceData("schema/team.graphqls"), BuiltIn: false},
 	{Name: "schema/template.graphqls", Input: sourceData("schema/template.graphqls"), BuiltIn: false},
@@ -11345,6 +11691,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_openAPISpecs(ctx, field)
 	case "openAPISpec":
 		return ec.fieldContext_Organization_openAPISpec(ctx, field)
+	case "samlProviders":
+		return ec.fieldContext_Organization_samlProviders(ctx, field)
+	case "samlProvider":
+		return ec.fieldContext_Organization_samlProvider(ctx, field)
 	case "search":
 		return ec.fieldContext_Organization_search(ctx, field)
 	case "sites":
@@ -11353,6 +11703,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_site(ctx, field)
 	case "spaces":
 		return ec.fieldContext_Organization_spaces(ctx, field)
+	case "ssoProviderLogins":
+		return ec.fieldContext_Organization_ssoProviderLogins(ctx, field)
+	case "ssoRoleMapping":
+		return ec.fieldContext_Organization_ssoRoleMapping(ctx, field)
 	case "teams":
 		return ec.fieldContext_Organization_teams(ctx, field)
 	case "team":
@@ -12087,6 +12441,108 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_computedSeed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SAMLProvider_id(ctx, field)
+	case "label":
+		return ec.fieldContext_SAMLProvider_label(ctx, field)
+	case "ssoURL":
+		return ec.fieldContext_SAMLProvider_ssoURL(ctx, field)
+	case "entityID":
+		return ec.fieldContext_SAMLProvider_entityID(ctx, field)
+	case "certificate":
+		return ec.fieldContext_SAMLProvider_certificate(ctx, field)
+	case "defaultTeam":
+		return ec.fieldContext_SAMLProvider_defaultTeam(ctx, field)
+	case "defaultRole":
+		return ec.fieldContext_SAMLProvider_defaultRole(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SAMLProvider_createdAt(ctx, field)
+	case "status":
+		return ec.fieldContext_SAMLProvider_status(ctx, field)
+	case "service":
+		return ec.fieldContext_SAMLProvider_service(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProvider", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProviderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SAMLProviderConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SAMLProviderConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SAMLProviderConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SAMLProviderConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProviderConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProviderEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SAMLProviderEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SAMLProviderEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProviderEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLService(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "acsURL":
+		return ec.fieldContext_SAMLService_acsURL(ctx, field)
+	case "startURL":
+		return ec.fieldContext_SAMLService_startURL(ctx, field)
+	case "entityID":
+		return ec.fieldContext_SAMLService_entityID(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLService", field.Name)
+}
+
+func (ec *executionContext) childFields_SSOProviderLogin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SSOProviderLogin_id(ctx, field)
+	case "label":
+		return ec.fieldContext_SSOProviderLogin_label(ctx, field)
+	case "startURL":
+		return ec.fieldContext_SSOProviderLogin_startURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SSOProviderLogin", field.Name)
+}
+
+func (ec *executionContext) childFields_SSOProviderLogins(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_SSOProviderLogins_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SSOProviderLogins", field.Name)
+}
+
+func (ec *executionContext) childFields_SSORoleMapping(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "claim":
+		return ec.fieldContext_SSORoleMapping_claim(ctx, field)
+	case "roles":
+		return ec.fieldContext_SSORoleMapping_roles(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SSORoleMapping", field.Name)
+}
+
+func (ec *executionContext) childFields_SSORoleRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_SSORoleRule_value(ctx, field)
+	case "role":
+		return ec.fieldContext_SSORoleRule_role(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SSORoleRule", field.Name)
 }
 
 func (ec *executionContext) childFields_SearchAncestor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13913,6 +14369,28 @@ func (ec *executionContext) field_Mutation_createPage_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SAMLProviderInput, error) {
+			return ec.unmarshalNSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14259,6 +14737,28 @@ func (ec *executionContext) field_Mutation_deletePage_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14478,6 +14978,28 @@ func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Contex
 		return nil, err
 	}
 	args["webhookId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_endMemberSessions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
 	return args, nil
 }
 
@@ -15313,6 +15835,36 @@ func (ec *executionContext) field_Mutation_setMemberSSO_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setOrganizationSSORoleMapping_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "claim",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["claim"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "roles",
+		func(ctx context.Context, v any) ([]*model.SSORoleRule, error) {
+			return ec.unmarshalNSSORoleRuleInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRuleᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["roles"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_setSpaceTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15821,6 +16373,36 @@ func (ec *executionContext) field_Mutation_updateReusableContent_args(ctx contex
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateReusableContentInput, error) {
 			return ec.unmarshalNUpdateReusableContentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUpdateReusableContentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSAMLProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SAMLProviderInput, error) {
+			return ec.unmarshalNSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -16575,6 +17157,42 @@ func (ec *executionContext) field_Organization_openAPISpecs_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Organization_samlProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_samlProviders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Organization_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16906,6 +17524,20 @@ func (ec *executionContext) field_Query_checkVisitorCondition_args(ctx context.C
 }
 
 func (ec *executionContext) field_Query_collection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -29071,6 +29703,138 @@ func (ec *executionContext) fieldContext_Mutation_submitReview(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createSAMLProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSAMLProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSAMLProvider(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.SAMLProviderInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SAMLProvider) graphql.Marshaler {
+			return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSAMLProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSAMLProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSAMLProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSAMLProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSAMLProvider(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string), fc.Args["input"].(model.SAMLProviderInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SAMLProvider) graphql.Marshaler {
+			return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSAMLProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSAMLProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSAMLProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSAMLProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSAMLProvider(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSAMLProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSAMLProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30033,6 +30797,94 @@ func (ec *executionContext) fieldContext_Mutation_restoreSpace(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_restoreSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setOrganizationSSORoleMapping(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setOrganizationSSORoleMapping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetOrganizationSSORoleMapping(ctx, fc.Args["organizationId"].(string), fc.Args["claim"].(string), fc.Args["roles"].([]*model.SSORoleRule))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SSORoleMapping) graphql.Marshaler {
+			return ec.marshalOSSORoleMapping2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleMapping(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setOrganizationSSORoleMapping(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SSORoleMapping(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setOrganizationSSORoleMapping_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endMemberSessions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endMemberSessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndMemberSessions(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endMemberSessions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endMemberSessions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -32983,6 +33835,94 @@ func (ec *executionContext) fieldContext_Organization_openAPISpec(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_samlProviders(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_samlProviders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().SamlProviders(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SAMLProvider]) graphql.Marshaler {
+			return ec.marshalNSAMLProviderConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_samlProviders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProviderConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_samlProviders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_samlProvider(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_samlProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().SamlProvider(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SAMLProvider) graphql.Marshaler {
+			return ec.marshalOSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_samlProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProvider(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_samlProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_search(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33155,6 +34095,70 @@ func (ec *executionContext) fieldContext_Organization_spaces(ctx context.Context
 	if fc.Args, err = ec.field_Organization_spaces_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_ssoProviderLogins(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_ssoProviderLogins(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Organization().SsoProviderLogins(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SSOProviderLogins) graphql.Marshaler {
+			return ec.marshalNSSOProviderLogins2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSOProviderLogins(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_ssoProviderLogins(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SSOProviderLogins(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_ssoRoleMapping(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_ssoRoleMapping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Organization().SsoRoleMapping(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SSORoleMapping) graphql.Marshaler {
+			return ec.marshalOSSORoleMapping2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleMapping(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_ssoRoleMapping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SSORoleMapping(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -36964,6 +37968,50 @@ func (ec *executionContext) fieldContext_Query_sessions(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Node) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_collection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40360,6 +41408,699 @@ func (ec *executionContext) _RevisionPage_computedSeed(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_RevisionPage_computedSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_id(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_label(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_ssoURL(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_ssoURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SSOURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_ssoURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_entityID(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_entityID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EntityID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_entityID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_certificate(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_certificate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Certificate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_certificate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_defaultTeam(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_defaultTeam(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DefaultTeam, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Team) graphql.Marshaler {
+			return ec.marshalOTeam2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐTeam(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_defaultTeam(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SAMLProvider",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SAMLProvider_defaultRole(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_defaultRole(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DefaultRole, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberRole) graphql.Marshaler {
+			return ec.marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_defaultRole(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type MemberRole does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_status(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SAMLProviderStatus) graphql.Marshaler {
+			return ec.marshalNSAMLProviderStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProvider", field, false, false, errors.New("field of type SAMLProviderStatus does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProvider_service(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProvider_service(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Service, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SAMLService) graphql.Marshaler {
+			return ec.marshalNSAMLService2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLService(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProvider_service(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SAMLProvider",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLService(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SAMLProviderConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SAMLProvider]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProviderConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.SAMLProvider]) graphql.Marshaler {
+			return ec.marshalNSAMLProviderEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProviderConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SAMLProviderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProviderEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SAMLProviderConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SAMLProvider]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProviderConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SAMLProvider) graphql.Marshaler {
+			return ec.marshalNSAMLProvider2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProviderConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SAMLProviderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProvider(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SAMLProviderConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SAMLProvider]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProviderConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProviderConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SAMLProviderConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SAMLProviderConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SAMLProvider]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProviderConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProviderConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProviderConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProviderEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SAMLProvider]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProviderEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProviderEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLProviderEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLProviderEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SAMLProvider]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLProviderEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SAMLProvider) graphql.Marshaler {
+			return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLProviderEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SAMLProviderEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SAMLProvider(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SAMLService_acsURL(ctx context.Context, field graphql.CollectedField, obj *model.SAMLService) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLService_acsURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AcsURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLService_acsURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLService", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLService_startURL(ctx context.Context, field graphql.CollectedField, obj *model.SAMLService) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLService_startURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLService_startURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLService", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SAMLService_entityID(ctx context.Context, field graphql.CollectedField, obj *model.SAMLService) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SAMLService_entityID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EntityID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SAMLService_entityID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SAMLService", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SSOProviderLogin_id(ctx context.Context, field graphql.CollectedField, obj *model.SSOProviderLogin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOProviderLogin_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOProviderLogin_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOProviderLogin", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SSOProviderLogin_label(ctx context.Context, field graphql.CollectedField, obj *model.SSOProviderLogin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOProviderLogin_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOProviderLogin_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOProviderLogin", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SSOProviderLogin_startURL(ctx context.Context, field graphql.CollectedField, obj *model.SSOProviderLogin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOProviderLogin_startURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOProviderLogin_startURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOProviderLogin", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SSOProviderLogins_items(ctx context.Context, field graphql.CollectedField, obj *model.SSOProviderLogins) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOProviderLogins_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SSOProviderLogin) graphql.Marshaler {
+			return ec.marshalNSSOProviderLogin2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSOProviderLoginᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOProviderLogins_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SSOProviderLogins",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SSOProviderLogin(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SSORoleMapping_claim(ctx context.Context, field graphql.CollectedField, obj *model.SSORoleMapping) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSORoleMapping_claim(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Claim, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSORoleMapping_claim(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSORoleMapping", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SSORoleMapping_roles(ctx context.Context, field graphql.CollectedField, obj *model.SSORoleMapping) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSORoleMapping_roles(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Roles, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SSORoleRule) graphql.Marshaler {
+			return ec.marshalNSSORoleRule2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRuleᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSORoleMapping_roles(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SSORoleMapping",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SSORoleRule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SSORoleRule_value(ctx context.Context, field graphql.CollectedField, obj *model.SSORoleRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSORoleRule_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSORoleRule_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSORoleRule", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SSORoleRule_role(ctx context.Context, field graphql.CollectedField, obj *model.SSORoleRule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSORoleRule_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberRole) graphql.Marshaler {
+			return ec.marshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SSORoleRule_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSORoleRule", field, false, false, errors.New("field of type MemberRole does not have child fields"))
 }
 
 func (ec *executionContext) _SearchAncestor_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchAncestor) (ret graphql.Marshaler) {
@@ -52747,6 +54488,108 @@ func (ec *executionContext) unmarshalInputRequestReviewersInput(ctx context.Cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSAMLProviderInput(ctx context.Context, obj any) (model.SAMLProviderInput, error) {
+	var it model.SAMLProviderInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"label", "entityID", "certificate", "ssoURL", "defaultTeam", "defaultRole"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "entityID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("entityID"))
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EntityID = data
+		case "certificate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("certificate"))
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Certificate = data
+		case "ssoURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ssoURL"))
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SSOURL = data
+		case "defaultTeam":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultTeam"))
+			data, err := ec.unmarshalOID2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultTeam = data
+		case "defaultRole":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultRole"))
+			data, err := ec.unmarshalOMemberRole2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultRole = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSSORoleRuleInput(ctx context.Context, obj any) (model.SSORoleRule, error) {
+	var it model.SSORoleRule
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"value", "role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalOMemberRole2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐMemberRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSetTeamMemberInput(ctx context.Context, obj any) (model.SetTeamMemberInput, error) {
 	var it model.SetTeamMemberInput
 	if obj == nil {
@@ -54261,6 +56104,39 @@ func (ec *executionContext) unmarshalInputUpdateWebhookInput(ctx context.Context
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj model.Node) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case *model.Space:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Space(ctx, sel, obj)
+	case *model.Organization:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Organization(ctx, sel, obj)
+	case *model.Collection:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Collection(ctx, sel, obj)
+	case *model.ChangeRequest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ChangeRequest(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 func (ec *executionContext) _SiteSectionItem(ctx context.Context, sel ast.SelectionSet, obj model.SiteSectionItem) graphql.Marshaler {
 	switch obj := (obj).(type) {
 	case nil:
@@ -54922,7 +56798,7 @@ func (ec *executionContext) _AuditEventEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var changeRequestImplementors = []string{"ChangeRequest"}
+var changeRequestImplementors = []string{"ChangeRequest", "Node"}
 
 func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequest) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestImplementors)
@@ -55397,7 +57273,7 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 	return out
 }
 
-var collectionImplementors = []string{"Collection"}
+var collectionImplementors = []string{"Collection", "Node"}
 
 func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSet, obj *model.Collection) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, collectionImplementors)
@@ -59188,6 +61064,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createSAMLProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSAMLProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSAMLProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSAMLProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSAMLProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSAMLProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createShareLink":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createShareLink(ctx, field)
@@ -59338,6 +61235,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "restoreSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_restoreSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setOrganizationSSORoleMapping":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setOrganizationSSORoleMapping(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endMemberSessions":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endMemberSessions(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -60173,7 +62084,7 @@ func (ec *executionContext) _OpenAPISpecVersionEdge(ctx context.Context, sel ast
 	return out
 }
 
-var organizationImplementors = []string{"Organization"}
+var organizationImplementors = []string{"Organization", "Node"}
 
 func (ec *executionContext) _Organization(ctx context.Context, sel ast.SelectionSet, obj *model.Organization) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, organizationImplementors)
@@ -60731,6 +62642,82 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "samlProviders":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_samlProviders(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "samlProvider":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_samlProvider(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "search":
 			field := field
 
@@ -60856,6 +62843,82 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				}()
 				res = ec._Organization_spaces(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "ssoProviderLogins":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_ssoProviderLogins(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "ssoRoleMapping":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_ssoRoleMapping(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -63057,6 +65120,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "node":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_node(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "collection":
 			field := field
 
@@ -64928,6 +67013,405 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 			out.Values[i] = ec._RevisionPage_computedSeed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sAMLProviderImplementors = []string{"SAMLProvider"}
+
+func (ec *executionContext) _SAMLProvider(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLProvider) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SAMLProvider")
+		case "id":
+			out.Values[i] = ec._SAMLProvider_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._SAMLProvider_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ssoURL":
+			out.Values[i] = ec._SAMLProvider_ssoURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "entityID":
+			out.Values[i] = ec._SAMLProvider_entityID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "certificate":
+			out.Values[i] = ec._SAMLProvider_certificate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "defaultTeam":
+			out.Values[i] = ec._SAMLProvider_defaultTeam(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "defaultRole":
+			out.Values[i] = ec._SAMLProvider_defaultRole(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._SAMLProvider_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._SAMLProvider_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "service":
+			out.Values[i] = ec._SAMLProvider_service(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sAMLProviderConnectionImplementors = []string{"SAMLProviderConnection"}
+
+func (ec *executionContext) _SAMLProviderConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.SAMLProvider]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SAMLProviderConnection")
+		case "edges":
+			out.Values[i] = ec._SAMLProviderConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._SAMLProviderConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SAMLProviderConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SAMLProviderConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sAMLProviderEdgeImplementors = []string{"SAMLProviderEdge"}
+
+func (ec *executionContext) _SAMLProviderEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.SAMLProvider]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLProviderEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SAMLProviderEdge")
+		case "cursor":
+			out.Values[i] = ec._SAMLProviderEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SAMLProviderEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sAMLServiceImplementors = []string{"SAMLService"}
+
+func (ec *executionContext) _SAMLService(ctx context.Context, sel ast.SelectionSet, obj *model.SAMLService) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sAMLServiceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SAMLService")
+		case "acsURL":
+			out.Values[i] = ec._SAMLService_acsURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startURL":
+			out.Values[i] = ec._SAMLService_startURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "entityID":
+			out.Values[i] = ec._SAMLService_entityID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sSOProviderLoginImplementors = []string{"SSOProviderLogin"}
+
+func (ec *executionContext) _SSOProviderLogin(ctx context.Context, sel ast.SelectionSet, obj *model.SSOProviderLogin) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sSOProviderLoginImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SSOProviderLogin")
+		case "id":
+			out.Values[i] = ec._SSOProviderLogin_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._SSOProviderLogin_label(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startURL":
+			out.Values[i] = ec._SSOProviderLogin_startURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sSOProviderLoginsImplementors = []string{"SSOProviderLogins"}
+
+func (ec *executionContext) _SSOProviderLogins(ctx context.Context, sel ast.SelectionSet, obj *model.SSOProviderLogins) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sSOProviderLoginsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SSOProviderLogins")
+		case "items":
+			out.Values[i] = ec._SSOProviderLogins_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sSORoleMappingImplementors = []string{"SSORoleMapping"}
+
+func (ec *executionContext) _SSORoleMapping(ctx context.Context, sel ast.SelectionSet, obj *model.SSORoleMapping) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sSORoleMappingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SSORoleMapping")
+		case "claim":
+			out.Values[i] = ec._SSORoleMapping_claim(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "roles":
+			out.Values[i] = ec._SSORoleMapping_roles(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sSORoleRuleImplementors = []string{"SSORoleRule"}
+
+func (ec *executionContext) _SSORoleRule(ctx context.Context, sel ast.SelectionSet, obj *model.SSORoleRule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sSORoleRuleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SSORoleRule")
+		case "value":
+			out.Values[i] = ec._SSORoleRule_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._SSORoleRule_role(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -66854,7 +69338,7 @@ func (ec *executionContext) _SiteURLs(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
-var spaceImplementors = []string{"Space"}
+var spaceImplementors = []string{"Space", "Node"}
 
 func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, obj *model.Space) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, spaceImplementors)
@@ -72700,6 +75184,168 @@ func (ec *executionContext) marshalNRevisionType2githubᚗcomᚋbinderyᚋbinder
 	return v
 }
 
+func (ec *executionContext) marshalNSAMLProvider2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SAMLProvider) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx context.Context, sel ast.SelectionSet, v *model.SAMLProvider) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SAMLProvider(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSAMLProviderConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SAMLProvider]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SAMLProviderConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSAMLProviderEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SAMLProvider]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSAMLProviderEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSAMLProviderEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SAMLProvider]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SAMLProviderEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSAMLProviderInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderInput(ctx context.Context, v any) (model.SAMLProviderInput, error) {
+	res, err := ec.unmarshalInputSAMLProviderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSAMLProviderStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderStatus(ctx context.Context, v any) (model.SAMLProviderStatus, error) {
+	var res model.SAMLProviderStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSAMLProviderStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProviderStatus(ctx context.Context, sel ast.SelectionSet, v model.SAMLProviderStatus) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSAMLService2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLService(ctx context.Context, sel ast.SelectionSet, v model.SAMLService) graphql.Marshaler {
+	return ec._SAMLService(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSSOProviderLogin2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSOProviderLoginᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SSOProviderLogin) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSSOProviderLogin2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSOProviderLogin(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSSOProviderLogin2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSOProviderLogin(ctx context.Context, sel ast.SelectionSet, v *model.SSOProviderLogin) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SSOProviderLogin(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSSOProviderLogins2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSOProviderLogins(ctx context.Context, sel ast.SelectionSet, v *model.SSOProviderLogins) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SSOProviderLogins(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSSORoleRule2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SSORoleRule) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSSORoleRule2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRule(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSSORoleRule2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRule(ctx context.Context, sel ast.SelectionSet, v *model.SSORoleRule) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SSORoleRule(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSSORoleRuleInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRuleᚄ(ctx context.Context, v any) ([]*model.SSORoleRule, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SSORoleRule, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSSORoleRuleInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRule(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSSORoleRuleInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleRule(ctx context.Context, v any) (*model.SSORoleRule, error) {
+	res, err := ec.unmarshalInputSSORoleRuleInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNSearchAncestor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchAncestorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchAncestor) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -75077,6 +77723,13 @@ func (ec *executionContext) unmarshalOMergeRulesInput2githubᚗcomᚋbinderyᚋb
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalONode2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOOpenAPIError2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐOpenAPIErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPIError) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -75235,6 +77888,20 @@ func (ec *executionContext) marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbin
 		return graphql.Null
 	}
 	return ec._RevisionPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSAMLProvider2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSAMLProvider(ctx context.Context, sel ast.SelectionSet, v *model.SAMLProvider) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SAMLProvider(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSSORoleMapping2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSSORoleMapping(ctx context.Context, sel ast.SelectionSet, v *model.SSORoleMapping) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SSORoleMapping(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx context.Context, sel ast.SelectionSet, v *model.Site) graphql.Marshaler {

@@ -290,6 +290,8 @@ var unpagedLists = map[string]int{
 	"Revision.fileBacklinks":            100,
 	"Organization.templates":            100,
 	"MergeRules.rules":                  20,
+	"SSORoleMapping.roles":              50, // at most maxSSORoleRules (domain/sso.go)
+	"SSOProviderLogins.items":           5,  // the server's identity providers
 	"RequestReviewersResult.users":      100,
 	"SearchPageResult.ancestors":        10,
 	"SearchPageResult.sections":         20,

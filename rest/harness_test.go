@@ -94,8 +94,10 @@ func newEnv(t testing.TB, s *storage.Store) *env {
 	var mu sync.Mutex
 	now := t0
 	res := &domain.App{
-		Store:    s,
-		Settings: domain.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test", Version: "test", Build: "go-test"},
+		Store: s,
+		// A single sign-on provider is configured, as organizations that require it need one
+		// (signin's tests cover the refusal without one).
+		Settings: domain.Settings{PublicURL: "https://bindery.test", AppURL: "https://app.bindery.test", Version: "test", Build: "go-test", SingleSignOn: "Test SSO"},
 		Now: func() time.Time {
 			mu.Lock()
 			defer mu.Unlock()

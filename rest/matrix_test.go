@@ -82,6 +82,7 @@ type fixture struct {
 	translation, glossaryEntry string
 	// An OpenAPI specification with a version; an integration installed on the organization.
 	spec, specVersion, integration, installation string
+	samlProvider                                 string
 	// A webhook with a logged delivery; an audit event.
 	webhook, delivery, auditEvent string
 }
@@ -116,6 +117,16 @@ var matrix = []matrixCase{
 		`mutation($o: ID!, $u: ID!) { updateMember(organizationId: $o, userId: $u, input: {role: COMMENT}) { id } }`},
 	{"DELETE", "/orgs/{organizationId}/members/{userId}", adminOnly, 204, victim(""), "", `mutation($o: ID!, $u: ID!) { removeMember(organizationId: $o, userId: $u) }`},
 	{"POST", "/orgs/{organizationId}/members/{userId}/sso", adminOnly, 200, victim("/sso"), "", `mutation($o: ID!, $u: ID!) { setMemberSSO(organizationId: $o, userId: $u) { id } }`},
+	{"GET", "/orgs/{organizationId}/sso", member, 200, org("/sso"), "", `query($o: ID!) { organization(id: $o) { ssoProviderLogins { items { id } } } }`},
+	{"GET", "/orgs/{organizationId}/saml", adminOnly, 200, org("/saml"), "", `query($o: ID!) { organization(id: $o) { samlProviders { totalCount } } }`},
+	{"POST", "/orgs/{organizationId}/saml", adminOnly, 201, org("/saml"), `{"label":"Okta"}`,
+		`mutation($o: ID!) { createSAMLProvider(organizationId: $o, input: {label: "Okta"}) { id } }`},
+	{"GET", "/orgs/{organizationId}/saml/{samlProviderId}", adminOnly, 200, samlProvider, "",
+		`query($o: ID!, $saml: ID!) { organization(id: $o) { samlProvider(id: $saml) { id } } }`},
+	{"PATCH", "/orgs/{organizationId}/saml/{samlProviderId}", adminOnly, 200, samlProvider, `{"label":"Entra"}`,
+		`mutation($o: ID!, $saml: ID!) { updateSAMLProvider(organizationId: $o, id: $saml, input: {label: "Entra"}) { id } }`},
+	{"DELETE", "/orgs/{organizationId}/saml/{samlProviderId}", adminOnly, 205, samlProvider, "",
+		`mutation($o: ID!, $saml: ID!) { deleteSAMLProvider(organizationId: $o, id: $saml) }`},
 	{"POST", "/orgs/{organizationId}/ping", member, 200, org("/ping"), "", `mutation($o: ID!) { pingOrganization(organizationId: $o) { gitbookVisitorClaims } }`},
 	{"POST", "/orgs/{organizationId}/invites", adminOnly, 200, org("/invites"), `{"emails":["invitee@matrix.test"]}`,
 		`mutation($o: ID!) { inviteUsersToOrganization(organizationId: $o, input: {emails: [{email: "invitee@matrix.test"}]}) { invited } }`},
@@ -269,6 +280,7 @@ func team(suffix string) func(fixture) string {
 	return func(f fixture) string { return "/orgs/" + f.org + "/teams/" + f.team + suffix }
 }
 
+func samlProvider(f fixture) string          { return "/orgs/" + f.org + "/saml/" + f.samlProvider }
 func fixed(path string) func(fixture) string { return func(fixture) string { return path } }
 func org(suffix string) func(fixture) string {
 	return func(f fixture) string { return "/orgs/" + f.org + suffix }
@@ -365,7 +377,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 					"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 					"tr": f.translation, "ge": f.glossaryEntry,
 					"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation, "tk": f.token,
-					"wh": f.webhook, "wd": f.delivery, "ae": f.auditEvent})
+					"wh": f.webhook, "wd": f.delivery, "ae": f.auditEvent, "saml": f.samlProvider})
 				e.stayOutside(orgID, role, caller)
 				wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 				gotCode := ""
@@ -390,6 +402,9 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 			e.t.Fatalf("victim's tokens: %v, %v", tokens, err)
 		}
 		f.token = tokens[0].ID
+	}
+	if strings.Contains(path, "/saml") || path == sharedFixturePath {
+		f.samlProvider = e.call(admin.Token, "POST", "/orgs/"+orgID+"/saml", `{"label":"Fixture"}`).want(http.StatusCreated).object()["id"].(string)
 	}
 	if strings.Contains(path, "invite") {
 		f.invite = e.call(admin.Token, "POST", "/orgs/"+orgID+"/link-invites", `{"role":"read"}`).want(http.StatusCreated).object()["id"].(string)

@@ -43,6 +43,10 @@ func (a *api) setMemberSSO(w http.ResponseWriter, r *http.Request) (int, any, er
 	return ok(a.res.SetMemberSSO(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "userId")))
 }
 
+func (a *api) listSSOProviderLogins(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.res.SSOProviderLogins(r.Context(), chi.URLParam(r, "organizationId")))
+}
+
 func (a *api) ping(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	return ok(a.res.PingOrganization(r.Context(), chi.URLParam(r, "organizationId")))
 }

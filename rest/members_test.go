@@ -152,6 +152,13 @@ func TestUpdateAndRemoveMembers(t *testing.T) {
 		}
 		e.call(editor.Token, "POST", base+reader.ID+"/sso", nil).wantError(http.StatusForbidden)
 		e.call(admin.Token, "POST", base+"nobody/sso", nil).wantError(http.StatusNotFound)
+		// Where members start a single sign-on: the server's provider, for any member.
+		logins := e.call(reader.Token, "GET", "/orgs/"+orgID+"/sso", nil).want(http.StatusOK).object()["items"].([]any)
+		if len(logins) != 1 || logins[0].(map[string]any)["label"] != "Test SSO" ||
+			logins[0].(map[string]any)["startURL"] != "https://bindery.test/auth/oidc/start" {
+			t.Errorf("SSO logins = %v", logins)
+		}
+		e.call(e.member("", "stranger@else.test", "").Token, "GET", "/orgs/"+orgID+"/sso", nil).wantError(http.StatusNotFound)
 
 		// Removal: others need admin; anyone may leave; repeating answers 204.
 		e.call(editor.Token, "DELETE", base+reader.ID, nil).wantError(http.StatusForbidden)

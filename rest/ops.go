@@ -30,6 +30,10 @@ type Options struct {
 	GraphQL *GraphQLDoor
 	// Sites, when set, serves published sites under /sites (package reader).
 	Sites http.Handler
+	// App, when set, serves the first-party web app (package web) at AppRoutes: the urls.app
+	// addresses the API returns, the sign-in screen and the app's assets.
+	App       http.Handler
+	AppRoutes []string
 	// RateLimits bound the requests of each token and client address on /v1, /graphql, /files
 	// and /sites; nil: no limit (and no X-RateLimit-* headers).
 	RateLimits *RateLimits

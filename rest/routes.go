@@ -44,6 +44,12 @@ func (a *api) table() []Route {
 		{"PATCH", "/orgs/{organizationId}/members/{userId}", a.updateMember},
 		{"DELETE", "/orgs/{organizationId}/members/{userId}", a.removeMember},
 		{"POST", "/orgs/{organizationId}/members/{userId}/sso", a.setMemberSSO},
+		{"GET", "/orgs/{organizationId}/sso", a.listSSOProviderLogins},
+		{"GET", "/orgs/{organizationId}/saml", a.listSAMLProviders},
+		{"POST", "/orgs/{organizationId}/saml", a.createSAMLProvider},
+		{"GET", "/orgs/{organizationId}/saml/{samlProviderId}", a.getSAMLProvider},
+		{"PATCH", "/orgs/{organizationId}/saml/{samlProviderId}", a.updateSAMLProvider},
+		{"DELETE", "/orgs/{organizationId}/saml/{samlProviderId}", a.deleteSAMLProvider},
 		{"POST", "/orgs/{organizationId}/ping", a.ping},
 
 		{"POST", "/orgs/{organizationId}/invites", a.inviteUsers},

@@ -85,6 +85,13 @@ func NewServerWith(res *domain.App, opts Options) http.Handler {
 		r.With(limits.anonymous(restDoor), requestState(res)).Mount("/sites", opts.Sites)
 	}
 
+	// The app is static files; the data it shows comes from /graphql, checked there.
+	if opts.App != nil {
+		for _, route := range opts.AppRoutes {
+			r.With(limits.anonymous(restDoor)).Handle(route, opts.App)
+		}
+	}
+
 	r.Route("/v1", func(v1 chi.Router) {
 		v1.Use(authenticate(res, limits, restDoor, nil), requestState(res), idempotent(res, restDoor))
 		(&api{res: res}).routes(v1)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bindery/bindery/domain/account"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/coreos/go-oidc/v3/oidc"
@@ -25,6 +26,9 @@ type OIDCConfig struct {
 	ClientSecret string
 	// Name is shown on the pages ("Sign in with …"); default "single sign-on".
 	Name string
+	// Scopes are asked for besides openid, email and profile: those that bring the claim an
+	// organization maps to roles ("groups" at many providers).
+	Scopes []string
 }
 
 // OIDC signs people in through an OpenID Connect provider: the authorization code flow with PKCE,
@@ -51,6 +55,9 @@ func NewOIDC(ctx context.Context, cfg OIDCConfig) (*OIDC, error) {
 	return &OIDC{cfg: cfg, provider: p, verifier: p.Verifier(&oidc.Config{ClientID: cfg.ClientID})}, nil
 }
 
+// Name is what the pages call the provider ("Acme SSO").
+func (o *OIDC) Name() string { return o.cfg.Name }
+
 // The flow cookie lives for the sign-in round trip only.
 const (
 	oidcCookieSecure = "__Host-bindery_oidc"
@@ -68,7 +75,7 @@ func (h *Handler) oidcCookieName() string {
 func (h *Handler) oauth2Config() *oauth2.Config {
 	return &oauth2.Config{ClientID: h.opts.OIDC.cfg.ClientID, ClientSecret: h.opts.OIDC.cfg.ClientSecret,
 		Endpoint: h.opts.OIDC.provider.Endpoint(), RedirectURL: strings.TrimRight(h.opts.PublicURL, "/") + "/auth/oidc/callback",
-		Scopes: []string{oidc.ScopeOpenID, "email", "profile"}}
+		Scopes: append([]string{oidc.ScopeOpenID, "email", "profile"}, h.opts.OIDC.cfg.Scopes...)}
 }
 
 func (h *Handler) oidcRoutes(r chi.Router) {
@@ -120,7 +127,8 @@ func (h *Handler) readFlow(r *http.Request) (oidcFlow, bool) {
 	return oidcFlow{state: parts[0], nonce: parts[1], verifier: parts[2], invite: parts[3]}, true
 }
 
-// oidcClaims are the ID token's claims Bindery reads.
+// oidcClaims are the ID token's claims Bindery reads (besides iss and sub, and the claim an
+// organization maps to roles).
 type oidcClaims struct {
 	Email         string `json:"email"`
 	EmailVerified *bool  `json:"email_verified"`
@@ -175,7 +183,8 @@ func (h *Handler) oidcCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var claims oidcClaims
-	if err := idToken.Claims(&claims); err != nil {
+	var all map[string]any
+	if err := idToken.Claims(&claims); err != nil || idToken.Claims(&all) != nil {
 		failPage(http.StatusUnauthorized, "The identity provider's answer could not be read.")
 		return
 	}
@@ -191,8 +200,9 @@ func (h *Handler) oidcCallback(w http.ResponseWriter, r *http.Request) {
 		}
 		return h.opts.Invites.EmailDomainOpen(ctx, claims.Email)
 	}
-	verified := claims.EmailVerified != nil && *claims.EmailVerified
-	signed, created, err := h.accounts.SignInVerified(r.Context(), claims.Email, claims.Name, verified, mayCreate, h.client(r), "oidc")
+	id := account.Identity{Issuer: idToken.Issuer, Subject: idToken.Subject, Email: claims.Email, Name: claims.Name,
+		EmailVerified: claims.EmailVerified != nil && *claims.EmailVerified}
+	signed, created, err := h.accounts.SignInVerified(r.Context(), id, mayCreate, h.client(r), authz.MethodSingleSignOn)
 	if err != nil {
 		status, msg := pageStatus(r, err)
 		failPage(status, msg)
@@ -200,20 +210,11 @@ func (h *Handler) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	h.setCookie(w, signed)
 	p.Email = signed.User.Email
-	if h.opts.Invites != nil && (flow.invite != "" || created) {
-		actor, _, err := h.accounts.Authenticate(r.Context(), signed.Token)
-		if err == nil {
-			actx := authz.WithActor(r.Context(), actor)
-			if flow.invite != "" {
-				err = h.opts.Invites.JoinInvite(actx, orgID, inviteID)
-			} else {
-				err = h.opts.Invites.JoinByEmailDomain(actx)
+	if h.opts.Invites != nil {
+		if err := h.joinAfterSSO(r.Context(), signed, flow.invite, created, all); err != nil {
+			if apperr.KindOf(err) == apperr.Internal {
+				logInternal(r, err)
 			}
-		}
-		if err != nil && apperr.KindOf(err) == apperr.Internal {
-			logInternal(r, err)
-		}
-		if err != nil {
 			status, msg := pageStatus(r, err)
 			failPage(status, "You are signed in as "+signed.User.Email+", but could not join: "+msg)
 			return
@@ -221,6 +222,27 @@ func (h *Handler) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	p.Done, p.Next = "You are signed in as "+signed.User.Email+".", h.opts.AppURL
 	render(w, http.StatusOK, p)
+}
+
+// joinAfterSSO finishes a single sign-on as the signed-in person: joining through the invite the
+// sign-in started from, or by e-mail domain for a new account, then taking the roles the
+// organizations map from the ID token's claims.
+func (h *Handler) joinAfterSSO(ctx context.Context, signed *account.SignedIn, invite string, created bool, claims map[string]any) error {
+	actor, _, err := h.accounts.Authenticate(ctx, signed.Token)
+	if err != nil {
+		return err
+	}
+	actx := authz.WithActor(ctx, actor)
+	if invite != "" {
+		orgID, inviteID, _ := strings.Cut(invite, "/")
+		err = h.opts.Invites.JoinInvite(actx, orgID, inviteID)
+	} else if created {
+		err = h.opts.Invites.JoinByEmailDomain(actx)
+	}
+	if err != nil {
+		return err
+	}
+	return h.opts.Invites.ApplySSOClaims(actx, claims)
 }
 
 func truncateText(s string, n int) string {

@@ -74,7 +74,7 @@ func withOIDC(t *testing.T, s *site, o *signin.Options) {
 		s.provider = startProvider(t)
 		cfg := s.provider.Config()
 		var err error
-		o.OIDC, err = signin.NewOIDC(context.Background(), signin.OIDCConfig{Issuer: cfg.Issuer, ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, Name: "Mock"})
+		o.OIDC, err = signin.NewOIDC(context.Background(), signin.OIDCConfig{Issuer: cfg.Issuer, ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, Name: "Mock", Scopes: []string{"groups"}})
 		if err != nil {
 			t.Fatal(err)
 		}

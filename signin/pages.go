@@ -23,6 +23,9 @@ type Invites interface {
 	EmailDomainOpen(ctx context.Context, email string) (bool, error)
 	// JoinByEmailDomain joins the context's actor to every organization their domain may join.
 	JoinByEmailDomain(ctx context.Context) error
+	// ApplySSOClaims sets the context's actor's roles from an ID token's claims, in the
+	// organizations that map them.
+	ApplySSOClaims(ctx context.Context, claims map[string]any) error
 }
 
 // page is what the one page template shows.

@@ -21,6 +21,7 @@ import (
 	"github.com/bindery/bindery/domain/account"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
+	"github.com/bindery/bindery/domain/mailer"
 	"github.com/bindery/bindery/storage"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
@@ -50,7 +51,9 @@ type Options struct {
 	// OIDC, when set, offers single sign-on through an OpenID Connect provider.
 	OIDC *OIDC
 	// Mailer, when set, sends reset links by e-mail (POST /auth/reset-request).
-	Mailer *Mailer
+	Mailer *mailer.Mailer
+	// SAML, when set, offers sign-in through organizations' SAML providers under /auth/saml.
+	SAML SAMLProviders
 	// Passkeys, when set, offers the passkey ceremonies under /auth/passkeys.
 	Passkeys *account.Passkeys
 }
@@ -84,6 +87,7 @@ func New(accounts *account.Service, opts Options) (*Handler, error) {
 	h.linkRoutes(r)
 	h.inviteRoutes(r)
 	h.oidcRoutes(r)
+	h.samlRoutes(r)
 	h.passkeyRoutes(r)
 	if opts.Mailer != nil {
 		r.Post("/reset-request", h.requestReset)

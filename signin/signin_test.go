@@ -15,6 +15,7 @@ import (
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/account"
 	"github.com/bindery/bindery/doors"
+	"github.com/bindery/bindery/internal/smtptest"
 	"github.com/bindery/bindery/rest"
 	"github.com/bindery/bindery/signin"
 	"github.com/bindery/bindery/storage"
@@ -40,7 +41,7 @@ type site struct {
 
 	// What a test's configure function started for this database's server.
 	provider *provider
-	mailbox  *smtpServer
+	mailbox  *smtptest.Server
 }
 
 func eachDB(t *testing.T, cfg account.Config, fn func(t *testing.T, s *site)) {
@@ -66,7 +67,7 @@ func eachDBWith(t *testing.T, cfg account.Config, configure func(t *testing.T, s
 		}
 		s.srv = httptest.NewUnstartedServer(nil)
 		s.srv.Start()
-		opts := signin.Options{PublicURL: s.srv.URL, Invites: s.res}
+		opts := signin.Options{PublicURL: s.srv.URL, Invites: s.res, SAML: s.res}
 		if configure != nil {
 			configure(t, s, &opts)
 		}
@@ -75,7 +76,9 @@ func eachDBWith(t *testing.T, cfg account.Config, configure func(t *testing.T, s
 			t.Fatal(err)
 		}
 		s.res.Settings.PublicURL = s.srv.URL
-		s.srv.Config.Handler = rest.NewServerWith(s.res, doors.Mount(s.res, rest.Options{Sessions: h}))
+		// These tests send documents of their own with the cookie: the app's trusted-documents
+		// rule is tested with the app (rest/app_test.go).
+		s.srv.Config.Handler = rest.NewServerWith(s.res, doors.MountTrusting(s.res, rest.Options{Sessions: h}, nil))
 		t.Cleanup(s.srv.Close)
 		fn(t, s)
 	})

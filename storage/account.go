@@ -39,6 +39,9 @@ type Session struct {
 	ExpiresAt time.Time
 	UserAgent string
 	Address   string
+	// Method is how the person signed in: "password", "passkey", "oidc", "setup", "reset",
+	// "signup". Organizations that enforce single sign-on admit only "oidc".
+	Method string
 	// User is loaded by FindSession.
 	User *User `bun:"rel:belongs-to,join:user_id=id"`
 }
@@ -129,6 +132,7 @@ type NewSession struct {
 	ExpiresAt time.Time
 	UserAgent string
 	Address   string
+	Method    string
 	// Replaces is the id (in clear) of a session the browser presented, ended in the same
 	// transaction so that an id set before sign-in never becomes signed in (session fixation).
 	Replaces string
@@ -139,7 +143,7 @@ type NewSession struct {
 func (s *Store) CreateSession(ctx context.Context, in NewSession, now time.Time) (string, *Session, error) {
 	token := SessionPrefix + randomString(40)
 	se := &Session{ID: NewID(), UserID: in.UserID, TokenHash: hashToken(token), CreatedAt: now, LastSeenAt: now,
-		ExpiresAt: in.ExpiresAt, UserAgent: in.UserAgent, Address: in.Address}
+		ExpiresAt: in.ExpiresAt, UserAgent: in.UserAgent, Address: in.Address, Method: in.Method}
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if in.Replaces != "" {
 			if _, err := tx.NewDelete().Model((*Session)(nil)).Where("token_hash = ?", hashToken(in.Replaces)).Exec(ctx); err != nil {
@@ -247,8 +251,8 @@ func (s *Store) FindAccountLink(ctx context.Context, token, purpose string, now 
 	return l, u, nil
 }
 
-// UseAccountLink spends a link and sets its user's password hash, ending all their sessions, in
-// one transaction: of two concurrent uses, one wins. It returns the user's id. Errors:
+// UseAccountLink spends a link, sets its user's password hash and marks their address verified,
+// ending all their sessions, in one transaction: of two concurrent uses, one wins. It returns the user's id. Errors:
 // ErrNotFound (unknown, used, expired, or of another purpose).
 func (s *Store) UseAccountLink(ctx context.Context, token, purpose, passwordHash string, now time.Time) (string, error) {
 	var userID string
@@ -265,6 +269,10 @@ func (s *Store) UseAccountLink(ctx context.Context, token, purpose, passwordHash
 			return ErrNotFound
 		}
 		userID = ids[0]
+		// The link reached its holder through the address (or an operator who vouches for it).
+		if _, err := tx.NewUpdate().Model((*User)(nil)).Set("email_verified = ?", true).Where("id = ?", userID).Exec(ctx); err != nil {
+			return translate(err)
+		}
 		return setPassword(ctx, tx, userID, passwordHash, "", now)
 	})
 	if err != nil {

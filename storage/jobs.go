@@ -77,6 +77,25 @@ func (s *Store) insertJobTx(ctx context.Context, tx bun.Tx, args JobArgs, opts *
 	return res.Job.ID, nil
 }
 
+// insertJobsTx enqueues several jobs inside tx in one statement.
+func (s *Store) insertJobsTx(ctx context.Context, tx bun.Tx, args []JobArgs) error {
+	if len(args) == 0 {
+		return nil
+	}
+	c, err := s.jobInserter()
+	if err != nil {
+		return fmt.Errorf("job client: %w", err)
+	}
+	params := make([]river.InsertManyParams, len(args))
+	for i, a := range args {
+		params[i] = river.InsertManyParams{Args: a}
+	}
+	if _, err := c.InsertManyTx(ctx, tx.Tx, params); err != nil {
+		return fmt.Errorf("insert %d %s jobs: %w", len(args), args[0].Kind(), err)
+	}
+	return nil
+}
+
 // InsertJob enqueues a job on its own, for work that follows no other write.
 func (s *Store) InsertJob(ctx context.Context, args JobArgs, opts *JobOptions) (int64, error) {
 	var id int64

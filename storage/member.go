@@ -266,7 +266,9 @@ type Invitation struct {
 // InviteUsers makes each invited address a member of orgID, creating unverified users for
 // addresses that have none. Existing members keep their role. It returns the ids of the users who
 // became members, in input order. A fixed number of statements whatever the number of addresses.
-func (s *Store) InviteUsers(ctx context.Context, orgID string, invites []Invitation, sso bool, now time.Time) ([]string, error) {
+// notify, when set, names jobs enqueued in the same transaction for the users added (mailing
+// them), so that they are told exactly when they became members.
+func (s *Store) InviteUsers(ctx context.Context, orgID string, invites []Invitation, sso bool, now time.Time, notify func(added []string) []JobArgs) ([]string, error) {
 	added := []string{}
 	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		emails := make([]string, len(invites))
@@ -315,6 +317,9 @@ func (s *Store) InviteUsers(ctx context.Context, orgID string, invites []Invitat
 		// DO NOTHING: a concurrent join of the same user is not an error.
 		if _, err := insertNew(tx.NewInsert().Model(&members), "").Exec(ctx); err != nil {
 			return fmt.Errorf("add invited members: %w", translate(err))
+		}
+		if notify != nil {
+			return s.insertJobsTx(ctx, tx, notify(added))
 		}
 		return nil
 	})

@@ -149,3 +149,19 @@ func (s *Store) TakePasskeyCeremony(ctx context.Context, token, kind, userID str
 	}
 	return data[0], nil
 }
+
+// TakeCeremony is TakePasskeyCeremony for a ceremony whose user the taker learns from it (a
+// single sign-on that started in a signed-in browser): it returns the user (nil: none) and data.
+// Errors: ErrNotFound.
+func (s *Store) TakeCeremony(ctx context.Context, token, kind string, now time.Time) (*string, string, error) {
+	var rows []PasskeyCeremony
+	err := s.db.NewDelete().Model((*PasskeyCeremony)(nil)).Where("token_hash = ?", hashToken(token)).Where("kind = ?", kind).
+		Where("expires_at > ?", now).Returning("user_id, data").Scan(ctx, &rows)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, "", fmt.Errorf("take ceremony: %w", translate(err))
+	}
+	if len(rows) == 0 {
+		return nil, "", ErrNotFound
+	}
+	return rows[0].UserID, rows[0].Data, nil
+}

@@ -130,7 +130,7 @@ func TestLastAdminCannotLeaveOrBeDemoted(t *testing.T) {
 		if _, err := s.RemoveMember(ctx, org.ID, owner.ID); !errors.Is(err, storage.ErrLastAdmin) {
 			t.Errorf("remove last admin: err = %v, want ErrLastAdmin", err)
 		}
-		added, err := s.InviteUsers(ctx, org.ID, []storage.Invitation{{Email: "second@example.com", Role: ptr("admin")}, {Email: "Owner@example.com"}}, false, t0)
+		added, err := s.InviteUsers(ctx, org.ID, []storage.Invitation{{Email: "second@example.com", Role: ptr("admin")}, {Email: "Owner@example.com"}}, false, t0, nil)
 		if err != nil || len(added) != 1 || added[0] == owner.ID {
 			t.Fatalf("InviteUsers = %v, %v; want only the new address added", added, err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/account"
+	"github.com/bindery/bindery/domain/mailer"
 	"github.com/bindery/bindery/signin"
 	"github.com/bindery/bindery/storage"
 	"github.com/urfave/cli/v3"
@@ -19,27 +20,31 @@ import (
 // browserSignIn builds the account service the graph uses and the /auth door over it.
 func browserSignIn(ctx context.Context, res *domain.App, s serveConfig) (*signin.Handler, error) {
 	a := s.Accounts
-	res.Accounts = account.New(res.Store, res.Now, account.Config{IdleTimeout: a.SessionIdle, Lifetime: a.SessionLifetime,
-		AccountFailures: a.AccountFailures, AddressFailures: a.AddressFailures})
+	cfg := account.Config{IdleTimeout: a.SessionIdle, Lifetime: a.SessionLifetime,
+		AccountFailures: a.AccountFailures, AddressFailures: a.AddressFailures}
+	if a.SMTPURL != "" {
+		var err error
+		if res.Mail, err = mailer.New(a.SMTPURL); err != nil {
+			return nil, err
+		}
+		cfg.Notify = res.NoticeSignIn
+	}
+	res.Accounts = account.New(res.Store, res.Now, cfg)
 	var trusted []string
 	if res.Settings.AppURL != "" && res.Settings.AppURL != res.Settings.PublicURL {
 		trusted = append(trusted, originOf(res.Settings.AppURL))
 	}
-	opts := signin.Options{PublicURL: res.Settings.PublicURL, TrustedOrigins: trusted, AppURL: res.Settings.AppURL, Invites: res}
+	opts := signin.Options{PublicURL: res.Settings.PublicURL, TrustedOrigins: trusted, AppURL: res.Settings.AppURL, Invites: res, SAML: res}
 	if a.OIDCIssuer != "" || a.OIDCClientID != "" {
 		var err error
-		opts.OIDC, err = signin.NewOIDC(ctx, signin.OIDCConfig{Issuer: a.OIDCIssuer, ClientID: a.OIDCClientID, ClientSecret: a.OIDCClientSecret, Name: a.OIDCName})
+		opts.OIDC, err = signin.NewOIDC(ctx, signin.OIDCConfig{Issuer: a.OIDCIssuer, ClientID: a.OIDCClientID, ClientSecret: a.OIDCClientSecret, Name: a.OIDCName, Scopes: a.OIDCScopes})
 		if err != nil {
 			return nil, err
 		}
+		res.Settings.SingleSignOn = opts.OIDC.Name()
 		slog.Info("single sign-on", "issuer", a.OIDCIssuer, "redirect_url", strings.TrimRight(res.Settings.PublicURL, "/")+"/auth/oidc/callback")
 	}
-	if a.SMTPURL != "" {
-		var err error
-		if opts.Mailer, err = signin.NewMailer(a.SMTPURL); err != nil {
-			return nil, err
-		}
-	}
+	opts.Mailer = res.Mail
 	passkeys, err := account.NewPasskeys(res.Accounts, res.Store, account.PasskeyConfig{PublicURL: res.Settings.PublicURL,
 		RPID: a.PasskeyRPID, Origins: trusted})
 	switch {

@@ -60,6 +60,7 @@ type accountsConfig struct {
 	OIDCClientID     string
 	OIDCClientSecret string
 	OIDCName         string
+	OIDCScopes       []string
 
 	SMTPURL string
 
@@ -209,6 +210,8 @@ func (c *config) accountFlags() []cli.Flag {
 			Usage: "its client secret (prefer the environment variable)"},
 		&cli.StringFlag{Name: "oidc-name", Value: "single sign-on", Sources: cli.EnvVars("BINDERY_OIDC_NAME"), Destination: &a.OIDCName,
 			Usage: `the provider's name on the sign-in pages ("Sign in with …")`},
+		&cli.StringSliceFlag{Name: "oidc-scope", Sources: cli.EnvVars("BINDERY_OIDC_SCOPES"), Destination: &a.OIDCScopes,
+			Usage: "a scope to ask for besides openid, email and profile (repeatable): one that brings the claim organizations map to roles, e.g. groups"},
 		&cli.StringFlag{Name: "smtp-url", Sources: cli.EnvVars("BINDERY_SMTP_URL"), Destination: &a.SMTPURL,
 			Usage: "an SMTP server that sends password reset links: smtp://user:password@host:587?from=bindery@example.com, or smtps://… (default: none; operators print reset links)"},
 		&cli.StringFlag{Name: "passkey-rp-id", Sources: cli.EnvVars("BINDERY_PASSKEY_RP_ID"), Destination: &a.PasskeyRPID,

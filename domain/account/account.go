@@ -5,6 +5,7 @@ package account
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -34,6 +35,11 @@ type Store interface {
 	CreateAccountLink(ctx context.Context, userID, purpose string, now, expiresAt time.Time) (string, error)
 	FindAccountLink(ctx context.Context, token, purpose string, now time.Time) (*storage.AccountLink, *storage.User, error)
 	UseAccountLink(ctx context.Context, token, purpose, passwordHash string, now time.Time) (string, error)
+	FindIdentityUser(ctx context.Context, issuer, subject string) (*storage.User, error)
+	CreatePasskeyCeremony(ctx context.Context, kind, userID, data string, now, expiresAt time.Time) (string, error)
+	TakeCeremony(ctx context.Context, token, kind string, now time.Time) (*string, string, error)
+	IdentitySubject(ctx context.Context, userID, issuer string) (string, error)
+	LinkIdentity(ctx context.Context, issuer, subject, userID string, now time.Time) error
 }
 
 // Config holds the session lifetimes and failure limits; zero fields take DefaultConfig's.
@@ -49,6 +55,15 @@ type Config struct {
 	AccountFailures int
 	AddressFailures int
 	FailureWindow   time.Duration
+	// Notify, when set, is told of each sign-in from a browser the account has no session in
+	// (to mail a notice). Its failure is logged, never refuses the sign-in.
+	Notify func(ctx context.Context, n SignInNotice) error
+}
+
+// SignInNotice describes a sign-in from a new browser.
+type SignInNotice struct {
+	UserID, SessionID, Method, UserAgent, Address string
+	At                                            time.Time
 }
 
 // DefaultConfig is what a server runs with unless told otherwise.
@@ -189,13 +204,43 @@ func (s *Service) open(ctx context.Context, u *storage.User, c Client, method st
 		Type: "user_signed_in", SubjectUserID: u.ID, PerMembership: true, TargetType: "user", TargetID: u.ID, TargetLabel: u.Email,
 		ActorType: "user", ActorID: u.ID, ActorLabel: u.Email, Source: "ui", CreatedAt: now, Payload: `{"method":"` + method + `"}`,
 	})
+	newBrowser := false
+	if s.cfg.Notify != nil {
+		var err error
+		if newBrowser, err = s.isNewBrowser(ctx, u.ID, c); err != nil {
+			return nil, err
+		}
+	}
 	token, se, err := s.store.CreateSession(ctx, storage.NewSession{UserID: u.ID, ExpiresAt: now.Add(s.cfg.Lifetime),
-		UserAgent: truncate(c.UserAgent, 512), Address: c.Address, Replaces: validSessionShape(c.Session)}, now)
+		UserAgent: truncate(c.UserAgent, 512), Address: c.Address, Method: method, Replaces: validSessionShape(c.Session)}, now)
 	if err != nil {
 		return nil, err
 	}
 	slog.InfoContext(ctx, "signed in", "event", "signin", "user_id", u.ID, "session_id", se.ID, "method", method)
+	if newBrowser {
+		n := SignInNotice{UserID: u.ID, SessionID: se.ID, Method: method, UserAgent: se.UserAgent, Address: se.Address, At: now}
+		if err := s.cfg.Notify(ctx, n); err != nil {
+			slog.ErrorContext(ctx, "sign-in notice", "user_id", u.ID, "err", err)
+		}
+	}
 	return &SignedIn{Token: token, Session: se, User: u}, nil
+}
+
+// isNewBrowser reports whether a sign-in comes from a browser (by its user agent) in which the
+// account has no live session, while it has sessions elsewhere: a first sign-in ever, or one
+// after every session ended, is not news to its owner.
+func (s *Service) isNewBrowser(ctx context.Context, userID string, c Client) (bool, error) {
+	sessions, err := s.store.ListSessions(ctx, userID)
+	if err != nil || len(sessions) == 0 {
+		return false, err
+	}
+	agent := truncate(c.UserAgent, 512)
+	for _, se := range sessions {
+		if se.UserAgent == agent {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // Authenticate resolves a session id (from the cookie) to its actor and session. A session past
@@ -228,7 +273,16 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*authz.Actor,
 		}
 	}
 	u := se.User
-	return &authz.Actor{UserID: u.ID, TokenID: "session:" + se.ID, Email: u.Email, EmailVerified: u.EmailVerified}, se, nil
+	return &authz.Actor{UserID: u.ID, TokenID: "session:" + se.ID, Email: u.Email, EmailVerified: u.EmailVerified, SignedInWith: sessionMethod(se)}, se, nil
+}
+
+// sessionMethod is how a session signed in; sessions from before methods were recorded count as
+// a password's, which single sign-on does not admit.
+func sessionMethod(se *storage.Session) string {
+	if se.Method == "" {
+		return "password"
+	}
+	return se.Method
 }
 
 // SignOut ends the session with that id, if it exists: signing out twice is not an error.
@@ -471,21 +525,54 @@ type Invite struct {
 // errNoAccount refuses a first single sign-on when nothing allows an account for the address.
 var errNoAccount = apperr.Forbiddenf("there is no account for this e-mail address, and no invite or organization e-mail domain allows one: ask an administrator for an invite")
 
-// SignInVerified opens a session for the person an identity provider vouched for: the user with
-// that verified e-mail address, created (verified, without a password) when mayCreate allows it.
-// created reports a new account. Errors: Invalid, Forbidden (unverified address, or no account
-// and none may be made).
-func (s *Service) SignInVerified(ctx context.Context, email, name string, verified bool, mayCreate func(context.Context) (bool, error), c Client, method string) (in *SignedIn, created bool, err error) {
-	email = strings.ToLower(strings.TrimSpace(email))
+// errOtherIdentity refuses a sign-in whose address belongs to an account already tied to another
+// subject at the same provider: the address was reassigned there, and its new holder is not the
+// account's owner.
+var errOtherIdentity = apperr.Forbiddenf("this e-mail address belongs to an account tied to another identity at your identity provider: ask an administrator")
+
+// Identity is who an identity provider vouched for.
+type Identity struct {
+	// Issuer and Subject are the provider's stable identifier (the ID token's iss and sub).
+	Issuer, Subject string
+	Email, Name     string
+	EmailVerified   bool
+}
+
+// SignInVerified opens a session for the person an identity provider vouched for. The account is
+// found by the provider's subject first (an address changed at the provider still reaches it),
+// then by the verified e-mail address, which ties the subject to it; it is created (verified,
+// without a password) when neither finds one and mayCreate allows it. created reports a new
+// account. Errors: Invalid, Forbidden (unverified address, an address whose account is tied to
+// another subject, or no account and none may be made).
+func (s *Service) SignInVerified(ctx context.Context, id Identity, mayCreate func(context.Context) (bool, error), c Client, method string) (in *SignedIn, created bool, err error) {
+	if id.Issuer == "" || id.Subject == "" || len(id.Subject) > 255 {
+		return nil, false, apperr.Invalidf("sub", "the identity provider gave no usable subject")
+	}
+	if u, err := s.store.FindIdentityUser(ctx, id.Issuer, id.Subject); err == nil {
+		in, err := s.open(ctx, u, c, method)
+		return in, false, err
+	} else if !errors.Is(err, storage.ErrNotFound) {
+		return nil, false, err
+	}
+	email := strings.ToLower(strings.TrimSpace(id.Email))
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > maxEmailLength {
 		return nil, false, apperr.Invalidf("email", "the identity provider gave no usable e-mail address")
 	}
-	if !verified {
+	if !id.EmailVerified {
 		return nil, false, apperr.Forbiddenf("the identity provider has not verified the e-mail address %s", email)
 	}
 	acc, err := s.store.FindAccountByEmail(ctx, email)
 	switch {
 	case err == nil:
+		if _, err := s.store.IdentitySubject(ctx, acc.User.ID, id.Issuer); err == nil {
+			slog.WarnContext(ctx, "sign-in refused: address tied to another subject", "event", "signin.failed", "method", method, "user_id", acc.User.ID, "address", c.Address)
+			return nil, false, errOtherIdentity
+		} else if !errors.Is(err, storage.ErrNotFound) {
+			return nil, false, err
+		}
+		if err := s.store.LinkIdentity(ctx, id.Issuer, id.Subject, acc.User.ID, s.now()); err != nil {
+			return nil, false, err
+		}
 		in, err := s.open(ctx, acc.User, c, method)
 		return in, false, err
 	case !errors.Is(err, storage.ErrNotFound):
@@ -499,12 +586,15 @@ func (s *Service) SignInVerified(ctx context.Context, email, name string, verifi
 		slog.InfoContext(ctx, "sign-in refused: no account", "event", "signin.failed", "method", method, "address", c.Address)
 		return nil, false, errNoAccount
 	}
-	name = strings.TrimSpace(name)
+	name := strings.TrimSpace(id.Name)
 	if name == "" || len([]rune(name)) > 100 {
 		name, _, _ = strings.Cut(email, "@")
 	}
 	u, err := s.store.CreateUser(ctx, storage.NewUser{DisplayName: name, Email: email, EmailVerified: true}, s.now())
 	if err != nil {
+		return nil, false, err
+	}
+	if err := s.store.LinkIdentity(ctx, id.Issuer, id.Subject, u.ID, s.now()); err != nil {
 		return nil, false, err
 	}
 	slog.InfoContext(ctx, "signed up", "event", "signup", "user_id", u.ID, "method", method)
@@ -538,3 +628,108 @@ func (s *Service) RequestReset(ctx context.Context, email string, c Client) (str
 	}
 	return token, u, err
 }
+
+// SAMLProvider is an organization's SAML identity provider, as the sign-in routes use it.
+type SAMLProvider struct {
+	ID, OrganizationID, OrganizationTitle, Label string
+	// EntityID, Certificate (base64 DER) and SSOURL are the identity provider's.
+	EntityID, Certificate, SSOURL string
+}
+
+// errSAMLLinkFirst refuses a first SAML sign-in whose address belongs to an account the browser
+// is not signed in to: an organization's identity provider vouches only for the people it made
+// accounts for, or whose owners linked them (else any organization's admin could sign in as
+// anyone by asserting their address).
+var errSAMLLinkFirst = apperr.Forbiddenf("an account already uses this e-mail address: sign in to it first (with its password, passkey or single sign-on), then sign in through your organization's identity provider again to link them")
+
+// SignInSAML opens a session for the person an organization's SAML provider vouched for. The
+// account is the one tied to the provider's subject; else, for an address that already has an
+// account, that account when the sign-in started in a browser signed in to it (current), which
+// ties them; else a new account, whose address stays unverified (the provider speaks for its
+// organization only). created reports a new account. Errors: Invalid, Forbidden.
+func (s *Service) SignInSAML(ctx context.Context, id Identity, current string, c Client, method string) (in *SignedIn, created bool, err error) {
+	if id.Issuer == "" || id.Subject == "" || len(id.Subject) > 255 {
+		return nil, false, apperr.Invalidf("NameID", "the identity provider gave no usable subject")
+	}
+	if u, err := s.store.FindIdentityUser(ctx, id.Issuer, id.Subject); err == nil {
+		in, err := s.open(ctx, u, c, method)
+		return in, false, err
+	} else if !errors.Is(err, storage.ErrNotFound) {
+		return nil, false, err
+	}
+	email := strings.ToLower(strings.TrimSpace(id.Email))
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > maxEmailLength {
+		return nil, false, apperr.Invalidf("email", "the identity provider gave no usable e-mail address")
+	}
+	acc, err := s.store.FindAccountByEmail(ctx, email)
+	switch {
+	case err == nil:
+		if current != acc.User.ID {
+			slog.WarnContext(ctx, "sign-in refused: address of another account", "event", "signin.failed", "method", method, "user_id", acc.User.ID, "address", c.Address)
+			return nil, false, errSAMLLinkFirst
+		}
+		if err := s.store.LinkIdentity(ctx, id.Issuer, id.Subject, acc.User.ID, s.now()); err != nil {
+			return nil, false, err
+		}
+		in, err := s.open(ctx, acc.User, c, method)
+		return in, false, err
+	case !errors.Is(err, storage.ErrNotFound):
+		return nil, false, err
+	}
+	name := strings.TrimSpace(id.Name)
+	if name == "" || len([]rune(name)) > 100 {
+		name, _, _ = strings.Cut(email, "@")
+	}
+	u, err := s.store.CreateUser(ctx, storage.NewUser{DisplayName: name, Email: email}, s.now())
+	if err != nil {
+		return nil, false, err
+	}
+	if err := s.store.LinkIdentity(ctx, id.Issuer, id.Subject, u.ID, s.now()); err != nil {
+		return nil, false, err
+	}
+	slog.InfoContext(ctx, "signed up", "event", "signup", "user_id", u.ID, "method", method)
+	in, err = s.open(ctx, u, c, method)
+	return in, true, err
+}
+
+// samlFlowLifetime bounds a SAML sign-in's round trip through the identity provider.
+const samlFlowLifetime = 10 * time.Minute
+
+// SAMLFlow is a SAML sign-in in progress, kept server-side under a token the browser holds.
+type SAMLFlow struct {
+	ProviderID string `json:"providerId"`
+	RequestID  string `json:"requestId"`
+}
+
+// StartSAMLFlow records a SAML sign-in leaving for the identity provider, with the user the
+// browser is signed in as (current, "" for none), and returns the token for the browser.
+func (s *Service) StartSAMLFlow(ctx context.Context, f SAMLFlow, current string) (string, error) {
+	data, _ := json.Marshal(f)
+	now := s.now()
+	return s.store.CreatePasskeyCeremony(ctx, "saml", current, string(data), now, now.Add(samlFlowLifetime))
+}
+
+// TakeSAMLFlow ends the flow a token names (once) and returns it with the user it started signed
+// in as. Errors: Invalid (unknown, used or expired).
+func (s *Service) TakeSAMLFlow(ctx context.Context, token string) (SAMLFlow, string, error) {
+	var f SAMLFlow
+	if len(token) > 200 {
+		return f, "", errBadFlow
+	}
+	user, data, err := s.store.TakeCeremony(ctx, token, "saml", s.now())
+	if errors.Is(err, storage.ErrNotFound) {
+		return f, "", errBadFlow
+	}
+	if err != nil {
+		return f, "", err
+	}
+	if err := json.Unmarshal([]byte(data), &f); err != nil {
+		return f, "", err
+	}
+	if user == nil {
+		return f, "", nil
+	}
+	return f, *user, nil
+}
+
+var errBadFlow = apperr.Invalidf("", "this sign-in was not started from this browser, or it took too long: start again")

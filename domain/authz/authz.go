@@ -19,6 +19,24 @@ type Actor struct {
 	EmailVerified bool
 	// Limit narrows what the token may do below the user's roles (nil: nothing narrowed).
 	Limit *Limit
+	// SignedInWith is how a browser session's person signed in ("password", "passkey", "oidc",
+	// …); empty for an API token.
+	SignedInWith string
+}
+
+// MethodSingleSignOn is SignedInWith for a session opened through the server's OpenID Connect
+// provider; MethodSAML(orgID) for one opened through a SAML provider of that organization.
+const MethodSingleSignOn = "oidc"
+
+// MethodSAML is SignedInWith for a session opened through one of orgID's SAML providers.
+func MethodSAML(orgID string) string { return "saml:" + orgID }
+
+// SignedInThroughSSO reports whether the actor may act in an organization that enforces single
+// sign-on: a browser session that came through the server's provider or one of that
+// organization's, or an API token (credentials of their own, managed by admins: enforcement
+// applies to people's sign-ins).
+func (a *Actor) SignedInThroughSSO(orgID string) bool {
+	return a.SignedInWith == "" || a.SignedInWith == MethodSingleSignOn || a.SignedInWith == MethodSAML(orgID)
 }
 
 type actorKey struct{}

@@ -1,4 +1,6 @@
-package signin
+// Package mailer sends Bindery's e-mail (one-time links, invites, sign-in notices) through the
+// operator's SMTP server.
+package mailer
 
 import (
 	"context"
@@ -13,7 +15,7 @@ import (
 	"time"
 )
 
-// Mailer sends the one-time links by e-mail through an SMTP server.
+// Mailer sends plain-text messages through an SMTP server.
 type Mailer struct {
 	addr     string // host:port
 	host     string
@@ -22,9 +24,9 @@ type Mailer struct {
 	from     string
 }
 
-// NewMailer reads an SMTP URL: smtp://[user:password@]host[:587][?from=address], or smtps://
+// New reads an SMTP URL: smtp://[user:password@]host[:587][?from=address], or smtps://
 // for TLS from the start (port 465). Errors: a malformed URL or sender.
-func NewMailer(raw string) (*Mailer, error) {
+func New(raw string) (*Mailer, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
 		return nil, errors.New("the SMTP URL must look like smtp://user:password@host:587?from=bindery@example.com (or smtps://…)")
