@@ -29,6 +29,10 @@ type Settings struct {
 	// Fetch is what fetching a user's URL (OpenAPI specifications) may reach; the zero value is
 	// https only, public addresses only.
 	Fetch safefetch.Policy
+	// Webhooks is how webhook deliveries reach endpoints (webhook.go).
+	Webhooks WebhookSettings
+	// EventRetention is how long events are kept (the audit log); 0 keeps them for good.
+	EventRetention time.Duration
 }
 
 // App is the application: its dependencies and, through its methods, every operation both

@@ -136,6 +136,8 @@ func (r *App) CreateChangeRequest(ctx context.Context, spaceID string, in model.
 	actor, _ := authz.RequireActor(ctx)
 	now := r.Now()
 	cr := &storage.ChangeRequest{SpaceID: row.ID, Status: string(model.ChangeRequestOpen), Subject: deref(in.Subject), CreatedBy: actor.UserID, CreatedAt: now, UpdatedAt: now}
+	cr.ID = storage.NewID()
+	ctx = r.emit(ctx, crEvent(EventChangeRequestOpened, row, cr), map[string]any{"subject": cr.Subject})
 	if err := r.Store.CreateChangeRequest(ctx, cr); err != nil {
 		return nil, notFound(err, "space")
 	}
@@ -182,6 +184,11 @@ func (r *App) UpdateChangeRequest(ctx context.Context, spaceID, id string, in mo
 	}
 	if set != 0 {
 		cr.UpdatedAt = r.Now()
+		typ := EventChangeRequestUpdated
+		if set&storage.ChangeRequestStatus != 0 && cr.Status == string(model.ChangeRequestArchived) {
+			typ = EventChangeRequestClosed
+		}
+		ctx := r.emit(ctx, crEvent(typ, row, cr), map[string]any{"status": cr.Status, "subject": cr.Subject})
 		if err := r.Store.UpdateChangeRequest(ctx, cr, set); err != nil {
 			return nil, notFound(err, "change request")
 		}
@@ -219,6 +226,8 @@ func (r *App) MergeChangeRequest(ctx context.Context, spaceID, id string) (*mode
 	if err := r.checkMergeRules(ctx, row, cr, actor.UserID); err != nil {
 		return nil, err
 	}
+	ctx = r.emit(ctx, crEvent(EventChangeRequestMerged, row, cr), nil)
+	ctx = r.emit(ctx, spaceEvent(EventSpaceContentUpdated, row), map[string]any{"changeRequestId": cr.ID})
 	rev, _, err := r.Store.MergeChangeRequest(ctx, row.ID, cr.ID, actor.UserID, r.Now, checkConflicts)
 	if err != nil {
 		return nil, contentWriteErr(err)
@@ -234,6 +243,7 @@ func (r *App) UpdateChangeRequestFromSpace(ctx context.Context, spaceID, id stri
 	if err != nil {
 		return nil, err
 	}
+	ctx = r.emit(ctx, crEvent(EventChangeRequestUpdated, row, cr), map[string]any{"updatedFromSpace": true})
 	updated, err := r.Store.UpdateChangeRequestFromSpace(ctx, row.ID, cr.ID, actor.UserID, r.Now, checkConflicts)
 	var conflicts *conflictError
 	if errors.As(err, &conflicts) {

@@ -108,6 +108,8 @@ func (r *App) CreateCollection(ctx context.Context, orgID string, in model.Creat
 	if in.Title != nil && *in.Title != "" {
 		row.Title = *in.Title
 	}
+	row.ID = storage.NewID()
+	ctx = r.emit(ctx, collectionEvent(EventCollectionCreated, row), nil)
 	if err := r.Store.CreateCollection(ctx, row, creatorGrant(acc)); err != nil {
 		return nil, err
 	}
@@ -139,6 +141,7 @@ func (r *App) UpdateCollection(ctx context.Context, id string, in model.UpdateCo
 	}
 	if set != 0 { // an empty patch changes nothing, not even updatedAt
 		row.UpdatedAt = r.Now()
+		ctx := r.emit(ctx, collectionEvent(EventCollectionUpdated, row), nil)
 		if err := r.Store.UpdateCollection(ctx, row, set); err != nil {
 			return nil, err
 		}
@@ -159,5 +162,6 @@ func (r *App) DeleteCollection(ctx context.Context, id string) (bool, error) {
 	if err := require(c.ViewerRole, model.MemberRoleAdmin, "collection"); err != nil {
 		return false, err
 	}
+	ctx = r.emit(ctx, collectionEvent(EventCollectionDeleted, row), nil)
 	return r.Store.DeleteCollection(ctx, row)
 }

@@ -447,6 +447,8 @@ func (r *App) PostComment(ctx context.Context, spaceID, changeRequestID string, 
 	if in.TableCell != nil {
 		c.TableRecord, c.TableDefinition = &in.TableCell.Record, &in.TableCell.Definition
 	}
+	c.ID = storage.NewID()
+	ctx = r.emit(ctx, commentEvent(EventCommentCreated, t, c), map[string]any{"page": c.PageID})
 	if err := r.Store.CreateComment(ctx, c); err != nil {
 		return nil, err
 	}
@@ -505,6 +507,7 @@ func (r *App) UpdateComment(ctx context.Context, spaceID, changeRequestID, comme
 	if in.Resolved != nil {
 		set |= r.resolve(ctx, c, *in.Resolved)
 	}
+	ctx = r.emit(ctx, commentEvent(EventCommentUpdated, t, c), nil)
 	if err := r.Store.UpdateComment(ctx, c, set); err != nil {
 		return nil, notFound(err, "comment")
 	}
@@ -574,6 +577,7 @@ func (r *App) deleteOwn(ctx context.Context, t *thread, c *storage.Comment) (boo
 	if !commentPermissions(t.space.ViewerRole, authz.ActorFrom(ctx).UserID, c.PostedBy).Delete {
 		return false, apperr.Forbiddenf("only its author or an admin of the space can delete it")
 	}
+	ctx = r.emit(ctx, commentEvent(EventCommentDeleted, t, c), nil)
 	return true, r.Store.DeleteComment(ctx, c.ID)
 }
 

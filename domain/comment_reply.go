@@ -118,6 +118,8 @@ func (r *App) PostCommentReply(ctx context.Context, spaceID, changeRequestID, co
 	}
 	reply := r.newComment(ctx, t, in.Body)
 	reply.ParentID, reply.RevisionID = &c.ID, c.RevisionID
+	reply.ID = storage.NewID()
+	ctx = r.emit(ctx, commentEvent(EventCommentReplyCreated, t, reply), nil)
 	if err := r.Store.CreateComment(ctx, reply); err != nil {
 		return nil, err
 	}
@@ -145,6 +147,7 @@ func (r *App) UpdateCommentReply(ctx context.Context, spaceID, changeRequestID, 
 	if err != nil {
 		return nil, err
 	}
+	ctx = r.emit(ctx, commentEvent(EventCommentReplyUpdated, t, reply), nil)
 	if err := r.Store.UpdateComment(ctx, reply, set); err != nil {
 		return nil, notFound(err, "reply")
 	}

@@ -74,7 +74,7 @@ func init() {
 			jobs.GiveUp(func(ctx context.Context, job *jobs.Job[gitSyncArgs], cause error) {
 				// The last attempt ended in the server's own error: the job must not stay running.
 				slog.ErrorContext(ctx, "git sync job abandoned", "job", job.Args.JobID, "attempts", job.Attempt, "err", cause)
-				if err := r.finishGit(ctx, job.Args.JobID, storage.GitJobFailed, "the job stopped on an internal error; run it again", nil); err != nil && !errors.Is(err, storage.ErrNotFound) {
+				if err := r.finishGit(ctx, &storage.GitSyncJob{ID: job.Args.JobID}, storage.GitJobFailed, "the job stopped on an internal error; run it again", nil); err != nil && !errors.Is(err, storage.ErrNotFound) {
 					slog.ErrorContext(ctx, "git sync job: recording the failure", "job", job.Args.JobID, "err", err)
 				}
 			}))
@@ -217,6 +217,7 @@ func (r *App) queueGitSync(ctx context.Context, spaceID string, op model.GitSync
 	if actor, err := authz.RequireActor(ctx); err == nil {
 		job.CreatedBy = &actor.UserID
 	}
+	ctx = r.emit(ctx, gitSyncEvent(EventSpaceGitSyncStarted, job), map[string]any{"operation": job.Operation})
 	if err := r.Store.QueueGitSyncJob(ctx, job, gitSyncArgs{JobID: job.ID}); err != nil {
 		return nil, notFound(err, "space")
 	}
@@ -297,7 +298,7 @@ func (r *App) workGitSync(ctx context.Context, job *jobs.Job[gitSyncArgs]) error
 	case errors.Is(err, storage.ErrBusy):
 		return jobs.Retry(time.Second) // another job of the space runs or waits first
 	case errors.Is(err, storage.ErrNotFound) && row != nil && row.ID != "":
-		return r.finishGit(ctx, row.ID, storage.GitJobFailed, "the space was deleted", nil)
+		return r.finishGit(ctx, row, storage.GitJobFailed, "the space was deleted", nil)
 	case errors.Is(err, storage.ErrNotFound):
 		return nil // the job's space (and row) are gone
 	case err != nil:
@@ -307,21 +308,21 @@ func (r *App) workGitSync(ctx context.Context, job *jobs.Job[gitSyncArgs]) error
 	}
 	var req model.GitSyncRequest
 	if err := json.Unmarshal([]byte(row.Request), &req); err != nil {
-		return r.finishGit(ctx, row.ID, storage.GitJobFailed, "the stored request is damaged", nil)
+		return r.finishGit(ctx, row, storage.GitJobFailed, "the stored request is damaged", nil)
 	}
 	setup := readSetup(space.GitSync)
 	if setup != nil && setup.AppliedAt != nil && row.OrderedAt.Before(*setup.AppliedAt) {
 		msg := fmt.Sprintf("skipped: an operation with a newer timestamp (%s) was already applied", setup.AppliedAt.Format(time.RFC3339Nano))
-		return r.finishGit(ctx, row.ID, storage.GitJobSkipped, msg, nil)
+		return r.finishGit(ctx, row, storage.GitJobSkipped, msg, nil)
 	}
 	remote, err := gitsync.ParseRemote(req.URL)
 	if err != nil {
-		return r.finishGit(ctx, row.ID, storage.GitJobFailed, err.Error(), nil)
+		return r.finishGit(ctx, row, storage.GitJobFailed, err.Error(), nil)
 	}
 	if row.Credentials != nil {
 		sealer := gitsync.NewSealer(r.GitSync.SecretKey)
 		if sealer == nil {
-			return r.finishGit(ctx, row.ID, storage.GitJobFailed, "the server has no secret key to decrypt the job's credentials", nil)
+			return r.finishGit(ctx, row, storage.GitJobFailed, "the server has no secret key to decrypt the job's credentials", nil)
 		}
 		plain, err := sealer.Open(*row.Credentials)
 		var creds [2]string
@@ -329,14 +330,14 @@ func (r *App) workGitSync(ctx context.Context, job *jobs.Job[gitSyncArgs]) error
 			err = json.Unmarshal([]byte(plain), &creds)
 		}
 		if err != nil {
-			return r.finishGit(ctx, row.ID, storage.GitJobFailed, "the job's credentials cannot be decrypted (was the secret key changed?)", nil)
+			return r.finishGit(ctx, row, storage.GitJobFailed, "the job's credentials cannot be decrypted (was the secret key changed?)", nil)
 		}
 		remote.Username, remote.Password = creds[0], creds[1]
 	}
 	runCtx, cancel := context.WithTimeout(gitsync.WithAllowLocal(ctx, r.GitSync.AllowLocal), r.GitSync.timeout())
 	defer cancel()
 	if err := gitsync.CheckReachable(runCtx, remote, r.GitSync.AllowLocal); err != nil {
-		return r.finishGit(ctx, row.ID, storage.GitJobFailed, err.Error(), nil)
+		return r.finishGit(ctx, row, storage.GitJobFailed, err.Error(), nil)
 	}
 	run := gitRun{r: r, job: row, space: space, req: req, remote: remote, setup: setup}
 	if row.Operation == string(model.GitSyncImport) {
@@ -358,10 +359,12 @@ func (r *App) workGitSync(ctx context.Context, job *jobs.Job[gitSyncArgs]) error
 	if !errors.As(err, &lim) {
 		slog.Warn("git sync job failed", "job", row.ID, "space", row.SpaceID, "operation", row.Operation, "error", msg)
 	}
-	return r.finishGit(ctx, row.ID, storage.GitJobFailed, msg, nil)
+	return r.finishGit(ctx, row, storage.GitJobFailed, msg, nil)
 }
 
-func (r *App) finishGit(ctx context.Context, jobID, state, msg string, out *storage.GitJobOutcome) error {
+// finishGit records a job's end without content (a failure or a skip); a job known only by its id
+// (its space unknown) writes no event.
+func (r *App) finishGit(ctx context.Context, job *storage.GitSyncJob, state, msg string, out *storage.GitJobOutcome) error {
 	o := storage.GitJobOutcome{State: state}
 	if out != nil {
 		o = *out
@@ -369,7 +372,10 @@ func (r *App) finishGit(ctx context.Context, jobID, state, msg string, out *stor
 	if msg != "" {
 		o.Error = &msg
 	}
-	return r.Store.FinishGitSyncJob(ctx, jobID, o, r.Now())
+	if job.SpaceID != "" {
+		ctx = r.emit(ctx, gitSyncEvent(EventSpaceGitSyncCompleted, job), map[string]any{"state": "failure", "operation": job.Operation})
+	}
+	return r.Store.FinishGitSyncJob(ctx, job.ID, o, r.Now())
 }
 
 // gitRun is one job's run.
@@ -442,6 +448,7 @@ func (g *gitRun) importRepo(ctx context.Context) error {
 		Standalone: g.req.Standalone,
 		Outcome:    storage.GitJobOutcome{State: storage.GitJobSucceeded, CommitOID: &snap.Commit, GitSync: &setup},
 	}
+	ctx = g.r.emit(ctx, gitSyncEvent(EventSpaceGitSyncCompleted, g.job), map[string]any{"state": "success", "operation": g.job.Operation, "commitId": snap.Commit})
 	_, err = g.r.Store.CommitGitImport(ctx, g.space.ID, g.r.Now, in, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
 		return importEdit(ctx, c, content, blobs)
 	})
@@ -843,6 +850,9 @@ func (g *gitRun) exportSpace(ctx context.Context) error {
 	// interrupted before it finds the branch already holding this content and records the same.
 	setup, revGit := g.newSetup(oid, nil), g.commitGit(oid, g.req.CommitMessage, true)
 	rev := g.space.RevisionID
+	ev := gitSyncEvent(EventSpaceGitSyncCompleted, g.job)
+	ev.RevisionID = rev
+	ctx = g.r.emit(ctx, ev, map[string]any{"state": "success", "operation": g.job.Operation, "commitId": oid})
 	return g.r.Store.FinishGitSyncJob(ctx, g.job.ID, storage.GitJobOutcome{State: storage.GitJobSucceeded, RevisionID: &rev, CommitOID: &oid, GitSync: &setup, RevisionGit: &revGit}, g.r.Now())
 }
 

@@ -154,12 +154,17 @@ func (r *App) grantAccess(ctx context.Context, kind, id string, in model.GrantAc
 		kind string
 		ids  []string
 	}{{storage.PrincipalUser, in.Users}, {storage.PrincipalTeam, in.Teams}} {
+		if len(p.ids) == 0 {
+			continue
+		}
 		if role == nil {
+			ctx := r.emit(ctx, permissionEvent(EventPermissionRemoved, c.orgID, kind, id), map[string]any{"principalKind": p.kind, "principals": p.ids})
 			if err := r.Store.RemoveGrants(ctx, kind, id, p.kind, p.ids); err != nil {
 				return err
 			}
 			continue
 		}
+		ctx := r.emit(ctx, permissionEvent(EventPermissionUpdated, c.orgID, kind, id), map[string]any{"principalKind": p.kind, "principals": p.ids, "role": *role})
 		if err := r.Store.SetGrants(ctx, c.orgID, kind, id, p.kind, p.ids, string(*role), r.Now()); err != nil {
 			return err
 		}
@@ -237,8 +242,10 @@ func (r *App) UpdateGrant(ctx context.Context, ref GrantRef, in model.UpdateGran
 	}
 	role := in.Role.Value()
 	if role == nil {
+		ctx = r.emit(ctx, permissionEvent(EventPermissionRemoved, c.orgID, kind, id), map[string]any{"principalKind": principalKind, "principals": []string{principalID}})
 		return r.Store.RemoveGrant(ctx, kind, id, principalKind, principalID)
 	}
+	ctx = r.emit(ctx, permissionEvent(EventPermissionUpdated, c.orgID, kind, id), map[string]any{"principalKind": principalKind, "principals": []string{principalID}, "role": *role})
 	return true, r.Store.SetGrants(ctx, c.orgID, kind, id, principalKind, []string{principalID}, string(*role), r.Now())
 }
 
@@ -254,9 +261,11 @@ func principalLists(kind, id string) (users, teams []string) {
 // Errors: Invalid, NotFound, Forbidden.
 func (r *App) RemoveGrant(ctx context.Context, ref GrantRef) (bool, error) {
 	kind, id, principalKind, principalID := ref.parts()
-	if _, err := r.administeredContent(ctx, kind, id); err != nil {
+	c, err := r.administeredContent(ctx, kind, id)
+	if err != nil {
 		return false, err
 	}
+	ctx = r.emit(ctx, permissionEvent(EventPermissionRemoved, c.orgID, kind, id), map[string]any{"principalKind": principalKind, "principals": []string{principalID}})
 	removed, err := r.Store.RemoveGrant(ctx, kind, id, principalKind, principalID)
 	if err == nil && !removed && kind == storage.TargetSpace && principalKind == storage.PrincipalTeam {
 		return false, apperr.Invalidf("teamId", "team %q has no access to this space", principalID)

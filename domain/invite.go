@@ -28,6 +28,11 @@ func (r *App) InviteUsers(ctx context.Context, orgID string, in model.InviteUser
 		invites[i] = storage.Invitation{Email: e.Email, Role: roleString(in.RoleOf(e))}
 	}
 	sso := in.SSO != nil && *in.SSO
+	emails := make([]string, len(invites))
+	for i, inv := range invites {
+		emails[i] = inv.Email
+	}
+	ctx = r.emit(ctx, &storage.Event{Type: EventMemberInvited, OrganizationID: org.ID, TargetType: "organization", TargetID: org.ID, TargetLabel: org.Title}, map[string]any{"emails": emails, "sso": sso})
 	added, err := r.Store.InviteUsers(ctx, org.ID, invites, sso, r.Now(), r.inviteMails(org.ID, org.Viewer.ID))
 	if err != nil {
 		return nil, err

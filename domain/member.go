@@ -100,6 +100,7 @@ func (r *App) UpdateMember(ctx context.Context, orgID, userID string, in model.U
 		return nil, err
 	}
 	if role, set := in.Role.ValueOK(); set {
+		ctx := r.emit(ctx, memberEvent(EventMemberRoleUpdated, org.ID, userID), map[string]any{"role": roleString(role)})
 		if err := r.Store.SetMemberRole(ctx, org.ID, userID, roleString(role)); err != nil {
 			return nil, memberError(err)
 		}
@@ -121,6 +122,7 @@ func (r *App) RemoveMember(ctx context.Context, orgID, userID string) (bool, err
 	} else if err := authz.RequireUnlimited(ctx, "leaving the organization"); err != nil {
 		return false, err
 	}
+	ctx = r.emit(ctx, memberEvent(EventMemberRemoved, org.ID, userID), nil)
 	removed, err := r.Store.RemoveMember(ctx, org.ID, userID)
 	return removed, memberError(err)
 }
@@ -199,6 +201,7 @@ func (r *App) JoinOrganization(ctx context.Context, orgID string) (*model.Member
 
 // addMember adds the caller (keeping an existing membership as it is) and returns the membership.
 func (r *App) addMember(ctx context.Context, orgID, userID string, role *string) (*model.Member, error) {
+	ctx = r.emit(ctx, memberEvent(EventMemberJoined, orgID, userID), map[string]any{"role": role})
 	if _, err := r.Store.AddMember(ctx, orgID, userID, role, r.Now()); err != nil {
 		return nil, err
 	}

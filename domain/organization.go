@@ -174,6 +174,7 @@ func (r *App) UpdateOrganization(ctx context.Context, id string, in model.Update
 		set |= storage.OrganizationMergeRules
 	}
 	row.UpdatedAt = r.Now()
+	ctx = r.emit(ctx, &storage.Event{Type: EventOrganizationUpdated, OrganizationID: row.ID, TargetType: "organization", TargetID: row.ID, TargetLabel: row.Title}, nil)
 	if err := r.Store.UpdateOrganization(ctx, row, set); err != nil {
 		if errors.Is(err, storage.ErrConflict) {
 			return nil, apperr.Conflictf("hostname %q is already in use", *row.Hostname)

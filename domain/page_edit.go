@@ -43,6 +43,11 @@ func (r *App) editContent(ctx context.Context, target model.ContentTarget, fn fu
 		return nil, nil, apperr.Invalidf("changeRequestId", "the space is locked: edit it through a change request")
 	}
 	actor, _ := authz.RequireActor(ctx)
+	ev := spaceEvent(EventSpaceContentUpdated, row)
+	if t.ChangeRequestID != "" {
+		ev = &storage.Event{Type: EventChangeRequestUpdated, OrganizationID: row.OrganizationID, SpaceID: row.ID, ChangeRequestID: t.ChangeRequestID, TargetType: "change-request", TargetID: t.ChangeRequestID}
+	}
+	ctx = r.emit(ctx, ev, map[string]any{"content": true})
 	rev, err := r.Store.EditContent(ctx, t, actor.UserID, r.Now, func(ctx context.Context, c *storage.ContentTx) (*storage.Edit, error) {
 		edit, err := fn(ctx, c)
 		if err != nil || edit.Empty() {

@@ -153,6 +153,7 @@ func (r *App) RemoveRequestedReviewer(ctx context.Context, spaceID, changeReques
 			return false, err
 		}
 	}
+	ctx = r.emit(ctx, crEvent(EventChangeRequestReviewerRm, t.row, t.cr), map[string]any{"reviewer": userID})
 	return true, r.Store.RemoveReviewer(ctx, t.cr.ID, userID)
 }
 
@@ -273,6 +274,8 @@ func (r *App) SubmitReview(ctx context.Context, spaceID, changeRequestID string,
 	if in.Comment != nil && !in.Comment.IsEmpty() {
 		comment = r.newComment(ctx, t, in.Comment)
 	}
+	rv.ID = storage.NewID()
+	ctx = r.emit(ctx, crEvent(EventChangeRequestReviewed, t.row, t.cr), map[string]any{"review": rv.ID, "status": rv.Status})
 	if err := r.Store.SubmitReview(ctx, rv, comment); err != nil {
 		return nil, err
 	}

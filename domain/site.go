@@ -149,7 +149,10 @@ func (r *App) CreateSite(ctx context.Context, orgID string, in model.CreateSiteI
 	if in.Visibility != nil {
 		site.Visibility = string(*in.Visibility)
 	}
-	if err := r.Store.CreateSite(ctx, site); err != nil {
+	if site.ID == "" {
+		site.ID = storage.NewID()
+	}
+	if err := r.Store.CreateSite(r.emit(ctx, siteEvent(EventSiteCreated, org.ID, site.ID, site.Title), nil), site); err != nil {
 		return nil, err
 	}
 	if len(add) > 0 {
@@ -221,7 +224,7 @@ func (r *App) UpdateSite(ctx context.Context, orgID, siteID string, in model.Upd
 		return nil, err
 	}
 	site.UpdatedAt = r.Now()
-	err = r.Store.UpdateSite(ctx, site, set, defaults)
+	err = r.Store.UpdateSite(r.emit(ctx, siteEvent(EventSiteUpdated, site.OrganizationID, site.ID, site.Title), nil), site, set, defaults)
 	switch {
 	case errors.Is(err, storage.ErrConflict):
 		return nil, apperr.Invalidf("basename", "%q is already used by another site of this organization", *site.Basename)
@@ -262,5 +265,5 @@ func (r *App) DeleteSite(ctx context.Context, orgID, siteID string) (bool, error
 	if _, err := r.siteEditor(ctx, orgID); err != nil {
 		return false, err
 	}
-	return r.Store.DeleteSite(ctx, orgID, siteID)
+	return r.Store.DeleteSite(r.emit(ctx, siteEvent(EventSiteDeleted, orgID, siteID, ""), nil), orgID, siteID)
 }

@@ -143,7 +143,9 @@ func (r *App) AddSiteSpace(ctx context.Context, orgID, siteID string, in model.A
 		return nil, err
 	}
 	ss.SectionID = section
-	if err := r.Store.AddSiteSpaces(ctx, site.ID, []*storage.SiteSpace{ss}); err != nil {
+	ev := siteEvent(EventSiteSpaceAdded, orgID, site.ID, site.Title)
+	ev.SpaceID = ss.SpaceID
+	if err := r.Store.AddSiteSpaces(r.emit(ctx, ev, nil), site.ID, []*storage.SiteSpace{ss}); err != nil {
 		return nil, err
 	}
 	return r.findSiteSpace(ctx, site, ss.ID)
@@ -201,7 +203,9 @@ func (r *App) UpdateSiteSpace(ctx context.Context, orgID, siteID, id string, in 
 		row.SpaceID, set = *in.SpaceID, set|storage.SiteSpaceSpace
 	}
 	if set != 0 {
-		if err := r.Store.UpdateSiteSpace(ctx, row, set); errors.Is(err, storage.ErrConflict) {
+		ev := siteEvent(EventSiteSpaceUpdated, orgID, site.ID, site.Title)
+		ev.SpaceID = row.SpaceID
+		if err := r.Store.UpdateSiteSpace(r.emit(ctx, ev, map[string]any{"siteSpace": row.ID}), row, set); errors.Is(err, storage.ErrConflict) {
 			return nil, apperr.Invalidf("path", "%q is already used by another site space of this section", row.Path)
 		} else if err != nil {
 			return nil, err
@@ -217,7 +221,7 @@ func (r *App) DeleteSiteSpace(ctx context.Context, orgID, siteID, id string) (bo
 	if err != nil {
 		return false, err
 	}
-	return r.Store.DeleteSiteSpace(ctx, site.ID, id)
+	return r.Store.DeleteSiteSpace(r.emit(ctx, siteEvent(EventSiteSpaceRemoved, orgID, site.ID, site.Title), map[string]any{"siteSpace": id}), site.ID, id)
 }
 
 // SortSiteStructure moves a site space before or after another of its section, or a section or

@@ -145,6 +145,8 @@ func (r *App) CreateSpace(ctx context.Context, orgID string, in model.CreateSpac
 	if in.EditMode != nil {
 		row.EditMode = string(*in.EditMode)
 	}
+	row.ID = storage.NewID()
+	ctx = r.emit(ctx, spaceEvent(EventSpaceCreated, row), map[string]any{"title": row.Title, "parent": in.Parent})
 	if err := r.Store.CreateSpace(ctx, row, creatorGrant(acc)); err != nil {
 		return nil, err
 	}
@@ -248,6 +250,7 @@ func (r *App) UpdateSpace(ctx context.Context, id string, in model.UpdateSpaceIn
 	}
 	if set != 0 { // an empty patch changes nothing, not even updatedAt
 		row.UpdatedAt = r.Now()
+		ctx := r.emit(ctx, spaceEvent(EventSpaceUpdated, row), map[string]any{"title": row.Title})
 		if err := r.Store.UpdateSpace(ctx, row, set); err != nil {
 			return nil, err
 		}
@@ -269,6 +272,7 @@ func (r *App) DeleteSpace(ctx context.Context, id string) (bool, error) {
 		return false, err
 	}
 	now := r.Now()
+	ctx = r.emit(ctx, &storage.Event{Type: EventSpaceDeleted, OrganizationID: sp.Organization, SpaceID: id, TargetType: "space", TargetID: id, TargetLabel: sp.Title}, nil)
 	return r.Store.SetSpaceDeleted(ctx, id, &now)
 }
 
@@ -285,6 +289,7 @@ func (r *App) RestoreSpace(ctx context.Context, id string) (*model.Space, error)
 	if row.DeletedAt == nil {
 		return sp, nil
 	}
+	ctx = r.emit(ctx, spaceEvent(EventSpaceRestored, row), nil)
 	if _, err := r.Store.SetSpaceDeleted(ctx, id, nil); err != nil {
 		return nil, err
 	}

@@ -183,7 +183,8 @@ func (r *App) CreateTeam(ctx context.Context, orgID string, in model.CreateTeamI
 		}
 		members[i] = id
 	}
-	t := &storage.Team{OrganizationID: org.ID, Title: in.Title, CreatedAt: r.Now()}
+	t := &storage.Team{ID: storage.NewID(), OrganizationID: org.ID, Title: in.Title, CreatedAt: r.Now()}
+	ctx = r.emit(ctx, teamEvent(EventTeamCreated, org.ID, t.ID), map[string]any{"title": t.Title, "members": members})
 	if err := r.Store.CreateTeam(ctx, t, []string{acc.UserID}, members); err != nil {
 		return nil, err
 	}
@@ -245,6 +246,7 @@ func (r *App) DeleteTeam(ctx context.Context, orgID, teamID string) (bool, error
 	if err != nil {
 		return false, err
 	}
+	ctx = r.emit(ctx, teamEvent(EventTeamDeleted, orgID, teamID), nil)
 	return r.Store.DeleteTeam(ctx, orgID, teamID)
 }
 
@@ -285,6 +287,7 @@ func (r *App) UpdateTeamMembers(ctx context.Context, orgID, teamID string, in mo
 			update.Remove = append(update.Remove, id)
 		}
 	}
+	ctx = r.emit(ctx, teamEvent(EventTeamMembersUpdated, orgID, teamID), map[string]any{"add": update.Add, "remove": update.Remove, "roles": update.Set})
 	if err := r.Store.UpdateTeamMembers(ctx, orgID, teamID, update, r.Now()); err != nil {
 		return nil, err
 	}
@@ -310,6 +313,7 @@ func (r *App) SetTeamMember(ctx context.Context, orgID, teamID, userID string, i
 	if in.Role != nil {
 		update.Set = map[string]string{userID: string(*in.Role)}
 	}
+	ctx = r.emit(ctx, teamEvent(EventTeamMembersUpdated, orgID, teamID), map[string]any{"add": update.Add, "remove": update.Remove, "roles": update.Set})
 	if err := r.Store.UpdateTeamMembers(ctx, orgID, teamID, update, r.Now()); err != nil {
 		return nil, err
 	}
@@ -336,6 +340,7 @@ func (r *App) RemoveTeamMember(ctx context.Context, orgID, teamID, userID string
 	} else if err := authz.RequireUnlimited(ctx, "leaving a team"); err != nil {
 		return false, err
 	}
+	ctx = r.emit(ctx, teamEvent(EventTeamMembersUpdated, orgID, teamID), map[string]any{"remove": []string{userID}})
 	return r.Store.RemoveTeamMember(ctx, teamID, userID)
 }
 

@@ -238,6 +238,8 @@ func (r *App) CreateTranslation(ctx context.Context, orgID string, in model.Crea
 		Instructions: string(instructions), Status: string(model.TranslationStatusPending),
 		CreatedBy: &actor.UserID, CreatedAt: now, UpdatedAt: now,
 	}
+	t.ID = storage.NewID()
+	ctx = r.emit(ctx, translationEvent(EventTranslationCreated, t), map[string]any{"language": lang})
 	if err := r.Store.CreateTranslation(ctx, t, result, creatorGrant(acc)); err != nil {
 		return nil, err
 	}
@@ -288,6 +290,7 @@ func (r *App) DeleteTranslation(ctx context.Context, orgID, id string) (bool, er
 	if err := tr.requireManage(); err != nil {
 		return false, err
 	}
+	ctx = r.emit(ctx, &storage.Event{Type: EventTranslationDeleted, OrganizationID: orgID, TargetType: "translation", TargetID: t.ID}, nil)
 	return r.Store.DeleteTranslation(ctx, orgID, t.ID)
 }
 
@@ -306,6 +309,7 @@ func (r *App) RunTranslation(ctx context.Context, orgID, id string) (*model.Tran
 		OrganizationID: orgID, TranslationID: t.ID, Status: string(model.TranslationRunQueued),
 		CreatedBy: &actor.UserID, CreatedAt: r.Now(),
 	}
+	ctx = r.emit(ctx, &storage.Event{Type: EventTranslationRunStarted, OrganizationID: orgID, SpaceID: t.SourceSpaceID, TargetType: "translation", TargetID: t.ID}, nil)
 	if err := r.Store.StartTranslationRun(ctx, run, newTranslationRunJob); err != nil {
 		return nil, notFound(err, "translation")
 	}

@@ -93,6 +93,7 @@ func (r *App) ExecuteTranslationRun(ctx context.Context, runID string) error {
 		run.Status, run.Failure = string(model.TranslationRunFailed), &failure
 		slog.WarnContext(ctx, "translation run failed", "translation", t.ID, "run", run.ID, "reason", failure)
 	}
+	ctx = r.emit(ctx, &storage.Event{Type: EventTranslationRunFinished, OrganizationID: run.OrganizationID, SpaceID: t.SourceSpaceID, TargetType: "translation", TargetID: t.ID}, map[string]any{"run": run.ID, "status": run.Status})
 	return r.Store.FinishTranslationRun(ctx, run, completed, now.Sub(*run.StartedAt).Milliseconds())
 }
 

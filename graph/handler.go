@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -32,6 +33,9 @@ func NewHandler(app *domain.App, extra ...graphql.HandlerExtension) http.Handler
 func newHandler(r *Resolver, maxDepth int, extra ...graphql.HandlerExtension) http.Handler {
 	schema := NewExecutableSchema(Config{Resolvers: r, Schema: servedSchema()})
 	srv := handler.New(schema)
+	// Subscriptions over graphql-ws; coder/websocket refuses cross-origin handshakes, and only
+	// token-authenticated connections may subscribe (domain: RequireActor).
+	srv.AddTransport(transport.Websocket{KeepAlivePingInterval: 25 * time.Second, InitTimeout: 10 * time.Second})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: domain.MaxUploadBytes + 1<<20, MaxMemory: 8 << 20})

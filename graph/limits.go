@@ -273,9 +273,10 @@ func (w *walker) costOf(set ast.SelectionSet) int {
 // named search…).
 var unpagedLists = map[string]int{
 	"Query.organizationsForEmailDomain": 20,
-	"Query.apiTokens":                   20, // a user holds a handful of tokens
-	"Query.sessions":                    50, // a person signs in from a few browsers
-	"Query.passkeys":                    20, // at most 20 per person (domain/account)
+	"Organization.auditEventActions":    100, // the event types (domain.EventTypes)
+	"Query.apiTokens":                   20,  // a user holds a handful of tokens
+	"Query.sessions":                    50,  // a person signs in from a few browsers
+	"Query.passkeys":                    20,  // at most 20 per person (domain/account)
 	"SiteStructure.structure":           100,
 	"SiteStructure.sections":            20,
 	"SiteSection.siteSpaces":            10,

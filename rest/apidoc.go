@@ -62,6 +62,8 @@ func OpenAPI(serverURL, version string) map[string]any {
 
 		case extensionOps[key] != nil:
 			op = deepCopy(extensionOps[key]).(map[string]any)
+		case eventOps[key] != nil:
+			op = deepCopy(eventOps[key]).(map[string]any)
 		default:
 			undocumented = append(undocumented, key)
 			op = map[string]any{"summary": "Undocumented", "responses": map[string]any{"200": map[string]any{"description": "OK"}}}

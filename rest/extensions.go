@@ -12,6 +12,21 @@ import (
 var extensionRoutes = map[string]bool{
 	"GET /user/tokens":              true,
 	"DELETE /user/tokens/{tokenId}": true,
+	// Webhooks: GitBook's API has no operations for them.
+	"GET /orgs/{organizationId}/webhooks":                                   true,
+	"POST /orgs/{organizationId}/webhooks":                                  true,
+	"GET /orgs/{organizationId}/webhooks/{webhookId}":                       true,
+	"PATCH /orgs/{organizationId}/webhooks/{webhookId}":                     true,
+	"DELETE /orgs/{organizationId}/webhooks/{webhookId}":                    true,
+	"POST /orgs/{organizationId}/webhooks/{webhookId}/rotate-secret":        true,
+	"GET /orgs/{organizationId}/webhooks/{webhookId}/deliveries":            true,
+	"POST /orgs/{organizationId}/webhook-deliveries/{deliveryId}/redeliver": true,
+	// The audit log: the newer GitBook API's operations (0.202.0), absent from the 0.146.0 contract
+	// the tests validate against; their shapes are validated against 0.202.0 (events_test.go).
+	"GET /orgs/{organizationId}/audit-events":                true,
+	"GET /orgs/{organizationId}/audit-events/{auditEventId}": true,
+	"GET /orgs/{organizationId}/audit-event-actions":         true,
+	"GET /orgs/{organizationId}/audit-events-export":         true,
 }
 
 // IsExtension reports whether a route of the table (method and pattern) is a Bindery extension.

@@ -77,6 +77,12 @@ func Listen(addr string, l ServerLimits) (net.Listener, error) {
 func Deadlines(l ServerLimits) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if isWebsocket(r) {
+				// A GraphQL subscription's connection lives as long as its subscriber: the
+				// transport's pings keep it honest, hijacking clears the server's deadlines.
+				next.ServeHTTP(w, r)
+				return
+			}
 			rc := http.NewResponseController(w)
 			now := time.Now()
 			if isLongRequest(r) {
@@ -97,6 +103,11 @@ func Deadlines(l ServerLimits) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// isWebsocket reports a websocket handshake (GraphQL subscriptions).
+func isWebsocket(r *http.Request) bool {
+	return r.Method == http.MethodGet && strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 }
 
 // isLongRequest reports uploads (multipart bodies, file routes) and file downloads.

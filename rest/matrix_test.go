@@ -83,6 +83,8 @@ type fixture struct {
 	// An OpenAPI specification with a version; an integration installed on the organization.
 	spec, specVersion, integration, installation string
 	samlProvider                                 string
+	// A webhook with a logged delivery; an audit event.
+	webhook, delivery, auditEvent string
 }
 
 type matrixCase struct {
@@ -374,7 +376,8 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 					"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file, "rc": f.reusableContent,
 					"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 					"tr": f.translation, "ge": f.glossaryEntry,
-					"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation, "tk": f.token, "saml": f.samlProvider})
+					"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation, "tk": f.token,
+					"wh": f.webhook, "wd": f.delivery, "ae": f.auditEvent, "saml": f.samlProvider})
 				e.stayOutside(orgID, role, caller)
 				wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 				gotCode := ""
@@ -437,6 +440,7 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 		}
 	}
 	e.matrixOpenAPI(path, admin, &f, n)
+	e.matrixEvents(path, admin, &f)
 	return f
 }
 

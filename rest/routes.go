@@ -162,6 +162,7 @@ func (a *api) table() []Route {
 	routes = append(routes, a.gitSyncRoutes()...)
 	routes = append(routes, a.openAPIRoutes()...)
 	routes = append(routes, a.integrationRoutes()...)
+	routes = append(routes, a.eventRoutes()...)
 	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/content", a.spaceContent)...)
 	routes = append(routes, a.contentRoutes("/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.changeRequestContent)...)
 	routes = append(routes, a.linkRoutes("/spaces/{spaceId}/content", a.spaceContent)...)

@@ -144,7 +144,7 @@ func (s *Store) CreateSession(ctx context.Context, in NewSession, now time.Time)
 	token := SessionPrefix + randomString(40)
 	se := &Session{ID: NewID(), UserID: in.UserID, TokenHash: hashToken(token), CreatedAt: now, LastSeenAt: now,
 		ExpiresAt: in.ExpiresAt, UserAgent: in.UserAgent, Address: in.Address, Method: in.Method}
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if in.Replaces != "" {
 			if _, err := tx.NewDelete().Model((*Session)(nil)).Where("token_hash = ?", hashToken(in.Replaces)).Exec(ctx); err != nil {
 				return translate(err)

@@ -64,7 +64,10 @@ func (s *Store) CreateChangeRequest(ctx context.Context, cr *ChangeRequest) erro
 			Where("cr.space_id = ?", space.ID).Scan(ctx, &last); err != nil {
 			return translate(err)
 		}
-		cr.ID, cr.OrganizationID, cr.Number = NewID(), space.OrganizationID, last+1
+		if cr.ID == "" {
+			cr.ID = NewID()
+		}
+		cr.OrganizationID, cr.Number = space.OrganizationID, last+1
 		cr.BaseSeq, cr.HeadSeq = space.RevisionSeq, 0
 		cr.RevisionID, cr.RevisionInitialID = space.RevisionID, space.RevisionID
 		if _, err := tx.NewInsert().Model(cr).Exec(ctx); err != nil {
@@ -155,14 +158,16 @@ func (s *Store) ChangeRequestPage(ctx context.Context, spaceID string, f ChangeR
 
 // UpdateChangeRequest writes the fields set of cr, and its update time. Errors: ErrNotFound.
 func (s *Store) UpdateChangeRequest(ctx context.Context, cr *ChangeRequest, set ChangeRequestField) error {
-	res, err := s.db.NewUpdate().Model(cr).Column(append(columnsOf(set, changeRequestColumns), "updated_at")...).WherePK().Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("update change request %s: %w", cr.ID, translate(err))
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return s.exec(ctx, func(ctx context.Context, db bun.IDB) error {
+		res, err := db.NewUpdate().Model(cr).Column(append(columnsOf(set, changeRequestColumns), "updated_at")...).WherePK().Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("update change request %s: %w", cr.ID, translate(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
 }
 
 // ChangeRequestCounts are a space's change requests by status.

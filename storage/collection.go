@@ -83,7 +83,7 @@ func (s *Store) UpdateCollection(ctx context.Context, c *Collection, set Collect
 		return nil
 	}
 	if set&CollectionDefaultLevel == 0 {
-		return update(ctx, s.db)
+		return s.exec(ctx, update)
 	}
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if err := update(ctx, tx); err != nil {

@@ -90,11 +90,15 @@ type CommentFilter struct {
 
 // CreateComment inserts a comment or a reply.
 func (s *Store) CreateComment(ctx context.Context, c *Comment) error {
-	c.ID = NewID()
-	if _, err := s.db.NewInsert().Model(c).Exec(ctx); err != nil {
-		return fmt.Errorf("create comment: %w", translate(err))
-	}
-	return nil
+	return s.exec(ctx, func(ctx context.Context, db bun.IDB) error {
+		if c.ID == "" {
+			c.ID = NewID()
+		}
+		if _, err := db.NewInsert().Model(c).Exec(ctx); err != nil {
+			return fmt.Errorf("create comment: %w", translate(err))
+		}
+		return nil
+	})
 }
 
 // FindComment returns a comment (not a reply) of a thread. Errors: ErrNotFound.
@@ -153,24 +157,28 @@ func (s *Store) ReplyPages(ctx context.Context, parentIDs []string, page Window)
 
 // UpdateComment writes the fields set of a comment or reply. Errors: ErrNotFound.
 func (s *Store) UpdateComment(ctx context.Context, c *Comment, set CommentField) error {
-	if set == 0 {
+	return s.exec(ctx, func(ctx context.Context, db bun.IDB) error {
+		if set == 0 {
+			return nil
+		}
+		res, err := db.NewUpdate().Model(c).Column(columnsOf(set, commentColumns)...).WherePK().Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("update comment %s: %w", c.ID, translate(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
 		return nil
-	}
-	res, err := s.db.NewUpdate().Model(c).Column(columnsOf(set, commentColumns)...).WherePK().Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("update comment %s: %w", c.ID, translate(err))
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	})
 }
 
 // DeleteComment removes a comment or a reply, with its replies and reactions (the foreign keys
 // cascade).
 func (s *Store) DeleteComment(ctx context.Context, id string) error {
-	_, err := s.db.NewDelete().Model((*Comment)(nil)).Where("id = ?", id).Exec(ctx)
-	return translate(err)
+	return s.exec(ctx, func(ctx context.Context, db bun.IDB) error {
+		_, err := db.NewDelete().Model((*Comment)(nil)).Where("id = ?", id).Exec(ctx)
+		return translate(err)
+	})
 }
 
 // React adds and removes one user's emoji on a comment in one transaction. Adding an emoji the

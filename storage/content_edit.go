@@ -173,6 +173,7 @@ func (s *Store) commitEdit(ctx context.Context, tx bun.Tx, l lineState, edit *Ed
 	if err := moveHead(ctx, tx, l, rev, now); err != nil {
 		return nil, err
 	}
+	stampRevision(ctx, rev)
 	return rev, nil
 }
 

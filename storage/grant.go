@@ -48,47 +48,53 @@ func (s *Store) GrantsIn(ctx context.Context, orgID string, userIDs []string) ([
 
 // SetGrants gives each principal role on a target, replacing earlier grants: one statement.
 func (s *Store) SetGrants(ctx context.Context, orgID, targetKind, targetID, principalKind string, principals []string, role string, now time.Time) error {
-	if len(principals) == 0 {
-		return nil
-	}
-	// One upsert may not touch a row twice (PostgreSQL refuses): name each principal once.
-	seen := make(map[string]bool, len(principals))
-	rows := make([]*Grant, 0, len(principals))
-	for _, p := range principals {
-		if !seen[p] {
-			seen[p] = true
-			rows = append(rows, &Grant{OrganizationID: orgID, TargetKind: targetKind, TargetID: targetID, PrincipalKind: principalKind, PrincipalID: p, Role: role, CreatedAt: now})
+	return s.exec(ctx, func(ctx context.Context, db bun.IDB) error {
+		if len(principals) == 0 {
+			return nil
 		}
-	}
-	_, err := upsert(s.db.NewInsert().Model(&rows), "target_kind, target_id, principal_kind, principal_id", "role").Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("set grants: %w", translate(err))
-	}
-	return nil
+		// One upsert may not touch a row twice (PostgreSQL refuses): name each principal once.
+		seen := make(map[string]bool, len(principals))
+		rows := make([]*Grant, 0, len(principals))
+		for _, p := range principals {
+			if !seen[p] {
+				seen[p] = true
+				rows = append(rows, &Grant{OrganizationID: orgID, TargetKind: targetKind, TargetID: targetID, PrincipalKind: principalKind, PrincipalID: p, Role: role, CreatedAt: now})
+			}
+		}
+		_, err := upsert(db.NewInsert().Model(&rows), "target_kind, target_id, principal_kind, principal_id", "role").Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("set grants: %w", translate(err))
+		}
+		return nil
+	})
 }
 
 // RemoveGrants removes the grants of several principals of one kind on a target: one statement.
 func (s *Store) RemoveGrants(ctx context.Context, targetKind, targetID, principalKind string, principals []string) error {
-	if len(principals) == 0 {
+	return s.exec(ctx, func(ctx context.Context, db bun.IDB) error {
+		if len(principals) == 0 {
+			return nil
+		}
+		_, err := db.NewDelete().Model((*Grant)(nil)).
+			Where("target_kind = ? AND target_id = ? AND principal_kind = ? AND principal_id IN (?)", targetKind, targetID, principalKind, bun.List(principals)).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("remove grants: %w", translate(err))
+		}
 		return nil
-	}
-	_, err := s.db.NewDelete().Model((*Grant)(nil)).
-		Where("target_kind = ? AND target_id = ? AND principal_kind = ? AND principal_id IN (?)", targetKind, targetID, principalKind, bun.List(principals)).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("remove grants: %w", translate(err))
-	}
-	return nil
+	})
 }
 
 // RemoveGrant removes a principal's grant on a target; it reports whether there was one.
 func (s *Store) RemoveGrant(ctx context.Context, targetKind, targetID, principalKind, principalID string) (bool, error) {
-	res, err := s.db.NewDelete().Model((*Grant)(nil)).
-		Where("target_kind = ? AND target_id = ? AND principal_kind = ? AND principal_id = ?", targetKind, targetID, principalKind, principalID).Exec(ctx)
-	if err != nil {
-		return false, fmt.Errorf("remove grant: %w", translate(err))
-	}
-	n, _ := res.RowsAffected()
-	return n > 0, nil
+	return s.execChanged(ctx, func(ctx context.Context, db bun.IDB) (bool, error) {
+		res, err := db.NewDelete().Model((*Grant)(nil)).
+			Where("target_kind = ? AND target_id = ? AND principal_kind = ? AND principal_id = ?", targetKind, targetID, principalKind, principalID).Exec(ctx)
+		if err != nil {
+			return false, fmt.Errorf("remove grant: %w", translate(err))
+		}
+		n, _ := res.RowsAffected()
+		return n > 0, nil
+	})
 }
 
 // grantAdmin gives userID (when set) the admin role on new content.

@@ -151,13 +151,15 @@ func (s *Store) MembershipsIn(ctx context.Context, userID string, orgIDs []strin
 // AddMember makes userID a member of orgID with role, unless they already are. It reports whether
 // a membership was created.
 func (s *Store) AddMember(ctx context.Context, orgID, userID string, role *string, now time.Time) (bool, error) {
-	m := &Member{OrganizationID: orgID, UserID: userID, Role: role, JoinedAt: now}
-	res, err := insertNew(s.db.NewInsert().Model(m), "").Exec(ctx)
-	if err != nil {
-		return false, fmt.Errorf("add member: %w", translate(err))
-	}
-	n, _ := res.RowsAffected()
-	return n > 0, nil
+	return s.execChanged(ctx, func(ctx context.Context, db bun.IDB) (bool, error) {
+		m := &Member{OrganizationID: orgID, UserID: userID, Role: role, JoinedAt: now}
+		res, err := insertNew(db.NewInsert().Model(m), "").Exec(ctx)
+		if err != nil {
+			return false, fmt.Errorf("add member: %w", translate(err))
+		}
+		n, _ := res.RowsAffected()
+		return n > 0, nil
+	})
 }
 
 // SetMemberRole changes a member's role (nil: guest). Errors: ErrNotFound, ErrLastAdmin.
@@ -199,7 +201,9 @@ func (s *Store) RemoveMember(ctx context.Context, orgID, userID string) (bool, e
 			return translate(err)
 		}
 		n, _ := res.RowsAffected()
-		removed = n > 0
+		if removed = n > 0; !removed {
+			noEvent(ctx)
+		}
 		return nil
 	})
 	return removed, err

@@ -147,15 +147,17 @@ func (s *Store) FindOrganizationsByEmailDomain(ctx context.Context, domain strin
 // UpdateOrganization writes the fields set of org, and its update time. Errors: ErrNotFound,
 // ErrConflict (hostname taken).
 func (s *Store) UpdateOrganization(ctx context.Context, org *Organization, set OrganizationField) error {
-	if set == 0 {
+	return s.exec(ctx, func(ctx context.Context, db bun.IDB) error {
+		if set == 0 {
+			return nil
+		}
+		res, err := db.NewUpdate().Model(org).Column(append(columnsOf(set, organizationColumns), "updated_at")...).WherePK().Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("update organization %s: %w", org.ID, translate(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
 		return nil
-	}
-	res, err := s.db.NewUpdate().Model(org).Column(append(columnsOf(set, organizationColumns), "updated_at")...).WherePK().Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("update organization %s: %w", org.ID, translate(err))
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	})
 }

@@ -75,15 +75,19 @@ func (s *Store) ReviewersOf(ctx context.Context, changeRequestID string) ([]*Rev
 
 // RemoveReviewer withdraws a review request; removing one that does not exist changes nothing.
 func (s *Store) RemoveReviewer(ctx context.Context, changeRequestID, userID string) error {
-	_, err := s.db.NewDelete().Model((*Reviewer)(nil)).Where("change_request_id = ? AND user_id = ?", changeRequestID, userID).Exec(ctx)
-	return translate(err)
+	return s.exec(ctx, func(ctx context.Context, db bun.IDB) error {
+		_, err := db.NewDelete().Model((*Reviewer)(nil)).Where("change_request_id = ? AND user_id = ?", changeRequestID, userID).Exec(ctx)
+		return translate(err)
+	})
 }
 
 // SubmitReview records a review and, when comment is not nil, the comment that goes with it, in
 // one transaction. The review takes its requester from the reviewer's pending request, if any.
 func (s *Store) SubmitReview(ctx context.Context, rv *Review, comment *Comment) error {
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		rv.ID = NewID()
+		if rv.ID == "" {
+			rv.ID = NewID()
+		}
 		req := new(Reviewer)
 		err := tx.NewSelect().Model(req).Where("rr.change_request_id = ? AND rr.user_id = ?", rv.ChangeRequestID, rv.ReviewerID).Scan(ctx)
 		switch err = translate(err); {

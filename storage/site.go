@@ -112,14 +112,16 @@ func withSiteCounts(q *bun.SelectQuery) *bun.SelectQuery {
 
 // CreateSite inserts a site.
 func (s *Store) CreateSite(ctx context.Context, site *Site) error {
-	if site.ID == "" {
-		site.ID = NewID()
-	}
-	site.TitleKey = fold(site.Title)
-	if _, err := s.db.NewInsert().Model(site).Exec(ctx); err != nil {
-		return fmt.Errorf("create site: %w", translate(err))
-	}
-	return nil
+	return s.exec(ctx, func(ctx context.Context, db bun.IDB) error {
+		if site.ID == "" {
+			site.ID = NewID()
+		}
+		site.TitleKey = fold(site.Title)
+		if _, err := db.NewInsert().Model(site).Exec(ctx); err != nil {
+			return fmt.Errorf("create site: %w", translate(err))
+		}
+		return nil
+	})
 }
 
 // SiteFilter narrows a site list.
@@ -208,6 +210,7 @@ func (s *Store) DeleteSite(ctx context.Context, orgID, id string) (bool, error) 
 		}
 		n, _ := res.RowsAffected()
 		if removed = n > 0; !removed {
+			noEvent(ctx)
 			return nil
 		}
 		_, err = tx.NewUpdate().Model((*Organization)(nil)).Set("default_content_site = NULL").
@@ -297,17 +300,19 @@ func deref(s *string) string {
 
 // UpdateSiteSpace writes the fields set of ss. Errors: ErrNotFound, ErrConflict (path taken).
 func (s *Store) UpdateSiteSpace(ctx context.Context, ss *SiteSpace, set SiteSpaceField) error {
-	if set == 0 {
+	return s.exec(ctx, func(ctx context.Context, db bun.IDB) error {
+		if set == 0 {
+			return nil
+		}
+		res, err := db.NewUpdate().Model(ss).Column(columnsOf(set, siteSpaceColumns)...).WherePK().Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("update site space %s: %w", ss.ID, translate(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
 		return nil
-	}
-	res, err := s.db.NewUpdate().Model(ss).Column(columnsOf(set, siteSpaceColumns)...).WherePK().Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("update site space %s: %w", ss.ID, translate(err))
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	})
 }
 
 // DeleteSiteSpace removes a site space; when it was the default, the first remaining one of its
@@ -322,6 +327,7 @@ func (s *Store) DeleteSiteSpace(ctx context.Context, siteID, id string) (bool, e
 		err := tx.NewSelect().Model(gone).Where("ss.site_id = ? AND ss.id = ?", siteID, id).Scan(ctx)
 		if err = translate(err); err != nil {
 			if errors.Is(err, ErrNotFound) {
+				noEvent(ctx)
 				return nil
 			}
 			return err

@@ -127,7 +127,7 @@ func (s *Store) UpdateSpace(ctx context.Context, sp *Space, set SpaceField) erro
 		return nil
 	}
 	if set&SpaceDefaultLevel == 0 {
-		return update(ctx, s.db)
+		return s.exec(ctx, update)
 	}
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if err := update(ctx, tx); err != nil {
@@ -140,18 +140,20 @@ func (s *Store) UpdateSpace(ctx context.Context, sp *Space, set SpaceField) erro
 // SetSpaceDeleted moves a space to the trash (at non-nil) or restores it (nil). It reports
 // whether the space changed state.
 func (s *Store) SetSpaceDeleted(ctx context.Context, id string, at *time.Time) (bool, error) {
-	q := s.db.NewUpdate().Model((*Space)(nil)).Set("deleted_at = ?", at).Where("id = ?", id)
-	if at != nil {
-		q = q.Where("deleted_at IS NULL")
-	} else {
-		q = q.Where("deleted_at IS NOT NULL")
-	}
-	res, err := q.Exec(ctx)
-	if err != nil {
-		return false, fmt.Errorf("delete space %s: %w", id, translate(err))
-	}
-	n, _ := res.RowsAffected()
-	return n > 0, nil
+	return s.execChanged(ctx, func(ctx context.Context, db bun.IDB) (bool, error) {
+		q := db.NewUpdate().Model((*Space)(nil)).Set("deleted_at = ?", at).Where("id = ?", id)
+		if at != nil {
+			q = q.Where("deleted_at IS NULL")
+		} else {
+			q = q.Where("deleted_at IS NOT NULL")
+		}
+		res, err := q.Exec(ctx)
+		if err != nil {
+			return false, fmt.Errorf("delete space %s: %w", id, translate(err))
+		}
+		n, _ := res.RowsAffected()
+		return n > 0, nil
+	})
 }
 
 // PageInMemory pages through items already filtered in memory (by access rules SQL cannot

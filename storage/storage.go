@@ -46,6 +46,11 @@ type Store struct {
 	jobsOnce sync.Once
 	jobs     *river.Client[*sql.Tx]
 	jobsErr  error
+
+	// feed wakes this process's event subscribers (event_feed.go); pgDSN is where the PostgreSQL
+	// listener connects.
+	feed  eventFeed
+	pgDSN string
 }
 
 // Option adjusts how Open connects.
@@ -108,6 +113,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		if err != nil {
 			return nil, err
 		}
+		s.pgDSN = pgDSN
 		sqldb, err := sql.Open("pgx", pgDSN)
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
@@ -159,6 +165,7 @@ func (s *Store) Search() *search.Index { return s.search }
 
 // Close releases the connection pools.
 func (s *Store) Close() error {
+	s.feed.stop()
 	s.prep.close()
 	err := s.db.Close()
 	if s.rdb != s.db {
@@ -221,8 +228,27 @@ func sqliteDSN(path string, readOnly bool) string {
 }
 
 // inTx runs fn in a transaction: Store methods that write more than one row own theirs.
+// When ctx carries events (WithEvent), the transaction writes them last, so they commit with the
+// change or not at all.
 func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
-	return s.db.RunInTx(ctx, nil, fn)
+	evs, ctx := pendingEvents(ctx)
+	if len(evs) == 0 {
+		return s.db.RunInTx(ctx, nil, fn)
+	}
+	w := &writing{evs: evs}
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := fn(context.WithValue(ctx, writingEventsKey{}, w), tx); err != nil {
+			return err
+		}
+		if w.none {
+			return nil
+		}
+		return s.writeEvents(ctx, tx, evs)
+	})
+	if err == nil {
+		s.feed.wake()
+	}
+	return err
 }
 
 // An update names the fields of a row it writes with a typed set of the row's field constants

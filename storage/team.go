@@ -159,7 +159,9 @@ func (s *Store) DeleteTeam(ctx context.Context, orgID, id string) (bool, error) 
 			return translate(err)
 		}
 		n, _ := res.RowsAffected()
-		removed = n > 0
+		if removed = n > 0; !removed {
+			noEvent(ctx)
+		}
 		return nil
 	})
 	return removed, err
@@ -239,12 +241,14 @@ func (s *Store) UpdateTeamMembers(ctx context.Context, orgID, teamID string, u T
 
 // RemoveTeamMember removes a user from a team; it reports whether they were in it.
 func (s *Store) RemoveTeamMember(ctx context.Context, teamID, userID string) (bool, error) {
-	res, err := s.db.NewDelete().Model((*TeamMember)(nil)).Where("team_id = ? AND user_id = ?", teamID, userID).Exec(ctx)
-	if err != nil {
-		return false, translate(err)
-	}
-	n, _ := res.RowsAffected()
-	return n > 0, nil
+	return s.execChanged(ctx, func(ctx context.Context, db bun.IDB) (bool, error) {
+		res, err := db.NewDelete().Model((*TeamMember)(nil)).Where("team_id = ? AND user_id = ?", teamID, userID).Exec(ctx)
+		if err != nil {
+			return false, translate(err)
+		}
+		n, _ := res.RowsAffected()
+		return n > 0, nil
+	})
 }
 
 // TeamMembershipsIn returns the team memberships of the given users in an organization, or of

@@ -111,7 +111,10 @@ func (s *Store) CreateTranslation(ctx context.Context, t *Translation, result *S
 		result.ID = NewID()
 	}
 	result.RevisionID, result.RevisionSeq = NewID(), 1
-	t.ID, t.ResultSpaceID, t.ResultRevisionID = NewID(), &result.ID, &result.RevisionID
+	if t.ID == "" {
+		t.ID = NewID()
+	}
+	t.ResultSpaceID, t.ResultRevisionID = &result.ID, &result.RevisionID
 	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(result).Exec(ctx); err != nil {
 			return fmt.Errorf("create result space: %w", translate(err))
@@ -166,12 +169,14 @@ func (s *Store) UpdateTranslationInstructions(ctx context.Context, t *Translatio
 // DeleteTranslation removes a translation with its runs and memory; the result space stays.
 // It reports whether there was one.
 func (s *Store) DeleteTranslation(ctx context.Context, orgID, id string) (bool, error) {
-	res, err := s.db.NewDelete().Model((*Translation)(nil)).Where("organization_id = ? AND id = ?", orgID, id).Exec(ctx)
-	if err != nil {
-		return false, translate(err)
-	}
-	n, _ := res.RowsAffected()
-	return n > 0, nil
+	return s.execChanged(ctx, func(ctx context.Context, db bun.IDB) (bool, error) {
+		res, err := db.NewDelete().Model((*Translation)(nil)).Where("organization_id = ? AND id = ?", orgID, id).Exec(ctx)
+		if err != nil {
+			return false, translate(err)
+		}
+		n, _ := res.RowsAffected()
+		return n > 0, nil
+	})
 }
 
 // StartTranslationRun records a queued run, moves the translation to running and queues job

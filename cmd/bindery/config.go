@@ -37,6 +37,11 @@ type serveConfig struct {
 	FetchAllowHTTP    bool
 	FetchAllowPrivate bool
 
+	WebhookAllowHTTP    bool
+	WebhookAllowPrivate bool
+	WebhookDisableAfter time.Duration
+	EventRetention      time.Duration
+
 	AI        aiConfig
 	Translate translateConfig
 	Ops       opsConfig
@@ -171,6 +176,10 @@ func (c *config) serveFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "translate-timeout", Value: 2 * time.Minute, Sources: cli.EnvVars("BINDERY_TRANSLATE_TIMEOUT"), Destination: &s.Translate.Timeout, Usage: "time limit of one translation request"},
 		&cli.BoolFlag{Name: "fetch-allow-http", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_HTTP"), Destination: &s.FetchAllowHTTP, Usage: "let OpenAPI specifications be fetched over plain http (default: https only)"},
 		&cli.BoolFlag{Name: "fetch-allow-private", Sources: cli.EnvVars("BINDERY_FETCH_ALLOW_PRIVATE"), Destination: &s.FetchAllowPrivate, Usage: "let OpenAPI specifications be fetched from loopback, private and link-local addresses (default: refused)"},
+		&cli.BoolFlag{Name: "webhook-allow-http", Sources: cli.EnvVars("BINDERY_WEBHOOK_ALLOW_HTTP"), Destination: &s.WebhookAllowHTTP, Usage: "let webhooks be delivered over plain http (default: https only)"},
+		&cli.BoolFlag{Name: "webhook-allow-private", Sources: cli.EnvVars("BINDERY_WEBHOOK_ALLOW_PRIVATE"), Destination: &s.WebhookAllowPrivate, Usage: "let webhooks be delivered to loopback, private and link-local addresses (default: refused)"},
+		&cli.DurationFlag{Name: "webhook-disable-after", Value: 72 * time.Hour, Sources: cli.EnvVars("BINDERY_WEBHOOK_DISABLE_AFTER"), Destination: &s.WebhookDisableAfter, Usage: "disable a webhook endpoint that has failed without a success for this long"},
+		&cli.DurationFlag{Name: "event-retention", Value: 365 * 24 * time.Hour, Sources: cli.EnvVars("BINDERY_EVENT_RETENTION"), Destination: &s.EventRetention, Usage: "how long events (the audit log) are kept; 0 keeps them for good"},
 		// What operators watch.
 		&cli.StringFlag{Name: "metrics-addr", Sources: cli.EnvVars("BINDERY_METRICS_ADDR"), Destination: &s.Ops.MetricsAddr,
 			Usage: `where GET /metrics (Prometheus) is served: empty for the main listener, a HOST:PORT of its own, or "off"`},

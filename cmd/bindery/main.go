@@ -213,6 +213,9 @@ func open(ctx context.Context, cmd *cli.Command, c *config) (*domain.App, func()
 		TokenRevoked: store.ForgetToken}
 	if cmd.Name == "serve" {
 		res.Settings.Fetch = safefetch.Policy{AllowHTTP: c.Serve.FetchAllowHTTP, AllowPrivate: c.Serve.FetchAllowPrivate}
+		res.Settings.Webhooks = domain.WebhookSettings{Fetch: safefetch.Policy{AllowHTTP: c.Serve.WebhookAllowHTTP, AllowPrivate: c.Serve.WebhookAllowPrivate},
+			DisableAfter: c.Serve.WebhookDisableAfter}
+		res.Settings.EventRetention = c.Serve.EventRetention
 		res.Blobs = blobs
 	}
 	return res, func() { store.Close(); closeBlobs() }, nil
@@ -297,6 +300,11 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 	if err != nil {
 		return err
 	}
+	// Committed events become webhook deliveries (on every server; each event is dispatched once).
+	dispatchCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
+	dispatched := make(chan struct{})
+	go func() { defer close(dispatched); res.DispatchWebhooks(dispatchCtx) }()
+	defer func() { stopDispatch(); <-dispatched }()
 	defer func() {
 		stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

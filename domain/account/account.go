@@ -199,6 +199,11 @@ func (s *Service) SignIn(ctx context.Context, email, password string, c Client) 
 // open starts a session for u, ending the one the browser presented.
 func (s *Service) open(ctx context.Context, u *storage.User, c Client, method string) (*SignedIn, error) {
 	now := s.now()
+	// The sign-in is an event of every organization the person belongs to (their audit logs).
+	ctx = storage.WithEvent(ctx, &storage.Event{
+		Type: "user_signed_in", SubjectUserID: u.ID, PerMembership: true, TargetType: "user", TargetID: u.ID, TargetLabel: u.Email,
+		ActorType: "user", ActorID: u.ID, ActorLabel: u.Email, Source: "ui", CreatedAt: now, Payload: `{"method":"` + method + `"}`,
+	})
 	newBrowser := false
 	if s.cfg.Notify != nil {
 		var err error
