@@ -126,13 +126,16 @@ func TestCrossOrganizationDeleteChangesNothing(t *testing.T) {
 			if strings.Contains(path, "webhook") {
 				e.matrixEvents(path, admin, &f)
 			}
+			if strings.Contains(path, "/saml") {
+				f.samlProvider = e.call(admin.Token, "POST", "/orgs/"+orgID+"/saml", `{"label":"Victim's"}`).want(http.StatusCreated).object()["id"].(string)
+			}
 			return f
 		}
 		// missing has a fresh, unused id wherever f has one.
 		missing := func(f fixture) fixture {
 			for _, id := range []*string{&f.org, &f.admin, &f.victim, &f.invite, &f.space, &f.collection, &f.team, &f.site, &f.siteSpace,
 				&f.shareLink, &f.page, &f.file, &f.changeRequest, &f.revision, &f.section, &f.group, &f.comment, &f.reply,
-				&f.crComment, &f.crReply, &f.review, &f.translation, &f.glossaryEntry, &f.token, &f.webhook, &f.delivery} {
+				&f.crComment, &f.crReply, &f.review, &f.translation, &f.glossaryEntry, &f.token, &f.webhook, &f.delivery, &f.samlProvider} {
 				if *id != "" {
 					*id = randomID()
 				}
@@ -144,7 +147,7 @@ func TestCrossOrganizationDeleteChangesNothing(t *testing.T) {
 				"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "sc": f.section, "sg": f.group,
 				"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
 				"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
-				"tr": f.translation, "ge": f.glossaryEntry, "tk": f.token, "wh": f.webhook, "wd": f.delivery}
+				"tr": f.translation, "ge": f.glossaryEntry, "tk": f.token, "wh": f.webhook, "wd": f.delivery, "saml": f.samlProvider}
 		}
 		routes := 0
 		for _, c := range matrix {
