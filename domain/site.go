@@ -25,7 +25,7 @@ func (r *App) siteURL(basename *string, id string) string {
 func (r *App) toSite(s *storage.Site) *model.Site {
 	out := &model.Site{
 		Object: "site", ID: s.ID, Type: model.SiteType(s.Type), Title: s.Title, Basename: s.Basename,
-		Visibility: model.SiteVisibility(s.Visibility), Published: s.SiteSpaces > 0, SiteSpaces: s.SiteSpaces,
+		Visibility: model.SiteVisibility(s.Visibility), Published: s.SiteSpaces > 0 && !s.Unpublished, SiteSpaces: s.SiteSpaces,
 		CreatedAt: s.CreatedAt, AdaptiveContent: model.SiteAdaptiveContent{Enabled: s.AdaptiveContent},
 		AgentsContext: model.SiteAgentsContext(s.AgentsContext), Features: []model.SiteFeature{},
 		URLs: model.SiteURLs{

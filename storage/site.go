@@ -24,8 +24,10 @@ type Site struct {
 	Basename        *string
 	AgentsContext   string
 	AdaptiveContent bool
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	// Unpublished is set when the site's managers unpublished it: the reader answers it as absent.
+	Unpublished bool
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 	// SiteSpaces is counted by the queries that read sites.
 	SiteSpaces int `bun:",scanonly"`
 }
@@ -126,7 +128,7 @@ func (s *Store) CreateSite(ctx context.Context, site *Site) error {
 type SiteFilter struct {
 	Title     string   // case-insensitive substring
 	SpaceID   string   // sites that publish this space
-	Published *bool    // sites that publish at least one space (true) or none (false)
+	Published *bool    // sites that publish at least one space and are not unpublished (true), or not (false)
 	Types     []string // sites of these types
 }
 
@@ -142,7 +144,7 @@ func (s *Store) FindSites(ctx context.Context, orgID string, f SiteFilter, page 
 			q = q.Where("EXISTS (SELECT 1 FROM site_spaces AS fs WHERE fs.site_id = si.id AND fs.space_id = ?)", f.SpaceID)
 		}
 		if f.Published != nil {
-			published := "EXISTS (SELECT 1 FROM site_spaces AS ps WHERE ps.site_id = si.id)"
+			published := "(NOT si.unpublished AND EXISTS (SELECT 1 FROM site_spaces AS ps WHERE ps.site_id = si.id))"
 			if !*f.Published {
 				published = "NOT " + published
 			}

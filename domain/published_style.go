@@ -1,0 +1,31 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// publishedStyle reads a published site's customizations once per view.
+func (r *App) publishedStyle(ctx context.Context, ps *PublishedSite) (*customizations, error) {
+	ps.styleOnce.Do(func() { ps.style, ps.styleErr = r.siteCustomizations(ctx, ps.ID) })
+	return ps.style, ps.styleErr
+}
+
+// PublishedCustomization is a published site's customization (SiteCustomizationSettings).
+func (r *App) PublishedCustomization(ctx context.Context, ps *PublishedSite) ([]byte, error) {
+	c, err := r.publishedStyle(ctx, ps)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(c.site)
+}
+
+// PublishedSiteSpaceCustomization is the customization a published site space shows: its site's
+// with its overrides.
+func (r *App) PublishedSiteSpaceCustomization(ctx context.Context, sp *PublishedSiteSpace) ([]byte, error) {
+	c, err := r.publishedStyle(ctx, sp.site)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(c.of(sp.ID))
+}
