@@ -3,6 +3,8 @@ package domain
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/bindery/bindery/domain/model"
 )
 
 // publishedStyle reads a published site's customizations once per view.
@@ -12,7 +14,7 @@ func (r *App) publishedStyle(ctx context.Context, ps *PublishedSite) (*customiza
 }
 
 // PublishedCustomization is a published site's customization (SiteCustomizationSettings).
-func (r *App) PublishedCustomization(ctx context.Context, ps *PublishedSite) ([]byte, error) {
+func (r *App) PublishedCustomization(ctx context.Context, ps *PublishedSite) (model.JSON, error) {
 	c, err := r.publishedStyle(ctx, ps)
 	if err != nil {
 		return nil, err
@@ -22,7 +24,7 @@ func (r *App) PublishedCustomization(ctx context.Context, ps *PublishedSite) ([]
 
 // PublishedSiteSpaceCustomization is the customization a published site space shows: its site's
 // with its overrides.
-func (r *App) PublishedSiteSpaceCustomization(ctx context.Context, sp *PublishedSiteSpace) ([]byte, error) {
+func (r *App) PublishedSiteSpaceCustomization(ctx context.Context, sp *PublishedSiteSpace) (model.JSON, error) {
 	c, err := r.publishedStyle(ctx, sp.site)
 	if err != nil {
 		return nil, err

@@ -105,7 +105,13 @@ const previewTokenLife = time.Hour
 // is nil) as a visitor with claims would see it: claims are carried by a visitor token signed
 // with the site's key, valid for an hour. Errors: Invalid (an unknown site space, claims that are
 // not an object, claims on a site without a signing key), NotFound, Forbidden.
-func (r *App) SitePublishingPreview(ctx context.Context, orgID, siteID string, siteSpaceID *string, claims map[string]any) (*model.SitePublishingPreview, error) {
+func (r *App) SitePublishingPreview(ctx context.Context, orgID, siteID string, siteSpaceID *string, claimsJSON model.JSON) (*model.SitePublishingPreview, error) {
+	var claims map[string]any
+	if !claimsJSON.IsNull() {
+		if err := json.Unmarshal(claimsJSON, &claims); err != nil || claims == nil {
+			return nil, apperr.Invalidf("claims", "must be an object of claims")
+		}
+	}
 	if _, err := r.editableSite(ctx, orgID, siteID); err != nil {
 		return nil, err
 	}
@@ -418,6 +424,19 @@ func (r *App) checkConditionAgainstSchema(ctx context.Context, siteID, field, co
 		return fmt.Errorf("read adaptive schema of site %s: %w", siteID, err)
 	}
 	return conditionDeclared(field, condition, declaredClaims(doc))
+}
+
+// SiteAdaptiveSchemaIfSet is the site's adaptive schema, or nil when it has none.
+// Errors: NotFound (the site), Forbidden.
+func (r *App) SiteAdaptiveSchemaIfSet(ctx context.Context, site *model.Site) (*model.SiteAdaptiveSchema, error) {
+	s, err := r.SiteAdaptiveSchema(ctx, site.OrganizationID, site.ID)
+	if apperr.KindOf(err) == apperr.NotFound {
+		if _, err := r.SiteByID(ctx, site.OrganizationID, site.ID); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	}
+	return s, err
 }
 
 // SiteAdaptiveTemplateConditions suggests conditions from a site's adaptive schema: for each

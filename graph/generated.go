@@ -41,6 +41,7 @@ type ResolverRoot interface {
 	OpenAPISpec() OpenAPISpecResolver
 	OpenAPISpecVersion() OpenAPISpecVersionResolver
 	Organization() OrganizationResolver
+	PublishedCustomizations() PublishedCustomizationsResolver
 	PublishedLocation() PublishedLocationResolver
 	PublishedPage() PublishedPageResolver
 	PublishedSite() PublishedSiteResolver
@@ -578,6 +579,7 @@ type ComplexityRoot struct {
 		DeleteSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string) int
 		DeleteSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string) int
 		DeleteSiteSpace                    func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
+		DeleteSiteSpaceCustomization       func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
 		DeleteSpace                        func(childComplexity int, id string) int
 		DeleteTeam                         func(childComplexity int, organizationID string, teamID string) int
 		DeleteTranslation                  func(childComplexity int, organizationID string, translationID string) int
@@ -595,10 +597,12 @@ type ComplexityRoot struct {
 		JoinOrganizationWithInvite         func(childComplexity int, organizationID string, inviteID string) int
 		MergeChangeRequest                 func(childComplexity int, spaceID string, changeRequestID string) int
 		MovePage                           func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
+		OverrideSiteSpaceCustomization     func(childComplexity int, organizationID string, siteID string, siteSpaceID string, overrides model.JSON) int
 		PingOrganization                   func(childComplexity int, organizationID string) int
 		PostComment                        func(childComplexity int, target model.ContentTarget, input model.PostCommentInput, format *model.PageFormat) int
 		PostCommentReply                   func(childComplexity int, target model.ContentTarget, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) int
 		PublishIntegration                 func(childComplexity int, name string, input model.PublishIntegrationInput) int
+		PublishSite                        func(childComplexity int, organizationID string, siteID string) int
 		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
 		RefreshOpenAPISpec                 func(childComplexity int, organizationID string, slug string) int
 		RemoveCollectionTeamPermission     func(childComplexity int, collectionID string, teamID string) int
@@ -620,6 +624,7 @@ type ComplexityRoot struct {
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) int
 		SortSiteStructure                  func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
 		SubmitReview                       func(childComplexity int, spaceID string, changeRequestID string, input model.SubmitReviewInput) int
+		UnpublishSite                      func(childComplexity int, organizationID string, siteID string) int
 		UpdateAgentInstructions            func(childComplexity int, organizationID string, input model.UpdateAgentInstructionsInput) int
 		UpdateChangeRequest                func(childComplexity int, spaceID string, changeRequestID string, input model.UpdateChangeRequestInput) int
 		UpdateChangeRequestFromSpace       func(childComplexity int, spaceID string, changeRequestID string) int
@@ -636,6 +641,8 @@ type ComplexityRoot struct {
 		UpdateReusableContent              func(childComplexity int, target model.ContentTarget, reusableContentID string, input model.UpdateReusableContentInput) int
 		UpdateShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) int
 		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
+		UpdateSiteAdaptiveSchema           func(childComplexity int, organizationID string, siteID string, jsonSchema model.JSON) int
+		UpdateSiteCustomization            func(childComplexity int, organizationID string, siteID string, settings model.JSON) int
 		UpdateSiteReaderSettings           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) int
 		UpdateSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.UpdateSiteSectionGroupInput) int
@@ -852,6 +859,18 @@ type ComplexityRoot struct {
 		ServiceVisitorClaims func(childComplexity int) int
 	}
 
+	PublishedContentSite struct {
+		Customizations func(childComplexity int) int
+		Scripts        func(childComplexity int) int
+		Site           func(childComplexity int) int
+		Structure      func(childComplexity int) int
+	}
+
+	PublishedCustomizations struct {
+		Site       func(childComplexity int) int
+		SiteSpaces func(childComplexity int) int
+	}
+
 	PublishedFile struct {
 		ContentType func(childComplexity int) int
 		Height      func(childComplexity int) int
@@ -942,29 +961,31 @@ type ComplexityRoot struct {
 	}
 
 	PublishedSite struct {
-		Ask        func(childComplexity int, question string, previousQuestions []string) int
-		At         func(childComplexity int, path string) int
-		Claims     func(childComplexity int) int
-		ID         func(childComplexity int) int
-		Indexable  func(childComplexity int) int
-		Search     func(childComplexity int, query string, first *int) int
-		Sections   func(childComplexity int) int
-		SiteSpaces func(childComplexity int) int
-		Title      func(childComplexity int) int
-		URL        func(childComplexity int) int
-		Visibility func(childComplexity int) int
+		Ask           func(childComplexity int, question string, previousQuestions []string) int
+		At            func(childComplexity int, path string) int
+		Claims        func(childComplexity int) int
+		Customization func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Indexable     func(childComplexity int) int
+		Search        func(childComplexity int, query string, first *int) int
+		Sections      func(childComplexity int) int
+		SiteSpaces    func(childComplexity int) int
+		Title         func(childComplexity int) int
+		URL           func(childComplexity int) int
+		Visibility    func(childComplexity int) int
 	}
 
 	PublishedSiteSpace struct {
-		Default  func(childComplexity int) int
-		Emoji    func(childComplexity int) int
-		ID       func(childComplexity int) int
-		Pages    func(childComplexity int) int
-		Path     func(childComplexity int) int
-		Revision func(childComplexity int) int
-		Section  func(childComplexity int) int
-		Title    func(childComplexity int) int
-		URL      func(childComplexity int) int
+		Customization func(childComplexity int) int
+		Default       func(childComplexity int) int
+		Emoji         func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Pages         func(childComplexity int) int
+		Path          func(childComplexity int) int
+		Revision      func(childComplexity int) int
+		Section       func(childComplexity int) int
+		Title         func(childComplexity int) int
+		URL           func(childComplexity int) int
 	}
 
 	PublishedURLs struct {
@@ -1226,30 +1247,47 @@ type ComplexityRoot struct {
 	}
 
 	Site struct {
-		AdaptiveContent      func(childComplexity int) int
-		AgentsContext        func(childComplexity int) int
-		Ask                  func(childComplexity int, question string, mode *string, currentSiteSpace *string, siteSpaceIds []string) int
-		Basename             func(childComplexity int) int
-		CreatedAt            func(childComplexity int) int
-		ID                   func(childComplexity int) int
-		Published            func(childComplexity int) int
-		ReaderSettings       func(childComplexity int) int
-		RecommendedQuestions func(childComplexity int, siteSpaceID *string) int
-		SectionGroups        func(childComplexity int, first *int, after *string) int
-		Sections             func(childComplexity int, first *int, after *string, shareKey *string) int
-		ShareLinks           func(childComplexity int, first *int, after *string) int
-		SiteSpaceList        func(childComplexity int, first *int, after *string, shareKey *string, defaultArg *bool) int
-		SiteSpaces           func(childComplexity int) int
-		Structure            func(childComplexity int, shareKey *string) int
-		Title                func(childComplexity int) int
-		Type                 func(childComplexity int) int
-		URLs                 func(childComplexity int) int
-		Visibility           func(childComplexity int) int
-		VisibleStructure     func(childComplexity int, claims model.Document) int
+		AdaptiveContent            func(childComplexity int) int
+		AdaptiveSchema             func(childComplexity int) int
+		AdaptiveTemplateConditions func(childComplexity int) int
+		AgentsContext              func(childComplexity int) int
+		Ask                        func(childComplexity int, question string, mode *string, currentSiteSpace *string, siteSpaceIds []string) int
+		Basename                   func(childComplexity int) int
+		CreatedAt                  func(childComplexity int) int
+		Customization              func(childComplexity int) int
+		ID                         func(childComplexity int) int
+		Published                  func(childComplexity int) int
+		PublishedContent           func(childComplexity int, shareKey *string) int
+		PublishingPreview          func(childComplexity int, siteSpace *string, claims model.JSON) int
+		ReaderSettings             func(childComplexity int) int
+		RecommendedQuestions       func(childComplexity int, siteSpaceID *string) int
+		SearchContent              func(childComplexity int, query string, scope *model.SiteSearchScope, first *int, after *string) int
+		SectionGroups              func(childComplexity int, first *int, after *string) int
+		Sections                   func(childComplexity int, first *int, after *string, shareKey *string) int
+		ShareLinks                 func(childComplexity int, first *int, after *string) int
+		SiteSpaceCustomization     func(childComplexity int, siteSpaceID string) int
+		SiteSpaceList              func(childComplexity int, first *int, after *string, shareKey *string, defaultArg *bool) int
+		SiteSpaces                 func(childComplexity int) int
+		Structure                  func(childComplexity int, shareKey *string) int
+		Title                      func(childComplexity int) int
+		Type                       func(childComplexity int) int
+		URLs                       func(childComplexity int) int
+		Visibility                 func(childComplexity int) int
+		VisibleStructure           func(childComplexity int, claims model.Document) int
 	}
 
 	SiteAdaptiveContent struct {
 		Enabled func(childComplexity int) int
+	}
+
+	SiteAdaptiveSchema struct {
+		JSONSchema func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+	}
+
+	SiteAdaptiveTemplateCondition struct {
+		Condition   func(childComplexity int) int
+		Description func(childComplexity int) int
 	}
 
 	SiteConnection struct {
@@ -1264,9 +1302,17 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	SiteIntegrationScript struct {
+		Script func(childComplexity int) int
+	}
+
 	SitePointer struct {
 		Site func(childComplexity int) int
 		Type func(childComplexity int) int
+	}
+
+	SitePublishingPreview struct {
+		URL func(childComplexity int) int
 	}
 
 	SiteReaderSettings struct {
@@ -1738,6 +1784,12 @@ type MutationResolver interface {
 	UpdateSite(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteInput) (*model.Site, error)
 	DeleteSite(ctx context.Context, organizationID string, siteID string) (bool, error)
 	SortSiteStructure(ctx context.Context, organizationID string, siteID string, input model.SortSiteStructureInput) (model.SiteStructureItem, error)
+	PublishSite(ctx context.Context, organizationID string, siteID string) (*model.Site, error)
+	UnpublishSite(ctx context.Context, organizationID string, siteID string) (*model.Site, error)
+	UpdateSiteAdaptiveSchema(ctx context.Context, organizationID string, siteID string, jsonSchema model.JSON) (*model.SiteAdaptiveSchema, error)
+	UpdateSiteCustomization(ctx context.Context, organizationID string, siteID string, settings model.JSON) (model.JSON, error)
+	OverrideSiteSpaceCustomization(ctx context.Context, organizationID string, siteID string, siteSpaceID string, overrides model.JSON) (model.JSON, error)
+	DeleteSiteSpaceCustomization(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error)
 	CreateSiteSection(ctx context.Context, organizationID string, siteID string, input model.CreateSiteSectionInput) (*model.SiteSection, error)
 	UpdateSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) (*model.SiteSection, error)
 	DeleteSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string) (bool, error)
@@ -1797,6 +1849,9 @@ type OrganizationResolver interface {
 	Glossary(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.GlossaryEntry], error)
 	GlossaryEntry(ctx context.Context, obj *model.Organization, id string) (*model.GlossaryEntry, error)
 }
+type PublishedCustomizationsResolver interface {
+	SiteSpaces(ctx context.Context, obj *model.PublishedCustomizations) (model.JSON, error)
+}
 type PublishedLocationResolver interface {
 	Sidebar(ctx context.Context, obj *domain.PublishedLocation) ([]*model.PublishedPageRef, error)
 	Page(ctx context.Context, obj *domain.PublishedLocation) (*domain.PublishedPage, error)
@@ -1812,9 +1867,11 @@ type PublishedSiteResolver interface {
 	At(ctx context.Context, obj *domain.PublishedSite, path string) (*domain.PublishedLocation, error)
 	Search(ctx context.Context, obj *domain.PublishedSite, query string, first *int) ([]*model.PublishedSearchResult, error)
 	Ask(ctx context.Context, obj *domain.PublishedSite, question string, previousQuestions []string) (*answer.Answer, error)
+	Customization(ctx context.Context, obj *domain.PublishedSite) (model.JSON, error)
 }
 type PublishedSiteSpaceResolver interface {
 	Pages(ctx context.Context, obj *domain.PublishedSiteSpace) ([]*model.PublishedPageRef, error)
+	Customization(ctx context.Context, obj *domain.PublishedSiteSpace) (model.JSON, error)
 }
 type QueryResolver interface {
 	Sessions(ctx context.Context) ([]*model.Session, error)
@@ -1862,6 +1919,13 @@ type SiteResolver interface {
 	RecommendedQuestions(ctx context.Context, obj *model.Site, siteSpaceID *string) ([]string, error)
 	ReaderSettings(ctx context.Context, obj *model.Site) (*model.SiteReaderSettings, error)
 	ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error)
+	AdaptiveSchema(ctx context.Context, obj *model.Site) (*model.SiteAdaptiveSchema, error)
+	AdaptiveTemplateConditions(ctx context.Context, obj *model.Site) ([]*model.SiteAdaptiveTemplateCondition, error)
+	Customization(ctx context.Context, obj *model.Site) (model.JSON, error)
+	SiteSpaceCustomization(ctx context.Context, obj *model.Site, siteSpaceID string) (model.JSON, error)
+	PublishedContent(ctx context.Context, obj *model.Site, shareKey *string) (*model.PublishedContentSite, error)
+	PublishingPreview(ctx context.Context, obj *model.Site, siteSpace *string, claims model.JSON) (*model.SitePublishingPreview, error)
+	SearchContent(ctx context.Context, obj *model.Site, query string, scope *model.SiteSearchScope, first *int, after *string) (*model.SearchSpaceResultConnection, error)
 	Sections(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string) (*model.Connection[*model.SiteSection], error)
 	SectionGroups(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.SiteSectionGroup], error)
 	SiteSpaceList(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string, defaultArg *bool) (*model.Connection[*model.SiteSpace], error)
@@ -4116,6 +4180,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
+	case "Mutation.deleteSiteSpaceCustomization":
+		if e.ComplexityRoot.Mutation.DeleteSiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSpaceCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
 	case "Mutation.deleteSpace":
 		if e.ComplexityRoot.Mutation.DeleteSpace == nil {
 			break
@@ -4298,6 +4373,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MovePage(childComplexity, args["target"].(model.ContentTarget), args["pageId"].(string), args["input"].(model.MovePageInput)), true
+	case "Mutation.overrideSiteSpaceCustomization":
+		if e.ComplexityRoot.Mutation.OverrideSiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_overrideSiteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.OverrideSiteSpaceCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string), args["overrides"].(model.JSON)), true
 	case "Mutation.pingOrganization":
 		if e.ComplexityRoot.Mutation.PingOrganization == nil {
 			break
@@ -4342,6 +4428,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PublishIntegration(childComplexity, args["name"].(string), args["input"].(model.PublishIntegrationInput)), true
+	case "Mutation.publishSite":
+		if e.ComplexityRoot.Mutation.PublishSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.putOpenAPISpec":
 		if e.ComplexityRoot.Mutation.PutOpenAPISpec == nil {
 			break
@@ -4573,6 +4670,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SubmitReview(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["input"].(model.SubmitReviewInput)), true
+	case "Mutation.unpublishSite":
+		if e.ComplexityRoot.Mutation.UnpublishSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unpublishSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnpublishSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.updateAgentInstructions":
 		if e.ComplexityRoot.Mutation.UpdateAgentInstructions == nil {
 			break
@@ -4749,6 +4857,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteInput)), true
+	case "Mutation.updateSiteAdaptiveSchema":
+		if e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteAdaptiveSchema_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["jsonSchema"].(model.JSON)), true
+	case "Mutation.updateSiteCustomization":
+		if e.ComplexityRoot.Mutation.UpdateSiteCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["settings"].(model.JSON)), true
 	case "Mutation.updateSiteReaderSettings":
 		if e.ComplexityRoot.Mutation.UpdateSiteReaderSettings == nil {
 			break
@@ -5776,6 +5906,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PingResult.ServiceVisitorClaims(childComplexity), true
 
+	case "PublishedContentSite.customizations":
+		if e.ComplexityRoot.PublishedContentSite.Customizations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Customizations(childComplexity), true
+	case "PublishedContentSite.scripts":
+		if e.ComplexityRoot.PublishedContentSite.Scripts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Scripts(childComplexity), true
+	case "PublishedContentSite.site":
+		if e.ComplexityRoot.PublishedContentSite.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Site(childComplexity), true
+	case "PublishedContentSite.structure":
+		if e.ComplexityRoot.PublishedContentSite.Structure == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Structure(childComplexity), true
+
+	case "PublishedCustomizations.site":
+		if e.ComplexityRoot.PublishedCustomizations.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedCustomizations.Site(childComplexity), true
+	case "PublishedCustomizations.siteSpaces":
+		if e.ComplexityRoot.PublishedCustomizations.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedCustomizations.SiteSpaces(childComplexity), true
+
 	case "PublishedFile.contentType":
 		if e.ComplexityRoot.PublishedFile.ContentType == nil {
 			break
@@ -6202,6 +6370,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PublishedSite.Claims(childComplexity), true
+	case "PublishedSite.customization":
+		if e.ComplexityRoot.PublishedSite.Customization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Customization(childComplexity), true
 	case "PublishedSite.id":
 		if e.ComplexityRoot.PublishedSite.ID == nil {
 			break
@@ -6256,6 +6430,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PublishedSite.Visibility(childComplexity), true
 
+	case "PublishedSiteSpace.customization":
+		if e.ComplexityRoot.PublishedSiteSpace.Customization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Customization(childComplexity), true
 	case "PublishedSiteSpace.default":
 		if e.ComplexityRoot.PublishedSiteSpace.Default == nil {
 			break
@@ -7419,6 +7599,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.AdaptiveContent(childComplexity), true
+	case "Site.adaptiveSchema":
+		if e.ComplexityRoot.Site.AdaptiveSchema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.AdaptiveSchema(childComplexity), true
+	case "Site.adaptiveTemplateConditions":
+		if e.ComplexityRoot.Site.AdaptiveTemplateConditions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.AdaptiveTemplateConditions(childComplexity), true
 	case "Site.agentsContext":
 		if e.ComplexityRoot.Site.AgentsContext == nil {
 			break
@@ -7448,6 +7640,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.CreatedAt(childComplexity), true
+	case "Site.customization":
+		if e.ComplexityRoot.Site.Customization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Customization(childComplexity), true
 	case "Site.id":
 		if e.ComplexityRoot.Site.ID == nil {
 			break
@@ -7460,6 +7658,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.publishedContent":
+		if e.ComplexityRoot.Site.PublishedContent == nil {
+			break
+		}
+
+		args, err := ec.field_Site_publishedContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.PublishedContent(childComplexity, args["shareKey"].(*string)), true
+	case "Site.publishingPreview":
+		if e.ComplexityRoot.Site.PublishingPreview == nil {
+			break
+		}
+
+		args, err := ec.field_Site_publishingPreview_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.PublishingPreview(childComplexity, args["siteSpace"].(*string), args["claims"].(model.JSON)), true
 	case "Site.readerSettings":
 		if e.ComplexityRoot.Site.ReaderSettings == nil {
 			break
@@ -7477,6 +7697,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.RecommendedQuestions(childComplexity, args["siteSpaceId"].(*string)), true
+	case "Site.searchContent":
+		if e.ComplexityRoot.Site.SearchContent == nil {
+			break
+		}
+
+		args, err := ec.field_Site_searchContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.SearchContent(childComplexity, args["query"].(string), args["scope"].(*model.SiteSearchScope), args["first"].(*int), args["after"].(*string)), true
 	case "Site.sectionGroups":
 		if e.ComplexityRoot.Site.SectionGroups == nil {
 			break
@@ -7510,6 +7741,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.ShareLinks(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Site.siteSpaceCustomization":
+		if e.ComplexityRoot.Site.SiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Site_siteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.SiteSpaceCustomization(childComplexity, args["siteSpaceId"].(string)), true
 	case "Site.siteSpaceList":
 		if e.ComplexityRoot.Site.SiteSpaceList == nil {
 			break
@@ -7581,6 +7823,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteAdaptiveContent.Enabled(childComplexity), true
 
+	case "SiteAdaptiveSchema.jsonSchema":
+		if e.ComplexityRoot.SiteAdaptiveSchema.JSONSchema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveSchema.JSONSchema(childComplexity), true
+	case "SiteAdaptiveSchema.updatedAt":
+		if e.ComplexityRoot.SiteAdaptiveSchema.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveSchema.UpdatedAt(childComplexity), true
+
+	case "SiteAdaptiveTemplateCondition.condition":
+		if e.ComplexityRoot.SiteAdaptiveTemplateCondition.Condition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveTemplateCondition.Condition(childComplexity), true
+	case "SiteAdaptiveTemplateCondition.description":
+		if e.ComplexityRoot.SiteAdaptiveTemplateCondition.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveTemplateCondition.Description(childComplexity), true
+
 	case "SiteConnection.edges":
 		if e.ComplexityRoot.SiteConnection.Edges == nil {
 			break
@@ -7619,6 +7887,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteEdge.Node(childComplexity), true
 
+	case "SiteIntegrationScript.script":
+		if e.ComplexityRoot.SiteIntegrationScript.Script == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteIntegrationScript.Script(childComplexity), true
+
 	case "SitePointer.site":
 		if e.ComplexityRoot.SitePointer.Site == nil {
 			break
@@ -7631,6 +7906,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SitePointer.Type(childComplexity), true
+
+	case "SitePublishingPreview.url":
+		if e.ComplexityRoot.SitePublishingPreview.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingPreview.URL(childComplexity), true
 
 	case "SiteReaderSettings.signingKey":
 		if e.ComplexityRoot.SiteReaderSettings.SigningKey == nil {
@@ -9138,6 +9420,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSetTeamMemberInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSitePointerInput,
+		ec.unmarshalInputSiteSearchScope,
 		ec.unmarshalInputSiteVisitorInput,
 		ec.unmarshalInputSortSiteStructureInput,
 		ec.unmarshalInputStructurePointerInput,
@@ -9242,7 +9525,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
+//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_publishing.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -9330,6 +9613,7 @@ type PublishedURLs {
 	{Name: "schema/search.graphqls", Input: sourceData("schema/search.graphqls"), BuiltIn: false},
 	{Name: "schema/share_link.graphqls", Input: sourceData("schema/share_link.graphqls"), BuiltIn: false},
 	{Name: "schema/site.graphqls", Input: sourceData("schema/site.graphqls"), BuiltIn: false},
+	{Name: "schema/site_publishing.graphqls", Input: sourceData("schema/site_publishing.graphqls"), BuiltIn: false},
 	{Name: "schema/site_section.graphqls", Input: sourceData("schema/site_section.graphqls"), BuiltIn: false},
 	{Name: "schema/site_space.graphqls", Input: sourceData("schema/site_space.graphqls"), BuiltIn: false},
 	{Name: "schema/space.graphqls", Input: sourceData("schema/space.graphqls"), BuiltIn: false},
@@ -10731,6 +11015,30 @@ func (ec *executionContext) childFields_PingResult(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type PingResult", field.Name)
 }
 
+func (ec *executionContext) childFields_PublishedContentSite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_PublishedContentSite_site(ctx, field)
+	case "structure":
+		return ec.fieldContext_PublishedContentSite_structure(ctx, field)
+	case "customizations":
+		return ec.fieldContext_PublishedContentSite_customizations(ctx, field)
+	case "scripts":
+		return ec.fieldContext_PublishedContentSite_scripts(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedContentSite", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedCustomizations(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_PublishedCustomizations_site(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_PublishedCustomizations_siteSpaces(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedCustomizations", field.Name)
+}
+
 func (ec *executionContext) childFields_PublishedFile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -10933,6 +11241,8 @@ func (ec *executionContext) childFields_PublishedSite(ctx context.Context, field
 		return ec.fieldContext_PublishedSite_search(ctx, field)
 	case "ask":
 		return ec.fieldContext_PublishedSite_ask(ctx, field)
+	case "customization":
+		return ec.fieldContext_PublishedSite_customization(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedSite", field.Name)
 }
@@ -10957,6 +11267,8 @@ func (ec *executionContext) childFields_PublishedSiteSpace(ctx context.Context, 
 		return ec.fieldContext_PublishedSiteSpace_revision(ctx, field)
 	case "pages":
 		return ec.fieldContext_PublishedSiteSpace_pages(ctx, field)
+	case "customization":
+		return ec.fieldContext_PublishedSiteSpace_customization(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteSpace", field.Name)
 }
@@ -11481,6 +11793,20 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_readerSettings(ctx, field)
 	case "shareLinks":
 		return ec.fieldContext_Site_shareLinks(ctx, field)
+	case "adaptiveSchema":
+		return ec.fieldContext_Site_adaptiveSchema(ctx, field)
+	case "adaptiveTemplateConditions":
+		return ec.fieldContext_Site_adaptiveTemplateConditions(ctx, field)
+	case "customization":
+		return ec.fieldContext_Site_customization(ctx, field)
+	case "siteSpaceCustomization":
+		return ec.fieldContext_Site_siteSpaceCustomization(ctx, field)
+	case "publishedContent":
+		return ec.fieldContext_Site_publishedContent(ctx, field)
+	case "publishingPreview":
+		return ec.fieldContext_Site_publishingPreview(ctx, field)
+	case "searchContent":
+		return ec.fieldContext_Site_searchContent(ctx, field)
 	case "sections":
 		return ec.fieldContext_Site_sections(ctx, field)
 	case "sectionGroups":
@@ -11497,6 +11823,26 @@ func (ec *executionContext) childFields_SiteAdaptiveContent(ctx context.Context,
 		return ec.fieldContext_SiteAdaptiveContent_enabled(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveContent", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "jsonSchema":
+		return ec.fieldContext_SiteAdaptiveSchema_jsonSchema(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SiteAdaptiveSchema_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveSchema", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteAdaptiveTemplateCondition(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "description":
+		return ec.fieldContext_SiteAdaptiveTemplateCondition_description(ctx, field)
+	case "condition":
+		return ec.fieldContext_SiteAdaptiveTemplateCondition_condition(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveTemplateCondition", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11523,6 +11869,14 @@ func (ec *executionContext) childFields_SiteEdge(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type SiteEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_SiteIntegrationScript(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "script":
+		return ec.fieldContext_SiteIntegrationScript_script(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteIntegrationScript", field.Name)
+}
+
 func (ec *executionContext) childFields_SitePointer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "type":
@@ -11531,6 +11885,14 @@ func (ec *executionContext) childFields_SitePointer(ctx context.Context, field g
 		return ec.fieldContext_SitePointer_site(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SitePointer", field.Name)
+}
+
+func (ec *executionContext) childFields_SitePublishingPreview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_SitePublishingPreview_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SitePublishingPreview", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteReaderSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13405,6 +13767,36 @@ func (ec *executionContext) field_Mutation_deleteSiteSection_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteSiteSpaceCustomization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13801,6 +14193,44 @@ func (ec *executionContext) field_Mutation_movePage_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_overrideSiteSpaceCustomization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "overrides",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["overrides"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_pingOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13902,6 +14332,28 @@ func (ec *executionContext) field_Mutation_publishIntegration_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_publishSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
 	return args, nil
 }
 
@@ -14423,6 +14875,28 @@ func (ec *executionContext) field_Mutation_submitReview_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_unpublishSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateAgentInstructions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14854,6 +15328,66 @@ func (ec *executionContext) field_Mutation_updateShareLink_args(ctx context.Cont
 		return nil, err
 	}
 	args["input"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteAdaptiveSchema_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "jsonSchema",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["jsonSchema"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteCustomization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "settings",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["settings"] = arg2
 	return args, nil
 }
 
@@ -16089,6 +16623,42 @@ func (ec *executionContext) field_Site_ask_args(ctx context.Context, rawArgs map
 	return args, nil
 }
 
+func (ec *executionContext) field_Site_publishedContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "shareKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareKey"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_publishingPreview_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpace",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpace"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "claims",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["claims"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Site_recommendedQuestions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16100,6 +16670,44 @@ func (ec *executionContext) field_Site_recommendedQuestions_args(ctx context.Con
 		return nil, err
 	}
 	args["siteSpaceId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_searchContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "scope",
+		func(ctx context.Context, v any) (*model.SiteSearchScope, error) {
+			return ec.unmarshalOSiteSearchScope2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSearchScope(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scope"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
 	return args, nil
 }
 
@@ -16174,6 +16782,20 @@ func (ec *executionContext) field_Site_shareLinks_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_siteSpaceCustomization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg0
 	return args, nil
 }
 
@@ -27443,6 +28065,270 @@ func (ec *executionContext) fieldContext_Mutation_sortSiteStructure(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_publishSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_unpublishSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_unpublishSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UnpublishSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_unpublishSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_unpublishSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteAdaptiveSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteAdaptiveSchema(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["jsonSchema"].(model.JSON))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+			return ec.marshalNSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveSchema(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteAdaptiveSchema(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteAdaptiveSchema_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteCustomization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteCustomization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteCustomization(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["settings"].(model.JSON))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteCustomization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_overrideSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_overrideSiteSpaceCustomization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().OverrideSiteSpaceCustomization(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string), fc.Args["overrides"].(model.JSON))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_overrideSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_overrideSiteSpaceCustomization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteSpaceCustomization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteSpaceCustomization(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteSpaceCustomization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSiteSection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32401,6 +33287,180 @@ func (ec *executionContext) fieldContext_PingResult_gitbookVisitorClaims(_ conte
 	return graphql.NewScalarFieldContext("PingResult", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PublishedContentSite_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentSite_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentSite_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentSite_structure(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentSite_structure(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Structure, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
+			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteStructure(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentSite_structure(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteStructure(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentSite_customizations(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentSite_customizations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Customizations, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PublishedCustomizations) graphql.Marshaler {
+			return ec.marshalNPublishedCustomizations2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedCustomizations(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentSite_customizations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedCustomizations(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentSite_scripts(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentSite_scripts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scripts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteIntegrationScript) graphql.Marshaler {
+			return ec.marshalNSiteIntegrationScript2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteIntegrationScriptᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentSite_scripts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteIntegrationScript(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedCustomizations_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedCustomizations) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedCustomizations_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedCustomizations_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedCustomizations", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedCustomizations_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *model.PublishedCustomizations) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedCustomizations_siteSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedCustomizations().SiteSpaces(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedCustomizations_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedCustomizations", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
 func (ec *executionContext) _PublishedFile_id(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34329,6 +35389,29 @@ func (ec *executionContext) fieldContext_PublishedSite_ask(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _PublishedSite_customization(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_customization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedSite().Customization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_customization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
 func (ec *executionContext) _PublishedSiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34543,6 +35626,29 @@ func (ec *executionContext) fieldContext_PublishedSiteSpace_pages(_ context.Cont
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSiteSpace_customization(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_customization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedSiteSpace().Customization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_customization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, true, true, errors.New("field of type JSON does not have child fields"))
 }
 
 func (ec *executionContext) _PublishedURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLs) (ret graphql.Marshaler) {
@@ -39860,6 +40966,269 @@ func (ec *executionContext) fieldContext_Site_shareLinks(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_adaptiveSchema(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_adaptiveSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().AdaptiveSchema(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+			return ec.marshalOSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveSchema(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_adaptiveSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteAdaptiveSchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_adaptiveTemplateConditions(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_adaptiveTemplateConditions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().AdaptiveTemplateConditions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteAdaptiveTemplateCondition) graphql.Marshaler {
+			return ec.marshalNSiteAdaptiveTemplateCondition2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveTemplateConditionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_adaptiveTemplateConditions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteAdaptiveTemplateCondition(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_customization(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_customization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().Customization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_customization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Site_siteSpaceCustomization(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_siteSpaceCustomization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().SiteSpaceCustomization(ctx, obj, fc.Args["siteSpaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_siteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_siteSpaceCustomization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_publishedContent(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_publishedContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().PublishedContent(ctx, obj, fc.Args["shareKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedContentSite) graphql.Marshaler {
+			return ec.marshalNPublishedContentSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_publishedContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedContentSite(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_publishedContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_publishingPreview(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_publishingPreview(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().PublishingPreview(ctx, obj, fc.Args["siteSpace"].(*string), fc.Args["claims"].(model.JSON))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingPreview) graphql.Marshaler {
+			return ec.marshalNSitePublishingPreview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingPreview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_publishingPreview(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingPreview(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_publishingPreview_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_searchContent(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_searchContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().SearchContent(ctx, obj, fc.Args["query"].(string), fc.Args["scope"].(*model.SiteSearchScope), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchSpaceResultConnection) graphql.Marshaler {
+			return ec.marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchSpaceResultConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_searchContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchSpaceResultConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_searchContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_sections(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40013,6 +41382,98 @@ func (ec *executionContext) _SiteAdaptiveContent_enabled(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_SiteAdaptiveContent_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteAdaptiveContent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteAdaptiveSchema_jsonSchema(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveSchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteAdaptiveSchema_jsonSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JSONSchema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteAdaptiveSchema_jsonSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteAdaptiveSchema", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _SiteAdaptiveSchema_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveSchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteAdaptiveSchema_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteAdaptiveSchema_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteAdaptiveSchema", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SiteAdaptiveTemplateCondition_description(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveTemplateCondition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteAdaptiveTemplateCondition_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteAdaptiveTemplateCondition_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteAdaptiveTemplateCondition", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteAdaptiveTemplateCondition_condition(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveTemplateCondition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteAdaptiveTemplateCondition_condition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Condition, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteAdaptiveTemplateCondition_condition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteAdaptiveTemplateCondition", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Site]) (ret graphql.Marshaler) {
@@ -40189,6 +41650,29 @@ func (ec *executionContext) fieldContext_SiteEdge_node(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _SiteIntegrationScript_script(ctx context.Context, field graphql.CollectedField, obj *model.SiteIntegrationScript) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteIntegrationScript_script(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Script, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteIntegrationScript_script(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteIntegrationScript", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _SitePointer_type(ctx context.Context, field graphql.CollectedField, obj *model.SitePointer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40233,6 +41717,29 @@ func (ec *executionContext) _SitePointer_site(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_SitePointer_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePointer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SitePublishingPreview_url(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingPreview_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingPreview_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingPreview", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteReaderSettings_signingKey(ctx context.Context, field graphql.CollectedField, obj *model.SiteReaderSettings) (ret graphql.Marshaler) {
@@ -49304,6 +50811,50 @@ func (ec *executionContext) unmarshalInputSitePointerInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSiteSearchScope(ctx context.Context, obj any) (model.SiteSearchScope, error) {
+	var it model.SiteSearchScope
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"mode", "currentSiteSpace", "siteSpaceIds"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "mode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mode"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Mode = data
+		case "currentSiteSpace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentSiteSpace"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentSiteSpace = data
+		case "siteSpaceIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSpaceIds"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSpaceIds = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSiteVisitorInput(ctx context.Context, obj any) (model.SiteVisitorInput, error) {
 	var it model.SiteVisitorInput
 	if obj == nil {
@@ -55303,6 +56854,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "publishSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unpublishSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_unpublishSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteAdaptiveSchema":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteAdaptiveSchema(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteCustomization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteCustomization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "overrideSiteSpaceCustomization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_overrideSiteSpaceCustomization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteSpaceCustomization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteSpaceCustomization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSiteSection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSiteSection(ctx, field)
@@ -57733,6 +59326,135 @@ func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var publishedContentSiteImplementors = []string{"PublishedContentSite"}
+
+func (ec *executionContext) _PublishedContentSite(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentSite) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentSiteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContentSite")
+		case "site":
+			out.Values[i] = ec._PublishedContentSite_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "structure":
+			out.Values[i] = ec._PublishedContentSite_structure(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customizations":
+			out.Values[i] = ec._PublishedContentSite_customizations(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scripts":
+			out.Values[i] = ec._PublishedContentSite_scripts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedCustomizationsImplementors = []string{"PublishedCustomizations"}
+
+func (ec *executionContext) _PublishedCustomizations(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedCustomizations) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedCustomizationsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedCustomizations")
+		case "site":
+			out.Values[i] = ec._PublishedCustomizations_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "siteSpaces":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedCustomizations_siteSpaces(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var publishedFileImplementors = []string{"PublishedFile"}
 
 func (ec *executionContext) _PublishedFile(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedFile) graphql.Marshaler {
@@ -58686,6 +60408,44 @@ func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "customization":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedSite_customization(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -58769,6 +60529,44 @@ func (ec *executionContext) _PublishedSiteSpace(ctx context.Context, sel ast.Sel
 					}
 				}()
 				res = ec._PublishedSiteSpace_pages(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "customization":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedSiteSpace_customization(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -61732,6 +63530,272 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "adaptiveSchema":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_adaptiveSchema(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "adaptiveTemplateConditions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_adaptiveTemplateConditions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "customization":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_customization(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "siteSpaceCustomization":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_siteSpaceCustomization(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "publishedContent":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_publishedContent(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "publishingPreview":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_publishingPreview(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "searchContent":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_searchContent(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "sections":
 			field := field
 
@@ -61905,6 +63969,92 @@ func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.Se
 	return out
 }
 
+var siteAdaptiveSchemaImplementors = []string{"SiteAdaptiveSchema"}
+
+func (ec *executionContext) _SiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, obj *model.SiteAdaptiveSchema) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteAdaptiveSchemaImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteAdaptiveSchema")
+		case "jsonSchema":
+			out.Values[i] = ec._SiteAdaptiveSchema_jsonSchema(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SiteAdaptiveSchema_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteAdaptiveTemplateConditionImplementors = []string{"SiteAdaptiveTemplateCondition"}
+
+func (ec *executionContext) _SiteAdaptiveTemplateCondition(ctx context.Context, sel ast.SelectionSet, obj *model.SiteAdaptiveTemplateCondition) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteAdaptiveTemplateConditionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteAdaptiveTemplateCondition")
+		case "description":
+			out.Values[i] = ec._SiteAdaptiveTemplateCondition_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "condition":
+			out.Values[i] = ec._SiteAdaptiveTemplateCondition_condition(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var siteConnectionImplementors = []string{"SiteConnection"}
 
 func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.Site]) graphql.Marshaler {
@@ -62001,6 +64151,44 @@ func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var siteIntegrationScriptImplementors = []string{"SiteIntegrationScript"}
+
+func (ec *executionContext) _SiteIntegrationScript(ctx context.Context, sel ast.SelectionSet, obj *model.SiteIntegrationScript) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteIntegrationScriptImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteIntegrationScript")
+		case "script":
+			out.Values[i] = ec._SiteIntegrationScript_script(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var sitePointerImplementors = []string{"SitePointer"}
 
 func (ec *executionContext) _SitePointer(ctx context.Context, sel ast.SelectionSet, obj *model.SitePointer) graphql.Marshaler {
@@ -62020,6 +64208,44 @@ func (ec *executionContext) _SitePointer(ctx context.Context, sel ast.SelectionS
 			}
 		case "site":
 			out.Values[i] = ec._SitePointer_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sitePublishingPreviewImplementors = []string{"SitePublishingPreview"}
+
+func (ec *executionContext) _SitePublishingPreview(ctx context.Context, sel ast.SelectionSet, obj *model.SitePublishingPreview) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sitePublishingPreviewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SitePublishingPreview")
+		case "url":
+			out.Values[i] = ec._SitePublishingPreview_url(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -67430,6 +69656,20 @@ func (ec *executionContext) unmarshalNPublishIntegrationInput2githubᚗcomᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNPublishedContentSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentSite(ctx context.Context, sel ast.SelectionSet, v *model.PublishedContentSite) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedContentSite(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedCustomizations2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedCustomizations(ctx context.Context, sel ast.SelectionSet, v model.PublishedCustomizations) graphql.Marshaler {
+	return ec._PublishedCustomizations(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNPublishedFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedFile) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -68301,6 +70541,42 @@ func (ec *executionContext) marshalNSiteAdaptiveContent2githubᚗcomᚋbindery�
 	return ec._SiteAdaptiveContent(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteAdaptiveSchema(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteAdaptiveTemplateCondition2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveTemplateConditionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteAdaptiveTemplateCondition) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteAdaptiveTemplateCondition2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveTemplateCondition(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteAdaptiveTemplateCondition2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveTemplateCondition(ctx context.Context, sel ast.SelectionSet, v *model.SiteAdaptiveTemplateCondition) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteAdaptiveTemplateCondition(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAgentsContext(ctx context.Context, v any) (model.SiteAgentsContext, error) {
 	var res model.SiteAgentsContext
 	err := res.UnmarshalGQL(v)
@@ -68345,6 +70621,42 @@ func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbindery
 		return graphql.Null
 	}
 	return ec._SiteEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteIntegrationScript2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteIntegrationScriptᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteIntegrationScript) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteIntegrationScript2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteIntegrationScript(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteIntegrationScript2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteIntegrationScript(ctx context.Context, sel ast.SelectionSet, v *model.SiteIntegrationScript) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteIntegrationScript(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSitePublishingPreview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingPreview(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishingPreview) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SitePublishingPreview(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteReaderSettings(ctx context.Context, sel ast.SelectionSet, v *model.SiteReaderSettings) graphql.Marshaler {
@@ -70408,6 +72720,13 @@ func (ec *executionContext) unmarshalOSiteAdaptiveContentInput2githubᚗcomᚋbi
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteAdaptiveSchema(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.SiteAgentsContext], error) {
 	var res opt.Field[*model.SiteAgentsContext]
 	err := res.UnmarshalGQL(v)
@@ -70429,6 +72748,14 @@ func (ec *executionContext) unmarshalOSitePointerInput2githubᚗcomᚋbinderyᚋ
 	var res opt.Field[*model.SitePointer]
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSiteSearchScope2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSearchScope(ctx context.Context, v any) (*model.SiteSearchScope, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteSearchScope(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteTypeᚄ(ctx context.Context, v any) ([]model.SiteType, error) {

@@ -152,6 +152,7 @@ func (a *api) table() []Route {
 		Route{"GET", "/orgs/{organizationId}/sites/{siteId}/ask/questions", a.streamRecommendedQuestionsInSite},
 		Route{"POST", "/orgs/{organizationId}/sites/{siteId}/ai/response", a.streamAIResponseInSite},
 	)
+	routes = append(routes, a.sitePublishingRoutes()...)
 	routes = append(routes, a.translationRoutes()...)
 	routes = append(routes, a.gitSyncRoutes()...)
 	routes = append(routes, a.openAPIRoutes()...)

@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // PublishedContentSite is what a site publishes: the site, its structure, its customizations
 // (the site's and each site space's, merged), and the scripts of its integrations.
@@ -18,6 +21,9 @@ type PublishedCustomizations struct {
 	Site       JSON            `json:"site"`
 	SiteSpaces map[string]JSON `json:"siteSpaces"`
 }
+
+// SiteSpacesJSON is SiteSpaces as one JSON object.
+func (c *PublishedCustomizations) SiteSpacesJSON() (JSON, error) { return json.Marshal(c.SiteSpaces) }
 
 // SiteIntegrationScript is a script an integration adds to a published site. Bindery's
 // integrations add none.
