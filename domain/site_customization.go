@@ -108,11 +108,11 @@ func (r *App) UpdateSiteCustomization(ctx context.Context, orgID, siteID string,
 // jsonObject decodes a JSON object. Errors: Invalid.
 func jsonObject(raw model.JSON) (map[string]any, error) {
 	if len(raw) > sitestyle.MaxDocument {
-		return nil, apperr.Invalidf("", "the settings must be at most %d bytes", sitestyle.MaxDocument)
+		return nil, apperr.Invalidf("body", "must be at most %d bytes", sitestyle.MaxDocument)
 	}
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return nil, apperr.Invalidf("", "the settings must be a JSON object")
+		return nil, apperr.Invalidf("body", "must be a JSON object")
 	}
 	return m, nil
 }

@@ -219,7 +219,13 @@ func TestSiteCustomization(t *testing.T) {
 			t.Errorf("overridden = %v", c)
 		}
 		e.wantBadBodies(o.admin.Token, "PATCH", ss, badBody{"bad corners", map[string]any{"styling": map[string]any{"corners": "wavy"}}, "styling.corners"})
-		e.read("/sites/styled/", nil).want(http.StatusOK).has("Handbook v2", "Version 3 is out", "https://cdn.acme.test/logo.png", "© Acme Inc.", "https://status.acme.test", `data-theme="dark"`)
+		home := e.read("/sites/styled/", nil).want(http.StatusOK).has("Handbook v2", "Version 3 is out", "https://cdn.acme.test/logo.png", "© Acme Inc.", "https://status.acme.test", `data-theme="dark"`)
+		// Yellow links on white would be unreadable: the reader darkens them, and its content
+		// security policy allows exactly that style element.
+		home.lacks(":root{--accent:#ffff00").has(":root{--accent:#", "--primary-fill:#ffff00", "--on-primary:#111111")
+		if csp := home.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "style-src 'self' 'sha256-") {
+			t.Errorf("CSP = %q", csp)
+		}
 		c = e.call(o.admin.Token, "PATCH", ss, map[string]any{"title": nil}).want(http.StatusOK).object()
 		if c["title"] != "Acme Handbook" || c["styling"].(map[string]any)["corners"] != "straight" {
 			t.Errorf("title reset = %v", c)
