@@ -77,6 +77,13 @@ func (h *Handler) servePage(w http.ResponseWriter, req *http.Request) {
 	}
 	at := res.Site.At
 	if at == nil || at.Page == nil {
+		// A path that shows nothing: the site's redirect from it, if any, before 404.
+		var red redirectResult
+		if _, err := h.run(req.Context(), redirectQuery, vars(req, map[string]any{"path": path}), &red); err == nil && red.Site.Redirect != nil {
+			headers(w, res.Site.Indexable)
+			http.Redirect(w, req, *red.Site.Redirect, http.StatusMovedPermanently)
+			return
+		}
 		h.fail(w, req, &queryError{Code: "NOT_FOUND", Message: "page not found"})
 		return
 	}

@@ -69,6 +69,17 @@ const searchQuery = `query ReaderSearch($name: String!, $visitor: SiteVisitorInp
   }
 }`
 
+// redirectQuery reads where a path that shows nothing is redirected.
+const redirectQuery = `query ReaderRedirect($name: String!, $visitor: SiteVisitorInput, $path: String!) {
+  site: publishedSite(name: $name, visitor: $visitor) { redirect(path: $path) }
+}`
+
+type redirectResult struct {
+	Site struct {
+		Redirect *string `json:"redirect"`
+	} `json:"site"`
+}
+
 // pageType is a page's type as the templates compare it: document, group or link (GraphQL's
 // enum values, lowercased).
 type pageType string

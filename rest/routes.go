@@ -153,6 +153,7 @@ func (a *api) table() []Route {
 		Route{"POST", "/orgs/{organizationId}/sites/{siteId}/ai/response", a.streamAIResponseInSite},
 	)
 	routes = append(routes, a.sitePublishingRoutes()...)
+	routes = append(routes, a.siteRedirectRoutes()...)
 	routes = append(routes, a.translationRoutes()...)
 	routes = append(routes, a.gitSyncRoutes()...)
 	routes = append(routes, a.openAPIRoutes()...)

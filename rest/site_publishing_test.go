@@ -12,6 +12,7 @@ import (
 type publishingSite struct {
 	o                     *contentOrg
 	space, site, ss, path string
+	page                  string  // the Installation page
 	other                 account // the admin of another organization
 	otherOrg              string
 }
@@ -20,7 +21,7 @@ func newPublishingSite(e *env, basename string) *publishingSite {
 	e.t.Helper()
 	o := newContentOrg(e)
 	p := &publishingSite{o: o, space: o.space("", "Handbook")}
-	e.createPage(o.admin.Token, target(p.space, ""), map[string]any{"title": "Installation", "markdown": "Run the **installer** on your server."})
+	p.page = e.createPage(o.admin.Token, target(p.space, ""), map[string]any{"title": "Installation", "markdown": "Run the **installer** on your server."})
 	p.site, p.path = o.site("Docs")
 	p.ss = o.siteAdd(o.admin.Token, p.site, p.space).ID
 	e.call(o.admin.Token, "PATCH", p.path, map[string]any{"basename": basename}).want(http.StatusOK)
