@@ -607,6 +607,7 @@ type ComplexityRoot struct {
 		PublishSite                        func(childComplexity int, organizationID string, siteID string) int
 		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
 		RefreshOpenAPISpec                 func(childComplexity int, organizationID string, slug string) int
+		RegenerateSitePublishingAuth       func(childComplexity int, organizationID string, siteID string) int
 		RemoveCollectionTeamPermission     func(childComplexity int, collectionID string, teamID string) int
 		RemoveCollectionUserPermission     func(childComplexity int, collectionID string, userID string) int
 		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
@@ -645,6 +646,7 @@ type ComplexityRoot struct {
 		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
 		UpdateSiteAdaptiveSchema           func(childComplexity int, organizationID string, siteID string, jsonSchema model.JSON) int
 		UpdateSiteCustomization            func(childComplexity int, organizationID string, siteID string, settings model.JSON) int
+		UpdateSitePublishingAuth           func(childComplexity int, organizationID string, siteID string, input model.SitePublishingAuthUpdate) int
 		UpdateSiteReaderSettings           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) int
 		UpdateSiteRedirect                 func(childComplexity int, organizationID string, siteID string, siteRedirectID string, input model.SiteRedirectInput) int
 		UpdateSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) int
@@ -1006,6 +1008,7 @@ type ComplexityRoot struct {
 		OrganizationsForEmailDomain func(childComplexity int, emailDomain string) int
 		Passkeys                    func(childComplexity int) int
 		PublishedSite               func(childComplexity int, name string, visitor *model.SiteVisitorInput) int
+		PublishedSiteFallback       func(childComplexity int, name string) int
 		Sessions                    func(childComplexity int) int
 		Space                       func(childComplexity int, id string) int
 		User                        func(childComplexity int, id string) int
@@ -1267,6 +1270,7 @@ type ComplexityRoot struct {
 		ID                         func(childComplexity int) int
 		Published                  func(childComplexity int) int
 		PublishedContent           func(childComplexity int, shareKey *string) int
+		PublishingAuth             func(childComplexity int) int
 		PublishingPreview          func(childComplexity int, siteSpace *string, claims model.JSON) int
 		ReaderSettings             func(childComplexity int) int
 		RecommendedQuestions       func(childComplexity int, siteSpaceID *string) int
@@ -1320,6 +1324,12 @@ type ComplexityRoot struct {
 	SitePointer struct {
 		Site func(childComplexity int) int
 		Type func(childComplexity int) int
+	}
+
+	SitePublishingAuth struct {
+		Backend     func(childComplexity int) int
+		FallbackURL func(childComplexity int) int
+		PrivateKey  func(childComplexity int) int
 	}
 
 	SitePublishingPreview struct {
@@ -1826,6 +1836,8 @@ type MutationResolver interface {
 	UpdateSiteCustomization(ctx context.Context, organizationID string, siteID string, settings model.JSON) (model.JSON, error)
 	OverrideSiteSpaceCustomization(ctx context.Context, organizationID string, siteID string, siteSpaceID string, overrides model.JSON) (model.JSON, error)
 	DeleteSiteSpaceCustomization(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error)
+	UpdateSitePublishingAuth(ctx context.Context, organizationID string, siteID string, input model.SitePublishingAuthUpdate) (*model.SitePublishingAuth, error)
+	RegenerateSitePublishingAuth(ctx context.Context, organizationID string, siteID string) (*model.SitePublishingAuth, error)
 	CreateSiteRedirect(ctx context.Context, organizationID string, siteID string, input model.SiteRedirectInput) (*model.SiteRedirect, error)
 	UpdateSiteRedirect(ctx context.Context, organizationID string, siteID string, siteRedirectID string, input model.SiteRedirectInput) (*model.SiteRedirect, error)
 	DeleteSiteRedirect(ctx context.Context, organizationID string, siteID string, siteRedirectID string) (bool, error)
@@ -1922,6 +1934,7 @@ type QueryResolver interface {
 	Passkeys(ctx context.Context) ([]*model.Passkey, error)
 	PublishedSite(ctx context.Context, name string, visitor *model.SiteVisitorInput) (*domain.PublishedSite, error)
 	CheckVisitorCondition(ctx context.Context, condition string) (*model.ConditionCheck, error)
+	PublishedSiteFallback(ctx context.Context, name string) (*string, error)
 	Space(ctx context.Context, id string) (*model.Space, error)
 	APITokens(ctx context.Context) ([]*model.APIToken, error)
 	APIInformation(ctx context.Context) (*model.ApiInformation, error)
@@ -1966,6 +1979,7 @@ type SiteResolver interface {
 	PublishedContent(ctx context.Context, obj *model.Site, shareKey *string) (*model.PublishedContentSite, error)
 	PublishingPreview(ctx context.Context, obj *model.Site, siteSpace *string, claims model.JSON) (*model.SitePublishingPreview, error)
 	SearchContent(ctx context.Context, obj *model.Site, query string, scope *model.SiteSearchScope, first *int, after *string) (*model.SearchSpaceResultConnection, error)
+	PublishingAuth(ctx context.Context, obj *model.Site) (*model.SitePublishingAuth, error)
 	Redirects(ctx context.Context, obj *model.Site, first *int, after *string, search *string) (*model.Connection[*model.SiteRedirect], error)
 	Redirect(ctx context.Context, obj *model.Site, source string, shareKey *string) (*model.ResolvedSiteRedirect, error)
 	Sections(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string) (*model.Connection[*model.SiteSection], error)
@@ -4525,6 +4539,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RefreshOpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string)), true
+	case "Mutation.regenerateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_regenerateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.removeCollectionTeamPermission":
 		if e.ComplexityRoot.Mutation.RemoveCollectionTeamPermission == nil {
 			break
@@ -4943,6 +4968,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSiteCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["settings"].(model.JSON)), true
+	case "Mutation.updateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.UpdateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SitePublishingAuthUpdate)), true
 	case "Mutation.updateSiteReaderSettings":
 		if e.ComplexityRoot.Mutation.UpdateSiteReaderSettings == nil {
 			break
@@ -6669,6 +6705,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PublishedSite(childComplexity, args["name"].(string), args["visitor"].(*model.SiteVisitorInput)), true
+	case "Query.publishedSiteFallback":
+		if e.ComplexityRoot.Query.PublishedSiteFallback == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishedSiteFallback_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishedSiteFallback(childComplexity, args["name"].(string)), true
 	case "Query.sessions":
 		if e.ComplexityRoot.Query.Sessions == nil {
 			break
@@ -7768,6 +7815,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.PublishedContent(childComplexity, args["shareKey"].(*string)), true
+	case "Site.publishingAuth":
+		if e.ComplexityRoot.Site.PublishingAuth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.PublishingAuth(childComplexity), true
 	case "Site.publishingPreview":
 		if e.ComplexityRoot.Site.PublishingPreview == nil {
 			break
@@ -8027,6 +8080,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SitePointer.Type(childComplexity), true
+
+	case "SitePublishingAuth.backend":
+		if e.ComplexityRoot.SitePublishingAuth.Backend == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.Backend(childComplexity), true
+	case "SitePublishingAuth.fallbackURL":
+		if e.ComplexityRoot.SitePublishingAuth.FallbackURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.FallbackURL(childComplexity), true
+	case "SitePublishingAuth.privateKey":
+		if e.ComplexityRoot.SitePublishingAuth.PrivateKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.PrivateKey(childComplexity), true
 
 	case "SitePublishingPreview.url":
 		if e.ComplexityRoot.SitePublishingPreview.URL == nil {
@@ -9623,6 +9695,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSetTeamMemberInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSitePointerInput,
+		ec.unmarshalInputSitePublishingAuthUpdate,
 		ec.unmarshalInputSiteRedirectDestinationInput,
 		ec.unmarshalInputSiteRedirectInput,
 		ec.unmarshalInputSiteSearchScope,
@@ -9730,7 +9803,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_publishing.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
+//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -9819,6 +9892,7 @@ type PublishedURLs {
 	{Name: "schema/share_link.graphqls", Input: sourceData("schema/share_link.graphqls"), BuiltIn: false},
 	{Name: "schema/site.graphqls", Input: sourceData("schema/site.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing.graphqls", Input: sourceData("schema/site_publishing.graphqls"), BuiltIn: false},
+	{Name: "schema/site_publishing_auth.graphqls", Input: sourceData("schema/site_publishing_auth.graphqls"), BuiltIn: false},
 	{Name: "schema/site_redirect.graphqls", Input: sourceData("schema/site_redirect.graphqls"), BuiltIn: false},
 	{Name: "schema/site_section.graphqls", Input: sourceData("schema/site_section.graphqls"), BuiltIn: false},
 	{Name: "schema/site_space.graphqls", Input: sourceData("schema/site_space.graphqls"), BuiltIn: false},
@@ -12025,6 +12099,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_publishingPreview(ctx, field)
 	case "searchContent":
 		return ec.fieldContext_Site_searchContent(ctx, field)
+	case "publishingAuth":
+		return ec.fieldContext_Site_publishingAuth(ctx, field)
 	case "redirects":
 		return ec.fieldContext_Site_redirects(ctx, field)
 	case "redirect":
@@ -12107,6 +12183,18 @@ func (ec *executionContext) childFields_SitePointer(ctx context.Context, field g
 		return ec.fieldContext_SitePointer_site(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SitePointer", field.Name)
+}
+
+func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "backend":
+		return ec.fieldContext_SitePublishingAuth_backend(ctx, field)
+	case "privateKey":
+		return ec.fieldContext_SitePublishingAuth_privateKey(ctx, field)
+	case "fallbackURL":
+		return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SitePublishingAuth", field.Name)
 }
 
 func (ec *executionContext) childFields_SitePublishingPreview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14741,6 +14829,28 @@ func (ec *executionContext) field_Mutation_refreshOpenAPISpec_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_regenerateSitePublishingAuth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_removeCollectionTeamPermission_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15720,6 +15830,36 @@ func (ec *executionContext) field_Mutation_updateSiteCustomization_args(ctx cont
 		return nil, err
 	}
 	args["settings"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSitePublishingAuth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SitePublishingAuthUpdate, error) {
+			return ec.unmarshalNSitePublishingAuthUpdate2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingAuthUpdate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -16764,6 +16904,20 @@ func (ec *executionContext) field_Query_organizations_args(ctx context.Context, 
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_publishedSiteFallback_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
 	return args, nil
 }
 
@@ -28765,6 +28919,94 @@ func (ec *executionContext) fieldContext_Mutation_deleteSiteSpaceCustomization(c
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSitePublishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSitePublishingAuth(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.SitePublishingAuthUpdate))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSitePublishingAuth_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_regenerateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_regenerateSitePublishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RegenerateSitePublishingAuth(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_regenerateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_regenerateSitePublishingAuth_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -36614,6 +36856,50 @@ func (ec *executionContext) fieldContext_Query_checkVisitorCondition(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_publishedSiteFallback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishedSiteFallback(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishedSiteFallback(ctx, fc.Args["name"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishedSiteFallback(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishedSiteFallback_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_space(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41896,6 +42182,38 @@ func (ec *executionContext) fieldContext_Site_searchContent(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_publishingAuth(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_publishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().PublishingAuth(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_publishingAuth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_redirects(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -42472,6 +42790,75 @@ func (ec *executionContext) _SitePointer_site(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_SitePointer_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePointer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SitePublishingAuth_backend(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_backend(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Backend, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_backend(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SitePublishingAuth_privateKey(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_privateKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PrivateKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_privateKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SitePublishingAuth_fallbackURL(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FallbackURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_fallbackURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SitePublishingPreview_url(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingPreview) (ret graphql.Marshaler) {
@@ -51910,6 +52297,43 @@ func (ec *executionContext) unmarshalInputSitePointerInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSitePublishingAuthUpdate(ctx context.Context, obj any) (model.SitePublishingAuthUpdate, error) {
+	var it model.SitePublishingAuthUpdate
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"backend", "fallbackURL"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "backend":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("backend"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Backend = data
+		case "fallbackURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fallbackURL"))
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FallbackURL = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSiteRedirectDestinationInput(ctx context.Context, obj any) (model.SiteRedirectDestination, error) {
 	var it model.SiteRedirectDestination
 	if obj == nil {
@@ -58083,6 +58507,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateSitePublishingAuth":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSitePublishingAuth(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "regenerateSitePublishingAuth":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_regenerateSitePublishingAuth(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSiteRedirect":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSiteRedirect(ctx, field)
@@ -62096,6 +62534,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "publishedSiteFallback":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_publishedSiteFallback(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "space":
 			field := field
 
@@ -65085,6 +65545,44 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "publishingAuth":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_publishingAuth(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "redirects":
 			field := field
 
@@ -65574,6 +66072,54 @@ func (ec *executionContext) _SitePointer(ctx context.Context, sel ast.SelectionS
 		case "site":
 			out.Values[i] = ec._SitePointer_site(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sitePublishingAuthImplementors = []string{"SitePublishingAuth"}
+
+func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.SelectionSet, obj *model.SitePublishingAuth) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sitePublishingAuthImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SitePublishingAuth")
+		case "backend":
+			out.Values[i] = ec._SitePublishingAuth_backend(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "privateKey":
+			out.Values[i] = ec._SitePublishingAuth_privateKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fallbackURL":
+			out.Values[i] = ec._SitePublishingAuth_fallbackURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -72219,6 +72765,21 @@ func (ec *executionContext) marshalNSiteIntegrationScript2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._SiteIntegrationScript(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingAuth(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SitePublishingAuth(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSitePublishingAuthUpdate2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingAuthUpdate(ctx context.Context, v any) (model.SitePublishingAuthUpdate, error) {
+	res, err := ec.unmarshalInputSitePublishingAuthUpdate(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNSitePublishingPreview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingPreview(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishingPreview) graphql.Marshaler {

@@ -261,6 +261,9 @@ func (h *Handler) fail(w http.ResponseWriter, req *http.Request, err error) {
 	case "NOT_FOUND":
 		status, title, text = http.StatusNotFound, "Page not found", "There is nothing at this address."
 	case "UNAUTHENTICATED":
+		if h.signInElsewhere(w, req) {
+			return
+		}
 		status, title, text = http.StatusUnauthorized, "Sign in to read this site", "This site is for signed-in visitors. Open it through the link your sign-in gives you."
 	case "INVALID":
 		status, title, text = http.StatusBadRequest, "Bad request", qe.Message // a wrapped one too: never a panic
