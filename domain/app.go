@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"context"
 	"time"
 
 	"github.com/bindery/bindery/domain/account"
@@ -49,4 +50,7 @@ type App struct {
 	// is stored: a cache of authenticated tokens drops its entry there, so that the token is refused
 	// on the next request.
 	TokenRevoked func(tokenHash string)
+	// LookupCNAME resolves a host name's canonical name, to check that a site's own host name
+	// points here; nil: the system's resolver. Tests replace it.
+	LookupCNAME func(ctx context.Context, host string) (string, error)
 }

@@ -124,7 +124,7 @@ func (r *App) OpenPublishedSite(ctx context.Context, name string, in *model.Site
 	}
 	ps := &PublishedSite{
 		ID: site.ID, Title: site.Title, Visibility: site.Visibility, Indexable: site.Visibility == "public",
-		URL: r.siteURL(site.Basename, site.ID), orgID: site.OrganizationID, claims: claims,
+		URL: r.publicSiteURL(site), orgID: site.OrganizationID, claims: claims,
 		vars: stringVars(jsonOf(settings.Variables)), roots: map[string]*PublishedSiteSpace{},
 	}
 	if ps.Claims, err = json.Marshal(claims); err != nil {

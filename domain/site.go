@@ -22,6 +22,15 @@ func (r *App) siteURL(basename *string, id string) string {
 	return r.Settings.PublicURL + "/sites/" + name + "/"
 }
 
+// publicSiteURL is where a site is published: at its own host name once its DNS points here,
+// else under the server's /sites/.
+func (r *App) publicSiteURL(s *model.Site) string {
+	if s.Hostname != nil {
+		return "https://" + *s.Hostname + "/"
+	}
+	return r.siteURL(s.Basename, s.ID)
+}
+
 func (r *App) toSite(s *storage.Site) *model.Site {
 	out := &model.Site{
 		Object: "site", ID: s.ID, Type: model.SiteType(s.Type), Title: s.Title, Basename: s.Basename,
@@ -34,8 +43,9 @@ func (r *App) toSite(s *storage.Site) *model.Site {
 		},
 		OrganizationID: s.OrganizationID,
 	}
+	out.Hostname = s.Hostname
 	if out.Published {
-		u := r.siteURL(s.Basename, s.ID)
+		u := r.publicSiteURL(out)
 		out.URLs.Published = &u
 	}
 	return out

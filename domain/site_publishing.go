@@ -136,7 +136,7 @@ func (r *App) SitePublishingPreview(ctx context.Context, orgID, siteID string, s
 	if target == nil {
 		return nil, apperr.Invalidf("siteSpace", "no such site space on this site")
 	}
-	u := r.siteURL(site.Basename, site.ID)
+	u := r.publicSiteURL(site)
 	if target.URLs.Published != nil {
 		u = *target.URLs.Published
 	}

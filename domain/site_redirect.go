@@ -106,8 +106,8 @@ func (r *App) saveSiteRedirect(ctx context.Context, orgID, siteID string, row *s
 	if err != nil {
 		return nil, err
 	}
-	if target == r.siteURL(site.Basename, site.ID)+strings.TrimPrefix(row.Source, "/") ||
-		target == r.siteURL(site.Basename, site.ID)+strings.TrimPrefix(row.Source, "/")+"/" {
+	if target == r.publicSiteURL(r.toSite(site))+strings.TrimPrefix(row.Source, "/") ||
+		target == r.publicSiteURL(r.toSite(site))+strings.TrimPrefix(row.Source, "/")+"/" {
 		return nil, apperr.Invalidf("destination", "leads back to %s: a redirect cannot lead to itself", row.Source)
 	}
 	raw, err := json.Marshal(dest)

@@ -256,6 +256,18 @@ type ComplexityRoot struct {
 		Valid func(childComplexity int) int
 	}
 
+	CustomHostname struct {
+		Hostname func(childComplexity int) int
+		IsActive func(childComplexity int) int
+		Status   func(childComplexity int) int
+		Target   func(childComplexity int) int
+	}
+
+	CustomHostnameSite struct {
+		Site func(childComplexity int) int
+		Type func(childComplexity int) int
+	}
+
 	EmojiReaction struct {
 		Count func(childComplexity int) int
 		Emoji func(childComplexity int) int
@@ -610,6 +622,7 @@ type ComplexityRoot struct {
 		RegenerateSitePublishingAuth       func(childComplexity int, organizationID string, siteID string) int
 		RemoveCollectionTeamPermission     func(childComplexity int, collectionID string, teamID string) int
 		RemoveCollectionUserPermission     func(childComplexity int, collectionID string, userID string) int
+		RemoveCustomHostname               func(childComplexity int, hostname string) int
 		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
 		RemovePasskey                      func(childComplexity int, id string) int
 		RemoveRequestedReviewer            func(childComplexity int, spaceID string, changeRequestID string, userID string) int
@@ -620,9 +633,11 @@ type ComplexityRoot struct {
 		RenamePasskey                      func(childComplexity int, id string, name string) int
 		RequestReviewers                   func(childComplexity int, spaceID string, changeRequestID string, input model.RequestReviewersInput) int
 		RestoreSpace                       func(childComplexity int, id string) int
+		RevalidateCustomHostname           func(childComplexity int, hostname string) int
 		RevokeAPIToken                     func(childComplexity int, id string) int
 		RunTranslation                     func(childComplexity int, organizationID string, translationID string) int
 		SetMemberSso                       func(childComplexity int, organizationID string, userID string) int
+		SetSiteHostname                    func(childComplexity int, organizationID string, siteID string, hostname *string) int
 		SetSpaceTemplate                   func(childComplexity int, spaceID string, template bool) int
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) int
 		SortSiteStructure                  func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
@@ -1003,6 +1018,7 @@ type ComplexityRoot struct {
 		APITokens                   func(childComplexity int) int
 		CheckVisitorCondition       func(childComplexity int, condition string) int
 		Collection                  func(childComplexity int, id string) int
+		CustomHostname              func(childComplexity int, hostname string) int
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
 		OrganizationsForEmailDomain func(childComplexity int, emailDomain string) int
@@ -1830,6 +1846,9 @@ type MutationResolver interface {
 	UpdateSite(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteInput) (*model.Site, error)
 	DeleteSite(ctx context.Context, organizationID string, siteID string) (bool, error)
 	SortSiteStructure(ctx context.Context, organizationID string, siteID string, input model.SortSiteStructureInput) (model.SiteStructureItem, error)
+	SetSiteHostname(ctx context.Context, organizationID string, siteID string, hostname *string) (*model.CustomHostname, error)
+	RevalidateCustomHostname(ctx context.Context, hostname string) (*model.CustomHostname, error)
+	RemoveCustomHostname(ctx context.Context, hostname string) (bool, error)
 	PublishSite(ctx context.Context, organizationID string, siteID string) (*model.Site, error)
 	UnpublishSite(ctx context.Context, organizationID string, siteID string) (*model.Site, error)
 	UpdateSiteAdaptiveSchema(ctx context.Context, organizationID string, siteID string, jsonSchema model.JSON) (*model.SiteAdaptiveSchema, error)
@@ -1934,6 +1953,7 @@ type QueryResolver interface {
 	Passkeys(ctx context.Context) ([]*model.Passkey, error)
 	PublishedSite(ctx context.Context, name string, visitor *model.SiteVisitorInput) (*domain.PublishedSite, error)
 	CheckVisitorCondition(ctx context.Context, condition string) (*model.ConditionCheck, error)
+	CustomHostname(ctx context.Context, hostname string) (*model.CustomHostname, error)
 	PublishedSiteFallback(ctx context.Context, name string) (*string, error)
 	Space(ctx context.Context, id string) (*model.Space, error)
 	APITokens(ctx context.Context) ([]*model.APIToken, error)
@@ -2850,6 +2870,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConditionCheck.Valid(childComplexity), true
+
+	case "CustomHostname.hostname":
+		if e.ComplexityRoot.CustomHostname.Hostname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Hostname(childComplexity), true
+	case "CustomHostname.isActive":
+		if e.ComplexityRoot.CustomHostname.IsActive == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.IsActive(childComplexity), true
+	case "CustomHostname.status":
+		if e.ComplexityRoot.CustomHostname.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Status(childComplexity), true
+	case "CustomHostname.target":
+		if e.ComplexityRoot.CustomHostname.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Target(childComplexity), true
+
+	case "CustomHostnameSite.site":
+		if e.ComplexityRoot.CustomHostnameSite.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostnameSite.Site(childComplexity), true
+	case "CustomHostnameSite.type":
+		if e.ComplexityRoot.CustomHostnameSite.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostnameSite.Type(childComplexity), true
 
 	case "EmojiReaction.count":
 		if e.ComplexityRoot.EmojiReaction.Count == nil {
@@ -4572,6 +4630,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveCollectionUserPermission(childComplexity, args["collectionId"].(string), args["userId"].(string)), true
+	case "Mutation.removeCustomHostname":
+		if e.ComplexityRoot.Mutation.RemoveCustomHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeCustomHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveCustomHostname(childComplexity, args["hostname"].(string)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -4682,6 +4751,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RestoreSpace(childComplexity, args["id"].(string)), true
+	case "Mutation.revalidateCustomHostname":
+		if e.ComplexityRoot.Mutation.RevalidateCustomHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revalidateCustomHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevalidateCustomHostname(childComplexity, args["hostname"].(string)), true
 	case "Mutation.revokeAPIToken":
 		if e.ComplexityRoot.Mutation.RevokeAPIToken == nil {
 			break
@@ -4715,6 +4795,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetMemberSso(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.setSiteHostname":
+		if e.ComplexityRoot.Mutation.SetSiteHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setSiteHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetSiteHostname(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["hostname"].(*string)), true
 	case "Mutation.setSpaceTemplate":
 		if e.ComplexityRoot.Mutation.SetSpaceTemplate == nil {
 			break
@@ -6654,6 +6745,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Collection(childComplexity, args["id"].(string)), true
+	case "Query.customHostname":
+		if e.ComplexityRoot.Query.CustomHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Query_customHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CustomHostname(childComplexity, args["hostname"].(string)), true
 
 	case "Query.organization":
 		if e.ComplexityRoot.Query.Organization == nil {
@@ -9803,7 +9905,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
+//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -9891,6 +9993,7 @@ type PublishedURLs {
 	{Name: "schema/search.graphqls", Input: sourceData("schema/search.graphqls"), BuiltIn: false},
 	{Name: "schema/share_link.graphqls", Input: sourceData("schema/share_link.graphqls"), BuiltIn: false},
 	{Name: "schema/site.graphqls", Input: sourceData("schema/site.graphqls"), BuiltIn: false},
+	{Name: "schema/site_hostname.graphqls", Input: sourceData("schema/site_hostname.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing.graphqls", Input: sourceData("schema/site_publishing.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing_auth.graphqls", Input: sourceData("schema/site_publishing_auth.graphqls"), BuiltIn: false},
 	{Name: "schema/site_redirect.graphqls", Input: sourceData("schema/site_redirect.graphqls"), BuiltIn: false},
@@ -10299,6 +10402,30 @@ func (ec *executionContext) childFields_ConditionCheck(ctx context.Context, fiel
 		return ec.fieldContext_ConditionCheck_error(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConditionCheck", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomHostname(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hostname":
+		return ec.fieldContext_CustomHostname_hostname(ctx, field)
+	case "target":
+		return ec.fieldContext_CustomHostname_target(ctx, field)
+	case "isActive":
+		return ec.fieldContext_CustomHostname_isActive(ctx, field)
+	case "status":
+		return ec.fieldContext_CustomHostname_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomHostname", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomHostnameSite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_CustomHostnameSite_type(ctx, field)
+	case "site":
+		return ec.fieldContext_CustomHostnameSite_site(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomHostnameSite", field.Name)
 }
 
 func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14895,6 +15022,20 @@ func (ec *executionContext) field_Mutation_removeCollectionUserPermission_args(c
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_removeCustomHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15139,6 +15280,20 @@ func (ec *executionContext) field_Mutation_restoreSpace_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_revalidateCustomHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_revokeAPIToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15194,6 +15349,36 @@ func (ec *executionContext) field_Mutation_setMemberSSO_args(ctx context.Context
 		return nil, err
 	}
 	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setSiteHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg2
 	return args, nil
 }
 
@@ -16854,6 +17039,20 @@ func (ec *executionContext) field_Query_collection_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_customHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg0
 	return args, nil
 }
 
@@ -21311,6 +21510,153 @@ func (ec *executionContext) _ConditionCheck_error(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_ConditionCheck_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ConditionCheck", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CustomHostname_hostname(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_hostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hostname, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_hostname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CustomHostname_target(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.CustomHostnameSite) graphql.Marshaler {
+			return ec.marshalNCustomHostnameSite2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostnameSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomHostname",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomHostnameSite(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomHostname_isActive(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_isActive(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsActive, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_isActive(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CustomHostname_status(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CustomHostnameSite_type(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostnameSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostnameSite_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostnameSite_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostnameSite", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CustomHostnameSite_site(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostnameSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostnameSite_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostnameSite_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostnameSite", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
 func (ec *executionContext) _EmojiReaction_emoji(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
@@ -28649,6 +28995,138 @@ func (ec *executionContext) fieldContext_Mutation_sortSiteStructure(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_sortSiteStructure_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setSiteHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setSiteHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetSiteHostname(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["hostname"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomHostname) graphql.Marshaler {
+			return ec.marshalOCustomHostname2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostname(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setSiteHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomHostname(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setSiteHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revalidateCustomHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revalidateCustomHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevalidateCustomHostname(ctx, fc.Args["hostname"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomHostname) graphql.Marshaler {
+			return ec.marshalNCustomHostname2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostname(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revalidateCustomHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomHostname(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revalidateCustomHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeCustomHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeCustomHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveCustomHostname(ctx, fc.Args["hostname"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeCustomHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeCustomHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -36850,6 +37328,50 @@ func (ec *executionContext) fieldContext_Query_checkVisitorCondition(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_checkVisitorCondition_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_customHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_customHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CustomHostname(ctx, fc.Args["hostname"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomHostname) graphql.Marshaler {
+			return ec.marshalNCustomHostname2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostname(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_customHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomHostname(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_customHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -55695,6 +56217,102 @@ func (ec *executionContext) _ConditionCheck(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var customHostnameImplementors = []string{"CustomHostname"}
+
+func (ec *executionContext) _CustomHostname(ctx context.Context, sel ast.SelectionSet, obj *model.CustomHostname) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customHostnameImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomHostname")
+		case "hostname":
+			out.Values[i] = ec._CustomHostname_hostname(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._CustomHostname_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isActive":
+			out.Values[i] = ec._CustomHostname_isActive(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._CustomHostname_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var customHostnameSiteImplementors = []string{"CustomHostnameSite"}
+
+func (ec *executionContext) _CustomHostnameSite(ctx context.Context, sel ast.SelectionSet, obj *model.CustomHostnameSite) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customHostnameSiteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomHostnameSite")
+		case "type":
+			out.Values[i] = ec._CustomHostnameSite_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "site":
+			out.Values[i] = ec._CustomHostnameSite_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var emojiReactionImplementors = []string{"EmojiReaction"}
 
 func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.SelectionSet, obj *model.EmojiReaction) graphql.Marshaler {
@@ -58461,6 +59079,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "sortSiteStructure":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_sortSiteStructure(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setSiteHostname":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setSiteHostname(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revalidateCustomHostname":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revalidateCustomHostname(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeCustomHostname":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeCustomHostname(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -62522,6 +63161,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_checkVisitorCondition(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "customHostname":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_customHostname(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -70568,6 +71229,20 @@ func (ec *executionContext) unmarshalNCreateTranslationInput2githubᚗcomᚋbind
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNCustomHostname2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostname(ctx context.Context, sel ast.SelectionSet, v *model.CustomHostname) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CustomHostname(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomHostnameSite2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostnameSite(ctx context.Context, sel ast.SelectionSet, v model.CustomHostnameSite) graphql.Marshaler {
+	return ec._CustomHostnameSite(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx context.Context, v any) (model.Document, error) {
 	var res model.Document
 	err := res.UnmarshalGQL(v)
@@ -74250,6 +74925,13 @@ func (ec *executionContext) unmarshalOCreateChangeRequestInput2ᚖgithubᚗcom�
 	}
 	res, err := ec.unmarshalInputCreateChangeRequestInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCustomHostname2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostname(ctx context.Context, sel ast.SelectionSet, v *model.CustomHostname) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CustomHostname(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalODefaultLevel2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.DefaultLevel], error) {

@@ -34,6 +34,7 @@ const (
 	contentCreator                     // readers of the content with the create role in the organization; lower readers 403, guests 404
 	contentCreatorDelete               // contentCreator, except that unseen content answers 204 like missing
 	tokenOwner                         // only the token's owner, who is none of the matrix's callers: 404
+	siteEditorDelete                   // siteEditor, except that outsiders' unseen host names answer 204 like missing
 )
 
 var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org", "read-token", "space-token"}
@@ -49,6 +50,8 @@ func (p policy) expect(role string, ok int) int {
 	switch {
 	case p == tokenOwner:
 		return http.StatusNotFound
+	case p == siteEditorDelete && outsider:
+		return http.StatusNoContent
 	case p == anyone || p == linkHolder:
 		return ok
 	case (p == contentDelete || p == contentEditorDelete || p == contentCreatorDelete) && (outsider || guest):
@@ -56,7 +59,7 @@ func (p policy) expect(role string, ok int) int {
 	case outsider, guest && (p == contentReader || p == contentEditor || p == contentAdmin || p == contentCommenter || p == contentReviewer || p == contentCreator):
 		return http.StatusNotFound
 	case p == member, p == insider && !guest, p == adminOnly && role == "admin", p == teamManager && role == "admin",
-		(p == creator || p == siteEditor) && rank[role] >= rank["create"], p == contentReader, p == contentEditor && rank[role] >= rank["edit"],
+		(p == creator || p == siteEditor || p == siteEditorDelete) && rank[role] >= rank["create"], p == contentReader, p == contentEditor && rank[role] >= rank["edit"],
 		(p == contentAdmin || p == contentDelete) && role == "admin",
 		p == contentCommenter && rank[role] >= rank["comment"], p == contentReviewer && rank[role] >= rank["review"],
 		p == contentEditorDelete && rank[role] >= rank["edit"],
@@ -72,6 +75,7 @@ type fixture struct {
 	space, collection, team    string
 	site, siteSpace, shareLink string
 	redirect                   string // a redirect of the site from /old
+	hostname                   string // the site's own host name
 	page, file                 string
 	reusableContent            string // a reusable content of the space, seen by its change request and revision
 	changeRequest, revision    string
@@ -235,6 +239,9 @@ var matrix = []matrixCase{
 	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", siteEditor, 204, shareLink(), "",
 		`mutation($o: ID!, $si: ID!, $sl: ID!) { deleteShareLink(organizationId: $o, siteId: $si, shareLinkId: $sl) }`},
 
+	{"GET", "/custom-hostnames/{hostname}", siteEditor, 200, hostname, "", `query($h: String!) { customHostname(hostname: $h) { status } }`},
+	{"PATCH", "/custom-hostnames/{hostname}", siteEditor, 204, hostname, "", `mutation($h: String!) { revalidateCustomHostname(hostname: $h) { status } }`},
+	{"DELETE", "/custom-hostnames/{hostname}", siteEditorDelete, 205, hostname, "", `mutation($h: String!) { removeCustomHostname(hostname: $h) }`},
 	{"POST", "/orgs/{organizationId}/sites/{siteId}/publish", siteEditor, 200, site("/publish"), "", `mutation($o: ID!, $si: ID!) { publishSite(organizationId: $o, siteId: $si) { id } }`},
 	{"POST", "/orgs/{organizationId}/sites/{siteId}/unpublish", siteEditor, 200, site("/unpublish"), "", `mutation($o: ID!, $si: ID!) { unpublishSite(organizationId: $o, siteId: $si) { id } }`},
 	{"GET", "/orgs/{organizationId}/sites/{siteId}/published", insider, 200, site("/published"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { publishedContent { site { id } } } } }`},
@@ -266,6 +273,8 @@ var matrix = []matrixCase{
 	{"POST", "/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate", siteEditor, 200, site("/publishing/auth/regenerate"), "",
 		`mutation($o: ID!, $si: ID!) { regenerateSitePublishingAuth(organizationId: $o, siteId: $si) { backend } }`},
 }
+
+func hostname(f fixture) string { return "/custom-hostnames/" + f.hostname }
 
 func site(suffix string) func(fixture) string {
 	return func(f fixture) string { return "/orgs/" + f.org + "/sites/" + f.site + suffix }
@@ -390,7 +399,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 					continue
 				}
 				g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
-					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "rd": f.redirect, "sc": f.section, "sg": f.group,
+					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "rd": f.redirect, "h": f.hostname, "sc": f.section, "sg": f.group,
 					"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file, "rc": f.reusableContent,
 					"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 					"tr": f.translation, "ge": f.glossaryEntry,
@@ -436,7 +445,7 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 	if strings.Contains(path, "/git") { // a queued import: git/info has something to show
 		e.call(admin.Token, "POST", "/spaces/"+f.space+"/git/import", `{"url":"https://93.184.216.34/docs.git","ref":"refs/heads/main"}`).want(http.StatusNoContent)
 	}
-	if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") {
+	if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") || strings.Contains(path, "/custom-hostnames") {
 		var published string
 		f.site, f.siteSpace, f.shareLink, published = e.matrixSite(admin, orgID)
 		if f.space == "" {
@@ -448,6 +457,11 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 		site := "/orgs/" + orgID + "/sites/" + f.site
 		if strings.Contains(path, "/redirect") || path == sharedFixturePath {
 			f.redirect = e.call(admin.Token, "POST", site+"/redirects", map[string]any{"source": "/old", "destination": map[string]any{"kind": "site-space", "siteSpaceId": f.siteSpace}}).want(http.StatusCreated).object()["id"].(string)
+		}
+		if strings.Contains(path, "/custom-hostnames") || path == sharedFixturePath {
+			f.hostname = fmt.Sprintf("docs%d.matrix.test", n)
+			e.gql(admin.Token, `mutation($o: ID!, $s: ID!, $h: String) { setSiteHostname(organizationId: $o, siteId: $s, hostname: $h) { status } }`,
+				map[string]any{"o": orgID, "s": f.site, "h": f.hostname}).ok(nil)
 		}
 		if strings.Contains(path, "/adaptive-schema") || path == sharedFixturePath {
 			e.call(admin.Token, "PUT", site+"/adaptive-schema", `{"jsonSchema":{"type":"object","properties":{},"additionalProperties":false}}`).want(http.StatusOK)

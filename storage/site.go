@@ -30,6 +30,8 @@ type Site struct {
 	UpdatedAt   time.Time
 	// SiteSpaces is counted by the queries that read sites.
 	SiteSpaces int `bun:",scanonly"`
+	// Hostname is the site's own host name once its DNS points here, read with it.
+	Hostname *string `bun:",scanonly"`
 }
 
 // SiteSpace publishes one space on a site, at a path.
@@ -107,9 +109,11 @@ const (
 
 var shareLinkColumns = map[ShareLinkField][]string{ShareLinkActive: {"active"}, ShareLinkName: {"name"}}
 
-// withSiteCounts selects a site's columns with its number of site spaces: one statement a page.
+// withSiteCounts selects a site's columns with its number of site spaces and its active host
+// name: one statement a page.
 func withSiteCounts(q *bun.SelectQuery) *bun.SelectQuery {
-	return q.ColumnExpr("si.*").ColumnExpr("(SELECT COUNT(*) FROM site_spaces AS c WHERE c.site_id = si.id) AS site_spaces")
+	return q.ColumnExpr("si.*").ColumnExpr("(SELECT COUNT(*) FROM site_spaces AS c WHERE c.site_id = si.id) AS site_spaces").
+		ColumnExpr("(SELECT h.hostname FROM site_hostnames AS h WHERE h.site_id = si.id AND h.active) AS hostname")
 }
 
 // CreateSite inserts a site.
