@@ -3,6 +3,9 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+
+	"github.com/bindery/bindery/domain/sitestyle"
 
 	"github.com/bindery/bindery/domain/model"
 )
@@ -19,7 +22,21 @@ func (r *App) PublishedCustomization(ctx context.Context, ps *PublishedSite) (mo
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(c.site)
+	return json.Marshal(readerDoc(c, c.site))
+}
+
+// readerDoc is a customization as the reader gets it: a site that never set its customization
+// leaves the light or dark choice to each visitor's system, so it has no themes.
+func readerDoc(c *customizations, doc map[string]any) map[string]any {
+	if c.stored {
+		return doc
+	}
+	out := sitestyle.Merge(doc, nil)
+	if _, overridden := doc["themes"]; overridden && c.site["themes"] != nil && fmt.Sprint(doc["themes"]) != fmt.Sprint(c.site["themes"]) {
+		return out
+	}
+	delete(out, "themes")
+	return out
 }
 
 // PublishedSiteSpaceCustomization is the customization a published site space shows: its site's
@@ -29,5 +46,5 @@ func (r *App) PublishedSiteSpaceCustomization(ctx context.Context, sp *Published
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(c.of(sp.ID))
+	return json.Marshal(readerDoc(c, c.of(sp.ID)))
 }

@@ -19,6 +19,7 @@ import (
 
 // customizations are a site's customization and its site spaces' overrides, as read at once.
 type customizations struct {
+	stored    bool // the site has set its customization (else: the defaults)
 	site      map[string]any
 	overrides map[string]map[string]any // by site space id
 }
@@ -41,7 +42,7 @@ func (r *App) siteCustomizations(ctx context.Context, siteID string) (*customiza
 		if err := json.Unmarshal([]byte(site.Settings), &doc); err != nil {
 			return nil, fmt.Errorf("read customization of site %s: %w", siteID, err)
 		}
-		out.site = sitestyle.Merge(out.site, doc)
+		out.site, out.stored = sitestyle.Merge(out.site, doc), true
 	}
 	for id, o := range overrides {
 		var doc map[string]any

@@ -137,13 +137,12 @@ func styleOf(raw json.RawMessage) *style {
 		b, _ := json.Marshal(sitestyle.Defaults())
 		_ = json.Unmarshal(b, &c)
 	}
-	s := &style{Theme: "light", Toggle: c.Themes.Toggeable, Feedback: c.Feedback.Enabled, MarkdownAction: c.PageActions.Markdown,
+	// No default theme (a site that never chose one): each visitor's system decides, and they may
+	// switch.
+	s := &style{Theme: c.Themes.Default, Toggle: c.Themes.Toggeable || c.Themes.Default == "", Feedback: c.Feedback.Enabled, MarkdownAction: c.PageActions.Markdown,
 		Pagination: c.Pagination.Enabled, ExternalBlank: c.ExternalLinks.Target == "blank"}
 	if c.Title != nil {
 		s.Title = *c.Title
-	}
-	if c.Themes.Default == "dark" {
-		s.Theme = "dark"
 	}
 	if c.Header.Logo != nil {
 		s.Logo, s.LogoDark = c.Header.Logo.Light, c.Header.Logo.Dark
