@@ -256,6 +256,12 @@ type ComplexityRoot struct {
 		Valid func(childComplexity int) int
 	}
 
+	ContentByURL struct {
+		Collection func(childComplexity int) int
+		Page       func(childComplexity int) int
+		Space      func(childComplexity int) int
+	}
+
 	CustomHostname struct {
 		Hostname func(childComplexity int) int
 		IsActive func(childComplexity int) int
@@ -1018,6 +1024,7 @@ type ComplexityRoot struct {
 		APITokens                   func(childComplexity int) int
 		CheckVisitorCondition       func(childComplexity int, condition string) int
 		Collection                  func(childComplexity int, id string) int
+		ContentByURL                func(childComplexity int, url string) int
 		CustomHostname              func(childComplexity int, hostname string) int
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
@@ -1947,6 +1954,7 @@ type PublishedSiteSpaceResolver interface {
 type QueryResolver interface {
 	Sessions(ctx context.Context) ([]*model.Session, error)
 	Collection(ctx context.Context, id string) (*model.Collection, error)
+	ContentByURL(ctx context.Context, url string) (*model.ContentByURL, error)
 	Organizations(ctx context.Context, first *int, after *string) (*model.Connection[*model.Organization], error)
 	Organization(ctx context.Context, id string) (*model.Organization, error)
 	OrganizationsForEmailDomain(ctx context.Context, emailDomain string) ([]*model.Organization, error)
@@ -2870,6 +2878,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConditionCheck.Valid(childComplexity), true
+
+	case "ContentByURL.collection":
+		if e.ComplexityRoot.ContentByURL.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentByURL.Collection(childComplexity), true
+	case "ContentByURL.page":
+		if e.ComplexityRoot.ContentByURL.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentByURL.Page(childComplexity), true
+	case "ContentByURL.space":
+		if e.ComplexityRoot.ContentByURL.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentByURL.Space(childComplexity), true
 
 	case "CustomHostname.hostname":
 		if e.ComplexityRoot.CustomHostname.Hostname == nil {
@@ -6745,6 +6772,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Collection(childComplexity, args["id"].(string)), true
+	case "Query.contentByUrl":
+		if e.ComplexityRoot.Query.ContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentByURL(childComplexity, args["url"].(string)), true
 	case "Query.customHostname":
 		if e.ComplexityRoot.Query.CustomHostname == nil {
 			break
@@ -9905,7 +9943,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
+//go:embed "schema/account.graphqls" "schema/ask.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -9977,6 +10015,7 @@ type PublishedURLs {
 	{Name: "schema/collection.graphqls", Input: sourceData("schema/collection.graphqls"), BuiltIn: false},
 	{Name: "schema/comment.graphqls", Input: sourceData("schema/comment.graphqls"), BuiltIn: false},
 	{Name: "schema/content.graphqls", Input: sourceData("schema/content.graphqls"), BuiltIn: false},
+	{Name: "schema/content_url.graphqls", Input: sourceData("schema/content_url.graphqls"), BuiltIn: false},
 	{Name: "schema/gitsync.graphqls", Input: sourceData("schema/gitsync.graphqls"), BuiltIn: false},
 	{Name: "schema/grant.graphqls", Input: sourceData("schema/grant.graphqls"), BuiltIn: false},
 	{Name: "schema/integration.graphqls", Input: sourceData("schema/integration.graphqls"), BuiltIn: false},
@@ -10402,6 +10441,18 @@ func (ec *executionContext) childFields_ConditionCheck(ctx context.Context, fiel
 		return ec.fieldContext_ConditionCheck_error(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConditionCheck", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentByURL(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "collection":
+		return ec.fieldContext_ContentByURL_collection(ctx, field)
+	case "space":
+		return ec.fieldContext_ContentByURL_space(ctx, field)
+	case "page":
+		return ec.fieldContext_ContentByURL_page(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentByURL", field.Name)
 }
 
 func (ec *executionContext) childFields_CustomHostname(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17042,6 +17093,20 @@ func (ec *executionContext) field_Query_collection_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_contentByUrl_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_customHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -21510,6 +21575,102 @@ func (ec *executionContext) _ConditionCheck_error(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_ConditionCheck_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ConditionCheck", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContentByURL_collection(ctx context.Context, field graphql.CollectedField, obj *model.ContentByURL) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentByURL_collection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Collection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentByURL_collection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentByURL",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentByURL_space(ctx context.Context, field graphql.CollectedField, obj *model.ContentByURL) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentByURL_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentByURL_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentByURL",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentByURL_page(ctx context.Context, field graphql.CollectedField, obj *model.ContentByURL) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentByURL_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentByURL_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentByURL",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CustomHostname_hostname(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostname) (ret graphql.Marshaler) {
@@ -37076,6 +37237,50 @@ func (ec *executionContext) fieldContext_Query_collection(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_collection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_contentByUrl(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_contentByUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ContentByURL(ctx, fc.Args["url"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentByURL) graphql.Marshaler {
+			return ec.marshalNContentByURL2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentByURL(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_contentByUrl(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentByURL(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_contentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -56217,6 +56422,54 @@ func (ec *executionContext) _ConditionCheck(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var contentByURLImplementors = []string{"ContentByURL"}
+
+func (ec *executionContext) _ContentByURL(ctx context.Context, sel ast.SelectionSet, obj *model.ContentByURL) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentByURLImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentByURL")
+		case "collection":
+			out.Values[i] = ec._ContentByURL_collection(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._ContentByURL_space(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._ContentByURL_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var customHostnameImplementors = []string{"CustomHostname"}
 
 func (ec *executionContext) _CustomHostname(ctx context.Context, sel ast.SelectionSet, obj *model.CustomHostname) graphql.Marshaler {
@@ -63030,6 +63283,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_collection(ctx, field)
 				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "contentByUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_contentByUrl(ctx, field)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -71157,6 +71432,16 @@ func (ec *executionContext) marshalNConditionCheck2ᚖgithubᚗcomᚋbinderyᚋb
 		return graphql.Null
 	}
 	return ec._ConditionCheck(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNContentByURL2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentByURL(ctx context.Context, sel ast.SelectionSet, v *model.ContentByURL) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentByURL(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx context.Context, v any) (model.ContentTarget, error) {

@@ -239,6 +239,8 @@ var matrix = []matrixCase{
 	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", siteEditor, 204, shareLink(), "",
 		`mutation($o: ID!, $si: ID!, $sl: ID!) { deleteShareLink(organizationId: $o, siteId: $si, shareLinkId: $sl) }`},
 
+	{"GET", "/urls/content", contentReader, 200, func(f fixture) string { return "/urls/content?url=https://app.bindery.test/s/" + f.space + "/" }, "",
+		`query($su: String!) { contentByUrl(url: $su) { space { id } } }`},
 	{"GET", "/custom-hostnames/{hostname}", siteEditor, 200, hostname, "", `query($h: String!) { customHostname(hostname: $h) { status } }`},
 	{"PATCH", "/custom-hostnames/{hostname}", siteEditor, 204, hostname, "", `mutation($h: String!) { revalidateCustomHostname(hostname: $h) { status } }`},
 	{"DELETE", "/custom-hostnames/{hostname}", siteEditorDelete, 205, hostname, "", `mutation($h: String!) { removeCustomHostname(hostname: $h) }`},
@@ -399,7 +401,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 					continue
 				}
 				g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
-					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "rd": f.redirect, "h": f.hostname, "sc": f.section, "sg": f.group,
+					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "rd": f.redirect, "h": f.hostname, "su": "https://app.bindery.test/s/" + f.space + "/", "sc": f.section, "sg": f.group,
 					"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file, "rc": f.reusableContent,
 					"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 					"tr": f.translation, "ge": f.glossaryEntry,
