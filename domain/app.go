@@ -46,6 +46,7 @@ type App struct {
 
 	published publishedTrees // published revisions' navigation, link index and files (the reader's page views)
 	specDocs  specDocCache   // parsed OpenAPI versions, for the OpenAPI blocks of published pages
+	embeds    embedCache     // recent embeds of URLs (embed.go)
 	// TokenRevoked, when set, is called with the hash of every token revoked, after the revocation
 	// is stored: a cache of authenticated tokens drops its entry there, so that the token is refused
 	// on the next request.

@@ -241,6 +241,7 @@ var matrix = []matrixCase{
 
 	{"GET", "/urls/content", contentReader, 200, func(f fixture) string { return "/urls/content?url=https://app.bindery.test/s/" + f.space + "/" }, "",
 		`query($su: String!) { contentByUrl(url: $su) { space { id } } }`},
+	{"GET", "/urls/embed", anyone, 200, fixed("/urls/embed?url=https://127.0.0.1/"), "", `{ embedByUrl(url: "https://127.0.0.1/") { type } }`},
 	{"GET", "/custom-hostnames/{hostname}", siteEditor, 200, hostname, "", `query($h: String!) { customHostname(hostname: $h) { status } }`},
 	{"PATCH", "/custom-hostnames/{hostname}", siteEditor, 204, hostname, "", `mutation($h: String!) { revalidateCustomHostname(hostname: $h) { status } }`},
 	{"DELETE", "/custom-hostnames/{hostname}", siteEditorDelete, 205, hostname, "", `mutation($h: String!) { removeCustomHostname(hostname: $h) }`},

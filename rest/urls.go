@@ -10,6 +10,7 @@ import (
 func (a *api) urlRoutes() []Route {
 	return []Route{
 		{"GET", "/urls/content", a.getContentByURL},
+		{"GET", "/urls/embed", a.getEmbedByURL},
 	}
 }
 
@@ -23,4 +24,8 @@ func (a *api) getContentByURL(w http.ResponseWriter, r *http.Request) (int, any,
 		c.Page.Document = &doc
 	}
 	return ok(c, nil)
+}
+
+func (a *api) getEmbedByURL(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return ok(a.res.EmbedByURL(r.Context(), r.URL.Query().Get("url")))
 }
