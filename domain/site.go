@@ -111,6 +111,7 @@ func (r *App) Sites(ctx context.Context, org *model.Organization, args SiteListA
 	l := loader.For(ctx, r.Store)
 	l.SiteSpaces.Expect(len(list.Items))
 	l.ShareLinks.Expect(len(list.Items))
+	l.SiteCustomizations.Expect(len(list.Items))
 	if Wants(ctx, WantSpaceCounters) {
 		l.ChangeRequestCounts.ExpectCalls(len(list.Items))
 	}

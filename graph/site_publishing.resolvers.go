@@ -69,7 +69,7 @@ func (r *siteResolver) AdaptiveTemplateConditions(ctx context.Context, obj *mode
 
 // Customization is the resolver for the customization field.
 func (r *siteResolver) Customization(ctx context.Context, obj *model.Site) (model.JSON, error) {
-	return r.App.SiteCustomization(ctx, obj.OrganizationID, obj.ID)
+	return r.App.CustomizationOf(ctx, obj)
 }
 
 // SiteSpaceCustomization is the resolver for the siteSpaceCustomization field.

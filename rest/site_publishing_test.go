@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -341,5 +342,42 @@ func TestSitePublishingPreview(t *testing.T) {
 			t.Errorf("GraphQL preview = %q", gp.Organization.Site.PublishingPreview.URL)
 		}
 		e.call(p.other.Token, "GET", p.path+"/publishing/preview", nil).wantError(http.StatusNotFound)
+	})
+}
+
+// Reading the customization of every site of a list costs the same statements for 2 sites as for
+// 12: customizations are read in one batch per level.
+func TestSiteCustomizationStatementsDoNotGrow(t *testing.T) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
+		o := newContentOrg(e)
+		add := func(n int) {
+			for range n {
+				site, path := o.site("Docs")
+				ss := o.siteAdd(o.admin.Token, site, o.space("", "Space"))
+				e.call(o.admin.Token, "PUT", path+"/customization", map[string]any{"title": "Styled docs"}).want(http.StatusOK)
+				e.call(o.admin.Token, "PATCH", path+"/site-spaces/"+ss.ID+"/customization", map[string]any{"title": "Variant"}).want(http.StatusOK)
+			}
+		}
+		count := func() int64 {
+			var n atomic.Int64
+			var g struct {
+				Organization struct {
+					Sites struct{ Nodes []struct{ Customization map[string]any } }
+				}
+			}
+			e.gqlCounted(o.admin.Token, `query($o: ID!) { organization(id: $o) { sites(first: 50) { nodes { customization } } } }`, map[string]any{"o": o.id}, &n).ok(&g)
+			for _, s := range g.Organization.Sites.Nodes {
+				if s.Customization["title"] != "Styled docs" {
+					t.Fatalf("customization = %v", s.Customization)
+				}
+			}
+			return n.Load()
+		}
+		add(2)
+		few := count()
+		add(10)
+		if many := count(); many != few {
+			t.Errorf("statements grew with sites: %d → %d", few, many)
+		}
 	})
 }

@@ -70,26 +70,38 @@ type SiteSpaceCustomization struct {
 	UpdatedAt      time.Time
 }
 
-// SiteCustomizationOf reads a site's customization and its site spaces' overrides (by site space
-// id): two statements. A site without one gets nil.
-func (s *Store) SiteCustomizationOf(ctx context.Context, siteID string) (*SiteCustomization, map[string]*SiteSpaceCustomization, error) {
-	site := new(SiteCustomization)
-	err := s.rdb.NewSelect().Model(site).Where("sc.site_id = ?", siteID).Scan(ctx)
-	switch err = translate(err); {
-	case err == ErrNotFound:
-		site = nil
-	case err != nil:
-		return nil, nil, fmt.Errorf("read site customization: %w", err)
+// SiteCustomizationSet is a site's customization (nil: none set) and its site spaces' overrides,
+// by site space id.
+type SiteCustomizationSet struct {
+	Site       *SiteCustomization
+	SiteSpaces map[string]*SiteSpaceCustomization
+}
+
+// SiteCustomizationsOf reads several sites' customizations and overrides, by site id (every
+// site given has a set): two statements whatever the number of sites.
+func (s *Store) SiteCustomizationsOf(ctx context.Context, siteIDs []string) (map[string]*SiteCustomizationSet, error) {
+	out := make(map[string]*SiteCustomizationSet, len(siteIDs))
+	for _, id := range siteIDs {
+		out[id] = &SiteCustomizationSet{SiteSpaces: map[string]*SiteSpaceCustomization{}}
+	}
+	if len(siteIDs) == 0 {
+		return out, nil
+	}
+	var sites []*SiteCustomization
+	if err := s.rdb.NewSelect().Model(&sites).Where("sc.site_id IN (?)", bun.List(siteIDs)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read site customizations: %w", translate(err))
+	}
+	for _, c := range sites {
+		out[c.SiteID].Site = c
 	}
 	var rows []*SiteSpaceCustomization
-	if err := s.rdb.NewSelect().Model(&rows).Where("ssc.site_id = ?", siteID).Scan(ctx); err != nil {
-		return nil, nil, fmt.Errorf("read site space customizations: %w", translate(err))
+	if err := s.rdb.NewSelect().Model(&rows).Where("ssc.site_id IN (?)", bun.List(siteIDs)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read site space customizations: %w", translate(err))
 	}
-	bySiteSpace := make(map[string]*SiteSpaceCustomization, len(rows))
 	for _, r := range rows {
-		bySiteSpace[r.SiteSpaceID] = r
+		out[r.SiteID].SiteSpaces[r.SiteSpaceID] = r
 	}
-	return site, bySiteSpace, nil
+	return out, nil
 }
 
 // SaveSiteCustomization writes a site's customization, creating it on first use.
