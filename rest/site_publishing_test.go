@@ -362,7 +362,9 @@ func TestSiteCustomizationStatementsDoNotGrow(t *testing.T) {
 			var n atomic.Int64
 			var g struct {
 				Organization struct {
-					Sites struct{ Nodes []struct{ Customization map[string]any } }
+					Sites struct {
+						Nodes []struct{ Customization map[string]any }
+					}
 				}
 			}
 			e.gqlCounted(o.admin.Token, `query($o: ID!) { organization(id: $o) { sites(first: 50) { nodes { customization } } } }`, map[string]any{"o": o.id}, &n).ok(&g)
