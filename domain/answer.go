@@ -323,7 +323,7 @@ func (r *App) memberSiteView(ctx context.Context, orgID, siteID string) (*Publis
 	if err != nil {
 		return nil, err
 	}
-	ps := &PublishedSite{ID: site.ID, Title: site.Title, Visibility: site.Visibility, URL: r.siteURL(site.Basename, site.ID),
+	ps := &PublishedSite{ID: site.ID, Title: site.Title, Visibility: site.Visibility, URL: r.publicSiteURL(site),
 		orgID: site.OrganizationID, claims: mergeClaims(nil, nil), roots: map[string]*PublishedSiteSpace{}}
 	if err := r.publishedStructure(ctx, ps, site); err != nil {
 		return nil, err

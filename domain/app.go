@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"context"
 	"time"
 
 	"github.com/bindery/bindery/domain/account"
@@ -55,8 +56,12 @@ type App struct {
 
 	published publishedTrees // published revisions' navigation, link index and files (the reader's page views)
 	specDocs  specDocCache   // parsed OpenAPI versions, for the OpenAPI blocks of published pages
+	embeds    embedCache     // recent embeds of URLs (embed.go)
 	// TokenRevoked, when set, is called with the hash of every token revoked, after the revocation
 	// is stored: a cache of authenticated tokens drops its entry there, so that the token is refused
 	// on the next request.
 	TokenRevoked func(tokenHash string)
+	// LookupCNAME resolves a host name's canonical name, to check that a site's own host name
+	// points here; nil: the system's resolver. Tests replace it.
+	LookupCNAME func(ctx context.Context, host string) (string, error)
 }

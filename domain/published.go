@@ -38,6 +38,10 @@ type PublishedSite struct {
 	// roots maps the site-relative prefixes that lead to a site space: each site space's own,
 	// and a section's (or the site's) root when its default site space is hidden.
 	roots map[string]*PublishedSiteSpace
+
+	styleOnce sync.Once
+	style     *customizations
+	styleErr  error
 }
 
 // PublishedSiteSpace is a site space of a published site, showing its space's current revision.
@@ -106,7 +110,7 @@ func (r *App) OpenPublishedSite(ctx context.Context, name string, in *model.Site
 	if err != nil {
 		return nil, notFound(err, "site")
 	}
-	if row.SiteSpaces == 0 {
+	if row.SiteSpaces == 0 || row.Unpublished {
 		return nil, apperr.NotFoundf("site not found")
 	}
 	site := r.toSite(row)
@@ -120,7 +124,7 @@ func (r *App) OpenPublishedSite(ctx context.Context, name string, in *model.Site
 	}
 	ps := &PublishedSite{
 		ID: site.ID, Title: site.Title, Visibility: site.Visibility, Indexable: site.Visibility == "public",
-		URL: r.siteURL(site.Basename, site.ID), orgID: site.OrganizationID, claims: claims,
+		URL: r.publicSiteURL(site), orgID: site.OrganizationID, claims: claims,
 		vars: stringVars(jsonOf(settings.Variables)), roots: map[string]*PublishedSiteSpace{},
 	}
 	if ps.Claims, err = json.Marshal(claims); err != nil {

@@ -73,11 +73,20 @@ func (r *App) SearchSpace(ctx context.Context, spaceID string, in model.SearchIn
 // caller can read; results are spaces, best match first, each with its best pages.
 // Errors: Invalid, NotFound.
 func (r *App) SearchOrganization(ctx context.Context, orgID string, in model.SearchInput) (*model.SearchSpaceResultConnection, error) {
-	page, err := windowOf(in.First, in.After)
-	if err != nil {
+	if _, err := windowOf(in.First, in.After); err != nil {
 		return nil, err
 	}
 	spaces, err := r.readableOrgSpaces(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return r.searchInSpaces(ctx, orgID, spaces, in)
+}
+
+// searchInSpaces searches the current content of spaces the caller may read, grouped by space,
+// best match first. Errors: Invalid.
+func (r *App) searchInSpaces(ctx context.Context, orgID string, spaces []*storage.Space, in model.SearchInput) (*model.SearchSpaceResultConnection, error) {
+	page, err := windowOf(in.First, in.After)
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ func (r *App) ShareLinks(ctx context.Context, site *model.Site, first *int, afte
 	if err != nil {
 		return nil, err
 	}
-	url := r.siteURL(site.Basename, site.ID)
+	url := r.publicSiteURL(site)
 	return connectionOf(list, func(l *storage.ShareLink) *model.ShareLink { return r.toShareLink(url, l) }), nil
 }
 
@@ -56,7 +56,7 @@ func (r *App) CreateShareLink(ctx context.Context, orgID, siteID string, in mode
 	if err := r.Store.CreateShareLink(ctx, l); err != nil {
 		return nil, err
 	}
-	return r.toShareLink(r.siteURL(site.Basename, site.ID), l), nil
+	return r.toShareLink(r.publicSiteURL(r.toSite(site)), l), nil
 }
 
 // UpdateShareLink renames or (de)activates a share link. Errors: Invalid, NotFound, Forbidden.
@@ -82,7 +82,7 @@ func (r *App) UpdateShareLink(ctx context.Context, orgID, siteID, id string, in 
 	if err := r.Store.UpdateShareLink(ctx, l, set); err != nil {
 		return nil, err
 	}
-	return r.toShareLink(r.siteURL(site.Basename, site.ID), l), nil
+	return r.toShareLink(r.publicSiteURL(r.toSite(site)), l), nil
 }
 
 // DeleteShareLink deletes a share link; a missing one reports false. Errors: NotFound (site),

@@ -22,10 +22,19 @@ func (r *App) siteURL(basename *string, id string) string {
 	return r.Settings.PublicURL + "/sites/" + name + "/"
 }
 
+// publicSiteURL is where a site is published: at its own host name once its DNS points here,
+// else under the server's /sites/.
+func (r *App) publicSiteURL(s *model.Site) string {
+	if s.Hostname != nil {
+		return "https://" + *s.Hostname + "/"
+	}
+	return r.siteURL(s.Basename, s.ID)
+}
+
 func (r *App) toSite(s *storage.Site) *model.Site {
 	out := &model.Site{
 		Object: "site", ID: s.ID, Type: model.SiteType(s.Type), Title: s.Title, Basename: s.Basename,
-		Visibility: model.SiteVisibility(s.Visibility), Published: s.SiteSpaces > 0, SiteSpaces: s.SiteSpaces,
+		Visibility: model.SiteVisibility(s.Visibility), Published: s.SiteSpaces > 0 && !s.Unpublished, SiteSpaces: s.SiteSpaces,
 		CreatedAt: s.CreatedAt, AdaptiveContent: model.SiteAdaptiveContent{Enabled: s.AdaptiveContent},
 		AgentsContext: model.SiteAgentsContext(s.AgentsContext), Features: []model.SiteFeature{},
 		URLs: model.SiteURLs{
@@ -34,8 +43,9 @@ func (r *App) toSite(s *storage.Site) *model.Site {
 		},
 		OrganizationID: s.OrganizationID,
 	}
+	out.Hostname = s.Hostname
 	if out.Published {
-		u := r.siteURL(s.Basename, s.ID)
+		u := r.publicSiteURL(out)
 		out.URLs.Published = &u
 	}
 	return out
@@ -101,6 +111,7 @@ func (r *App) Sites(ctx context.Context, org *model.Organization, args SiteListA
 	l := loader.For(ctx, r.Store)
 	l.SiteSpaces.Expect(len(list.Items))
 	l.ShareLinks.Expect(len(list.Items))
+	l.SiteCustomizations.Expect(len(list.Items))
 	if Wants(ctx, WantSpaceCounters) {
 		l.ChangeRequestCounts.ExpectCalls(len(list.Items))
 	}

@@ -210,6 +210,11 @@ func (r *App) UpdateSiteSection(ctx context.Context, orgID, siteID, id string, i
 	if err != nil {
 		return nil, err
 	}
+	if v := in.Condition.Value(); v != nil {
+		if err := r.checkConditionAgainstSchema(ctx, site.ID, "condition", *v); err != nil {
+			return nil, err
+		}
+	}
 	if p := in.Path.Value(); p != nil && slices.ContainsFunc(outline.Sections, func(o *storage.SiteSection) bool { return o.ID != id && o.Path == *p }) {
 		return nil, apperr.Invalidf("path", "%q is already used by another section of this site", *p)
 	}

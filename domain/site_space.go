@@ -193,6 +193,9 @@ func (r *App) UpdateSiteSpace(ctx context.Context, orgID, siteID, id string, in 
 			if err := compileCondition("condition", *v); err != nil {
 				return nil, err
 			}
+			if err := r.checkConditionAgainstSchema(ctx, site.ID, "condition", *v); err != nil {
+				return nil, err
+			}
 		}
 		row.Condition, set = v, set|storage.SiteSpaceCondition
 	}

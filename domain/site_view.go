@@ -27,7 +27,7 @@ func (p publication) url(rel string) *string {
 // publication resolves where a site's items are published for a read: through the share link
 // with shareKey when given, and then nowhere when the key is unknown or inactive.
 func (r *App) publication(ctx context.Context, site *model.Site, shareKey *string) (publication, error) {
-	p := publication{base: r.siteURL(site.Basename, site.ID)}
+	p := publication{base: r.publicSiteURL(site)}
 	if shareKey == nil {
 		return p, nil
 	}

@@ -41,6 +41,7 @@ type ResolverRoot interface {
 	OpenAPISpec() OpenAPISpecResolver
 	OpenAPISpecVersion() OpenAPISpecVersionResolver
 	Organization() OrganizationResolver
+	PublishedCustomizations() PublishedCustomizationsResolver
 	PublishedLocation() PublishedLocationResolver
 	PublishedPage() PublishedPageResolver
 	PublishedSite() PublishedSiteResolver
@@ -289,6 +290,32 @@ type ComplexityRoot struct {
 	ConditionCheck struct {
 		Error func(childComplexity int) int
 		Valid func(childComplexity int) int
+	}
+
+	ContentByURL struct {
+		Collection func(childComplexity int) int
+		Page       func(childComplexity int) int
+		Space      func(childComplexity int) int
+	}
+
+	CustomHostname struct {
+		Hostname func(childComplexity int) int
+		IsActive func(childComplexity int) int
+		Status   func(childComplexity int) int
+		Target   func(childComplexity int) int
+	}
+
+	CustomHostnameSite struct {
+		Site func(childComplexity int) int
+		Type func(childComplexity int) int
+	}
+
+	Embed struct {
+		HTML  func(childComplexity int) int
+		Icon  func(childComplexity int) int
+		Site  func(childComplexity int) int
+		Title func(childComplexity int) int
+		Type  func(childComplexity int) int
 	}
 
 	EmojiReaction struct {
@@ -611,6 +638,7 @@ type ComplexityRoot struct {
 		CreateSAMLProvider                 func(childComplexity int, organizationID string, input model.SAMLProviderInput) int
 		CreateShareLink                    func(childComplexity int, organizationID string, siteID string, input model.CreateShareLinkInput) int
 		CreateSite                         func(childComplexity int, organizationID string, input model.CreateSiteInput) int
+		CreateSiteRedirect                 func(childComplexity int, organizationID string, siteID string, input model.SiteRedirectInput) int
 		CreateSiteSection                  func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionInput) int
 		CreateSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionGroupInput) int
 		CreateSpace                        func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
@@ -627,9 +655,11 @@ type ComplexityRoot struct {
 		DeleteSAMLProvider                 func(childComplexity int, organizationID string, id string) int
 		DeleteShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
 		DeleteSite                         func(childComplexity int, organizationID string, siteID string) int
+		DeleteSiteRedirect                 func(childComplexity int, organizationID string, siteID string, siteRedirectID string) int
 		DeleteSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string) int
 		DeleteSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string) int
 		DeleteSiteSpace                    func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
+		DeleteSiteSpaceCustomization       func(childComplexity int, organizationID string, siteID string, siteSpaceID string) int
 		DeleteSpace                        func(childComplexity int, id string) int
 		DeleteTeam                         func(childComplexity int, organizationID string, teamID string) int
 		DeleteTranslation                  func(childComplexity int, organizationID string, translationID string) int
@@ -649,15 +679,19 @@ type ComplexityRoot struct {
 		JoinOrganizationWithInvite         func(childComplexity int, organizationID string, inviteID string) int
 		MergeChangeRequest                 func(childComplexity int, spaceID string, changeRequestID string) int
 		MovePage                           func(childComplexity int, target model.ContentTarget, pageID string, input model.MovePageInput) int
+		OverrideSiteSpaceCustomization     func(childComplexity int, organizationID string, siteID string, siteSpaceID string, overrides model.JSON) int
 		PingOrganization                   func(childComplexity int, organizationID string) int
 		PostComment                        func(childComplexity int, target model.ContentTarget, input model.PostCommentInput, format *model.PageFormat) int
 		PostCommentReply                   func(childComplexity int, target model.ContentTarget, commentID string, input model.PostCommentReplyInput, format *model.PageFormat) int
 		PublishIntegration                 func(childComplexity int, name string, input model.PublishIntegrationInput) int
+		PublishSite                        func(childComplexity int, organizationID string, siteID string) int
 		PutOpenAPISpec                     func(childComplexity int, organizationID string, slug string, input model.PutOpenAPISpecInput) int
 		RedeliverWebhookDelivery           func(childComplexity int, organizationID string, deliveryID string) int
 		RefreshOpenAPISpec                 func(childComplexity int, organizationID string, slug string) int
+		RegenerateSitePublishingAuth       func(childComplexity int, organizationID string, siteID string) int
 		RemoveCollectionTeamPermission     func(childComplexity int, collectionID string, teamID string) int
 		RemoveCollectionUserPermission     func(childComplexity int, collectionID string, userID string) int
+		RemoveCustomHostname               func(childComplexity int, hostname string) int
 		RemoveMember                       func(childComplexity int, organizationID string, userID string) int
 		RemovePasskey                      func(childComplexity int, id string) int
 		RemoveRequestedReviewer            func(childComplexity int, spaceID string, changeRequestID string, userID string) int
@@ -668,15 +702,18 @@ type ComplexityRoot struct {
 		RenamePasskey                      func(childComplexity int, id string, name string) int
 		RequestReviewers                   func(childComplexity int, spaceID string, changeRequestID string, input model.RequestReviewersInput) int
 		RestoreSpace                       func(childComplexity int, id string) int
+		RevalidateCustomHostname           func(childComplexity int, hostname string) int
 		RevokeAPIToken                     func(childComplexity int, id string) int
 		RotateWebhookSecret                func(childComplexity int, organizationID string, webhookID string) int
 		RunTranslation                     func(childComplexity int, organizationID string, translationID string) int
 		SetMemberSso                       func(childComplexity int, organizationID string, userID string) int
 		SetOrganizationSSORoleMapping      func(childComplexity int, organizationID string, claim string, roles []*model.SSORoleRule) int
+		SetSiteHostname                    func(childComplexity int, organizationID string, siteID string, hostname *string) int
 		SetSpaceTemplate                   func(childComplexity int, spaceID string, template bool) int
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) int
 		SortSiteStructure                  func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
 		SubmitReview                       func(childComplexity int, spaceID string, changeRequestID string, input model.SubmitReviewInput) int
+		UnpublishSite                      func(childComplexity int, organizationID string, siteID string) int
 		UpdateAgentInstructions            func(childComplexity int, organizationID string, input model.UpdateAgentInstructionsInput) int
 		UpdateChangeRequest                func(childComplexity int, spaceID string, changeRequestID string, input model.UpdateChangeRequestInput) int
 		UpdateChangeRequestFromSpace       func(childComplexity int, spaceID string, changeRequestID string) int
@@ -694,7 +731,11 @@ type ComplexityRoot struct {
 		UpdateSAMLProvider                 func(childComplexity int, organizationID string, id string, input model.SAMLProviderInput) int
 		UpdateShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string, input model.UpdateShareLinkInput) int
 		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
+		UpdateSiteAdaptiveSchema           func(childComplexity int, organizationID string, siteID string, jsonSchema model.JSON) int
+		UpdateSiteCustomization            func(childComplexity int, organizationID string, siteID string, settings model.JSON) int
+		UpdateSitePublishingAuth           func(childComplexity int, organizationID string, siteID string, input model.SitePublishingAuthUpdate) int
 		UpdateSiteReaderSettings           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) int
+		UpdateSiteRedirect                 func(childComplexity int, organizationID string, siteID string, siteRedirectID string, input model.SiteRedirectInput) int
 		UpdateSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.UpdateSiteSectionGroupInput) int
 		UpdateSiteSpace                    func(childComplexity int, organizationID string, siteID string, siteSpaceID string, input model.UpdateSiteSpaceInput) int
@@ -920,6 +961,18 @@ type ComplexityRoot struct {
 		ServiceVisitorClaims func(childComplexity int) int
 	}
 
+	PublishedContentSite struct {
+		Customizations func(childComplexity int) int
+		Scripts        func(childComplexity int) int
+		Site           func(childComplexity int) int
+		Structure      func(childComplexity int) int
+	}
+
+	PublishedCustomizations struct {
+		Site       func(childComplexity int) int
+		SiteSpaces func(childComplexity int) int
+	}
+
 	PublishedFile struct {
 		ContentType func(childComplexity int) int
 		Height      func(childComplexity int) int
@@ -1010,29 +1063,32 @@ type ComplexityRoot struct {
 	}
 
 	PublishedSite struct {
-		Ask        func(childComplexity int, question string, previousQuestions []string) int
-		At         func(childComplexity int, path string) int
-		Claims     func(childComplexity int) int
-		ID         func(childComplexity int) int
-		Indexable  func(childComplexity int) int
-		Search     func(childComplexity int, query string, first *int) int
-		Sections   func(childComplexity int) int
-		SiteSpaces func(childComplexity int) int
-		Title      func(childComplexity int) int
-		URL        func(childComplexity int) int
-		Visibility func(childComplexity int) int
+		Ask           func(childComplexity int, question string, previousQuestions []string) int
+		At            func(childComplexity int, path string) int
+		Claims        func(childComplexity int) int
+		Customization func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Indexable     func(childComplexity int) int
+		Redirect      func(childComplexity int, path string) int
+		Search        func(childComplexity int, query string, first *int) int
+		Sections      func(childComplexity int) int
+		SiteSpaces    func(childComplexity int) int
+		Title         func(childComplexity int) int
+		URL           func(childComplexity int) int
+		Visibility    func(childComplexity int) int
 	}
 
 	PublishedSiteSpace struct {
-		Default  func(childComplexity int) int
-		Emoji    func(childComplexity int) int
-		ID       func(childComplexity int) int
-		Pages    func(childComplexity int) int
-		Path     func(childComplexity int) int
-		Revision func(childComplexity int) int
-		Section  func(childComplexity int) int
-		Title    func(childComplexity int) int
-		URL      func(childComplexity int) int
+		Customization func(childComplexity int) int
+		Default       func(childComplexity int) int
+		Emoji         func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Pages         func(childComplexity int) int
+		Path          func(childComplexity int) int
+		Revision      func(childComplexity int) int
+		Section       func(childComplexity int) int
+		Title         func(childComplexity int) int
+		URL           func(childComplexity int) int
 	}
 
 	PublishedURLs struct {
@@ -1044,12 +1100,16 @@ type ComplexityRoot struct {
 		APITokens                   func(childComplexity int) int
 		CheckVisitorCondition       func(childComplexity int, condition string) int
 		Collection                  func(childComplexity int, id string) int
+		ContentByURL                func(childComplexity int, url string) int
+		CustomHostname              func(childComplexity int, hostname string) int
+		EmbedByURL                  func(childComplexity int, url string) int
 		Node                        func(childComplexity int, id string) int
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string) int
 		OrganizationsForEmailDomain func(childComplexity int, emailDomain string) int
 		Passkeys                    func(childComplexity int) int
 		PublishedSite               func(childComplexity int, name string, visitor *model.SiteVisitorInput) int
+		PublishedSiteFallback       func(childComplexity int, name string) int
 		Sessions                    func(childComplexity int) int
 		Space                       func(childComplexity int, id string) int
 		User                        func(childComplexity int, id string) int
@@ -1083,6 +1143,11 @@ type ComplexityRoot struct {
 	RequestedReviewerEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ResolvedSiteRedirect struct {
+		Redirect func(childComplexity int) int
+		Target   func(childComplexity int) int
 	}
 
 	ReusableContent struct {
@@ -1346,30 +1411,50 @@ type ComplexityRoot struct {
 	}
 
 	Site struct {
-		AdaptiveContent      func(childComplexity int) int
-		AgentsContext        func(childComplexity int) int
-		Ask                  func(childComplexity int, question string, mode *string, currentSiteSpace *string, siteSpaceIds []string) int
-		Basename             func(childComplexity int) int
-		CreatedAt            func(childComplexity int) int
-		ID                   func(childComplexity int) int
-		Published            func(childComplexity int) int
-		ReaderSettings       func(childComplexity int) int
-		RecommendedQuestions func(childComplexity int, siteSpaceID *string) int
-		SectionGroups        func(childComplexity int, first *int, after *string) int
-		Sections             func(childComplexity int, first *int, after *string, shareKey *string) int
-		ShareLinks           func(childComplexity int, first *int, after *string) int
-		SiteSpaceList        func(childComplexity int, first *int, after *string, shareKey *string, defaultArg *bool) int
-		SiteSpaces           func(childComplexity int) int
-		Structure            func(childComplexity int, shareKey *string) int
-		Title                func(childComplexity int) int
-		Type                 func(childComplexity int) int
-		URLs                 func(childComplexity int) int
-		Visibility           func(childComplexity int) int
-		VisibleStructure     func(childComplexity int, claims model.Document) int
+		AdaptiveContent            func(childComplexity int) int
+		AdaptiveSchema             func(childComplexity int) int
+		AdaptiveTemplateConditions func(childComplexity int) int
+		AgentsContext              func(childComplexity int) int
+		Ask                        func(childComplexity int, question string, mode *string, currentSiteSpace *string, siteSpaceIds []string) int
+		Basename                   func(childComplexity int) int
+		CreatedAt                  func(childComplexity int) int
+		Customization              func(childComplexity int) int
+		ID                         func(childComplexity int) int
+		Published                  func(childComplexity int) int
+		PublishedContent           func(childComplexity int, shareKey *string) int
+		PublishingAuth             func(childComplexity int) int
+		PublishingPreview          func(childComplexity int, siteSpace *string, claims model.JSON) int
+		ReaderSettings             func(childComplexity int) int
+		RecommendedQuestions       func(childComplexity int, siteSpaceID *string) int
+		Redirect                   func(childComplexity int, source string, shareKey *string) int
+		Redirects                  func(childComplexity int, first *int, after *string, search *string) int
+		SearchContent              func(childComplexity int, query string, scope *model.SiteSearchScope, first *int, after *string) int
+		SectionGroups              func(childComplexity int, first *int, after *string) int
+		Sections                   func(childComplexity int, first *int, after *string, shareKey *string) int
+		ShareLinks                 func(childComplexity int, first *int, after *string) int
+		SiteSpaceCustomization     func(childComplexity int, siteSpaceID string) int
+		SiteSpaceList              func(childComplexity int, first *int, after *string, shareKey *string, defaultArg *bool) int
+		SiteSpaces                 func(childComplexity int) int
+		Structure                  func(childComplexity int, shareKey *string) int
+		Title                      func(childComplexity int) int
+		Type                       func(childComplexity int) int
+		URLs                       func(childComplexity int) int
+		Visibility                 func(childComplexity int) int
+		VisibleStructure           func(childComplexity int, claims model.Document) int
 	}
 
 	SiteAdaptiveContent struct {
 		Enabled func(childComplexity int) int
+	}
+
+	SiteAdaptiveSchema struct {
+		JSONSchema func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+	}
+
+	SiteAdaptiveTemplateCondition struct {
+		Condition   func(childComplexity int) int
+		Description func(childComplexity int) int
 	}
 
 	SiteConnection struct {
@@ -1384,15 +1469,54 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	SiteIntegrationScript struct {
+		Script func(childComplexity int) int
+	}
+
 	SitePointer struct {
 		Site func(childComplexity int) int
 		Type func(childComplexity int) int
+	}
+
+	SitePublishingAuth struct {
+		Backend     func(childComplexity int) int
+		FallbackURL func(childComplexity int) int
+		PrivateKey  func(childComplexity int) int
+	}
+
+	SitePublishingPreview struct {
+		URL func(childComplexity int) int
 	}
 
 	SiteReaderSettings struct {
 		SigningKey     func(childComplexity int) int
 		UnsignedClaims func(childComplexity int) int
 		Variables      func(childComplexity int) int
+	}
+
+	SiteRedirect struct {
+		Destination func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Source      func(childComplexity int) int
+	}
+
+	SiteRedirectConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteRedirectDestination struct {
+		Kind          func(childComplexity int) int
+		PageID        func(childComplexity int) int
+		SiteSectionID func(childComplexity int) int
+		SiteSpaceID   func(childComplexity int) int
+	}
+
+	SiteRedirectEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	SiteSection struct {
@@ -1921,6 +2045,20 @@ type MutationResolver interface {
 	UpdateSite(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteInput) (*model.Site, error)
 	DeleteSite(ctx context.Context, organizationID string, siteID string) (bool, error)
 	SortSiteStructure(ctx context.Context, organizationID string, siteID string, input model.SortSiteStructureInput) (model.SiteStructureItem, error)
+	SetSiteHostname(ctx context.Context, organizationID string, siteID string, hostname *string) (*model.CustomHostname, error)
+	RevalidateCustomHostname(ctx context.Context, hostname string) (*model.CustomHostname, error)
+	RemoveCustomHostname(ctx context.Context, hostname string) (bool, error)
+	PublishSite(ctx context.Context, organizationID string, siteID string) (*model.Site, error)
+	UnpublishSite(ctx context.Context, organizationID string, siteID string) (*model.Site, error)
+	UpdateSiteAdaptiveSchema(ctx context.Context, organizationID string, siteID string, jsonSchema model.JSON) (*model.SiteAdaptiveSchema, error)
+	UpdateSiteCustomization(ctx context.Context, organizationID string, siteID string, settings model.JSON) (model.JSON, error)
+	OverrideSiteSpaceCustomization(ctx context.Context, organizationID string, siteID string, siteSpaceID string, overrides model.JSON) (model.JSON, error)
+	DeleteSiteSpaceCustomization(ctx context.Context, organizationID string, siteID string, siteSpaceID string) (bool, error)
+	UpdateSitePublishingAuth(ctx context.Context, organizationID string, siteID string, input model.SitePublishingAuthUpdate) (*model.SitePublishingAuth, error)
+	RegenerateSitePublishingAuth(ctx context.Context, organizationID string, siteID string) (*model.SitePublishingAuth, error)
+	CreateSiteRedirect(ctx context.Context, organizationID string, siteID string, input model.SiteRedirectInput) (*model.SiteRedirect, error)
+	UpdateSiteRedirect(ctx context.Context, organizationID string, siteID string, siteRedirectID string, input model.SiteRedirectInput) (*model.SiteRedirect, error)
+	DeleteSiteRedirect(ctx context.Context, organizationID string, siteID string, siteRedirectID string) (bool, error)
 	CreateSiteSection(ctx context.Context, organizationID string, siteID string, input model.CreateSiteSectionInput) (*model.SiteSection, error)
 	UpdateSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) (*model.SiteSection, error)
 	DeleteSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string) (bool, error)
@@ -1996,6 +2134,9 @@ type OrganizationResolver interface {
 	Webhooks(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.Webhook], error)
 	Webhook(ctx context.Context, obj *model.Organization, id string) (*model.Webhook, error)
 }
+type PublishedCustomizationsResolver interface {
+	SiteSpaces(ctx context.Context, obj *model.PublishedCustomizations) (model.JSON, error)
+}
 type PublishedLocationResolver interface {
 	Sidebar(ctx context.Context, obj *domain.PublishedLocation) ([]*model.PublishedPageRef, error)
 	Page(ctx context.Context, obj *domain.PublishedLocation) (*domain.PublishedPage, error)
@@ -2011,20 +2152,27 @@ type PublishedSiteResolver interface {
 	At(ctx context.Context, obj *domain.PublishedSite, path string) (*domain.PublishedLocation, error)
 	Search(ctx context.Context, obj *domain.PublishedSite, query string, first *int) ([]*model.PublishedSearchResult, error)
 	Ask(ctx context.Context, obj *domain.PublishedSite, question string, previousQuestions []string) (*answer.Answer, error)
+	Customization(ctx context.Context, obj *domain.PublishedSite) (model.JSON, error)
+	Redirect(ctx context.Context, obj *domain.PublishedSite, path string) (*string, error)
 }
 type PublishedSiteSpaceResolver interface {
 	Pages(ctx context.Context, obj *domain.PublishedSiteSpace) ([]*model.PublishedPageRef, error)
+	Customization(ctx context.Context, obj *domain.PublishedSiteSpace) (model.JSON, error)
 }
 type QueryResolver interface {
 	Sessions(ctx context.Context) ([]*model.Session, error)
 	Node(ctx context.Context, id string) (model.Node, error)
 	Collection(ctx context.Context, id string) (*model.Collection, error)
+	ContentByURL(ctx context.Context, url string) (*model.ContentByURL, error)
+	EmbedByURL(ctx context.Context, url string) (*model.Embed, error)
 	Organizations(ctx context.Context, first *int, after *string) (*model.Connection[*model.Organization], error)
 	Organization(ctx context.Context, id string) (*model.Organization, error)
 	OrganizationsForEmailDomain(ctx context.Context, emailDomain string) ([]*model.Organization, error)
 	Passkeys(ctx context.Context) ([]*model.Passkey, error)
 	PublishedSite(ctx context.Context, name string, visitor *model.SiteVisitorInput) (*domain.PublishedSite, error)
 	CheckVisitorCondition(ctx context.Context, condition string) (*model.ConditionCheck, error)
+	CustomHostname(ctx context.Context, hostname string) (*model.CustomHostname, error)
+	PublishedSiteFallback(ctx context.Context, name string) (*string, error)
 	Space(ctx context.Context, id string) (*model.Space, error)
 	APITokens(ctx context.Context) ([]*model.APIToken, error)
 	APIInformation(ctx context.Context) (*model.ApiInformation, error)
@@ -2062,6 +2210,16 @@ type SiteResolver interface {
 	RecommendedQuestions(ctx context.Context, obj *model.Site, siteSpaceID *string) ([]string, error)
 	ReaderSettings(ctx context.Context, obj *model.Site) (*model.SiteReaderSettings, error)
 	ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error)
+	AdaptiveSchema(ctx context.Context, obj *model.Site) (*model.SiteAdaptiveSchema, error)
+	AdaptiveTemplateConditions(ctx context.Context, obj *model.Site) ([]*model.SiteAdaptiveTemplateCondition, error)
+	Customization(ctx context.Context, obj *model.Site) (model.JSON, error)
+	SiteSpaceCustomization(ctx context.Context, obj *model.Site, siteSpaceID string) (model.JSON, error)
+	PublishedContent(ctx context.Context, obj *model.Site, shareKey *string) (*model.PublishedContentSite, error)
+	PublishingPreview(ctx context.Context, obj *model.Site, siteSpace *string, claims model.JSON) (*model.SitePublishingPreview, error)
+	SearchContent(ctx context.Context, obj *model.Site, query string, scope *model.SiteSearchScope, first *int, after *string) (*model.SearchSpaceResultConnection, error)
+	PublishingAuth(ctx context.Context, obj *model.Site) (*model.SitePublishingAuth, error)
+	Redirects(ctx context.Context, obj *model.Site, first *int, after *string, search *string) (*model.Connection[*model.SiteRedirect], error)
+	Redirect(ctx context.Context, obj *model.Site, source string, shareKey *string) (*model.ResolvedSiteRedirect, error)
 	Sections(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string) (*model.Connection[*model.SiteSection], error)
 	SectionGroups(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.SiteSectionGroup], error)
 	SiteSpaceList(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string, defaultArg *bool) (*model.Connection[*model.SiteSpace], error)
@@ -3058,6 +3216,94 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConditionCheck.Valid(childComplexity), true
+
+	case "ContentByURL.collection":
+		if e.ComplexityRoot.ContentByURL.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentByURL.Collection(childComplexity), true
+	case "ContentByURL.page":
+		if e.ComplexityRoot.ContentByURL.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentByURL.Page(childComplexity), true
+	case "ContentByURL.space":
+		if e.ComplexityRoot.ContentByURL.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentByURL.Space(childComplexity), true
+
+	case "CustomHostname.hostname":
+		if e.ComplexityRoot.CustomHostname.Hostname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Hostname(childComplexity), true
+	case "CustomHostname.isActive":
+		if e.ComplexityRoot.CustomHostname.IsActive == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.IsActive(childComplexity), true
+	case "CustomHostname.status":
+		if e.ComplexityRoot.CustomHostname.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Status(childComplexity), true
+	case "CustomHostname.target":
+		if e.ComplexityRoot.CustomHostname.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Target(childComplexity), true
+
+	case "CustomHostnameSite.site":
+		if e.ComplexityRoot.CustomHostnameSite.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostnameSite.Site(childComplexity), true
+	case "CustomHostnameSite.type":
+		if e.ComplexityRoot.CustomHostnameSite.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostnameSite.Type(childComplexity), true
+
+	case "Embed.html":
+		if e.ComplexityRoot.Embed.HTML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.HTML(childComplexity), true
+	case "Embed.icon":
+		if e.ComplexityRoot.Embed.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Icon(childComplexity), true
+	case "Embed.site":
+		if e.ComplexityRoot.Embed.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Site(childComplexity), true
+	case "Embed.title":
+		if e.ComplexityRoot.Embed.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Title(childComplexity), true
+	case "Embed.type":
+		if e.ComplexityRoot.Embed.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Type(childComplexity), true
 
 	case "EmojiReaction.count":
 		if e.ComplexityRoot.EmojiReaction.Count == nil {
@@ -4329,6 +4575,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSiteInput)), true
+	case "Mutation.createSiteRedirect":
+		if e.ComplexityRoot.Mutation.CreateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteRedirect(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SiteRedirectInput)), true
 	case "Mutation.createSiteSection":
 		if e.ComplexityRoot.Mutation.CreateSiteSection == nil {
 			break
@@ -4505,6 +4762,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Mutation.deleteSiteRedirect":
+		if e.ComplexityRoot.Mutation.DeleteSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteRedirect(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteRedirectId"].(string)), true
 	case "Mutation.deleteSiteSection":
 		if e.ComplexityRoot.Mutation.DeleteSiteSection == nil {
 			break
@@ -4538,6 +4806,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSiteSpace(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
+	case "Mutation.deleteSiteSpaceCustomization":
+		if e.ComplexityRoot.Mutation.DeleteSiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSpaceCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string)), true
 	case "Mutation.deleteSpace":
 		if e.ComplexityRoot.Mutation.DeleteSpace == nil {
 			break
@@ -4742,6 +5021,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MovePage(childComplexity, args["target"].(model.ContentTarget), args["pageId"].(string), args["input"].(model.MovePageInput)), true
+	case "Mutation.overrideSiteSpaceCustomization":
+		if e.ComplexityRoot.Mutation.OverrideSiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_overrideSiteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.OverrideSiteSpaceCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteSpaceId"].(string), args["overrides"].(model.JSON)), true
 	case "Mutation.pingOrganization":
 		if e.ComplexityRoot.Mutation.PingOrganization == nil {
 			break
@@ -4786,6 +5076,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PublishIntegration(childComplexity, args["name"].(string), args["input"].(model.PublishIntegrationInput)), true
+	case "Mutation.publishSite":
+		if e.ComplexityRoot.Mutation.PublishSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.putOpenAPISpec":
 		if e.ComplexityRoot.Mutation.PutOpenAPISpec == nil {
 			break
@@ -4819,6 +5120,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RefreshOpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string)), true
+	case "Mutation.regenerateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_regenerateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.removeCollectionTeamPermission":
 		if e.ComplexityRoot.Mutation.RemoveCollectionTeamPermission == nil {
 			break
@@ -4841,6 +5153,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveCollectionUserPermission(childComplexity, args["collectionId"].(string), args["userId"].(string)), true
+	case "Mutation.removeCustomHostname":
+		if e.ComplexityRoot.Mutation.RemoveCustomHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeCustomHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveCustomHostname(childComplexity, args["hostname"].(string)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -4951,6 +5274,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RestoreSpace(childComplexity, args["id"].(string)), true
+	case "Mutation.revalidateCustomHostname":
+		if e.ComplexityRoot.Mutation.RevalidateCustomHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revalidateCustomHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevalidateCustomHostname(childComplexity, args["hostname"].(string)), true
 	case "Mutation.revokeAPIToken":
 		if e.ComplexityRoot.Mutation.RevokeAPIToken == nil {
 			break
@@ -5006,6 +5340,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetOrganizationSSORoleMapping(childComplexity, args["organizationId"].(string), args["claim"].(string), args["roles"].([]*model.SSORoleRule)), true
+	case "Mutation.setSiteHostname":
+		if e.ComplexityRoot.Mutation.SetSiteHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setSiteHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetSiteHostname(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["hostname"].(*string)), true
 	case "Mutation.setSpaceTemplate":
 		if e.ComplexityRoot.Mutation.SetSpaceTemplate == nil {
 			break
@@ -5050,6 +5395,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SubmitReview(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["input"].(model.SubmitReviewInput)), true
+	case "Mutation.unpublishSite":
+		if e.ComplexityRoot.Mutation.UnpublishSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unpublishSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnpublishSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
 	case "Mutation.updateAgentInstructions":
 		if e.ComplexityRoot.Mutation.UpdateAgentInstructions == nil {
 			break
@@ -5237,6 +5593,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteInput)), true
+	case "Mutation.updateSiteAdaptiveSchema":
+		if e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteAdaptiveSchema_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["jsonSchema"].(model.JSON)), true
+	case "Mutation.updateSiteCustomization":
+		if e.ComplexityRoot.Mutation.UpdateSiteCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["settings"].(model.JSON)), true
+	case "Mutation.updateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.UpdateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSitePublishingAuth(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SitePublishingAuthUpdate)), true
 	case "Mutation.updateSiteReaderSettings":
 		if e.ComplexityRoot.Mutation.UpdateSiteReaderSettings == nil {
 			break
@@ -5248,6 +5637,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSiteReaderSettings(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.UpdateSiteReaderSettingsInput)), true
+	case "Mutation.updateSiteRedirect":
+		if e.ComplexityRoot.Mutation.UpdateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteRedirect(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteRedirectId"].(string), args["input"].(model.SiteRedirectInput)), true
 	case "Mutation.updateSiteSection":
 		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
 			break
@@ -6359,6 +6759,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PingResult.ServiceVisitorClaims(childComplexity), true
 
+	case "PublishedContentSite.customizations":
+		if e.ComplexityRoot.PublishedContentSite.Customizations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Customizations(childComplexity), true
+	case "PublishedContentSite.scripts":
+		if e.ComplexityRoot.PublishedContentSite.Scripts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Scripts(childComplexity), true
+	case "PublishedContentSite.site":
+		if e.ComplexityRoot.PublishedContentSite.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Site(childComplexity), true
+	case "PublishedContentSite.structure":
+		if e.ComplexityRoot.PublishedContentSite.Structure == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentSite.Structure(childComplexity), true
+
+	case "PublishedCustomizations.site":
+		if e.ComplexityRoot.PublishedCustomizations.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedCustomizations.Site(childComplexity), true
+	case "PublishedCustomizations.siteSpaces":
+		if e.ComplexityRoot.PublishedCustomizations.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedCustomizations.SiteSpaces(childComplexity), true
+
 	case "PublishedFile.contentType":
 		if e.ComplexityRoot.PublishedFile.ContentType == nil {
 			break
@@ -6785,6 +7223,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PublishedSite.Claims(childComplexity), true
+	case "PublishedSite.customization":
+		if e.ComplexityRoot.PublishedSite.Customization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSite.Customization(childComplexity), true
 	case "PublishedSite.id":
 		if e.ComplexityRoot.PublishedSite.ID == nil {
 			break
@@ -6797,6 +7241,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PublishedSite.Indexable(childComplexity), true
+	case "PublishedSite.redirect":
+		if e.ComplexityRoot.PublishedSite.Redirect == nil {
+			break
+		}
+
+		args, err := ec.field_PublishedSite_redirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.PublishedSite.Redirect(childComplexity, args["path"].(string)), true
 	case "PublishedSite.search":
 		if e.ComplexityRoot.PublishedSite.Search == nil {
 			break
@@ -6839,6 +7294,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PublishedSite.Visibility(childComplexity), true
 
+	case "PublishedSiteSpace.customization":
+		if e.ComplexityRoot.PublishedSiteSpace.Customization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteSpace.Customization(childComplexity), true
 	case "PublishedSiteSpace.default":
 		if e.ComplexityRoot.PublishedSiteSpace.Default == nil {
 			break
@@ -6935,6 +7396,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Collection(childComplexity, args["id"].(string)), true
+	case "Query.contentByUrl":
+		if e.ComplexityRoot.Query.ContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_contentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ContentByURL(childComplexity, args["url"].(string)), true
+	case "Query.customHostname":
+		if e.ComplexityRoot.Query.CustomHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Query_customHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CustomHostname(childComplexity, args["hostname"].(string)), true
+	case "Query.embedByUrl":
+		if e.ComplexityRoot.Query.EmbedByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_embedByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EmbedByURL(childComplexity, args["url"].(string)), true
 
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
@@ -6997,6 +7491,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PublishedSite(childComplexity, args["name"].(string), args["visitor"].(*model.SiteVisitorInput)), true
+	case "Query.publishedSiteFallback":
+		if e.ComplexityRoot.Query.PublishedSiteFallback == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishedSiteFallback_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishedSiteFallback(childComplexity, args["name"].(string)), true
 	case "Query.sessions":
 		if e.ComplexityRoot.Query.Sessions == nil {
 			break
@@ -7120,6 +7625,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RequestedReviewerEdge.Node(childComplexity), true
+
+	case "ResolvedSiteRedirect.redirect":
+		if e.ComplexityRoot.ResolvedSiteRedirect.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResolvedSiteRedirect.Redirect(childComplexity), true
+	case "ResolvedSiteRedirect.target":
+		if e.ComplexityRoot.ResolvedSiteRedirect.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ResolvedSiteRedirect.Target(childComplexity), true
 
 	case "ReusableContent.document":
 		if e.ComplexityRoot.ReusableContent.Document == nil {
@@ -8183,6 +8701,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.AdaptiveContent(childComplexity), true
+	case "Site.adaptiveSchema":
+		if e.ComplexityRoot.Site.AdaptiveSchema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.AdaptiveSchema(childComplexity), true
+	case "Site.adaptiveTemplateConditions":
+		if e.ComplexityRoot.Site.AdaptiveTemplateConditions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.AdaptiveTemplateConditions(childComplexity), true
 	case "Site.agentsContext":
 		if e.ComplexityRoot.Site.AgentsContext == nil {
 			break
@@ -8212,6 +8742,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.CreatedAt(childComplexity), true
+	case "Site.customization":
+		if e.ComplexityRoot.Site.Customization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Customization(childComplexity), true
 	case "Site.id":
 		if e.ComplexityRoot.Site.ID == nil {
 			break
@@ -8224,6 +8760,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.publishedContent":
+		if e.ComplexityRoot.Site.PublishedContent == nil {
+			break
+		}
+
+		args, err := ec.field_Site_publishedContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.PublishedContent(childComplexity, args["shareKey"].(*string)), true
+	case "Site.publishingAuth":
+		if e.ComplexityRoot.Site.PublishingAuth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.PublishingAuth(childComplexity), true
+	case "Site.publishingPreview":
+		if e.ComplexityRoot.Site.PublishingPreview == nil {
+			break
+		}
+
+		args, err := ec.field_Site_publishingPreview_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.PublishingPreview(childComplexity, args["siteSpace"].(*string), args["claims"].(model.JSON)), true
 	case "Site.readerSettings":
 		if e.ComplexityRoot.Site.ReaderSettings == nil {
 			break
@@ -8241,6 +8805,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.RecommendedQuestions(childComplexity, args["siteSpaceId"].(*string)), true
+	case "Site.redirect":
+		if e.ComplexityRoot.Site.Redirect == nil {
+			break
+		}
+
+		args, err := ec.field_Site_redirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Redirect(childComplexity, args["source"].(string), args["shareKey"].(*string)), true
+	case "Site.redirects":
+		if e.ComplexityRoot.Site.Redirects == nil {
+			break
+		}
+
+		args, err := ec.field_Site_redirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Redirects(childComplexity, args["first"].(*int), args["after"].(*string), args["search"].(*string)), true
+	case "Site.searchContent":
+		if e.ComplexityRoot.Site.SearchContent == nil {
+			break
+		}
+
+		args, err := ec.field_Site_searchContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.SearchContent(childComplexity, args["query"].(string), args["scope"].(*model.SiteSearchScope), args["first"].(*int), args["after"].(*string)), true
 	case "Site.sectionGroups":
 		if e.ComplexityRoot.Site.SectionGroups == nil {
 			break
@@ -8274,6 +8871,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.ShareLinks(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Site.siteSpaceCustomization":
+		if e.ComplexityRoot.Site.SiteSpaceCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Site_siteSpaceCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.SiteSpaceCustomization(childComplexity, args["siteSpaceId"].(string)), true
 	case "Site.siteSpaceList":
 		if e.ComplexityRoot.Site.SiteSpaceList == nil {
 			break
@@ -8345,6 +8953,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteAdaptiveContent.Enabled(childComplexity), true
 
+	case "SiteAdaptiveSchema.jsonSchema":
+		if e.ComplexityRoot.SiteAdaptiveSchema.JSONSchema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveSchema.JSONSchema(childComplexity), true
+	case "SiteAdaptiveSchema.updatedAt":
+		if e.ComplexityRoot.SiteAdaptiveSchema.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveSchema.UpdatedAt(childComplexity), true
+
+	case "SiteAdaptiveTemplateCondition.condition":
+		if e.ComplexityRoot.SiteAdaptiveTemplateCondition.Condition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveTemplateCondition.Condition(childComplexity), true
+	case "SiteAdaptiveTemplateCondition.description":
+		if e.ComplexityRoot.SiteAdaptiveTemplateCondition.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteAdaptiveTemplateCondition.Description(childComplexity), true
+
 	case "SiteConnection.edges":
 		if e.ComplexityRoot.SiteConnection.Edges == nil {
 			break
@@ -8383,6 +9017,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteEdge.Node(childComplexity), true
 
+	case "SiteIntegrationScript.script":
+		if e.ComplexityRoot.SiteIntegrationScript.Script == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteIntegrationScript.Script(childComplexity), true
+
 	case "SitePointer.site":
 		if e.ComplexityRoot.SitePointer.Site == nil {
 			break
@@ -8395,6 +9036,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SitePointer.Type(childComplexity), true
+
+	case "SitePublishingAuth.backend":
+		if e.ComplexityRoot.SitePublishingAuth.Backend == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.Backend(childComplexity), true
+	case "SitePublishingAuth.fallbackURL":
+		if e.ComplexityRoot.SitePublishingAuth.FallbackURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.FallbackURL(childComplexity), true
+	case "SitePublishingAuth.privateKey":
+		if e.ComplexityRoot.SitePublishingAuth.PrivateKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.PrivateKey(childComplexity), true
+
+	case "SitePublishingPreview.url":
+		if e.ComplexityRoot.SitePublishingPreview.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingPreview.URL(childComplexity), true
 
 	case "SiteReaderSettings.signingKey":
 		if e.ComplexityRoot.SiteReaderSettings.SigningKey == nil {
@@ -8414,6 +9081,88 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteReaderSettings.Variables(childComplexity), true
+
+	case "SiteRedirect.destination":
+		if e.ComplexityRoot.SiteRedirect.Destination == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Destination(childComplexity), true
+	case "SiteRedirect.id":
+		if e.ComplexityRoot.SiteRedirect.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.ID(childComplexity), true
+	case "SiteRedirect.source":
+		if e.ComplexityRoot.SiteRedirect.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Source(childComplexity), true
+
+	case "SiteRedirectConnection.edges":
+		if e.ComplexityRoot.SiteRedirectConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.Edges(childComplexity), true
+	case "SiteRedirectConnection.nodes":
+		if e.ComplexityRoot.SiteRedirectConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.Nodes(childComplexity), true
+	case "SiteRedirectConnection.pageInfo":
+		if e.ComplexityRoot.SiteRedirectConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.PageInfo(childComplexity), true
+	case "SiteRedirectConnection.totalCount":
+		if e.ComplexityRoot.SiteRedirectConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.TotalCount(childComplexity), true
+
+	case "SiteRedirectDestination.kind":
+		if e.ComplexityRoot.SiteRedirectDestination.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.Kind(childComplexity), true
+	case "SiteRedirectDestination.pageId":
+		if e.ComplexityRoot.SiteRedirectDestination.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.PageID(childComplexity), true
+	case "SiteRedirectDestination.siteSectionId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSectionID(childComplexity), true
+	case "SiteRedirectDestination.siteSpaceId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID(childComplexity), true
+
+	case "SiteRedirectEdge.cursor":
+		if e.ComplexityRoot.SiteRedirectEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectEdge.Cursor(childComplexity), true
+	case "SiteRedirectEdge.node":
+		if e.ComplexityRoot.SiteRedirectEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectEdge.Node(childComplexity), true
 
 	case "SiteSection.condition":
 		if e.ComplexityRoot.SiteSection.Condition == nil {
@@ -10172,6 +10921,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSetTeamMemberInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSitePointerInput,
+		ec.unmarshalInputSitePublishingAuthUpdate,
+		ec.unmarshalInputSiteRedirectDestinationInput,
+		ec.unmarshalInputSiteRedirectInput,
+		ec.unmarshalInputSiteSearchScope,
 		ec.unmarshalInputSiteVisitorInput,
 		ec.unmarshalInputSortSiteStructureInput,
 		ec.unmarshalInputStructurePointerInput,
@@ -10294,7 +11047,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -10368,6 +11121,8 @@ type PublishedURLs {
 	{Name: "schema/collection.graphqls", Input: sourceData("schema/collection.graphqls"), BuiltIn: false},
 	{Name: "schema/comment.graphqls", Input: sourceData("schema/comment.graphqls"), BuiltIn: false},
 	{Name: "schema/content.graphqls", Input: sourceData("schema/content.graphqls"), BuiltIn: false},
+	{Name: "schema/content_url.graphqls", Input: sourceData("schema/content_url.graphqls"), BuiltIn: false},
+	{Name: "schema/embed.graphqls", Input: sourceData("schema/embed.graphqls"), BuiltIn: false},
 	{Name: "schema/gitsync.graphqls", Input: sourceData("schema/gitsync.graphqls"), BuiltIn: false},
 	{Name: "schema/grant.graphqls", Input: sourceData("schema/grant.graphqls"), BuiltIn: false},
 	{Name: "schema/integration.graphqls", Input: sourceData("schema/integration.graphqls"), BuiltIn: false},
@@ -10385,6 +11140,10 @@ type PublishedURLs {
 	{Name: "schema/search.graphqls", Input: sourceData("schema/search.graphqls"), BuiltIn: false},
 	{Name: "schema/share_link.graphqls", Input: sourceData("schema/share_link.graphqls"), BuiltIn: false},
 	{Name: "schema/site.graphqls", Input: sourceData("schema/site.graphqls"), BuiltIn: false},
+	{Name: "schema/site_hostname.graphqls", Input: sourceData("schema/site_hostname.graphqls"), BuiltIn: false},
+	{Name: "schema/site_publishing.graphqls", Input: sourceData("schema/site_publishing.graphqls"), BuiltIn: false},
+	{Name: "schema/site_publishing_auth.graphqls", Input: sourceData("schema/site_publishing_auth.graphqls"), BuiltIn: false},
+	{Name: "schema/site_redirect.graphqls", Input: sourceData("schema/site_redirect.graphqls"), BuiltIn: false},
 	{Name: "schema/site_section.graphqls", Input: sourceData("schema/site_section.graphqls"), BuiltIn: false},
 	{Name: "schema/site_space.graphqls", Input: sourceData("schema/site_space.graphqls"), BuiltIn: false},
 	{Name: "schema/space.graphqls", Input: sourceData("schema/space.graphqls"), BuiltIn: false},
@@ -10861,6 +11620,58 @@ func (ec *executionContext) childFields_ConditionCheck(ctx context.Context, fiel
 		return ec.fieldContext_ConditionCheck_error(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConditionCheck", field.Name)
+}
+
+func (ec *executionContext) childFields_ContentByURL(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "collection":
+		return ec.fieldContext_ContentByURL_collection(ctx, field)
+	case "space":
+		return ec.fieldContext_ContentByURL_space(ctx, field)
+	case "page":
+		return ec.fieldContext_ContentByURL_page(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ContentByURL", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomHostname(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hostname":
+		return ec.fieldContext_CustomHostname_hostname(ctx, field)
+	case "target":
+		return ec.fieldContext_CustomHostname_target(ctx, field)
+	case "isActive":
+		return ec.fieldContext_CustomHostname_isActive(ctx, field)
+	case "status":
+		return ec.fieldContext_CustomHostname_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomHostname", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomHostnameSite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_CustomHostnameSite_type(ctx, field)
+	case "site":
+		return ec.fieldContext_CustomHostnameSite_site(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomHostnameSite", field.Name)
+}
+
+func (ec *executionContext) childFields_Embed(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_Embed_type(ctx, field)
+	case "title":
+		return ec.fieldContext_Embed_title(ctx, field)
+	case "site":
+		return ec.fieldContext_Embed_site(ctx, field)
+	case "icon":
+		return ec.fieldContext_Embed_icon(ctx, field)
+	case "html":
+		return ec.fieldContext_Embed_html(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Embed", field.Name)
 }
 
 func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11901,6 +12712,30 @@ func (ec *executionContext) childFields_PingResult(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type PingResult", field.Name)
 }
 
+func (ec *executionContext) childFields_PublishedContentSite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_PublishedContentSite_site(ctx, field)
+	case "structure":
+		return ec.fieldContext_PublishedContentSite_structure(ctx, field)
+	case "customizations":
+		return ec.fieldContext_PublishedContentSite_customizations(ctx, field)
+	case "scripts":
+		return ec.fieldContext_PublishedContentSite_scripts(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedContentSite", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedCustomizations(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_PublishedCustomizations_site(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_PublishedCustomizations_siteSpaces(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedCustomizations", field.Name)
+}
+
 func (ec *executionContext) childFields_PublishedFile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -12103,6 +12938,10 @@ func (ec *executionContext) childFields_PublishedSite(ctx context.Context, field
 		return ec.fieldContext_PublishedSite_search(ctx, field)
 	case "ask":
 		return ec.fieldContext_PublishedSite_ask(ctx, field)
+	case "customization":
+		return ec.fieldContext_PublishedSite_customization(ctx, field)
+	case "redirect":
+		return ec.fieldContext_PublishedSite_redirect(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedSite", field.Name)
 }
@@ -12127,6 +12966,8 @@ func (ec *executionContext) childFields_PublishedSiteSpace(ctx context.Context, 
 		return ec.fieldContext_PublishedSiteSpace_revision(ctx, field)
 	case "pages":
 		return ec.fieldContext_PublishedSiteSpace_pages(ctx, field)
+	case "customization":
+		return ec.fieldContext_PublishedSiteSpace_customization(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteSpace", field.Name)
 }
@@ -12195,6 +13036,16 @@ func (ec *executionContext) childFields_RequestedReviewerEdge(ctx context.Contex
 		return ec.fieldContext_RequestedReviewerEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RequestedReviewerEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ResolvedSiteRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "redirect":
+		return ec.fieldContext_ResolvedSiteRedirect_redirect(ctx, field)
+	case "target":
+		return ec.fieldContext_ResolvedSiteRedirect_target(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ResolvedSiteRedirect", field.Name)
 }
 
 func (ec *executionContext) childFields_ReusableContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12753,6 +13604,26 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_readerSettings(ctx, field)
 	case "shareLinks":
 		return ec.fieldContext_Site_shareLinks(ctx, field)
+	case "adaptiveSchema":
+		return ec.fieldContext_Site_adaptiveSchema(ctx, field)
+	case "adaptiveTemplateConditions":
+		return ec.fieldContext_Site_adaptiveTemplateConditions(ctx, field)
+	case "customization":
+		return ec.fieldContext_Site_customization(ctx, field)
+	case "siteSpaceCustomization":
+		return ec.fieldContext_Site_siteSpaceCustomization(ctx, field)
+	case "publishedContent":
+		return ec.fieldContext_Site_publishedContent(ctx, field)
+	case "publishingPreview":
+		return ec.fieldContext_Site_publishingPreview(ctx, field)
+	case "searchContent":
+		return ec.fieldContext_Site_searchContent(ctx, field)
+	case "publishingAuth":
+		return ec.fieldContext_Site_publishingAuth(ctx, field)
+	case "redirects":
+		return ec.fieldContext_Site_redirects(ctx, field)
+	case "redirect":
+		return ec.fieldContext_Site_redirect(ctx, field)
 	case "sections":
 		return ec.fieldContext_Site_sections(ctx, field)
 	case "sectionGroups":
@@ -12769,6 +13640,26 @@ func (ec *executionContext) childFields_SiteAdaptiveContent(ctx context.Context,
 		return ec.fieldContext_SiteAdaptiveContent_enabled(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveContent", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "jsonSchema":
+		return ec.fieldContext_SiteAdaptiveSchema_jsonSchema(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SiteAdaptiveSchema_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveSchema", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteAdaptiveTemplateCondition(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "description":
+		return ec.fieldContext_SiteAdaptiveTemplateCondition_description(ctx, field)
+	case "condition":
+		return ec.fieldContext_SiteAdaptiveTemplateCondition_condition(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteAdaptiveTemplateCondition", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12795,6 +13686,14 @@ func (ec *executionContext) childFields_SiteEdge(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type SiteEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_SiteIntegrationScript(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "script":
+		return ec.fieldContext_SiteIntegrationScript_script(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteIntegrationScript", field.Name)
+}
+
 func (ec *executionContext) childFields_SitePointer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "type":
@@ -12803,6 +13702,26 @@ func (ec *executionContext) childFields_SitePointer(ctx context.Context, field g
 		return ec.fieldContext_SitePointer_site(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SitePointer", field.Name)
+}
+
+func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "backend":
+		return ec.fieldContext_SitePublishingAuth_backend(ctx, field)
+	case "privateKey":
+		return ec.fieldContext_SitePublishingAuth_privateKey(ctx, field)
+	case "fallbackURL":
+		return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SitePublishingAuth", field.Name)
+}
+
+func (ec *executionContext) childFields_SitePublishingPreview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_SitePublishingPreview_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SitePublishingPreview", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteReaderSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12815,6 +13734,56 @@ func (ec *executionContext) childFields_SiteReaderSettings(ctx context.Context, 
 		return ec.fieldContext_SiteReaderSettings_variables(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteReaderSettings", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteRedirect_id(ctx, field)
+	case "source":
+		return ec.fieldContext_SiteRedirect_source(ctx, field)
+	case "destination":
+		return ec.fieldContext_SiteRedirect_destination(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirect", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SiteRedirectConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteRedirectConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectDestination(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+	case "siteSectionId":
+		return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+	case "siteSpaceId":
+		return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+	case "pageId":
+		return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectDestination", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SiteRedirectEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14421,6 +15390,36 @@ func (ec *executionContext) field_Mutation_createShareLink_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SiteRedirectInput, error) {
+			return ec.unmarshalNSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14789,6 +15788,36 @@ func (ec *executionContext) field_Mutation_deleteShareLink_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteRedirectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteRedirectId"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14846,6 +15875,36 @@ func (ec *executionContext) field_Mutation_deleteSiteSection_args(ctx context.Co
 		return nil, err
 	}
 	args["siteSectionId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteSpaceCustomization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg2
 	return args, nil
 }
 
@@ -15289,6 +16348,44 @@ func (ec *executionContext) field_Mutation_movePage_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_overrideSiteSpaceCustomization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "overrides",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["overrides"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_pingOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15393,6 +16490,28 @@ func (ec *executionContext) field_Mutation_publishIntegration_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_publishSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_putOpenAPISpec_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15467,6 +16586,28 @@ func (ec *executionContext) field_Mutation_refreshOpenAPISpec_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_regenerateSitePublishingAuth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_removeCollectionTeamPermission_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15508,6 +16649,20 @@ func (ec *executionContext) field_Mutation_removeCollectionUserPermission_args(c
 		return nil, err
 	}
 	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeCustomHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg0
 	return args, nil
 }
 
@@ -15755,6 +16910,20 @@ func (ec *executionContext) field_Mutation_restoreSpace_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_revalidateCustomHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_revokeAPIToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15862,6 +17031,36 @@ func (ec *executionContext) field_Mutation_setOrganizationSSORoleMapping_args(ct
 		return nil, err
 	}
 	args["roles"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setSiteHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg2
 	return args, nil
 }
 
@@ -15982,6 +17181,28 @@ func (ec *executionContext) field_Mutation_submitReview_args(ctx context.Context
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_unpublishSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
 	return args, nil
 }
 
@@ -16449,6 +17670,96 @@ func (ec *executionContext) field_Mutation_updateShareLink_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateSiteAdaptiveSchema_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "jsonSchema",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["jsonSchema"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteCustomization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "settings",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["settings"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSitePublishingAuth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SitePublishingAuthUpdate, error) {
+			return ec.unmarshalNSitePublishingAuthUpdate2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingAuthUpdate(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateSiteReaderSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16476,6 +17787,44 @@ func (ec *executionContext) field_Mutation_updateSiteReaderSettings_args(ctx con
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteRedirectId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteRedirectId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SiteRedirectInput, error) {
+			return ec.unmarshalNSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
 	return args, nil
 }
 
@@ -17473,6 +18822,20 @@ func (ec *executionContext) field_PublishedSite_at_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_PublishedSite_redirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "path",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["path"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_PublishedSite_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17537,6 +18900,48 @@ func (ec *executionContext) field_Query_collection_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_contentByUrl_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_customHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_embedByUrl_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17598,6 +19003,20 @@ func (ec *executionContext) field_Query_organizations_args(ctx context.Context, 
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_publishedSiteFallback_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
 	return args, nil
 }
 
@@ -17841,6 +19260,42 @@ func (ec *executionContext) field_Site_ask_args(ctx context.Context, rawArgs map
 	return args, nil
 }
 
+func (ec *executionContext) field_Site_publishedContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "shareKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareKey"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_publishingPreview_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpace",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpace"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "claims",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["claims"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Site_recommendedQuestions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17852,6 +19307,96 @@ func (ec *executionContext) field_Site_recommendedQuestions_args(ctx context.Con
 		return nil, err
 	}
 	args["siteSpaceId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_redirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "source",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["source"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "shareKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareKey"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_redirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_searchContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "scope",
+		func(ctx context.Context, v any) (*model.SiteSearchScope, error) {
+			return ec.unmarshalOSiteSearchScope2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSearchScope(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scope"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
 	return args, nil
 }
 
@@ -17926,6 +19471,20 @@ func (ec *executionContext) field_Site_shareLinks_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_siteSpaceCustomization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "siteSpaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteSpaceId"] = arg0
 	return args, nil
 }
 
@@ -22428,6 +23987,364 @@ func (ec *executionContext) _ConditionCheck_error(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_ConditionCheck_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ConditionCheck", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContentByURL_collection(ctx context.Context, field graphql.CollectedField, obj *model.ContentByURL) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentByURL_collection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Collection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentByURL_collection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentByURL",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentByURL_space(ctx context.Context, field graphql.CollectedField, obj *model.ContentByURL) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentByURL_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentByURL_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentByURL",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ContentByURL_page(ctx context.Context, field graphql.CollectedField, obj *model.ContentByURL) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentByURL_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionPage) graphql.Marshaler {
+			return ec.marshalORevisionPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentByURL_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentByURL",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomHostname_hostname(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_hostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hostname, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_hostname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CustomHostname_target(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.CustomHostnameSite) graphql.Marshaler {
+			return ec.marshalNCustomHostnameSite2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostnameSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomHostname",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomHostnameSite(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomHostname_isActive(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_isActive(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsActive, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_isActive(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CustomHostname_status(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CustomHostnameSite_type(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostnameSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostnameSite_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostnameSite_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostnameSite", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CustomHostnameSite_site(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostnameSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostnameSite_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostnameSite_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostnameSite", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Embed_type(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Embed_title(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Embed_site(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Embed_icon(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Embed_html(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_html(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HTML, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_html(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _EmojiReaction_emoji(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
@@ -30143,6 +32060,622 @@ func (ec *executionContext) fieldContext_Mutation_sortSiteStructure(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_setSiteHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setSiteHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetSiteHostname(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["hostname"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomHostname) graphql.Marshaler {
+			return ec.marshalOCustomHostname2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostname(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setSiteHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomHostname(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setSiteHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revalidateCustomHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revalidateCustomHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevalidateCustomHostname(ctx, fc.Args["hostname"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomHostname) graphql.Marshaler {
+			return ec.marshalNCustomHostname2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostname(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revalidateCustomHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomHostname(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revalidateCustomHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeCustomHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeCustomHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveCustomHostname(ctx, fc.Args["hostname"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeCustomHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeCustomHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_unpublishSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_unpublishSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UnpublishSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_unpublishSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_unpublishSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteAdaptiveSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteAdaptiveSchema(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["jsonSchema"].(model.JSON))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+			return ec.marshalNSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveSchema(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteAdaptiveSchema(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteAdaptiveSchema_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteCustomization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteCustomization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteCustomization(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["settings"].(model.JSON))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteCustomization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_overrideSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_overrideSiteSpaceCustomization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().OverrideSiteSpaceCustomization(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string), fc.Args["overrides"].(model.JSON))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_overrideSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_overrideSiteSpaceCustomization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteSpaceCustomization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteSpaceCustomization(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteSpaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteSpaceCustomization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSitePublishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSitePublishingAuth(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.SitePublishingAuthUpdate))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSitePublishingAuth_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_regenerateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_regenerateSitePublishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RegenerateSitePublishingAuth(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_regenerateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_regenerateSitePublishingAuth_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSiteRedirect(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.SiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteRedirect(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteRedirectId"].(string), fc.Args["input"].(model.SiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteRedirect(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteRedirectId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSiteSection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -35769,6 +38302,180 @@ func (ec *executionContext) fieldContext_PingResult_gitbookVisitorClaims(_ conte
 	return graphql.NewScalarFieldContext("PingResult", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PublishedContentSite_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentSite_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentSite_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentSite_structure(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentSite_structure(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Structure, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteStructure) graphql.Marshaler {
+			return ec.marshalNSiteStructure2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteStructure(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentSite_structure(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteStructure(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentSite_customizations(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentSite_customizations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Customizations, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PublishedCustomizations) graphql.Marshaler {
+			return ec.marshalNPublishedCustomizations2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedCustomizations(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentSite_customizations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedCustomizations(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentSite_scripts(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentSite_scripts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scripts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteIntegrationScript) graphql.Marshaler {
+			return ec.marshalNSiteIntegrationScript2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteIntegrationScriptᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentSite_scripts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentSite",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteIntegrationScript(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedCustomizations_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedCustomizations) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedCustomizations_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedCustomizations_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedCustomizations", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedCustomizations_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *model.PublishedCustomizations) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedCustomizations_siteSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedCustomizations().SiteSpaces(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedCustomizations_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedCustomizations", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
 func (ec *executionContext) _PublishedFile_id(ctx context.Context, field graphql.CollectedField, obj *model.PublishedFile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37697,6 +40404,73 @@ func (ec *executionContext) fieldContext_PublishedSite_ask(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _PublishedSite_customization(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_customization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedSite().Customization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_customization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSite", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSite_redirect(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSite_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.PublishedSite().Redirect(ctx, obj, fc.Args["path"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSite_redirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedSite",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_PublishedSite_redirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PublishedSiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37913,6 +40687,29 @@ func (ec *executionContext) fieldContext_PublishedSiteSpace_pages(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _PublishedSiteSpace_customization(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteSpace_customization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedSiteSpace().Customization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteSpace_customization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteSpace", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
 func (ec *executionContext) _PublishedURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.PublishedURLs) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38050,6 +40847,94 @@ func (ec *executionContext) fieldContext_Query_collection(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_collection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_contentByUrl(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_contentByUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ContentByURL(ctx, fc.Args["url"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentByURL) graphql.Marshaler {
+			return ec.marshalNContentByURL2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentByURL(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_contentByUrl(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ContentByURL(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_contentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_embedByUrl(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_embedByUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().EmbedByURL(ctx, fc.Args["url"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Embed) graphql.Marshaler {
+			return ec.marshalNEmbed2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEmbed(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_embedByUrl(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Embed(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_embedByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -38302,6 +41187,94 @@ func (ec *executionContext) fieldContext_Query_checkVisitorCondition(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_checkVisitorCondition_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_customHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_customHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CustomHostname(ctx, fc.Args["hostname"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomHostname) graphql.Marshaler {
+			return ec.marshalNCustomHostname2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostname(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_customHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomHostname(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_customHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_publishedSiteFallback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishedSiteFallback(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishedSiteFallback(ctx, fc.Args["name"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishedSiteFallback(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishedSiteFallback_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -38960,6 +41933,61 @@ func (ec *executionContext) fieldContext_RequestedReviewerEdge_node(_ context.Co
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ResolvedSiteRedirect_redirect(ctx context.Context, field graphql.CollectedField, obj *model.ResolvedSiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ResolvedSiteRedirect_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ResolvedSiteRedirect_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ResolvedSiteRedirect",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ResolvedSiteRedirect_target(ctx context.Context, field graphql.CollectedField, obj *model.ResolvedSiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ResolvedSiteRedirect_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ResolvedSiteRedirect_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ResolvedSiteRedirect", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ReusableContent_id(ctx context.Context, field graphql.CollectedField, obj *model.RevisionReusableContent) (ret graphql.Marshaler) {
@@ -43965,6 +46993,389 @@ func (ec *executionContext) fieldContext_Site_shareLinks(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_adaptiveSchema(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_adaptiveSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().AdaptiveSchema(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+			return ec.marshalOSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveSchema(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_adaptiveSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteAdaptiveSchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_adaptiveTemplateConditions(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_adaptiveTemplateConditions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().AdaptiveTemplateConditions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteAdaptiveTemplateCondition) graphql.Marshaler {
+			return ec.marshalNSiteAdaptiveTemplateCondition2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveTemplateConditionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_adaptiveTemplateConditions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteAdaptiveTemplateCondition(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_customization(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_customization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().Customization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_customization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _Site_siteSpaceCustomization(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_siteSpaceCustomization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().SiteSpaceCustomization(ctx, obj, fc.Args["siteSpaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_siteSpaceCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_siteSpaceCustomization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_publishedContent(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_publishedContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().PublishedContent(ctx, obj, fc.Args["shareKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedContentSite) graphql.Marshaler {
+			return ec.marshalNPublishedContentSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_publishedContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedContentSite(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_publishedContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_publishingPreview(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_publishingPreview(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().PublishingPreview(ctx, obj, fc.Args["siteSpace"].(*string), fc.Args["claims"].(model.JSON))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingPreview) graphql.Marshaler {
+			return ec.marshalNSitePublishingPreview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingPreview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_publishingPreview(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingPreview(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_publishingPreview_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_searchContent(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_searchContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().SearchContent(ctx, obj, fc.Args["query"].(string), fc.Args["scope"].(*model.SiteSearchScope), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchSpaceResultConnection) graphql.Marshaler {
+			return ec.marshalNSearchSpaceResultConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSearchSpaceResultConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_searchContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchSpaceResultConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_searchContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_publishingAuth(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_publishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().PublishingAuth(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_publishingAuth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_redirects(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_redirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Redirects(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["search"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SiteRedirect]) graphql.Marshaler {
+			return ec.marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_redirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_redirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_redirect(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Redirect(ctx, obj, fc.Args["source"].(string), fc.Args["shareKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ResolvedSiteRedirect) graphql.Marshaler {
+			return ec.marshalNResolvedSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐResolvedSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_redirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ResolvedSiteRedirect(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_redirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_sections(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -44118,6 +47529,98 @@ func (ec *executionContext) _SiteAdaptiveContent_enabled(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_SiteAdaptiveContent_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteAdaptiveContent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteAdaptiveSchema_jsonSchema(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveSchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteAdaptiveSchema_jsonSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JSONSchema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteAdaptiveSchema_jsonSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteAdaptiveSchema", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _SiteAdaptiveSchema_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveSchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteAdaptiveSchema_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteAdaptiveSchema_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteAdaptiveSchema", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SiteAdaptiveTemplateCondition_description(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveTemplateCondition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteAdaptiveTemplateCondition_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteAdaptiveTemplateCondition_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteAdaptiveTemplateCondition", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteAdaptiveTemplateCondition_condition(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveTemplateCondition) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteAdaptiveTemplateCondition_condition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Condition, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteAdaptiveTemplateCondition_condition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteAdaptiveTemplateCondition", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.Site]) (ret graphql.Marshaler) {
@@ -44294,6 +47797,29 @@ func (ec *executionContext) fieldContext_SiteEdge_node(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _SiteIntegrationScript_script(ctx context.Context, field graphql.CollectedField, obj *model.SiteIntegrationScript) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteIntegrationScript_script(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Script, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteIntegrationScript_script(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteIntegrationScript", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _SitePointer_type(ctx context.Context, field graphql.CollectedField, obj *model.SitePointer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -44338,6 +47864,98 @@ func (ec *executionContext) _SitePointer_site(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_SitePointer_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePointer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SitePublishingAuth_backend(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_backend(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Backend, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_backend(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SitePublishingAuth_privateKey(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_privateKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PrivateKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_privateKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SitePublishingAuth_fallbackURL(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FallbackURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_fallbackURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SitePublishingPreview_url(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingPreview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingPreview_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingPreview_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingPreview", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SiteReaderSettings_signingKey(ctx context.Context, field graphql.CollectedField, obj *model.SiteReaderSettings) (ret graphql.Marshaler) {
@@ -44407,6 +48025,350 @@ func (ec *executionContext) _SiteReaderSettings_variables(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_SiteReaderSettings_variables(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteReaderSettings", field, false, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_source(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirect_destination(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_destination(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Destination, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteRedirectDestination) graphql.Marshaler {
+			return ec.marshalNSiteRedirectDestination2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectDestination(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_destination(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirect",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectDestination(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SiteRedirect]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.SiteRedirect]) graphql.Marshaler {
+			return ec.marshalNSiteRedirectEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SiteRedirect]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SiteRedirect]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SiteRedirect]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_kind(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_siteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectDestination_pageId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SiteRedirect]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SiteRedirect]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SiteSection_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteSection) (ret graphql.Marshaler) {
@@ -54687,6 +58649,175 @@ func (ec *executionContext) unmarshalInputSitePointerInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSitePublishingAuthUpdate(ctx context.Context, obj any) (model.SitePublishingAuthUpdate, error) {
+	var it model.SitePublishingAuthUpdate
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"backend", "fallbackURL"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "backend":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("backend"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Backend = data
+		case "fallbackURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fallbackURL"))
+			data, err := ec.unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FallbackURL = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteRedirectDestinationInput(ctx context.Context, obj any) (model.SiteRedirectDestination, error) {
+	var it model.SiteRedirectDestination
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"kind", "siteSectionId", "siteSpaceId", "pageId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "siteSectionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSectionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSectionID = data
+		case "siteSpaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSpaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSpaceID = data
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteRedirectInput(ctx context.Context, obj any) (model.SiteRedirectInput, error) {
+	var it model.SiteRedirectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "destination"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectDestination(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteSearchScope(ctx context.Context, obj any) (model.SiteSearchScope, error) {
+	var it model.SiteSearchScope
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"mode", "currentSiteSpace", "siteSpaceIds"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "mode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mode"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Mode = data
+		case "currentSiteSpace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentSiteSpace"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentSiteSpace = data
+		case "siteSpaceIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSpaceIds"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSpaceIds = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSiteVisitorInput(ctx context.Context, obj any) (model.SiteVisitorInput, error) {
 	var it model.SiteVisitorInput
 	if obj == nil {
@@ -58260,6 +62391,208 @@ func (ec *executionContext) _ConditionCheck(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var contentByURLImplementors = []string{"ContentByURL"}
+
+func (ec *executionContext) _ContentByURL(ctx context.Context, sel ast.SelectionSet, obj *model.ContentByURL) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contentByURLImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ContentByURL")
+		case "collection":
+			out.Values[i] = ec._ContentByURL_collection(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._ContentByURL_space(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._ContentByURL_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var customHostnameImplementors = []string{"CustomHostname"}
+
+func (ec *executionContext) _CustomHostname(ctx context.Context, sel ast.SelectionSet, obj *model.CustomHostname) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customHostnameImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomHostname")
+		case "hostname":
+			out.Values[i] = ec._CustomHostname_hostname(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._CustomHostname_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isActive":
+			out.Values[i] = ec._CustomHostname_isActive(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._CustomHostname_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var customHostnameSiteImplementors = []string{"CustomHostnameSite"}
+
+func (ec *executionContext) _CustomHostnameSite(ctx context.Context, sel ast.SelectionSet, obj *model.CustomHostnameSite) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customHostnameSiteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomHostnameSite")
+		case "type":
+			out.Values[i] = ec._CustomHostnameSite_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "site":
+			out.Values[i] = ec._CustomHostnameSite_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var embedImplementors = []string{"Embed"}
+
+func (ec *executionContext) _Embed(ctx context.Context, sel ast.SelectionSet, obj *model.Embed) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, embedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Embed")
+		case "type":
+			out.Values[i] = ec._Embed_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._Embed_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "site":
+			out.Values[i] = ec._Embed_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "icon":
+			out.Values[i] = ec._Embed_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "html":
+			out.Values[i] = ec._Embed_html(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var emojiReactionImplementors = []string{"EmojiReaction"}
 
 func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.SelectionSet, obj *model.EmojiReaction) graphql.Marshaler {
@@ -61134,6 +65467,104 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "setSiteHostname":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setSiteHostname(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revalidateCustomHostname":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revalidateCustomHostname(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeCustomHostname":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeCustomHostname(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unpublishSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_unpublishSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteAdaptiveSchema":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteAdaptiveSchema(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteCustomization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteCustomization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "overrideSiteSpaceCustomization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_overrideSiteSpaceCustomization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteSpaceCustomization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteSpaceCustomization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSitePublishingAuth":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSitePublishingAuth(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "regenerateSitePublishingAuth":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_regenerateSitePublishingAuth(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSiteSection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSiteSection(ctx, field)
@@ -63955,6 +68386,135 @@ func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var publishedContentSiteImplementors = []string{"PublishedContentSite"}
+
+func (ec *executionContext) _PublishedContentSite(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentSite) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentSiteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContentSite")
+		case "site":
+			out.Values[i] = ec._PublishedContentSite_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "structure":
+			out.Values[i] = ec._PublishedContentSite_structure(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customizations":
+			out.Values[i] = ec._PublishedContentSite_customizations(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scripts":
+			out.Values[i] = ec._PublishedContentSite_scripts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedCustomizationsImplementors = []string{"PublishedCustomizations"}
+
+func (ec *executionContext) _PublishedCustomizations(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedCustomizations) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedCustomizationsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedCustomizations")
+		case "site":
+			out.Values[i] = ec._PublishedCustomizations_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "siteSpaces":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedCustomizations_siteSpaces(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var publishedFileImplementors = []string{"PublishedFile"}
 
 func (ec *executionContext) _PublishedFile(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedFile) graphql.Marshaler {
@@ -64908,6 +69468,82 @@ func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "customization":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedSite_customization(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "redirect":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedSite_redirect(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -64991,6 +69627,44 @@ func (ec *executionContext) _PublishedSiteSpace(ctx context.Context, sel ast.Sel
 					}
 				}()
 				res = ec._PublishedSiteSpace_pages(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "customization":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._PublishedSiteSpace_customization(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -65164,6 +69838,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "contentByUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_contentByUrl(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "embedByUrl":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_embedByUrl(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "organizations":
 			field := field
 
@@ -65285,6 +70003,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				}()
 				res = ec._Query_checkVisitorCondition(ctx, field)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "customHostname":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_customHostname(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "publishedSiteFallback":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_publishedSiteFallback(ctx, field)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -65652,6 +70414,49 @@ func (ec *executionContext) _RequestedReviewerEdge(ctx context.Context, sel ast.
 			}
 		case "node":
 			out.Values[i] = ec._RequestedReviewerEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var resolvedSiteRedirectImplementors = []string{"ResolvedSiteRedirect"}
+
+func (ec *executionContext) _ResolvedSiteRedirect(ctx context.Context, sel ast.SelectionSet, obj *model.ResolvedSiteRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, resolvedSiteRedirectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ResolvedSiteRedirect")
+		case "redirect":
+			out.Values[i] = ec._ResolvedSiteRedirect_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._ResolvedSiteRedirect_target(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -68375,6 +73180,386 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "adaptiveSchema":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_adaptiveSchema(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "adaptiveTemplateConditions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_adaptiveTemplateConditions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "customization":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_customization(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "siteSpaceCustomization":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_siteSpaceCustomization(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "publishedContent":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_publishedContent(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "publishingPreview":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_publishingPreview(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "searchContent":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_searchContent(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "publishingAuth":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_publishingAuth(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "redirects":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_redirects(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "redirect":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_redirect(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "sections":
 			field := field
 
@@ -68548,6 +73733,92 @@ func (ec *executionContext) _SiteAdaptiveContent(ctx context.Context, sel ast.Se
 	return out
 }
 
+var siteAdaptiveSchemaImplementors = []string{"SiteAdaptiveSchema"}
+
+func (ec *executionContext) _SiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, obj *model.SiteAdaptiveSchema) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteAdaptiveSchemaImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteAdaptiveSchema")
+		case "jsonSchema":
+			out.Values[i] = ec._SiteAdaptiveSchema_jsonSchema(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SiteAdaptiveSchema_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteAdaptiveTemplateConditionImplementors = []string{"SiteAdaptiveTemplateCondition"}
+
+func (ec *executionContext) _SiteAdaptiveTemplateCondition(ctx context.Context, sel ast.SelectionSet, obj *model.SiteAdaptiveTemplateCondition) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteAdaptiveTemplateConditionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteAdaptiveTemplateCondition")
+		case "description":
+			out.Values[i] = ec._SiteAdaptiveTemplateCondition_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "condition":
+			out.Values[i] = ec._SiteAdaptiveTemplateCondition_condition(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var siteConnectionImplementors = []string{"SiteConnection"}
 
 func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.Site]) graphql.Marshaler {
@@ -68644,6 +73915,44 @@ func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var siteIntegrationScriptImplementors = []string{"SiteIntegrationScript"}
+
+func (ec *executionContext) _SiteIntegrationScript(ctx context.Context, sel ast.SelectionSet, obj *model.SiteIntegrationScript) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteIntegrationScriptImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteIntegrationScript")
+		case "script":
+			out.Values[i] = ec._SiteIntegrationScript_script(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var sitePointerImplementors = []string{"SitePointer"}
 
 func (ec *executionContext) _SitePointer(ctx context.Context, sel ast.SelectionSet, obj *model.SitePointer) graphql.Marshaler {
@@ -68663,6 +73972,92 @@ func (ec *executionContext) _SitePointer(ctx context.Context, sel ast.SelectionS
 			}
 		case "site":
 			out.Values[i] = ec._SitePointer_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sitePublishingAuthImplementors = []string{"SitePublishingAuth"}
+
+func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.SelectionSet, obj *model.SitePublishingAuth) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sitePublishingAuthImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SitePublishingAuth")
+		case "backend":
+			out.Values[i] = ec._SitePublishingAuth_backend(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "privateKey":
+			out.Values[i] = ec._SitePublishingAuth_privateKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fallbackURL":
+			out.Values[i] = ec._SitePublishingAuth_fallbackURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sitePublishingPreviewImplementors = []string{"SitePublishingPreview"}
+
+func (ec *executionContext) _SitePublishingPreview(ctx context.Context, sel ast.SelectionSet, obj *model.SitePublishingPreview) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sitePublishingPreviewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SitePublishingPreview")
+		case "url":
+			out.Values[i] = ec._SitePublishingPreview_url(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -68712,6 +74107,203 @@ func (ec *executionContext) _SiteReaderSettings(ctx context.Context, sel ast.Sel
 		case "variables":
 			out.Values[i] = ec._SiteReaderSettings_variables(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectImplementors = []string{"SiteRedirect"}
+
+func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirect")
+		case "id":
+			out.Values[i] = ec._SiteRedirect_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "source":
+			out.Values[i] = ec._SiteRedirect_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "destination":
+			out.Values[i] = ec._SiteRedirect_destination(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectConnectionImplementors = []string{"SiteRedirectConnection"}
+
+func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.SiteRedirect]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectConnection")
+		case "edges":
+			out.Values[i] = ec._SiteRedirectConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._SiteRedirectConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteRedirectConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SiteRedirectConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectDestinationImplementors = []string{"SiteRedirectDestination"}
+
+func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectDestination) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectDestinationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectDestination")
+		case "kind":
+			out.Values[i] = ec._SiteRedirectDestination_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSectionId":
+			out.Values[i] = ec._SiteRedirectDestination_siteSectionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "siteSpaceId":
+			out.Values[i] = ec._SiteRedirectDestination_siteSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageId":
+			out.Values[i] = ec._SiteRedirectDestination_pageId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectEdgeImplementors = []string{"SiteRedirectEdge"}
+
+func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.SiteRedirect]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectEdge")
+		case "cursor":
+			out.Values[i] = ec._SiteRedirectEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SiteRedirectEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -73331,6 +78923,16 @@ func (ec *executionContext) marshalNConditionCheck2ᚖgithubᚗcomᚋbinderyᚋb
 	return ec._ConditionCheck(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNContentByURL2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentByURL(ctx context.Context, sel ast.SelectionSet, v *model.ContentByURL) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ContentByURL(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx context.Context, v any) (model.ContentTarget, error) {
 	res, err := ec.unmarshalInputContentTarget(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -73406,6 +79008,20 @@ func (ec *executionContext) unmarshalNCreateWebhookInput2githubᚗcomᚋbindery�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNCustomHostname2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostname(ctx context.Context, sel ast.SelectionSet, v *model.CustomHostname) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CustomHostname(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomHostnameSite2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostnameSite(ctx context.Context, sel ast.SelectionSet, v model.CustomHostnameSite) graphql.Marshaler {
+	return ec._CustomHostnameSite(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐDocument(ctx context.Context, v any) (model.Document, error) {
 	var res model.Document
 	err := res.UnmarshalGQL(v)
@@ -73420,6 +79036,16 @@ func (ec *executionContext) marshalNDocument2githubᚗcomᚋbinderyᚋbinderyᚋ
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalNEmbed2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEmbed(ctx context.Context, sel ast.SelectionSet, v *model.Embed) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Embed(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEmojiReactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
@@ -74612,6 +80238,20 @@ func (ec *executionContext) unmarshalNPublishIntegrationInput2githubᚗcomᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNPublishedContentSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentSite(ctx context.Context, sel ast.SelectionSet, v *model.PublishedContentSite) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedContentSite(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedCustomizations2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedCustomizations(ctx context.Context, sel ast.SelectionSet, v model.PublishedCustomizations) graphql.Marshaler {
+	return ec._PublishedCustomizations(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNPublishedFile2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedFile) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -74914,6 +80554,16 @@ func (ec *executionContext) marshalNRequestedReviewerEdge2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._RequestedReviewerEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNResolvedSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐResolvedSiteRedirect(ctx context.Context, sel ast.SelectionSet, v *model.ResolvedSiteRedirect) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ResolvedSiteRedirect(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNReusableContent2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionReusableContentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionReusableContent) graphql.Marshaler {
@@ -75645,6 +81295,42 @@ func (ec *executionContext) marshalNSiteAdaptiveContent2githubᚗcomᚋbindery�
 	return ec._SiteAdaptiveContent(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteAdaptiveSchema(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteAdaptiveTemplateCondition2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveTemplateConditionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteAdaptiveTemplateCondition) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteAdaptiveTemplateCondition2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveTemplateCondition(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteAdaptiveTemplateCondition2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveTemplateCondition(ctx context.Context, sel ast.SelectionSet, v *model.SiteAdaptiveTemplateCondition) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteAdaptiveTemplateCondition(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAgentsContext(ctx context.Context, v any) (model.SiteAgentsContext, error) {
 	var res model.SiteAgentsContext
 	err := res.UnmarshalGQL(v)
@@ -75691,6 +81377,57 @@ func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return ec._SiteEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteIntegrationScript2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteIntegrationScriptᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteIntegrationScript) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteIntegrationScript2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteIntegrationScript(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteIntegrationScript2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteIntegrationScript(ctx context.Context, sel ast.SelectionSet, v *model.SiteIntegrationScript) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteIntegrationScript(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingAuth(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SitePublishingAuth(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSitePublishingAuthUpdate2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingAuthUpdate(ctx context.Context, v any) (model.SitePublishingAuthUpdate, error) {
+	res, err := ec.unmarshalInputSitePublishingAuthUpdate(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSitePublishingPreview2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingPreview(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishingPreview) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SitePublishingPreview(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteReaderSettings(ctx context.Context, sel ast.SelectionSet, v *model.SiteReaderSettings) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -75699,6 +81436,77 @@ func (ec *executionContext) marshalNSiteReaderSettings2ᚖgithubᚗcomᚋbindery
 		return graphql.Null
 	}
 	return ec._SiteReaderSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirect2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteRedirect) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirect(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirect(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirect) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirect(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SiteRedirect]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirectDestination2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, v model.SiteRedirectDestination) graphql.Marshaler {
+	return ec._SiteRedirectDestination(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSiteRedirectEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SiteRedirect]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SiteRedirect]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectInput(ctx context.Context, v any) (model.SiteRedirectInput, error) {
+	res, err := ec.unmarshalInputSiteRedirectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSection) graphql.Marshaler {
@@ -77224,6 +83032,13 @@ func (ec *executionContext) unmarshalOCreateChangeRequestInput2ᚖgithubᚗcom�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOCustomHostname2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostname(ctx context.Context, sel ast.SelectionSet, v *model.CustomHostname) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CustomHostname(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalODefaultLevel2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.DefaultLevel], error) {
 	var res opt.Field[*model.DefaultLevel]
 	err := res.UnmarshalGQL(v)
@@ -77917,6 +83732,13 @@ func (ec *executionContext) unmarshalOSiteAdaptiveContentInput2githubᚗcomᚋbi
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOSiteAdaptiveSchema2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteAdaptiveSchema(ctx context.Context, sel ast.SelectionSet, v *model.SiteAdaptiveSchema) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteAdaptiveSchema(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*model.SiteAgentsContext], error) {
 	var res opt.Field[*model.SiteAgentsContext]
 	err := res.UnmarshalGQL(v)
@@ -77938,6 +83760,22 @@ func (ec *executionContext) unmarshalOSitePointerInput2githubᚗcomᚋbinderyᚋ
 	var res opt.Field[*model.SitePointer]
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectDestination(ctx context.Context, v any) (*model.SiteRedirectDestination, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteRedirectDestinationInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSiteSearchScope2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteSearchScope(ctx context.Context, v any) (*model.SiteSearchScope, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteSearchScope(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOSiteType2ᚕgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteTypeᚄ(ctx context.Context, v any) ([]model.SiteType, error) {

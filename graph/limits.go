@@ -326,6 +326,9 @@ var unpagedLists = map[string]int{
 	"PublishedPage.files":            200,
 	"PublishedPage.links":            200,
 	"PublishedSearchResult.sections": 20,
+	// Suggestions from a site's adaptive schema: a few per declared claim.
+	"Site.adaptiveTemplateConditions": 100,
+	"PublishedContentSite.scripts":    20,
 }
 
 // unpagedDefault prices a list of objects that unpagedLists does not know.

@@ -23,13 +23,29 @@ const minContrast = 4.5
 // light style's: dark punctuation on a dark background), their colours made readable on the
 // code blocks' backgrounds.
 func chromaCSS() string {
-	var b strings.Builder
-	b.WriteString("@media not all and (prefers-color-scheme: dark) {\n")
-	_ = codeFormatter.WriteCSS(&b, readable(styles.Get("github"), lightCodeBackground))
-	b.WriteString("}\n@media (prefers-color-scheme: dark) {\n")
-	_ = codeFormatter.WriteCSS(&b, readable(styles.Get("github-dark"), darkCodeBackground))
-	b.WriteString("}\n")
-	return b.String()
+	var light, dark strings.Builder
+	_ = codeFormatter.WriteCSS(&light, readable(styles.Get("github"), lightCodeBackground))
+	_ = codeFormatter.WriteCSS(&dark, readable(styles.Get("github-dark"), darkCodeBackground))
+	// By the visitor's system, unless the site or the visitor chose a theme (data-theme).
+	return "@media not all and (prefers-color-scheme: dark) {\n" + scopeCSS(light.String(), `:root:not([data-theme="dark"])`) +
+		"}\n@media (prefers-color-scheme: dark) {\n" + scopeCSS(dark.String(), `:root:not([data-theme="light"])`) + "}\n" +
+		scopeCSS(light.String(), `:root[data-theme="light"]`) + scopeCSS(dark.String(), `:root[data-theme="dark"]`)
+}
+
+// scopeCSS prefixes every rule of chroma's style sheet (one a line, after a comment naming the
+// token type) with scope, in :where() so that the reader's own rules keep their precedence.
+func scopeCSS(css, scope string) string {
+	lines := strings.Split(css, "\n")
+	for i, l := range lines {
+		at := 0
+		if j := strings.Index(l, "*/ "); j >= 0 {
+			at = j + 3
+		}
+		if at < len(l) && strings.Contains(l[at:], "{") {
+			lines[i] = l[:at] + ":where(" + scope + ") " + l[at:]
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // readable returns style with every token colour moved toward black or white until it reaches

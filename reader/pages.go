@@ -55,6 +55,8 @@ type view struct {
 	Diagrams bool
 	// Math: the page loads the math library and its stylesheet.
 	Math bool
+	// Style is the site's (or the site space's) customization.
+	Style *style
 }
 
 // servePage renders the page a path of the site shows.
@@ -75,6 +77,13 @@ func (h *Handler) servePage(w http.ResponseWriter, req *http.Request) {
 	}
 	at := res.Site.At
 	if at == nil || at.Page == nil {
+		// A path that shows nothing: the site's redirect from it, if any, before 404.
+		var red redirectResult
+		if _, err := h.run(req.Context(), redirectQuery, vars(req, map[string]any{"path": path}), &red); err == nil && red.Site.Redirect != nil {
+			headers(w, res.Site.Indexable)
+			http.Redirect(w, req, *red.Site.Redirect, http.StatusMovedPermanently)
+			return
+		}
 		h.fail(w, req, &queryError{Code: "NOT_FOUND", Message: "page not found"})
 		return
 	}
@@ -84,8 +93,9 @@ func (h *Handler) servePage(w http.ResponseWriter, req *http.Request) {
 	}
 	p := at.Page
 	v := h.chrome(req, res.Site.siteData, at.SiteSpace.ID)
+	v.withStyle(styleOf(at.SiteSpace.Customization))
 	v.Page = p
-	v.Title = p.Title + " | " + res.Site.Title
+	v.Title = p.Title + " | " + v.Site.Title
 	v.Description = deref(p.Description)
 	v.Canonical = p.URL
 	v.MarkdownURL = p.URL + ".md"
@@ -103,6 +113,7 @@ func (h *Handler) servePage(w http.ResponseWriter, req *http.Request) {
 	v.OGImage = coverURL(p.Cover, p.Files)
 	v.Crumbs = p.Ancestors
 	v.Sidebar = sidebarTree(at.Sidebar, p.ID, res.Site.URL)
+	allowStyle(w, v.Style)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	h.render(w, req, "page.html", v)
 }
@@ -120,6 +131,7 @@ func (h *Handler) render(w http.ResponseWriter, req *http.Request, name string, 
 // of the current section.
 func (h *Handler) chrome(req *http.Request, site siteData, siteSpaceID string) *view {
 	v := &view{Site: site, Static: h.staticURLs(req), Home: site.URL, SearchURL: site.URL + "~search"}
+	v.withStyle(styleOf(site.Customization))
 	var current *siteSpaceRow
 	for i := range site.SiteSpaces {
 		if site.SiteSpaces[i].ID == siteSpaceID {
@@ -235,8 +247,9 @@ func (h *Handler) serveSearch(w http.ResponseWriter, req *http.Request) {
 	}
 	headers(w, false) // results are for this visitor and query: never indexed, never shared
 	v := h.chrome(req, res.Site.siteData, "")
-	v.Title = "Search: " + q + " | " + res.Site.Title
+	v.Title = "Search: " + q + " | " + v.Site.Title
 	v.Query, v.Results, v.Searched, v.Robots = q, res.Site.Search, true, "noindex"
+	allowStyle(w, v.Style)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	h.render(w, req, "search.html", v)
 }
@@ -269,4 +282,12 @@ func emojiText(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// withStyle draws the view with a customization: its title replaces the site's.
+func (v *view) withStyle(s *style) {
+	v.Style = s
+	if s.Title != "" {
+		v.Site.Title = s.Title
+	}
 }

@@ -17,7 +17,7 @@ import (
 const refFields = `fragment Ref on PublishedPageRef { id type title emoji icon description path url depth hasChildren noIndex noRobotsIndex }`
 
 const siteFields = `
-    id title url indexable visibility
+    id title url indexable visibility customization
     sections { id kind title description icon url depth parent default }
     siteSpaces { id title emoji path section default url revision }`
 
@@ -26,7 +26,7 @@ const pageQuery = `query ReaderPage($name: String!, $visitor: SiteVisitorInput, 
   site: publishedSite(name: $name, visitor: $visitor) {` + siteFields + `
     at(path: $path) {
       pagePath
-      siteSpace { id revision url }
+      siteSpace { id revision url customization }
       sidebar { ...Ref }
       page {
         id type title emoji icon description path url noIndex noRobotsIndex updatedAt cover
@@ -68,6 +68,17 @@ const searchQuery = `query ReaderSearch($name: String!, $visitor: SiteVisitorInp
     search(query: $query, first: 20) { title url siteSpace ancestors sections { title url snippet } }
   }
 }`
+
+// redirectQuery reads where a path that shows nothing is redirected.
+const redirectQuery = `query ReaderRedirect($name: String!, $visitor: SiteVisitorInput, $path: String!) {
+  site: publishedSite(name: $name, visitor: $visitor) { redirect(path: $path) }
+}`
+
+type redirectResult struct {
+	Site struct {
+		Redirect *string `json:"redirect"`
+	} `json:"site"`
+}
 
 // pageType is a page's type as the templates compare it: document, group or link (GraphQL's
 // enum values, lowercased).
@@ -126,6 +137,8 @@ type siteData struct {
 	Visibility string         `json:"visibility"`
 	Sections   []sectionData  `json:"sections"`
 	SiteSpaces []siteSpaceRow `json:"siteSpaces"`
+	// Customization is the site's (SiteCustomizationSettings; the reader draws it: style.go).
+	Customization json.RawMessage `json:"customization"`
 }
 
 type sectionData struct {
@@ -222,9 +235,10 @@ type pageResult struct {
 		At *struct {
 			PagePath  string `json:"pagePath"`
 			SiteSpace struct {
-				ID       string `json:"id"`
-				Revision string `json:"revision"`
-				URL      string `json:"url"`
+				ID            string          `json:"id"`
+				Revision      string          `json:"revision"`
+				URL           string          `json:"url"`
+				Customization json.RawMessage `json:"customization"`
 			} `json:"siteSpace"`
 			Sidebar []pageRef `json:"sidebar"`
 			Page    *pageData `json:"page"`

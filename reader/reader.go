@@ -128,9 +128,13 @@ func visitor(req *http.Request) *model.SiteVisitorInput {
 // It reports whether it answered.
 func takeCredentials(w http.ResponseWriter, req *http.Request) bool {
 	q := req.URL.Query()
-	name := chi.URLParam(req, "name")
+	path := "/sites/" + chi.URLParam(req, "name") + "/"
+	asked, atHost := domain.SiteHostPath(req.Context())
+	if atHost { // the site at its own host name: its pages are at the root
+		path = "/"
+	}
 	cookie := func(key, value string) {
-		http.SetCookie(w, &http.Cookie{Name: key, Value: value, Path: "/sites/" + name + "/", HttpOnly: true,
+		http.SetCookie(w, &http.Cookie{Name: key, Value: value, Path: path, HttpOnly: true,
 			Secure: req.TLS != nil, SameSite: http.SameSiteLaxMode})
 	}
 	moved := false
@@ -160,6 +164,9 @@ func takeCredentials(w http.ResponseWriter, req *http.Request) bool {
 		return false
 	}
 	u := *req.URL
+	if atHost {
+		u.Path = asked
+	}
 	u.RawQuery = q.Encode()
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, req, u.String(), http.StatusFound)
@@ -261,6 +268,9 @@ func (h *Handler) fail(w http.ResponseWriter, req *http.Request, err error) {
 	case "NOT_FOUND":
 		status, title, text = http.StatusNotFound, "Page not found", "There is nothing at this address."
 	case "UNAUTHENTICATED":
+		if h.signInElsewhere(w, req) {
+			return
+		}
 		status, title, text = http.StatusUnauthorized, "Sign in to read this site", "This site is for signed-in visitors. Open it through the link your sign-in gives you."
 	case "INVALID":
 		status, title, text = http.StatusBadRequest, "Bad request", qe.Message // a wrapped one too: never a panic

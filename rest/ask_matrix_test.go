@@ -25,7 +25,8 @@ func askMatrix() []matrixCase {
 	}
 }
 
-// asks reports whether a matrix case only asks a question (a read, whatever its method).
+// asks reports whether a matrix case only asks a question (a read, whatever its method): Ask,
+// AI responses, a site's search.
 func asks(c matrixCase) bool {
-	return c.method == "POST" && (strings.HasSuffix(c.path, "/ask") || strings.HasSuffix(c.path, "/ai/response"))
+	return c.method == "POST" && (strings.HasSuffix(c.path, "/ask") || strings.HasSuffix(c.path, "/ai/response") || strings.HasSuffix(c.path, "/sites/{siteId}/search"))
 }

@@ -106,10 +106,19 @@ func TestCrossOrganizationDeleteChangesNothing(t *testing.T) {
 			if strings.Contains(path, "comment") || strings.Contains(path, "review") {
 				f.comment, f.reply, f.crComment, f.crReply, f.review = e.matrixDiscussion(admin, f.space, f.changeRequest)
 			}
-			if strings.Contains(path, "sites/{siteId}") {
+			if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/custom-hostnames") {
 				f.site, f.siteSpace, f.shareLink, _ = e.matrixSite(admin, orgID)
 				if strings.Contains(path, "section") {
 					f.section, f.group = e.matrixSections(admin, orgID, f.site)
+				}
+				if strings.Contains(path, "/redirects") {
+					f.redirect = e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites/"+f.site+"/redirects",
+						map[string]any{"source": "/old", "destination": map[string]any{"kind": "site-space", "siteSpaceId": f.siteSpace}}).want(http.StatusCreated).object()["id"].(string)
+				}
+				if strings.Contains(path, "/custom-hostnames") {
+					f.hostname = fmt.Sprintf("docs%d.victim.test", n)
+					e.gql(admin.Token, `mutation($o: ID!, $s: ID!, $h: String) { setSiteHostname(organizationId: $o, siteId: $s, hostname: $h) { status } }`,
+						map[string]any{"o": orgID, "s": f.site, "h": f.hostname}).ok(nil)
 				}
 			}
 			if strings.Contains(path, "translation") {
@@ -135,10 +144,13 @@ func TestCrossOrganizationDeleteChangesNothing(t *testing.T) {
 		missing := func(f fixture) fixture {
 			for _, id := range []*string{&f.org, &f.admin, &f.victim, &f.invite, &f.space, &f.collection, &f.team, &f.site, &f.siteSpace,
 				&f.shareLink, &f.page, &f.file, &f.changeRequest, &f.revision, &f.section, &f.group, &f.comment, &f.reply,
-				&f.crComment, &f.crReply, &f.review, &f.translation, &f.glossaryEntry, &f.token, &f.webhook, &f.delivery, &f.samlProvider} {
+				&f.crComment, &f.crReply, &f.review, &f.translation, &f.glossaryEntry, &f.token, &f.webhook, &f.delivery, &f.samlProvider, &f.redirect} {
 				if *id != "" {
 					*id = randomID()
 				}
+			}
+			if f.hostname != "" {
+				f.hostname = strings.ToLower(randomID()) + ".missing.test"
 			}
 			return f
 		}
@@ -147,7 +159,8 @@ func TestCrossOrganizationDeleteChangesNothing(t *testing.T) {
 				"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "sc": f.section, "sg": f.group,
 				"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
 				"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
-				"tr": f.translation, "ge": f.glossaryEntry, "tk": f.token, "wh": f.webhook, "wd": f.delivery, "saml": f.samlProvider}
+				"tr": f.translation, "ge": f.glossaryEntry, "tk": f.token, "wh": f.webhook, "wd": f.delivery, "saml": f.samlProvider,
+				"rd": f.redirect, "h": f.hostname}
 		}
 		routes := 0
 		for _, c := range matrix {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -104,6 +105,8 @@ func newEnv(t testing.TB, s *storage.Store) *env {
 			now = now.Add(time.Millisecond)
 			return now
 		},
+		// Tests ask no real DNS: a host name has no CNAME unless a test says otherwise.
+		LookupCNAME: func(context.Context, string) (string, error) { return "", errors.New("no DNS in tests") },
 	}
 	// BINDERY_TEST_FILES=s3 keeps every test's files in a bucket of an in-process S3 server
 	// instead of a directory (TestFilesInS3 does so always).

@@ -338,7 +338,8 @@ func TestEmptyAndNullBodies(t *testing.T) {
 		patches := 0
 		for i, c := range matrix {
 			createSpace := c.method == "POST" && c.path == "/orgs/{organizationId}/spaces"
-			if c.method != "PATCH" && !createSpace {
+			// dnsRevalidateCustomHostname is the one PATCH of the contract without a body.
+			if (c.method != "PATCH" && !createSpace) || c.path == "/custom-hostnames/{hostname}" {
 				continue
 			}
 			patches++

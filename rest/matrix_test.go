@@ -34,6 +34,7 @@ const (
 	contentCreator                     // readers of the content with the create role in the organization; lower readers 403, guests 404
 	contentCreatorDelete               // contentCreator, except that unseen content answers 204 like missing
 	tokenOwner                         // only the token's owner, who is none of the matrix's callers: 404
+	siteEditorDelete                   // siteEditor, except that outsiders' unseen host names answer 204 like missing
 )
 
 var roles = []string{"admin", "create", "edit", "review", "comment", "read", "guest", "non-member", "other-org", "read-token", "space-token"}
@@ -49,6 +50,8 @@ func (p policy) expect(role string, ok int) int {
 	switch {
 	case p == tokenOwner:
 		return http.StatusNotFound
+	case p == siteEditorDelete && outsider:
+		return http.StatusNoContent
 	case p == anyone || p == linkHolder:
 		return ok
 	case (p == contentDelete || p == contentEditorDelete || p == contentCreatorDelete) && (outsider || guest):
@@ -56,7 +59,7 @@ func (p policy) expect(role string, ok int) int {
 	case outsider, guest && (p == contentReader || p == contentEditor || p == contentAdmin || p == contentCommenter || p == contentReviewer || p == contentCreator):
 		return http.StatusNotFound
 	case p == member, p == insider && !guest, p == adminOnly && role == "admin", p == teamManager && role == "admin",
-		(p == creator || p == siteEditor) && rank[role] >= rank["create"], p == contentReader, p == contentEditor && rank[role] >= rank["edit"],
+		(p == creator || p == siteEditor || p == siteEditorDelete) && rank[role] >= rank["create"], p == contentReader, p == contentEditor && rank[role] >= rank["edit"],
 		(p == contentAdmin || p == contentDelete) && role == "admin",
 		p == contentCommenter && rank[role] >= rank["comment"], p == contentReviewer && rank[role] >= rank["review"],
 		p == contentEditorDelete && rank[role] >= rank["edit"],
@@ -71,6 +74,8 @@ type fixture struct {
 	org, admin, victim, invite string
 	space, collection, team    string
 	site, siteSpace, shareLink string
+	redirect                   string // a redirect of the site from /old
+	hostname                   string // the site's own host name
 	page, file                 string
 	reusableContent            string // a reusable content of the space, seen by its change request and revision
 	changeRequest, revision    string
@@ -246,7 +251,46 @@ var matrix = []matrixCase{
 		`mutation($o: ID!, $si: ID!, $sl: ID!) { updateShareLink(organizationId: $o, siteId: $si, shareLinkId: $sl, input: {active: false}) { id } }`},
 	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", siteEditor, 204, shareLink(), "",
 		`mutation($o: ID!, $si: ID!, $sl: ID!) { deleteShareLink(organizationId: $o, siteId: $si, shareLinkId: $sl) }`},
+
+	{"GET", "/urls/content", contentReader, 200, func(f fixture) string { return "/urls/content?url=https://app.bindery.test/s/" + f.space + "/" }, "",
+		`query($su: String!) { contentByUrl(url: $su) { space { id } } }`},
+	{"GET", "/urls/embed", anyone, 200, fixed("/urls/embed?url=https://127.0.0.1/"), "", `{ embedByUrl(url: "https://127.0.0.1/") { type } }`},
+	{"GET", "/custom-hostnames/{hostname}", siteEditor, 200, hostname, "", `query($h: String!) { customHostname(hostname: $h) { status } }`},
+	{"PATCH", "/custom-hostnames/{hostname}", siteEditor, 204, hostname, "", `mutation($h: String!) { revalidateCustomHostname(hostname: $h) { status } }`},
+	{"DELETE", "/custom-hostnames/{hostname}", siteEditorDelete, 205, hostname, "", `mutation($h: String!) { removeCustomHostname(hostname: $h) }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/publish", siteEditor, 200, site("/publish"), "", `mutation($o: ID!, $si: ID!) { publishSite(organizationId: $o, siteId: $si) { id } }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/unpublish", siteEditor, 200, site("/unpublish"), "", `mutation($o: ID!, $si: ID!) { unpublishSite(organizationId: $o, siteId: $si) { id } }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/published", insider, 200, site("/published"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { publishedContent { site { id } } } } }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/publishing/preview", siteEditor, 200, site("/publishing/preview"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { publishingPreview { url } } } }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/search", insider, 200, site("/search"), `{"query":"fixture"}`, `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { searchContent(query: "fixture") { totalCount } } } }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/adaptive-schema", insider, 200, site("/adaptive-schema"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { adaptiveSchema { updatedAt } } } }`},
+	{"PUT", "/orgs/{organizationId}/sites/{siteId}/adaptive-schema", siteEditor, 200, site("/adaptive-schema"), `{"jsonSchema":{"type":"object","properties":{},"additionalProperties":false}}`,
+		`mutation($o: ID!, $si: ID!) { updateSiteAdaptiveSchema(organizationId: $o, siteId: $si, jsonSchema: {type: "object", properties: {}, additionalProperties: false}) { updatedAt } }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions", insider, 200, site("/adaptive-schema/template-conditions"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { adaptiveTemplateConditions { condition } } } }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/customization", insider, 200, site("/customization"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { customization } } }`},
+	{"PUT", "/orgs/{organizationId}/sites/{siteId}/customization", siteEditor, 200, site("/customization"), `{"title":"Styled"}`,
+		`mutation($o: ID!, $si: ID!) { updateSiteCustomization(organizationId: $o, siteId: $si, settings: {title: "Styled"}) }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", insider, 200, siteSpace("/customization"), "", `query($o: ID!, $si: ID!, $ss: ID!) { organization(id: $o) { site(id: $si) { siteSpaceCustomization(siteSpaceId: $ss) } } }`},
+	{"PATCH", "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", siteEditor, 200, siteSpace("/customization"), `{"title":"Variant"}`,
+		`mutation($o: ID!, $si: ID!, $ss: ID!) { overrideSiteSpaceCustomization(organizationId: $o, siteId: $si, siteSpaceId: $ss, overrides: {title: "Variant"}) }`},
+	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", siteEditor, 204, siteSpace("/customization"), "",
+		`mutation($o: ID!, $si: ID!, $ss: ID!) { deleteSiteSpaceCustomization(organizationId: $o, siteId: $si, siteSpaceId: $ss) }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/redirects", insider, 200, site("/redirects"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { redirects { totalCount } } } }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/redirects", siteEditor, 201, site("/redirects"), `{"source":"/gone","destination":{"kind":"site-space","siteSpaceId":"SITESPACE"}}`,
+		`mutation($o: ID!, $si: ID!, $ss: ID!) { createSiteRedirect(organizationId: $o, siteId: $si, input: {source: "/gone", destination: {kind: "site-space", siteSpaceId: $ss}}) { id } }`},
+	{"PATCH", "/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}", siteEditor, 200, func(f fixture) string { return site("/redirects/" + f.redirect)(f) }, `{"source":"/moved"}`,
+		`mutation($o: ID!, $si: ID!, $rd: ID!) { updateSiteRedirect(organizationId: $o, siteId: $si, siteRedirectId: $rd, input: {source: "/moved"}) { id } }`},
+	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}", siteEditor, 205, func(f fixture) string { return site("/redirects/" + f.redirect)(f) }, "",
+		`mutation($o: ID!, $si: ID!, $rd: ID!) { deleteSiteRedirect(organizationId: $o, siteId: $si, siteRedirectId: $rd) }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/redirect", insider, 200, site("/redirect?source=/old"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { redirect(source: "/old") { target } } } }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/publishing/auth", siteEditor, 200, site("/publishing/auth"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { publishingAuth { backend } } } }`},
+	{"PATCH", "/orgs/{organizationId}/sites/{siteId}/publishing/auth", siteEditor, 200, site("/publishing/auth"), `{"backend":"custom"}`,
+		`mutation($o: ID!, $si: ID!) { updateSitePublishingAuth(organizationId: $o, siteId: $si, input: {backend: "custom"}) { backend } }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate", siteEditor, 200, site("/publishing/auth/regenerate"), "",
+		`mutation($o: ID!, $si: ID!) { regenerateSitePublishingAuth(organizationId: $o, siteId: $si) { backend } }`},
 }
+
+func hostname(f fixture) string { return "/custom-hostnames/" + f.hostname }
 
 func site(suffix string) func(fixture) string {
 	return func(f fixture) string { return "/orgs/" + f.org + "/sites/" + f.site + suffix }
@@ -372,7 +416,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 					continue
 				}
 				g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
-					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "sc": f.section, "sg": f.group,
+					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "rd": f.redirect, "h": f.hostname, "su": "https://app.bindery.test/s/" + f.space + "/", "sc": f.section, "sg": f.group,
 					"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file, "rc": f.reusableContent,
 					"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 					"tr": f.translation, "ge": f.glossaryEntry,
@@ -422,7 +466,7 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 	if strings.Contains(path, "/git") { // a queued import: git/info has something to show
 		e.call(admin.Token, "POST", "/spaces/"+f.space+"/git/import", `{"url":"https://93.184.216.34/docs.git","ref":"refs/heads/main"}`).want(http.StatusNoContent)
 	}
-	if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") {
+	if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") || strings.Contains(path, "/custom-hostnames") {
 		var published string
 		f.site, f.siteSpace, f.shareLink, published = e.matrixSite(admin, orgID)
 		if f.space == "" {
@@ -430,6 +474,18 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 		}
 		if strings.Contains(path, "section") || strings.Contains(path, "/spaces/collections") {
 			f.section, f.group = e.matrixSections(admin, orgID, f.site)
+		}
+		site := "/orgs/" + orgID + "/sites/" + f.site
+		if strings.Contains(path, "/redirect") || path == sharedFixturePath {
+			f.redirect = e.call(admin.Token, "POST", site+"/redirects", map[string]any{"source": "/old", "destination": map[string]any{"kind": "site-space", "siteSpaceId": f.siteSpace}}).want(http.StatusCreated).object()["id"].(string)
+		}
+		if strings.Contains(path, "/custom-hostnames") || path == sharedFixturePath {
+			f.hostname = fmt.Sprintf("docs%d.matrix.test", n)
+			e.gql(admin.Token, `mutation($o: ID!, $s: ID!, $h: String) { setSiteHostname(organizationId: $o, siteId: $s, hostname: $h) { status } }`,
+				map[string]any{"o": orgID, "s": f.site, "h": f.hostname}).ok(nil)
+		}
+		if strings.Contains(path, "/adaptive-schema") || path == sharedFixturePath {
+			e.call(admin.Token, "PUT", site+"/adaptive-schema", `{"jsonSchema":{"type":"object","properties":{},"additionalProperties":false}}`).want(http.StatusOK)
 		}
 	}
 	if strings.Contains(path, "translation") {

@@ -189,7 +189,7 @@ func highlightContrast(t *testing.T, ctx context.Context, theme string) {
 		const classes = new Set();
 		const walk = rules => { for (const r of rules) {
 			if (r.cssRules) walk(r.cssRules);
-			const m = r.selectorText && r.selectorText.match(/^\.chroma \.([\w-]+)$/);
+			const m = r.selectorText && r.selectorText.match(/(?:^|\s)\.chroma \.([\w-]+)$/);
 			if (m) classes.add(m[1]);
 		} };
 		for (const sheet of document.styleSheets) walk(sheet.cssRules);

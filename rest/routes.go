@@ -158,6 +158,11 @@ func (a *api) table() []Route {
 		Route{"GET", "/orgs/{organizationId}/sites/{siteId}/ask/questions", a.streamRecommendedQuestionsInSite},
 		Route{"POST", "/orgs/{organizationId}/sites/{siteId}/ai/response", a.streamAIResponseInSite},
 	)
+	routes = append(routes, a.sitePublishingRoutes()...)
+	routes = append(routes, a.siteRedirectRoutes()...)
+	routes = append(routes, a.sitePublishingAuthRoutes()...)
+	routes = append(routes, a.customHostnameRoutes()...)
+	routes = append(routes, a.urlRoutes()...)
 	routes = append(routes, a.translationRoutes()...)
 	routes = append(routes, a.gitSyncRoutes()...)
 	routes = append(routes, a.openAPIRoutes()...)

@@ -28,6 +28,9 @@ func NewServerWith(res *domain.App, opts Options) http.Handler {
 	r := chi.NewRouter()
 	r.Use(opts.outer()...)
 	r.Use(middleware.RequestID, clientAddress(opts.TrustedProxies), logRequests, recoverPanics, rejectBadText, onlyFilesOn(opts.FilesOrigin))
+	if opts.Sites != nil {
+		r.Use(siteHosts(res))
+	}
 	opts.mountOps(r, res)
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeErrorStatus(w, http.StatusNotFound, "No such endpoint")

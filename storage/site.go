@@ -24,10 +24,14 @@ type Site struct {
 	Basename        *string
 	AgentsContext   string
 	AdaptiveContent bool
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	// Unpublished is set when the site's managers unpublished it: the reader answers it as absent.
+	Unpublished bool
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 	// SiteSpaces is counted by the queries that read sites.
 	SiteSpaces int `bun:",scanonly"`
+	// Hostname is the site's own host name once its DNS points here, read with it.
+	Hostname *string `bun:",scanonly"`
 }
 
 // SiteSpace publishes one space on a site, at a path.
@@ -105,9 +109,11 @@ const (
 
 var shareLinkColumns = map[ShareLinkField][]string{ShareLinkActive: {"active"}, ShareLinkName: {"name"}}
 
-// withSiteCounts selects a site's columns with its number of site spaces: one statement a page.
+// withSiteCounts selects a site's columns with its number of site spaces and its active host
+// name: one statement a page.
 func withSiteCounts(q *bun.SelectQuery) *bun.SelectQuery {
-	return q.ColumnExpr("si.*").ColumnExpr("(SELECT COUNT(*) FROM site_spaces AS c WHERE c.site_id = si.id) AS site_spaces")
+	return q.ColumnExpr("si.*").ColumnExpr("(SELECT COUNT(*) FROM site_spaces AS c WHERE c.site_id = si.id) AS site_spaces").
+		ColumnExpr("(SELECT h.hostname FROM site_hostnames AS h WHERE h.site_id = si.id AND h.active) AS hostname")
 }
 
 // CreateSite inserts a site.
@@ -128,7 +134,7 @@ func (s *Store) CreateSite(ctx context.Context, site *Site) error {
 type SiteFilter struct {
 	Title     string   // case-insensitive substring
 	SpaceID   string   // sites that publish this space
-	Published *bool    // sites that publish at least one space (true) or none (false)
+	Published *bool    // sites that publish at least one space and are not unpublished (true), or not (false)
 	Types     []string // sites of these types
 }
 
@@ -144,7 +150,7 @@ func (s *Store) FindSites(ctx context.Context, orgID string, f SiteFilter, page 
 			q = q.Where("EXISTS (SELECT 1 FROM site_spaces AS fs WHERE fs.site_id = si.id AND fs.space_id = ?)", f.SpaceID)
 		}
 		if f.Published != nil {
-			published := "EXISTS (SELECT 1 FROM site_spaces AS ps WHERE ps.site_id = si.id)"
+			published := "(NOT si.unpublished AND EXISTS (SELECT 1 FROM site_spaces AS ps WHERE ps.site_id = si.id))"
 			if !*f.Published {
 				published = "NOT " + published
 			}

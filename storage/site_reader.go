@@ -17,7 +17,9 @@ type SiteReaderSettings struct {
 	SigningKey     *string // HS256 key of visitor tokens; nil: none set yet
 	UnsignedClaims bool
 	Variables      *string // JSON object
-	UpdatedAt      time.Time
+	// FallbackURL is where a visitor without a valid token is sent; nil: nowhere (401).
+	FallbackURL *string
+	UpdatedAt   time.Time
 }
 
 // FindPublishedSite finds the site published at /sites/<name>/: the site with that id, or else
@@ -49,7 +51,7 @@ func (s *Store) SiteReaderSettingsOf(ctx context.Context, siteID string) (*SiteR
 
 // SaveSiteReaderSettings writes a site's reader settings, creating them on first use.
 func (s *Store) SaveSiteReaderSettings(ctx context.Context, in *SiteReaderSettings) error {
-	_, err := upsert(s.db.NewInsert().Model(in), "site_id", "signing_key", "unsigned_claims", "variables", "updated_at").Exec(ctx)
+	_, err := upsert(s.db.NewInsert().Model(in), "site_id", "signing_key", "unsigned_claims", "variables", "fallback_url", "updated_at").Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("save site reader settings: %w", translate(err))
 	}

@@ -360,3 +360,16 @@ func FuzzEvaluator(f *testing.F) {
 		}
 	})
 }
+
+func TestClaimsRead(t *testing.T) {
+	got, err := ClaimsRead(`visitor.claims.plan == "pro" && visitor.claims.unsigned.beta && visitor.claims.org.id > 3 || !visitor.claims?.plan`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, ",") != "org,plan,unsigned.beta" {
+		t.Errorf("ClaimsRead = %v", got)
+	}
+	if _, err := ClaimsRead(`visitor.claims.plan ==`); err == nil {
+		t.Error("a syntax error was read")
+	}
+}

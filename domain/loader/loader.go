@@ -37,6 +37,9 @@ type Loaders struct {
 	TeamMembers Batch[string, []*storage.TeamMember]
 	// ShareLinks loads sites' share links, keyed by site id.
 	ShareLinks Batch[string, []*storage.ShareLink]
+	// SiteCustomizations loads sites' customizations and their site spaces' overrides, keyed by
+	// site id.
+	SiteCustomizations Batch[string, *storage.SiteCustomizationSet]
 	// PageContents loads pages' markdown, keyed by content id.
 	PageContents Batch[string, string]
 	// ChangeRequestCounts loads spaces' change request counts by status, keyed by space id.
@@ -150,6 +153,9 @@ func (l *Loaders) Init(store *storage.Store) {
 	}, batchWait)
 	l.ShareLinks.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string][]*storage.ShareLink, error) {
 		return l.store.ShareLinksOf(ctx, ids)
+	}, batchWait)
+	l.SiteCustomizations.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]*storage.SiteCustomizationSet, error) {
+		return l.store.SiteCustomizationsOf(ctx, ids)
 	}, batchWait)
 	l.PageContents.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]string, error) {
 		return l.store.PageMarkdown(ctx, ids)

@@ -58,6 +58,8 @@ type Site struct {
 	URLs            SiteURLs            `json:"urls"`
 
 	OrganizationID string `json:"-"`
+	// Hostname is the site's own host name, once its DNS points here.
+	Hostname *string `json:"-"`
 }
 
 // SiteAdaptiveContent tells whether a site adapts its content to visitors.

@@ -2,6 +2,26 @@
 // shortcut to the search box, and remembers which tab a reader chose.
 (function () {
   "use strict";
+  // Light, dark or the system's: the site sets the default (data-theme); a visitor's choice is
+  // remembered on this device and wins, where the site shows the toggle.
+  var toggle = document.querySelector("[data-theme-toggle]");
+  if (toggle) {
+    var root = document.documentElement, modes = ["light", "dark", "system"];
+    var apply = function (mode) {
+      if (mode === "system") root.removeAttribute("data-theme"); else root.setAttribute("data-theme", mode);
+      toggle.textContent = mode === "system" ? "Theme: system" : mode === "dark" ? "Theme: dark" : "Theme: light";
+    };
+    var saved = null;
+    try { saved = localStorage.getItem("bindery-theme"); } catch (e) {}
+    var current = modes.indexOf(saved) >= 0 ? saved : root.getAttribute("data-theme") || "system";
+    apply(current);
+    toggle.hidden = false;
+    toggle.addEventListener("click", function () {
+      current = modes[(modes.indexOf(current) + 1) % modes.length];
+      apply(current);
+      try { localStorage.setItem("bindery-theme", current); } catch (e) {}
+    });
+  }
   document.querySelectorAll("[data-tabs]").forEach(function (tabs, n) {
     var panels = Array.prototype.slice.call(tabs.children).filter(function (el) {
       return el.classList.contains("tab-panel");

@@ -1,0 +1,66 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/bindery/bindery/domain/model"
+	"github.com/go-chi/chi/v5"
+)
+
+// The contract's site redirects.
+func (a *api) siteRedirectRoutes() []Route {
+	site := "/orgs/{organizationId}/sites/{siteId}"
+	return []Route{
+		{"GET", site + "/redirects", a.listSiteRedirects},
+		{"POST", site + "/redirects", a.createSiteRedirect},
+		{"PATCH", site + "/redirects/{siteRedirectId}", a.updateSiteRedirect},
+		{"DELETE", site + "/redirects/{siteRedirectId}", a.deleteSiteRedirect},
+		{"GET", site + "/redirect", a.getSiteRedirectBySource},
+	}
+}
+
+func (a *api) listSiteRedirects(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return nestedList(r, a.site, func(s *model.Site, first *int, after *string) (*model.SiteRedirectConnection, error) {
+		return a.res.SiteRedirects(r.Context(), s, optionalQuery[string](r, "search"), first, after)
+	})
+}
+
+func (a *api) createSiteRedirect(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.SiteRedirectInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	org, site := orgSite(r)
+	red, err := a.res.CreateSiteRedirect(r.Context(), org, site, in)
+	if err != nil {
+		return 0, nil, err
+	}
+	return created(w, a.res.Settings.PublicURL+"/v1/orgs/"+org+"/sites/"+site+"/redirects/"+red.ID, red, nil)
+}
+
+func (a *api) updateSiteRedirect(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in model.SiteRedirectInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	org, site := orgSite(r)
+	return ok(a.res.UpdateSiteRedirect(r.Context(), org, site, chi.URLParam(r, "siteRedirectId"), in))
+}
+
+// deleteSiteRedirect answers 205 when it removed the redirect, 204 when there was none.
+func (a *api) deleteSiteRedirect(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	org, site := orgSite(r)
+	removed, err := a.res.DeleteSiteRedirect(r.Context(), org, site, chi.URLParam(r, "siteRedirectId"))
+	switch {
+	case err != nil:
+		return 0, nil, err
+	case removed:
+		return http.StatusResetContent, nil, nil
+	}
+	return http.StatusNoContent, nil, nil
+}
+
+func (a *api) getSiteRedirectBySource(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	org, site := orgSite(r)
+	return ok(a.res.SiteRedirectBySource(r.Context(), org, site, r.URL.Query().Get("source"), optionalQuery[string](r, "shareKey")))
+}
