@@ -145,3 +145,34 @@ func TestSubscriptionsOverWebsocket(t *testing.T) {
 		}
 	})
 }
+
+// A browser session's subscriptions follow the trusted-documents rule too: over a websocket a
+// cookie may run only the app's own documents, as over POST.
+func TestCookieSubscriptionsRunOnlyTrustedDocuments(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Live", "admin@live.test")
+		cookie := e.withSessions()(admin)
+		srv := httptest.NewServer(e.h)
+		t.Cleanup(srv.Close)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/graphql", &websocket.DialOptions{
+			Subprotocols: []string{"graphql-transport-ws"},
+			HTTPHeader:   http.Header{"Cookie": {cookie}},
+		})
+		if err != nil {
+			t.Fatalf("dial with the cookie: %v", err)
+		}
+		t.Cleanup(func() { conn.Close(websocket.StatusNormalClosure, "") })
+		c := &wsClient{t: t, conn: conn}
+		c.send(wsMessage{Type: "connection_init", Payload: json.RawMessage(`{}`)})
+		if m := c.next(); m.Type != "connection_ack" {
+			t.Fatalf("after connection_init: %+v", m)
+		}
+		c.subscribe("1", `subscription($o: ID!) { organizationMemberEvents(organizationId: $o) { type userId } }`, map[string]any{"o": orgID})
+		m := c.next()
+		if m.Type != "error" && m.Type != "next" || !strings.Contains(string(m.Payload), "UNTRUSTED_DOCUMENT") {
+			t.Fatalf("an arbitrary subscription with the cookie: %s %s", m.Type, m.Payload)
+		}
+	})
+}
