@@ -545,18 +545,9 @@ type Identity struct {
 // account. Errors: Invalid, Forbidden (unverified address, an address whose account is tied to
 // another subject, or no account and none may be made).
 func (s *Service) SignInVerified(ctx context.Context, id Identity, mayCreate func(context.Context) (bool, error), c Client, method string) (in *SignedIn, created bool, err error) {
-	if id.Issuer == "" || id.Subject == "" || len(id.Subject) > 255 {
-		return nil, false, apperr.Invalidf("sub", "the identity provider gave no usable subject")
-	}
-	if u, err := s.store.FindIdentityUser(ctx, id.Issuer, id.Subject); err == nil {
-		in, err := s.open(ctx, u, c, method)
-		return in, false, err
-	} else if !errors.Is(err, storage.ErrNotFound) {
-		return nil, false, err
-	}
-	email := strings.ToLower(strings.TrimSpace(id.Email))
-	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > maxEmailLength {
-		return nil, false, apperr.Invalidf("email", "the identity provider gave no usable e-mail address")
+	u, email, err := s.byIdentity(ctx, id, "sub")
+	if u != nil || err != nil {
+		return s.openOrFail(ctx, u, err, c, method)
 	}
 	if !id.EmailVerified {
 		return nil, false, apperr.Forbiddenf("the identity provider has not verified the e-mail address %s", email)
@@ -586,20 +577,8 @@ func (s *Service) SignInVerified(ctx context.Context, id Identity, mayCreate fun
 		slog.InfoContext(ctx, "sign-in refused: no account", "event", "signin.failed", "method", method, "address", c.Address)
 		return nil, false, errNoAccount
 	}
-	name := strings.TrimSpace(id.Name)
-	if name == "" || len([]rune(name)) > 100 {
-		name, _, _ = strings.Cut(email, "@")
-	}
-	u, err := s.store.CreateUser(ctx, storage.NewUser{DisplayName: name, Email: email, EmailVerified: true}, s.now())
-	if err != nil {
-		return nil, false, err
-	}
-	if err := s.store.LinkIdentity(ctx, id.Issuer, id.Subject, u.ID, s.now()); err != nil {
-		return nil, false, err
-	}
-	slog.InfoContext(ctx, "signed up", "event", "signup", "user_id", u.ID, "method", method)
-	in, err = s.open(ctx, u, c, method)
-	return in, true, err
+	in, err = s.createFromIdentity(ctx, id, email, true, c, method)
+	return in, err == nil, err
 }
 
 // resetRequests is how many reset links one e-mail address, and one client address, may ask for
@@ -648,18 +627,9 @@ var errSAMLLinkFirst = apperr.Forbiddenf("an account already uses this e-mail ad
 // ties them; else a new account, whose address stays unverified (the provider speaks for its
 // organization only). created reports a new account. Errors: Invalid, Forbidden.
 func (s *Service) SignInSAML(ctx context.Context, id Identity, current string, c Client, method string) (in *SignedIn, created bool, err error) {
-	if id.Issuer == "" || id.Subject == "" || len(id.Subject) > 255 {
-		return nil, false, apperr.Invalidf("NameID", "the identity provider gave no usable subject")
-	}
-	if u, err := s.store.FindIdentityUser(ctx, id.Issuer, id.Subject); err == nil {
-		in, err := s.open(ctx, u, c, method)
-		return in, false, err
-	} else if !errors.Is(err, storage.ErrNotFound) {
-		return nil, false, err
-	}
-	email := strings.ToLower(strings.TrimSpace(id.Email))
-	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > maxEmailLength {
-		return nil, false, apperr.Invalidf("email", "the identity provider gave no usable e-mail address")
+	u, email, err := s.byIdentity(ctx, id, "NameID")
+	if u != nil || err != nil {
+		return s.openOrFail(ctx, u, err, c, method)
 	}
 	acc, err := s.store.FindAccountByEmail(ctx, email)
 	switch {
@@ -676,20 +646,53 @@ func (s *Service) SignInSAML(ctx context.Context, id Identity, current string, c
 	case !errors.Is(err, storage.ErrNotFound):
 		return nil, false, err
 	}
+	in, err = s.createFromIdentity(ctx, id, email, false, c, method)
+	return in, err == nil, err
+}
+
+// byIdentity returns the account tied to id's subject (nil when none) and id's address,
+// normalized. Errors: Invalid (no usable subject, named as field, or address).
+func (s *Service) byIdentity(ctx context.Context, id Identity, field string) (*storage.User, string, error) {
+	if id.Issuer == "" || id.Subject == "" || len(id.Subject) > 255 {
+		return nil, "", apperr.Invalidf(field, "the identity provider gave no usable subject")
+	}
+	if u, err := s.store.FindIdentityUser(ctx, id.Issuer, id.Subject); err == nil {
+		return u, "", nil
+	} else if !errors.Is(err, storage.ErrNotFound) {
+		return nil, "", err
+	}
+	email := strings.ToLower(strings.TrimSpace(id.Email))
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > maxEmailLength {
+		return nil, "", apperr.Invalidf("email", "the identity provider gave no usable e-mail address")
+	}
+	return nil, email, nil
+}
+
+// openOrFail opens a session for u, or answers err.
+func (s *Service) openOrFail(ctx context.Context, u *storage.User, err error, c Client, method string) (*SignedIn, bool, error) {
+	if err != nil {
+		return nil, false, err
+	}
+	in, err := s.open(ctx, u, c, method)
+	return in, false, err
+}
+
+// createFromIdentity makes an account for the person id names, tied to its subject, and opens
+// a session for it. The name is the provider's, else the address's local part.
+func (s *Service) createFromIdentity(ctx context.Context, id Identity, email string, verified bool, c Client, method string) (*SignedIn, error) {
 	name := strings.TrimSpace(id.Name)
 	if name == "" || len([]rune(name)) > 100 {
 		name, _, _ = strings.Cut(email, "@")
 	}
-	u, err := s.store.CreateUser(ctx, storage.NewUser{DisplayName: name, Email: email}, s.now())
+	u, err := s.store.CreateUser(ctx, storage.NewUser{DisplayName: name, Email: email, EmailVerified: verified}, s.now())
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if err := s.store.LinkIdentity(ctx, id.Issuer, id.Subject, u.ID, s.now()); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	slog.InfoContext(ctx, "signed up", "event", "signup", "user_id", u.ID, "method", method)
-	in, err = s.open(ctx, u, c, method)
-	return in, true, err
+	return s.open(ctx, u, c, method)
 }
 
 // samlFlowLifetime bounds a SAML sign-in's round trip through the identity provider.
