@@ -27,13 +27,7 @@ func (r *App) toCustomHostname(h *storage.SiteHostname) *model.CustomHostname {
 }
 
 // serverHost is the host visitors' CNAMEs must name: the server's public one.
-func (r *App) serverHost() string {
-	u, err := url.Parse(r.Settings.PublicURL)
-	if err != nil {
-		return ""
-	}
-	return strings.ToLower(u.Hostname())
-}
+func (r *App) serverHost() string { return hostOf(r.Settings.PublicURL) }
 
 // SetSiteHostname gives a site its own host name (nil removes it) and checks its DNS at once.
 // Errors: Invalid (a malformed host name, the server's own, one another site has), NotFound,
@@ -141,7 +135,7 @@ func (r *App) SiteForHost(ctx context.Context, host string) (string, error) {
 		host = h
 	}
 	host = strings.ToLower(host)
-	if host == "" || host == r.serverHost() || !siteHostname.MatchString(host) {
+	if host == "" || host == r.serverHost() || host == hostOf(r.Settings.AppURL) || !siteHostname.MatchString(host) {
 		return "", nil
 	}
 	h, err := r.Store.FindSiteHostname(ctx, host)
@@ -151,7 +145,20 @@ func (r *App) SiteForHost(ctx context.Context, host string) (string, error) {
 	case err != nil:
 		return "", err
 	case !h.Active:
-		return "", nil
+		return "", ErrSiteHostInactive
 	}
 	return h.SiteID, nil
+}
+
+// ErrSiteHostInactive answers a request for a site's host name whose DNS does not point here
+// yet: it serves nothing (not the app, not another site) until it does.
+var ErrSiteHostInactive = apperr.NotFoundf("this host name is not active yet: its DNS does not point to this server")
+
+// hostOf is a URL's host name, lower-cased ("" when it has none).
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
 }

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -20,6 +21,10 @@ func siteHosts(res *domain.App) func(http.Handler) http.Handler {
 				return
 			}
 			siteID, err := res.SiteForHost(r.Context(), r.Host)
+			if errors.Is(err, domain.ErrSiteHostInactive) {
+				writeError(w, r, err)
+				return
+			}
 			if err != nil {
 				slog.ErrorContext(r.Context(), "site host lookup failed", "host", r.Host, "err", err)
 			}
