@@ -136,20 +136,41 @@ type ChangeRequestFilter struct {
 func (s *Store) ChangeRequestPage(ctx context.Context, spaceID string, f ChangeRequestFilter, page Window) (List[*ChangeRequest], error) {
 	key := sortKey{name: "change-requests", column: "cr.created_at", idCol: "cr.id", desc: true, isTime: true}
 	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
-		q = q.Where("cr.space_id = ?", spaceID)
-		if f.Status != "" {
-			q = q.Where("cr.status = ?", f.Status)
-		}
-		if f.Creator != "" {
-			q = q.Where("cr.created_by = ?", f.Creator)
-		}
-		if f.Contributor != "" {
-			q = q.Where("(cr.created_by = ? OR EXISTS (SELECT 1 FROM revisions r WHERE r.change_request_id = cr.id AND r.created_by = ?))", f.Contributor, f.Contributor)
-		}
-		if f.RequestedReviewer != "" {
-			q = q.Where("EXISTS (SELECT 1 FROM change_request_reviewers rr WHERE rr.change_request_id = cr.id AND rr.user_id = ?)", f.RequestedReviewer)
-		}
-		return q
+		return f.apply(q.Where("cr.space_id = ?", spaceID))
+	}, func(cr *ChangeRequest) (time.Time, string, string) { return cr.CreatedAt, "", cr.ID })
+}
+
+// apply narrows a query of change requests to those the filter keeps.
+func (f ChangeRequestFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
+	if f.Status != "" {
+		q = q.Where("cr.status = ?", f.Status)
+	}
+	if f.Creator != "" {
+		q = q.Where("cr.created_by = ?", f.Creator)
+	}
+	if f.Contributor != "" {
+		q = q.Where("(cr.created_by = ? OR EXISTS (SELECT 1 FROM revisions r WHERE r.change_request_id = cr.id AND r.created_by = ?))", f.Contributor, f.Contributor)
+	}
+	if f.RequestedReviewer != "" {
+		q = q.Where("EXISTS (SELECT 1 FROM change_request_reviewers rr WHERE rr.change_request_id = cr.id AND rr.user_id = ?)", f.RequestedReviewer)
+	}
+	return q
+}
+
+// OrganizationChangeRequestPage pages through the change requests of the organization's live
+// spaces that reader reads, newest first: the database decides which spaces with the engine's
+// rules (SpaceReader), so two statements whatever the number of spaces or change requests.
+// Errors: ErrInvalidCursor.
+func (s *Store) OrganizationChangeRequestPage(ctx context.Context, r SpaceReader, f ChangeRequestFilter, page Window) (List[*ChangeRequest], error) {
+	key := sortKey{name: "org-change-requests.desc", column: "cr.created_at", idCol: "cr.id", desc: true, isTime: true}
+	if r.Only != nil && len(r.Only) == 0 {
+		r.Only = []string{""} // confined to nothing: an IN list needs one value
+	}
+	visible, args := r.visible()
+	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
+		q = q.Where("cr.organization_id = ?", r.OrganizationID).
+			Where("cr.space_id IN (SELECT s.id FROM spaces s WHERE "+visible+")", args...)
+		return f.apply(q)
 	}, func(cr *ChangeRequest) (time.Time, string, string) { return cr.CreatedAt, "", cr.ID })
 }
 
