@@ -11,6 +11,11 @@ import (
 	"github.com/bindery/bindery/domain/model"
 )
 
+// Contributors is the resolver for the contributors field.
+func (r *changeRequestResolver) Contributors(ctx context.Context, obj *model.ChangeRequest) ([]*model.ChangeRequestContributor, error) {
+	return r.ChangeRequestContributors(ctx, obj)
+}
+
 // ChangeRequestList is the resolver for the changeRequestList field.
 func (r *organizationResolver) ChangeRequestList(ctx context.Context, obj *model.Organization, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string, requestedReviewer *string) (*model.Connection[*model.ChangeRequest], error) {
 	return r.OrganizationChangeRequests(ctx, obj.ID, model.ChangeRequestFilter{Status: status, Creator: creator, Contributor: contributor, RequestedReviewer: requestedReviewer}, first, after)

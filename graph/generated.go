@@ -109,6 +109,7 @@ type ComplexityRoot struct {
 		Commenters             func(childComplexity int, first *int, after *string) int
 		Comments               func(childComplexity int) int
 		Content                func(childComplexity int) int
+		Contributors           func(childComplexity int) int
 		CreatedAt              func(childComplexity int) int
 		CreatedBy              func(childComplexity int) int
 		Description            func(childComplexity int) int
@@ -134,6 +135,13 @@ type ComplexityRoot struct {
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
+	}
+
+	ChangeRequestContributor struct {
+		ActionType func(childComplexity int) int
+		Count      func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+		User       func(childComplexity int) int
 	}
 
 	ChangeRequestEdge struct {
@@ -1714,6 +1722,7 @@ type ChangeRequestResolver interface {
 	CommentList(ctx context.Context, obj *model.ChangeRequest, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) (*model.Connection[*model.Comment], error)
 	Comment(ctx context.Context, obj *model.ChangeRequest, id string, format *model.PageFormat) (*model.Comment, error)
 	Commenters(ctx context.Context, obj *model.ChangeRequest, first *int, after *string) (*model.Connection[*model.Member], error)
+	Contributors(ctx context.Context, obj *model.ChangeRequest) ([]*model.ChangeRequestContributor, error)
 	RequestedReviewers(ctx context.Context, obj *model.ChangeRequest, first *int, after *string) (*model.Connection[*model.RequestedReviewer], error)
 	Reviews(ctx context.Context, obj *model.ChangeRequest, first *int, after *string, outdated *bool, format *model.PageFormat) (*model.Connection[*model.Review], error)
 	Review(ctx context.Context, obj *model.ChangeRequest, id string, format *model.PageFormat) (*model.Review, error)
@@ -2171,6 +2180,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.Content(childComplexity), true
+	case "ChangeRequest.contributors":
+		if e.ComplexityRoot.ChangeRequest.Contributors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Contributors(childComplexity), true
 	case "ChangeRequest.createdAt":
 		if e.ComplexityRoot.ChangeRequest.CreatedAt == nil {
 			break
@@ -2319,6 +2334,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequestConnection.TotalCount(childComplexity), true
+
+	case "ChangeRequestContributor.actionType":
+		if e.ComplexityRoot.ChangeRequestContributor.ActionType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestContributor.ActionType(childComplexity), true
+	case "ChangeRequestContributor.count":
+		if e.ComplexityRoot.ChangeRequestContributor.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestContributor.Count(childComplexity), true
+	case "ChangeRequestContributor.updatedAt":
+		if e.ComplexityRoot.ChangeRequestContributor.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestContributor.UpdatedAt(childComplexity), true
+	case "ChangeRequestContributor.user":
+		if e.ComplexityRoot.ChangeRequestContributor.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestContributor.User(childComplexity), true
 
 	case "ChangeRequestEdge.cursor":
 		if e.ComplexityRoot.ChangeRequestEdge.Cursor == nil {
@@ -9835,6 +9875,8 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_comment(ctx, field)
 	case "commenters":
 		return ec.fieldContext_ChangeRequest_commenters(ctx, field)
+	case "contributors":
+		return ec.fieldContext_ChangeRequest_contributors(ctx, field)
 	case "requestedReviewers":
 		return ec.fieldContext_ChangeRequest_requestedReviewers(ctx, field)
 	case "reviews":
@@ -9857,6 +9899,20 @@ func (ec *executionContext) childFields_ChangeRequestConnection(ctx context.Cont
 		return ec.fieldContext_ChangeRequestConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestContributor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_ChangeRequestContributor_user(ctx, field)
+	case "count":
+		return ec.fieldContext_ChangeRequestContributor_count(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ChangeRequestContributor_updatedAt(ctx, field)
+	case "actionType":
+		return ec.fieldContext_ChangeRequestContributor_actionType(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestContributor", field.Name)
 }
 
 func (ec *executionContext) childFields_ChangeRequestEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -18466,6 +18522,38 @@ func (ec *executionContext) fieldContext_ChangeRequest_commenters(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _ChangeRequest_contributors(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_contributors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Contributors(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ChangeRequestContributor) graphql.Marshaler {
+			return ec.marshalNChangeRequestContributor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestContributorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_contributors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestContributor(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ChangeRequest_requestedReviewers(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18715,6 +18803,107 @@ func (ec *executionContext) _ChangeRequestConnection_totalCount(ctx context.Cont
 }
 func (ec *executionContext) fieldContext_ChangeRequestConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ChangeRequestConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequestContributor_user(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestContributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestContributor_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestContributor_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestContributor",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestContributor_count(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestContributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestContributor_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestContributor_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestContributor", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequestContributor_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestContributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestContributor_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestContributor_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestContributor", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequestContributor_actionType(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestContributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestContributor_actionType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActionType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestContributor_actionType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestContributor", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ChangeRequestEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.ChangeRequest]) (ret graphql.Marshaler) {
@@ -53305,6 +53494,44 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "contributors":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_contributors(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "requestedReviewers":
 			field := field
 
@@ -53469,6 +53696,59 @@ func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel as
 			}
 		case "totalCount":
 			out.Values[i] = ec._ChangeRequestConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var changeRequestContributorImplementors = []string{"ChangeRequestContributor"}
+
+func (ec *executionContext) _ChangeRequestContributor(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestContributor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestContributorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestContributor")
+		case "user":
+			out.Values[i] = ec._ChangeRequestContributor_user(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._ChangeRequestContributor_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ChangeRequestContributor_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actionType":
+			out.Values[i] = ec._ChangeRequestContributor_actionType(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -68535,6 +68815,32 @@ func (ec *executionContext) marshalNChangeRequestConnection2ᚖgithubᚗcomᚋbi
 		return graphql.Null
 	}
 	return ec._ChangeRequestConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeRequestContributor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestContributorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestContributor) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangeRequestContributor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestContributor(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNChangeRequestContributor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestContributor(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestContributor) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ChangeRequestContributor(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.ChangeRequest]) graphql.Marshaler {

@@ -282,6 +282,7 @@ var unpagedLists = map[string]int{
 	"SiteSectionGroup.children":         20,
 	"SiteSectionGroup.sections":         20,
 	"Revision.pages":                    200,
+	"ChangeRequest.contributors":        50, // the people who edited or commented on one change request
 	"Revision.reusableContents":         50, // a space reuses a few blocks, not hundreds
 	"RevisionPage.pages":                20,
 	"RevisionPage.links":                100,

@@ -18,6 +18,7 @@ func contentMatrix() []matrixCase {
 			`mutation($s: ID!) { createChangeRequest(spaceId: $s, input: {subject: "New"}) { id } }`},
 		{"GET", "/spaces/{spaceId}/change-requests", contentReader, 200, space("/change-requests"), "", `query($s: ID!) { space(id: $s) { changeRequestList { totalCount } } }`},
 		{"GET", "/spaces/{spaceId}/change-requests/{changeRequestId}", contentReader, 200, cr(""), "", `query($s: ID!, $cr: ID!) { space(id: $s) { changeRequest(id: $cr) { id } } }`},
+		{"GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/contributors", contentReader, 200, cr("/contributors"), "", `query($s: ID!, $cr: ID!) { space(id: $s) { changeRequest(id: $cr) { contributors { count } } } }`},
 		{"GET", "/orgs/{organizationId}/change-requests", member, 200, org("/change-requests"), "", `query($o: ID!) { organization(id: $o) { changeRequestList { totalCount } } }`},
 		{"PATCH", "/spaces/{spaceId}/change-requests/{changeRequestId}", contentEditor, 200, cr(""), `{"subject":"Renamed"}`,
 			`mutation($s: ID!, $cr: ID!) { updateChangeRequest(spaceId: $s, changeRequestId: $cr, input: {subject: "Renamed"}) { id } }`},

@@ -29,3 +29,16 @@ func changeRequestFilterOf(r *http.Request) model.ChangeRequestFilter {
 		ConversationsIssuesCluster: optionalQuery[string](r, "conversationsIssuesCluster"),
 	}
 }
+
+// getChangeRequestContributors is getContributorsByChangeRequestId: the contract's
+// List<ChangeRequestUserContributor>, one page (the operation takes no paging parameters).
+func (a *api) getChangeRequestContributors(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if err := singlePageArgs(r); err != nil {
+		return 0, nil, err
+	}
+	list, err := a.res.ChangeRequestContributorsByID(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(listEnvelope[*model.ChangeRequestContributor]{Items: list, Count: len(list)}, nil)
+}

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -125,8 +126,8 @@ func TestOrganizationChangeRequests(t *testing.T) {
 	})
 }
 
-// The organization's change request list costs the same statements for 2 change requests in 2
-// spaces and for 12 in 6.
+// The organization's change request list, with each one's contributors, costs the same
+// statements for 2 change requests in 2 spaces and for 10 in 6.
 func TestOrganizationChangeRequestsStatementsDoNotGrow(t *testing.T) {
 	eachDBCounting(t, func(t *testing.T, e *env) {
 		orgID, admin := e.org("Counts", "admin@counts.test")
@@ -140,7 +141,7 @@ func TestOrganizationChangeRequestsStatementsDoNotGrow(t *testing.T) {
 		count := func() (int64, int64) {
 			var rest, gql atomic.Int64
 			e.callCounted(reader.Token, "GET", "/orgs/"+orgID+"/change-requests", nil, &rest).want(http.StatusOK)
-			e.gqlCounted(reader.Token, `query($o: ID!) { organization(id: $o) { changeRequestList { nodes { id createdBy { id displayName } comments outdated } } } }`, map[string]any{"o": orgID}, &gql).ok(nil)
+			e.gqlCounted(reader.Token, `query($o: ID!) { organization(id: $o) { changeRequestList { nodes { id createdBy { id displayName } comments outdated contributors { user { id } count } } } } }`, map[string]any{"o": orgID}, &gql).ok(nil)
 			return rest.Load(), gql.Load()
 		}
 		addSpace("One", 1)
@@ -157,5 +158,96 @@ func TestOrganizationChangeRequestsStatementsDoNotGrow(t *testing.T) {
 			t.Error("counted no statements")
 		}
 		t.Logf("statements: REST %d, GraphQL %d", manyREST, manyGQL)
+	})
+}
+
+func TestChangeRequestContributors(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		s := newCtSpace(e)
+		editor := e.member(s.org, "editor@acme.test", "edit")
+		commenter := e.member(s.org, "commenter@acme.test", "comment")
+		page := s.create(target(s.id, ""), map[string]any{"title": "Home"}).Page.ID
+		cr := e.openChangeRequest(s.admin.Token, s.id, "Shared")
+		path := "/spaces/" + s.id + "/change-requests/" + cr + "/contributors"
+
+		type contributor struct {
+			User       struct{ ID string }
+			Count      int
+			UpdatedAt  string
+			ActionType string
+		}
+		read := func(token string) []contributor {
+			var list struct {
+				Items []contributor
+				Count int
+			}
+			e.call(token, "GET", path, nil).want(http.StatusOK).decode(&list)
+			if list.Count != len(list.Items) {
+				t.Fatalf("count %d for %d items", list.Count, len(list.Items))
+			}
+			return list.Items
+		}
+		summary := func(cs []contributor) string {
+			var parts []string
+			for _, c := range cs {
+				name := map[string]string{s.admin.ID: "admin", editor.ID: "editor", commenter.ID: "commenter"}[c.User.ID]
+				parts = append(parts, fmt.Sprintf("%s:%s:%d", name, c.ActionType, c.Count))
+			}
+			return strings.Join(parts, ",")
+		}
+
+		// Opened, not yet edited: its author alone.
+		if got := summary(read(editor.Token)); got != "admin:edit:1" {
+			t.Errorf("fresh change request contributors = %s", got)
+		}
+		// Two edits by the editor, one by the admin, a comment by the commenter and by the editor.
+		e.updatePage(editor.Token, target(s.id, cr), page, map[string]any{"markdown": "one"}).ok(nil)
+		e.updatePage(editor.Token, target(s.id, cr), page, map[string]any{"markdown": "two"}).ok(nil)
+		e.updatePage(s.admin.Token, target(s.id, cr), page, map[string]any{"markdown": "three"}).ok(nil)
+		comments := "/spaces/" + s.id + "/change-requests/" + cr + "/comments"
+		e.call(commenter.Token, "POST", comments, `{"body":{"markdown":"Looks good"}}`).want(http.StatusOK)
+		e.call(editor.Token, "POST", comments, `{"body":{"markdown":"Thanks"}}`).want(http.StatusOK)
+		got := read(commenter.Token)
+		if sum := summary(got); sum != "admin:edit:2,editor:edit:2,commenter:comment:1" {
+			t.Errorf("contributors = %s", sum)
+		}
+		for _, c := range got {
+			if c.UpdatedAt == "" {
+				t.Errorf("contributor %s has no updatedAt", c.User.ID)
+			}
+		}
+
+		// GraphQL answers the same, also from a list of change requests.
+		var data struct {
+			Space struct {
+				ChangeRequest struct {
+					Contributors []struct {
+						User       struct{ ID string }
+						Count      int
+						ActionType string
+					}
+				}
+			}
+		}
+		e.gql(editor.Token, `query($s: ID!, $cr: ID!) { space(id: $s) { changeRequest(id: $cr) { contributors { user { id } count actionType updatedAt } } } }`,
+			map[string]any{"s": s.id, "cr": cr}).ok(&data)
+		var gqlSum []string
+		for _, c := range data.Space.ChangeRequest.Contributors {
+			gqlSum = append(gqlSum, fmt.Sprintf("%s:%s:%d", c.User.ID, c.ActionType, c.Count))
+		}
+		want := fmt.Sprintf("%s:edit:2,%s:edit:2,%s:comment:1", s.admin.ID, editor.ID, commenter.ID)
+		if strings.Join(gqlSum, ",") != want {
+			t.Errorf("GraphQL contributors = %v, want %s", gqlSum, want)
+		}
+
+		// Unknown, another space's, another organization's: 404; paging: 400.
+		e.call(s.admin.Token, "GET", "/spaces/"+s.id+"/change-requests/aaaaaaaaaaaaaaaaaaaa/contributors", nil).wantError(http.StatusNotFound)
+		other := e.call(s.admin.Token, "POST", "/orgs/"+s.org+"/spaces", map[string]any{"title": "Other"}).want(http.StatusCreated).object()["id"].(string)
+		e.call(s.admin.Token, "GET", "/spaces/"+other+"/change-requests/"+cr+"/contributors", nil).wantError(http.StatusNotFound)
+		_, outsider := e.org("Other", "admin@other.test")
+		e.call(outsider.Token, "GET", path, nil).wantError(http.StatusNotFound)
+		if msg := e.call(s.admin.Token, "GET", path+"?page=abc", nil).wantError(http.StatusBadRequest); !strings.Contains(msg, "page") {
+			t.Errorf("page message %q does not name page", msg)
+		}
 	})
 }
