@@ -11,6 +11,11 @@ import (
 	"github.com/bindery/bindery/domain/model"
 )
 
+// Changes is the resolver for the changes field.
+func (r *changeRequestResolver) Changes(ctx context.Context, obj *model.ChangeRequest, limit *int) (*model.RevisionSemanticChanges, error) {
+	return r.ChangeRequestChanges(ctx, obj.Space, obj.ID, limit)
+}
+
 // Contributors is the resolver for the contributors field.
 func (r *changeRequestResolver) Contributors(ctx context.Context, obj *model.ChangeRequest) ([]*model.ChangeRequestContributor, error) {
 	return r.ChangeRequestContributors(ctx, obj)
@@ -19,4 +24,9 @@ func (r *changeRequestResolver) Contributors(ctx context.Context, obj *model.Cha
 // ChangeRequestList is the resolver for the changeRequestList field.
 func (r *organizationResolver) ChangeRequestList(ctx context.Context, obj *model.Organization, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string, requestedReviewer *string) (*model.Connection[*model.ChangeRequest], error) {
 	return r.OrganizationChangeRequests(ctx, obj.ID, model.ChangeRequestFilter{Status: status, Creator: creator, Contributor: contributor, RequestedReviewer: requestedReviewer}, first, after)
+}
+
+// SemanticChanges is the resolver for the semanticChanges field.
+func (r *revisionResolver) SemanticChanges(ctx context.Context, obj *model.Revision, limit *int) (*model.RevisionSemanticChanges, error) {
+	return r.RevisionSemanticChanges(ctx, obj.SpaceID, obj.ID, limit)
 }

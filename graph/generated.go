@@ -103,7 +103,14 @@ type ComplexityRoot struct {
 		App func(childComplexity int) int
 	}
 
+	AttributeChange struct {
+		After  func(childComplexity int) int
+		Before func(childComplexity int) int
+		Name   func(childComplexity int) int
+	}
+
 	ChangeRequest struct {
+		Changes                func(childComplexity int, limit *int) int
 		Comment                func(childComplexity int, id string, format *model.PageFormat) int
 		CommentList            func(childComplexity int, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) int
 		Commenters             func(childComplexity int, first *int, after *string) int
@@ -147,6 +154,17 @@ type ComplexityRoot struct {
 	ChangeRequestEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ChangedPage struct {
+		ID    func(childComplexity int) int
+		Title func(childComplexity int) int
+		Type  func(childComplexity int) int
+	}
+
+	ChangedParent struct {
+		After  func(childComplexity int) int
+		Before func(childComplexity int) int
 	}
 
 	Collection struct {
@@ -1088,6 +1106,7 @@ type ComplexityRoot struct {
 		Parents          func(childComplexity int) int
 		ReusableContent  func(childComplexity int, id string) int
 		ReusableContents func(childComplexity int) int
+		SemanticChanges  func(childComplexity int, limit *int) int
 		Type             func(childComplexity int) int
 		URLs             func(childComplexity int) int
 	}
@@ -1156,6 +1175,12 @@ type ComplexityRoot struct {
 		URLs          func(childComplexity int) int
 		UpdatedAt     func(childComplexity int) int
 		Variables     func(childComplexity int) int
+	}
+
+	RevisionSemanticChanges struct {
+		Changes    func(childComplexity int) int
+		MergedFrom func(childComplexity int) int
+		More       func(childComplexity int) int
 	}
 
 	SAMLProvider struct {
@@ -1263,6 +1288,13 @@ type ComplexityRoot struct {
 	SearchSpaceResultEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	SemanticChange struct {
+		Attributes func(childComplexity int) int
+		Page       func(childComplexity int) int
+		Parent     func(childComplexity int) int
+		Type       func(childComplexity int) int
 	}
 
 	Session struct {
@@ -1722,6 +1754,7 @@ type ChangeRequestResolver interface {
 	CommentList(ctx context.Context, obj *model.ChangeRequest, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) (*model.Connection[*model.Comment], error)
 	Comment(ctx context.Context, obj *model.ChangeRequest, id string, format *model.PageFormat) (*model.Comment, error)
 	Commenters(ctx context.Context, obj *model.ChangeRequest, first *int, after *string) (*model.Connection[*model.Member], error)
+	Changes(ctx context.Context, obj *model.ChangeRequest, limit *int) (*model.RevisionSemanticChanges, error)
 	Contributors(ctx context.Context, obj *model.ChangeRequest) ([]*model.ChangeRequestContributor, error)
 	RequestedReviewers(ctx context.Context, obj *model.ChangeRequest, first *int, after *string) (*model.Connection[*model.RequestedReviewer], error)
 	Reviews(ctx context.Context, obj *model.ChangeRequest, first *int, after *string, outdated *bool, format *model.PageFormat) (*model.Connection[*model.Review], error)
@@ -1924,6 +1957,7 @@ type RevisionResolver interface {
 	Files(ctx context.Context, obj *model.Revision, first *int, after *string) (*model.Connection[*model.RevisionFile], error)
 	File(ctx context.Context, obj *model.Revision, id string) (*model.RevisionFile, error)
 	MergedFrom(ctx context.Context, obj *model.Revision) (*model.ChangeRequest, error)
+	SemanticChanges(ctx context.Context, obj *model.Revision, limit *int) (*model.RevisionSemanticChanges, error)
 
 	FileBacklinks(ctx context.Context, obj *model.Revision, id string) ([]*model.RevisionPage, error)
 	ReusableContents(ctx context.Context, obj *model.Revision) ([]*model.RevisionReusableContent, error)
@@ -2135,6 +2169,36 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AppURLs.App(childComplexity), true
 
+	case "AttributeChange.after":
+		if e.ComplexityRoot.AttributeChange.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AttributeChange.After(childComplexity), true
+	case "AttributeChange.before":
+		if e.ComplexityRoot.AttributeChange.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AttributeChange.Before(childComplexity), true
+	case "AttributeChange.name":
+		if e.ComplexityRoot.AttributeChange.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AttributeChange.Name(childComplexity), true
+
+	case "ChangeRequest.changes":
+		if e.ComplexityRoot.ChangeRequest.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Changes(childComplexity, args["limit"].(*int)), true
 	case "ChangeRequest.comment":
 		if e.ComplexityRoot.ChangeRequest.Comment == nil {
 			break
@@ -2372,6 +2436,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequestEdge.Node(childComplexity), true
+
+	case "ChangedPage.id":
+		if e.ComplexityRoot.ChangedPage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedPage.ID(childComplexity), true
+	case "ChangedPage.title":
+		if e.ComplexityRoot.ChangedPage.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedPage.Title(childComplexity), true
+	case "ChangedPage.type":
+		if e.ComplexityRoot.ChangedPage.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedPage.Type(childComplexity), true
+
+	case "ChangedParent.after":
+		if e.ComplexityRoot.ChangedParent.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedParent.After(childComplexity), true
+	case "ChangedParent.before":
+		if e.ComplexityRoot.ChangedParent.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedParent.Before(childComplexity), true
 
 	case "Collection.defaultLevel":
 		if e.ComplexityRoot.Collection.DefaultLevel == nil {
@@ -7013,6 +7109,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.ReusableContents(childComplexity), true
+	case "Revision.semanticChanges":
+		if e.ComplexityRoot.Revision.SemanticChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_semanticChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.SemanticChanges(childComplexity, args["limit"].(*int)), true
 	case "Revision.type":
 		if e.ComplexityRoot.Revision.Type == nil {
 			break
@@ -7324,6 +7431,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.Variables(childComplexity), true
+
+	case "RevisionSemanticChanges.changes":
+		if e.ComplexityRoot.RevisionSemanticChanges.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionSemanticChanges.Changes(childComplexity), true
+	case "RevisionSemanticChanges.mergedFrom":
+		if e.ComplexityRoot.RevisionSemanticChanges.MergedFrom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionSemanticChanges.MergedFrom(childComplexity), true
+	case "RevisionSemanticChanges.more":
+		if e.ComplexityRoot.RevisionSemanticChanges.More == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionSemanticChanges.More(childComplexity), true
 
 	case "SAMLProvider.certificate":
 		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
@@ -7694,6 +7820,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SearchSpaceResultEdge.Node(childComplexity), true
+
+	case "SemanticChange.attributes":
+		if e.ComplexityRoot.SemanticChange.Attributes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SemanticChange.Attributes(childComplexity), true
+	case "SemanticChange.page":
+		if e.ComplexityRoot.SemanticChange.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SemanticChange.Page(childComplexity), true
+	case "SemanticChange.parent":
+		if e.ComplexityRoot.SemanticChange.Parent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SemanticChange.Parent(childComplexity), true
+	case "SemanticChange.type":
+		if e.ComplexityRoot.SemanticChange.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SemanticChange.Type(childComplexity), true
 
 	case "Session.address":
 		if e.ComplexityRoot.Session.Address == nil {
@@ -9833,6 +9984,18 @@ func (ec *executionContext) childFields_AppURLs(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type AppURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_AttributeChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_AttributeChange_name(ctx, field)
+	case "before":
+		return ec.fieldContext_AttributeChange_before(ctx, field)
+	case "after":
+		return ec.fieldContext_AttributeChange_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AttributeChange", field.Name)
+}
+
 func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -9875,6 +10038,8 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_comment(ctx, field)
 	case "commenters":
 		return ec.fieldContext_ChangeRequest_commenters(ctx, field)
+	case "changes":
+		return ec.fieldContext_ChangeRequest_changes(ctx, field)
 	case "contributors":
 		return ec.fieldContext_ChangeRequest_contributors(ctx, field)
 	case "requestedReviewers":
@@ -9923,6 +10088,28 @@ func (ec *executionContext) childFields_ChangeRequestEdge(ctx context.Context, f
 		return ec.fieldContext_ChangeRequestEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangedPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ChangedPage_id(ctx, field)
+	case "type":
+		return ec.fieldContext_ChangedPage_type(ctx, field)
+	case "title":
+		return ec.fieldContext_ChangedPage_title(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangedPage", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangedParent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "before":
+		return ec.fieldContext_ChangedParent_before(ctx, field)
+	case "after":
+		return ec.fieldContext_ChangedParent_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangedParent", field.Name)
 }
 
 func (ec *executionContext) childFields_Collection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11555,6 +11742,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_file(ctx, field)
 	case "mergedFrom":
 		return ec.fieldContext_Revision_mergedFrom(ctx, field)
+	case "semanticChanges":
+		return ec.fieldContext_Revision_semanticChanges(ctx, field)
 	case "git":
 		return ec.fieldContext_Revision_git(ctx, field)
 	case "fileBacklinks":
@@ -11697,6 +11886,18 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_computedSeed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionSemanticChanges(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "mergedFrom":
+		return ec.fieldContext_RevisionSemanticChanges_mergedFrom(ctx, field)
+	case "changes":
+		return ec.fieldContext_RevisionSemanticChanges_changes(ctx, field)
+	case "more":
+		return ec.fieldContext_RevisionSemanticChanges_more(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionSemanticChanges", field.Name)
 }
 
 func (ec *executionContext) childFields_SAMLProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11911,6 +12112,20 @@ func (ec *executionContext) childFields_SearchSpaceResultEdge(ctx context.Contex
 		return ec.fieldContext_SearchSpaceResultEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResultEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SemanticChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_SemanticChange_type(ctx, field)
+	case "page":
+		return ec.fieldContext_SemanticChange_page(ctx, field)
+	case "parent":
+		return ec.fieldContext_SemanticChange_parent(ctx, field)
+	case "attributes":
+		return ec.fieldContext_SemanticChange_attributes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SemanticChange", field.Name)
 }
 
 func (ec *executionContext) childFields_Session(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12922,6 +13137,20 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 // endregion ************************** internal!.gotpl ***************************
 
 // region    ***************************** args.gotpl *****************************
+
+func (ec *executionContext) field_ChangeRequest_changes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	return args, nil
+}
 
 func (ec *executionContext) field_ChangeRequest_commentList_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
@@ -16809,6 +17038,20 @@ func (ec *executionContext) field_Revision_reusableContent_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Revision_semanticChanges_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Site_ask_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17972,6 +18215,75 @@ func (ec *executionContext) fieldContext_AppURLs_app(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("AppURLs", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _AttributeChange_name(ctx context.Context, field graphql.CollectedField, obj *model.AttributeChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AttributeChange_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AttributeChange_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AttributeChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AttributeChange_before(ctx context.Context, field graphql.CollectedField, obj *model.AttributeChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AttributeChange_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AttributeChange_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AttributeChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AttributeChange_after(ctx context.Context, field graphql.CollectedField, obj *model.AttributeChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AttributeChange_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AttributeChange_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AttributeChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _ChangeRequest_id(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18522,6 +18834,50 @@ func (ec *executionContext) fieldContext_ChangeRequest_commenters(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _ChangeRequest_changes(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().Changes(ctx, obj, fc.Args["limit"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionSemanticChanges) graphql.Marshaler {
+			return ec.marshalNRevisionSemanticChanges2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionSemanticChanges(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_changes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionSemanticChanges(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_changes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ChangeRequest_contributors(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18956,6 +19312,139 @@ func (ec *executionContext) fieldContext_ChangeRequestEdge_node(_ context.Contex
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangedPage_id(ctx context.Context, field graphql.CollectedField, obj *model.ChangedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedPage_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedPage", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedPage_type(ctx context.Context, field graphql.CollectedField, obj *model.ChangedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedPage_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedPage_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedPage_title(ctx context.Context, field graphql.CollectedField, obj *model.ChangedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedPage_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedPage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedParent_before(ctx context.Context, field graphql.CollectedField, obj *model.ChangedParent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedParent_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+			return ec.marshalOChangedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedParent_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangedParent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangedParent_after(ctx context.Context, field graphql.CollectedField, obj *model.ChangedParent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedParent_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+			return ec.marshalOChangedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedParent_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangedParent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedPage(ctx, field)
 		},
 	}
 	return fc, nil
@@ -37937,6 +38426,50 @@ func (ec *executionContext) fieldContext_Revision_mergedFrom(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Revision_semanticChanges(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_semanticChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().SemanticChanges(ctx, obj, fc.Args["limit"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionSemanticChanges) graphql.Marshaler {
+			return ec.marshalNRevisionSemanticChanges2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionSemanticChanges(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_semanticChanges(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionSemanticChanges(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_semanticChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Revision_git(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -39347,6 +39880,93 @@ func (ec *executionContext) _RevisionPage_computedSeed(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_RevisionPage_computedSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionSemanticChanges_mergedFrom(ctx context.Context, field graphql.CollectedField, obj *model.RevisionSemanticChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionSemanticChanges_mergedFrom(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergedFrom, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionSemanticChanges_mergedFrom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionSemanticChanges",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionSemanticChanges_changes(ctx context.Context, field graphql.CollectedField, obj *model.RevisionSemanticChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionSemanticChanges_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SemanticChange) graphql.Marshaler {
+			return ec.marshalNSemanticChange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSemanticChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionSemanticChanges_changes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionSemanticChanges",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SemanticChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionSemanticChanges_more(ctx context.Context, field graphql.CollectedField, obj *model.RevisionSemanticChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionSemanticChanges_more(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.More, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionSemanticChanges_more(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionSemanticChanges", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _SAMLProvider_id(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
@@ -40917,6 +41537,125 @@ func (ec *executionContext) fieldContext_SearchSpaceResultEdge_node(_ context.Co
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SearchSpaceResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SemanticChange_type(ctx context.Context, field graphql.CollectedField, obj *model.SemanticChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SemanticChange_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SemanticChange_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SemanticChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SemanticChange_page(ctx context.Context, field graphql.CollectedField, obj *model.SemanticChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SemanticChange_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+			return ec.marshalNChangedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SemanticChange_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SemanticChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SemanticChange_parent(ctx context.Context, field graphql.CollectedField, obj *model.SemanticChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SemanticChange_parent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Parent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangedParent) graphql.Marshaler {
+			return ec.marshalOChangedParent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedParent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SemanticChange_parent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SemanticChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedParent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SemanticChange_attributes(ctx context.Context, field graphql.CollectedField, obj *model.SemanticChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SemanticChange_attributes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attributes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AttributeChange) graphql.Marshaler {
+			return ec.marshalNAttributeChange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAttributeChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SemanticChange_attributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SemanticChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AttributeChange(ctx, field)
 		},
 	}
 	return fc, nil
@@ -53250,6 +53989,54 @@ func (ec *executionContext) _AppURLs(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
+var attributeChangeImplementors = []string{"AttributeChange"}
+
+func (ec *executionContext) _AttributeChange(ctx context.Context, sel ast.SelectionSet, obj *model.AttributeChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, attributeChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AttributeChange")
+		case "name":
+			out.Values[i] = ec._AttributeChange_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "before":
+			out.Values[i] = ec._AttributeChange_before(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "after":
+			out.Values[i] = ec._AttributeChange_after(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var changeRequestImplementors = []string{"ChangeRequest", "Node"}
 
 func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequest) graphql.Marshaler {
@@ -53466,6 +54253,44 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 					}
 				}()
 				res = ec._ChangeRequest_commenters(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "changes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_changes(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -53793,6 +54618,97 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 		case "node":
 			out.Values[i] = ec._ChangeRequestEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var changedPageImplementors = []string{"ChangedPage"}
+
+func (ec *executionContext) _ChangedPage(ctx context.Context, sel ast.SelectionSet, obj *model.ChangedPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changedPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangedPage")
+		case "id":
+			out.Values[i] = ec._ChangedPage_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._ChangedPage_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._ChangedPage_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var changedParentImplementors = []string{"ChangedParent"}
+
+func (ec *executionContext) _ChangedParent(ctx context.Context, sel ast.SelectionSet, obj *model.ChangedParent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changedParentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangedParent")
+		case "before":
+			out.Values[i] = ec._ChangedParent_before(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "after":
+			out.Values[i] = ec._ChangedParent_after(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -62565,6 +63481,44 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "semanticChanges":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_semanticChanges(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "git":
 			out.Values[i] = ec._Revision_git(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -63286,6 +64240,54 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 			out.Values[i] = ec._RevisionPage_computedSeed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var revisionSemanticChangesImplementors = []string{"RevisionSemanticChanges"}
+
+func (ec *executionContext) _RevisionSemanticChanges(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionSemanticChanges) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionSemanticChangesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionSemanticChanges")
+		case "mergedFrom":
+			out.Values[i] = ec._RevisionSemanticChanges_mergedFrom(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "changes":
+			out.Values[i] = ec._RevisionSemanticChanges_changes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "more":
+			out.Values[i] = ec._RevisionSemanticChanges_more(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -64107,6 +65109,59 @@ func (ec *executionContext) _SearchSpaceResultEdge(ctx context.Context, sel ast.
 			}
 		case "node":
 			out.Values[i] = ec._SearchSpaceResultEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var semanticChangeImplementors = []string{"SemanticChange"}
+
+func (ec *executionContext) _SemanticChange(ctx context.Context, sel ast.SelectionSet, obj *model.SemanticChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, semanticChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SemanticChange")
+		case "type":
+			out.Values[i] = ec._SemanticChange_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._SemanticChange_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "parent":
+			out.Values[i] = ec._SemanticChange_parent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "attributes":
+			out.Values[i] = ec._SemanticChange_attributes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -68745,6 +69800,32 @@ func (ec *executionContext) marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋd
 	return ec._AppURLs(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNAttributeChange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAttributeChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AttributeChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAttributeChange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAttributeChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAttributeChange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAttributeChange(ctx context.Context, sel ast.SelectionSet, v *model.AttributeChange) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AttributeChange(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNBillingProduct2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐBillingProduct(ctx context.Context, v any) (model.BillingProduct, error) {
 	var res model.BillingProduct
 	err := res.UnmarshalGQL(v)
@@ -68877,6 +69958,16 @@ func (ec *executionContext) unmarshalNChangeRequestStatus2githubᚗcomᚋbindery
 
 func (ec *executionContext) marshalNChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestStatus(ctx context.Context, sel ast.SelectionSet, v model.ChangeRequestStatus) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNChangedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedPage(ctx context.Context, sel ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ChangedPage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCollection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Collection) graphql.Marshaler {
@@ -70934,6 +72025,16 @@ func (ec *executionContext) marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbin
 	return ec._RevisionPage(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNRevisionSemanticChanges2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionSemanticChanges(ctx context.Context, sel ast.SelectionSet, v *model.RevisionSemanticChanges) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RevisionSemanticChanges(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNRevisionType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionType(ctx context.Context, v any) (model.RevisionType, error) {
 	var res model.RevisionType
 	err := res.UnmarshalGQL(v)
@@ -71280,6 +72381,32 @@ func (ec *executionContext) marshalNSearchSpaceResultEdge2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._SearchSpaceResultEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSemanticChange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSemanticChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SemanticChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSemanticChange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSemanticChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSemanticChange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSemanticChange(ctx context.Context, sel ast.SelectionSet, v *model.SemanticChange) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SemanticChange(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSession2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSessionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Session) graphql.Marshaler {
@@ -72785,6 +73912,20 @@ func (ec *executionContext) marshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinder
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOChangedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedPage(ctx context.Context, sel ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangedPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOChangedParent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedParent(ctx context.Context, sel ast.SelectionSet, v *model.ChangedParent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangedParent(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollection(ctx context.Context, sel ast.SelectionSet, v *model.Collection) graphql.Marshaler {

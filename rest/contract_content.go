@@ -2,6 +2,10 @@ package rest
 
 import (
 	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/bindery/bindery/domain/apperr"
 
 	"github.com/bindery/bindery/domain/model"
 	"github.com/go-chi/chi/v5"
@@ -41,4 +45,37 @@ func (a *api) getChangeRequestContributors(w http.ResponseWriter, r *http.Reques
 		return 0, nil, err
 	}
 	return ok(listEnvelope[*model.ChangeRequestContributor]{Items: list, Count: len(list)}, nil)
+}
+
+// changesLimit reads the contract's limit on changes: digits, or absent. Errors: Invalid.
+func changesLimit(r *http.Request) (*int, error) {
+	v, present := r.URL.Query()["limit"]
+	if !present {
+		return nil, nil
+	}
+	n, err := strconv.Atoi(v[0])
+	if err != nil || strings.TrimLeft(v[0], "0123456789") != "" {
+		return nil, apperr.Invalidf("limit", "must be a whole number, written in digits")
+	}
+	return &n, nil
+}
+
+// getChangeRequestChanges is getChangeRequestChanges: what a change request changes over its
+// space, page by page.
+func (a *api) getChangeRequestChanges(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	limit, err := changesLimit(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.ChangeRequestChanges(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), limit))
+}
+
+// getRevisionSemanticChanges is getRevisionSemanticChanges: what a revision changed over its
+// parent, page by page.
+func (a *api) getRevisionSemanticChanges(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	limit, err := changesLimit(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.RevisionSemanticChanges(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "revisionId"), limit))
 }

@@ -3,6 +3,7 @@ package rest_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -249,5 +250,148 @@ func TestChangeRequestContributors(t *testing.T) {
 		if msg := e.call(s.admin.Token, "GET", path+"?page=abc", nil).wantError(http.StatusBadRequest); !strings.Contains(msg, "page") {
 			t.Errorf("page message %q does not name page", msg)
 		}
+	})
+}
+
+// semanticChanges is a RevisionSemanticChanges answer, as the tests read it.
+type semanticChanges struct {
+	MergedFrom *struct{ ID string }
+	Changes    []struct {
+		Type string
+		Page struct {
+			ID, Type, Title string
+		}
+		Parent *struct {
+			Before, After *struct{ ID string }
+		}
+		Attributes map[string]struct{ Before, After *string }
+	}
+	More int
+}
+
+// reset empties the answer before a new one is decoded into it.
+func (c *semanticChanges) reset() *semanticChanges {
+	*c = semanticChanges{}
+	return c
+}
+
+// summary names each change as type:title, with a move's parents and an edit's attributes.
+func (c semanticChanges) summary() string {
+	var parts []string
+	for _, ch := range c.Changes {
+		s := ch.Type + ":" + ch.Page.Title
+		if ch.Parent != nil {
+			s += fmt.Sprintf("(from %v to %v)", ch.Parent.Before != nil, ch.Parent.After != nil)
+		}
+		var names []string
+		for name, a := range ch.Attributes {
+			names = append(names, fmt.Sprintf("%s=%s>%s", name, derefOr(a.Before), derefOr(a.After)))
+		}
+		slices.Sort(names)
+		if len(names) > 0 {
+			s += "[" + strings.Join(names, ";") + "]"
+		}
+		parts = append(parts, s)
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ", ")
+}
+
+func derefOr(s *string) string {
+	if s == nil {
+		return "-"
+	}
+	return *s
+}
+
+func TestSemanticChanges(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		s := newCtSpace(e)
+		space := target(s.id, "")
+		home := s.create(space, map[string]any{"title": "Home", "markdown": "Hello"}).Page.ID
+		guide := s.create(space, map[string]any{"title": "Guide", "parent": home}).Page.ID
+		old := s.create(space, map[string]any{"title": "Old"}).Page.ID
+		reader := e.member(s.org, "reader@acme.test", "read")
+
+		cr := e.openChangeRequest(s.admin.Token, s.id, "Rework")
+		crPath := "/spaces/" + s.id + "/change-requests/" + cr + "/changes"
+		var got semanticChanges
+		e.call(reader.Token, "GET", crPath, nil).want(http.StatusOK).decode(got.reset())
+		if len(got.Changes) != 0 || got.More != 0 {
+			t.Fatalf("unedited change request changes = %+v", got)
+		}
+
+		in := target(s.id, cr)
+		s.create(in, map[string]any{"title": "New"})
+		s.remove(in, old)
+		s.move(in, guide, map[string]any{})
+		s.update(in, home, map[string]any{"title": "Start", "markdown": "Hello again"})
+		const want = "page_created:New, page_deleted:Old, page_edited:Start[document=Hello\n>Hello again\n;title=Home>Start], page_moved:Guide(from true to false)"
+		e.call(reader.Token, "GET", crPath, nil).want(http.StatusOK).decode(got.reset())
+		if sum := strings.ReplaceAll(got.summary(), "\n\n", "\n"); sum != want && got.summary() != strings.ReplaceAll(want, "\n", "") {
+			t.Errorf("change request changes = %q, want %q", got.summary(), want)
+		}
+		crSummary := got.summary()
+
+		// A limit keeps the first changes and counts the others.
+		e.call(reader.Token, "GET", crPath+"?limit=1", nil).want(http.StatusOK).decode(got.reset())
+		if len(got.Changes) != 1 || got.More != 3 {
+			t.Errorf("limit=1: %d changes, more %d", len(got.Changes), got.More)
+		}
+
+		// Merged, the merge revision changed the same, and names the change request.
+		var merged ctMergeResult
+		e.call(s.admin.Token, "POST", "/spaces/"+s.id+"/change-requests/"+cr+"/merge", nil).want(http.StatusOK).decode(&merged)
+		revPath := "/spaces/" + s.id + "/revisions/" + merged.Revision + "/changes"
+		e.call(reader.Token, "GET", revPath, nil).want(http.StatusOK).decode(got.reset())
+		if got.summary() != crSummary || got.MergedFrom == nil || got.MergedFrom.ID != cr {
+			t.Errorf("merge revision changes = %q (merged from %+v), want %q", got.summary(), got.MergedFrom, crSummary)
+		}
+		// A plain edit of the space: one page edited.
+		edit := s.update(space, guide, map[string]any{"title": "Tutorial"})
+		e.call(reader.Token, "GET", "/spaces/"+s.id+"/revisions/"+edit.Revision.ID+"/changes", nil).want(http.StatusOK).decode(got.reset())
+		if sum := got.summary(); sum != "page_edited:Tutorial[slug=guide>tutorial;title=Guide>Tutorial]" && sum != "page_edited:Tutorial[title=Guide>Tutorial]" {
+			t.Errorf("space edit changes = %q", sum)
+		}
+
+		// GraphQL answers the same.
+		var data struct {
+			Space struct {
+				RevisionByID struct {
+					SemanticChanges struct {
+						Changes []struct{ Type string }
+						More    int
+					}
+				}
+			}
+		}
+		e.gql(reader.Token, `query($s: ID!, $r: ID!) { space(id: $s) { revisionById(id: $r) { semanticChanges(limit: 2) { mergedFrom { id } more changes { type page { id title type } parent { before { id } after { id } } attributes { name before after } } } } } }`,
+			map[string]any{"s": s.id, "r": merged.Revision}).ok(&data)
+		if c := data.Space.RevisionByID.SemanticChanges; len(c.Changes) != 2 || c.More != 2 {
+			t.Errorf("GraphQL semantic changes = %+v", c)
+		}
+		var crData struct {
+			Space struct {
+				ChangeRequest struct {
+					Changes struct{ Changes []struct{ Type string } }
+				}
+			}
+		}
+		e.gql(reader.Token, `query($s: ID!, $cr: ID!) { space(id: $s) { changeRequest(id: $cr) { changes { changes { type } } } } }`,
+			map[string]any{"s": s.id, "cr": cr}).ok(&crData)
+		if n := len(crData.Space.ChangeRequest.Changes.Changes); n != 4 {
+			t.Errorf("GraphQL change request changes: %d, want 4", n)
+		}
+
+		// Bad input: 400; unknown or another organization's: 404.
+		for _, q := range []string{"?limit=-1", "?limit=abc", "?limit=101"} {
+			if msg := e.call(reader.Token, "GET", crPath+q, nil).wantError(http.StatusBadRequest); !strings.Contains(msg, "limit") {
+				t.Errorf("%s: message %q does not name limit", q, msg)
+			}
+		}
+		e.call(reader.Token, "GET", "/spaces/"+s.id+"/revisions/aaaaaaaaaaaaaaaaaaaa/changes", nil).wantError(http.StatusNotFound)
+		_, outsider := e.org("Other", "admin@other.test")
+		e.call(outsider.Token, "GET", crPath, nil).wantError(http.StatusNotFound)
+		e.call(outsider.Token, "GET", revPath, nil).wantError(http.StatusNotFound)
 	})
 }
