@@ -30,3 +30,8 @@ func (r *organizationResolver) ChangeRequestList(ctx context.Context, obj *model
 func (r *revisionResolver) SemanticChanges(ctx context.Context, obj *model.Revision, limit *int) (*model.RevisionSemanticChanges, error) {
 	return r.RevisionSemanticChanges(ctx, obj.SpaceID, obj.ID, limit)
 }
+
+// DocumentByID is the resolver for the documentById field.
+func (r *spaceResolver) DocumentByID(ctx context.Context, obj *model.Space, id string) (model.JSON, error) {
+	return r.DocumentJSON(ctx, obj.ID, id)
+}

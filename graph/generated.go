@@ -1472,6 +1472,7 @@ type ComplexityRoot struct {
 		CreatedAt           func(childComplexity int) int
 		DefaultLevel        func(childComplexity int) int
 		DeletedAt           func(childComplexity int) int
+		DocumentByID        func(childComplexity int, id string) int
 		EditMode            func(childComplexity int) int
 		Emoji               func(childComplexity int) int
 		GitSync             func(childComplexity int) int
@@ -1991,6 +1992,7 @@ type SpaceResolver interface {
 	Content(ctx context.Context, obj *model.Space) (*model.Revision, error)
 	RevisionByID(ctx context.Context, obj *model.Space, id string) (*model.Revision, error)
 	Revisions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Revision], error)
+	DocumentByID(ctx context.Context, obj *model.Space, id string) (model.JSON, error)
 
 	GitSyncJobs(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.GitSyncJob], error)
 	TeamPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.TeamGrant], error)
@@ -8598,6 +8600,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.DeletedAt(childComplexity), true
+	case "Space.documentById":
+		if e.ComplexityRoot.Space.DocumentByID == nil {
+			break
+		}
+
+		args, err := ec.field_Space_documentById_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.DocumentByID(childComplexity, args["id"].(string)), true
 	case "Space.editMode":
 		if e.ComplexityRoot.Space.EditMode == nil {
 			break
@@ -12508,6 +12521,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_revisionById(ctx, field)
 	case "revisions":
 		return ec.fieldContext_Space_revisions(ctx, field)
+	case "documentById":
+		return ec.fieldContext_Space_documentById(ctx, field)
 	case "gitSync":
 		return ec.fieldContext_Space_gitSync(ctx, field)
 	case "gitSyncJobs":
@@ -17415,6 +17430,20 @@ func (ec *executionContext) field_Space_commenters_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_documentById_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -45180,6 +45209,50 @@ func (ec *executionContext) fieldContext_Space_revisions(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_documentById(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_documentById(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().DocumentByID(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_documentById(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_documentById_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_gitSync(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -67055,6 +67128,44 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}()
 				res = ec._Space_revisions(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "documentById":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_documentById(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/document"
 
 	"github.com/bindery/bindery/domain/model"
 	"github.com/go-chi/chi/v5"
@@ -78,4 +79,14 @@ func (a *api) getRevisionSemanticChanges(w http.ResponseWriter, r *http.Request)
 		return 0, nil, err
 	}
 	return ok(a.res.RevisionSemanticChanges(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "revisionId"), limit))
+}
+
+// getDocumentByID is getDocumentById: a document of the space's current content by its id.
+func (a *api) getDocumentByID(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	doc, err := a.res.DocumentByID(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "documentId"))
+	if err != nil {
+		return 0, nil, err
+	}
+	// GitBook's schema: Bindery's own nodes in the contract's (GraphQL keeps them).
+	return ok(document.Contract(*doc), nil)
 }

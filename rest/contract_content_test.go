@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -393,5 +394,48 @@ func TestSemanticChanges(t *testing.T) {
 		_, outsider := e.org("Other", "admin@other.test")
 		e.call(outsider.Token, "GET", crPath, nil).wantError(http.StatusNotFound)
 		e.call(outsider.Token, "GET", revPath, nil).wantError(http.StatusNotFound)
+	})
+}
+
+func TestDocumentByID(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		s := newCtSpace(e)
+		reader := e.member(s.org, "reader@acme.test", "read")
+		page := s.create(target(s.id, ""), map[string]any{"title": "Home", "markdown": "Hello **world**"}).Page.ID
+		docID, _ := e.call(reader.Token, "GET", s.base("")+"/page/"+page, nil).want(http.StatusOK).object()["documentId"].(string)
+		if docID == "" {
+			t.Fatal("the page has no documentId")
+		}
+		path := "/spaces/" + s.id + "/documents/" + docID
+
+		// The same document as the page's, in the contract's schema.
+		got := e.call(reader.Token, "GET", path, nil).want(http.StatusOK)
+		rev := e.call(reader.Token, "GET", "/spaces/"+s.id, nil).want(http.StatusOK).object()["revision"].(string)
+		byPage := e.call(reader.Token, "GET", "/spaces/"+s.id+"/revisions/"+rev+"/page/"+page+"/document", nil).want(http.StatusOK)
+		if string(got.Body) != string(byPage.Body) || !strings.Contains(string(got.Body), "world") {
+			t.Errorf("document by id = %s, want the page's %s", got.Body, byPage.Body)
+		}
+
+		// GraphQL: the same tree; null for an unknown id.
+		var data struct{ Space struct{ DocumentByID json.RawMessage } }
+		e.gql(reader.Token, `query($s: ID!, $d: ID!) { space(id: $s) { documentById: documentById(id: $d) } }`, map[string]any{"s": s.id, "d": docID}).ok(&data)
+		if !strings.Contains(string(data.Space.DocumentByID), "world") {
+			t.Errorf("GraphQL document = %s", data.Space.DocumentByID)
+		}
+		e.gql(reader.Token, `query($s: ID!, $d: ID!) { space(id: $s) { documentById: documentById(id: $d) } }`, map[string]any{"s": s.id, "d": "aaaaaaaaaaaaaaaaaaaa"}).ok(&data)
+		if string(data.Space.DocumentByID) != "null" {
+			t.Errorf("GraphQL unknown document = %s, want null", data.Space.DocumentByID)
+		}
+
+		// Unknown, another space's (even one the caller reads), another organization's: 404.
+		e.call(reader.Token, "GET", "/spaces/"+s.id+"/documents/aaaaaaaaaaaaaaaaaaaa", nil).wantError(http.StatusNotFound)
+		other := e.call(s.admin.Token, "POST", "/orgs/"+s.org+"/spaces", map[string]any{"title": "Other"}).want(http.StatusCreated).object()["id"].(string)
+		e.call(reader.Token, "GET", "/spaces/"+other+"/documents/"+docID, nil).wantError(http.StatusNotFound)
+		_, outsider := e.org("Other", "admin@other.test")
+		e.call(outsider.Token, "GET", path, nil).wantError(http.StatusNotFound)
+
+		// A document the space no longer holds is gone.
+		s.remove(target(s.id, ""), page)
+		e.call(reader.Token, "GET", path, nil).wantError(http.StatusNotFound)
 	})
 }

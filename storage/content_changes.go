@@ -39,3 +39,13 @@ func (s *Store) PagesIn(ctx context.Context, v View, ids []string) ([]*PageVersi
 	err := pagesQuery(s.rdb, v, &rows).Where("pv.page_id IN (?)", bun.List(ids)).OrderExpr("pv.page_id").Scan(ctx)
 	return rows, translate(err)
 }
+
+// PageHolding returns a live page of a view whose content is contentID: one statement over the
+// view's current pages. Errors: ErrNotFound.
+func (s *Store) PageHolding(ctx context.Context, v View, contentID string) (*PageVersion, error) {
+	p := new(PageVersion)
+	if err := pagesQuery(s.rdb, v, p).Where("pv.content_id = ?", contentID).OrderExpr("pv.page_id").Limit(1).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return p, nil
+}
