@@ -35,3 +35,8 @@ func (r *revisionResolver) SemanticChanges(ctx context.Context, obj *model.Revis
 func (r *spaceResolver) DocumentByID(ctx context.Context, obj *model.Space, id string) (model.JSON, error) {
 	return r.DocumentJSON(ctx, obj.ID, id)
 }
+
+// ComputedDocument is the resolver for the computedDocument field.
+func (r *spaceResolver) ComputedDocument(ctx context.Context, obj *model.Space, source model.JSON, seed string) (model.JSON, error) {
+	return r.ComputedDocumentJSON(ctx, obj.ID, source, seed)
+}

@@ -1468,6 +1468,7 @@ type ComplexityRoot struct {
 		CommentList         func(childComplexity int, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) int
 		Commenters          func(childComplexity int, first *int, after *string) int
 		Comments            func(childComplexity int) int
+		ComputedDocument    func(childComplexity int, source model.JSON, seed string) int
 		Content             func(childComplexity int) int
 		CreatedAt           func(childComplexity int) int
 		DefaultLevel        func(childComplexity int) int
@@ -1993,6 +1994,7 @@ type SpaceResolver interface {
 	RevisionByID(ctx context.Context, obj *model.Space, id string) (*model.Revision, error)
 	Revisions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Revision], error)
 	DocumentByID(ctx context.Context, obj *model.Space, id string) (model.JSON, error)
+	ComputedDocument(ctx context.Context, obj *model.Space, source model.JSON, seed string) (model.JSON, error)
 
 	GitSyncJobs(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.GitSyncJob], error)
 	TeamPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.TeamGrant], error)
@@ -8576,6 +8578,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Comments(childComplexity), true
+	case "Space.computedDocument":
+		if e.ComplexityRoot.Space.ComputedDocument == nil {
+			break
+		}
+
+		args, err := ec.field_Space_computedDocument_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.ComputedDocument(childComplexity, args["source"].(model.JSON), args["seed"].(string)), true
 	case "Space.content":
 		if e.ComplexityRoot.Space.Content == nil {
 			break
@@ -12523,6 +12536,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_revisions(ctx, field)
 	case "documentById":
 		return ec.fieldContext_Space_documentById(ctx, field)
+	case "computedDocument":
+		return ec.fieldContext_Space_computedDocument(ctx, field)
 	case "gitSync":
 		return ec.fieldContext_Space_gitSync(ctx, field)
 	case "gitSyncJobs":
@@ -17430,6 +17445,28 @@ func (ec *executionContext) field_Space_commenters_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_computedDocument_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "source",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["source"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "seed",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["seed"] = arg1
 	return args, nil
 }
 
@@ -45253,6 +45290,50 @@ func (ec *executionContext) fieldContext_Space_documentById(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_computedDocument(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_computedDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().ComputedDocument(ctx, obj, fc.Args["source"].(model.JSON), fc.Args["seed"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_computedDocument(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_computedDocument_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_gitSync(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -67166,6 +67247,44 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				}()
 				res = ec._Space_documentById(ctx, field, obj)
 				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "computedDocument":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_computedDocument(ctx, field, obj)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/document"
 
@@ -88,5 +89,18 @@ func (a *api) getDocumentByID(w http.ResponseWriter, r *http.Request) (int, any,
 		return 0, nil, err
 	}
 	// GitBook's schema: Bindery's own nodes in the contract's (GraphQL keeps them).
+	return ok(document.Contract(*doc), nil)
+}
+
+// getComputedDocument is getComputedDocument: the document a computed source makes.
+func (a *api) getComputedDocument(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in domain.ComputedDocumentInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	doc, err := a.res.ComputedDocument(r.Context(), chi.URLParam(r, "spaceId"), in)
+	if err != nil {
+		return 0, nil, err
+	}
 	return ok(document.Contract(*doc), nil)
 }

@@ -439,3 +439,75 @@ func TestDocumentByID(t *testing.T) {
 		e.call(reader.Token, "GET", path, nil).wantError(http.StatusNotFound)
 	})
 }
+
+func TestComputedDocument(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		s := newCtSpace(e)
+		reader := e.member(s.org, "reader@acme.test", "read")
+		e.call(s.admin.Token, "POST", "/orgs/"+s.org+"/openapi", specBody("petstore", refSpecV1)).want(http.StatusCreated)
+		path := "/spaces/" + s.id + "/content/computed/document"
+		source := func(props string) string {
+			return `{"source":{"type":"builtin:openapi","dependencies":{"spec":{"ref":{"kind":"openapi","spec":"petstore"}}},"props":` + props + `},"seed":"x"}`
+		}
+
+		// The tag's operations, as an API-reference page shows them.
+		got := e.call(reader.Token, "POST", path, source(`{"doc":"operations","page":"pets"}`)).want(http.StatusOK)
+		if !strings.Contains(string(got.Body), `"object":"document"`) || !strings.Contains(string(got.Body), "List pets") {
+			t.Errorf("computed operations document = %s", got.Body)
+		}
+		var data struct{ Space struct{ ComputedDocument json.RawMessage } }
+		e.gql(reader.Token, `query($s: ID!) { space(id: $s) { computedDocument(source: {type: "builtin:openapi", dependencies: {spec: {ref: {kind: "openapi", spec: "petstore"}}}, props: {doc: "operations", page: "pets"}}, seed: "x") } }`,
+			map[string]any{"s": s.id}).ok(&data)
+		if !strings.Contains(string(data.Space.ComputedDocument), "List pets") {
+			t.Errorf("GraphQL computed document = %s", data.Space.ComputedDocument)
+		}
+
+		// Bad input: 400 naming the field; an unknown tag or specification, another organization: 404.
+		for body, field := range map[string]string{
+			`{"seed":"x"}`: "source",
+			`{"source":{"type":"translation","dependencies":{"spec":{"ref":{"kind":"openapi","spec":"petstore"}}},"props":{"doc":"models"}},"seed":"x"}`: "source.type",
+			source(`{"doc":"everything"}`): "source.props.doc",
+			source(`{"doc":"operations"}`):  "source.props.page",
+			strings.Replace(source(`{"doc":"models"}`), `,"seed":"x"`, "", 1): "seed",
+		} {
+			if msg := e.call(reader.Token, "POST", path, body).wantError(http.StatusBadRequest); !strings.Contains(msg, field) {
+				t.Errorf("%s: message %q does not name %s", body, msg, field)
+			}
+		}
+		e.call(reader.Token, "POST", path, source(`{"doc":"operations","page":"nope"}`)).wantError(http.StatusNotFound)
+		e.call(reader.Token, "POST", path, strings.Replace(source(`{"doc":"models"}`), "petstore", "missing", 1)).wantError(http.StatusNotFound)
+		_, outsider := e.org("Other", "admin@other.test")
+		e.call(outsider.Token, "POST", path, source(`{"doc":"models"}`)).wantError(http.StatusNotFound)
+	})
+}
+
+// What a change request and a revision changed costs the same statements in a space of 5 pages
+// and of 50: it follows the pages changed.
+func TestSemanticChangesStatementsDoNotGrow(t *testing.T) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
+		orgID, admin := e.org("Counts", "admin@counts.test")
+		measure := func(pages int) (cr, rev int64) {
+			space := e.call(admin.Token, "POST", "/orgs/"+orgID+"/spaces", `{"title":"Docs"}`).want(http.StatusCreated).object()["id"].(string)
+			var first string
+			for i := range pages {
+				p := e.createPage(admin.Token, target(space, ""), map[string]any{"title": fmt.Sprintf("Page %d", i), "markdown": "Text"})
+				if i == 0 {
+					first = p
+				}
+			}
+			change := e.openChangeRequest(admin.Token, space, "One edit")
+			e.updatePage(admin.Token, target(space, change), first, map[string]any{"title": "Renamed", "markdown": "Changed"}).ok(nil)
+			var n, m atomic.Int64
+			e.callCounted(admin.Token, "GET", "/spaces/"+space+"/change-requests/"+change+"/changes", nil, &n).want(http.StatusOK)
+			merged := e.call(admin.Token, "POST", "/spaces/"+space+"/change-requests/"+change+"/merge", nil).want(http.StatusOK).object()["revision"].(string)
+			e.callCounted(admin.Token, "GET", "/spaces/"+space+"/revisions/"+merged+"/changes", nil, &m).want(http.StatusOK)
+			return n.Load(), m.Load()
+		}
+		fewCR, fewRev := measure(5)
+		manyCR, manyRev := measure(50)
+		if fewCR != manyCR || fewRev != manyRev || fewCR == 0 {
+			t.Errorf("statements: change request %d → %d, revision %d → %d (5 → 50 pages)", fewCR, manyCR, fewRev, manyRev)
+		}
+		t.Logf("statements: change request %d, revision %d", manyCR, manyRev)
+	})
+}

@@ -362,7 +362,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 				if door == "rest" {
 					var body any
 					if c.body != "" {
-						body = strings.NewReplacer("SPECNEW", f.spec+"-new", "ORGID", f.org, "VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
+						body = strings.NewReplacer("SPECNEW", f.spec+"-new", "SPECSLUG", f.spec, "ORGID", f.org, "VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
 					}
 					if got := e.call(caller.Token, c.method, c.url(f), body); got.Status != want {
 						t.Errorf("%s %s as %s: REST status %d, want %d (%s)", c.method, c.path, role, got.Status, want, got.Body)
@@ -411,10 +411,10 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 	if strings.Contains(path, "reusable-content") || path == sharedFixturePath {
 		f.reusableContent = e.addReusableContent(f.space, ".gitbook/includes/notice.md", "---\ntitle: Notice\n---\n\nA **shared** notice.\n")
 	}
-	if strings.Contains(path, "/content") || strings.Contains(path, "change-requests") || strings.Contains(path, "revisions") || strings.Contains(path, "/documents/") {
+	if strings.Contains(path, "/content") || strings.Contains(path, "change-requests") || strings.Contains(path, "revisions") || strings.Contains(path, "/documents/") || strings.Contains(path, "/computed/") {
 		f.page, f.file, f.changeRequest, f.revision = e.matrixPages(admin, f.space)
 	}
-	if strings.Contains(path, "/documents/") {
+	if strings.Contains(path, "/documents/") || path == sharedFixturePath {
 		f.document = e.call(admin.Token, "GET", "/spaces/"+f.space+"/content/page/"+f.page, nil).want(http.StatusOK).object()["documentId"].(string)
 	}
 	if strings.Contains(path, "comment") || strings.Contains(path, "review") {
