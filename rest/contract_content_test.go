@@ -417,7 +417,9 @@ func TestDocumentByID(t *testing.T) {
 		}
 
 		// GraphQL: the same tree; null for an unknown id.
-		var data struct{ Space struct{ DocumentByID json.RawMessage } }
+		var data struct {
+			Space struct{ DocumentByID json.RawMessage }
+		}
 		e.gql(reader.Token, `query($s: ID!, $d: ID!) { space(id: $s) { documentById: documentById(id: $d) } }`, map[string]any{"s": s.id, "d": docID}).ok(&data)
 		if !strings.Contains(string(data.Space.DocumentByID), "world") {
 			t.Errorf("GraphQL document = %s", data.Space.DocumentByID)
@@ -455,7 +457,9 @@ func TestComputedDocument(t *testing.T) {
 		if !strings.Contains(string(got.Body), `"object":"document"`) || !strings.Contains(string(got.Body), "List pets") {
 			t.Errorf("computed operations document = %s", got.Body)
 		}
-		var data struct{ Space struct{ ComputedDocument json.RawMessage } }
+		var data struct {
+			Space struct{ ComputedDocument json.RawMessage }
+		}
 		e.gql(reader.Token, `query($s: ID!) { space(id: $s) { computedDocument(source: {type: "builtin:openapi", dependencies: {spec: {ref: {kind: "openapi", spec: "petstore"}}}, props: {doc: "operations", page: "pets"}}, seed: "x") } }`,
 			map[string]any{"s": s.id}).ok(&data)
 		if !strings.Contains(string(data.Space.ComputedDocument), "List pets") {
@@ -466,8 +470,8 @@ func TestComputedDocument(t *testing.T) {
 		for body, field := range map[string]string{
 			`{"seed":"x"}`: "source",
 			`{"source":{"type":"translation","dependencies":{"spec":{"ref":{"kind":"openapi","spec":"petstore"}}},"props":{"doc":"models"}},"seed":"x"}`: "source.type",
-			source(`{"doc":"everything"}`): "source.props.doc",
-			source(`{"doc":"operations"}`):  "source.props.page",
+			source(`{"doc":"everything"}`):                                    "source.props.doc",
+			source(`{"doc":"operations"}`):                                    "source.props.page",
 			strings.Replace(source(`{"doc":"models"}`), `,"seed":"x"`, "", 1): "seed",
 		} {
 			if msg := e.call(reader.Token, "POST", path, body).wantError(http.StatusBadRequest); !strings.Contains(msg, field) {
