@@ -62,6 +62,17 @@ func TestOrganizationChangeRequests(t *testing.T) {
 			t.Errorf("reader count = %d, want 2", count)
 		}
 
+		// A guest reads the change requests of the spaces granted to them only.
+		guest := e.member(s.org, "guest@acme.test", "guest")
+		ids, _, _ = orgChangeRequests(e, guest.Token, s.org, "")
+		ctWantIDs(t, "guest without grants", ids)
+		e.call(s.admin.Token, "POST", "/spaces/"+secret+"/permissions", map[string]any{"role": "read", "users": []string{guest.ID}}).want(http.StatusNoContent)
+		ids, count, _ = orgChangeRequests(e, guest.Token, s.org, "")
+		ctWantIDs(t, "guest granted the secret space", ids, hidden)
+		if count != 1 {
+			t.Errorf("guest count = %d, want 1", count)
+		}
+
 		// The filters of a space's list.
 		ids, _, _ = orgChangeRequests(e, reader.Token, s.org, "?status=merged")
 		ctWantIDs(t, "merged", ids, merged)
