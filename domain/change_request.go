@@ -14,6 +14,12 @@ import (
 
 // toChangeRequests converts change requests of one space, loading their authors at once.
 func (r *App) toChangeRequests(ctx context.Context, space *storage.Space, rows []*storage.ChangeRequest) ([]*model.ChangeRequest, error) {
+	return r.toChangeRequestsIn(ctx, map[string]*storage.Space{space.ID: space}, rows)
+}
+
+// toChangeRequestsIn converts change requests of the given spaces (by id), loading their authors
+// and comment counts at once whatever the number of spaces.
+func (r *App) toChangeRequestsIn(ctx context.Context, spaces map[string]*storage.Space, rows []*storage.ChangeRequest) ([]*model.ChangeRequest, error) {
 	ids := make([]string, len(rows))
 	for i, cr := range rows {
 		ids[i] = cr.CreatedBy
@@ -35,7 +41,7 @@ func (r *App) toChangeRequests(ctx context.Context, space *storage.Space, rows [
 		} else if len(errs) > i && errs[i] != nil && apperr.KindOf(errs[i]) != apperr.NotFound && !errors.Is(errs[i], storage.ErrNotFound) {
 			return nil, errs[i]
 		}
-		out[i] = r.toChangeRequest(space, cr, author)
+		out[i] = r.toChangeRequest(spaces[cr.SpaceID], cr, author)
 		out[i].Comments = comments[cr.ID]
 	}
 	return out, nil

@@ -112,6 +112,11 @@ func (r *App) pinSpec(ctx context.Context, spaceID, slug string, versionID *stri
 	if err != nil {
 		return nil, err
 	}
+	return r.pinSpecOf(ctx, row, slug, versionID)
+}
+
+// pinSpecOf is pinSpec for a space whose access the caller has checked.
+func (r *App) pinSpecOf(ctx context.Context, row *storage.Space, slug string, versionID *string) (*pinnedSpec, error) {
 	org, err := r.specReader(ctx, row.OrganizationID)
 	if err != nil {
 		return nil, err

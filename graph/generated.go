@@ -106,6 +106,12 @@ type ComplexityRoot struct {
 		App func(childComplexity int) int
 	}
 
+	AttributeChange struct {
+		After  func(childComplexity int) int
+		Before func(childComplexity int) int
+		Name   func(childComplexity int) int
+	}
+
 	AuditEvent struct {
 		Action        func(childComplexity int) int
 		Actor         func(childComplexity int) int
@@ -141,11 +147,13 @@ type ComplexityRoot struct {
 	}
 
 	ChangeRequest struct {
+		Changes                func(childComplexity int, limit *int) int
 		Comment                func(childComplexity int, id string, format *model.PageFormat) int
 		CommentList            func(childComplexity int, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) int
 		Commenters             func(childComplexity int, first *int, after *string) int
 		Comments               func(childComplexity int) int
 		Content                func(childComplexity int) int
+		Contributors           func(childComplexity int) int
 		CreatedAt              func(childComplexity int) int
 		CreatedBy              func(childComplexity int) int
 		Description            func(childComplexity int) int
@@ -173,9 +181,27 @@ type ComplexityRoot struct {
 		TotalCount func(childComplexity int) int
 	}
 
+	ChangeRequestContributor struct {
+		ActionType func(childComplexity int) int
+		Count      func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+		User       func(childComplexity int) int
+	}
+
 	ChangeRequestEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ChangedPage struct {
+		ID    func(childComplexity int) int
+		Title func(childComplexity int) int
+		Type  func(childComplexity int) int
+	}
+
+	ChangedParent struct {
+		After  func(childComplexity int) int
+		Before func(childComplexity int) int
 	}
 
 	Collection struct {
@@ -832,6 +858,7 @@ type ComplexityRoot struct {
 		AuditEvent           func(childComplexity int, id string) int
 		AuditEventActions    func(childComplexity int) int
 		AuditEvents          func(childComplexity int, first *int, after *string, filter *model.AuditEventFilter) int
+		ChangeRequestList    func(childComplexity int, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string, requestedReviewer *string) int
 		Collections          func(childComplexity int, first *int, after *string, nested *bool) int
 		CommunityType        func(childComplexity int) int
 		CreatedAt            func(childComplexity int) int
@@ -1203,6 +1230,7 @@ type ComplexityRoot struct {
 		Parents          func(childComplexity int) int
 		ReusableContent  func(childComplexity int, id string) int
 		ReusableContents func(childComplexity int) int
+		SemanticChanges  func(childComplexity int, limit *int) int
 		Type             func(childComplexity int) int
 		URLs             func(childComplexity int) int
 	}
@@ -1271,6 +1299,12 @@ type ComplexityRoot struct {
 		URLs          func(childComplexity int) int
 		UpdatedAt     func(childComplexity int) int
 		Variables     func(childComplexity int) int
+	}
+
+	RevisionSemanticChanges struct {
+		Changes    func(childComplexity int) int
+		MergedFrom func(childComplexity int) int
+		More       func(childComplexity int) int
 	}
 
 	SAMLProvider struct {
@@ -1378,6 +1412,13 @@ type ComplexityRoot struct {
 	SearchSpaceResultEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	SemanticChange struct {
+		Attributes func(childComplexity int) int
+		Page       func(childComplexity int) int
+		Parent     func(childComplexity int) int
+		Type       func(childComplexity int) int
 	}
 
 	Session struct {
@@ -1610,10 +1651,12 @@ type ComplexityRoot struct {
 		CommentList         func(childComplexity int, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) int
 		Commenters          func(childComplexity int, first *int, after *string) int
 		Comments            func(childComplexity int) int
+		ComputedDocument    func(childComplexity int, source model.JSON, seed string) int
 		Content             func(childComplexity int) int
 		CreatedAt           func(childComplexity int) int
 		DefaultLevel        func(childComplexity int) int
 		DeletedAt           func(childComplexity int) int
+		DocumentByID        func(childComplexity int, id string) int
 		EditMode            func(childComplexity int) int
 		Emoji               func(childComplexity int) int
 		GitSync             func(childComplexity int) int
@@ -1956,6 +1999,8 @@ type ChangeRequestResolver interface {
 	CommentList(ctx context.Context, obj *model.ChangeRequest, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) (*model.Connection[*model.Comment], error)
 	Comment(ctx context.Context, obj *model.ChangeRequest, id string, format *model.PageFormat) (*model.Comment, error)
 	Commenters(ctx context.Context, obj *model.ChangeRequest, first *int, after *string) (*model.Connection[*model.Member], error)
+	Changes(ctx context.Context, obj *model.ChangeRequest, limit *int) (*model.RevisionSemanticChanges, error)
+	Contributors(ctx context.Context, obj *model.ChangeRequest) ([]*model.ChangeRequestContributor, error)
 	RequestedReviewers(ctx context.Context, obj *model.ChangeRequest, first *int, after *string) (*model.Connection[*model.RequestedReviewer], error)
 	Reviews(ctx context.Context, obj *model.ChangeRequest, first *int, after *string, outdated *bool, format *model.PageFormat) (*model.Connection[*model.Review], error)
 	Review(ctx context.Context, obj *model.ChangeRequest, id string, format *model.PageFormat) (*model.Review, error)
@@ -2111,6 +2156,7 @@ type OrganizationResolver interface {
 	AuditEvent(ctx context.Context, obj *model.Organization, id string) (*model.AuditEvent, error)
 	AuditEventActions(ctx context.Context, obj *model.Organization) ([]*model.AuditEventAction, error)
 	Collections(ctx context.Context, obj *model.Organization, first *int, after *string, nested *bool) (*model.Connection[*model.Collection], error)
+	ChangeRequestList(ctx context.Context, obj *model.Organization, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string, requestedReviewer *string) (*model.Connection[*model.ChangeRequest], error)
 	InviteLinkList(ctx context.Context, obj *model.Organization, first *int, after *string, content *bool) (*model.Connection[*model.InviteLink], error)
 	Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error)
 	Member(ctx context.Context, obj *model.Organization, userID string) (*model.Member, error)
@@ -2190,6 +2236,7 @@ type RevisionResolver interface {
 	Files(ctx context.Context, obj *model.Revision, first *int, after *string) (*model.Connection[*model.RevisionFile], error)
 	File(ctx context.Context, obj *model.Revision, id string) (*model.RevisionFile, error)
 	MergedFrom(ctx context.Context, obj *model.Revision) (*model.ChangeRequest, error)
+	SemanticChanges(ctx context.Context, obj *model.Revision, limit *int) (*model.RevisionSemanticChanges, error)
 
 	FileBacklinks(ctx context.Context, obj *model.Revision, id string) ([]*model.RevisionPage, error)
 	ReusableContents(ctx context.Context, obj *model.Revision) ([]*model.RevisionReusableContent, error)
@@ -2233,6 +2280,8 @@ type SpaceResolver interface {
 	Content(ctx context.Context, obj *model.Space) (*model.Revision, error)
 	RevisionByID(ctx context.Context, obj *model.Space, id string) (*model.Revision, error)
 	Revisions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Revision], error)
+	DocumentByID(ctx context.Context, obj *model.Space, id string) (model.JSON, error)
+	ComputedDocument(ctx context.Context, obj *model.Space, source model.JSON, seed string) (model.JSON, error)
 
 	GitSyncJobs(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.GitSyncJob], error)
 	TeamPermissions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.TeamGrant], error)
@@ -2420,6 +2469,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AppURLs.App(childComplexity), true
 
+	case "AttributeChange.after":
+		if e.ComplexityRoot.AttributeChange.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AttributeChange.After(childComplexity), true
+	case "AttributeChange.before":
+		if e.ComplexityRoot.AttributeChange.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AttributeChange.Before(childComplexity), true
+	case "AttributeChange.name":
+		if e.ComplexityRoot.AttributeChange.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AttributeChange.Name(childComplexity), true
+
 	case "AuditEvent.action":
 		if e.ComplexityRoot.AuditEvent.Action == nil {
 			break
@@ -2539,6 +2607,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuditEventEdge.Node(childComplexity), true
 
+	case "ChangeRequest.changes":
+		if e.ComplexityRoot.ChangeRequest.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Changes(childComplexity, args["limit"].(*int)), true
 	case "ChangeRequest.comment":
 		if e.ComplexityRoot.ChangeRequest.Comment == nil {
 			break
@@ -2584,6 +2663,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.Content(childComplexity), true
+	case "ChangeRequest.contributors":
+		if e.ComplexityRoot.ChangeRequest.Contributors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Contributors(childComplexity), true
 	case "ChangeRequest.createdAt":
 		if e.ComplexityRoot.ChangeRequest.CreatedAt == nil {
 			break
@@ -2733,6 +2818,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ChangeRequestConnection.TotalCount(childComplexity), true
 
+	case "ChangeRequestContributor.actionType":
+		if e.ComplexityRoot.ChangeRequestContributor.ActionType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestContributor.ActionType(childComplexity), true
+	case "ChangeRequestContributor.count":
+		if e.ComplexityRoot.ChangeRequestContributor.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestContributor.Count(childComplexity), true
+	case "ChangeRequestContributor.updatedAt":
+		if e.ComplexityRoot.ChangeRequestContributor.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestContributor.UpdatedAt(childComplexity), true
+	case "ChangeRequestContributor.user":
+		if e.ComplexityRoot.ChangeRequestContributor.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestContributor.User(childComplexity), true
+
 	case "ChangeRequestEdge.cursor":
 		if e.ComplexityRoot.ChangeRequestEdge.Cursor == nil {
 			break
@@ -2745,6 +2855,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequestEdge.Node(childComplexity), true
+
+	case "ChangedPage.id":
+		if e.ComplexityRoot.ChangedPage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedPage.ID(childComplexity), true
+	case "ChangedPage.title":
+		if e.ComplexityRoot.ChangedPage.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedPage.Title(childComplexity), true
+	case "ChangedPage.type":
+		if e.ComplexityRoot.ChangedPage.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedPage.Type(childComplexity), true
+
+	case "ChangedParent.after":
+		if e.ComplexityRoot.ChangedParent.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedParent.After(childComplexity), true
+	case "ChangedParent.before":
+		if e.ComplexityRoot.ChangedParent.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedParent.Before(childComplexity), true
 
 	case "Collection.defaultLevel":
 		if e.ComplexityRoot.Collection.DefaultLevel == nil {
@@ -6100,6 +6242,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.AuditEvents(childComplexity, args["first"].(*int), args["after"].(*string), args["filter"].(*model.AuditEventFilter)), true
+	case "Organization.changeRequestList":
+		if e.ComplexityRoot.Organization.ChangeRequestList == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_changeRequestList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.ChangeRequestList(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*model.ChangeRequestStatus), args["creator"].(*string), args["contributor"].(*string), args["requestedReviewer"].(*string)), true
 	case "Organization.collections":
 		if e.ComplexityRoot.Organization.Collections == nil {
 			break
@@ -7901,6 +8054,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.ReusableContents(childComplexity), true
+	case "Revision.semanticChanges":
+		if e.ComplexityRoot.Revision.SemanticChanges == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_semanticChanges_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.SemanticChanges(childComplexity, args["limit"].(*int)), true
 	case "Revision.type":
 		if e.ComplexityRoot.Revision.Type == nil {
 			break
@@ -8212,6 +8376,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionPage.Variables(childComplexity), true
+
+	case "RevisionSemanticChanges.changes":
+		if e.ComplexityRoot.RevisionSemanticChanges.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionSemanticChanges.Changes(childComplexity), true
+	case "RevisionSemanticChanges.mergedFrom":
+		if e.ComplexityRoot.RevisionSemanticChanges.MergedFrom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionSemanticChanges.MergedFrom(childComplexity), true
+	case "RevisionSemanticChanges.more":
+		if e.ComplexityRoot.RevisionSemanticChanges.More == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionSemanticChanges.More(childComplexity), true
 
 	case "SAMLProvider.certificate":
 		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
@@ -8582,6 +8765,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SearchSpaceResultEdge.Node(childComplexity), true
+
+	case "SemanticChange.attributes":
+		if e.ComplexityRoot.SemanticChange.Attributes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SemanticChange.Attributes(childComplexity), true
+	case "SemanticChange.page":
+		if e.ComplexityRoot.SemanticChange.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SemanticChange.Page(childComplexity), true
+	case "SemanticChange.parent":
+		if e.ComplexityRoot.SemanticChange.Parent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SemanticChange.Parent(childComplexity), true
+	case "SemanticChange.type":
+		if e.ComplexityRoot.SemanticChange.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SemanticChange.Type(childComplexity), true
 
 	case "Session.address":
 		if e.ComplexityRoot.Session.Address == nil {
@@ -9542,6 +9750,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Comments(childComplexity), true
+	case "Space.computedDocument":
+		if e.ComplexityRoot.Space.ComputedDocument == nil {
+			break
+		}
+
+		args, err := ec.field_Space_computedDocument_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.ComputedDocument(childComplexity, args["source"].(model.JSON), args["seed"].(string)), true
 	case "Space.content":
 		if e.ComplexityRoot.Space.Content == nil {
 			break
@@ -9566,6 +9785,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.DeletedAt(childComplexity), true
+	case "Space.documentById":
+		if e.ComplexityRoot.Space.DocumentByID == nil {
+			break
+		}
+
+		args, err := ec.field_Space_documentById_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.DocumentByID(childComplexity, args["id"].(string)), true
 	case "Space.editMode":
 		if e.ComplexityRoot.Space.EditMode == nil {
 			break
@@ -11047,7 +11277,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -11122,6 +11352,7 @@ type PublishedURLs {
 	{Name: "schema/comment.graphqls", Input: sourceData("schema/comment.graphqls"), BuiltIn: false},
 	{Name: "schema/content.graphqls", Input: sourceData("schema/content.graphqls"), BuiltIn: false},
 	{Name: "schema/content_url.graphqls", Input: sourceData("schema/content_url.graphqls"), BuiltIn: false},
+	{Name: "schema/contract_content.graphqls", Input: sourceData("schema/contract_content.graphqls"), BuiltIn: false},
 	{Name: "schema/embed.graphqls", Input: sourceData("schema/embed.graphqls"), BuiltIn: false},
 	{Name: "schema/gitsync.graphqls", Input: sourceData("schema/gitsync.graphqls"), BuiltIn: false},
 	{Name: "schema/grant.graphqls", Input: sourceData("schema/grant.graphqls"), BuiltIn: false},
@@ -11250,6 +11481,18 @@ func (ec *executionContext) childFields_AppURLs(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type AppURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_AttributeChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_AttributeChange_name(ctx, field)
+	case "before":
+		return ec.fieldContext_AttributeChange_before(ctx, field)
+	case "after":
+		return ec.fieldContext_AttributeChange_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AttributeChange", field.Name)
+}
+
 func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -11360,6 +11603,10 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_comment(ctx, field)
 	case "commenters":
 		return ec.fieldContext_ChangeRequest_commenters(ctx, field)
+	case "changes":
+		return ec.fieldContext_ChangeRequest_changes(ctx, field)
+	case "contributors":
+		return ec.fieldContext_ChangeRequest_contributors(ctx, field)
 	case "requestedReviewers":
 		return ec.fieldContext_ChangeRequest_requestedReviewers(ctx, field)
 	case "reviews":
@@ -11384,6 +11631,20 @@ func (ec *executionContext) childFields_ChangeRequestConnection(ctx context.Cont
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestConnection", field.Name)
 }
 
+func (ec *executionContext) childFields_ChangeRequestContributor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_ChangeRequestContributor_user(ctx, field)
+	case "count":
+		return ec.fieldContext_ChangeRequestContributor_count(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ChangeRequestContributor_updatedAt(ctx, field)
+	case "actionType":
+		return ec.fieldContext_ChangeRequestContributor_actionType(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestContributor", field.Name)
+}
+
 func (ec *executionContext) childFields_ChangeRequestEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "cursor":
@@ -11392,6 +11653,28 @@ func (ec *executionContext) childFields_ChangeRequestEdge(ctx context.Context, f
 		return ec.fieldContext_ChangeRequestEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangedPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ChangedPage_id(ctx, field)
+	case "type":
+		return ec.fieldContext_ChangedPage_type(ctx, field)
+	case "title":
+		return ec.fieldContext_ChangedPage_title(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangedPage", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangedParent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "before":
+		return ec.fieldContext_ChangedParent_before(ctx, field)
+	case "after":
+		return ec.fieldContext_ChangedParent_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangedParent", field.Name)
 }
 
 func (ec *executionContext) childFields_Collection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -12492,6 +12775,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_auditEventActions(ctx, field)
 	case "collections":
 		return ec.fieldContext_Organization_collections(ctx, field)
+	case "changeRequestList":
+		return ec.fieldContext_Organization_changeRequestList(ctx, field)
 	case "inviteLinkList":
 		return ec.fieldContext_Organization_inviteLinkList(ctx, field)
 	case "members":
@@ -13150,6 +13435,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_file(ctx, field)
 	case "mergedFrom":
 		return ec.fieldContext_Revision_mergedFrom(ctx, field)
+	case "semanticChanges":
+		return ec.fieldContext_Revision_semanticChanges(ctx, field)
 	case "git":
 		return ec.fieldContext_Revision_git(ctx, field)
 	case "fileBacklinks":
@@ -13292,6 +13579,18 @@ func (ec *executionContext) childFields_RevisionPage(ctx context.Context, field 
 		return ec.fieldContext_RevisionPage_computedSeed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionPage", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionSemanticChanges(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "mergedFrom":
+		return ec.fieldContext_RevisionSemanticChanges_mergedFrom(ctx, field)
+	case "changes":
+		return ec.fieldContext_RevisionSemanticChanges_changes(ctx, field)
+	case "more":
+		return ec.fieldContext_RevisionSemanticChanges_more(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionSemanticChanges", field.Name)
 }
 
 func (ec *executionContext) childFields_SAMLProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13506,6 +13805,20 @@ func (ec *executionContext) childFields_SearchSpaceResultEdge(ctx context.Contex
 		return ec.fieldContext_SearchSpaceResultEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResultEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SemanticChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_SemanticChange_type(ctx, field)
+	case "page":
+		return ec.fieldContext_SemanticChange_page(ctx, field)
+	case "parent":
+		return ec.fieldContext_SemanticChange_parent(ctx, field)
+	case "attributes":
+		return ec.fieldContext_SemanticChange_attributes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SemanticChange", field.Name)
 }
 
 func (ec *executionContext) childFields_Session(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14006,6 +14319,10 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_revisionById(ctx, field)
 	case "revisions":
 		return ec.fieldContext_Space_revisions(ctx, field)
+	case "documentById":
+		return ec.fieldContext_Space_documentById(ctx, field)
+	case "computedDocument":
+		return ec.fieldContext_Space_computedDocument(ctx, field)
 	case "gitSync":
 		return ec.fieldContext_Space_gitSync(ctx, field)
 	case "gitSyncJobs":
@@ -14741,6 +15058,20 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 // endregion ************************** internal!.gotpl ***************************
 
 // region    ***************************** args.gotpl *****************************
+
+func (ec *executionContext) field_ChangeRequest_changes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	return args, nil
+}
 
 func (ec *executionContext) field_ChangeRequest_commentList_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
@@ -18306,6 +18637,60 @@ func (ec *executionContext) field_Organization_auditEvents_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Organization_changeRequestList_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*model.ChangeRequestStatus, error) {
+			return ec.unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "creator",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["creator"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "contributor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["contributor"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "requestedReviewer",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["requestedReviewer"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Organization_collections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19222,6 +19607,20 @@ func (ec *executionContext) field_Revision_reusableContent_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Revision_semanticChanges_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Site_ask_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19725,6 +20124,42 @@ func (ec *executionContext) field_Space_commenters_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_computedDocument_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "source",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["source"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "seed",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["seed"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_documentById_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -20609,6 +21044,75 @@ func (ec *executionContext) _AppURLs_app(ctx context.Context, field graphql.Coll
 }
 func (ec *executionContext) fieldContext_AppURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AppURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AttributeChange_name(ctx context.Context, field graphql.CollectedField, obj *model.AttributeChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AttributeChange_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AttributeChange_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AttributeChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AttributeChange_before(ctx context.Context, field graphql.CollectedField, obj *model.AttributeChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AttributeChange_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AttributeChange_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AttributeChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AttributeChange_after(ctx context.Context, field graphql.CollectedField, obj *model.AttributeChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AttributeChange_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AttributeChange_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AttributeChange", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _AuditEvent_id(ctx context.Context, field graphql.CollectedField, obj *model.AuditEvent) (ret graphql.Marshaler) {
@@ -21652,6 +22156,82 @@ func (ec *executionContext) fieldContext_ChangeRequest_commenters(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _ChangeRequest_changes(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().Changes(ctx, obj, fc.Args["limit"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionSemanticChanges) graphql.Marshaler {
+			return ec.marshalNRevisionSemanticChanges2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionSemanticChanges(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_changes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionSemanticChanges(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_changes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_contributors(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_contributors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Contributors(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ChangeRequestContributor) graphql.Marshaler {
+			return ec.marshalNChangeRequestContributor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestContributorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_contributors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestContributor(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ChangeRequest_requestedReviewers(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequest) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21903,6 +22483,107 @@ func (ec *executionContext) fieldContext_ChangeRequestConnection_totalCount(_ co
 	return graphql.NewScalarFieldContext("ChangeRequestConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _ChangeRequestContributor_user(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestContributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestContributor_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestContributor_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestContributor",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestContributor_count(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestContributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestContributor_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestContributor_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestContributor", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequestContributor_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestContributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestContributor_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestContributor_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestContributor", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeRequestContributor_actionType(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestContributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestContributor_actionType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActionType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestContributor_actionType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestContributor", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _ChangeRequestEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.ChangeRequest]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21953,6 +22634,139 @@ func (ec *executionContext) fieldContext_ChangeRequestEdge_node(_ context.Contex
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangedPage_id(ctx context.Context, field graphql.CollectedField, obj *model.ChangedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedPage_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedPage", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedPage_type(ctx context.Context, field graphql.CollectedField, obj *model.ChangedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedPage_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedPage_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedPage_title(ctx context.Context, field graphql.CollectedField, obj *model.ChangedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedPage_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedPage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedParent_before(ctx context.Context, field graphql.CollectedField, obj *model.ChangedParent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedParent_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+			return ec.marshalOChangedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedParent_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangedParent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangedParent_after(ctx context.Context, field graphql.CollectedField, obj *model.ChangedParent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedParent_after(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.After, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+			return ec.marshalOChangedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedParent_after(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangedParent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedPage(ctx, field)
 		},
 	}
 	return fc, nil
@@ -36148,6 +36962,50 @@ func (ec *executionContext) fieldContext_Organization_collections(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_changeRequestList(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_changeRequestList(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().ChangeRequestList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*model.ChangeRequestStatus), fc.Args["creator"].(*string), fc.Args["contributor"].(*string), fc.Args["requestedReviewer"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.ChangeRequest]) graphql.Marshaler {
+			return ec.marshalNChangeRequestConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_changeRequestList(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_changeRequestList_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_inviteLinkList(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -43026,6 +43884,50 @@ func (ec *executionContext) fieldContext_Revision_mergedFrom(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Revision_semanticChanges(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_semanticChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().SemanticChanges(ctx, obj, fc.Args["limit"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionSemanticChanges) graphql.Marshaler {
+			return ec.marshalNRevisionSemanticChanges2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionSemanticChanges(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_semanticChanges(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionSemanticChanges(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_semanticChanges_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Revision_git(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -44436,6 +45338,93 @@ func (ec *executionContext) _RevisionPage_computedSeed(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_RevisionPage_computedSeed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RevisionPage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RevisionSemanticChanges_mergedFrom(ctx context.Context, field graphql.CollectedField, obj *model.RevisionSemanticChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionSemanticChanges_mergedFrom(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergedFrom, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionSemanticChanges_mergedFrom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionSemanticChanges",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionSemanticChanges_changes(ctx context.Context, field graphql.CollectedField, obj *model.RevisionSemanticChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionSemanticChanges_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SemanticChange) graphql.Marshaler {
+			return ec.marshalNSemanticChange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSemanticChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionSemanticChanges_changes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionSemanticChanges",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SemanticChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionSemanticChanges_more(ctx context.Context, field graphql.CollectedField, obj *model.RevisionSemanticChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionSemanticChanges_more(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.More, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionSemanticChanges_more(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionSemanticChanges", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _SAMLProvider_id(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProvider) (ret graphql.Marshaler) {
@@ -46006,6 +46995,125 @@ func (ec *executionContext) fieldContext_SearchSpaceResultEdge_node(_ context.Co
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SearchSpaceResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SemanticChange_type(ctx context.Context, field graphql.CollectedField, obj *model.SemanticChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SemanticChange_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SemanticChange_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SemanticChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SemanticChange_page(ctx context.Context, field graphql.CollectedField, obj *model.SemanticChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SemanticChange_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+			return ec.marshalNChangedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SemanticChange_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SemanticChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SemanticChange_parent(ctx context.Context, field graphql.CollectedField, obj *model.SemanticChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SemanticChange_parent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Parent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangedParent) graphql.Marshaler {
+			return ec.marshalOChangedParent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedParent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SemanticChange_parent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SemanticChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedParent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SemanticChange_attributes(ctx context.Context, field graphql.CollectedField, obj *model.SemanticChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SemanticChange_attributes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attributes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AttributeChange) graphql.Marshaler {
+			return ec.marshalNAttributeChange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAttributeChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SemanticChange_attributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SemanticChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AttributeChange(ctx, field)
 		},
 	}
 	return fc, nil
@@ -50458,6 +51566,94 @@ func (ec *executionContext) fieldContext_Space_revisions(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Space_revisions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_documentById(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_documentById(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().DocumentByID(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_documentById(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_documentById_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_computedDocument(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_computedDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().ComputedDocument(ctx, obj, fc.Args["source"].(model.JSON), fc.Args["seed"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_computedDocument(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_computedDocument_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -60669,6 +61865,54 @@ func (ec *executionContext) _AppURLs(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
+var attributeChangeImplementors = []string{"AttributeChange"}
+
+func (ec *executionContext) _AttributeChange(ctx context.Context, sel ast.SelectionSet, obj *model.AttributeChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, attributeChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AttributeChange")
+		case "name":
+			out.Values[i] = ec._AttributeChange_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "before":
+			out.Values[i] = ec._AttributeChange_before(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "after":
+			out.Values[i] = ec._AttributeChange_after(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var auditEventImplementors = []string{"AuditEvent"}
 
 func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSet, obj *model.AuditEvent) graphql.Marshaler {
@@ -61173,6 +62417,82 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "changes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_changes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "contributors":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_contributors(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "requestedReviewers":
 			field := field
 
@@ -61361,6 +62681,59 @@ func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel as
 	return out
 }
 
+var changeRequestContributorImplementors = []string{"ChangeRequestContributor"}
+
+func (ec *executionContext) _ChangeRequestContributor(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestContributor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestContributorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestContributor")
+		case "user":
+			out.Values[i] = ec._ChangeRequestContributor_user(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._ChangeRequestContributor_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ChangeRequestContributor_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actionType":
+			out.Values[i] = ec._ChangeRequestContributor_actionType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var changeRequestEdgeImplementors = []string{"ChangeRequestEdge"}
 
 func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.ChangeRequest]) graphql.Marshaler {
@@ -61381,6 +62754,97 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 		case "node":
 			out.Values[i] = ec._ChangeRequestEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var changedPageImplementors = []string{"ChangedPage"}
+
+func (ec *executionContext) _ChangedPage(ctx context.Context, sel ast.SelectionSet, obj *model.ChangedPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changedPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangedPage")
+		case "id":
+			out.Values[i] = ec._ChangedPage_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._ChangedPage_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._ChangedPage_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var changedParentImplementors = []string{"ChangedParent"}
+
+func (ec *executionContext) _ChangedParent(ctx context.Context, sel ast.SelectionSet, obj *model.ChangedParent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changedParentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangedParent")
+		case "before":
+			out.Values[i] = ec._ChangedParent_before(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "after":
+			out.Values[i] = ec._ChangedParent_after(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -66883,6 +68347,44 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "changeRequestList":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_changeRequestList(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "inviteLinkList":
 			field := field
 
@@ -71097,6 +72599,44 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "semanticChanges":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_semanticChanges(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "git":
 			out.Values[i] = ec._Revision_git(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -71818,6 +73358,54 @@ func (ec *executionContext) _RevisionPage(ctx context.Context, sel ast.Selection
 			out.Values[i] = ec._RevisionPage_computedSeed(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var revisionSemanticChangesImplementors = []string{"RevisionSemanticChanges"}
+
+func (ec *executionContext) _RevisionSemanticChanges(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionSemanticChanges) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionSemanticChangesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionSemanticChanges")
+		case "mergedFrom":
+			out.Values[i] = ec._RevisionSemanticChanges_mergedFrom(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "changes":
+			out.Values[i] = ec._RevisionSemanticChanges_changes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "more":
+			out.Values[i] = ec._RevisionSemanticChanges_more(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -72639,6 +74227,59 @@ func (ec *executionContext) _SearchSpaceResultEdge(ctx context.Context, sel ast.
 			}
 		case "node":
 			out.Values[i] = ec._SearchSpaceResultEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var semanticChangeImplementors = []string{"SemanticChange"}
+
+func (ec *executionContext) _SemanticChange(ctx context.Context, sel ast.SelectionSet, obj *model.SemanticChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, semanticChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SemanticChange")
+		case "type":
+			out.Values[i] = ec._SemanticChange_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._SemanticChange_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "parent":
+			out.Values[i] = ec._SemanticChange_parent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "attributes":
+			out.Values[i] = ec._SemanticChange_attributes(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -75318,6 +76959,82 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 					}
 				}()
 				res = ec._Space_revisions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "documentById":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_documentById(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "computedDocument":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_computedDocument(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -78496,6 +80213,32 @@ func (ec *executionContext) marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋd
 	return ec._AppURLs(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNAttributeChange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAttributeChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AttributeChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAttributeChange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAttributeChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAttributeChange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAttributeChange(ctx context.Context, sel ast.SelectionSet, v *model.AttributeChange) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AttributeChange(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAuditEvent2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAuditEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AuditEvent) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -78660,6 +80403,32 @@ func (ec *executionContext) marshalNChangeRequestConnection2ᚖgithubᚗcomᚋbi
 	return ec._ChangeRequestConnection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNChangeRequestContributor2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestContributorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestContributor) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangeRequestContributor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestContributor(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNChangeRequestContributor2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestContributor(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestContributor) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ChangeRequestContributor(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.ChangeRequest]) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -78694,6 +80463,16 @@ func (ec *executionContext) unmarshalNChangeRequestStatus2githubᚗcomᚋbindery
 
 func (ec *executionContext) marshalNChangeRequestStatus2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangeRequestStatus(ctx context.Context, sel ast.SelectionSet, v model.ChangeRequestStatus) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNChangedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedPage(ctx context.Context, sel ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ChangedPage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCollection2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Collection) graphql.Marshaler {
@@ -80824,6 +82603,16 @@ func (ec *executionContext) marshalNRevisionPage2ᚖgithubᚗcomᚋbinderyᚋbin
 	return ec._RevisionPage(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNRevisionSemanticChanges2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionSemanticChanges(ctx context.Context, sel ast.SelectionSet, v *model.RevisionSemanticChanges) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RevisionSemanticChanges(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNRevisionType2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionType(ctx context.Context, v any) (model.RevisionType, error) {
 	var res model.RevisionType
 	err := res.UnmarshalGQL(v)
@@ -81170,6 +82959,32 @@ func (ec *executionContext) marshalNSearchSpaceResultEdge2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._SearchSpaceResultEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSemanticChange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSemanticChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SemanticChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSemanticChange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSemanticChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSemanticChange2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSemanticChange(ctx context.Context, sel ast.SelectionSet, v *model.SemanticChange) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SemanticChange(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSession2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSessionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Session) graphql.Marshaler {
@@ -82977,6 +84792,20 @@ func (ec *executionContext) marshalOChangeRequestStatus2ᚖgithubᚗcomᚋbinder
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOChangedPage2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedPage(ctx context.Context, sel ast.SelectionSet, v *model.ChangedPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangedPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOChangedParent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐChangedParent(ctx context.Context, sel ast.SelectionSet, v *model.ChangedParent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangedParent(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOCollection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCollection(ctx context.Context, sel ast.SelectionSet, v *model.Collection) graphql.Marshaler {

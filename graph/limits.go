@@ -283,7 +283,10 @@ var unpagedLists = map[string]int{
 	"SiteSectionGroup.children":         20,
 	"SiteSectionGroup.sections":         20,
 	"Revision.pages":                    200,
-	"Revision.reusableContents":         50, // a space reuses a few blocks, not hundreds
+	"ChangeRequest.contributors":        50,  // the people who edited or commented on one change request
+	"RevisionSemanticChanges.changes":   100, // at most the limit, 100 (domain/semantic_changes.go)
+	"SemanticChange.attributes":         8,   // the attributes the contract compares
+	"Revision.reusableContents":         50,  // a space reuses a few blocks, not hundreds
 	"RevisionPage.pages":                20,
 	"RevisionPage.links":                100,
 	"RevisionPage.backlinks":            100,

@@ -9,6 +9,11 @@ import (
 
 func init() { matrix = append(matrix, contentMatrix()...) }
 
+// computes reports a POST that only reads: computing content changes nothing.
+func computes(c matrixCase) bool {
+	return c.method == "POST" && strings.Contains(c.path, "/content/computed/")
+}
+
 func contentMatrix() []matrixCase {
 	cr := func(suffix string) func(fixture) string {
 		return func(f fixture) string { return "/spaces/" + f.space + "/change-requests/" + f.changeRequest + suffix }
@@ -18,6 +23,18 @@ func contentMatrix() []matrixCase {
 			`mutation($s: ID!) { createChangeRequest(spaceId: $s, input: {subject: "New"}) { id } }`},
 		{"GET", "/spaces/{spaceId}/change-requests", contentReader, 200, space("/change-requests"), "", `query($s: ID!) { space(id: $s) { changeRequestList { totalCount } } }`},
 		{"GET", "/spaces/{spaceId}/change-requests/{changeRequestId}", contentReader, 200, cr(""), "", `query($s: ID!, $cr: ID!) { space(id: $s) { changeRequest(id: $cr) { id } } }`},
+		{"GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/contributors", contentReader, 200, cr("/contributors"), "", `query($s: ID!, $cr: ID!) { space(id: $s) { changeRequest(id: $cr) { contributors { count } } } }`},
+		{"GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/changes", contentReader, 200, cr("/changes"), "", `query($s: ID!, $cr: ID!) { space(id: $s) { changeRequest(id: $cr) { changes { more } } } }`},
+		{"GET", "/spaces/{spaceId}/revisions/{revisionId}/changes", contentReader, 200,
+			func(f fixture) string { return "/spaces/" + f.space + "/revisions/" + f.revision + "/changes" }, "",
+			`query($s: ID!, $r: ID!) { space(id: $s) { revisionById(id: $r) { semanticChanges { more } } } }`},
+		{"GET", "/spaces/{spaceId}/documents/{documentId}", contentReader, 200,
+			func(f fixture) string { return "/spaces/" + f.space + "/documents/" + f.document }, "",
+			`query($s: ID!, $d: ID!) { space(id: $s) { documentById(id: $d) } }`},
+		{"POST", "/spaces/{spaceId}/content/computed/document", contentReader, 200, space("/content/computed/document"),
+			`{"source":{"type":"builtin:openapi","dependencies":{"spec":{"ref":{"kind":"openapi","spec":"SPECSLUG"}}},"props":{"doc":"models"}},"seed":"s"}`,
+			`query($s: ID!, $sp: String!) { space(id: $s) { computedDocument(source: {type: "builtin:openapi", dependencies: {spec: {ref: {kind: "openapi", spec: $sp}}}, props: {doc: "models"}}, seed: "s") } }`},
+		{"GET", "/orgs/{organizationId}/change-requests", member, 200, org("/change-requests"), "", `query($o: ID!) { organization(id: $o) { changeRequestList { totalCount } } }`},
 		{"PATCH", "/spaces/{spaceId}/change-requests/{changeRequestId}", contentEditor, 200, cr(""), `{"subject":"Renamed"}`,
 			`mutation($s: ID!, $cr: ID!) { updateChangeRequest(spaceId: $s, changeRequestId: $cr, input: {subject: "Renamed"}) { id } }`},
 		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/merge", contentEditor, 200, cr("/merge"), "",

@@ -79,6 +79,7 @@ type fixture struct {
 	page, file                 string
 	reusableContent            string // a reusable content of the space, seen by its change request and revision
 	changeRequest, revision    string
+	document                   string // the document of the fixture page, by its id
 	section, group             string
 	// A comment with a reply on the space and on the change request, and a review of it.
 	comment, reply, crComment, crReply, review string
@@ -407,7 +408,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 				if door == "rest" {
 					var body any
 					if c.body != "" {
-						body = strings.NewReplacer("SPECNEW", f.spec+"-new", "ORGID", f.org, "VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
+						body = strings.NewReplacer("SPECNEW", f.spec+"-new", "SPECSLUG", f.spec, "ORGID", f.org, "VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
 					}
 					if got := e.call(caller.Token, c.method, c.url(f), body); got.Status != want {
 						t.Errorf("%s %s as %s: REST status %d, want %d (%s)", c.method, c.path, role, got.Status, want, got.Body)
@@ -417,7 +418,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 				}
 				g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
 					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "rd": f.redirect, "h": f.hostname, "su": "https://app.bindery.test/s/" + f.space + "/", "sc": f.section, "sg": f.group,
-					"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file, "rc": f.reusableContent,
+					"cr": f.changeRequest, "r": f.revision, "p": f.page, "d": f.document, "f": f.file, "rc": f.reusableContent,
 					"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 					"tr": f.translation, "ge": f.glossaryEntry,
 					"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation, "tk": f.token,
@@ -457,8 +458,11 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 	if strings.Contains(path, "reusable-content") || path == sharedFixturePath {
 		f.reusableContent = e.addReusableContent(f.space, ".gitbook/includes/notice.md", "---\ntitle: Notice\n---\n\nA **shared** notice.\n")
 	}
-	if strings.Contains(path, "/content") || strings.Contains(path, "change-requests") || strings.Contains(path, "revisions") {
+	if strings.Contains(path, "/content") || strings.Contains(path, "change-requests") || strings.Contains(path, "revisions") || strings.Contains(path, "/documents/") || strings.Contains(path, "/computed/") {
 		f.page, f.file, f.changeRequest, f.revision = e.matrixPages(admin, f.space)
+	}
+	if strings.Contains(path, "/documents/") || path == sharedFixturePath {
+		f.document = e.call(admin.Token, "GET", "/spaces/"+f.space+"/content/page/"+f.page, nil).want(http.StatusOK).object()["documentId"].(string)
 	}
 	if strings.Contains(path, "comment") || strings.Contains(path, "review") {
 		f.comment, f.reply, f.crComment, f.crReply, f.review = e.matrixDiscussion(admin, f.space, f.changeRequest)

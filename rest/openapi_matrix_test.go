@@ -64,7 +64,7 @@ func openAPIMatrix() []matrixCase {
 // integrations.
 func (e *env) matrixOpenAPI(path string, admin account, f *fixture, n int) {
 	e.t.Helper()
-	if strings.Contains(path, "/openapi") || path == sharedFixturePath {
+	if strings.Contains(path, "/openapi") || strings.Contains(path, "/computed/") || path == sharedFixturePath {
 		f.spec = fmt.Sprintf("spec%d", n)
 		spec := e.call(admin.Token, "PUT", "/orgs/"+f.org+"/openapi/"+f.spec, map[string]any{"source": map[string]any{"text": strings.ReplaceAll(matrixSpecText, `\n`, "\n")}}).want(http.StatusCreated).object()
 		f.specVersion = spec["lastVersion"].(string)
@@ -104,7 +104,7 @@ func (e *env) matrixTokens(admin account, orgID string) (readToken, spaceToken a
 // included); the confined one sees no content outside its space (404, or 204 for deletes), may
 // read the organization itself like any member, and does nothing else.
 func expectFor(c matrixCase, role string) int {
-	read := c.method == "GET" || asks(c)
+	read := c.method == "GET" || asks(c) || computes(c)
 	switch role {
 	case "read-token":
 		if read {

@@ -101,6 +101,12 @@ func (a *api) table() []Route {
 
 		{"POST", "/spaces/{spaceId}/change-requests", a.createChangeRequest},
 		{"GET", "/spaces/{spaceId}/change-requests", a.listChangeRequests},
+		{"GET", "/orgs/{organizationId}/change-requests", a.listOrganizationChangeRequests},
+		{"GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/contributors", a.getChangeRequestContributors},
+		{"GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/changes", a.getChangeRequestChanges},
+		{"GET", "/spaces/{spaceId}/revisions/{revisionId}/changes", a.getRevisionSemanticChanges},
+		{"GET", "/spaces/{spaceId}/documents/{documentId}", a.getDocumentByID},
+		{"POST", "/spaces/{spaceId}/content/computed/document", a.getComputedDocument},
 		{"GET", "/spaces/{spaceId}/change-requests/{changeRequestId}", a.getChangeRequest},
 		{"PATCH", "/spaces/{spaceId}/change-requests/{changeRequestId}", a.updateChangeRequest},
 		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/merge", a.mergeChangeRequest},

@@ -46,6 +46,8 @@ type Loaders struct {
 	ChangeRequestCounts Batch[string, map[string]int]
 	// ChangeRequestComments loads change requests' comment counts, keyed by change request id.
 	ChangeRequestComments Batch[string, int]
+	// Contributors loads who edited and commented on change requests, keyed by change request id.
+	Contributors Batch[string, []storage.Contributor]
 	// Reactions loads the reactions on comments and replies, keyed by comment id.
 	Reactions Batch[string, []*storage.Reaction]
 	// ReplyAuthors loads who replied to comments and when, keyed by comment id.
@@ -173,6 +175,9 @@ func (l *Loaders) Init(store *storage.Store) {
 	}, batchWait)
 	l.ChangeRequestComments.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]int, error) {
 		return l.store.CommentCountsOfChangeRequests(ctx, ids)
+	}, batchWait)
+	l.Contributors.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string][]storage.Contributor, error) {
+		return l.store.ContributorsOf(ctx, ids)
 	}, batchWait)
 	l.Reactions.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string][]*storage.Reaction, error) {
 		rows, err := l.store.ReactionsOf(ctx, ids)

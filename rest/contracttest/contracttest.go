@@ -142,6 +142,7 @@ func load(path string) *spec {
 	plainObjectTyped(doc)
 	computedOrNot(doc)
 	tableValuesOneOf(doc)
+	pageEditedAttributes(doc)
 	// gorillamux (unlike legacy, which also takes "/v1" for "/v1/") tries
 	// literal paths before templated ones (Paths.InMatchingOrder), so a literal
 	// segment wins over a template at the same position, and it matches on the
@@ -449,4 +450,31 @@ func ValidateNewer(t testing.TB, req *http.Request, status int, header http.Head
 		newerLoaded.opts = []openapi3.SchemaValidationOption{openapi3.WithStringFormatValidator("uri", openapi3.NewCallbackValidator(validateURI))}
 	})
 	newerLoaded.validate(t, req, status, header, body)
+}
+
+// pageEditedAttributes reads the contract's RevisionSemanticChangePageEdited.attributes as it
+// means it: oneOf [document, group, link attributes], three open objects whose properties
+// overlap (title, emoji, slug) and of which at least one property is required, so every object
+// matches two or three branches and fails oneOf. It is read as anyOf the three, each closed to
+// its own properties: an attribute no page type has still fails.
+func pageEditedAttributes(doc *openapi3.T) {
+	ref := doc.Components.Schemas["RevisionSemanticChangePageEdited"]
+	if ref == nil || ref.Value == nil || ref.Value.Properties["attributes"] == nil {
+		return
+	}
+	attrs := ref.Value.Properties["attributes"].Value
+	if attrs == nil || len(attrs.OneOf) == 0 {
+		return
+	}
+	closed := false
+	var branches openapi3.SchemaRefs
+	for _, b := range attrs.OneOf {
+		if b == nil || b.Value == nil {
+			return
+		}
+		c := *b.Value
+		c.AdditionalProperties = openapi3.AdditionalProperties{Has: &closed}
+		branches = append(branches, &openapi3.SchemaRef{Value: &c})
+	}
+	ref.Value.Properties["attributes"] = &openapi3.SchemaRef{Value: &openapi3.Schema{AnyOf: branches}}
 }
