@@ -14,6 +14,7 @@ import (
 	"github.com/bindery/bindery/domain/mailer"
 	"github.com/bindery/bindery/internal/smtptest"
 	"github.com/bindery/bindery/signin"
+	"github.com/bindery/bindery/storage"
 )
 
 // withMail gives the server an SMTP server to mail through, sign-in notices on, and its background
@@ -79,6 +80,11 @@ func TestSignInFromANewBrowserIsNoticed(t *testing.T) {
 		if msg.To != "ada@example.com" || !strings.Contains(msg.Data, "Subject: New sign-in to your Bindery account") ||
 			!strings.Contains(msg.Data, "Chrome on a phone") || !strings.Contains(msg.Data, "password") {
 			t.Fatalf("notice: %+v", msg)
+		}
+		// Each sign-in is one event of the organization's audit log, the noticed one too.
+		events, err := s.res.Store.FindEvents(context.Background(), storage.EventFilter{OrganizationID: s.creds.OrganizationID, Type: "user_signed_in"}, storage.Window{Limit: 10})
+		if err != nil || len(events.Items) != 3 {
+			t.Fatalf("sign-in events: %d, %v; want 3", len(events.Items), err)
 		}
 	})
 }

@@ -199,8 +199,9 @@ func (s *Service) SignIn(ctx context.Context, email, password string, c Client) 
 // open starts a session for u, ending the one the browser presented.
 func (s *Service) open(ctx context.Context, u *storage.User, c Client, method string) (*SignedIn, error) {
 	now := s.now()
-	// The sign-in is an event of every organization the person belongs to (their audit logs).
-	ctx = storage.WithEvent(ctx, &storage.Event{
+	// The sign-in is an event of every organization the person belongs to (their audit logs),
+	// written with the session and by no later write of this sign-in (the notice's job).
+	withEvent := storage.WithEvent(ctx, &storage.Event{
 		Type: "user_signed_in", SubjectUserID: u.ID, PerMembership: true, TargetType: "user", TargetID: u.ID, TargetLabel: u.Email,
 		ActorType: "user", ActorID: u.ID, ActorLabel: u.Email, Source: "ui", CreatedAt: now, Payload: `{"method":"` + method + `"}`,
 	})
@@ -211,7 +212,7 @@ func (s *Service) open(ctx context.Context, u *storage.User, c Client, method st
 			return nil, err
 		}
 	}
-	token, se, err := s.store.CreateSession(ctx, storage.NewSession{UserID: u.ID, ExpiresAt: now.Add(s.cfg.Lifetime),
+	token, se, err := s.store.CreateSession(withEvent, storage.NewSession{UserID: u.ID, ExpiresAt: now.Add(s.cfg.Lifetime),
 		UserAgent: truncate(c.UserAgent, 512), Address: c.Address, Method: method, Replaces: validSessionShape(c.Session)}, now)
 	if err != nil {
 		return nil, err
