@@ -62,6 +62,8 @@ const (
 	EventTranslationRunStarted   = "translation_run_started"
 	EventTranslationRunFinished  = "translation_run_finished"
 	EventUserSignedIn            = "user_signed_in"
+	EventUserSignedOut           = "user_signed_out"
+	EventUserPasswordChanged     = "user_password_changed"
 )
 
 // EventTypes lists every event type with a label, in the order docs/events.md lists them.
@@ -109,6 +111,8 @@ var EventTypes = []struct{ Type, Label string }{
 	{EventTranslationRunStarted, "Translation run started"},
 	{EventTranslationRunFinished, "Translation run finished"},
 	{EventUserSignedIn, "User signed in"},
+	{EventUserSignedOut, "User signed out"},
+	{EventUserPasswordChanged, "User password changed"},
 }
 
 // emit returns ctx carrying ev, completed with who acts (the caller in ctx, else the system),

@@ -188,6 +188,7 @@ func (r *App) EndMemberSessions(ctx context.Context, orgID, userID string) (int,
 	if _, err := r.Store.FindMembership(ctx, org.ID, userID); err != nil {
 		return 0, notFound(err, "member")
 	}
+	ctx = r.emit(ctx, memberEvent(EventUserSignedOut, org.ID, userID), map[string]any{"everywhere": true})
 	n, err := r.Store.DeleteSessions(ctx, userID, "")
 	if err != nil {
 		return 0, err

@@ -88,3 +88,38 @@ func TestSignInFromANewBrowserIsNoticed(t *testing.T) {
 		}
 	})
 }
+
+// Signing out, ending sessions, changing a password and an admin's sign-out are audit events of
+// the person's organization, written with the change.
+func TestSessionEndsAndPasswordChangesAreEvents(t *testing.T) {
+	eachDB(t, account.Config{}, func(t *testing.T, s *site) {
+		count := func(typ string) int {
+			t.Helper()
+			l, err := s.res.Store.FindEvents(context.Background(), storage.EventFilter{OrganizationID: s.creds.OrganizationID, Type: typ}, storage.Window{Limit: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(l.Items)
+		}
+		first := s.signIn()
+		if resp, body := s.call("POST", "/auth/sign-out", "", "Cookie", first, "Sec-Fetch-Site", "same-origin"); resp.StatusCode != http.StatusNoContent {
+			t.Fatalf("sign-out: %d %s", resp.StatusCode, body)
+		}
+		s.call("POST", "/auth/sign-out", "", "Cookie", first, "Sec-Fetch-Site", "same-origin") // already ended: no event
+		if n := count("user_signed_out"); n != 1 {
+			t.Fatalf("sign-out events: %d, want 1", n)
+		}
+		cookie := s.signIn()
+		resp, body := s.call("POST", "/auth/password", `{"currentPassword":"`+password+`","newPassword":"a brand new passphrase"}`, "Cookie", cookie, "Sec-Fetch-Site", "same-origin")
+		if resp.StatusCode >= 300 {
+			t.Fatalf("change password: %d %s", resp.StatusCode, body)
+		}
+		if n := count("user_password_changed"); n != 1 {
+			t.Fatalf("password events: %d, want 1", n)
+		}
+		s.graphQL("Bearer "+s.creds.Token, `mutation { endMemberSessions(organizationId: "`+s.creds.OrganizationID+`", userId: "`+s.creds.UserID+`") }`)
+		if n := count("user_signed_out"); n != 2 {
+			t.Fatalf("sign-out events after the admin's: %d, want 2", n)
+		}
+	})
+}

@@ -100,7 +100,7 @@ func (s *Store) PasswordHash(ctx context.Context, userID string) (string, error)
 // SetPassword stores a user's new password hash and ends every session of theirs but keepSessionID
 // (empty: all of them), in one transaction. Errors: ErrNotFound when the user does not exist.
 func (s *Store) SetPassword(ctx context.Context, userID, hash, keepSessionID string, now time.Time) error {
-	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		return setPassword(ctx, tx, userID, hash, keepSessionID, now)
 	})
 }
@@ -192,28 +192,34 @@ func (s *Store) ListSessions(ctx context.Context, userID string) ([]*Session, er
 // DeleteSession ends one of a user's sessions. Errors: ErrNotFound when the user has no such
 // session.
 func (s *Store) DeleteSession(ctx context.Context, userID, id string) error {
-	res, err := s.db.NewDelete().Model((*Session)(nil)).Where("id = ?", id).Where("user_id = ?", userID).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("end session: %w", translate(err))
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return s.exec(ctx, func(ctx context.Context, db bun.IDB) error {
+		res, err := db.NewDelete().Model((*Session)(nil)).Where("id = ?", id).Where("user_id = ?", userID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("end session: %w", translate(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound // rolls the event back: nothing ended
+		}
+		return nil
+	})
 }
 
 // DeleteSessions ends every session of a user but keepID (empty: all) and reports how many.
 func (s *Store) DeleteSessions(ctx context.Context, userID, keepID string) (int, error) {
-	q := s.db.NewDelete().Model((*Session)(nil)).Where("user_id = ?", userID)
-	if keepID != "" {
-		q = q.Where("id <> ?", keepID)
-	}
-	res, err := q.Exec(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("end sessions: %w", translate(err))
-	}
-	n, _ := res.RowsAffected()
-	return int(n), nil
+	var n int64
+	_, err := s.execChanged(ctx, func(ctx context.Context, db bun.IDB) (bool, error) {
+		q := db.NewDelete().Model((*Session)(nil)).Where("user_id = ?", userID)
+		if keepID != "" {
+			q = q.Where("id <> ?", keepID)
+		}
+		res, err := q.Exec(ctx)
+		if err != nil {
+			return false, fmt.Errorf("end sessions: %w", translate(err))
+		}
+		n, _ = res.RowsAffected()
+		return n > 0, nil // no session ended: no event
+	})
+	return int(n), err
 }
 
 // CreateAccountLink issues a one-time link token for a user and returns it in clear, the only
@@ -256,7 +262,7 @@ func (s *Store) FindAccountLink(ctx context.Context, token, purpose string, now 
 // ErrNotFound (unknown, used, expired, or of another purpose).
 func (s *Store) UseAccountLink(ctx context.Context, token, purpose, passwordHash string, now time.Time) (string, error) {
 	var userID string
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		var ids []string
 		err := tx.NewUpdate().Model((*AccountLink)(nil)).Set("used_at = ?", now).
 			Where("token_hash = ?", hashToken(token)).Where("purpose = ?", purpose).

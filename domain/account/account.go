@@ -201,10 +201,7 @@ func (s *Service) open(ctx context.Context, u *storage.User, c Client, method st
 	now := s.now()
 	// The sign-in is an event of every organization the person belongs to (their audit logs),
 	// written with the session and by no later write of this sign-in (the notice's job).
-	withEvent := storage.WithEvent(ctx, &storage.Event{
-		Type: "user_signed_in", SubjectUserID: u.ID, PerMembership: true, TargetType: "user", TargetID: u.ID, TargetLabel: u.Email,
-		ActorType: "user", ActorID: u.ID, ActorLabel: u.Email, Source: "ui", CreatedAt: now, Payload: `{"method":"` + method + `"}`,
-	})
+	withEvent := s.withUserEvent(ctx, "user_signed_in", u.ID, u.Email, `{"method":"`+method+`"}`)
 	newBrowser := false
 	if s.cfg.Notify != nil {
 		var err error
@@ -225,6 +222,25 @@ func (s *Service) open(ctx context.Context, u *storage.User, c Client, method st
 		}
 	}
 	return &SignedIn{Token: token, Session: se, User: u}, nil
+}
+
+// withUserEvent returns ctx carrying an event of the person's own account (a sign-in, a sign-out,
+// a password change), recorded in each organization they belong to, as done by themselves:
+// the Store write given that context commits it. payload is compact JSON ("" for none).
+func (s *Service) withUserEvent(ctx context.Context, typ, userID, email, payload string) context.Context {
+	return storage.WithEvent(ctx, &storage.Event{
+		Type: typ, SubjectUserID: userID, PerMembership: true, TargetType: "user", TargetID: userID, TargetLabel: email,
+		ActorType: "user", ActorID: userID, ActorLabel: email, Source: "ui", CreatedAt: s.now(), Payload: payload,
+	})
+}
+
+// withOwnEvent is withUserEvent for a user known by id.
+func (s *Service) withOwnEvent(ctx context.Context, typ, userID, payload string) (context.Context, error) {
+	u, err := s.store.FindUserByID(ctx, userID)
+	if err != nil {
+		return ctx, err
+	}
+	return s.withUserEvent(ctx, typ, u.ID, u.Email, payload), nil
 }
 
 // isNewBrowser reports whether a sign-in comes from a browser (by its user agent) in which the
@@ -298,7 +314,8 @@ func (s *Service) SignOut(ctx context.Context, token string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteSession(ctx, se.UserID, se.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+	ended := s.withUserEvent(ctx, "user_signed_out", se.UserID, se.User.Email, `{"sessions":1}`)
+	if err := s.store.DeleteSession(ended, se.UserID, se.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return err
 	}
 	slog.InfoContext(ctx, "signed out", "event", "session.ended", "user_id", se.UserID, "session_id", se.ID)
@@ -312,6 +329,10 @@ func (s *Service) Sessions(ctx context.Context, userID string) ([]*storage.Sessi
 
 // EndSession ends one of a user's sessions. Errors: NotFound (also for another user's session).
 func (s *Service) EndSession(ctx context.Context, userID, sessionID string) error {
+	ctx, err := s.withOwnEvent(ctx, "user_signed_out", userID, `{"sessions":1}`)
+	if err != nil {
+		return err
+	}
 	if err := s.store.DeleteSession(ctx, userID, sessionID); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			return apperr.NotFoundf("session not found")
@@ -324,6 +345,10 @@ func (s *Service) EndSession(ctx context.Context, userID, sessionID string) erro
 
 // EndOtherSessions ends every session of a user but keepID (empty: all) and reports how many.
 func (s *Service) EndOtherSessions(ctx context.Context, userID, keepID string) (int, error) {
+	ctx, err := s.withOwnEvent(ctx, "user_signed_out", userID, `{"others":true}`)
+	if err != nil {
+		return 0, err
+	}
 	n, err := s.store.DeleteSessions(ctx, userID, keepID)
 	if err == nil && n > 0 {
 		slog.InfoContext(ctx, "sessions ended", "event", "session.ended", "user_id", userID, "count", n)
@@ -365,7 +390,8 @@ func (s *Service) ChangePassword(ctx context.Context, userID, keepSessionID, cur
 	if err := CheckPassword(next, u.Email); err != nil {
 		return err
 	}
-	if err := s.store.SetPassword(ctx, userID, HashPassword(next), keepSessionID, s.now()); err != nil {
+	changed := s.withUserEvent(ctx, "user_password_changed", userID, u.Email, `{"how":"changed"}`)
+	if err := s.store.SetPassword(changed, userID, HashPassword(next), keepSessionID, s.now()); err != nil {
 		return err
 	}
 	slog.InfoContext(ctx, "password changed", "event", "password.changed", "user_id", userID)
@@ -438,7 +464,8 @@ func (s *Service) RedeemLink(ctx context.Context, token, purpose, password strin
 	if err := CheckPassword(password, u.Email); err != nil {
 		return nil, err
 	}
-	userID, err := s.store.UseAccountLink(ctx, token, purpose, HashPassword(password), s.now())
+	chosen := s.withUserEvent(ctx, "user_password_changed", u.ID, u.Email, `{"how":"`+purpose+`"}`)
+	userID, err := s.store.UseAccountLink(chosen, token, purpose, HashPassword(password), s.now())
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, errBadLink // spent by a concurrent use
 	}
