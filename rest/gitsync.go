@@ -40,12 +40,5 @@ func (a *api) getSpaceGitInfo(w http.ResponseWriter, r *http.Request) (int, any,
 }
 
 func (a *api) deleteLegacyGitInstallation(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	removed, err := a.res.DeleteLegacyGitInstallation(r.Context(), chi.URLParam(r, "spaceId"))
-	if err != nil {
-		return 0, nil, err
-	}
-	if removed {
-		return http.StatusResetContent, nil, nil
-	}
-	return http.StatusNoContent, nil, nil
+	return deleted(a.res.DeleteLegacyGitInstallation(r.Context(), chi.URLParam(r, "spaceId")))
 }

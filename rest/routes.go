@@ -205,6 +205,18 @@ func ok(body any, err error) (int, any, error) {
 	return http.StatusOK, body, nil
 }
 
+// deleted answers a DELETE as the contract's newer operations do: 205 when something was
+// removed, 204 when there was nothing to remove.
+func deleted(removed bool, err error) (int, any, error) {
+	switch {
+	case err != nil:
+		return 0, nil, err
+	case removed:
+		return http.StatusResetContent, nil, nil
+	}
+	return http.StatusNoContent, nil, nil
+}
+
 // noContent answers 204 once the action succeeded, whatever it reported: DELETE is idempotent.
 func noContent[T any](_ T, err error) (int, any, error) {
 	if err != nil {

@@ -45,16 +45,6 @@ func (a *api) updateSAMLProvider(w http.ResponseWriter, r *http.Request) (int, a
 	return ok(a.res.UpdateSAMLProvider(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "samlProviderId"), in))
 }
 
-// deleteSAMLProvider answers as the contract says: 205 when a provider was deleted, 204 when
-// there was none.
 func (a *api) deleteSAMLProvider(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	deleted, err := a.res.DeleteSAMLProvider(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "samlProviderId"))
-	switch {
-	case err != nil:
-		return 0, nil, err
-	case deleted:
-		return http.StatusResetContent, nil, nil
-	default:
-		return http.StatusNoContent, nil, nil
-	}
+	return deleted(a.res.DeleteSAMLProvider(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "samlProviderId")))
 }

@@ -59,14 +59,6 @@ func (a *api) dnsRevalidateCustomHostname(w http.ResponseWriter, r *http.Request
 	return noContent(a.res.RevalidateCustomHostname(r.Context(), chi.URLParam(r, "hostname")))
 }
 
-// removeCustomHostname answers 205 when it removed the host name, 204 when there was none.
 func (a *api) removeCustomHostname(w http.ResponseWriter, r *http.Request) (int, any, error) {
-	removed, err := a.res.RemoveCustomHostname(r.Context(), chi.URLParam(r, "hostname"))
-	switch {
-	case err != nil:
-		return 0, nil, err
-	case removed:
-		return http.StatusResetContent, nil, nil
-	}
-	return http.StatusNoContent, nil, nil
+	return deleted(a.res.RemoveCustomHostname(r.Context(), chi.URLParam(r, "hostname")))
 }

@@ -132,15 +132,7 @@ func (a *api) overrideSiteSpaceCustomization(w http.ResponseWriter, r *http.Requ
 	return ok(a.res.OverrideSiteSpaceCustomization(r.Context(), org, site, chi.URLParam(r, "siteSpaceId"), body))
 }
 
-// deleteSiteSpaceCustomization answers 205 when it removed overrides, 204 when there were none.
 func (a *api) deleteSiteSpaceCustomization(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	org, site := orgSite(r)
-	removed, err := a.res.DeleteSiteSpaceCustomization(r.Context(), org, site, chi.URLParam(r, "siteSpaceId"))
-	switch {
-	case err != nil:
-		return 0, nil, err
-	case removed:
-		return http.StatusResetContent, nil, nil
-	}
-	return http.StatusNoContent, nil, nil
+	return deleted(a.res.DeleteSiteSpaceCustomization(r.Context(), org, site, chi.URLParam(r, "siteSpaceId")))
 }

@@ -47,17 +47,9 @@ func (a *api) updateSiteRedirect(w http.ResponseWriter, r *http.Request) (int, a
 	return ok(a.res.UpdateSiteRedirect(r.Context(), org, site, chi.URLParam(r, "siteRedirectId"), in))
 }
 
-// deleteSiteRedirect answers 205 when it removed the redirect, 204 when there was none.
 func (a *api) deleteSiteRedirect(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	org, site := orgSite(r)
-	removed, err := a.res.DeleteSiteRedirect(r.Context(), org, site, chi.URLParam(r, "siteRedirectId"))
-	switch {
-	case err != nil:
-		return 0, nil, err
-	case removed:
-		return http.StatusResetContent, nil, nil
-	}
-	return http.StatusNoContent, nil, nil
+	return deleted(a.res.DeleteSiteRedirect(r.Context(), org, site, chi.URLParam(r, "siteRedirectId")))
 }
 
 func (a *api) getSiteRedirectBySource(w http.ResponseWriter, r *http.Request) (int, any, error) {
