@@ -561,7 +561,9 @@ type ComplexityRoot struct {
 		OccurredAt      func(childComplexity int) int
 		OrganizationID  func(childComplexity int) int
 		RevisionID      func(childComplexity int) int
+		SiteID          func(childComplexity int) int
 		SpaceID         func(childComplexity int) int
+		Target          func(childComplexity int) int
 		Type            func(childComplexity int) int
 		UserID          func(childComplexity int) int
 	}
@@ -1719,10 +1721,14 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
-		ChangeRequestEvents      func(childComplexity int, spaceID string, changeRequestID string) int
-		CommentEvents            func(childComplexity int, spaceID string) int
-		OrganizationMemberEvents func(childComplexity int, organizationID string) int
-		SpaceEvents              func(childComplexity int, spaceID string) int
+		ChangeRequestEvents      func(childComplexity int, spaceID string, changeRequestID string, after *string) int
+		CommentEvents            func(childComplexity int, spaceID string, after *string) int
+		GitSyncEvents            func(childComplexity int, spaceID string, after *string) int
+		OrganizationMemberEvents func(childComplexity int, organizationID string, after *string) int
+		OrganizationSiteEvents   func(childComplexity int, organizationID string, after *string) int
+		OrganizationSpaceEvents  func(childComplexity int, organizationID string, after *string) int
+		SpaceEvents              func(childComplexity int, spaceID string, after *string) int
+		TranslationEvents        func(childComplexity int, organizationID string, after *string) int
 	}
 
 	TableCellTarget struct {
@@ -2291,10 +2297,14 @@ type SpaceResolver interface {
 	Search(ctx context.Context, obj *model.Space, query string, first *int, after *string) (*model.SearchPageResultConnection, error)
 }
 type SubscriptionResolver interface {
-	SpaceEvents(ctx context.Context, spaceID string) (<-chan *model.LiveEvent, error)
-	ChangeRequestEvents(ctx context.Context, spaceID string, changeRequestID string) (<-chan *model.LiveEvent, error)
-	CommentEvents(ctx context.Context, spaceID string) (<-chan *model.LiveEvent, error)
-	OrganizationMemberEvents(ctx context.Context, organizationID string) (<-chan *model.LiveEvent, error)
+	SpaceEvents(ctx context.Context, spaceID string, after *string) (<-chan *model.LiveEvent, error)
+	ChangeRequestEvents(ctx context.Context, spaceID string, changeRequestID string, after *string) (<-chan *model.LiveEvent, error)
+	CommentEvents(ctx context.Context, spaceID string, after *string) (<-chan *model.LiveEvent, error)
+	GitSyncEvents(ctx context.Context, spaceID string, after *string) (<-chan *model.LiveEvent, error)
+	OrganizationMemberEvents(ctx context.Context, organizationID string, after *string) (<-chan *model.LiveEvent, error)
+	OrganizationSpaceEvents(ctx context.Context, organizationID string, after *string) (<-chan *model.LiveEvent, error)
+	OrganizationSiteEvents(ctx context.Context, organizationID string, after *string) (<-chan *model.LiveEvent, error)
+	TranslationEvents(ctx context.Context, organizationID string, after *string) (<-chan *model.LiveEvent, error)
 }
 type TeamResolver interface {
 	MemberList(ctx context.Context, obj *model.Team, first *int, after *string) (*model.Connection[*model.TeamMember], error)
@@ -4284,12 +4294,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LiveEvent.RevisionID(childComplexity), true
+	case "LiveEvent.siteId":
+		if e.ComplexityRoot.LiveEvent.SiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveEvent.SiteID(childComplexity), true
 	case "LiveEvent.spaceId":
 		if e.ComplexityRoot.LiveEvent.SpaceID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.LiveEvent.SpaceID(childComplexity), true
+	case "LiveEvent.target":
+		if e.ComplexityRoot.LiveEvent.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveEvent.Target(childComplexity), true
 	case "LiveEvent.type":
 		if e.ComplexityRoot.LiveEvent.Type == nil {
 			break
@@ -10111,7 +10133,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Subscription.ChangeRequestEvents(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
+		return e.ComplexityRoot.Subscription.ChangeRequestEvents(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["after"].(*string)), true
 	case "Subscription.commentEvents":
 		if e.ComplexityRoot.Subscription.CommentEvents == nil {
 			break
@@ -10122,7 +10144,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Subscription.CommentEvents(childComplexity, args["spaceId"].(string)), true
+		return e.ComplexityRoot.Subscription.CommentEvents(childComplexity, args["spaceId"].(string), args["after"].(*string)), true
+	case "Subscription.gitSyncEvents":
+		if e.ComplexityRoot.Subscription.GitSyncEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_gitSyncEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.GitSyncEvents(childComplexity, args["spaceId"].(string), args["after"].(*string)), true
 	case "Subscription.organizationMemberEvents":
 		if e.ComplexityRoot.Subscription.OrganizationMemberEvents == nil {
 			break
@@ -10133,7 +10166,29 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Subscription.OrganizationMemberEvents(childComplexity, args["organizationId"].(string)), true
+		return e.ComplexityRoot.Subscription.OrganizationMemberEvents(childComplexity, args["organizationId"].(string), args["after"].(*string)), true
+	case "Subscription.organizationSiteEvents":
+		if e.ComplexityRoot.Subscription.OrganizationSiteEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_organizationSiteEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.OrganizationSiteEvents(childComplexity, args["organizationId"].(string), args["after"].(*string)), true
+	case "Subscription.organizationSpaceEvents":
+		if e.ComplexityRoot.Subscription.OrganizationSpaceEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_organizationSpaceEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.OrganizationSpaceEvents(childComplexity, args["organizationId"].(string), args["after"].(*string)), true
 	case "Subscription.spaceEvents":
 		if e.ComplexityRoot.Subscription.SpaceEvents == nil {
 			break
@@ -10144,7 +10199,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Subscription.SpaceEvents(childComplexity, args["spaceId"].(string)), true
+		return e.ComplexityRoot.Subscription.SpaceEvents(childComplexity, args["spaceId"].(string), args["after"].(*string)), true
+	case "Subscription.translationEvents":
+		if e.ComplexityRoot.Subscription.TranslationEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_translationEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.TranslationEvents(childComplexity, args["organizationId"].(string), args["after"].(*string)), true
 
 	case "TableCellTarget.definition":
 		if e.ComplexityRoot.TableCellTarget.Definition == nil {
@@ -12389,10 +12455,14 @@ func (ec *executionContext) childFields_LiveEvent(ctx context.Context, field gra
 		return ec.fieldContext_LiveEvent_changeRequestId(ctx, field)
 	case "commentId":
 		return ec.fieldContext_LiveEvent_commentId(ctx, field)
+	case "siteId":
+		return ec.fieldContext_LiveEvent_siteId(ctx, field)
 	case "userId":
 		return ec.fieldContext_LiveEvent_userId(ctx, field)
 	case "revisionId":
 		return ec.fieldContext_LiveEvent_revisionId(ctx, field)
+	case "target":
+		return ec.fieldContext_LiveEvent_target(ctx, field)
 	case "actor":
 		return ec.fieldContext_LiveEvent_actor(ctx, field)
 	case "occurredAt":
@@ -20328,6 +20398,14 @@ func (ec *executionContext) field_Subscription_changeRequestEvents_args(ctx cont
 		return nil, err
 	}
 	args["changeRequestId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -20342,6 +20420,36 @@ func (ec *executionContext) field_Subscription_commentEvents_args(ctx context.Co
 		return nil, err
 	}
 	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_gitSyncEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -20356,6 +20464,58 @@ func (ec *executionContext) field_Subscription_organizationMemberEvents_args(ctx
 		return nil, err
 	}
 	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_organizationSiteEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_organizationSpaceEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -20370,6 +20530,36 @@ func (ec *executionContext) field_Subscription_spaceEvents_args(ctx context.Cont
 		return nil, err
 	}
 	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_translationEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -28486,6 +28676,29 @@ func (ec *executionContext) fieldContext_LiveEvent_commentId(_ context.Context, 
 	return graphql.NewScalarFieldContext("LiveEvent", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _LiveEvent_siteId(ctx context.Context, field graphql.CollectedField, obj *model.LiveEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LiveEvent_siteId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LiveEvent_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _LiveEvent_userId(ctx context.Context, field graphql.CollectedField, obj *model.LiveEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28530,6 +28743,38 @@ func (ec *executionContext) _LiveEvent_revisionId(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_LiveEvent_revisionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LiveEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _LiveEvent_target(ctx context.Context, field graphql.CollectedField, obj *model.LiveEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LiveEvent_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.AuditEventActor) graphql.Marshaler {
+			return ec.marshalNAuditEventActor2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAuditEventActor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LiveEvent_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LiveEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEventActor(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _LiveEvent_actor(ctx context.Context, field graphql.CollectedField, obj *model.LiveEvent) (ret graphql.Marshaler) {
@@ -52505,7 +52750,7 @@ func (ec *executionContext) _Subscription_spaceEvents(ctx context.Context, field
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Subscription().SpaceEvents(ctx, fc.Args["spaceId"].(string))
+			return ec.Resolvers.Subscription().SpaceEvents(ctx, fc.Args["spaceId"].(string), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
@@ -52549,7 +52794,7 @@ func (ec *executionContext) _Subscription_changeRequestEvents(ctx context.Contex
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Subscription().ChangeRequestEvents(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string))
+			return ec.Resolvers.Subscription().ChangeRequestEvents(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
@@ -52593,7 +52838,7 @@ func (ec *executionContext) _Subscription_commentEvents(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Subscription().CommentEvents(ctx, fc.Args["spaceId"].(string))
+			return ec.Resolvers.Subscription().CommentEvents(ctx, fc.Args["spaceId"].(string), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
@@ -52627,6 +52872,50 @@ func (ec *executionContext) fieldContext_Subscription_commentEvents(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_gitSyncEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_gitSyncEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().GitSyncEvents(ctx, fc.Args["spaceId"].(string), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
+			return ec.marshalNLiveEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLiveEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_gitSyncEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LiveEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_gitSyncEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Subscription_organizationMemberEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
 	return graphql.ResolveFieldStream(
 		ctx,
@@ -52637,7 +52926,7 @@ func (ec *executionContext) _Subscription_organizationMemberEvents(ctx context.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Subscription().OrganizationMemberEvents(ctx, fc.Args["organizationId"].(string))
+			return ec.Resolvers.Subscription().OrganizationMemberEvents(ctx, fc.Args["organizationId"].(string), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
@@ -52665,6 +52954,138 @@ func (ec *executionContext) fieldContext_Subscription_organizationMemberEvents(c
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Subscription_organizationMemberEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_organizationSpaceEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_organizationSpaceEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().OrganizationSpaceEvents(ctx, fc.Args["organizationId"].(string), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
+			return ec.marshalNLiveEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLiveEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_organizationSpaceEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LiveEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_organizationSpaceEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_organizationSiteEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_organizationSiteEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().OrganizationSiteEvents(ctx, fc.Args["organizationId"].(string), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
+			return ec.marshalNLiveEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLiveEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_organizationSiteEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LiveEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_organizationSiteEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_translationEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_translationEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().TranslationEvents(ctx, fc.Args["organizationId"].(string), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
+			return ec.marshalNLiveEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLiveEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_translationEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LiveEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_translationEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -65630,6 +66051,11 @@ func (ec *executionContext) _LiveEvent(ctx context.Context, sel ast.SelectionSet
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "siteId":
+			out.Values[i] = ec._LiveEvent_siteId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userId":
 			out.Values[i] = ec._LiveEvent_userId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -65638,6 +66064,11 @@ func (ec *executionContext) _LiveEvent(ctx context.Context, sel ast.SelectionSet
 		case "revisionId":
 			out.Values[i] = ec._LiveEvent_revisionId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._LiveEvent_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		case "actor":
@@ -77611,8 +78042,16 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 		return ec._Subscription_changeRequestEvents(ctx, fields[0])
 	case "commentEvents":
 		return ec._Subscription_commentEvents(ctx, fields[0])
+	case "gitSyncEvents":
+		return ec._Subscription_gitSyncEvents(ctx, fields[0])
 	case "organizationMemberEvents":
 		return ec._Subscription_organizationMemberEvents(ctx, fields[0])
+	case "organizationSpaceEvents":
+		return ec._Subscription_organizationSpaceEvents(ctx, fields[0])
+	case "organizationSiteEvents":
+		return ec._Subscription_organizationSiteEvents(ctx, fields[0])
+	case "translationEvents":
+		return ec._Subscription_translationEvents(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
