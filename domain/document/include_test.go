@@ -119,6 +119,12 @@ func TestFromBase(t *testing.T) {
 		{".gitbook/includes", "#anchor", "#anchor"},
 		{".gitbook/includes", "/root.md", "/root.md"},
 		{"", "../a.md", "../a.md"},
+		// Outside the root (a root .gitbook.yaml moved into docs/, or a synced folder): back in
+		// through the root's folders.
+		{"../.gitbook/includes", "../../docs/guide/boats.md#wind", "/guide/boats.md#wind"},
+		{"../../.gitbook/includes", "../../site/docs/a.md", "/a.md"},
+		{".gitbook/includes", "../../../docs/a.md", "/a.md"},
+		{"../.gitbook/includes", "../../a.md", "/a.md"},
 	}
 	for _, tt := range tests {
 		if got := fromBase(tt.base, tt.target); got != tt.want {
