@@ -21,7 +21,7 @@ import (
 
 // linkIndex resolves references against one revision's pages and files.
 type linkIndex struct {
-	pages  map[string]*model.RevisionPage // by path and by id
+	pages map[string]*model.RevisionPage // by path and by id
 	// byGit finds pages by the file Git Sync read them from, without ".md" ("guide/boats"):
 	// references in GitBook's markdown name files, which need not follow the page tree.
 	byGit  map[string]*model.RevisionPage

@@ -351,9 +351,9 @@ func TestGitBookIncludesOutsideRoot(t *testing.T) {
 			".gitbook/includes/banner.md": "---\ntitle: Banner\n---\n\nRead the **harbour rules** first, then [the boats](../../content/guide/boats.md#moorings).\n\n{% include \"tide.md\" %}\n",
 			".gitbook/includes/tide.md":   "High tide at noon.\n",
 			"CONTRIBUTING.md":             "Not part of the docs.\n",
-			"content/README.md":              "# Harbour\n\nWelcome.\n\n{% include \"../.gitbook/includes/banner.md\" %}\n",
-			"content/guide/boats.md":         "# Boats\n\n## Moorings\n\n{% include \"../../.gitbook/includes/banner.md\" %}\n",
-			"content/SUMMARY.md":             "# Table of contents\n\n* [Harbour](README.md)\n* [Boats](guide/boats.md)\n",
+			"content/README.md":           "# Harbour\n\nWelcome.\n\n{% include \"../.gitbook/includes/banner.md\" %}\n",
+			"content/guide/boats.md":      "# Boats\n\n## Moorings\n\n{% include \"../../.gitbook/includes/banner.md\" %}\n",
+			"content/SUMMARY.md":          "# Table of contents\n\n* [Harbour](README.md)\n* [Boats](guide/boats.md)\n",
 		}
 		src, head := gitRepo(t, repo)
 		sp, _ := e.importAndPublish(admin.Token, orgID, "Harbour", "harbour", map[string]any{"url": src, "ref": "refs/heads/main"})
