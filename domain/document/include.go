@@ -150,6 +150,22 @@ func IncludeKey(p string) string {
 	return p
 }
 
+// IncludedKeys lists the IncludeKey of every reusable content a markdown text includes (its
+// include tags outside code), in order, each once.
+func IncludedKeys(markdownText string) []string {
+	if !strings.Contains(markdownText, "include") {
+		return nil
+	}
+	var keys []string
+	_, _ = convert(markdownText, nil, func(src string) (Include, bool) {
+		if k := IncludeKey(src); !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+		return Include{}, false
+	})
+	return keys
+}
+
 // SearchTextIncluding is SearchText with the reusable contents a page includes read in place:
 // included maps IncludeKey of each reusable content's path to its markdown (without front
 // matter), and its id is its key.

@@ -132,3 +132,13 @@ func TestFromBase(t *testing.T) {
 		}
 	}
 }
+
+func TestIncludedKeys(t *testing.T) {
+	md := "{% include \"../.gitbook/includes/a.md\" %}\n\n```\n{% include \"code.md\" %}\n```\n\n{% hint style=\"info\" %}\n{% include \".gitbook/includes/b.md\" %}\n{% endhint %}\n\n{% include \"../../.gitbook/includes/a.md\" %}\n"
+	if got := strings.Join(IncludedKeys(md), " "); got != "a.md b.md" {
+		t.Errorf("IncludedKeys = %q, want a.md b.md", got)
+	}
+	if got := IncludedKeys("No tags.\n"); got != nil {
+		t.Errorf("IncludedKeys of plain text = %q", got)
+	}
+}
