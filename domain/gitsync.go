@@ -669,6 +669,9 @@ type pageGitMeta struct {
 	LinkTitle string `json:"linkTitle,omitempty"`
 	// Cover keeps the front matter's cover settings the page layout cannot hold.
 	Cover *coverGitMeta `json:"cover,omitempty"`
+	// Front is the front matter as written, which export writes back while the page's fields
+	// still read the same from it (gitsync.Page.FrontText).
+	Front string `json:"front,omitempty"`
 }
 
 // coverGitMeta is what a page keeps of its front matter's cover beyond the contract's layout: a
@@ -744,7 +747,7 @@ func applyFront(v *storage.PageVersion, p *gitsync.Page) {
 		v.LinkTarget = jsonText(map[string]string{"kind": "url", "url": p.URL})
 	}
 	if p.Path != "" {
-		v.Git = jsonText(pageGitMeta{Oid: p.OID, Path: p.Path, LinkTitle: p.LinkTitle, Cover: coverFromFront(f.Layout)})
+		v.Git = jsonText(pageGitMeta{Oid: p.OID, Path: p.Path, LinkTitle: p.LinkTitle, Cover: coverFromFront(f.Layout), Front: p.FrontText})
 	}
 }
 
@@ -911,7 +914,7 @@ func (r *App) gitContent(ctx context.Context, view storage.View) (*gitsync.Conte
 		var out []*gitsync.Page
 		for _, v := range children {
 			meta := readPageGit(v.Git)
-			p := &gitsync.Page{Kind: v.Type, Title: v.Title, Slug: v.Slug, Path: meta.Path, LinkTitle: meta.LinkTitle}
+			p := &gitsync.Page{Kind: v.Type, Title: v.Title, Slug: v.Slug, Path: meta.Path, LinkTitle: meta.LinkTitle, FrontText: meta.Front}
 			p.Front = gitsync.FrontMatter{Description: deref(v.Description), Icon: deref(v.Icon), Emoji: deref(v.Emoji),
 				Hidden: v.Hidden, NoIndex: v.NoIndex, Layout: layoutToFront(v.Layout, meta.Cover)}
 			if v.ContentID != nil {

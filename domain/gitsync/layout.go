@@ -42,7 +42,11 @@ type Page struct {
 	Slug     string
 	Markdown string
 	Front    FrontMatter
-	URL      string // link pages
+	// FrontText is the front matter as written (between its --- lines): Write writes it back
+	// while it still says what Front says, so GitBook's own YAML style (folded descriptions,
+	// keys Bindery does not read) survives a round trip.
+	FrontText string
+	URL       string // link pages
 	// Anchor is the id of a group heading's anchor (## Title <a href="#id" id="id"></a>): the
 	// group's slug when it differs from its title's.
 	Anchor string
@@ -464,7 +468,7 @@ func (r *reader) page(p, title string) *Page {
 	r.used[p] = true
 	b := r.files[p]
 	front, body := splitFrontMatter(string(b.Data))
-	page := &Page{Kind: "document", Path: p, OID: b.OID}
+	page := &Page{Kind: "document", Path: p, OID: b.OID, FrontText: front}
 	_ = yaml.Unmarshal([]byte(front), &page.Front) // a front matter that is not YAML is ignored
 	heading, rest := firstHeading(body)
 	switch {
@@ -660,7 +664,9 @@ func Write(c *Content) map[string][]byte {
 
 func pageFile(p *Page) []byte {
 	var b bytes.Buffer
-	if front, _ := yaml.Marshal(p.Front); len(front) > 0 && string(front) != "{}\n" {
+	if p.FrontText != "" && sameFront(p.FrontText, p.Front) {
+		b.WriteString("---\n" + p.FrontText + "\n---\n\n")
+	} else if front, _ := yaml.Marshal(p.Front); len(front) > 0 && string(front) != "{}\n" {
 		b.WriteString("---\n")
 		b.Write(front)
 		b.WriteString("---\n\n")
@@ -675,6 +681,15 @@ func pageFile(p *Page) []byte {
 		b.WriteByte('\n')
 	}
 	return b.Bytes()
+}
+
+// sameFront reports whether a front matter as written reads as front: what the page says now.
+func sameFront(text string, front FrontMatter) bool {
+	var was FrontMatter
+	_ = yaml.Unmarshal([]byte(text), &was)
+	a, _ := yaml.Marshal(was)
+	b, _ := yaml.Marshal(front)
+	return bytes.Equal(a, b)
 }
 
 func escapeLink(s string) string {

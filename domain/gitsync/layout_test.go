@@ -264,3 +264,24 @@ func keysOf(m map[string][]byte) []string {
 	sort.Strings(out)
 	return out
 }
+
+// A page's front matter is written back as GitBook wrote it (a folded description, keys Bindery
+// does not read) while the page still says the same; a changed field writes it anew.
+func TestWriteKeepsFrontMatterAsWritten(t *testing.T) {
+	page := "---\ndescription: >-\n  A folded\n  description\nlayout:\n  tags:\n    visible: true\n---\n\n# Home\n\nHello.\n"
+	c, err := Read(blobs(map[string]string{"README.md": page, "SUMMARY.md": "# Table of contents\n\n* [Home](README.md)\n"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Pages[0].Front.Description != "A folded description" {
+		t.Fatalf("description = %q", c.Pages[0].Front.Description)
+	}
+	Assign(c)
+	if got := string(Write(c)["README.md"]); got != page {
+		t.Errorf("Write = %q, want the page as read", got)
+	}
+	c.Pages[0].Front.Description = "Changed"
+	if got := string(Write(c)["README.md"]); !strings.HasPrefix(got, "---\ndescription: Changed\n") || strings.Contains(got, "folded") {
+		t.Errorf("Write after a change = %q", got)
+	}
+}
