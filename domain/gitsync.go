@@ -843,8 +843,11 @@ func (g *gitRun) exportSpace(ctx context.Context) error {
 		content.Redirects = g.setup.Redirects
 		// The layout the last import read: pages under the root .gitbook.yaml named, the file
 		// itself as it was.
-		if root, ok := gitsync.CleanPath(g.setup.Root); ok && g.setup.Config != "" {
-			content.Root, content.Config = root, []byte(g.setup.Config)
+		if root, ok := gitsync.CleanPath(g.setup.Root); ok {
+			content.Root = root
+		}
+		if g.setup.Config != "" {
+			content.Config = []byte(g.setup.Config)
 		}
 	}
 	gitsync.Assign(content)

@@ -23,8 +23,8 @@ type Content struct {
 	// Readme and Summary are the paths (relative to the root) of the first page and of the table
 	// of contents; Root is the synced root inside the project directory ("" for itself).
 	Root, Readme, Summary string
-	// Config is .gitbook.yaml as read when it moves the root: export writes it back unchanged
-	// (Write).
+	// Config is .gitbook.yaml as read: Write writes it back unchanged while it still names the
+	// content's root and redirects.
 	Config []byte
 }
 
@@ -123,12 +123,13 @@ type bookConfig struct {
 // pages with front matter, files under .gitbook/assets/.
 func Read(files map[string]Blob) (*Content, error) {
 	var cfg bookConfig
+	c := &Content{Redirects: map[string]string{}}
 	if b, ok := files[".gitbook.yaml"]; ok {
 		if err := yaml.Unmarshal(b.Data, &cfg); err != nil {
 			return nil, fmt.Errorf(".gitbook.yaml: %s", firstLine(err.Error()))
 		}
+		c.Config = b.Data
 	}
-	c := &Content{Redirects: map[string]string{}}
 	if cfg.Root != "" {
 		root, ok := CleanPath(strings.TrimPrefix(cfg.Root, "./"))
 		if !ok && path.Clean(cfg.Root) != "." && path.Clean(strings.TrimPrefix(cfg.Root, "./")) != "." {
@@ -136,7 +137,6 @@ func Read(files map[string]Blob) (*Content, error) {
 		}
 		if ok {
 			c.Root = root
-			c.Config = files[".gitbook.yaml"].Data
 		}
 	}
 	// Everything below is relative to the root.
@@ -618,13 +618,12 @@ func Write(c *Content) map[string][]byte {
 		}
 	}
 	list(c.Pages, 0)
-	summaryPath := "SUMMARY.md"
-	if c.Root != "" && c.Config != nil {
-		var cfg bookConfig
-		if yaml.Unmarshal(c.Config, &cfg) == nil {
-			if p, ok := configPath(cfg.Structure.Summary, "SUMMARY.md"); ok {
-				summaryPath = p
-			}
+	summaryPath, keepConfig := "SUMMARY.md", false
+	var cfg bookConfig
+	if c.Config != nil && yaml.Unmarshal(c.Config, &cfg) == nil && configRoot(cfg.Root) == c.Root && sameRedirects(cfg.Redirects, c.Redirects) {
+		keepConfig = true
+		if p, ok := configPath(cfg.Structure.Summary, "SUMMARY.md"); ok {
+			summaryPath = p
 		}
 	}
 	out[summaryPath] = summary.Bytes()
@@ -648,7 +647,7 @@ func Write(c *Content) map[string][]byte {
 		out = moved
 	}
 	switch {
-	case c.Root != "" && c.Config != nil:
+	case keepConfig:
 		out[".gitbook.yaml"] = c.Config
 	case c.Root != "" || len(c.Redirects) > 0:
 		cfg := bookConfig{Root: "./", Redirects: c.Redirects}
@@ -660,6 +659,28 @@ func Write(c *Content) map[string][]byte {
 		out[".gitbook.yaml"] = b
 	}
 	return out
+}
+
+// configRoot is the root a .gitbook.yaml's root: names ("" for the project directory).
+func configRoot(v string) string {
+	root, ok := CleanPath(strings.TrimPrefix(v, "./"))
+	if !ok {
+		return ""
+	}
+	return root
+}
+
+// sameRedirects compares redirects, nil and empty alike.
+func sameRedirects(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
 }
 
 func pageFile(p *Page) []byte {

@@ -285,3 +285,21 @@ func TestWriteKeepsFrontMatterAsWritten(t *testing.T) {
 		t.Errorf("Write after a change = %q", got)
 	}
 }
+
+// .gitbook.yaml is written back as read while it names the same root and redirects; otherwise
+// it is written anew.
+func TestWriteKeepsGitBookYAML(t *testing.T) {
+	cfg := "# Our layout\nroot: ./\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\nredirects:\n  old: README.md\n"
+	c, err := Read(blobs(map[string]string{".gitbook.yaml": cfg, "README.md": "# Home\n", "SUMMARY.md": "# Table of contents\n\n* [Home](README.md)\n"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	Assign(c)
+	if got := string(Write(c)[".gitbook.yaml"]); got != cfg {
+		t.Errorf(".gitbook.yaml = %q, want it as read", got)
+	}
+	c.Redirects = map[string]string{"older": "README.md"}
+	if got := string(Write(c)[".gitbook.yaml"]); strings.Contains(got, "# Our layout") || !strings.Contains(got, "older: README.md") {
+		t.Errorf(".gitbook.yaml after new redirects = %q", got)
+	}
+}
