@@ -350,6 +350,7 @@ func TestGitBookIncludesOutsideRoot(t *testing.T) {
 			".gitbook.yaml":               "# The docs live in content/.\nroot: ./content/\n",
 			".gitbook/includes/banner.md": "---\ntitle: Banner\n---\n\nRead the **harbour rules** first, then [the boats](../../content/guide/boats.md#moorings).\n\n{% include \"tide.md\" %}\n",
 			".gitbook/includes/tide.md":   "High tide at noon.\n",
+			".gitbook/includes/unused.md": "Included by no page.\n",
 			"CONTRIBUTING.md":             "Not part of the docs.\n",
 			"content/README.md":           "# Harbour\n\nWelcome.\n\n{% include \"../.gitbook/includes/banner.md\" %}\n",
 			"content/guide/boats.md":      "# Boats\n\n## Moorings\n\n{% include \"../../.gitbook/includes/banner.md\" %}\n",
@@ -405,6 +406,31 @@ func TestGitBookIncludesOutsideRoot(t *testing.T) {
 			if files[name] != body {
 				t.Errorf("export changed %s:\n%s\nwant:\n%s", name, files[name], body)
 			}
+		}
+
+		// A reusable content deleted in Bindery leaves the repository with the next export,
+		// though its file is outside the root.
+		var unused string
+		var listed struct {
+			Space struct {
+				Content struct{ ReusableContents []struct{ ID, Title string } }
+			}
+		}
+		e.gql(admin.Token, `query($s: ID!) { space(id: $s) { content { reusableContents { id title } } } }`, map[string]any{"s": sp}).ok(&listed)
+		for _, rc := range listed.Space.Content.ReusableContents {
+			if rc.Title == "Unused" {
+				unused = rc.ID
+			}
+		}
+		e.deleteReusableContent(admin.Token, target(sp, ""), unused).ok(nil)
+		e.call(admin.Token, "POST", "/spaces/"+sp+"/git/export", map[string]any{"url": dstURL, "ref": "refs/heads/main", "commitMessage": "Export"}).want(http.StatusNoContent)
+		e.runJobs()
+		if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
+			t.Fatalf("export after the delete: %s %s", state, msg)
+		}
+		again, _ := branchFiles(t, dstDir, "main")
+		if _, ok := again[".gitbook/includes/unused.md"]; ok || again[".gitbook/includes/banner.md"] != repo[".gitbook/includes/banner.md"] || len(again) != len(exported)-1 {
+			t.Errorf("export after the delete wrote %v", keys(again))
 		}
 	})
 }

@@ -302,19 +302,29 @@ func replaceDir(wt *git.Worktree, dir, sub string, files map[string][]byte) erro
 		root = "."
 	}
 	var existing []string
-	_ = util.Walk(wt.Filesystem, root, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return nil
-		}
-		if info.IsDir() {
-			if path.Base(p) == ".git" {
-				return filepath.SkipDir
+	walk := func(from string, keep func(p string) bool) {
+		_ = util.Walk(wt.Filesystem, from, func(p string, info os.FileInfo, err error) error {
+			if err != nil {
+				return nil
+			}
+			if info.IsDir() {
+				if path.Base(p) == ".git" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if p = strings.TrimPrefix(p, "/"); keep(p) {
+				existing = append(existing, p)
 			}
 			return nil
-		}
-		existing = append(existing, strings.TrimPrefix(p, "/"))
-		return nil
-	})
+		})
+	}
+	walk(root, func(string) bool { return true })
+	if sub != "" {
+		// The project directory's own .gitbook/includes/ is the space's too (Read): its markdown
+		// files are replaced with the rest, so a reusable content deleted in Bindery leaves it.
+		walk(path.Join(dir, IncludesDir), func(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".md") })
+	}
 	for _, p := range existing {
 		if _, err := wt.Remove(p); err != nil {
 			_ = wt.Filesystem.Remove(p)
