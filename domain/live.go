@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
@@ -147,10 +148,31 @@ func (r *App) orgChannel(ctx context.Context, orgID string, after *string, match
 	}})
 }
 
+// recheckEvery bounds how long a subscriber's access goes unchecked while no event that can
+// change it passes: a safety net for a change no event names.
+const recheckEvery = 5 * time.Second
+
+// changesAccess reports whether an event can change who reads what: memberships, roles, grants,
+// teams, collections, a space's settings or place, the organization's settings, single sign-on,
+// a sign-out. Events commit in one order, so a subscriber that checks again at such an event
+// sends nothing after it that it may no longer read.
+func changesAccess(ev *storage.Event) bool {
+	switch {
+	case ev.Type == EventSpaceContentUpdated, strings.HasPrefix(ev.Type, "space_gitsync_"), strings.HasPrefix(ev.Type, "space_installation"):
+		return false
+	case strings.HasPrefix(ev.Type, "member_"), strings.HasPrefix(ev.Type, "permission_"), strings.HasPrefix(ev.Type, "team_"),
+		strings.HasPrefix(ev.Type, "collection_"), strings.HasPrefix(ev.Type, "space_"), strings.HasPrefix(ev.Type, "saml_provider_"),
+		ev.Type == EventOrganizationUpdated, ev.Type == EventUserSignedOut:
+		return true
+	}
+	return false
+}
+
 // live follows the events committed from now on, or after the event after (one of the channel's
 // organization's, still kept): those the channel matches are sent while the subscriber may
-// still read the channel (checked afresh for each) and sees the event's object, and the stream
-// ends when that check fails or ctx ends. The caller has checked the subscriber once already.
+// still read the channel, and sees the event's object. The channel's access is checked again, with
+// a fresh request state, at every event that can change access and at least every recheckEvery;
+// the stream ends when that check fails or ctx ends. The caller has checked the subscriber once.
 func (r *App) live(ctx context.Context, after *string, ch channel) (<-chan *model.LiveEvent, error) {
 	if _, err := authz.RequireActor(ctx); err != nil {
 		return nil, err
@@ -171,15 +193,22 @@ func (r *App) live(ctx context.Context, after *string, ch channel) (<-chan *mode
 	out := make(chan *model.LiveEvent, 16)
 	go func() {
 		defer close(out)
+		checked := time.Now()
+		stale := false // an event that can change access passed since the last check
 		_ = r.Store.FollowEvents(ctx, from, func(ev *storage.Event) error {
+			if ev.OrganizationID == ch.orgID && changesAccess(ev) {
+				stale = true
+			}
 			if !ch.match(ev) {
 				return nil
 			}
-			fresh := r.WithRequestState(ctx)
-			if err := ch.may(fresh); err != nil {
-				return err // no longer allowed: the subscription ends
+			if stale || time.Since(checked) >= recheckEvery {
+				if err := ch.may(r.WithRequestState(ctx)); err != nil {
+					return err // no longer allowed: the subscription ends
+				}
+				checked, stale = time.Now(), false
 			}
-			if ch.sees != nil && !ch.sees(fresh, ev) {
+			if ch.sees != nil && !ch.sees(r.WithRequestState(ctx), ev) {
 				return nil
 			}
 			select {

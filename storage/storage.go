@@ -50,6 +50,7 @@ type Store struct {
 	// feed wakes this process's event subscribers (event_feed.go); pgDSN is where the PostgreSQL
 	// listener connects.
 	feed  eventFeed
+	tail  eventTail
 	pgDSN string
 }
 

@@ -300,5 +300,6 @@ func (s *Store) DispatchWebhooks(ctx context.Context, body func(*Event) string, 
 // PostgreSQL any server's).
 func (s *Store) WaitForEvents() <-chan struct{} {
 	s.listen()
-	return s.feed.signal()
+	wake, _ := s.feed.signal()
+	return wake
 }

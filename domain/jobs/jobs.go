@@ -8,6 +8,7 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -148,6 +149,9 @@ type Config struct {
 	PollInterval time.Duration
 	// JobTimeout bounds a job's run unless its kind says otherwise (default 15 minutes).
 	JobTimeout time.Duration
+	// RescueAfter is how long after it started a job whose server died mid-run is picked up
+	// again (default JobTimeout and 5 minutes; it must exceed every kind's timeout).
+	RescueAfter time.Duration
 }
 
 // Runner works the queue until Stop.
@@ -176,7 +180,7 @@ func Start(ctx context.Context, store *storage.Store, reg *Registry, cfg Config)
 		FetchCooldown:     min(cfg.PollInterval, river.FetchCooldownDefault),
 		JobTimeout:        cfg.JobTimeout,
 		// A job whose server died mid-run is picked up again this long after it started.
-		RescueStuckJobsAfter: max(cfg.JobTimeout, 0) + 5*time.Minute,
+		RescueStuckJobsAfter: cmp.Or(cfg.RescueAfter, max(cfg.JobTimeout, 0)+5*time.Minute),
 		PeriodicJobs:         reg.periodic,
 	}
 	if len(reg.kinds) == 0 {
