@@ -70,7 +70,7 @@ func TestSiteMcpServers(t *testing.T) {
 		e.call(o.admin.Token, "PATCH", base+"/"+id, map[string]any{"headers": map[string]any{"X-Unknown": "********"}}).wantError(http.StatusBadRequest)
 		e.call(o.admin.Token, "PATCH", base+"/"+id, map[string]any{"url": "ftp://a.example.com"}).wantError(http.StatusBadRequest)
 		e.call(o.admin.Token, "PATCH", base+"/nope", map[string]any{"name": "x"}).wantError(http.StatusNotFound)
-		if err := raw.QueryRow("SELECT headers_sealed FROM site_mcp_servers WHERE id = '"+id+"'").Scan(&sealed); err != nil {
+		if err := raw.QueryRow("SELECT headers_sealed FROM site_mcp_servers WHERE id = '" + id + "'").Scan(&sealed); err != nil {
 			t.Fatal(err)
 		}
 		if opened := e.openMcpHeaders(t, sealed); opened["Authorization"] != "Bearer s3cr3t-value" || opened["X-Region"] != "eu" || len(opened) != 2 {
