@@ -109,20 +109,33 @@ func (r *App) orgRetriever(ctx context.Context, orgID string) (answer.Retriever,
 }
 
 // retrieve searches the given spaces and returns the best pages with their markdown: the
-// search's statements and one more. place says for a hit its revision, its URL, and what of its
-// markdown the asker reads (nil: all of it).
+// search's statements and one more, and with an embedding model one more (embeddings.go), the
+// semantic ranking merged with the lexical one. place says for a hit its revision, its URL, and
+// what of its markdown the asker reads (nil: all of it).
 func (r *App) retrieve(ctx context.Context, orgID string, spaceIDs []string, query string, limit int,
 	place func(*search.Hit, *model.SearchPageResult) (revision, url string, visible func(string) string)) ([]answer.Page, error) {
 	window, err := windowOf(&limit, nil)
 	if err != nil {
 		return nil, err
 	}
-	results, hits, err := r.searchPages(ctx, orgID, spaceIDs, query, window)
-	if err != nil || len(results) == 0 {
+	plan, err := r.planSearch(ctx, orgID, spaceIDs, query, &window)
+	if err != nil || len(spaceIDs) == 0 {
+		return nil, err
+	}
+	lexical, err := plan.Pages(ctx, window)
+	if err != nil {
+		return nil, err
+	}
+	hits := fuseHits(lexical.Items, r.semanticHits(ctx, spaceIDs, query, limit), limit)
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	results, err := r.searchResults(ctx, plan.Terms(), hits)
+	if err != nil {
 		return nil, err
 	}
 	var contentIDs []string
-	for _, h := range hits.Items {
+	for _, h := range hits {
 		if h.ContentID != nil {
 			contentIDs = append(contentIDs, *h.ContentID)
 		}
@@ -133,7 +146,7 @@ func (r *App) retrieve(ctx context.Context, orgID string, spaceIDs []string, que
 	}
 	out := make([]answer.Page, 0, len(results))
 	for i, res := range results {
-		h := hits.Items[i]
+		h := hits[i]
 		if h.ContentID == nil {
 			continue // not a document: nothing to quote
 		}
