@@ -108,6 +108,12 @@ type ComplexityRoot struct {
 		App func(childComplexity int) int
 	}
 
+	AskRatingSummary struct {
+		Days      func(childComplexity int) int
+		Helpful   func(childComplexity int) int
+		Unhelpful func(childComplexity int) int
+	}
+
 	AttributeChange struct {
 		After  func(childComplexity int) int
 		Before func(childComplexity int) int
@@ -1462,6 +1468,7 @@ type ComplexityRoot struct {
 		AdaptiveTemplateConditions func(childComplexity int) int
 		AgentsContext              func(childComplexity int) int
 		Ask                        func(childComplexity int, question string, mode *string, currentSiteSpace *string, siteSpaceIds []string) int
+		AskRatings                 func(childComplexity int, days *int) int
 		Basename                   func(childComplexity int) int
 		CreatedAt                  func(childComplexity int) int
 		Customization              func(childComplexity int) int
@@ -2289,6 +2296,7 @@ type SiteResolver interface {
 	VisibleStructure(ctx context.Context, obj *model.Site, claims model.Document) (*model.SiteStructure, error)
 	Ask(ctx context.Context, obj *model.Site, question string, mode *string, currentSiteSpace *string, siteSpaceIds []string) (*answer.Answer, error)
 	RecommendedQuestions(ctx context.Context, obj *model.Site, siteSpaceID *string) ([]string, error)
+	AskRatings(ctx context.Context, obj *model.Site, days *int) (*model.AskRatingSummary, error)
 	ReaderSettings(ctx context.Context, obj *model.Site) (*model.SiteReaderSettings, error)
 	ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error)
 	McpServers(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.SiteMcpServer], error)
@@ -2511,6 +2519,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AppURLs.App(childComplexity), true
+
+	case "AskRatingSummary.days":
+		if e.ComplexityRoot.AskRatingSummary.Days == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AskRatingSummary.Days(childComplexity), true
+	case "AskRatingSummary.helpful":
+		if e.ComplexityRoot.AskRatingSummary.Helpful == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AskRatingSummary.Helpful(childComplexity), true
+	case "AskRatingSummary.unhelpful":
+		if e.ComplexityRoot.AskRatingSummary.Unhelpful == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AskRatingSummary.Unhelpful(childComplexity), true
 
 	case "AttributeChange.after":
 		if e.ComplexityRoot.AttributeChange.After == nil {
@@ -9014,6 +9041,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Ask(childComplexity, args["question"].(string), args["mode"].(*string), args["currentSiteSpace"].(*string), args["siteSpaceIds"].([]string)), true
+	case "Site.askRatings":
+		if e.ComplexityRoot.Site.AskRatings == nil {
+			break
+		}
+
+		args, err := ec.field_Site_askRatings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.AskRatings(childComplexity, args["days"].(*int)), true
 	case "Site.basename":
 		if e.ComplexityRoot.Site.Basename == nil {
 			break
@@ -11453,7 +11491,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_mcp_server.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/ask_rating.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_mcp_server.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -11522,6 +11560,7 @@ type PublishedURLs {
 	{Name: "schema/account.graphqls", Input: sourceData("schema/account.graphqls"), BuiltIn: false},
 	{Name: "schema/app.graphqls", Input: sourceData("schema/app.graphqls"), BuiltIn: false},
 	{Name: "schema/ask.graphqls", Input: sourceData("schema/ask.graphqls"), BuiltIn: false},
+	{Name: "schema/ask_rating.graphqls", Input: sourceData("schema/ask_rating.graphqls"), BuiltIn: false},
 	{Name: "schema/audit.graphqls", Input: sourceData("schema/audit.graphqls"), BuiltIn: false},
 	{Name: "schema/change_request.graphqls", Input: sourceData("schema/change_request.graphqls"), BuiltIn: false},
 	{Name: "schema/collection.graphqls", Input: sourceData("schema/collection.graphqls"), BuiltIn: false},
@@ -11656,6 +11695,18 @@ func (ec *executionContext) childFields_AppURLs(ctx context.Context, field graph
 		return ec.fieldContext_AppURLs_app(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AppURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_AskRatingSummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "days":
+		return ec.fieldContext_AskRatingSummary_days(ctx, field)
+	case "helpful":
+		return ec.fieldContext_AskRatingSummary_helpful(ctx, field)
+	case "unhelpful":
+		return ec.fieldContext_AskRatingSummary_unhelpful(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AskRatingSummary", field.Name)
 }
 
 func (ec *executionContext) childFields_AttributeChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14090,6 +14141,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_ask(ctx, field)
 	case "recommendedQuestions":
 		return ec.fieldContext_Site_recommendedQuestions(ctx, field)
+	case "askRatings":
+		return ec.fieldContext_Site_askRatings(ctx, field)
 	case "readerSettings":
 		return ec.fieldContext_Site_readerSettings(ctx, field)
 	case "shareLinks":
@@ -19948,6 +20001,20 @@ func (ec *executionContext) field_Revision_semanticChanges_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Site_askRatings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "days",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["days"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Site_ask_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -21407,6 +21474,75 @@ func (ec *executionContext) _AppURLs_app(ctx context.Context, field graphql.Coll
 }
 func (ec *executionContext) fieldContext_AppURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AppURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AskRatingSummary_days(ctx context.Context, field graphql.CollectedField, obj *model.AskRatingSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AskRatingSummary_days(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Days, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AskRatingSummary_days(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AskRatingSummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AskRatingSummary_helpful(ctx context.Context, field graphql.CollectedField, obj *model.AskRatingSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AskRatingSummary_helpful(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Helpful, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AskRatingSummary_helpful(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AskRatingSummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AskRatingSummary_unhelpful(ctx context.Context, field graphql.CollectedField, obj *model.AskRatingSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AskRatingSummary_unhelpful(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Unhelpful, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AskRatingSummary_unhelpful(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AskRatingSummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AttributeChange_name(ctx context.Context, field graphql.CollectedField, obj *model.AttributeChange) (ret graphql.Marshaler) {
@@ -48520,6 +48656,50 @@ func (ec *executionContext) fieldContext_Site_recommendedQuestions(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_askRatings(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_askRatings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().AskRatings(ctx, obj, fc.Args["days"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AskRatingSummary) graphql.Marshaler {
+			return ec.marshalNAskRatingSummary2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAskRatingSummary(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_askRatings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AskRatingSummary(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_askRatings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_readerSettings(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -62852,6 +63032,54 @@ func (ec *executionContext) _AppURLs(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
+var askRatingSummaryImplementors = []string{"AskRatingSummary"}
+
+func (ec *executionContext) _AskRatingSummary(ctx context.Context, sel ast.SelectionSet, obj *model.AskRatingSummary) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, askRatingSummaryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AskRatingSummary")
+		case "days":
+			out.Values[i] = ec._AskRatingSummary_days(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "helpful":
+			out.Values[i] = ec._AskRatingSummary_helpful(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unhelpful":
+			out.Values[i] = ec._AskRatingSummary_unhelpful(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var attributeChangeImplementors = []string{"AttributeChange"}
 
 func (ec *executionContext) _AttributeChange(ctx context.Context, sel ast.SelectionSet, obj *model.AttributeChange) graphql.Marshaler {
@@ -75753,6 +75981,44 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "askRatings":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_askRatings(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "readerSettings":
 			field := field
 
@@ -81520,6 +81786,16 @@ func (ec *executionContext) marshalNApiInformation2ᚖgithubᚗcomᚋbinderyᚋb
 
 func (ec *executionContext) marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAppURLs(ctx context.Context, sel ast.SelectionSet, v model.AppURLs) graphql.Marshaler {
 	return ec._AppURLs(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNAskRatingSummary2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAskRatingSummary(ctx context.Context, sel ast.SelectionSet, v *model.AskRatingSummary) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AskRatingSummary(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNAttributeChange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAttributeChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AttributeChange) graphql.Marshaler {
