@@ -82,7 +82,9 @@ func TestReaderAskPanel(t *testing.T) {
 		e.readerPost("/sites/asked/~ask/rating", "application/json", `{"question":"Q?"}`, "Sec-Fetch-Site", "same-origin").want(http.StatusBadRequest)
 		var g struct {
 			Organization struct {
-				Site struct{ AskRatings struct{ Days, Helpful, Unhelpful int } }
+				Site struct {
+					AskRatings struct{ Days, Helpful, Unhelpful int }
+				}
 			}
 		}
 		e.gql(o.admin.Token, `query($o: ID!, $s: ID!) { organization(id: $o) { site(id: $s) { askRatings { days helpful unhelpful } } } }`,
