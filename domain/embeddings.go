@@ -46,7 +46,10 @@ func init() {
 		jobs.Add(reg, func(ctx context.Context, job *jobs.Job[embedSpaceArgs]) error {
 			_, err := r.EmbedSpace(ctx, job.Args.SpaceID)
 			return err
-		}, jobs.Timeout(15*time.Minute))
+		}, jobs.Timeout(15*time.Minute), jobs.GiveUp(func(ctx context.Context, job *jobs.Job[embedSpaceArgs], err error) {
+			slog.WarnContext(ctx, "embedding a space gave up; the next sweep queues it again", "space", job.Args.SpaceID, "err", err)
+			_ = r.Store.ForgetQueuedEmbeddings(ctx, job.Args.SpaceID)
+		}))
 		jobs.Add(reg, func(ctx context.Context, _ *jobs.Job[embedSweepArgs]) error {
 			_, err := r.QueueEmbeddings(ctx)
 			return err

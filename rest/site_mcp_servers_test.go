@@ -3,8 +3,10 @@ package rest_test
 import (
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/bindery/bindery/domain/gitsync"
@@ -158,4 +160,35 @@ func (e *env) openMcpHeaders(t *testing.T, sealed string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// Listing a site's MCP servers costs the same statements however many there are, through both
+// doors.
+func TestSiteMcpServerListStatements(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		p := newPublishingSite(e, "counted")
+		o := p.o
+		e.res.GitSync.SecretKey = "a server secret"
+		base := p.path + "/mcp-servers"
+		add := func(n int) {
+			for i := range n {
+				e.call(o.admin.Token, "POST", base, map[string]any{"name": fmt.Sprintf("Server %d", i), "url": "https://mcp.example.com/mcp",
+					"headers": map[string]any{"Authorization": "Bearer x", "X-Team": "docs"}}).want(http.StatusCreated)
+			}
+		}
+		count := func() (int64, int64) {
+			var rest, gql atomic.Int64
+			e.callCounted(o.admin.Token, "GET", base, nil, &rest).want(http.StatusOK)
+			e.gqlCounted(o.admin.Token, `query($o: ID!, $s: ID!) { organization(id: $o) { site(id: $s) { mcpServers { totalCount nodes { id name url headers { name value } } } } } }`,
+				map[string]any{"o": o.id, "s": p.site}, &gql).ok(nil)
+			return rest.Load(), gql.Load()
+		}
+		add(1)
+		count()
+		fewREST, fewGQL := count()
+		add(9)
+		if manyREST, manyGQL := count(); manyREST > fewREST || manyGQL > fewGQL {
+			t.Errorf("statements: REST %d → %d, GraphQL %d → %d with 1 → 10 servers", fewREST, manyREST, fewGQL, manyGQL)
+		}
+	})
 }

@@ -147,3 +147,10 @@ func (s *Store) ChunkVectors(ctx context.Context, spaceIDs []string, model strin
 		OrderExpr("pe.space_id, pe.page_id, pe.chunk").Scan(ctx, &out)
 	return out, translate(err)
 }
+
+// ForgetQueuedEmbeddings clears the revision a space was queued for, so that the next sweep
+// queues it again (after its job gave up).
+func (s *Store) ForgetQueuedEmbeddings(ctx context.Context, spaceID string) error {
+	_, err := s.db.NewUpdate().Model((*SpaceEmbeddings)(nil)).Set("queued_revision = ''").Where("space_id = ?", spaceID).Exec(ctx)
+	return translate(err)
+}
