@@ -113,7 +113,8 @@ func (r *App) retrieve(ctx context.Context, orgID string, spaceIDs []string, que
 	if err != nil {
 		return nil, err
 	}
-	hits := fuseHits(lexical.Items, r.semanticHits(ctx, spaceIDs, query, limit), limit)
+	semantic, anchors := r.semanticHits(ctx, spaceIDs, query, limit)
+	hits := fuseHits(lexical.Items, semantic, limit)
 	if len(hits) == 0 {
 		return nil, nil
 	}
@@ -142,7 +143,11 @@ func (r *App) retrieve(ctx context.Context, orgID string, spaceIDs []string, que
 		if visible != nil {
 			md = visible(md)
 		}
-		out = append(out, answer.Page{SpaceID: h.SpaceID, RevisionID: rev, PageID: h.PageID, Title: res.Title, URL: url, Markdown: md})
+		page := answer.Page{SpaceID: h.SpaceID, RevisionID: rev, PageID: h.PageID, Title: res.Title, URL: url, Markdown: md}
+		if a, ok := anchors[h.SpaceID+"/"+h.PageID]; ok {
+			page.Anchors = []string{a}
+		}
+		out = append(out, page)
 	}
 	return out, nil
 }

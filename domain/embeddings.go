@@ -136,23 +136,25 @@ func (r *App) EmbedSpace(ctx context.Context, spaceID string) (int, error) {
 }
 
 // semanticHits ranks the current pages of spaceIDs by the cosine similarity of their best chunk
-// to query, best first, at most limit: one embedding request and one statement. Without an
-// embedding model, or when the provider fails (retrieval then stays lexical), none.
-func (r *App) semanticHits(ctx context.Context, spaceIDs []string, query string, limit int) []*search.Hit {
+// to query, best first, at most limit, with the anchor of each page's best chunk (by
+// "space/page"): one embedding request and one statement. Without an embedding model, or when
+// the provider fails (retrieval then stays lexical), none.
+func (r *App) semanticHits(ctx context.Context, spaceIDs []string, query string, limit int) ([]*search.Hit, map[string]string) {
 	if r.Embeddings == nil || len(spaceIDs) == 0 {
-		return nil
+		return nil, nil
 	}
 	q, err := r.Embeddings.Embed(ctx, []string{query})
 	if err != nil {
 		slog.WarnContext(ctx, "embedding a question failed; retrieval is lexical", "err", err)
-		return nil
+		return nil, nil
 	}
 	chunks, err := r.Store.ChunkVectors(ctx, spaceIDs, r.Embeddings.Model())
 	if err != nil {
 		slog.WarnContext(ctx, "reading vectors failed; retrieval is lexical", "err", err)
-		return nil
+		return nil, nil
 	}
 	best := map[string]*search.Hit{}
+	anchors := map[string]string{}
 	var order []*search.Hit
 	for _, c := range chunks {
 		score := embedding.Similarity(q[0], embedding.Decode(c.Vector))
@@ -162,9 +164,11 @@ func (r *App) semanticHits(ctx context.Context, spaceIDs []string, query string,
 			content := c.ContentID
 			h = &search.Hit{SpaceID: c.SpaceID, PageID: c.PageID, ContentID: &content, Title: c.Title, Rank: score}
 			best[key] = h
+			anchors[key] = c.Anchor
 			order = append(order, h)
 		} else if score > h.Rank {
 			h.Rank = score
+			anchors[key] = c.Anchor
 		}
 	}
 	slices.SortStableFunc(order, func(a, b *search.Hit) int {
@@ -176,7 +180,7 @@ func (r *App) semanticHits(ctx context.Context, spaceIDs []string, query string,
 		}
 		return 0
 	})
-	return order[:min(limit, len(order))]
+	return order[:min(limit, len(order))], anchors
 }
 
 // fuseHits merges the lexical and the semantic rankings of pages by reciprocal rank fusion, at

@@ -90,8 +90,8 @@ func TestAskFindsByMeaningWhatTheAskerMayRead(t *testing.T) {
 		}
 		e.embedAll()
 		e.call(o.guest.Token, "POST", "/orgs/"+o.org+"/ask?format=markdown", question).want(200).decode(&got)
-		if s := got.Answer.Sources; len(s) == 0 || s[0].Page != o.tokensPage {
-			t.Fatalf("sources = %+v, want the API tokens page first", s)
+		if s := got.Answer.Sources; len(s) == 0 || s[0].Page != o.tokensPage || len(s[0].Sections) != 1 || s[0].Sections[0] != "revoke-a-token" {
+			t.Fatalf("sources = %+v, want the API tokens page's section found by meaning first", s)
 		}
 		for _, p := range fake.Prompts() {
 			if strings.Contains(p, "swordfish") {

@@ -38,6 +38,8 @@ func TestReaderAskPanel(t *testing.T) {
 			t.Error("an inline script in the page")
 		}
 		e.read("/sites/asked/~static/ask.js", nil).want(http.StatusOK)
+		e.read("/sites/asked/~search?q=installer", nil).want(http.StatusOK).has(`data-ask-form`)
+		e.read("/sites/asked/installation", nil).want(http.StatusOK).has(`data-ask-form`)
 
 		// Streamed: the answer as it grows, then the final one with its sources as links.
 		res := e.read("/sites/asked/~ask?q=How+do+I+run+the+installer%3F", nil, "Accept", "text/event-stream").want(http.StatusOK)
