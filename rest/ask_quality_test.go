@@ -91,8 +91,8 @@ func TestAskQuality(t *testing.T) {
 				}
 			}
 			n := float64(len(set.Questions))
-			t.Logf("%s: top source right %.2f, a right page cited %.2f, nothing found %.2f (%d questions, %d pages; provider %s)",
-				label, float64(top)/n, float64(cited)/n, float64(none)/n, len(set.Questions), len(pages), provider)
+			t.Logf("%s, %s: top source right %.2f, a right page cited %.2f, nothing found %.2f (%d questions, %d pages; provider %s)",
+				t.Name(), label, float64(top)/n, float64(cited)/n, float64(none)/n, len(set.Questions), len(pages), provider)
 		}
 		measure("words only")
 		if cfg.EmbeddingModel != "" {
