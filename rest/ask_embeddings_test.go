@@ -93,6 +93,20 @@ func TestAskFindsByMeaningWhatTheAskerMayRead(t *testing.T) {
 		if s := got.Answer.Sources; len(s) == 0 || s[0].Page != o.tokensPage || len(s[0].Sections) != 1 || s[0].Sections[0] != "revoke-a-token" {
 			t.Fatalf("sources = %+v, want the API tokens page's section found by meaning first", s)
 		}
+		// GraphQL asks the same way.
+		var g struct {
+			Organization struct {
+				Ask struct {
+					Found   bool
+					Sources []struct{ PageID string }
+				}
+			}
+		}
+		e.gql(o.guest.Token, `query($o: ID!) { organization(id: $o) { ask(query: "Where do I invalidate my credential?") { found sources { pageId } } } }`,
+			map[string]any{"o": o.org}).ok(&g)
+		if a := g.Organization.Ask; !a.Found || len(a.Sources) == 0 || a.Sources[0].PageID != o.tokensPage {
+			t.Errorf("GraphQL answer = %+v", a)
+		}
 		for _, p := range fake.Prompts() {
 			if strings.Contains(p, "swordfish") {
 				t.Fatalf("a page the guest may not read reached the model:\n%s", p)
