@@ -46,7 +46,7 @@ const (
 )
 
 // build is part of every ETag, so that a new reader never answers 304 with an old page.
-const build = "reader-1"
+const build = "reader-2"
 
 // Handler serves published sites.
 type Handler struct {
