@@ -332,6 +332,10 @@ func TestAskInSite(t *testing.T) {
 		fake.Reply = func(string) string { return "How do I create an API token?" }
 		e.call(o.admin.Token, "GET", "/orgs/"+o.org+"/sites/"+site+"/ask/questions", nil).want(200)
 		e.runJobs()
+		// Drawn from what a visitor without claims reads: the conditional block stays out.
+		if last := fake.Prompts()[len(fake.Prompts())-1]; !strings.Contains(last, "Pro tokens") || strings.Contains(last, "swordfish") {
+			t.Errorf("the site's questions were drawn from:\n%s", last)
+		}
 		res = e.call(o.admin.Token, "GET", "/orgs/"+o.org+"/sites/"+site+"/ask/questions", nil).want(200)
 		if ev := events(res.Body); len(ev) != 1 {
 			t.Errorf("events = %q", ev)
