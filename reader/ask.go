@@ -26,6 +26,9 @@ import (
 // share key, visitor token and claims apply, as on every page. Without a provider the panel and
 // its routes are absent.
 
+// domainApp is the application the panel asks (the one place ask.go names the handler's field).
+func (h *Handler) domainApp() *domain.App { return h.res }
+
 // askRoutes mounts the Ask panel's routes.
 func (h *Handler) askRoutes(r chi.Router) {
 	r.Get("/{name}/~ask", h.serveAsk)
@@ -36,7 +39,7 @@ func (h *Handler) askRoutes(r chi.Router) {
 // search's, and the URL of a static file beside reader.js.
 func (h *Handler) askFuncs() template.FuncMap {
 	return template.FuncMap{
-		"askOn":  func() bool { return h.res.Answers != nil },
+		"askOn":  func() bool { return h.domainApp().Answers != nil },
 		"askURL": func(searchURL string) string { return strings.TrimSuffix(searchURL, "~search") + "~ask" },
 		"askParagraphs": func(md string) []string {
 			var out []string
@@ -88,7 +91,7 @@ func askQuestion(req *http.Request) (answer.Question, error) {
 
 // serveAsk answers a visitor's question: streamed to ask.js, or as a page of its own.
 func (h *Handler) serveAsk(w http.ResponseWriter, req *http.Request) {
-	if h.res.Answers == nil {
+	if h.domainApp().Answers == nil {
 		h.errorPage(w, req, http.StatusNotFound, "Page not found", "There is nothing at this address.")
 		return
 	}
@@ -96,13 +99,13 @@ func (h *Handler) serveAsk(w http.ResponseWriter, req *http.Request) {
 	in, err := askQuestion(req)
 	if err == nil {
 		var ps *domain.PublishedSite
-		if ps, err = h.res.OpenPublishedSite(req.Context(), chi.URLParam(req, "name"), visitor(req)); err == nil {
+		if ps, err = h.domainApp().OpenPublishedSite(req.Context(), chi.URLParam(req, "name"), visitor(req)); err == nil {
 			if stream {
 				h.streamAsk(w, req, ps, in)
 				return
 			}
 			var a *answer.Answer
-			if a, err = h.res.AskPublished(req.Context(), ps, in, nil); err == nil {
+			if a, err = h.domainApp().AskPublished(req.Context(), ps, in, nil); err == nil {
 				headers(w, false)
 				w.Header().Set("Content-Type", "text/html; charset=utf-8")
 				_ = h.tmpl.ExecuteTemplate(w, "ask.html", map[string]any{"Site": ps, "Question": in.Text, "Answer": toAskEvent(a, true),
@@ -144,7 +147,7 @@ func (h *Handler) streamAsk(w http.ResponseWriter, req *http.Request, ps *domain
 			f.Flush()
 		}
 	}
-	final, err := h.res.AskPublished(req.Context(), ps, in, func(a *answer.Answer) { send("", toAskEvent(a, false)) })
+	final, err := h.domainApp().AskPublished(req.Context(), ps, in, func(a *answer.Answer) { send("", toAskEvent(a, false)) })
 	if err == nil {
 		send("", toAskEvent(final, true))
 		return
@@ -189,7 +192,7 @@ const maxRatingBody = 16 << 10
 // site's own pages (a cross-site request is refused).
 func (h *Handler) serveAskRating(w http.ResponseWriter, req *http.Request) {
 	headers(w, false)
-	if h.res.Answers == nil {
+	if h.domainApp().Answers == nil {
 		http.NotFound(w, req)
 		return
 	}
@@ -206,9 +209,9 @@ func (h *Handler) serveAskRating(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "the body is not a rating", http.StatusBadRequest)
 		return
 	}
-	ps, err := h.res.OpenPublishedSite(req.Context(), chi.URLParam(req, "name"), visitor(req))
+	ps, err := h.domainApp().OpenPublishedSite(req.Context(), chi.URLParam(req, "name"), visitor(req))
 	if err == nil {
-		err = h.res.RateAnswer(req.Context(), ps, in)
+		err = h.domainApp().RateAnswer(req.Context(), ps, in)
 	}
 	if err != nil {
 		status, _, text := askFailure(req, err)
