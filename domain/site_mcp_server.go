@@ -186,7 +186,8 @@ func (r *App) CreateSiteMcpServer(ctx context.Context, orgID, siteID string, in 
 	if err := r.sealMcpHeaders(row, in.Headers); err != nil {
 		return nil, err
 	}
-	if err := r.Store.CreateSiteMcpServer(ctx, row); err != nil {
+	row.ID = storage.NewID()
+	if err := r.Store.CreateSiteMcpServer(r.emit(ctx, mcpServerEvent(EventSiteMcpServerCreated, row), nil), row); err != nil {
 		return nil, err
 	}
 	return r.toSiteMcpServer(row), nil
@@ -235,7 +236,7 @@ func (r *App) UpdateSiteMcpServer(ctx context.Context, orgID, siteID, id string,
 		}
 	}
 	row.UpdatedAt = r.Now()
-	if err := r.Store.UpdateSiteMcpServer(ctx, row); err != nil {
+	if err := r.Store.UpdateSiteMcpServer(r.emit(ctx, mcpServerEvent(EventSiteMcpServerUpdated, row), nil), row); err != nil {
 		return nil, notFound(err, "MCP server")
 	}
 	return r.toSiteMcpServer(row), nil
@@ -248,7 +249,16 @@ func (r *App) DeleteSiteMcpServer(ctx context.Context, orgID, siteID, id string)
 	if err != nil {
 		return false, err
 	}
-	return r.Store.DeleteSiteMcpServer(ctx, site.OrganizationID, site.ID, id)
+	ev := mcpServerEvent(EventSiteMcpServerDeleted, &storage.SiteMcpServer{OrganizationID: site.OrganizationID, SiteID: site.ID, ID: id})
+	return r.Store.DeleteSiteMcpServer(r.emit(ctx, ev, nil), site.OrganizationID, site.ID, id)
+}
+
+// mcpServerEvent is an event about a site's MCP server: the site's, naming the server (never its
+// headers).
+func mcpServerEvent(typ string, row *storage.SiteMcpServer) *storage.Event {
+	ev := siteEvent(typ, row.OrganizationID, row.SiteID, "")
+	ev.TargetType, ev.TargetID, ev.TargetLabel = "site-mcp-server", row.ID, row.Name
+	return ev
 }
 
 // sealMcpHeaders stores headers on row: their names in clear, names and values sealed.

@@ -145,6 +145,29 @@ func TestSiteMcpServers(t *testing.T) {
 		e.call(o.admin.Token, "DELETE", base+"/"+id, nil).want(http.StatusResetContent)
 		e.call(o.admin.Token, "DELETE", base+"/"+id, nil).want(http.StatusNoContent)
 		e.call(o.admin.Token, "DELETE", base+"/"+plain["id"].(string), nil).want(http.StatusResetContent)
+
+		// Every change committed its event, naming the server and never its headers; a delete of
+		// nothing, and refused writes, none.
+		counts := map[string]int{}
+		rows, err := raw.Query("SELECT type, payload, target_label FROM events WHERE type LIKE 'site_mcp_server_%'")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var typ, label string
+			var payload sql.NullString
+			if err := rows.Scan(&typ, &payload, &label); err != nil {
+				t.Fatal(err)
+			}
+			counts[typ]++
+			if strings.Contains(payload.String+label, "s3cr3t") {
+				t.Errorf("an event holds a header value: %s %s", payload.String, label)
+			}
+		}
+		if counts["site_mcp_server_created"] != 3 || counts["site_mcp_server_updated"] != 1 || counts["site_mcp_server_deleted"] != 3 {
+			t.Errorf("events = %v, want 3 created, 1 updated, 3 deleted", counts)
+		}
 	})
 }
 

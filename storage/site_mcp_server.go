@@ -43,37 +43,51 @@ func (s *Store) FindSiteMcpServer(ctx context.Context, orgID, siteID, id string)
 	return out, nil
 }
 
-// CreateSiteMcpServer stores an MCP server.
+// CreateSiteMcpServer stores an MCP server, with the events of ctx.
 func (s *Store) CreateSiteMcpServer(ctx context.Context, m *SiteMcpServer) error {
 	if m.ID == "" {
 		m.ID = NewID()
 	}
-	if _, err := s.db.NewInsert().Model(m).Exec(ctx); err != nil {
-		return fmt.Errorf("create site mcp server: %w", translate(err))
-	}
-	return nil
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(m).Exec(ctx); err != nil {
+			return fmt.Errorf("create site mcp server: %w", translate(err))
+		}
+		return nil
+	})
 }
 
-// UpdateSiteMcpServer writes an MCP server's name, URL and headers. Errors: ErrNotFound.
+// UpdateSiteMcpServer writes an MCP server's name, URL and headers, with the events of ctx.
+// Errors: ErrNotFound.
 func (s *Store) UpdateSiteMcpServer(ctx context.Context, m *SiteMcpServer) error {
-	res, err := s.db.NewUpdate().Model(m).Column("name", "url", "header_names", "headers_sealed", "updated_at").
-		Where("organization_id = ? AND site_id = ? AND id = ?", m.OrganizationID, m.SiteID, m.ID).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("update site mcp server: %w", translate(err))
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewUpdate().Model(m).Column("name", "url", "header_names", "headers_sealed", "updated_at").
+			Where("organization_id = ? AND site_id = ? AND id = ?", m.OrganizationID, m.SiteID, m.ID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("update site mcp server: %w", translate(err))
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
 }
 
-// DeleteSiteMcpServer removes an MCP server; it reports whether there was one.
+// DeleteSiteMcpServer removes an MCP server, with the events of ctx (none when there was no such
+// server); it reports whether there was one.
 func (s *Store) DeleteSiteMcpServer(ctx context.Context, orgID, siteID, id string) (bool, error) {
-	res, err := s.db.NewDelete().Model((*SiteMcpServer)(nil)).
-		Where("organization_id = ? AND site_id = ? AND id = ?", orgID, siteID, id).Exec(ctx)
-	if err != nil {
-		return false, fmt.Errorf("delete site mcp server: %w", translate(err))
-	}
-	n, _ := res.RowsAffected()
-	return n > 0, nil
+	removed := false
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewDelete().Model((*SiteMcpServer)(nil)).
+			Where("organization_id = ? AND site_id = ? AND id = ?", orgID, siteID, id).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("delete site mcp server: %w", translate(err))
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			removed = true
+		} else {
+			noEvent(ctx) // nothing was there: no event
+		}
+		return nil
+	})
+	return removed, err
 }
