@@ -42,27 +42,14 @@ func (r *App) AskInOrganization(ctx context.Context, orgID string, q answer.Ques
 	return c.Ask(ctx, q, retrieve, emit)
 }
 
-// RecommendedQuestionsInOrganization suggests questions the caller's readable spaces answer,
-// calling emit (when not nil) with each as it is written. Errors: Invalid, NotFound.
+// RecommendedQuestionsInOrganization suggests questions the caller's readable spaces answer
+// (recommended_questions.go), calling emit (when not nil) with each. Errors: Invalid, NotFound.
 func (r *App) RecommendedQuestionsInOrganization(ctx context.Context, orgID string, emit func(string)) ([]string, error) {
-	if _, err := r.orgRetriever(ctx, orgID); err != nil {
-		return nil, err
-	}
-	c, err := r.answers()
-	if err != nil {
-		return nil, err
-	}
 	spaces, err := r.readableOrgSpaces(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
-	pages, err := r.openingPages(ctx, spaces, func(s *storage.Space, p *storage.PageVersion, path string) string {
-		return r.Settings.AppURL + "/s/" + s.ID + "/" + path
-	})
-	if err != nil {
-		return nil, err
-	}
-	return c.Recommend(ctx, pages, emit)
+	return r.recommendedQuestions(ctx, orgID, "org:"+orgID, spaces, false, emit)
 }
 
 // readableOrgSpaces are the live spaces of an organization the caller can read.
@@ -109,20 +96,34 @@ func (r *App) orgRetriever(ctx context.Context, orgID string) (answer.Retriever,
 }
 
 // retrieve searches the given spaces and returns the best pages with their markdown: the
-// search's statements and one more. place says for a hit its revision, its URL, and what of its
-// markdown the asker reads (nil: all of it).
+// search's statements and one more, and with an embedding model one more (embeddings.go), the
+// semantic ranking merged with the lexical one. place says for a hit its revision, its URL, and
+// what of its markdown the asker reads (nil: all of it).
 func (r *App) retrieve(ctx context.Context, orgID string, spaceIDs []string, query string, limit int,
 	place func(*search.Hit, *model.SearchPageResult) (revision, url string, visible func(string) string)) ([]answer.Page, error) {
 	window, err := windowOf(&limit, nil)
 	if err != nil {
 		return nil, err
 	}
-	results, hits, err := r.searchPages(ctx, orgID, spaceIDs, query, window)
-	if err != nil || len(results) == 0 {
+	plan, err := r.planSearch(ctx, orgID, spaceIDs, query, &window)
+	if err != nil || len(spaceIDs) == 0 {
+		return nil, err
+	}
+	lexical, err := plan.Pages(ctx, window)
+	if err != nil {
+		return nil, err
+	}
+	semantic, anchors := r.semanticHits(ctx, spaceIDs, query, limit)
+	hits := fuseHits(lexical.Items, semantic, limit)
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	results, err := r.searchResults(ctx, plan.Terms(), hits)
+	if err != nil {
 		return nil, err
 	}
 	var contentIDs []string
-	for _, h := range hits.Items {
+	for _, h := range hits {
 		if h.ContentID != nil {
 			contentIDs = append(contentIDs, *h.ContentID)
 		}
@@ -133,7 +134,7 @@ func (r *App) retrieve(ctx context.Context, orgID string, spaceIDs []string, que
 	}
 	out := make([]answer.Page, 0, len(results))
 	for i, res := range results {
-		h := hits.Items[i]
+		h := hits[i]
 		if h.ContentID == nil {
 			continue // not a document: nothing to quote
 		}
@@ -142,7 +143,11 @@ func (r *App) retrieve(ctx context.Context, orgID string, spaceIDs []string, que
 		if visible != nil {
 			md = visible(md)
 		}
-		out = append(out, answer.Page{SpaceID: h.SpaceID, RevisionID: rev, PageID: h.PageID, Title: res.Title, URL: url, Markdown: md})
+		page := answer.Page{SpaceID: h.SpaceID, RevisionID: rev, PageID: h.PageID, Title: res.Title, URL: url, Markdown: md}
+		if a, ok := anchors[h.SpaceID+"/"+h.PageID]; ok {
+			page.Anchors = []string{a}
+		}
+		out = append(out, page)
 	}
 	return out, nil
 }
@@ -275,35 +280,28 @@ func (r *App) AskInSite(ctx context.Context, orgID, siteID string, q answer.Ques
 }
 
 // RecommendedQuestionsInSite suggests questions a site's published content answers (only
-// siteSpaceID's when set), calling emit with each. Errors: Invalid, NotFound.
+// siteSpaceID's when set; recommended_questions.go), calling emit with each. Errors: Invalid,
+// NotFound.
 func (r *App) RecommendedQuestionsInSite(ctx context.Context, orgID, siteID, siteSpaceID string, emit func(string)) ([]string, error) {
 	ps, err := r.memberSiteView(ctx, orgID, siteID)
 	if err != nil {
 		return nil, err
 	}
-	c, err := r.answers()
-	if err != nil {
+	if _, err := r.answers(); err != nil {
 		return nil, err
 	}
 	var spaces []*storage.Space
-	url := map[string]*PublishedSiteSpace{}
+	seen := map[string]bool{}
 	for _, sp := range ps.SiteSpaces {
-		if (siteSpaceID == "" || sp.ID == siteSpaceID) && url[sp.src.row.ID] == nil {
-			url[sp.src.row.ID] = sp
+		if (siteSpaceID == "" || sp.ID == siteSpaceID) && !seen[sp.src.row.ID] {
+			seen[sp.src.row.ID] = true
 			spaces = append(spaces, sp.src.row)
 		}
 	}
 	if siteSpaceID != "" && len(spaces) == 0 {
 		return nil, apperr.NotFoundf("site space not found")
 	}
-	pages, err := r.openingPages(ctx, spaces, func(s *storage.Space, _ *storage.PageVersion, path string) string { return url[s.ID].pageURL(path) })
-	if err != nil {
-		return nil, err
-	}
-	for i := range pages {
-		pages[i].Markdown = url[pages[i].SpaceID].visibleTo(pages[i].Markdown)
-	}
-	return c.Recommend(ctx, pages, emit)
+	return r.recommendedQuestions(ctx, ps.orgID, "site:"+ps.ID+":"+siteSpaceID, spaces, true, emit)
 }
 
 // AskPublished answers a visitor's question from the site spaces they see of a published site.

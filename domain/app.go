@@ -6,6 +6,7 @@ import (
 
 	"github.com/bindery/bindery/domain/account"
 	"github.com/bindery/bindery/domain/answer"
+	"github.com/bindery/bindery/domain/embedding"
 	"github.com/bindery/bindery/domain/mailer"
 	"github.com/bindery/bindery/domain/safefetch"
 	"github.com/bindery/bindery/domain/translator"
@@ -47,6 +48,9 @@ type App struct {
 	Translator *translator.Client
 	// Answers answers questions (Ask); nil when no AI provider is configured (Ask answers 400).
 	Answers *answer.Client
+	// Embeddings embeds pages and questions for Ask's retrieval by meaning; nil when no embedding
+	// model is configured (retrieval is lexical only).
+	Embeddings *embedding.Client
 	// GitSync configures Git import and export (gitsync.go).
 	GitSync GitSyncConfig
 	// Accounts holds people's passwords and sessions; nil: one with default settings.

@@ -54,6 +54,9 @@ const (
 	EventSiteSpaceAdded          = "site_space_added"
 	EventSiteSpaceUpdated        = "site_space_updated"
 	EventSiteSpaceRemoved        = "site_space_removed"
+	EventSiteMcpServerCreated    = "site_mcp_server_created"
+	EventSiteMcpServerUpdated    = "site_mcp_server_updated"
+	EventSiteMcpServerDeleted    = "site_mcp_server_deleted"
 	EventCollectionCreated       = "collection_created"
 	EventCollectionUpdated       = "collection_updated"
 	EventCollectionDeleted       = "collection_deleted"
@@ -143,6 +146,9 @@ var EventTypes = []struct{ Type, Label string }{
 	{EventSiteSpaceAdded, "Space added to a site"},
 	{EventSiteSpaceUpdated, "Site space updated"},
 	{EventSiteSpaceRemoved, "Space removed from a site"},
+	{EventSiteMcpServerCreated, "Site MCP server added"},
+	{EventSiteMcpServerUpdated, "Site MCP server updated"},
+	{EventSiteMcpServerDeleted, "Site MCP server removed"},
 	{EventCollectionCreated, "Collection created"},
 	{EventCollectionUpdated, "Collection updated"},
 	{EventCollectionDeleted, "Collection deleted"},

@@ -51,11 +51,13 @@ type ResolverRoot interface {
 	Revision() RevisionResolver
 	RevisionPage() RevisionPageResolver
 	Site() SiteResolver
+	SiteMcpServer() SiteMcpServerResolver
 	Space() SpaceResolver
 	Subscription() SubscriptionResolver
 	Team() TeamResolver
 	Translation() TranslationResolver
 	Webhook() WebhookResolver
+	SiteMcpServerInput() SiteMcpServerInputResolver
 }
 
 type DirectiveRoot struct {
@@ -104,6 +106,12 @@ type ComplexityRoot struct {
 
 	AppURLs struct {
 		App func(childComplexity int) int
+	}
+
+	AskRatingSummary struct {
+		Days      func(childComplexity int) int
+		Helpful   func(childComplexity int) int
+		Unhelpful func(childComplexity int) int
 	}
 
 	AttributeChange struct {
@@ -667,6 +675,7 @@ type ComplexityRoot struct {
 		CreateSAMLProvider                 func(childComplexity int, organizationID string, input model.SAMLProviderInput) int
 		CreateShareLink                    func(childComplexity int, organizationID string, siteID string, input model.CreateShareLinkInput) int
 		CreateSite                         func(childComplexity int, organizationID string, input model.CreateSiteInput) int
+		CreateSiteMcpServer                func(childComplexity int, organizationID string, siteID string, input model.SiteMcpServerInput) int
 		CreateSiteRedirect                 func(childComplexity int, organizationID string, siteID string, input model.SiteRedirectInput) int
 		CreateSiteSection                  func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionInput) int
 		CreateSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, input model.CreateSiteSectionGroupInput) int
@@ -685,6 +694,7 @@ type ComplexityRoot struct {
 		DeleteSAMLProvider                 func(childComplexity int, organizationID string, id string) int
 		DeleteShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
 		DeleteSite                         func(childComplexity int, organizationID string, siteID string) int
+		DeleteSiteMcpServer                func(childComplexity int, organizationID string, siteID string, siteMcpServerID string) int
 		DeleteSiteRedirect                 func(childComplexity int, organizationID string, siteID string, siteRedirectID string) int
 		DeleteSiteSection                  func(childComplexity int, organizationID string, siteID string, siteSectionID string) int
 		DeleteSiteSectionGroup             func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string) int
@@ -763,6 +773,7 @@ type ComplexityRoot struct {
 		UpdateSite                         func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteInput) int
 		UpdateSiteAdaptiveSchema           func(childComplexity int, organizationID string, siteID string, jsonSchema model.JSON) int
 		UpdateSiteCustomization            func(childComplexity int, organizationID string, siteID string, settings model.JSON) int
+		UpdateSiteMcpServer                func(childComplexity int, organizationID string, siteID string, siteMcpServerID string, input model.SiteMcpServerInput) int
 		UpdateSitePublishingAuth           func(childComplexity int, organizationID string, siteID string, input model.SitePublishingAuthUpdate) int
 		UpdateSiteReaderSettings           func(childComplexity int, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) int
 		UpdateSiteRedirect                 func(childComplexity int, organizationID string, siteID string, siteRedirectID string, input model.SiteRedirectInput) int
@@ -1461,10 +1472,13 @@ type ComplexityRoot struct {
 		AdaptiveTemplateConditions func(childComplexity int) int
 		AgentsContext              func(childComplexity int) int
 		Ask                        func(childComplexity int, question string, mode *string, currentSiteSpace *string, siteSpaceIds []string) int
+		AskRatings                 func(childComplexity int, days *int) int
 		Basename                   func(childComplexity int) int
 		CreatedAt                  func(childComplexity int) int
 		Customization              func(childComplexity int) int
 		ID                         func(childComplexity int) int
+		McpServer                  func(childComplexity int, id string) int
+		McpServers                 func(childComplexity int, first *int, after *string) int
 		Published                  func(childComplexity int) int
 		PublishedContent           func(childComplexity int, shareKey *string) int
 		PublishingAuth             func(childComplexity int) int
@@ -1516,6 +1530,30 @@ type ComplexityRoot struct {
 
 	SiteIntegrationScript struct {
 		Script func(childComplexity int) int
+	}
+
+	SiteMcpServer struct {
+		Headers func(childComplexity int) int
+		ID      func(childComplexity int) int
+		Name    func(childComplexity int) int
+		URL     func(childComplexity int) int
+	}
+
+	SiteMcpServerConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteMcpServerEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SiteMcpServerHeader struct {
+		Name  func(childComplexity int) int
+		Value func(childComplexity int) int
 	}
 
 	SitePointer struct {
@@ -2103,6 +2141,9 @@ type MutationResolver interface {
 	SetSiteHostname(ctx context.Context, organizationID string, siteID string, hostname *string) (*model.CustomHostname, error)
 	RevalidateCustomHostname(ctx context.Context, hostname string) (*model.CustomHostname, error)
 	RemoveCustomHostname(ctx context.Context, hostname string) (bool, error)
+	CreateSiteMcpServer(ctx context.Context, organizationID string, siteID string, input model.SiteMcpServerInput) (*model.SiteMcpServer, error)
+	UpdateSiteMcpServer(ctx context.Context, organizationID string, siteID string, siteMcpServerID string, input model.SiteMcpServerInput) (*model.SiteMcpServer, error)
+	DeleteSiteMcpServer(ctx context.Context, organizationID string, siteID string, siteMcpServerID string) (bool, error)
 	PublishSite(ctx context.Context, organizationID string, siteID string) (*model.Site, error)
 	UnpublishSite(ctx context.Context, organizationID string, siteID string) (*model.Site, error)
 	UpdateSiteAdaptiveSchema(ctx context.Context, organizationID string, siteID string, jsonSchema model.JSON) (*model.SiteAdaptiveSchema, error)
@@ -2265,8 +2306,11 @@ type SiteResolver interface {
 	VisibleStructure(ctx context.Context, obj *model.Site, claims model.Document) (*model.SiteStructure, error)
 	Ask(ctx context.Context, obj *model.Site, question string, mode *string, currentSiteSpace *string, siteSpaceIds []string) (*answer.Answer, error)
 	RecommendedQuestions(ctx context.Context, obj *model.Site, siteSpaceID *string) ([]string, error)
+	AskRatings(ctx context.Context, obj *model.Site, days *int) (*model.AskRatingSummary, error)
 	ReaderSettings(ctx context.Context, obj *model.Site) (*model.SiteReaderSettings, error)
 	ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error)
+	McpServers(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.SiteMcpServer], error)
+	McpServer(ctx context.Context, obj *model.Site, id string) (*model.SiteMcpServer, error)
 	AdaptiveSchema(ctx context.Context, obj *model.Site) (*model.SiteAdaptiveSchema, error)
 	AdaptiveTemplateConditions(ctx context.Context, obj *model.Site) ([]*model.SiteAdaptiveTemplateCondition, error)
 	Customization(ctx context.Context, obj *model.Site) (model.JSON, error)
@@ -2280,6 +2324,9 @@ type SiteResolver interface {
 	Sections(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string) (*model.Connection[*model.SiteSection], error)
 	SectionGroups(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.SiteSectionGroup], error)
 	SiteSpaceList(ctx context.Context, obj *model.Site, first *int, after *string, shareKey *string, defaultArg *bool) (*model.Connection[*model.SiteSpace], error)
+}
+type SiteMcpServerResolver interface {
+	Headers(ctx context.Context, obj *model.SiteMcpServer) ([]*model.SiteMcpServerHeader, error)
 }
 type SpaceResolver interface {
 	ChangeRequestList(ctx context.Context, obj *model.Space, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string, requestedReviewer *string) (*model.Connection[*model.ChangeRequest], error)
@@ -2318,6 +2365,10 @@ type TranslationResolver interface {
 }
 type WebhookResolver interface {
 	Deliveries(ctx context.Context, obj *model.Webhook, first *int, after *string) (*model.Connection[*model.WebhookDelivery], error)
+}
+
+type SiteMcpServerInputResolver interface {
+	Headers(ctx context.Context, obj *model.SiteMcpServerInput, data []*model.SiteMcpServerHeader) error
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -2482,6 +2533,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AppURLs.App(childComplexity), true
+
+	case "AskRatingSummary.days":
+		if e.ComplexityRoot.AskRatingSummary.Days == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AskRatingSummary.Days(childComplexity), true
+	case "AskRatingSummary.helpful":
+		if e.ComplexityRoot.AskRatingSummary.Helpful == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AskRatingSummary.Helpful(childComplexity), true
+	case "AskRatingSummary.unhelpful":
+		if e.ComplexityRoot.AskRatingSummary.Unhelpful == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AskRatingSummary.Unhelpful(childComplexity), true
 
 	case "AttributeChange.after":
 		if e.ComplexityRoot.AttributeChange.After == nil {
@@ -4754,6 +4824,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSiteInput)), true
+	case "Mutation.createSiteMcpServer":
+		if e.ComplexityRoot.Mutation.CreateSiteMcpServer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteMcpServer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteMcpServer(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SiteMcpServerInput)), true
 	case "Mutation.createSiteRedirect":
 		if e.ComplexityRoot.Mutation.CreateSiteRedirect == nil {
 			break
@@ -4952,6 +5033,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["organizationId"].(string), args["siteId"].(string)), true
+	case "Mutation.deleteSiteMcpServer":
+		if e.ComplexityRoot.Mutation.DeleteSiteMcpServer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteMcpServer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteMcpServer(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteMcpServerId"].(string)), true
 	case "Mutation.deleteSiteRedirect":
 		if e.ComplexityRoot.Mutation.DeleteSiteRedirect == nil {
 			break
@@ -5805,6 +5897,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSiteCustomization(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["settings"].(model.JSON)), true
+	case "Mutation.updateSiteMcpServer":
+		if e.ComplexityRoot.Mutation.UpdateSiteMcpServer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteMcpServer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteMcpServer(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["siteMcpServerId"].(string), args["input"].(model.SiteMcpServerInput)), true
 	case "Mutation.updateSitePublishingAuth":
 		if e.ComplexityRoot.Mutation.UpdateSitePublishingAuth == nil {
 			break
@@ -8986,6 +9089,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Ask(childComplexity, args["question"].(string), args["mode"].(*string), args["currentSiteSpace"].(*string), args["siteSpaceIds"].([]string)), true
+	case "Site.askRatings":
+		if e.ComplexityRoot.Site.AskRatings == nil {
+			break
+		}
+
+		args, err := ec.field_Site_askRatings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.AskRatings(childComplexity, args["days"].(*int)), true
 	case "Site.basename":
 		if e.ComplexityRoot.Site.Basename == nil {
 			break
@@ -9010,6 +9124,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.ID(childComplexity), true
+	case "Site.mcpServer":
+		if e.ComplexityRoot.Site.McpServer == nil {
+			break
+		}
+
+		args, err := ec.field_Site_mcpServer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.McpServer(childComplexity, args["id"].(string)), true
+	case "Site.mcpServers":
+		if e.ComplexityRoot.Site.McpServers == nil {
+			break
+		}
+
+		args, err := ec.field_Site_mcpServers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.McpServers(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Site.published":
 		if e.ComplexityRoot.Site.Published == nil {
 			break
@@ -9279,6 +9415,82 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteIntegrationScript.Script(childComplexity), true
+
+	case "SiteMcpServer.headers":
+		if e.ComplexityRoot.SiteMcpServer.Headers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteMcpServer.Headers(childComplexity), true
+	case "SiteMcpServer.id":
+		if e.ComplexityRoot.SiteMcpServer.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteMcpServer.ID(childComplexity), true
+	case "SiteMcpServer.name":
+		if e.ComplexityRoot.SiteMcpServer.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteMcpServer.Name(childComplexity), true
+	case "SiteMcpServer.url":
+		if e.ComplexityRoot.SiteMcpServer.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteMcpServer.URL(childComplexity), true
+
+	case "SiteMcpServerConnection.edges":
+		if e.ComplexityRoot.SiteMcpServerConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteMcpServerConnection.Edges(childComplexity), true
+	case "SiteMcpServerConnection.nodes":
+		if e.ComplexityRoot.SiteMcpServerConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteMcpServerConnection.Nodes(childComplexity), true
+	case "SiteMcpServerConnection.pageInfo":
+		if e.ComplexityRoot.SiteMcpServerConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteMcpServerConnection.PageInfo(childComplexity), true
+	case "SiteMcpServerConnection.totalCount":
+		if e.ComplexityRoot.SiteMcpServerConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteMcpServerConnection.TotalCount(childComplexity), true
+
+	case "SiteMcpServerEdge.cursor":
+		if e.ComplexityRoot.SiteMcpServerEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteMcpServerEdge.Cursor(childComplexity), true
+	case "SiteMcpServerEdge.node":
+		if e.ComplexityRoot.SiteMcpServerEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteMcpServerEdge.Node(childComplexity), true
+
+	case "SiteMcpServerHeader.name":
+		if e.ComplexityRoot.SiteMcpServerHeader.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteMcpServerHeader.Name(childComplexity), true
+	case "SiteMcpServerHeader.value":
+		if e.ComplexityRoot.SiteMcpServerHeader.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteMcpServerHeader.Value(childComplexity), true
 
 	case "SitePointer.site":
 		if e.ComplexityRoot.SitePointer.Site == nil {
@@ -11243,6 +11455,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSSORoleRuleInput,
 		ec.unmarshalInputSetTeamMemberInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
+		ec.unmarshalInputSiteMcpServerHeaderInput,
+		ec.unmarshalInputSiteMcpServerInput,
 		ec.unmarshalInputSitePointerInput,
 		ec.unmarshalInputSitePublishingAuthUpdate,
 		ec.unmarshalInputSiteRedirectDestinationInput,
@@ -11370,7 +11584,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/reusable_content_edit.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/ask_rating.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/reusable_content_edit.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_mcp_server.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -11439,6 +11653,7 @@ type PublishedURLs {
 	{Name: "schema/account.graphqls", Input: sourceData("schema/account.graphqls"), BuiltIn: false},
 	{Name: "schema/app.graphqls", Input: sourceData("schema/app.graphqls"), BuiltIn: false},
 	{Name: "schema/ask.graphqls", Input: sourceData("schema/ask.graphqls"), BuiltIn: false},
+	{Name: "schema/ask_rating.graphqls", Input: sourceData("schema/ask_rating.graphqls"), BuiltIn: false},
 	{Name: "schema/audit.graphqls", Input: sourceData("schema/audit.graphqls"), BuiltIn: false},
 	{Name: "schema/change_request.graphqls", Input: sourceData("schema/change_request.graphqls"), BuiltIn: false},
 	{Name: "schema/collection.graphqls", Input: sourceData("schema/collection.graphqls"), BuiltIn: false},
@@ -11466,6 +11681,7 @@ type PublishedURLs {
 	{Name: "schema/share_link.graphqls", Input: sourceData("schema/share_link.graphqls"), BuiltIn: false},
 	{Name: "schema/site.graphqls", Input: sourceData("schema/site.graphqls"), BuiltIn: false},
 	{Name: "schema/site_hostname.graphqls", Input: sourceData("schema/site_hostname.graphqls"), BuiltIn: false},
+	{Name: "schema/site_mcp_server.graphqls", Input: sourceData("schema/site_mcp_server.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing.graphqls", Input: sourceData("schema/site_publishing.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing_auth.graphqls", Input: sourceData("schema/site_publishing_auth.graphqls"), BuiltIn: false},
 	{Name: "schema/site_redirect.graphqls", Input: sourceData("schema/site_redirect.graphqls"), BuiltIn: false},
@@ -11573,6 +11789,18 @@ func (ec *executionContext) childFields_AppURLs(ctx context.Context, field graph
 		return ec.fieldContext_AppURLs_app(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AppURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_AskRatingSummary(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "days":
+		return ec.fieldContext_AskRatingSummary_days(ctx, field)
+	case "helpful":
+		return ec.fieldContext_AskRatingSummary_helpful(ctx, field)
+	case "unhelpful":
+		return ec.fieldContext_AskRatingSummary_unhelpful(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AskRatingSummary", field.Name)
 }
 
 func (ec *executionContext) childFields_AttributeChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14011,10 +14239,16 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_ask(ctx, field)
 	case "recommendedQuestions":
 		return ec.fieldContext_Site_recommendedQuestions(ctx, field)
+	case "askRatings":
+		return ec.fieldContext_Site_askRatings(ctx, field)
 	case "readerSettings":
 		return ec.fieldContext_Site_readerSettings(ctx, field)
 	case "shareLinks":
 		return ec.fieldContext_Site_shareLinks(ctx, field)
+	case "mcpServers":
+		return ec.fieldContext_Site_mcpServers(ctx, field)
+	case "mcpServer":
+		return ec.fieldContext_Site_mcpServer(ctx, field)
 	case "adaptiveSchema":
 		return ec.fieldContext_Site_adaptiveSchema(ctx, field)
 	case "adaptiveTemplateConditions":
@@ -14103,6 +14337,54 @@ func (ec *executionContext) childFields_SiteIntegrationScript(ctx context.Contex
 		return ec.fieldContext_SiteIntegrationScript_script(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteIntegrationScript", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteMcpServer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteMcpServer_id(ctx, field)
+	case "name":
+		return ec.fieldContext_SiteMcpServer_name(ctx, field)
+	case "url":
+		return ec.fieldContext_SiteMcpServer_url(ctx, field)
+	case "headers":
+		return ec.fieldContext_SiteMcpServer_headers(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteMcpServer", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteMcpServerConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteMcpServerConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SiteMcpServerConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteMcpServerConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteMcpServerConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteMcpServerConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteMcpServerEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SiteMcpServerEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SiteMcpServerEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteMcpServerEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteMcpServerHeader(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_SiteMcpServerHeader_name(ctx, field)
+	case "value":
+		return ec.fieldContext_SiteMcpServerHeader_value(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteMcpServerHeader", field.Name)
 }
 
 func (ec *executionContext) childFields_SitePointer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15841,6 +16123,36 @@ func (ec *executionContext) field_Mutation_createShareLink_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createSiteMcpServer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SiteMcpServerInput, error) {
+			return ec.unmarshalNSiteMcpServerInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16258,6 +16570,36 @@ func (ec *executionContext) field_Mutation_deleteShareLink_args(ctx context.Cont
 		return nil, err
 	}
 	args["shareLinkId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteMcpServer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteMcpServerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteMcpServerId"] = arg2
 	return args, nil
 }
 
@@ -18203,6 +18545,44 @@ func (ec *executionContext) field_Mutation_updateSiteCustomization_args(ctx cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateSiteMcpServer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "siteMcpServerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteMcpServerId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SiteMcpServerInput, error) {
+			return ec.unmarshalNSiteMcpServerInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateSitePublishingAuth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19763,6 +20143,20 @@ func (ec *executionContext) field_Revision_semanticChanges_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Site_askRatings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "days",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["days"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Site_ask_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19798,6 +20192,42 @@ func (ec *executionContext) field_Site_ask_args(ctx context.Context, rawArgs map
 		return nil, err
 	}
 	args["siteSpaceIds"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_mcpServer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_mcpServers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -21306,6 +21736,75 @@ func (ec *executionContext) _AppURLs_app(ctx context.Context, field graphql.Coll
 }
 func (ec *executionContext) fieldContext_AppURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AppURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AskRatingSummary_days(ctx context.Context, field graphql.CollectedField, obj *model.AskRatingSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AskRatingSummary_days(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Days, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AskRatingSummary_days(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AskRatingSummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AskRatingSummary_helpful(ctx context.Context, field graphql.CollectedField, obj *model.AskRatingSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AskRatingSummary_helpful(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Helpful, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AskRatingSummary_helpful(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AskRatingSummary", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AskRatingSummary_unhelpful(ctx context.Context, field graphql.CollectedField, obj *model.AskRatingSummary) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AskRatingSummary_unhelpful(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Unhelpful, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AskRatingSummary_unhelpful(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AskRatingSummary", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _AttributeChange_name(ctx context.Context, field graphql.CollectedField, obj *model.AttributeChange) (ret graphql.Marshaler) {
@@ -33405,6 +33904,138 @@ func (ec *executionContext) fieldContext_Mutation_removeCustomHostname(ctx conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_removeCustomHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createSiteMcpServer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSiteMcpServer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSiteMcpServer(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.SiteMcpServerInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteMcpServer) graphql.Marshaler {
+			return ec.marshalNSiteMcpServer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSiteMcpServer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteMcpServer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSiteMcpServer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteMcpServer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteMcpServer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteMcpServer(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteMcpServerId"].(string), fc.Args["input"].(model.SiteMcpServerInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteMcpServer) graphql.Marshaler {
+			return ec.marshalNSiteMcpServer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteMcpServer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteMcpServer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteMcpServer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteMcpServer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteMcpServer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteMcpServer(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["siteMcpServerId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteMcpServer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteMcpServer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -48430,6 +49061,50 @@ func (ec *executionContext) fieldContext_Site_recommendedQuestions(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_askRatings(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_askRatings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().AskRatings(ctx, obj, fc.Args["days"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AskRatingSummary) graphql.Marshaler {
+			return ec.marshalNAskRatingSummary2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAskRatingSummary(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_askRatings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AskRatingSummary(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_askRatings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_readerSettings(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -48500,6 +49175,94 @@ func (ec *executionContext) fieldContext_Site_shareLinks(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Site_shareLinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_mcpServers(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_mcpServers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().McpServers(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.SiteMcpServer]) graphql.Marshaler {
+			return ec.marshalNSiteMcpServerConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_mcpServers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteMcpServerConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_mcpServers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_mcpServer(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_mcpServer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().McpServer(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteMcpServer) graphql.Marshaler {
+			return ec.marshalNSiteMcpServer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_mcpServer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteMcpServer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_mcpServer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -49331,6 +50094,327 @@ func (ec *executionContext) _SiteIntegrationScript_script(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_SiteIntegrationScript_script(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteIntegrationScript", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteMcpServer_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteMcpServer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteMcpServer_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteMcpServer_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteMcpServer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteMcpServer_name(ctx context.Context, field graphql.CollectedField, obj *model.SiteMcpServer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteMcpServer_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteMcpServer_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteMcpServer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteMcpServer_url(ctx context.Context, field graphql.CollectedField, obj *model.SiteMcpServer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteMcpServer_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteMcpServer_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteMcpServer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteMcpServer_headers(ctx context.Context, field graphql.CollectedField, obj *model.SiteMcpServer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteMcpServer_headers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteMcpServer().Headers(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteMcpServerHeader) graphql.Marshaler {
+			return ec.marshalNSiteMcpServerHeader2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServerHeaderᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteMcpServer_headers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteMcpServer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteMcpServerHeader(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteMcpServerConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SiteMcpServer]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteMcpServerConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.SiteMcpServer]) graphql.Marshaler {
+			return ec.marshalNSiteMcpServerEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteMcpServerConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteMcpServerConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteMcpServerEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteMcpServerConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SiteMcpServer]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteMcpServerConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteMcpServer) graphql.Marshaler {
+			return ec.marshalNSiteMcpServer2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServerᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteMcpServerConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteMcpServerConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteMcpServer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteMcpServerConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SiteMcpServer]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteMcpServerConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteMcpServerConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteMcpServerConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteMcpServerConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SiteMcpServer]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteMcpServerConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteMcpServerConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteMcpServerConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SiteMcpServerEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SiteMcpServer]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteMcpServerEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteMcpServerEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteMcpServerEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteMcpServerEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.SiteMcpServer]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteMcpServerEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteMcpServer) graphql.Marshaler {
+			return ec.marshalNSiteMcpServer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteMcpServerEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteMcpServerEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteMcpServer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteMcpServerHeader_name(ctx context.Context, field graphql.CollectedField, obj *model.SiteMcpServerHeader) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteMcpServerHeader_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteMcpServerHeader_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteMcpServerHeader", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteMcpServerHeader_value(ctx context.Context, field graphql.CollectedField, obj *model.SiteMcpServerHeader) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteMcpServerHeader_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteMcpServerHeader_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteMcpServerHeader", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SitePointer_type(ctx context.Context, field graphql.CollectedField, obj *model.SitePointer) (ret graphql.Marshaler) {
@@ -60426,6 +61510,89 @@ func (ec *executionContext) unmarshalInputSiteAdaptiveContentInput(ctx context.C
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSiteMcpServerHeaderInput(ctx context.Context, obj any) (model.SiteMcpServerHeader, error) {
+	var it model.SiteMcpServerHeader
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "value"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteMcpServerInput(ctx context.Context, obj any) (model.SiteMcpServerInput, error) {
+	var it model.SiteMcpServerInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "url", "headers"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "headers":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("headers"))
+			data, err := ec.unmarshalOSiteMcpServerHeaderInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServerHeaderᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			if err = ec.Resolvers.SiteMcpServerInput().Headers(ctx, &it, data); err != nil {
+				return it, err
+			}
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSitePointerInput(ctx context.Context, obj any) (model.SitePointer, error) {
 	var it model.SitePointer
 	if obj == nil {
@@ -62459,6 +63626,54 @@ func (ec *executionContext) _AppURLs(ctx context.Context, sel ast.SelectionSet, 
 			out.Values[i] = graphql.MarshalString("AppURLs")
 		case "app":
 			out.Values[i] = ec._AppURLs_app(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var askRatingSummaryImplementors = []string{"AskRatingSummary"}
+
+func (ec *executionContext) _AskRatingSummary(ctx context.Context, sel ast.SelectionSet, obj *model.AskRatingSummary) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, askRatingSummaryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AskRatingSummary")
+		case "days":
+			out.Values[i] = ec._AskRatingSummary_days(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "helpful":
+			out.Values[i] = ec._AskRatingSummary_helpful(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unhelpful":
+			out.Values[i] = ec._AskRatingSummary_unhelpful(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -67590,6 +68805,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "removeCustomHostname":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeCustomHostname(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createSiteMcpServer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSiteMcpServer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteMcpServer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteMcpServer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteMcpServer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteMcpServer(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -75387,6 +76623,44 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "askRatings":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_askRatings(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "readerSettings":
 			field := field
 
@@ -75435,6 +76709,82 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 					}
 				}()
 				res = ec._Site_shareLinks(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mcpServers":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_mcpServers(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "mcpServer":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_mcpServer(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -76212,6 +77562,231 @@ func (ec *executionContext) _SiteIntegrationScript(ctx context.Context, sel ast.
 			out.Values[i] = graphql.MarshalString("SiteIntegrationScript")
 		case "script":
 			out.Values[i] = ec._SiteIntegrationScript_script(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteMcpServerImplementors = []string{"SiteMcpServer"}
+
+func (ec *executionContext) _SiteMcpServer(ctx context.Context, sel ast.SelectionSet, obj *model.SiteMcpServer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteMcpServerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteMcpServer")
+		case "id":
+			out.Values[i] = ec._SiteMcpServer_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._SiteMcpServer_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._SiteMcpServer_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "headers":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SiteMcpServer_headers(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteMcpServerConnectionImplementors = []string{"SiteMcpServerConnection"}
+
+func (ec *executionContext) _SiteMcpServerConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.SiteMcpServer]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteMcpServerConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteMcpServerConnection")
+		case "edges":
+			out.Values[i] = ec._SiteMcpServerConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._SiteMcpServerConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteMcpServerConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SiteMcpServerConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteMcpServerEdgeImplementors = []string{"SiteMcpServerEdge"}
+
+func (ec *executionContext) _SiteMcpServerEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.SiteMcpServer]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteMcpServerEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteMcpServerEdge")
+		case "cursor":
+			out.Values[i] = ec._SiteMcpServerEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SiteMcpServerEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteMcpServerHeaderImplementors = []string{"SiteMcpServerHeader"}
+
+func (ec *executionContext) _SiteMcpServerHeader(ctx context.Context, sel ast.SelectionSet, obj *model.SiteMcpServerHeader) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteMcpServerHeaderImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteMcpServerHeader")
+		case "name":
+			out.Values[i] = ec._SiteMcpServerHeader_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._SiteMcpServerHeader_value(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -80863,6 +82438,16 @@ func (ec *executionContext) marshalNAppURLs2githubᚗcomᚋbinderyᚋbinderyᚋd
 	return ec._AppURLs(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNAskRatingSummary2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAskRatingSummary(ctx context.Context, sel ast.SelectionSet, v *model.AskRatingSummary) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AskRatingSummary(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAttributeChange2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAttributeChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AttributeChange) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -83873,6 +85458,104 @@ func (ec *executionContext) marshalNSiteIntegrationScript2ᚖgithubᚗcomᚋbind
 	return ec._SiteIntegrationScript(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteMcpServer2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServerᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteMcpServer) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteMcpServer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServer(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteMcpServer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServer(ctx context.Context, sel ast.SelectionSet, v *model.SiteMcpServer) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteMcpServer(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteMcpServerConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SiteMcpServer]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteMcpServerConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteMcpServerEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.SiteMcpServer]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteMcpServerEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteMcpServerEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.SiteMcpServer]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteMcpServerEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteMcpServerHeader2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServerHeaderᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteMcpServerHeader) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteMcpServerHeader2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServerHeader(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteMcpServerHeader2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServerHeader(ctx context.Context, sel ast.SelectionSet, v *model.SiteMcpServerHeader) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteMcpServerHeader(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteMcpServerHeaderInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServerHeader(ctx context.Context, v any) (*model.SiteMcpServerHeader, error) {
+	res, err := ec.unmarshalInputSiteMcpServerHeaderInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSiteMcpServerInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServerInput(ctx context.Context, v any) (model.SiteMcpServerInput, error) {
+	res, err := ec.unmarshalInputSiteMcpServerInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNSitePublishingAuth2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePublishingAuth(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -86231,6 +87914,23 @@ func (ec *executionContext) unmarshalOSiteAgentsContext2githubᚗcomᚋbindery�
 
 func (ec *executionContext) marshalOSiteAgentsContext2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, sel ast.SelectionSet, v opt.Field[*model.SiteAgentsContext]) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalOSiteMcpServerHeaderInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServerHeaderᚄ(ctx context.Context, v any) ([]*model.SiteMcpServerHeader, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SiteMcpServerHeader, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSiteMcpServerHeaderInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteMcpServerHeader(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) marshalOSitePointer2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSitePointer(ctx context.Context, sel ast.SelectionSet, v *model.SitePointer) graphql.Marshaler {

@@ -299,7 +299,8 @@ var unpagedLists = map[string]int{
 	"SearchPageResult.ancestors":        10,
 	"SearchPageResult.sections":         20,
 	"SearchSpaceResult.pages":           20,
-	"Answer.sources":                    8, // one per passage at most (domain/answer)
+	"Answer.sources":                    8,  // one per passage at most (domain/answer)
+	"SiteMcpServer.headers":             20, // at most maxMcpServerHeaders (domain/site_mcp_server.go)
 	// A space's installed integrations and their blocks: an organization installs few.
 	"Space.integrations":              100,
 	"Space.integrationBlocks":         100,

@@ -43,7 +43,7 @@ const (
 )
 
 // build is part of every ETag, so that a new reader never answers 304 with an old page.
-const build = "reader-1"
+const build = "reader-2"
 
 // Handler serves published sites.
 type Handler struct {
@@ -64,7 +64,7 @@ type staticFile struct {
 // New builds the reader over the application.
 func New(app *domain.App) *Handler {
 	h := &Handler{app: app, static: map[string]staticFile{}}
-	h.tmpl = template.Must(template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html"))
+	h.tmpl = template.Must(template.New("").Funcs(funcs).Funcs(h.askFuncs()).ParseFS(templateFS, "templates/*.html"))
 	entries, _ := fs.ReadDir(staticFS, "static")
 	for _, e := range entries {
 		body, _ := staticFS.ReadFile("static/" + e.Name())
@@ -93,6 +93,7 @@ func (h *Handler) Routes() http.Handler {
 	r.Get("/{name}/~static/{file}", h.serveStatic)
 	r.Get("/{name}/~files/{siteSpace}/{file}/{fname}", h.serveFile)
 	r.Get("/{name}/~search", h.serveSearch)
+	h.askRoutes(r)
 	r.Get("/{name}/robots.txt", h.serveRobots)
 	r.Get("/{name}/sitemap.xml", h.serveSitemap)
 	r.Get("/{name}/llms.txt", h.serveLLMs)
@@ -214,19 +215,19 @@ func headers(w http.ResponseWriter, indexable bool) {
 
 // readerCSP is every reader page's content security policy: the reader's own scripts and styles
 // only.
-const readerCSP = "default-src 'none'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
+const readerCSP = "default-src 'none'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
 
 // diagramCSP is a page with a diagram's: the diagram library writes each drawing as an SVG with
 // its own <style> element and style attributes, which style-src 'self' would block. Scripts stay
 // the reader's own; the library runs in its strict mode (labels sanitized, no HTML or click
 // handlers in diagrams), and the document's own HTML is sanitized without style, so the inline
 // styles a page can hold are the library's.
-const diagramCSP = "default-src 'none'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
+const diagramCSP = "default-src 'none'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
 
 // mathCSP is a page with math's (and with math and a diagram): the math library sizes and places
 // each symbol with inline styles, as the diagram library does, and draws them in its own fonts,
 // served beside its stylesheet.
-const mathCSP = "default-src 'none'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; font-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
+const mathCSP = "default-src 'none'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; font-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
 
 // fail answers an error of the domain: 404 for what is not there (or not for this visitor), 401
 // for a visitor-auth site without a valid token, 400 for bad input, else a logged 500.

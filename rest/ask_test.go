@@ -239,7 +239,14 @@ func TestRecommendedQuestionsInOrganization(t *testing.T) {
 		o := newAskOrg(e)
 		fake := e.withAnswers()
 		fake.Reply = func(string) string { return "How do I create an API token?\nHow do I revoke a token?\n" }
+		// None yet: the first request queues the job that writes them, and answers at once.
 		var got struct{ Questions []string }
+		e.call(o.guest.Token, "GET", "/orgs/"+o.org+"/ask/questions", nil).want(200).decode(&got)
+		e.call(o.guest.Token, "GET", "/orgs/"+o.org+"/ask/questions", nil).want(200)
+		if len(got.Questions) != 0 || len(fake.Prompts()) != 0 {
+			t.Errorf("before the job: questions %q, %d model calls", got.Questions, len(fake.Prompts()))
+		}
+		e.runJobs()
 		e.call(o.guest.Token, "GET", "/orgs/"+o.org+"/ask/questions", nil).want(200).decode(&got)
 		if strings.Join(got.Questions, "|") != "How do I create an API token?|How do I revoke a token?" {
 			t.Errorf("questions = %q", got.Questions)
@@ -252,6 +259,31 @@ func TestRecommendedQuestionsInOrganization(t *testing.T) {
 			if strings.Contains(p, "swordfish") {
 				t.Fatalf("a page the guest may not read reached the model:\n%s", p)
 			}
+		}
+		// Kept: requests ask the model nothing; the admin, who reads more, has questions of their own.
+		if n := len(fake.Prompts()); n != 1 {
+			t.Errorf("the model was asked %d times for one scope, want once", n)
+		}
+		e.call(o.admin.Token, "GET", "/orgs/"+o.org+"/ask/questions", nil).want(200).decode(&got)
+		if len(got.Questions) != 0 {
+			t.Errorf("the admin got the guest's questions: %q", got.Questions)
+		}
+		e.runJobs()
+		if last := fake.Prompts()[len(fake.Prompts())-1]; !strings.Contains(last, "launch codes") {
+			t.Errorf("the admin's questions were not drawn from the space they read:\n%s", last)
+		}
+
+		// Content changed: the questions kept are answered while the job draws them again.
+		e.updatePage(o.admin.Token, target(o.guides, ""), o.tokensPage, map[string]any{"markdown": "Tokens expire after a year."}).ok(nil)
+		fake.Reply = func(string) string { return "When do tokens expire?" }
+		e.call(o.guest.Token, "GET", "/orgs/"+o.org+"/ask/questions", nil).want(200).decode(&got)
+		if len(got.Questions) != 2 {
+			t.Errorf("while drawn again: %q, want the questions kept", got.Questions)
+		}
+		e.runJobs()
+		e.call(o.guest.Token, "GET", "/orgs/"+o.org+"/ask/questions", nil).want(200).decode(&got)
+		if strings.Join(got.Questions, "|") != "When do tokens expire?" {
+			t.Errorf("after the content changed: %q", got.Questions)
 		}
 	})
 }
@@ -298,6 +330,12 @@ func TestAskInSite(t *testing.T) {
 		}
 
 		fake.Reply = func(string) string { return "How do I create an API token?" }
+		e.call(o.admin.Token, "GET", "/orgs/"+o.org+"/sites/"+site+"/ask/questions", nil).want(200)
+		e.runJobs()
+		// Drawn from what a visitor without claims reads: the conditional block stays out.
+		if last := fake.Prompts()[len(fake.Prompts())-1]; !strings.Contains(last, "Pro tokens") || strings.Contains(last, "swordfish") {
+			t.Errorf("the site's questions were drawn from:\n%s", last)
+		}
 		res = e.call(o.admin.Token, "GET", "/orgs/"+o.org+"/sites/"+site+"/ask/questions", nil).want(200)
 		if ev := events(res.Body); len(ev) != 1 {
 			t.Errorf("events = %q", ev)

@@ -115,6 +115,10 @@ func TestCrossOrganizationDeleteChangesNothing(t *testing.T) {
 					f.redirect = e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites/"+f.site+"/redirects",
 						map[string]any{"source": "/old", "destination": map[string]any{"kind": "site-space", "siteSpaceId": f.siteSpace}}).want(http.StatusCreated).object()["id"].(string)
 				}
+				if strings.Contains(path, "/mcp-servers") {
+					f.mcpServer = e.call(admin.Token, "POST", "/orgs/"+orgID+"/sites/"+f.site+"/mcp-servers",
+						map[string]any{"name": "Victim's", "url": "https://mcp.example.com/mcp", "headers": map[string]any{}}).want(http.StatusCreated).object()["id"].(string)
+				}
 				if strings.Contains(path, "/custom-hostnames") {
 					f.hostname = fmt.Sprintf("docs%d.victim.test", n)
 					e.gql(admin.Token, `mutation($o: ID!, $s: ID!, $h: String) { setSiteHostname(organizationId: $o, siteId: $s, hostname: $h) { status } }`,
@@ -144,7 +148,7 @@ func TestCrossOrganizationDeleteChangesNothing(t *testing.T) {
 		missing := func(f fixture) fixture {
 			for _, id := range []*string{&f.org, &f.admin, &f.victim, &f.invite, &f.space, &f.collection, &f.team, &f.site, &f.siteSpace,
 				&f.shareLink, &f.page, &f.file, &f.changeRequest, &f.revision, &f.section, &f.group, &f.comment, &f.reply,
-				&f.crComment, &f.crReply, &f.review, &f.translation, &f.glossaryEntry, &f.token, &f.webhook, &f.delivery, &f.samlProvider, &f.redirect} {
+				&f.crComment, &f.crReply, &f.review, &f.translation, &f.glossaryEntry, &f.token, &f.webhook, &f.delivery, &f.samlProvider, &f.redirect, &f.mcpServer} {
 				if *id != "" {
 					*id = randomID()
 				}
@@ -160,7 +164,7 @@ func TestCrossOrganizationDeleteChangesNothing(t *testing.T) {
 				"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
 				"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 				"tr": f.translation, "ge": f.glossaryEntry, "tk": f.token, "wh": f.webhook, "wd": f.delivery, "saml": f.samlProvider,
-				"rd": f.redirect, "h": f.hostname}
+				"rd": f.redirect, "mcp": f.mcpServer, "h": f.hostname}
 		}
 		routes := 0
 		for _, c := range matrix {

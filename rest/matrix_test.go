@@ -76,6 +76,7 @@ type fixture struct {
 	space, collection, team    string
 	site, siteSpace, shareLink string
 	redirect                   string // a redirect of the site from /old
+	mcpServer                  string // an MCP server of the site
 	hostname                   string // the site's own host name
 	page, file                 string
 	reusableContent            string // a reusable content of the space, seen by its change request and revision
@@ -284,6 +285,15 @@ var matrix = []matrixCase{
 		`mutation($o: ID!, $si: ID!, $rd: ID!) { updateSiteRedirect(organizationId: $o, siteId: $si, siteRedirectId: $rd, input: {source: "/moved"}) { id } }`},
 	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}", siteEditor, 205, func(f fixture) string { return site("/redirects/" + f.redirect)(f) }, "",
 		`mutation($o: ID!, $si: ID!, $rd: ID!) { deleteSiteRedirect(organizationId: $o, siteId: $si, siteRedirectId: $rd) }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/mcp-servers", adminOnly, 200, site("/mcp-servers"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { mcpServers { totalCount } } } }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/mcp-servers", adminOnly, 201, site("/mcp-servers"), `{"name":"Tools","url":"https://mcp.example.com/mcp","headers":{}}`,
+		`mutation($o: ID!, $si: ID!) { createSiteMcpServer(organizationId: $o, siteId: $si, input: {name: "Tools", url: "https://mcp.example.com/mcp", headers: []}) { id } }`},
+	{"GET", "/orgs/{organizationId}/sites/{siteId}/mcp-servers/{siteMcpServerId}", adminOnly, 200, func(f fixture) string { return site("/mcp-servers/" + f.mcpServer)(f) }, "",
+		`query($o: ID!, $si: ID!, $mcp: ID!) { organization(id: $o) { site(id: $si) { mcpServer(id: $mcp) { id } } } }`},
+	{"PATCH", "/orgs/{organizationId}/sites/{siteId}/mcp-servers/{siteMcpServerId}", adminOnly, 200, func(f fixture) string { return site("/mcp-servers/" + f.mcpServer)(f) }, `{"name":"Renamed"}`,
+		`mutation($o: ID!, $si: ID!, $mcp: ID!) { updateSiteMcpServer(organizationId: $o, siteId: $si, siteMcpServerId: $mcp, input: {name: "Renamed"}) { id } }`},
+	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/mcp-servers/{siteMcpServerId}", adminOnly, 205, func(f fixture) string { return site("/mcp-servers/" + f.mcpServer)(f) }, "",
+		`mutation($o: ID!, $si: ID!, $mcp: ID!) { deleteSiteMcpServer(organizationId: $o, siteId: $si, siteMcpServerId: $mcp) }`},
 	{"GET", "/orgs/{organizationId}/sites/{siteId}/redirect", insider, 200, site("/redirect?source=/old"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { redirect(source: "/old") { target } } } }`},
 	{"GET", "/orgs/{organizationId}/sites/{siteId}/publishing/auth", siteEditor, 200, site("/publishing/auth"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { publishingAuth { backend } } } }`},
 	{"PATCH", "/orgs/{organizationId}/sites/{siteId}/publishing/auth", siteEditor, 200, site("/publishing/auth"), `{"backend":"custom","fallbackURL":"https://signin.example.com/"}`,
@@ -421,7 +431,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 					continue
 				}
 				g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
-					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "rd": f.redirect, "h": f.hostname, "su": "https://app.bindery.test/s/" + f.space + "/", "sc": f.section, "sg": f.group,
+					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "rd": f.redirect, "mcp": f.mcpServer, "h": f.hostname, "su": "https://app.bindery.test/s/" + f.space + "/", "sc": f.section, "sg": f.group,
 					"cr": f.changeRequest, "r": f.revision, "p": f.page, "d": f.document, "f": f.file, "rc": f.reusableContent,
 					"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 					"tr": f.translation, "ge": f.glossaryEntry,
@@ -486,6 +496,9 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 		site := "/orgs/" + orgID + "/sites/" + f.site
 		if strings.Contains(path, "/redirect") || path == sharedFixturePath {
 			f.redirect = e.call(admin.Token, "POST", site+"/redirects", map[string]any{"source": "/old", "destination": map[string]any{"kind": "site-space", "siteSpaceId": f.siteSpace}}).want(http.StatusCreated).object()["id"].(string)
+		}
+		if strings.Contains(path, "/mcp-servers") || path == sharedFixturePath {
+			f.mcpServer = e.call(admin.Token, "POST", site+"/mcp-servers", map[string]any{"name": "Fixture", "url": "https://mcp.example.com/mcp", "headers": map[string]any{}}).want(http.StatusCreated).object()["id"].(string)
 		}
 		if strings.Contains(path, "/custom-hostnames") || path == sharedFixturePath {
 			f.hostname = fmt.Sprintf("docs%d.matrix.test", n)

@@ -21,6 +21,7 @@ import (
 	"github.com/bindery/bindery/domain/aiprovider"
 	"github.com/bindery/bindery/domain/answer"
 	"github.com/bindery/bindery/domain/document"
+	"github.com/bindery/bindery/domain/embedding"
 	"github.com/bindery/bindery/domain/jobs"
 	"github.com/bindery/bindery/domain/safefetch"
 	"github.com/bindery/bindery/domain/translator"
@@ -268,13 +269,14 @@ func serve(ctx context.Context, cmd *cli.Command, c *config) error {
 	}
 
 	if ai := s.AI; ai.URL != "" {
-		provider, err := aiprovider.New(aiprovider.Config{URL: ai.URL, Model: ai.Model, APIKey: ai.APIKey})
+		provider, err := aiprovider.New(aiprovider.Config{URL: ai.URL, Model: ai.Model, EmbeddingModel: ai.EmbeddingModel, APIKey: ai.APIKey})
 		if err != nil {
 			return err
 		}
 		res.Translator = translator.New(provider, translator.Config{Concurrency: s.Translate.Concurrency, Timeout: s.Translate.Timeout})
 		res.Answers = answer.New(provider, answer.Config{Timeout: ai.Timeout})
-		slog.Info("AI provider", "url", provider.URL(), "model", ai.Model)
+		res.Embeddings = embedding.New(provider)
+		slog.Info("AI provider", "url", provider.URL(), "model", ai.Model, "embedding_model", ai.EmbeddingModel)
 	}
 
 	sessions, err := browserSignIn(ctx, res, s)

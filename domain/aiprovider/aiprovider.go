@@ -20,6 +20,9 @@ type Config struct {
 	URL string
 	// Model is the chat model the server knows (llama3.1, Qwen/Qwen2.5-7B-Instruct, gpt-4o-mini).
 	Model string
+	// EmbeddingModel is the embedding model the server knows (nomic-embed-text, bge-m3); empty
+	// when none is configured.
+	EmbeddingModel string
 	// APIKey is sent as a bearer token when set. Local servers usually need none.
 	APIKey string
 	// HTTPClient is the client requests go through (default: a new http.Client).
@@ -28,8 +31,9 @@ type Config struct {
 
 // Provider is a configured model server, safe for concurrent use.
 type Provider struct {
-	cfg  Config
-	chat string // the chat-completions endpoint
+	cfg        Config
+	chat       string // the chat-completions endpoint
+	embeddings string // the embeddings endpoint
 }
 
 // New checks cfg and returns the provider. Errors name the setting at fault.
@@ -44,15 +48,15 @@ func New(cfg Config) (*Provider, error) {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{}
 	}
-	chat := strings.TrimRight(cfg.URL, "/")
-	if !strings.HasSuffix(chat, "/chat/completions") {
-		chat += "/chat/completions"
-	}
-	return &Provider{cfg: cfg, chat: chat}, nil
+	base := strings.TrimSuffix(strings.TrimRight(cfg.URL, "/"), "/chat/completions")
+	return &Provider{cfg: cfg, chat: base + "/chat/completions", embeddings: base + "/embeddings"}, nil
 }
 
 // Model is the chat model requests ask for.
 func (p *Provider) Model() string { return p.cfg.Model }
+
+// EmbeddingModel is the embedding model, empty when none is configured.
+func (p *Provider) EmbeddingModel() string { return p.cfg.EmbeddingModel }
 
 // URL is the provider's address fit for logs (Redact).
 func (p *Provider) URL() string { return Redact(p.cfg.URL) }
@@ -61,7 +65,11 @@ func (p *Provider) URL() string { return Redact(p.cfg.URL) }
 // its status; accept names the answers the caller reads (application/json, text/event-stream).
 // Errors: those of the HTTP client (the context's among them).
 func (p *Provider) Chat(ctx context.Context, body []byte, accept string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.chat, bytes.NewReader(body))
+	return p.post(ctx, p.chat, body, accept)
+}
+
+func (p *Provider) post(ctx context.Context, endpoint string, body []byte, accept string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +79,12 @@ func (p *Provider) Chat(ctx context.Context, body []byte, accept string) (*http.
 		req.Header.Set("Authorization", "Bearer "+p.cfg.APIKey)
 	}
 	return p.cfg.HTTPClient.Do(req)
+}
+
+// Embed posts an embeddings request body (JSON) and returns the provider's response, whatever its
+// status. Errors: those of the HTTP client (the context's among them).
+func (p *Provider) Embed(ctx context.Context, body []byte) (*http.Response, error) {
+	return p.post(ctx, p.embeddings, body, "application/json")
 }
 
 // Redact is a URL fit for logs: without any user or password it holds.

@@ -39,6 +39,9 @@ type Page struct {
 	Title      string
 	URL        string // where a reader opens it: the published URL on a site, the app's otherwise
 	Markdown   string
+	// Anchors are sections found by meaning (retrieval by embeddings; "" is the text before the
+	// first heading): they count as matching the question when passages are chosen.
+	Anchors []string
 }
 
 // Retriever returns the pages, best first, that may answer query among those the asker may
@@ -254,7 +257,11 @@ func Passages(question string, pages []Page) []Passage {
 			if strings.TrimSpace(s.Text) == "" && s.Title == "" {
 				continue
 			}
-			ranked = append(ranked, scored{s, overlap(words, s.Title+" "+s.Text), j})
+			score := overlap(words, s.Title+" "+s.Text)
+			if slices.Contains(p.Anchors, s.Anchor) {
+				score++
+			}
+			ranked = append(ranked, scored{s, score, j})
 		}
 		if len(ranked) == 0 {
 			continue

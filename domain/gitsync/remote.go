@@ -128,11 +128,15 @@ type Sealer struct{ aead cipher.AEAD }
 
 // NewSealer derives the encryption key from secret. An empty secret gives nil: no credentials
 // can be kept.
-func NewSealer(secret string) *Sealer {
+func NewSealer(secret string) *Sealer { return NewSealerFor("bindery git credentials", secret) }
+
+// NewSealerFor derives an encryption key for one purpose from secret, so that what one purpose
+// sealed cannot be opened as another's. An empty secret gives nil.
+func NewSealerFor(purpose, secret string) *Sealer {
 	if secret == "" {
 		return nil
 	}
-	key := sha256.Sum256([]byte("bindery git credentials\x00" + secret))
+	key := sha256.Sum256([]byte(purpose + "\x00" + secret))
 	block, _ := aes.NewCipher(key[:])
 	aead, _ := cipher.NewGCM(block)
 	return &Sealer{aead: aead}
