@@ -64,7 +64,7 @@ func (r *siteResolver) AdaptiveSchema(ctx context.Context, obj *model.Site) (*mo
 
 // AdaptiveTemplateConditions is the resolver for the adaptiveTemplateConditions field.
 func (r *siteResolver) AdaptiveTemplateConditions(ctx context.Context, obj *model.Site) ([]*model.SiteAdaptiveTemplateCondition, error) {
-	return r.App.SiteAdaptiveTemplateConditions(ctx, obj.OrganizationID, obj.ID)
+	return r.App.AdaptiveTemplateConditionsOf(ctx, obj)
 }
 
 // Customization is the resolver for the customization field.
@@ -74,7 +74,7 @@ func (r *siteResolver) Customization(ctx context.Context, obj *model.Site) (mode
 
 // SiteSpaceCustomization is the resolver for the siteSpaceCustomization field.
 func (r *siteResolver) SiteSpaceCustomization(ctx context.Context, obj *model.Site, siteSpaceID string) (model.JSON, error) {
-	return r.App.SiteSpaceCustomization(ctx, obj.OrganizationID, obj.ID, siteSpaceID)
+	return r.App.SiteSpaceCustomizationOf(ctx, obj, siteSpaceID)
 }
 
 // PublishedContent is the resolver for the publishedContent field.
