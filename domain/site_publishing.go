@@ -57,6 +57,16 @@ func (r *App) PublishedContentSite(ctx context.Context, orgID, siteID string, sh
 	if err != nil {
 		return nil, err
 	}
+	return r.PublishedContentOf(ctx, site, shareKey)
+}
+
+// PublishedContentOf is what a site already read publishes (see PublishedContentSite): sites
+// listed together read their structures and customizations in one batch each.
+// Errors: NotFound (a site that is not published), Forbidden.
+func (r *App) PublishedContentOf(ctx context.Context, site *model.Site, shareKey *string) (*model.PublishedContentSite, error) {
+	if _, err := r.siteReader(ctx, site.OrganizationID); err != nil {
+		return nil, err
+	}
 	if !site.Published {
 		return nil, apperr.NotFoundf("site not published")
 	}
@@ -113,13 +123,29 @@ func (r *App) SitePublishingPreview(ctx context.Context, orgID, siteID string, s
 			return nil, apperr.Invalidf("claims", "must be an object of claims")
 		}
 	}
-	if _, err := r.editableSite(ctx, orgID, siteID); err != nil {
-		return nil, err
-	}
-	site, err := r.SiteByID(ctx, orgID, siteID)
+	site, err := r.editableSite(ctx, orgID, siteID)
 	if err != nil {
 		return nil, err
 	}
+	return r.previewOf(ctx, r.toSite(site), siteSpaceID, claims)
+}
+
+// PublishingPreviewOf is SitePublishingPreview for a site already read: sites listed together
+// read their structures and keys in one batch each. Errors: as SitePublishingPreview.
+func (r *App) PublishingPreviewOf(ctx context.Context, site *model.Site, siteSpaceID *string, claimsJSON model.JSON) (*model.SitePublishingPreview, error) {
+	var claims map[string]any
+	if !claimsJSON.IsNull() {
+		if err := json.Unmarshal(claimsJSON, &claims); err != nil || claims == nil {
+			return nil, apperr.Invalidf("claims", "must be an object of claims")
+		}
+	}
+	if _, err := r.siteEditor(ctx, site.OrganizationID); err != nil {
+		return nil, err
+	}
+	return r.previewOf(ctx, site, siteSpaceID, claims)
+}
+
+func (r *App) previewOf(ctx context.Context, site *model.Site, siteSpaceID *string, claims map[string]any) (*model.SitePublishingPreview, error) {
 	structure, err := r.SiteStructure(ctx, site, nil)
 	if err != nil {
 		return nil, err
@@ -144,7 +170,7 @@ func (r *App) SitePublishingPreview(ctx context.Context, orgID, siteID string, s
 	if len(claims) == 0 {
 		return &model.SitePublishingPreview{URL: u}, nil
 	}
-	settings, err := r.Store.SiteReaderSettingsOf(ctx, site.ID)
+	settings, err := loader.For(ctx, r.Store).SiteReaderSettings.Find(ctx, site.ID)
 	if err != nil {
 		return nil, err
 	}

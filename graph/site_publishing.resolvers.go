@@ -79,12 +79,12 @@ func (r *siteResolver) SiteSpaceCustomization(ctx context.Context, obj *model.Si
 
 // PublishedContent is the resolver for the publishedContent field.
 func (r *siteResolver) PublishedContent(ctx context.Context, obj *model.Site, shareKey *string) (*model.PublishedContentSite, error) {
-	return r.App.PublishedContentSite(ctx, obj.OrganizationID, obj.ID, shareKey)
+	return r.App.PublishedContentOf(ctx, obj, shareKey)
 }
 
 // PublishingPreview is the resolver for the publishingPreview field.
 func (r *siteResolver) PublishingPreview(ctx context.Context, obj *model.Site, siteSpace *string, claims model.JSON) (*model.SitePublishingPreview, error) {
-	return r.App.SitePublishingPreview(ctx, obj.OrganizationID, obj.ID, siteSpace, claims)
+	return r.App.PublishingPreviewOf(ctx, obj, siteSpace, claims)
 }
 
 // SearchContent is the resolver for the searchContent field.

@@ -8,7 +8,7 @@ import (
 )
 
 // Every per-site field of a list of sites (adaptive schema and its template conditions,
-// redirects, visitor authentication with its generated key, reader settings) costs the same statements for 1 site as for 8: each is read, for all the sites
+// redirects, visitor authentication with its generated key, reader settings, published content, preview URL) costs the same statements for 1 site as for 8: each is read, for all the sites
 // of the list, in one batch per level.
 func TestSiteListFieldsStatementsDoNotGrow(t *testing.T) {
 	eachDBCounting(t, func(t *testing.T, e *env) {
@@ -37,6 +37,8 @@ func TestSiteListFieldsStatementsDoNotGrow(t *testing.T) {
 			publishingAuth { privateKey backend }
 			readerSettings { unsignedClaims }
 			customization
+			publishedContent { customizations { site } structure { structure { id } } }
+			publishingPreview { url }
 		} } } }`
 		keys := map[string]string{}
 		count := func(want int) int64 {
@@ -52,7 +54,8 @@ func TestSiteListFieldsStatementsDoNotGrow(t *testing.T) {
 								TotalCount int
 								Nodes      []struct{ Source string }
 							}
-							PublishingAuth struct{ PrivateKey, Backend string }
+							PublishingAuth    struct{ PrivateKey, Backend string }
+							PublishingPreview struct{ URL string }
 						}
 					}
 				}
@@ -65,7 +68,8 @@ func TestSiteListFieldsStatementsDoNotGrow(t *testing.T) {
 			}
 			for _, s := range sites {
 				if s.AdaptiveSchema == nil || len(s.AdaptiveTemplateConditions) != 2 || s.Redirects.TotalCount != 2 ||
-					len(s.Redirects.Nodes) != 2 || s.Redirects.Nodes[0].Source != "/old" || s.PublishingAuth.Backend != "custom" || s.PublishingAuth.PrivateKey == "" {
+					len(s.Redirects.Nodes) != 2 || s.Redirects.Nodes[0].Source != "/old" || s.PublishingAuth.Backend != "custom" || s.PublishingAuth.PrivateKey == "" ||
+					s.PublishingPreview.URL == "" {
 					t.Fatalf("site = %+v", s)
 				}
 				if k, ok := keys[s.ID]; ok && k != s.PublishingAuth.PrivateKey {
