@@ -727,6 +727,7 @@ type ComplexityRoot struct {
 		RemoveTeamMember                   func(childComplexity int, organizationID string, teamID string, userID string) int
 		RenamePasskey                      func(childComplexity int, id string, name string) int
 		RequestReviewers                   func(childComplexity int, spaceID string, changeRequestID string, input model.RequestReviewersInput) int
+		ResolvePublishedContentByURL       func(childComplexity int, input model.ResolvePublishedContentInput) int
 		RestoreSpace                       func(childComplexity int, id string) int
 		RevalidateCustomHostname           func(childComplexity int, hostname string) int
 		RevokeAPIToken                     func(childComplexity int, id string) int
@@ -988,6 +989,16 @@ type ComplexityRoot struct {
 		ServiceVisitorClaims func(childComplexity int) int
 	}
 
+	PublishedContentLookup struct {
+		Content  func(childComplexity int) int
+		Redirect func(childComplexity int) int
+	}
+
+	PublishedContentRedirect struct {
+		Redirect func(childComplexity int) int
+		Target   func(childComplexity int) int
+	}
+
 	PublishedContentSite struct {
 		Customizations func(childComplexity int) int
 		Scripts        func(childComplexity int) int
@@ -1103,6 +1114,21 @@ type ComplexityRoot struct {
 		Title         func(childComplexity int) int
 		URL           func(childComplexity int) int
 		Visibility    func(childComplexity int) int
+	}
+
+	PublishedSiteContent struct {
+		APIToken     func(childComplexity int) int
+		BasePath     func(childComplexity int) int
+		CanonicalURL func(childComplexity int) int
+		Complete     func(childComplexity int) int
+		Organization func(childComplexity int) int
+		Pathname     func(childComplexity int) int
+		ShareKey     func(childComplexity int) int
+		Site         func(childComplexity int) int
+		SiteBasePath func(childComplexity int) int
+		SiteSection  func(childComplexity int) int
+		SiteSpace    func(childComplexity int) int
+		Space        func(childComplexity int) int
 	}
 
 	PublishedSiteSpace struct {
@@ -2075,6 +2101,7 @@ type MutationResolver interface {
 	UpdateAgentInstructions(ctx context.Context, organizationID string, input model.UpdateAgentInstructionsInput) (*model.AgentInstructions, error)
 	RenamePasskey(ctx context.Context, id string, name string) (bool, error)
 	RemovePasskey(ctx context.Context, id string) (bool, error)
+	ResolvePublishedContentByURL(ctx context.Context, input model.ResolvePublishedContentInput) (*model.PublishedContentLookup, error)
 	UpdateSiteReaderSettings(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) (*model.SiteReaderSettings, error)
 	UpdateReusableContent(ctx context.Context, target model.ContentTarget, reusableContentID string, input model.UpdateReusableContentInput) (*domain.ReusableContentEdit, error)
 	RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, input model.RequestReviewersInput) (*model.RequestReviewersResult, error)
@@ -5405,6 +5432,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RequestReviewers(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["input"].(model.RequestReviewersInput)), true
+	case "Mutation.resolvePublishedContentByUrl":
+		if e.ComplexityRoot.Mutation.ResolvePublishedContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resolvePublishedContentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResolvePublishedContentByURL(childComplexity, args["input"].(model.ResolvePublishedContentInput)), true
 	case "Mutation.restoreSpace":
 		if e.ComplexityRoot.Mutation.RestoreSpace == nil {
 			break
@@ -6912,6 +6950,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PingResult.ServiceVisitorClaims(childComplexity), true
 
+	case "PublishedContentLookup.content":
+		if e.ComplexityRoot.PublishedContentLookup.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentLookup.Content(childComplexity), true
+	case "PublishedContentLookup.redirect":
+		if e.ComplexityRoot.PublishedContentLookup.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentLookup.Redirect(childComplexity), true
+
+	case "PublishedContentRedirect.redirect":
+		if e.ComplexityRoot.PublishedContentRedirect.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.Redirect(childComplexity), true
+	case "PublishedContentRedirect.target":
+		if e.ComplexityRoot.PublishedContentRedirect.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.Target(childComplexity), true
+
 	case "PublishedContentSite.customizations":
 		if e.ComplexityRoot.PublishedContentSite.Customizations == nil {
 			break
@@ -7446,6 +7510,79 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PublishedSite.Visibility(childComplexity), true
+
+	case "PublishedSiteContent.apiToken":
+		if e.ComplexityRoot.PublishedSiteContent.APIToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.APIToken(childComplexity), true
+	case "PublishedSiteContent.basePath":
+		if e.ComplexityRoot.PublishedSiteContent.BasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.BasePath(childComplexity), true
+	case "PublishedSiteContent.canonicalUrl":
+		if e.ComplexityRoot.PublishedSiteContent.CanonicalURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.CanonicalURL(childComplexity), true
+	case "PublishedSiteContent.complete":
+		if e.ComplexityRoot.PublishedSiteContent.Complete == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Complete(childComplexity), true
+	case "PublishedSiteContent.organization":
+		if e.ComplexityRoot.PublishedSiteContent.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Organization(childComplexity), true
+	case "PublishedSiteContent.pathname":
+		if e.ComplexityRoot.PublishedSiteContent.Pathname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Pathname(childComplexity), true
+	case "PublishedSiteContent.shareKey":
+		if e.ComplexityRoot.PublishedSiteContent.ShareKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.ShareKey(childComplexity), true
+	case "PublishedSiteContent.site":
+		if e.ComplexityRoot.PublishedSiteContent.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Site(childComplexity), true
+	case "PublishedSiteContent.siteBasePath":
+		if e.ComplexityRoot.PublishedSiteContent.SiteBasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteBasePath(childComplexity), true
+	case "PublishedSiteContent.siteSection":
+		if e.ComplexityRoot.PublishedSiteContent.SiteSection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteSection(childComplexity), true
+	case "PublishedSiteContent.siteSpace":
+		if e.ComplexityRoot.PublishedSiteContent.SiteSpace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteSpace(childComplexity), true
+	case "PublishedSiteContent.space":
+		if e.ComplexityRoot.PublishedSiteContent.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Space(childComplexity), true
 
 	case "PublishedSiteSpace.customization":
 		if e.ComplexityRoot.PublishedSiteSpace.Customization == nil {
@@ -11146,6 +11283,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputRequestReviewersInput,
+		ec.unmarshalInputResolvePublishedContentInput,
 		ec.unmarshalInputSAMLProviderInput,
 		ec.unmarshalInputSSORoleRuleInput,
 		ec.unmarshalInputSetTeamMemberInput,
@@ -11156,6 +11294,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSiteRedirectInput,
 		ec.unmarshalInputSiteSearchScope,
 		ec.unmarshalInputSiteVisitorInput,
+		ec.unmarshalInputSiteVisitorPayload,
 		ec.unmarshalInputSortSiteStructureInput,
 		ec.unmarshalInputStructurePointerInput,
 		ec.unmarshalInputStructurePositionInput,
@@ -11277,7 +11416,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -11364,6 +11503,7 @@ type PublishedURLs {
 	{Name: "schema/openapi.graphqls", Input: sourceData("schema/openapi.graphqls"), BuiltIn: false},
 	{Name: "schema/organization.graphqls", Input: sourceData("schema/organization.graphqls"), BuiltIn: false},
 	{Name: "schema/passkey.graphqls", Input: sourceData("schema/passkey.graphqls"), BuiltIn: false},
+	{Name: "schema/published_url.graphqls", Input: sourceData("schema/published_url.graphqls"), BuiltIn: false},
 	{Name: "schema/reader.graphqls", Input: sourceData("schema/reader.graphqls"), BuiltIn: false},
 	{Name: "schema/reusable_content.graphqls", Input: sourceData("schema/reusable_content.graphqls"), BuiltIn: false},
 	{Name: "schema/review.graphqls", Input: sourceData("schema/review.graphqls"), BuiltIn: false},
@@ -12997,6 +13137,26 @@ func (ec *executionContext) childFields_PingResult(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type PingResult", field.Name)
 }
 
+func (ec *executionContext) childFields_PublishedContentLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "redirect":
+		return ec.fieldContext_PublishedContentLookup_redirect(ctx, field)
+	case "content":
+		return ec.fieldContext_PublishedContentLookup_content(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedContentLookup", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedContentRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "target":
+		return ec.fieldContext_PublishedContentRedirect_target(ctx, field)
+	case "redirect":
+		return ec.fieldContext_PublishedContentRedirect_redirect(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedContentRedirect", field.Name)
+}
+
 func (ec *executionContext) childFields_PublishedContentSite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "site":
@@ -13229,6 +13389,36 @@ func (ec *executionContext) childFields_PublishedSite(ctx context.Context, field
 		return ec.fieldContext_PublishedSite_redirect(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedSite", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSiteContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_PublishedSiteContent_site(ctx, field)
+	case "siteSection":
+		return ec.fieldContext_PublishedSiteContent_siteSection(ctx, field)
+	case "siteSpace":
+		return ec.fieldContext_PublishedSiteContent_siteSpace(ctx, field)
+	case "space":
+		return ec.fieldContext_PublishedSiteContent_space(ctx, field)
+	case "pathname":
+		return ec.fieldContext_PublishedSiteContent_pathname(ctx, field)
+	case "basePath":
+		return ec.fieldContext_PublishedSiteContent_basePath(ctx, field)
+	case "siteBasePath":
+		return ec.fieldContext_PublishedSiteContent_siteBasePath(ctx, field)
+	case "apiToken":
+		return ec.fieldContext_PublishedSiteContent_apiToken(ctx, field)
+	case "organization":
+		return ec.fieldContext_PublishedSiteContent_organization(ctx, field)
+	case "shareKey":
+		return ec.fieldContext_PublishedSiteContent_shareKey(ctx, field)
+	case "complete":
+		return ec.fieldContext_PublishedSiteContent_complete(ctx, field)
+	case "canonicalUrl":
+		return ec.fieldContext_PublishedSiteContent_canonicalUrl(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteContent", field.Name)
 }
 
 func (ec *executionContext) childFields_PublishedSiteSpace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17224,6 +17414,20 @@ func (ec *executionContext) field_Mutation_requestReviewers_args(ctx context.Con
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resolvePublishedContentByUrl_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ResolvePublishedContentInput, error) {
+			return ec.unmarshalNResolvePublishedContentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐResolvePublishedContentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -32214,6 +32418,50 @@ func (ec *executionContext) fieldContext_Mutation_removePasskey(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_resolvePublishedContentByUrl(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resolvePublishedContentByUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResolvePublishedContentByURL(ctx, fc.Args["input"].(model.ResolvePublishedContentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedContentLookup) graphql.Marshaler {
+			return ec.marshalNPublishedContentLookup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentLookup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resolvePublishedContentByUrl(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedContentLookup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resolvePublishedContentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_updateSiteReaderSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -39160,6 +39408,116 @@ func (ec *executionContext) fieldContext_PingResult_gitbookVisitorClaims(_ conte
 	return graphql.NewScalarFieldContext("PingResult", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PublishedContentLookup_redirect(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentLookup_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedContentRedirect) graphql.Marshaler {
+			return ec.marshalOPublishedContentRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentRedirect(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentLookup_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedContentRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentLookup_content(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentLookup_content(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Content, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedSiteContent) graphql.Marshaler {
+			return ec.marshalOPublishedSiteContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSiteContent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentLookup_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSiteContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentRedirect_target(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContentRedirect_redirect(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _PublishedContentSite_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41327,6 +41685,282 @@ func (ec *executionContext) fieldContext_PublishedSite_redirect(ctx context.Cont
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSiteContent_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteSection(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteSection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteSection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteSpace(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpace, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_space(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_pathname(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_pathname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pathname, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_pathname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_basePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_basePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_basePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteBasePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteBasePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteBasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteBasePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_apiToken(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_apiToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIToken, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_apiToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_organization(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Organization, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_shareKey(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_shareKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShareKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_shareKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_complete(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_complete(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Complete, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_complete(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_canonicalUrl(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_canonicalUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanonicalURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_canonicalUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PublishedSiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
@@ -59646,6 +60280,50 @@ func (ec *executionContext) unmarshalInputRequestReviewersInput(ctx context.Cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputResolvePublishedContentInput(ctx context.Context, obj any) (model.ResolvePublishedContentInput, error) {
+	var it model.ResolvePublishedContentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "redirectOnError", "visitor"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "redirectOnError":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redirectOnError"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedirectOnError = data
+		case "visitor":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visitor"))
+			data, err := ec.unmarshalOSiteVisitorPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteVisitorPayload(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Visitor = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSAMLProviderInput(ctx context.Context, obj any) (model.SAMLProviderInput, error) {
 	var it model.SAMLProviderInput
 	if obj == nil {
@@ -60053,6 +60731,43 @@ func (ec *executionContext) unmarshalInputSiteVisitorInput(ctx context.Context, 
 				return it, err
 			}
 			it.Claims = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteVisitorPayload(ctx context.Context, obj any) (model.SiteVisitorPayload, error) {
+	var it model.SiteVisitorPayload
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"jwtToken", "unsignedClaims"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "jwtToken":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jwtToken"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.JwtToken = data
+		case "unsignedClaims":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unsignedClaims"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnsignedClaims = data
 		}
 	}
 	return it, nil
@@ -66826,6 +67541,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "resolvePublishedContentByUrl":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resolvePublishedContentByUrl(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "updateSiteReaderSettings":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSiteReaderSettings(ctx, field)
@@ -69888,6 +70610,92 @@ func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var publishedContentLookupImplementors = []string{"PublishedContentLookup"}
+
+func (ec *executionContext) _PublishedContentLookup(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentLookup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentLookupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContentLookup")
+		case "redirect":
+			out.Values[i] = ec._PublishedContentLookup_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "content":
+			out.Values[i] = ec._PublishedContentLookup_content(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedContentRedirectImplementors = []string{"PublishedContentRedirect"}
+
+func (ec *executionContext) _PublishedContentRedirect(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentRedirectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContentRedirect")
+		case "target":
+			out.Values[i] = ec._PublishedContentRedirect_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redirect":
+			out.Values[i] = ec._PublishedContentRedirect_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var publishedContentSiteImplementors = []string{"PublishedContentSite"}
 
 func (ec *executionContext) _PublishedContentSite(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentSite) graphql.Marshaler {
@@ -71046,6 +71854,99 @@ func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSiteContentImplementors = []string{"PublishedSiteContent"}
+
+func (ec *executionContext) _PublishedSiteContent(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSiteContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSiteContent")
+		case "site":
+			out.Values[i] = ec._PublishedSiteContent_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSection":
+			out.Values[i] = ec._PublishedSiteContent_siteSection(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "siteSpace":
+			out.Values[i] = ec._PublishedSiteContent_siteSpace(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._PublishedSiteContent_space(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pathname":
+			out.Values[i] = ec._PublishedSiteContent_pathname(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "basePath":
+			out.Values[i] = ec._PublishedSiteContent_basePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteBasePath":
+			out.Values[i] = ec._PublishedSiteContent_siteBasePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "apiToken":
+			out.Values[i] = ec._PublishedSiteContent_apiToken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "organization":
+			out.Values[i] = ec._PublishedSiteContent_organization(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "shareKey":
+			out.Values[i] = ec._PublishedSiteContent_shareKey(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "complete":
+			out.Values[i] = ec._PublishedSiteContent_complete(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "canonicalUrl":
+			out.Values[i] = ec._PublishedSiteContent_canonicalUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -82017,6 +82918,16 @@ func (ec *executionContext) unmarshalNPublishIntegrationInput2githubᚗcomᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNPublishedContentLookup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentLookup(ctx context.Context, sel ast.SelectionSet, v *model.PublishedContentLookup) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedContentLookup(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPublishedContentSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentSite(ctx context.Context, sel ast.SelectionSet, v *model.PublishedContentSite) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -82333,6 +83244,11 @@ func (ec *executionContext) marshalNRequestedReviewerEdge2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._RequestedReviewerEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNResolvePublishedContentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐResolvePublishedContentInput(ctx context.Context, v any) (model.ResolvePublishedContentInput, error) {
+	res, err := ec.unmarshalInputResolvePublishedContentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNResolvedSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐResolvedSiteRedirect(ctx context.Context, sel ast.SelectionSet, v *model.ResolvedSiteRedirect) graphql.Marshaler {
@@ -85478,6 +86394,13 @@ func (ec *executionContext) marshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return v
 }
 
+func (ec *executionContext) marshalOPublishedContentRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentRedirect(ctx context.Context, sel ast.SelectionSet, v *model.PublishedContentRedirect) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedContentRedirect(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOPublishedLocation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPublishedLocation(ctx context.Context, sel ast.SelectionSet, v *domain.PublishedLocation) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -85497,6 +86420,13 @@ func (ec *executionContext) marshalOPublishedPageRef2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._PublishedPageRef(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPublishedSiteContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSiteContent(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSiteContent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedSiteContent(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOReusableContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionReusableContent(ctx context.Context, sel ast.SelectionSet, v *model.RevisionReusableContent) graphql.Marshaler {
@@ -85690,6 +86620,14 @@ func (ec *executionContext) unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋbindery
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputSiteVisitorInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSiteVisitorPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteVisitorPayload(ctx context.Context, v any) (*model.SiteVisitorPayload, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteVisitorPayload(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
