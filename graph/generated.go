@@ -740,6 +740,7 @@ type ComplexityRoot struct {
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) int
 		SortSiteStructure                  func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
 		SubmitReview                       func(childComplexity int, spaceID string, changeRequestID string, input model.SubmitReviewInput) int
+		TrackSiteEvents                    func(childComplexity int, organizationID string, siteID string, events model.JSON) int
 		UnpublishSite                      func(childComplexity int, organizationID string, siteID string) int
 		UpdateAgentInstructions            func(childComplexity int, organizationID string, input model.UpdateAgentInstructionsInput) int
 		UpdateChangeRequest                func(childComplexity int, spaceID string, changeRequestID string, input model.UpdateChangeRequestInput) int
@@ -1487,6 +1488,7 @@ type ComplexityRoot struct {
 		CreatedAt                  func(childComplexity int) int
 		Customization              func(childComplexity int) int
 		ID                         func(childComplexity int) int
+		Insights                   func(childComplexity int, query model.JSON) int
 		Published                  func(childComplexity int) int
 		PublishedContent           func(childComplexity int, shareKey *string) int
 		PublishingAuth             func(childComplexity int) int
@@ -2120,6 +2122,7 @@ type MutationResolver interface {
 	SetSiteHostname(ctx context.Context, organizationID string, siteID string, hostname *string) (*model.CustomHostname, error)
 	RevalidateCustomHostname(ctx context.Context, hostname string) (*model.CustomHostname, error)
 	RemoveCustomHostname(ctx context.Context, hostname string) (bool, error)
+	TrackSiteEvents(ctx context.Context, organizationID string, siteID string, events model.JSON) (bool, error)
 	PublishSite(ctx context.Context, organizationID string, siteID string) (*model.Site, error)
 	UnpublishSite(ctx context.Context, organizationID string, siteID string) (*model.Site, error)
 	UpdateSiteAdaptiveSchema(ctx context.Context, organizationID string, siteID string, jsonSchema model.JSON) (*model.SiteAdaptiveSchema, error)
@@ -2284,6 +2287,7 @@ type SiteResolver interface {
 	RecommendedQuestions(ctx context.Context, obj *model.Site, siteSpaceID *string) ([]string, error)
 	ReaderSettings(ctx context.Context, obj *model.Site) (*model.SiteReaderSettings, error)
 	ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error)
+	Insights(ctx context.Context, obj *model.Site, query model.JSON) (model.JSON, error)
 	AdaptiveSchema(ctx context.Context, obj *model.Site) (*model.SiteAdaptiveSchema, error)
 	AdaptiveTemplateConditions(ctx context.Context, obj *model.Site) ([]*model.SiteAdaptiveTemplateCondition, error)
 	Customization(ctx context.Context, obj *model.Site) (model.JSON, error)
@@ -5575,6 +5579,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SubmitReview(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["input"].(model.SubmitReviewInput)), true
+	case "Mutation.trackSiteEvents":
+		if e.ComplexityRoot.Mutation.TrackSiteEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_trackSiteEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TrackSiteEvents(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["events"].(model.JSON)), true
 	case "Mutation.unpublishSite":
 		if e.ComplexityRoot.Mutation.UnpublishSite == nil {
 			break
@@ -9099,6 +9114,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.ID(childComplexity), true
+	case "Site.insights":
+		if e.ComplexityRoot.Site.Insights == nil {
+			break
+		}
+
+		args, err := ec.field_Site_insights_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Insights(childComplexity, args["query"].(model.JSON)), true
 	case "Site.published":
 		if e.ComplexityRoot.Site.Published == nil {
 			break
@@ -11416,7 +11442,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_insights.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -11512,6 +11538,7 @@ type PublishedURLs {
 	{Name: "schema/share_link.graphqls", Input: sourceData("schema/share_link.graphqls"), BuiltIn: false},
 	{Name: "schema/site.graphqls", Input: sourceData("schema/site.graphqls"), BuiltIn: false},
 	{Name: "schema/site_hostname.graphqls", Input: sourceData("schema/site_hostname.graphqls"), BuiltIn: false},
+	{Name: "schema/site_insights.graphqls", Input: sourceData("schema/site_insights.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing.graphqls", Input: sourceData("schema/site_publishing.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing_auth.graphqls", Input: sourceData("schema/site_publishing_auth.graphqls"), BuiltIn: false},
 	{Name: "schema/site_redirect.graphqls", Input: sourceData("schema/site_redirect.graphqls"), BuiltIn: false},
@@ -14107,6 +14134,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_readerSettings(ctx, field)
 	case "shareLinks":
 		return ec.fieldContext_Site_shareLinks(ctx, field)
+	case "insights":
+		return ec.fieldContext_Site_insights(ctx, field)
 	case "adaptiveSchema":
 		return ec.fieldContext_Site_adaptiveSchema(ctx, field)
 	case "adaptiveTemplateConditions":
@@ -17719,6 +17748,36 @@ func (ec *executionContext) field_Mutation_submitReview_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_trackSiteEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "events",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["events"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_unpublishSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19860,6 +19919,20 @@ func (ec *executionContext) field_Site_ask_args(ctx context.Context, rawArgs map
 		return nil, err
 	}
 	args["siteSpaceIds"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_insights_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
 	return args, nil
 }
 
@@ -33248,6 +33321,50 @@ func (ec *executionContext) fieldContext_Mutation_removeCustomHostname(ctx conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_removeCustomHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_trackSiteEvents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_trackSiteEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TrackSiteEvents(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["events"].(model.JSON))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_trackSiteEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_trackSiteEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -48729,6 +48846,50 @@ func (ec *executionContext) fieldContext_Site_shareLinks(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Site_shareLinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_insights(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_insights(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Insights(ctx, obj, fc.Args["query"].(model.JSON))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_insights(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_insights_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -67674,6 +67835,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "trackSiteEvents":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_trackSiteEvents(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "publishSite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_publishSite(ctx, field)
@@ -75694,6 +75862,44 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 					}
 				}()
 				res = ec._Site_shareLinks(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "insights":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_insights(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
