@@ -84,7 +84,7 @@ func (h *Handler) servePage(w http.ResponseWriter, req *http.Request) {
 			http.Redirect(w, req, *red.Site.Redirect, http.StatusMovedPermanently)
 			return
 		}
-		h.fail(w, req, &queryError{Code: "NOT_FOUND", Message: "page not found"})
+		h.notFoundPage(w, req, &res)
 		return
 	}
 	headers(w, res.Site.Indexable)
