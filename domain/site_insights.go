@@ -468,3 +468,67 @@ func toStr(v any) *string {
 	}
 	return nil
 }
+
+// RecordPageFeedback records a visitor's rating of a page of the site published under name
+// (the reader's "Was this page helpful?"): a page_post_feedback event, counted by the site's
+// insights like the contract's. The site must have turned feedback on (its customization's
+// feedback.enabled, the site space's overrides included) and the visitor must see the page.
+// With private (a visitor asking not to be tracked: Do Not Track, Global Privacy Control) the
+// rating counts without linking it to any other of theirs. Errors: Invalid (a rating that is not
+// good, ok or bad), NotFound (no such page for this visitor, or feedback off), Unauthenticated.
+func (r *App) RecordPageFeedback(ctx context.Context, name string, visitor *model.SiteVisitorInput, pageURL, rating string, client SiteVisitorClient, private bool) error {
+	if rating != "good" && rating != "ok" && rating != "bad" {
+		return apperr.Invalidf("rating", "must be good, ok or bad")
+	}
+	ps, err := r.OpenPublishedSite(ctx, name, visitor)
+	if err != nil {
+		return err
+	}
+	nothing := apperr.NotFoundf("page not found")
+	path, ok := strings.CutPrefix(pageURL, ps.URL)
+	if !ok || len(pageURL) > maxEventURL {
+		return nothing
+	}
+	loc := r.PublishedAt(ps, path)
+	if loc == nil {
+		return nothing
+	}
+	sp := loc.SiteSpace
+	t, err := r.treeOf(ctx, sp)
+	if err != nil {
+		return err
+	}
+	var page *model.RevisionPage
+	if loc.PagePath == "" {
+		if len(t.listed) > 0 {
+			page = t.listed[0]
+		}
+	} else {
+		page = t.byPath[loc.PagePath]
+	}
+	if page == nil || page.Type != model.PageTypeDocument {
+		return nothing
+	}
+	style, err := r.PublishedSiteSpaceCustomization(ctx, sp)
+	if err != nil {
+		return err
+	}
+	var settings struct {
+		Feedback struct{ Enabled bool } `json:"feedback"`
+	}
+	if json.Unmarshal(style, &settings) != nil || !settings.Feedback.Enabled {
+		return nothing
+	}
+	session := &model.SiteInsightsEventSession{}
+	if private {
+		anon := newSalt()
+		session.VisitorID = &anon
+	}
+	space, pageID := sp.src.View.SpaceID, page.ID
+	ev := model.SiteInsightsEvent{Type: "page_post_feedback", Session: session,
+		Location: &model.SiteInsightsEventLocation{URL: pageURL, SiteSection: sp.Section, SiteSpace: &sp.ID, Space: &space, Page: &pageID}}
+	ev.Feedback = &struct {
+		Rating string `json:"rating"`
+	}{Rating: rating}
+	return r.recordSiteEvents(ctx, ps.orgID, ps.ID, []model.SiteInsightsEvent{ev}, client)
+}

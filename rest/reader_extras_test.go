@@ -2,6 +2,8 @@ package rest_test
 
 import (
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -38,5 +40,63 @@ func TestReaderScriptExtras(t *testing.T) {
 		}
 		src := page.Body[strings.LastIndex(page.Body[:i], `"`)+1 : i+len("/~static/reader.js")]
 		e.read(src, nil).want(http.StatusOK).has(`e.ctrlKey || e.metaKey`, `data-menu-toggle`, `copy-code`, `navigator.clipboard.writeText`)
+	})
+}
+
+// "Was this page helpful?": shown where the site turned feedback on, a plain form post that
+// works without the script, counted by the site's insights.
+func TestReaderPageFeedback(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		p := newPublishingSite(e, "rated")
+		o := p.o
+		const pageURL = "https://bindery.test/sites/rated/installation"
+		post := func(rating string, headers ...string) *httptest.ResponseRecorder {
+			form := url.Values{"url": {pageURL}, "rating": {rating}}
+			req := httptest.NewRequest("POST", "/sites/rated/~feedback", strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			for i := 0; i+1 < len(headers); i += 2 {
+				req.Header.Set(headers[i], headers[i+1])
+			}
+			_, rec := e.serve(req, "", nil)
+			return rec
+		}
+		// Off by default: no form, and a post is refused.
+		e.read("/sites/rated/installation", nil).want(http.StatusOK).lacks(`action="https://bindery.test/sites/rated/~feedback"`)
+		if rec := post("good"); rec.Code != http.StatusNotFound {
+			t.Errorf("feedback while off: %d", rec.Code)
+		}
+		e.call(o.admin.Token, "PUT", p.path+"/customization", map[string]any{"feedback": map[string]any{"enabled": true}}).want(http.StatusOK)
+		e.read("/sites/rated/installation", nil).want(http.StatusOK).
+			has(`<form class="feedback" id="feedback" method="post" action="https://bindery.test/sites/rated/~feedback">`, `value="`+pageURL+`"`, `name="rating" value="bad"`, `id="feedback-thanks"`)
+
+		for _, r := range []struct{ rating, dnt string }{{"good", ""}, {"good", "1"}, {"bad", ""}} {
+			rec := post(r.rating, "DNT", r.dnt)
+			if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != pageURL+"#feedback-thanks" {
+				t.Errorf("feedback %s: %d %q", r.rating, rec.Code, rec.Header().Get("Location"))
+			}
+		}
+		if rec := post("great"); rec.Code != http.StatusBadRequest {
+			t.Errorf("a bad rating: %d", rec.Code)
+		}
+		form := url.Values{"url": {"https://bindery.test/sites/rated/nowhere"}, "rating": {"good"}}
+		req := httptest.NewRequest("POST", "/sites/rated/~feedback", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if _, rec := e.serve(req, "", nil); rec.Code != http.StatusNotFound {
+			t.Errorf("feedback on no page: %d", rec.Code)
+		}
+
+		// The ratings count in the site's insights: two visitors (the one who asked not to be
+		// tracked counts apart).
+		var res struct {
+			Columns []struct {
+				Column string
+				Values []any
+			}
+		}
+		e.call(o.admin.Token, "POST", p.path+"/insights/events/aggregate", map[string]any{"range": "last24Hours",
+			"select": []any{map[string]any{"column": "pageFeedbackRating"}, map[string]any{"column": "visitorsCount"}}}).want(http.StatusOK).decode(&res)
+		if r, _ := res.Columns[0].Values[0].(map[string]any); r["good"] != 2.0 || r["bad"] != 1.0 || r["ok"] != 0.0 || res.Columns[1].Values[0] != 2.0 {
+			t.Errorf("insights = %+v", res)
+		}
 	})
 }
