@@ -56,14 +56,15 @@ func (r *App) siteOfURL(ctx context.Context, raw string) (*storage.Site, *url.UR
 // share, jwt_token and visitor.* parameters as the reader takes them); without one, as the
 // caller sees it: a member who reads the site's organization sees every site space, anyone else
 // what an anonymous visitor sees. Errors: Invalid, NotFound (nothing there for that visitor),
-// Forbidden (a scoped or integration token: it cannot mint another).
+// Forbidden (a token that reads no content: the answer's token would read none either).
 func (r *App) ResolvePublishedContentByURL(ctx context.Context, in model.ResolvePublishedContentInput) (*model.PublishedContentLookup, error) {
 	actor, err := authz.RequireActor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if !actor.Limit.Unlimited() {
-		return nil, apperr.Forbiddenf("a scoped or integration token cannot resolve published URLs: the answer carries an API token of its own")
+	limit, ok := lookupTokenLimit(actor.Limit)
+	if !ok {
+		return nil, apperr.Forbiddenf("this token cannot read content, so the API token of the answer could not either")
 	}
 	row, u, path, err := r.siteOfURL(ctx, in.URL)
 	if err != nil {
@@ -141,8 +142,7 @@ func (r *App) ResolvePublishedContentByURL(ctx context.Context, in model.Resolve
 	sp := loc.SiteSpace
 	now := r.Now()
 	expires := now.Add(lookupTokenLifetime)
-	scopes := scopesJSON(lookupTokenScopes)
-	token, err := r.Store.CreateLimitedToken(ctx, actor.UserID, now, &expires, storage.TokenLimit{Scopes: &scopes})
+	token, err := r.Store.CreateLimitedToken(ctx, actor.UserID, now, &expires, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +155,31 @@ func (r *App) ResolvePublishedContentByURL(ctx context.Context, in model.Resolve
 		out.ShareKey = visitor.ShareKey
 	}
 	return &model.PublishedContentLookup{Content: out}, nil
+}
+
+// lookupTokenLimit is what the API token of a look-up may do: read content, and never more than
+// the caller's own token (a scoped token's read scopes, an integration's installation). ok is
+// false for a caller that reads no content.
+func lookupTokenLimit(l *authz.Limit) (storage.TokenLimit, bool) {
+	scopes := lookupTokenScopes
+	var installation *string
+	if !l.Unlimited() {
+		scopes = nil
+		if l.Allows(authz.ScopeRead, authz.ScopeSpaceContentRead, authz.ScopeSpaceContentWrite) {
+			scopes = append(scopes, authz.ScopeSpaceContentRead)
+		}
+		if l.Allows(authz.ScopeRead, authz.ScopeSpaceMetadataRead, authz.ScopeSpaceMetadataWrite) {
+			scopes = append(scopes, authz.ScopeSpaceMetadataRead)
+		}
+		if l.Installation != "" {
+			installation = &l.Installation
+		}
+	}
+	if len(scopes) == 0 {
+		return storage.TokenLimit{}, false
+	}
+	text := scopesJSON(scopes)
+	return storage.TokenLimit{Scopes: &text, InstallationID: installation}, true
 }
 
 // urlPath is the path of an absolute URL ("/" when it has none).

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/domain/jobs"
 	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
@@ -82,6 +83,9 @@ func (r *App) TrackSiteEvents(ctx context.Context, orgID, siteID string, in mode
 	site, err := r.SiteByID(ctx, orgID, siteID)
 	if err != nil {
 		return err
+	}
+	if !authz.LimitFrom(ctx).Unlimited() {
+		return apperr.Forbiddenf("a scoped token cannot record events")
 	}
 	return r.recordSiteEvents(ctx, site.OrganizationID, site.ID, in.Events, client)
 }

@@ -255,6 +255,10 @@ var matrix = []matrixCase{
 
 	{"GET", "/urls/content", contentReader, 200, func(f fixture) string { return "/urls/content?url=https://app.bindery.test/s/" + f.space + "/" }, "",
 		`query($su: String!) { contentByUrl(url: $su) { space { id } } }`},
+	{"GET", "/urls/published", anyone, 200, func(f fixture) string { return "/urls/published?url=https://bindery.test/sites/" + f.site + "/" }, "",
+		`mutation($pu: String!) { resolvePublishedContentByUrl(input: {url: $pu}) { content { siteSpace } } }`},
+	{"POST", "/urls/published", anyone, 200, fixed("/urls/published"), `{"url":"https://bindery.test/sites/SITE/"}`,
+		`mutation($pu: String!) { resolvePublishedContentByUrl(input: {url: $pu}) { content { siteSpace } } }`},
 	{"GET", "/urls/embed", anyone, 200, fixed("/urls/embed?url=https://127.0.0.1/"), "", `{ embedByUrl(url: "https://127.0.0.1/") { type } }`},
 	{"GET", "/custom-hostnames/{hostname}", siteEditor, 200, hostname, "", `query($h: String!) { customHostname(hostname: $h) { status } }`},
 	{"PATCH", "/custom-hostnames/{hostname}", siteEditor, 204, hostname, "", `mutation($h: String!) { revalidateCustomHostname(hostname: $h) { status } }`},
@@ -268,6 +272,11 @@ var matrix = []matrixCase{
 	{"PUT", "/orgs/{organizationId}/sites/{siteId}/adaptive-schema", siteEditor, 200, site("/adaptive-schema"), `{"jsonSchema":{"type":"object","properties":{},"additionalProperties":false}}`,
 		`mutation($o: ID!, $si: ID!) { updateSiteAdaptiveSchema(organizationId: $o, siteId: $si, jsonSchema: {type: "object", properties: {}, additionalProperties: false}) { updatedAt } }`},
 	{"GET", "/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions", insider, 200, site("/adaptive-schema/template-conditions"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { adaptiveTemplateConditions { condition } } } }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/insights/events", insider, 204, site("/insights/events"),
+		`{"events":[{"type":"page_view","session":{"visitorId":"v"},"location":{"url":"https://bindery.test/sites/x/","siteSection":null,"siteSpace":null,"siteShareKey":null,"space":null,"revision":null,"page":null}}]}`,
+		`mutation($o: ID!, $si: ID!) { trackSiteEvents(organizationId: $o, siteId: $si, events: [{type: "page_view", session: {}, location: {url: "https://bindery.test/sites/x/"}}]) }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate", insider, 200, site("/insights/events/aggregate"), `{"range":"last7Days","select":[{"column":"eventsCount"}]}`,
+		`query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { insights(query: {range: "last7Days", select: [{column: "eventsCount"}]}) } } }`},
 	{"GET", "/orgs/{organizationId}/sites/{siteId}/customization", insider, 200, site("/customization"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { customization } } }`},
 	{"PUT", "/orgs/{organizationId}/sites/{siteId}/customization", siteEditor, 200, site("/customization"), `{"title":"Styled"}`,
 		`mutation($o: ID!, $si: ID!) { updateSiteCustomization(organizationId: $o, siteId: $si, settings: {title: "Styled"}) }`},
@@ -408,7 +417,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 				if door == "rest" {
 					var body any
 					if c.body != "" {
-						body = strings.NewReplacer("SPECNEW", f.spec+"-new", "SPECSLUG", f.spec, "ORGID", f.org, "VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
+						body = strings.NewReplacer("SPECNEW", f.spec+"-new", "SPECSLUG", f.spec, "ORGID", f.org, "VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SITE", f.site, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
 					}
 					if got := e.call(caller.Token, c.method, c.url(f), body); got.Status != want {
 						t.Errorf("%s %s as %s: REST status %d, want %d (%s)", c.method, c.path, role, got.Status, want, got.Body)
@@ -417,7 +426,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 					continue
 				}
 				g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
-					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "rd": f.redirect, "h": f.hostname, "su": "https://app.bindery.test/s/" + f.space + "/", "sc": f.section, "sg": f.group,
+					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "rd": f.redirect, "h": f.hostname, "su": "https://app.bindery.test/s/" + f.space + "/", "pu": "https://bindery.test/sites/" + f.site + "/", "sc": f.section, "sg": f.group,
 					"cr": f.changeRequest, "r": f.revision, "p": f.page, "d": f.document, "f": f.file, "rc": f.reusableContent,
 					"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 					"tr": f.translation, "ge": f.glossaryEntry,
@@ -470,7 +479,7 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 	if strings.Contains(path, "/git") { // a queued import: git/info has something to show
 		e.call(admin.Token, "POST", "/spaces/"+f.space+"/git/import", `{"url":"https://93.184.216.34/docs.git","ref":"refs/heads/main"}`).want(http.StatusNoContent)
 	}
-	if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") || strings.Contains(path, "/custom-hostnames") {
+	if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") || strings.Contains(path, "/custom-hostnames") || path == "/urls/published" {
 		var published string
 		f.site, f.siteSpace, f.shareLink, published = e.matrixSite(admin, orgID)
 		if f.space == "" {

@@ -125,3 +125,9 @@ func TestSiteInsights(t *testing.T) {
 		}
 	})
 }
+
+// aggregates reports whether a matrix case is a POST that reads: an aggregation of site events,
+// a published URL's look-up.
+func aggregates(c matrixCase) bool {
+	return c.method == "POST" && (strings.HasSuffix(c.path, "/insights/events/aggregate") || c.path == "/urls/published")
+}
