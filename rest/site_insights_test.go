@@ -1,9 +1,11 @@
 package rest_test
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -130,4 +132,50 @@ func TestSiteInsights(t *testing.T) {
 // a published URL's look-up.
 func aggregates(c matrixCase) bool {
 	return c.method == "POST" && (strings.HasSuffix(c.path, "/insights/events/aggregate") || c.path == "/urls/published")
+}
+
+// An aggregation is one statement whatever the number of events: 5 events cost what 200 do.
+func TestSiteInsightsStatementsDoNotGrow(t *testing.T) {
+	eachDBCounting(t, func(t *testing.T, e *env) {
+		p := newPublishingSite(e, "counted")
+		o := p.o
+		track := func(n int) {
+			for n > 0 {
+				batch := min(n, 100)
+				events := make([]any, batch)
+				for i := range events {
+					events[i] = map[string]any{"type": "page_view", "session": map[string]any{"visitorId": fmt.Sprint("v", n, i)},
+						"location": map[string]any{"url": "https://bindery.test/sites/counted/installation", "siteSection": nil, "siteSpace": p.ss, "siteShareKey": nil, "space": p.space, "revision": nil, "page": p.page}}
+				}
+				e.call(o.admin.Token, "POST", p.path+"/insights/events", map[string]any{"events": events}).want(http.StatusNoContent)
+				n -= batch
+			}
+		}
+		query := map[string]any{"range": "last24Hours", "select": []any{map[string]any{"column": "page"}, map[string]any{"column": "eventsCount"}, map[string]any{"column": "visitorsCount"}},
+			"groupBy": []any{map[string]any{"column": "page"}}}
+		count := func(want float64) int64 {
+			var n atomic.Int64
+			var g struct {
+				Organization struct {
+					Site struct {
+						Insights struct {
+							Columns []struct{ Values []any }
+						}
+					}
+				}
+			}
+			e.gqlCounted(o.admin.Token, `query($o: ID!, $s: ID!, $q: JSON!) { organization(id: $o) { site(id: $s) { insights(query: $q) } } }`,
+				map[string]any{"o": o.id, "s": p.site, "q": query}, &n).ok(&g)
+			if c := g.Organization.Site.Insights.Columns; len(c) != 3 || c[1].Values[0] != want {
+				t.Fatalf("insights = %+v, want %v events", g.Organization.Site.Insights, want)
+			}
+			return n.Load()
+		}
+		track(5)
+		few := count(5)
+		track(195)
+		if many := count(200); many != few {
+			t.Errorf("statements grew with events: %d → %d", few, many)
+		}
+	})
 }
