@@ -536,3 +536,64 @@ func (r *App) RecordPageFeedback(ctx context.Context, name string, visitor *mode
 	}{Rating: rating}
 	return r.recordSiteEvents(ctx, ps.orgID, ps.ID, []model.SiteInsightsEvent{ev}, client)
 }
+
+// RecordPageView records a visitor's view of a page of the site published under name (the
+// reader's beacon, sent by its script once a page is shown): a page_view event counted by the
+// site's insights. Only what the visitor sees counts: a page path that shows nothing is refused.
+// A site whose customization turns insights.trackingCookie off counts its visitors without
+// linking their views. Errors: NotFound, Unauthenticated.
+func (r *App) RecordPageView(ctx context.Context, name string, visitor *model.SiteVisitorInput, pageURL, referrer string, client SiteVisitorClient) error {
+	ps, err := r.OpenPublishedSite(ctx, name, visitor)
+	if err != nil {
+		return err
+	}
+	nothing := apperr.NotFoundf("page not found")
+	path, ok := strings.CutPrefix(pageURL, ps.URL)
+	if !ok || len(pageURL) > maxEventURL {
+		return nothing
+	}
+	path, _, _ = strings.Cut(path, "#")
+	path, _, _ = strings.Cut(path, "?")
+	loc := r.PublishedAt(ps, path)
+	if loc == nil {
+		return nothing
+	}
+	sp := loc.SiteSpace
+	t, err := r.treeOf(ctx, sp)
+	if err != nil {
+		return err
+	}
+	var page *model.RevisionPage
+	if loc.PagePath == "" {
+		if len(t.listed) > 0 {
+			page = t.listed[0]
+		}
+	} else {
+		page = t.byPath[loc.PagePath]
+	}
+	if page == nil {
+		return nothing
+	}
+	style, err := r.PublishedSiteSpaceCustomization(ctx, sp)
+	if err != nil {
+		return err
+	}
+	settings := struct {
+		Insights struct {
+			TrackingCookie *bool `json:"trackingCookie"`
+		} `json:"insights"`
+	}{}
+	_ = json.Unmarshal(style, &settings)
+	session := &model.SiteInsightsEventSession{}
+	if settings.Insights.TrackingCookie != nil && !*settings.Insights.TrackingCookie {
+		anon := newSalt()
+		session.VisitorID = &anon
+	}
+	if referrer != "" && !strings.HasPrefix(referrer, ps.URL) {
+		session.Referrer = &referrer
+	}
+	space, pageID := sp.src.View.SpaceID, page.ID
+	ev := model.SiteInsightsEvent{Type: "page_view", Session: session,
+		Location: &model.SiteInsightsEventLocation{URL: ps.URL + path, SiteSection: sp.Section, SiteSpace: &sp.ID, Space: &space, Page: &pageID}}
+	return r.recordSiteEvents(ctx, ps.orgID, ps.ID, []model.SiteInsightsEvent{ev}, client)
+}

@@ -27,7 +27,7 @@ func TestReaderExtrasBrowser(t *testing.T) {
 	srv := httptest.NewServer(e.h)
 	defer srv.Close()
 	e.res.Settings.PublicURL = srv.URL
-	newReaderSite(e)
+	s := newReaderSite(e)
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(browser),
@@ -69,6 +69,21 @@ func TestReaderExtrasBrowser(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button.copy-code`)),
 		chromedp.WaitVisible(chromedp.Search(`//button[contains(@class, "copy-code") and (text()="Copied" or text()="Copy failed")]`))); err != nil {
 		t.Fatalf("copy: %v", err)
+	}
+	// The page views the browser's beacon sent are counted in the site's insights (the first page
+	// once, before the copy click; polled: the beacon is asynchronous).
+	views := 0.0
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		var res struct{ Columns []struct{ Values []any } }
+		e.call(s.admin.Token, "POST", "/orgs/"+s.org+"/sites/"+s.site+"/insights/events/aggregate", map[string]any{"range": "last24Hours",
+			"select": []any{map[string]any{"column": "eventsCount"}}, "where": []any{map[string]any{"column": "eventType", "values": []string{"page_view"}}}}).
+			want(200).decode(&res)
+		if views, _ = res.Columns[0].Values[0].(float64); views >= 1 {
+			break
+		}
+	}
+	if views != 1 {
+		t.Errorf("page views counted from the browser: %v, want 1", views)
 	}
 	// A phone: the page list is folded until the menu button opens it.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 800), chromedp.Navigate(srv.URL+"/sites/docs/"), chromedp.WaitVisible(chromedp.CSS(`button.menu-toggle`))); err != nil {

@@ -100,3 +100,49 @@ func TestReaderPageFeedback(t *testing.T) {
 		}
 	})
 }
+
+// The reader's page-view beacon: the page names it, a view of a page the visitor sees counts as a
+// page_view of that page in the site's insights, and a visitor asking not to be tracked is not
+// counted at all.
+func TestReaderPageViews(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		p := newPublishingSite(e, "viewed")
+		o := p.o
+		const pageURL = "https://bindery.test/sites/viewed/installation"
+		e.read("/sites/viewed/installation", nil).want(http.StatusOK).has(`<body data-view="https://bindery.test/sites/viewed/~view">`)
+		view := func(u string, headers ...string) int {
+			return e.read("/sites/viewed/~view?u="+url.QueryEscape(u)+"&r="+url.QueryEscape("https://search.example/q"), nil, headers...).Status
+		}
+		if s := view(pageURL); s != http.StatusNoContent {
+			t.Errorf("view: %d", s)
+		}
+		if s := view(pageURL, "DNT", "1"); s != http.StatusNoContent {
+			t.Errorf("view with DNT: %d", s)
+		}
+		if s := view(pageURL, "Sec-GPC", "1"); s != http.StatusNoContent {
+			t.Errorf("view with GPC: %d", s)
+		}
+		if s := view("https://bindery.test/sites/viewed/nowhere"); s != http.StatusNotFound {
+			t.Errorf("a view of no page: %d", s)
+		}
+		if s := view("https://elsewhere.test/x"); s != http.StatusNotFound {
+			t.Errorf("a view of another site: %d", s)
+		}
+		var res struct {
+			Columns []struct {
+				Column string
+				Values []any
+			}
+		}
+		e.call(o.admin.Token, "POST", p.path+"/insights/events/aggregate", map[string]any{"range": "last24Hours",
+			"select":  []any{map[string]any{"column": "page"}, map[string]any{"column": "referrerDomain"}, map[string]any{"column": "eventsCount"}},
+			"groupBy": []any{map[string]any{"column": "page"}, map[string]any{"column": "referrerDomain"}},
+			"where":   []any{map[string]any{"column": "eventType", "values": []string{"page_view"}}}}).want(http.StatusOK).decode(&res)
+		if len(res.Columns) != 3 || len(res.Columns[2].Values) != 1 || res.Columns[2].Values[0] != 1.0 || res.Columns[1].Values[0] != "search.example" {
+			t.Fatalf("page views = %+v", res)
+		}
+		if pg, _ := res.Columns[0].Values[0].(map[string]any); pg["page"] != p.page {
+			t.Errorf("page views of %v, want page %s", res.Columns[0].Values[0], p.page)
+		}
+	})
+}

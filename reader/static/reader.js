@@ -94,6 +94,12 @@
       code.hidden = true;
     });
   }
+  // Insights: one view of this page, as an image of the site's own origin (nothing else may be
+  // fetched); none for a visitor who asks not to be tracked.
+  var view = document.body.getAttribute("data-view");
+  if (view && navigator.doNotTrack !== "1" && !navigator.globalPrivacyControl) {
+    new Image().src = view + "?u=" + encodeURIComponent(location.href.split("#")[0]) + "&r=" + encodeURIComponent(document.referrer || "");
+  }
   // Search: Ctrl-K or Cmd-K anywhere, "/" outside a text field, focuses the search box.
   document.addEventListener("keydown", function (e) {
     var q = document.getElementById("q");
