@@ -64,6 +64,46 @@ const (
 	EventUserSignedIn            = "user_signed_in"
 	EventUserSignedOut           = "user_signed_out"
 	EventUserPasswordChanged     = "user_password_changed"
+
+	EventSitePublished             = "site_published"
+	EventSiteUnpublished           = "site_unpublished"
+	EventSiteStructureUpdated      = "site_structure_updated"
+	EventSiteSectionCreated        = "site_section_created"
+	EventSiteSectionUpdated        = "site_section_updated"
+	EventSiteSectionDeleted        = "site_section_deleted"
+	EventSiteCustomizationUpdated  = "site_customization_updated"
+	EventSiteAdaptiveSchemaUpdated = "site_adaptive_schema_updated"
+	EventSiteVisitorAuthUpdated    = "site_visitor_auth_updated"
+	EventSiteShareLinkCreated      = "site_share_link_created"
+	EventSiteShareLinkUpdated      = "site_share_link_updated"
+	EventSiteShareLinkDeleted      = "site_share_link_deleted"
+	EventSiteRedirectCreated       = "site_redirect_created"
+	EventSiteRedirectUpdated       = "site_redirect_updated"
+	EventSiteRedirectDeleted       = "site_redirect_deleted"
+	EventSiteHostnameUpdated       = "site_hostname_updated"
+	EventSiteHostnameRemoved       = "site_hostname_removed"
+	EventInviteLinkCreated         = "invite_link_created"
+	EventInviteLinkDeleted         = "invite_link_deleted"
+	EventMemberSSOUpdated          = "member_sso_updated"
+	EventSAMLProviderCreated       = "saml_provider_created"
+	EventSAMLProviderUpdated       = "saml_provider_updated"
+	EventSAMLProviderDeleted       = "saml_provider_deleted"
+	EventTeamUpdated               = "team_updated"
+	EventAgentInstructionsUpdated  = "agent_instructions_updated"
+	EventTranslationUpdated        = "translation_updated"
+	EventGlossaryUpdated           = "translation_glossary_updated"
+	EventOpenAPISpecCreated        = "openapi_spec_created"
+	EventOpenAPISpecUpdated        = "openapi_spec_updated"
+	EventChangeRequestReviewersAsk = "change_request_reviewers_requested"
+	EventWebhookCreated            = "webhook_created"
+	EventWebhookUpdated            = "webhook_updated"
+	EventWebhookSecretRotated      = "webhook_secret_rotated"
+	EventWebhookDeleted            = "webhook_deleted"
+	EventWebhookDisabled           = "webhook_disabled"
+	EventIntegrationPublished      = "integration_published"
+	EventInstallationSetup         = "installation_setup"       // contract
+	EventSpaceInstallationSetup    = "space_installation_setup" // contract
+	EventInstallationTokenCreated  = "installation_token_created"
 )
 
 // EventTypes lists every event type with a label, in the order docs/events.md lists them.
@@ -113,6 +153,45 @@ var EventTypes = []struct{ Type, Label string }{
 	{EventUserSignedIn, "User signed in"},
 	{EventUserSignedOut, "User signed out"},
 	{EventUserPasswordChanged, "User password changed"},
+	{EventSitePublished, "Site published"},
+	{EventSiteUnpublished, "Site unpublished"},
+	{EventSiteStructureUpdated, "Site structure reordered"},
+	{EventSiteSectionCreated, "Site section created"},
+	{EventSiteSectionUpdated, "Site section updated"},
+	{EventSiteSectionDeleted, "Site section deleted"},
+	{EventSiteCustomizationUpdated, "Site customization updated"},
+	{EventSiteAdaptiveSchemaUpdated, "Site adaptive schema updated"},
+	{EventSiteVisitorAuthUpdated, "Site visitor authentication updated"},
+	{EventSiteShareLinkCreated, "Share link created"},
+	{EventSiteShareLinkUpdated, "Share link updated"},
+	{EventSiteShareLinkDeleted, "Share link deleted"},
+	{EventSiteRedirectCreated, "Site redirect created"},
+	{EventSiteRedirectUpdated, "Site redirect updated"},
+	{EventSiteRedirectDeleted, "Site redirect deleted"},
+	{EventSiteHostnameUpdated, "Custom host name set or checked"},
+	{EventSiteHostnameRemoved, "Custom host name removed"},
+	{EventInviteLinkCreated, "Invite link created"},
+	{EventInviteLinkDeleted, "Invite link deleted"},
+	{EventMemberSSOUpdated, "Member single sign-on updated"},
+	{EventSAMLProviderCreated, "SAML provider created"},
+	{EventSAMLProviderUpdated, "SAML provider updated"},
+	{EventSAMLProviderDeleted, "SAML provider deleted"},
+	{EventTeamUpdated, "Team updated"},
+	{EventAgentInstructionsUpdated, "Agent instructions updated"},
+	{EventTranslationUpdated, "Translation updated"},
+	{EventGlossaryUpdated, "Translation glossary updated"},
+	{EventOpenAPISpecCreated, "OpenAPI specification created"},
+	{EventOpenAPISpecUpdated, "OpenAPI specification updated"},
+	{EventChangeRequestReviewersAsk, "Change request reviewers requested"},
+	{EventWebhookCreated, "Webhook created"},
+	{EventWebhookUpdated, "Webhook updated"},
+	{EventWebhookSecretRotated, "Webhook secret rotated"},
+	{EventWebhookDeleted, "Webhook deleted"},
+	{EventWebhookDisabled, "Webhook disabled"},
+	{EventIntegrationPublished, "Integration published"},
+	{EventInstallationSetup, "Integration installed"},
+	{EventSpaceInstallationSetup, "Integration installed on a space"},
+	{EventInstallationTokenCreated, "Installation token created"},
 }
 
 // emit returns ctx carrying ev, completed with who acts (the caller in ctx, else the system),
@@ -188,6 +267,18 @@ func collectionEvent(typ string, c *storage.Collection) *storage.Event {
 
 func siteEvent(typ, orgID, siteID, title string) *storage.Event {
 	return &storage.Event{Type: typ, OrganizationID: orgID, SiteID: siteID, TargetType: "site", TargetID: siteID, TargetLabel: title}
+}
+
+// siteObjectEvent is an event about a part of a site (a section, a share link, a redirect…), or
+// about the site itself when kind is "site".
+func siteObjectEvent(typ string, site *storage.Site, kind, id, label string) *storage.Event {
+	return &storage.Event{Type: typ, OrganizationID: site.OrganizationID, SiteID: site.ID, TargetType: kind, TargetID: id, TargetLabel: label}
+}
+
+// orgObjectEvent is an event about an organization's setting or one of its objects that no
+// other event kind names (an invite link, a SAML provider, a webhook…).
+func orgObjectEvent(typ, orgID, kind, id, label string) *storage.Event {
+	return &storage.Event{Type: typ, OrganizationID: orgID, TargetType: kind, TargetID: id, TargetLabel: label}
 }
 
 func translationEvent(typ string, t *storage.Translation) *storage.Event {

@@ -90,6 +90,10 @@ type gitSyncSetup struct {
 	ProviderURL      string                 `json:"providerUrl,omitempty"`
 	Commit           string                 `json:"commit,omitempty"`
 	Redirects        map[string]string      `json:"redirects,omitempty"`
+	// Root is the folder .gitbook.yaml names as the root ("" for the project directory) and
+	// Config that file as read: export writes the content under the root and the file back.
+	Root   string `json:"root,omitempty"`
+	Config string `json:"config,omitempty"`
 	// AppliedAt is the timestamp of the last operation applied: older ones are skipped.
 	AppliedAt *time.Time `json:"appliedAt,omitempty"`
 	UpdatedAt time.Time  `json:"updatedAt"`
@@ -388,10 +392,18 @@ type gitRun struct {
 	setup  *gitSyncSetup
 }
 
-// newSetup is the space's set-up after the job: what it synced with and when.
-func (g *gitRun) newSetup(commit string, redirects map[string]string) string {
+// newSetup is the space's set-up after the job: what it synced with and when. read is the
+// content an import read (nil for an export, which keeps the layout the last import saw).
+func (g *gitRun) newSetup(commit string, read *gitsync.Content) string {
 	s := gitSyncSetup{URL: g.remote.URL, Ref: g.req.Ref, ProjectDirectory: g.req.RepoProjectDirectory, Commit: commit,
-		Redirects: redirects, UpdatedAt: g.r.Now()}
+		UpdatedAt: g.r.Now()}
+	var redirects map[string]string
+	if read != nil {
+		redirects, s.Root, s.Config = read.Redirects, read.Root, string(read.Config)
+	} else if g.setup != nil {
+		s.Root, s.Config = g.setup.Root, g.setup.Config
+	}
+	s.Redirects = redirects
 	if g.req.GitInfo != nil {
 		s.Provider = g.req.GitInfo.Provider
 		s.ProviderURL = deref(g.req.GitInfo.URL)
@@ -442,7 +454,7 @@ func (g *gitRun) importRepo(ctx context.Context) error {
 		}
 		blobs[f] = blobInfo{key: info.Key, contentType: info.ContentType, size: info.Size, width: info.Width, height: info.Height}
 	}
-	setup := g.newSetup(snap.Commit, content.Redirects)
+	setup := g.newSetup(snap.Commit, content)
 	in := storage.GitImport{
 		JobID: g.job.ID, Author: deref(g.job.CreatedBy), Git: g.commitGit(snap.Commit, snap.Message, false),
 		Standalone: g.req.Standalone,
@@ -657,6 +669,9 @@ type pageGitMeta struct {
 	LinkTitle string `json:"linkTitle,omitempty"`
 	// Cover keeps the front matter's cover settings the page layout cannot hold.
 	Cover *coverGitMeta `json:"cover,omitempty"`
+	// Front is the front matter as written, which export writes back while the page's fields
+	// still read the same from it (gitsync.Page.FrontText).
+	Front string `json:"front,omitempty"`
 }
 
 // coverGitMeta is what a page keeps of its front matter's cover beyond the contract's layout: a
@@ -732,7 +747,7 @@ func applyFront(v *storage.PageVersion, p *gitsync.Page) {
 		v.LinkTarget = jsonText(map[string]string{"kind": "url", "url": p.URL})
 	}
 	if p.Path != "" {
-		v.Git = jsonText(pageGitMeta{Oid: p.OID, Path: p.Path, LinkTitle: p.LinkTitle, Cover: coverFromFront(f.Layout)})
+		v.Git = jsonText(pageGitMeta{Oid: p.OID, Path: p.Path, LinkTitle: p.LinkTitle, Cover: coverFromFront(f.Layout), Front: p.FrontText})
 	}
 }
 
@@ -826,6 +841,14 @@ func (g *gitRun) exportSpace(ctx context.Context) error {
 	}
 	if g.setup != nil {
 		content.Redirects = g.setup.Redirects
+		// The layout the last import read: pages under the root .gitbook.yaml named, the file
+		// itself as it was.
+		if root, ok := gitsync.CleanPath(g.setup.Root); ok {
+			content.Root = root
+		}
+		if g.setup.Config != "" {
+			content.Config = []byte(g.setup.Config)
+		}
 	}
 	gitsync.Assign(content)
 	files := gitsync.Write(content)
@@ -840,7 +863,7 @@ func (g *gitRun) exportSpace(ctx context.Context) error {
 		base = g.setup.Commit
 	}
 	oid, err := gitsync.Commit(ctx, g.remote, gitsync.Push{
-		Ref: g.req.Ref, Dir: g.req.RepoProjectDirectory, Files: files, Message: g.req.CommitMessage,
+		Ref: g.req.Ref, Dir: g.req.RepoProjectDirectory, Root: content.Root, Files: files, Message: g.req.CommitMessage,
 		Author: author, Base: base, Force: g.req.Force,
 	}, g.r.GitSync.limits())
 	if err != nil {
@@ -894,7 +917,7 @@ func (r *App) gitContent(ctx context.Context, view storage.View) (*gitsync.Conte
 		var out []*gitsync.Page
 		for _, v := range children {
 			meta := readPageGit(v.Git)
-			p := &gitsync.Page{Kind: v.Type, Title: v.Title, Slug: v.Slug, Path: meta.Path, LinkTitle: meta.LinkTitle}
+			p := &gitsync.Page{Kind: v.Type, Title: v.Title, Slug: v.Slug, Path: meta.Path, LinkTitle: meta.LinkTitle, FrontText: meta.Front}
 			p.Front = gitsync.FrontMatter{Description: deref(v.Description), Icon: deref(v.Icon), Emoji: deref(v.Emoji),
 				Hidden: v.Hidden, NoIndex: v.NoIndex, Layout: layoutToFront(v.Layout, meta.Cover)}
 			if v.ContentID != nil {

@@ -89,6 +89,7 @@ func (r *App) PublishIntegration(ctx context.Context, name string, in model.Publ
 		visibility = *in.Visibility
 	}
 	now := r.Now()
+	ctx = r.emit(ctx, integrationEvent(EventIntegrationPublished, org.ID, name), map[string]any{"visibility": visibility})
 	row, err := r.Store.PublishIntegration(ctx, &storage.Integration{Name: name, OrganizationID: org.ID, Visibility: visibility, Definition: string(b), CreatedAt: now, UpdatedAt: now})
 	if errors.Is(err, storage.ErrConflict) {
 		return nil, apperr.Conflictf("the integration name %q belongs to another organization", name)
@@ -148,11 +149,17 @@ func (r *App) InstallIntegration(ctx context.Context, name string, in model.Orga
 	if !org.Permissions.InstallIntegration {
 		return nil, apperr.Forbiddenf("only an admin of this organization can install integrations")
 	}
-	inst, _, err := r.Store.Install(ctx, name, org.ID, org.Viewer.ID, r.Now())
+	inst, _, err := r.Store.Install(r.emit(ctx, integrationEvent(EventInstallationSetup, org.ID, name), nil), name, org.ID, org.Viewer.ID, r.Now())
 	if err != nil {
 		return nil, err
 	}
 	return r.toInstallation(inst), nil
+}
+
+// integrationEvent is an event about an integration (or one of its installations) in an
+// organization.
+func integrationEvent(typ, orgID, name string) *storage.Event {
+	return orgObjectEvent(typ, orgID, "integration", name, name)
 }
 
 func orNotFound(err error) error {
@@ -207,7 +214,9 @@ func (r *App) InstallIntegrationOnSpace(ctx context.Context, name, installationI
 	if !sp.Permissions.InstallIntegration {
 		return nil, apperr.Forbiddenf("only an admin of this space can install integrations on it")
 	}
-	if _, err := r.Store.InstallOnSpace(ctx, inst, row.ID, r.Now()); err != nil {
+	ev := integrationEvent(EventSpaceInstallationSetup, inst.OrganizationID, name)
+	ev.SpaceID = row.ID
+	if _, err := r.Store.InstallOnSpace(r.emit(ctx, ev, map[string]any{"installationId": inst.ID}), inst, row.ID, r.Now()); err != nil {
 		return nil, err
 	}
 	loc := r.apiURL("/integrations/%s/installations/%s/spaces/%s", name, inst.ID, row.ID)
@@ -238,6 +247,7 @@ func (r *App) CreateInstallationToken(ctx context.Context, name, installationID 
 	scopes := scopesJSON(def.Scopes)
 	now := r.Now()
 	expires := now.Add(installationTokenLifetime)
+	ctx = r.emit(ctx, integrationEvent(EventInstallationTokenCreated, org.ID, name), map[string]any{"installationId": inst.ID, "expiresAt": expires})
 	token, err := r.Store.CreateLimitedToken(ctx, org.Viewer.ID, now, &expires, storage.TokenLimit{Scopes: &scopes, InstallationID: &inst.ID})
 	if err != nil {
 		return nil, err

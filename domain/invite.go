@@ -146,6 +146,8 @@ func (r *App) CreateInviteLink(ctx context.Context, orgID string, in model.Creat
 	if !org.InviteLinks {
 		return nil, apperr.Invalidf("", "invite links are turned off for this organization (inviteLinks: false)")
 	}
+	link.ID = storage.NewID()
+	ctx = r.emit(ctx, orgObjectEvent(EventInviteLinkCreated, org.ID, "invite-link", link.ID, ""), map[string]any{"role": link.Role})
 	if err := r.Store.CreateInviteLink(ctx, link); err != nil {
 		return nil, err
 	}
@@ -167,7 +169,7 @@ func (r *App) DeleteInviteLink(ctx context.Context, orgID, inviteID string) (boo
 	if err != nil {
 		return false, err
 	}
-	return r.Store.DeleteInviteLink(ctx, org.ID, inviteID)
+	return r.Store.DeleteInviteLink(r.emit(ctx, orgObjectEvent(EventInviteLinkDeleted, org.ID, "invite-link", inviteID, ""), nil), org.ID, inviteID)
 }
 
 // JoinOrganizationWithInvite makes the caller a member through an invite link; holding the link's id is the
@@ -250,7 +252,7 @@ func (r *App) UpdateAgentInstructions(ctx context.Context, orgID string, in mode
 		return nil, err
 	}
 	a := &storage.AgentInstructions{OrganizationID: org.ID, Instructions: string(in.Instructions), UpdatedBy: org.Viewer.ID, UpdatedAt: r.Now()}
-	if err := r.Store.SaveAgentInstructions(ctx, a); err != nil {
+	if err := r.Store.SaveAgentInstructions(r.emit(ctx, orgObjectEvent(EventAgentInstructionsUpdated, org.ID, "organization", org.ID, org.Title), nil), a); err != nil {
 		return nil, err
 	}
 	return r.AgentInstructions(ctx, org)

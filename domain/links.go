@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"path"
@@ -20,7 +21,10 @@ import (
 
 // linkIndex resolves references against one revision's pages and files.
 type linkIndex struct {
-	pages  map[string]*model.RevisionPage // by path and by id
+	pages map[string]*model.RevisionPage // by path and by id
+	// byGit finds pages by the file Git Sync read them from, without ".md" ("guide/boats"):
+	// references in GitBook's markdown name files, which need not follow the page tree.
+	byGit  map[string]*model.RevisionPage
 	files  map[string]*model.RevisionFile // by name and by id
 	appURL string
 	all    []*model.RevisionPage // in tree order
@@ -103,7 +107,7 @@ func (r *App) readLinkIndex(ctx context.Context, src *ContentSource) (*linkIndex
 
 // linkIndexFrom indexes a revision's page tree and files; it only reads them.
 func (r *App) linkIndexFrom(tree []*model.RevisionPage, files []*storage.FileVersion) *linkIndex {
-	ix := &linkIndex{pages: map[string]*model.RevisionPage{}, files: map[string]*model.RevisionFile{}, appURL: r.Settings.AppURL}
+	ix := &linkIndex{pages: map[string]*model.RevisionPage{}, byGit: map[string]*model.RevisionPage{}, files: map[string]*model.RevisionFile{}, appURL: r.Settings.AppURL}
 	var walk func([]*model.RevisionPage)
 	walk = func(pages []*model.RevisionPage) {
 		for _, p := range pages {
@@ -111,6 +115,9 @@ func (r *App) linkIndexFrom(tree []*model.RevisionPage, files []*storage.FileVer
 			ix.pages[p.ID] = p
 			if p.Path != "" {
 				ix.pages[p.Path] = p
+			}
+			if g := gitPathOf(p); g != "" && p.Type != model.PageTypeLink {
+				ix.byGit[cleanPagePath(g)] = p
 			}
 			walk(p.Pages)
 		}
@@ -145,6 +152,11 @@ func (ix *linkIndex) resolve(from *model.RevisionPage, target string) (model.Lin
 			return model.LinkOK, pageLocation(p, anchor)
 		}
 	}
+	for _, candidate := range gitCandidates(from, rel) {
+		if p := ix.byGit[candidate]; p != nil {
+			return model.LinkOK, pageLocation(p, anchor)
+		}
+	}
 	if p := ix.pages[rel]; p != nil { // a page id
 		return model.LinkOK, pageLocation(p, anchor)
 	}
@@ -157,17 +169,48 @@ func (ix *linkIndex) resolve(from *model.RevisionPage, target string) (model.Lin
 	return model.LinkBroken, &model.ContentLocation{Kind: "url", URL: t}
 }
 
+// cleanPagePath is a file path as a page path: ".md" and "README" fall away.
+func cleanPagePath(p string) string {
+	p = strings.TrimSuffix(strings.TrimSuffix(p, ".md"), "/")
+	if path.Base(p) == "README" {
+		p = path.Dir(p)
+	}
+	return strings.Trim(path.Clean("/"+p), "/")
+}
+
+// gitPathOf is the path of the file a page was read from by Git Sync, or "".
+func gitPathOf(p *model.RevisionPage) string {
+	if p == nil || len(p.Git) == 0 {
+		return ""
+	}
+	var g struct{ Path string }
+	if json.Unmarshal(p.Git, &g) != nil {
+		return ""
+	}
+	return g.Path
+}
+
+// gitCandidates are the files a relative reference may name: from the root when it starts
+// with "/" (how a document holds references inside reusable content), else relative to the
+// file of the page it is written in.
+func gitCandidates(from *model.RevisionPage, rel string) []string {
+	if rel == "" || strings.HasSuffix(rel, "/") {
+		return nil
+	}
+	if strings.HasPrefix(rel, "/") {
+		return []string{cleanPagePath(rel)}
+	}
+	if g := gitPathOf(from); g != "" {
+		return []string{cleanPagePath(path.Join(path.Dir(g), rel))}
+	}
+	return nil
+}
+
 // pathCandidates are the page paths a relative reference may mean, as GitBook's git layout
 // writes them: relative to the page's folder (a page with children is a folder's README) or to
 // its parent's, or from the root when it starts with "/"; ".md" and "README" fall away.
 func pathCandidates(from *model.RevisionPage, rel string) []string {
-	clean := func(p string) string {
-		p = strings.TrimSuffix(strings.TrimSuffix(p, ".md"), "/")
-		if path.Base(p) == "README" {
-			p = path.Dir(p)
-		}
-		return strings.Trim(path.Clean("/"+p), "/")
-	}
+	clean := cleanPagePath
 	if strings.HasPrefix(rel, "/") {
 		return []string{clean(rel)}
 	}

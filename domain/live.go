@@ -4,80 +4,183 @@ import (
 	"context"
 	"strings"
 
+	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 )
 
 // Live updates (GraphQL subscriptions): a subscriber follows the outbox from the moment it
-// subscribes and receives the events about one object. Whether it may read that object is checked
-// when it subscribes and again at every event, with a fresh request state (nothing cached from
-// earlier): a member removed, or whose role no longer reads the space, stops receiving at once and
-// the subscription ends.
+// subscribes, or from the last event it saw (after), and receives the events of one channel.
+// Whether it may read the channel's object is checked when it subscribes and again at every
+// event, with a fresh request state (nothing cached from earlier): a member removed, or whose
+// role no longer reads the space, stops receiving at once and the subscription ends. A channel
+// over many objects (an organization's spaces) also checks each event's own object, and leaves
+// out those the subscriber may not read.
 
-// SpaceEvents streams a space's events. Errors: NotFound, Forbidden (when subscribing).
-func (r *App) SpaceEvents(ctx context.Context, spaceID string) (<-chan *model.LiveEvent, error) {
-	return r.live(ctx, func(ev *storage.Event) bool { return ev.SpaceID == spaceID }, func(ctx context.Context) error {
-		_, _, err := r.readableSpace(ctx, spaceID, false)
-		return err
+// channel is what one subscription streams.
+type channel struct {
+	orgID string
+	match func(*storage.Event) bool
+	// may checks that the subscriber may still read the channel: failing ends the stream.
+	may func(context.Context) error
+	// sees, when set, checks the object of one event: failing leaves the event out.
+	sees func(context.Context, *storage.Event) bool
+}
+
+// SpaceEvents streams a space's events. Errors: Invalid (after), NotFound, Forbidden (when
+// subscribing).
+func (r *App) SpaceEvents(ctx context.Context, spaceID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.spaceChannel(ctx, spaceID, after, func(ev *storage.Event) bool { return ev.SpaceID == spaceID })
+}
+
+// CommentEvents streams the comments and replies of a space and its change requests. Errors:
+// Invalid (after), NotFound (when subscribing).
+func (r *App) CommentEvents(ctx context.Context, spaceID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.spaceChannel(ctx, spaceID, after, func(ev *storage.Event) bool {
+		return ev.SpaceID == spaceID && strings.HasPrefix(ev.Type, "comment_")
 	})
 }
 
-// ChangeRequestEvents streams a change request's events. Errors: NotFound (when subscribing).
-func (r *App) ChangeRequestEvents(ctx context.Context, spaceID, changeRequestID string) (<-chan *model.LiveEvent, error) {
-	return r.live(ctx, func(ev *storage.Event) bool { return ev.SpaceID == spaceID && ev.ChangeRequestID == changeRequestID }, func(ctx context.Context) error {
+// GitSyncEvents streams a space's Git Sync operations: imports and exports queued and ended.
+// Errors: Invalid (after), NotFound (when subscribing).
+func (r *App) GitSyncEvents(ctx context.Context, spaceID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.spaceChannel(ctx, spaceID, after, func(ev *storage.Event) bool {
+		return ev.SpaceID == spaceID && strings.HasPrefix(ev.Type, "space_gitsync_")
+	})
+}
+
+// spaceChannel streams the events match selects, to a subscriber who may read the space.
+func (r *App) spaceChannel(ctx context.Context, spaceID string, after *string, match func(*storage.Event) bool) (<-chan *model.LiveEvent, error) {
+	may := func(ctx context.Context) error {
+		_, _, err := r.readableSpace(ctx, spaceID, false)
+		return err
+	}
+	_, row, err := r.readableSpace(r.WithRequestState(ctx), spaceID, false)
+	if err != nil {
+		return nil, err
+	}
+	return r.live(ctx, after, channel{orgID: row.OrganizationID, match: match, may: may})
+}
+
+// ChangeRequestEvents streams a change request's events. Errors: Invalid (after), NotFound (when
+// subscribing).
+func (r *App) ChangeRequestEvents(ctx context.Context, spaceID, changeRequestID string, after *string) (<-chan *model.LiveEvent, error) {
+	var orgID string
+	may := func(ctx context.Context) error {
 		_, row, err := r.readableSpace(ctx, spaceID, false)
 		if err != nil {
 			return err
 		}
+		orgID = row.OrganizationID
 		_, err = r.Store.FindChangeRequest(ctx, row.ID, changeRequestID)
 		return notFound(err, "change request")
-	})
-}
-
-// CommentEvents streams the comments and replies of a space and its change requests. Errors:
-// NotFound (when subscribing).
-func (r *App) CommentEvents(ctx context.Context, spaceID string) (<-chan *model.LiveEvent, error) {
-	return r.live(ctx, func(ev *storage.Event) bool { return ev.SpaceID == spaceID && strings.HasPrefix(ev.Type, "comment_") }, func(ctx context.Context) error {
-		_, _, err := r.readableSpace(ctx, spaceID, false)
-		return err
-	})
-}
-
-// OrganizationMemberEvents streams an organization's member events, for its members. Errors:
-// NotFound (when subscribing).
-func (r *App) OrganizationMemberEvents(ctx context.Context, orgID string) (<-chan *model.LiveEvent, error) {
-	return r.live(ctx, func(ev *storage.Event) bool {
-		return ev.OrganizationID == orgID && strings.HasPrefix(ev.Type, "member_")
-	}, func(ctx context.Context) error {
-		_, err := r.OrganizationByID(ctx, orgID)
-		return err
-	})
-}
-
-// live checks that the caller may read, then follows the events committed from now on: those
-// match selects are sent while may still passes (checked afresh for each), and the stream ends
-// when it fails or ctx ends.
-func (r *App) live(ctx context.Context, match func(*storage.Event) bool, may func(context.Context) error) (<-chan *model.LiveEvent, error) {
-	if _, err := authz.RequireActor(ctx); err != nil {
-		return nil, err
 	}
 	if err := may(r.WithRequestState(ctx)); err != nil {
 		return nil, err
 	}
-	from, err := r.Store.LastEventSeq(ctx)
-	if err != nil {
+	return r.live(ctx, after, channel{orgID: orgID, may: may, match: func(ev *storage.Event) bool {
+		return ev.SpaceID == spaceID && ev.ChangeRequestID == changeRequestID
+	}})
+}
+
+// OrganizationMemberEvents streams an organization's member events, for its members. Errors:
+// Invalid (after), NotFound (when subscribing).
+func (r *App) OrganizationMemberEvents(ctx context.Context, orgID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.orgChannel(ctx, orgID, after, func(ev *storage.Event) bool { return strings.HasPrefix(ev.Type, "member_") }, nil)
+}
+
+// spaceLifecycle lists the events of a space's own life, as an organization's list shows it.
+var spaceLifecycle = map[string]bool{EventSpaceCreated: true, EventSpaceUpdated: true, EventSpaceDeleted: true,
+	EventSpaceRestored: true, EventSpaceVisibilityUpdated: true}
+
+// OrganizationSpaceEvents streams the creation, changes, trashing and restoring of the
+// organization's spaces that the subscriber may read (in the trash too). Errors: Invalid
+// (after), NotFound (when subscribing).
+func (r *App) OrganizationSpaceEvents(ctx context.Context, orgID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.orgChannel(ctx, orgID, after, func(ev *storage.Event) bool { return spaceLifecycle[ev.Type] && ev.SpaceID != "" },
+		func(ctx context.Context, ev *storage.Event) bool {
+			_, _, err := r.readableSpace(ctx, ev.SpaceID, true)
+			return err == nil
+		})
+}
+
+// OrganizationSiteEvents streams everything about the organization's sites: the sites, their
+// spaces, sections, customization, share links, redirects, host names and publishing. Guests,
+// who see no site, may not subscribe. Errors: Invalid (after), NotFound, Forbidden (when
+// subscribing).
+func (r *App) OrganizationSiteEvents(ctx context.Context, orgID string, after *string) (<-chan *model.LiveEvent, error) {
+	may := func(ctx context.Context) error {
+		_, err := r.siteReader(ctx, orgID)
+		return err
+	}
+	if err := may(r.WithRequestState(ctx)); err != nil {
 		return nil, err
+	}
+	return r.live(ctx, after, channel{orgID: orgID, may: may, match: func(ev *storage.Event) bool {
+		return ev.OrganizationID == orgID && ev.SiteID != ""
+	}})
+}
+
+// TranslationEvents streams the organization's translations and their runs, those whose source
+// space the subscriber may read. Errors: Invalid (after), NotFound (when subscribing).
+func (r *App) TranslationEvents(ctx context.Context, orgID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.orgChannel(ctx, orgID, after, func(ev *storage.Event) bool { return strings.HasPrefix(ev.Type, "translation_") },
+		func(ctx context.Context, ev *storage.Event) bool {
+			tr, err := r.translationReader(ctx, orgID)
+			return err == nil && (ev.SpaceID == "" || tr.canReadSpace(ev.SpaceID))
+		})
+}
+
+// orgChannel streams an organization's events that match selects (and sees passes, when set),
+// to its members.
+func (r *App) orgChannel(ctx context.Context, orgID string, after *string, match func(*storage.Event) bool, sees func(context.Context, *storage.Event) bool) (<-chan *model.LiveEvent, error) {
+	may := func(ctx context.Context) error {
+		_, err := r.OrganizationByID(ctx, orgID)
+		return err
+	}
+	if err := may(r.WithRequestState(ctx)); err != nil {
+		return nil, err
+	}
+	return r.live(ctx, after, channel{orgID: orgID, may: may, sees: sees, match: func(ev *storage.Event) bool {
+		return ev.OrganizationID == orgID && match(ev)
+	}})
+}
+
+// live follows the events committed from now on, or after the event after (one of the channel's
+// organization's, still kept): those the channel matches are sent while the subscriber may
+// still read the channel (checked afresh for each) and sees the event's object, and the stream
+// ends when that check fails or ctx ends. The caller has checked the subscriber once already.
+func (r *App) live(ctx context.Context, after *string, ch channel) (<-chan *model.LiveEvent, error) {
+	if _, err := authz.RequireActor(ctx); err != nil {
+		return nil, err
+	}
+	var from int64
+	if after != nil {
+		ev, err := r.Store.FindEventByID(ctx, ch.orgID, *after)
+		if err != nil {
+			return nil, apperr.Invalidf("after", "event %q is not kept (or not of this organization): read again what you show and subscribe without after", *after)
+		}
+		from = ev.Seq
+	} else {
+		var err error
+		if from, err = r.Store.LastEventSeq(ctx); err != nil {
+			return nil, err
+		}
 	}
 	out := make(chan *model.LiveEvent, 16)
 	go func() {
 		defer close(out)
 		_ = r.Store.FollowEvents(ctx, from, func(ev *storage.Event) error {
-			if !match(ev) {
+			if !ch.match(ev) {
 				return nil
 			}
-			if err := may(r.WithRequestState(ctx)); err != nil {
+			fresh := r.WithRequestState(ctx)
+			if err := ch.may(fresh); err != nil {
 				return err // no longer allowed: the subscription ends
+			}
+			if ch.sees != nil && !ch.sees(fresh, ev) {
+				return nil
 			}
 			select {
 			case out <- toLiveEvent(ev):
@@ -98,6 +201,7 @@ func toLiveEvent(ev *storage.Event) *model.LiveEvent {
 		return &s
 	}
 	return &model.LiveEvent{ID: ev.ID, Type: ev.Type, OrganizationID: ev.OrganizationID, SpaceID: opt(ev.SpaceID), ChangeRequestID: opt(ev.ChangeRequestID),
-		CommentID: opt(ev.CommentID), UserID: opt(ev.SubjectUserID), RevisionID: opt(ev.RevisionID),
-		Actor: model.AuditEventActor{Type: ev.ActorType, ID: ev.ActorID, Label: labelOf(ev.ActorLabel)}, OccurredAt: ev.CreatedAt}
+		CommentID: opt(ev.CommentID), SiteID: opt(ev.SiteID), UserID: opt(ev.SubjectUserID), RevisionID: opt(ev.RevisionID),
+		Target: model.AuditEventActor{Type: ev.TargetType, ID: ev.TargetID, Label: labelOf(ev.TargetLabel)},
+		Actor:  model.AuditEventActor{Type: ev.ActorType, ID: ev.ActorID, Label: labelOf(ev.ActorLabel)}, OccurredAt: ev.CreatedAt}
 }

@@ -141,3 +141,71 @@ func (r *App) workSignInNotice(ctx context.Context, job *jobs.Job[signInNoticeAr
 		u.Email, a.At, a.Method, browser, a.Address, strings.TrimRight(r.Settings.PublicURL, "/"))
 	return r.Mail.Send(ctx, u.Email, "New sign-in to your Bindery account", body)
 }
+
+// webhookDisabledMailArgs tells a webhook's owners that it was disabled after failing: without
+// To, the job finds them and enqueues a message for each.
+type webhookDisabledMailArgs struct {
+	OrganizationID string `json:"organizationId"`
+	WebhookID      string `json:"webhookId"`
+	To             string `json:"to,omitempty"`
+}
+
+func (webhookDisabledMailArgs) Kind() string { return "webhook_disabled_mail" }
+
+func init() {
+	addJobKinds(func(r *App, reg *jobs.Registry) { jobs.Add(reg, r.workWebhookDisabledMail) })
+}
+
+// workWebhookDisabledMail mails the webhook's creator, while they are a member of its
+// organization, else its admins: the endpoint is disabled until someone enables it again.
+func (r *App) workWebhookDisabledMail(ctx context.Context, job *jobs.Job[webhookDisabledMailArgs]) error {
+	a := job.Args
+	w, err := r.Store.FindWebhook(ctx, a.OrganizationID, a.WebhookID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil // deleted since
+	}
+	if err != nil {
+		return err
+	}
+	if w.Enabled {
+		return nil // enabled again since
+	}
+	org, err := r.Store.FindOrganizationByID(ctx, a.OrganizationID)
+	if err != nil {
+		return err
+	}
+	if a.To != "" {
+		return r.mailWebhookDisabled(ctx, org, w, a.To)
+	}
+	var to []string
+	if w.CreatedBy != nil {
+		if m, err := r.Store.FindMembership(ctx, org.ID, *w.CreatedBy); err == nil && m.User != nil {
+			to = []string{m.User.Email}
+		} else if !errors.Is(err, storage.ErrNotFound) && err != nil {
+			return err
+		}
+	}
+	if len(to) == 0 {
+		if to, err = r.Store.AdminEmails(ctx, org.ID); err != nil {
+			return err
+		}
+	}
+	each := make([]storage.JobArgs, len(to))
+	for i, addr := range to {
+		each[i] = webhookDisabledMailArgs{OrganizationID: a.OrganizationID, WebhookID: a.WebhookID, To: addr}
+	}
+	return r.Store.InsertJobs(ctx, each, nil)
+}
+
+func (r *App) mailWebhookDisabled(ctx context.Context, org *storage.Organization, w *storage.Webhook, to string) error {
+	reason := "it kept failing"
+	if w.DisabledReason != nil {
+		reason = *w.DisabledReason
+	}
+	body := fmt.Sprintf("A webhook of the organization %s no longer receives events: it was %s.\n\n    Endpoint: %s\n    Webhook:  %s\n\n"+
+		"Its delivery log shows the answers it gave. Once the endpoint answers again, enable the webhook\n"+
+		"(PATCH %s/v1/orgs/%s/webhooks/%s with {\"enabled\": true}, or updateWebhook in GraphQL):\n"+
+		"the events it missed while disabled are not sent.\n",
+		org.Title, reason, w.URL, w.ID, strings.TrimRight(r.Settings.PublicURL, "/"), org.ID, w.ID)
+	return r.Mail.Send(ctx, to, "A webhook of "+org.Title+" was disabled", body)
+}

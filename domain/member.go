@@ -136,7 +136,7 @@ func (r *App) SetMemberSSO(ctx context.Context, orgID, userID string) (*model.Me
 	if err := r.mayRequireSSO(ctx, org.ID, ""); err != nil {
 		return nil, err
 	}
-	if err := r.Store.SetMemberSSO(ctx, org.ID, userID); err != nil {
+	if err := r.Store.SetMemberSSO(r.emit(ctx, memberEvent(EventMemberSSOUpdated, org.ID, userID), map[string]any{"sso": true}), org.ID, userID); err != nil {
 		return nil, memberError(err)
 	}
 	return r.MemberByID(ctx, org, userID)

@@ -163,6 +163,15 @@ func (r *App) saveSpec(ctx context.Context, orgID, slug string, src model.OpenAP
 		w.SourceURL, w.State = &url, "pending"
 		w.Fetch = func(s *storage.OpenAPISpec) storage.JobArgs { return openAPIFetchArgs{SpecID: s.ID, URL: url} }
 	}
+	typ := EventOpenAPISpecCreated
+	if !createOnly { // a put replaces the specification when the slug has one
+		if _, err := r.Store.FindSpec(ctx, org.ID, slug); err == nil {
+			typ = EventOpenAPISpecUpdated
+		} else if !errors.Is(err, storage.ErrNotFound) {
+			return nil, false, err
+		}
+	}
+	ctx = r.emit(ctx, orgObjectEvent(typ, org.ID, "openapi-spec", slug, slug), nil)
 	s, created, err := r.Store.SaveSpec(ctx, w)
 	if errors.Is(err, storage.ErrConflict) {
 		return nil, false, apperr.Conflictf("an OpenAPI specification with the slug %q exists already", slug)

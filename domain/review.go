@@ -107,6 +107,7 @@ func (r *App) RequestReviewers(ctx context.Context, spaceID, changeRequestID str
 		t.cr.Description, set = &d, set|storage.ChangeRequestDescription
 	}
 	t.cr.UpdatedAt = now
+	ctx = r.emit(ctx, crEvent(EventChangeRequestReviewersAsk, t.row, t.cr), map[string]any{"users": users})
 	if err := r.Store.RequestReviewers(ctx, rows, t.cr, set); err != nil {
 		return nil, err
 	}

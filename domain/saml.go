@@ -118,7 +118,11 @@ func (r *App) saveSAMLProvider(ctx context.Context, orgID string, row *storage.S
 		row.DefaultRole = roleString(v)
 	}
 	row.UpdatedAt = r.Now()
-	if err := r.Store.SaveSAMLProvider(ctx, row); err != nil {
+	typ := EventSAMLProviderUpdated
+	if create {
+		typ = EventSAMLProviderCreated
+	}
+	if err := r.Store.SaveSAMLProvider(r.emit(ctx, orgObjectEvent(typ, org.ID, "saml-provider", row.ID, row.Label), nil), row); err != nil {
 		return nil, err
 	}
 	out, err := r.toSAMLProviders(ctx, org.ID, []*storage.SAMLProvider{row})
@@ -135,7 +139,7 @@ func (r *App) DeleteSAMLProvider(ctx context.Context, orgID, id string) (bool, e
 	if err != nil {
 		return false, err
 	}
-	return r.Store.DeleteSAMLProvider(ctx, org.ID, id)
+	return r.Store.DeleteSAMLProvider(r.emit(ctx, orgObjectEvent(EventSAMLProviderDeleted, org.ID, "saml-provider", id, ""), nil), org.ID, id)
 }
 
 // normalizeCertificate accepts a PEM certificate or its base64 DER body, and keeps the base64 DER

@@ -52,7 +52,8 @@ func (r *App) CreateShareLink(ctx context.Context, orgID, siteID string, in mode
 	if err != nil {
 		return nil, err
 	}
-	l := &storage.ShareLink{OrganizationID: orgID, SiteID: site.ID, Name: *in.Name, Active: true, CreatedAt: r.Now()}
+	l := &storage.ShareLink{ID: storage.NewID(), OrganizationID: orgID, SiteID: site.ID, Name: *in.Name, Active: true, CreatedAt: r.Now()}
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteShareLinkCreated, site, "share-link", l.ID, l.Name), nil)
 	if err := r.Store.CreateShareLink(ctx, l); err != nil {
 		return nil, err
 	}
@@ -79,6 +80,7 @@ func (r *App) UpdateShareLink(ctx context.Context, orgID, siteID, id string, in 
 	if in.Name != nil {
 		l.Name, set = *in.Name, set|storage.ShareLinkName
 	}
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteShareLinkUpdated, site, "share-link", l.ID, l.Name), map[string]any{"active": l.Active})
 	if err := r.Store.UpdateShareLink(ctx, l, set); err != nil {
 		return nil, err
 	}
@@ -92,5 +94,5 @@ func (r *App) DeleteShareLink(ctx context.Context, orgID, siteID, id string) (bo
 	if err != nil {
 		return false, err
 	}
-	return r.Store.DeleteShareLink(ctx, site.ID, id)
+	return r.Store.DeleteShareLink(r.emit(ctx, siteObjectEvent(EventSiteShareLinkDeleted, site, "share-link", id, ""), nil), site.ID, id)
 }

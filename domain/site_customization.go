@@ -128,6 +128,7 @@ func (r *App) UpdateSiteCustomization(ctx context.Context, orgID, siteID string,
 		return nil, err
 	}
 	row := &storage.SiteCustomization{SiteID: site.ID, OrganizationID: site.OrganizationID, Settings: string(raw), UpdatedAt: r.Now()}
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteCustomizationUpdated, site, "site", site.ID, site.Title), nil)
 	if err := r.Store.SaveSiteCustomization(ctx, row); err != nil {
 		return nil, err
 	}
@@ -231,6 +232,7 @@ func (r *App) OverrideSiteSpaceCustomization(ctx context.Context, orgID, siteID,
 		return nil, err
 	}
 	row := &storage.SiteSpaceCustomization{SiteSpaceID: siteSpaceID, SiteID: site.ID, OrganizationID: site.OrganizationID, Settings: string(raw), UpdatedAt: r.Now()}
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteCustomizationUpdated, site, "site-space", siteSpaceID, ""), nil)
 	if err := r.Store.SaveSiteSpaceCustomization(ctx, row); err != nil {
 		return nil, err
 	}
@@ -248,5 +250,6 @@ func (r *App) DeleteSiteSpaceCustomization(ctx context.Context, orgID, siteID, s
 	if err := r.siteSpaceOf(ctx, site.ID, siteSpaceID); err != nil {
 		return false, err
 	}
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteCustomizationUpdated, site, "site-space", siteSpaceID, ""), map[string]any{"overrides": "removed"})
 	return r.Store.DeleteSiteSpaceCustomization(ctx, site.ID, siteSpaceID)
 }

@@ -39,7 +39,7 @@ func (r *App) SetSiteHostname(ctx context.Context, orgID, siteID string, hostnam
 	}
 	if hostname == nil {
 		if site.Hostname != nil {
-			_, err = r.Store.DeleteSiteHostname(ctx, *site.Hostname)
+			_, err = r.Store.DeleteSiteHostname(r.emit(ctx, hostnameEvent(EventSiteHostnameRemoved, site.OrganizationID, site.ID, *site.Hostname), nil), *site.Hostname)
 		}
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func (r *App) SetSiteHostname(ctx context.Context, orgID, siteID string, hostnam
 	}
 	now := r.Now()
 	h := &storage.SiteHostname{Hostname: host, OrganizationID: site.OrganizationID, SiteID: site.ID, Status: "dns_no_cname", CreatedAt: now, CheckedAt: now}
-	if err := r.Store.SetSiteHostname(ctx, h); errors.Is(err, storage.ErrConflict) {
+	if err := r.Store.SetSiteHostname(r.emit(ctx, hostnameEvent(EventSiteHostnameUpdated, h.OrganizationID, h.SiteID, host), nil), h); errors.Is(err, storage.ErrConflict) {
 		return nil, apperr.Invalidf("hostname", "%s is already used by another site", host)
 	} else if err != nil {
 		return nil, err
@@ -66,6 +66,7 @@ func (r *App) checkHostname(ctx context.Context, h *storage.SiteHostname) (*mode
 	if lookup == nil {
 		lookup = net.DefaultResolver.LookupCNAME
 	}
+	was := h.Status
 	cname, err := lookup(ctx, h.Hostname)
 	cname = strings.TrimSuffix(strings.ToLower(cname), ".")
 	switch {
@@ -77,6 +78,9 @@ func (r *App) checkHostname(ctx context.Context, h *storage.SiteHostname) (*mode
 		h.Status, h.Active = "dns_passed", true
 	}
 	h.CheckedAt = r.Now()
+	if h.Status != was { // a check that finds what the last one found changes nothing to report
+		ctx = r.emit(ctx, hostnameEvent(EventSiteHostnameUpdated, h.OrganizationID, h.SiteID, h.Hostname), map[string]any{"status": h.Status})
+	}
 	if err := r.Store.UpdateSiteHostnameStatus(ctx, h); err != nil {
 		return nil, err
 	}
@@ -125,7 +129,12 @@ func (r *App) RemoveCustomHostname(ctx context.Context, hostname string) (bool, 
 	if err != nil {
 		return false, err
 	}
-	return r.Store.DeleteSiteHostname(ctx, h.Hostname)
+	return r.Store.DeleteSiteHostname(r.emit(ctx, hostnameEvent(EventSiteHostnameRemoved, h.OrganizationID, h.SiteID, h.Hostname), nil), h.Hostname)
+}
+
+// hostnameEvent is an event about a site's custom host name.
+func hostnameEvent(typ, orgID, siteID, hostname string) *storage.Event {
+	return &storage.Event{Type: typ, OrganizationID: orgID, SiteID: siteID, TargetType: "custom-hostname", TargetID: hostname, TargetLabel: hostname}
 }
 
 // SiteForHost is the id of the site a request's host serves, when it is an active site host

@@ -43,6 +43,13 @@ func (r *App) setSitePublished(ctx context.Context, orgID, siteID string, publis
 	if published && site.SiteSpaces == 0 {
 		return nil, apperr.Invalidf("siteId", "the site publishes no space yet: add one before publishing it")
 	}
+	if site.Unpublished == published { // a change of state, not a repeat, is an event
+		typ := EventSiteUnpublished
+		if published {
+			typ = EventSitePublished
+		}
+		ctx = r.emit(ctx, siteObjectEvent(typ, site, "site", site.ID, site.Title), nil)
+	}
 	if err := r.Store.SetSiteUnpublished(ctx, orgID, site.ID, !published, r.Now()); err != nil {
 		return nil, notFound(err, "site")
 	}
@@ -345,6 +352,7 @@ func (r *App) UpdateSiteAdaptiveSchema(ctx context.Context, orgID, siteID string
 		return nil, err
 	}
 	row := &storage.SiteAdaptiveSchema{SiteID: site.ID, OrganizationID: site.OrganizationID, JSONSchema: string(raw), UpdatedAt: r.Now()}
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteAdaptiveSchemaUpdated, site, "site", site.ID, site.Title), nil)
 	if err := r.Store.SaveSiteAdaptiveSchema(ctx, row); err != nil {
 		return nil, err
 	}

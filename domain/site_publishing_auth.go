@@ -36,11 +36,19 @@ func (r *App) publishingAuthOf(ctx context.Context, orgID, siteID string, rotate
 	if s.SigningKey == nil || rotate {
 		key := newSigningKey()
 		s.SigningKey, s.UpdatedAt = &key, r.Now()
+		if rotate { // a first key, made when first read, changes nothing anyone relied on
+			ctx = r.emit(ctx, visitorAuthEvent(s), map[string]any{"signingKey": "regenerated"})
+		}
 		if err := r.Store.SaveSiteReaderSettings(ctx, s); err != nil {
 			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// visitorAuthEvent is the event of a change to a site's visitor authentication.
+func visitorAuthEvent(s *storage.SiteReaderSettings) *storage.Event {
+	return &storage.Event{Type: EventSiteVisitorAuthUpdated, OrganizationID: s.OrganizationID, SiteID: s.SiteID, TargetType: "site", TargetID: s.SiteID}
 }
 
 // SitePublishingAuth reads a site's visitor authentication settings (site managers: the key is
@@ -104,7 +112,7 @@ func (r *App) UpdateSitePublishingAuth(ctx context.Context, orgID, siteID string
 	}
 	if setFallback {
 		s.FallbackURL, s.UpdatedAt = fallback, r.Now()
-		if err := r.Store.SaveSiteReaderSettings(ctx, s); err != nil {
+		if err := r.Store.SaveSiteReaderSettings(r.emit(ctx, visitorAuthEvent(s), map[string]any{"fallbackURL": fallback}), s); err != nil {
 			return nil, err
 		}
 	}

@@ -67,7 +67,7 @@ func (r *App) ChangeSiteReaderSettings(ctx context.Context, orgID, siteID string
 	if setVars {
 		s.Variables = text
 	}
-	if err := r.Store.SaveSiteReaderSettings(ctx, s); err != nil {
+	if err := r.Store.SaveSiteReaderSettings(r.emit(ctx, visitorAuthEvent(s), map[string]any{"readerSettings": true}), s); err != nil {
 		return nil, err
 	}
 	return toReaderSettings(s), nil

@@ -119,8 +119,13 @@ func (r *App) saveSiteRedirect(ctx context.Context, orgID, siteID string, row *s
 	row.OrganizationID, row.SiteID, row.Destination, row.UpdatedAt = site.OrganizationID, site.ID, string(raw), now
 	if create {
 		row.CreatedAt = now
+		if row.ID == "" {
+			row.ID = storage.NewID()
+		}
+		ctx = r.emit(ctx, siteObjectEvent(EventSiteRedirectCreated, site, "site-redirect", row.ID, row.Source), nil)
 		err = r.Store.CreateSiteRedirect(ctx, row)
 	} else {
+		ctx = r.emit(ctx, siteObjectEvent(EventSiteRedirectUpdated, site, "site-redirect", row.ID, row.Source), nil)
 		err = r.Store.UpdateSiteRedirect(ctx, row)
 	}
 	switch {
@@ -139,7 +144,7 @@ func (r *App) DeleteSiteRedirect(ctx context.Context, orgID, siteID, id string) 
 	if err != nil {
 		return false, err
 	}
-	return r.Store.DeleteSiteRedirect(ctx, site.ID, id)
+	return r.Store.DeleteSiteRedirect(r.emit(ctx, siteObjectEvent(EventSiteRedirectDeleted, site, "site-redirect", id, ""), nil), site.ID, id)
 }
 
 // SiteRedirectBySource resolves the redirect from a source path: the redirect and the URL it

@@ -121,7 +121,7 @@ func (r *App) CreateSiteSection(ctx context.Context, orgID, siteID string, in mo
 	first := &storage.SiteSpace{OrganizationID: site.OrganizationID, SpaceID: space.ID, Path: slug(space.Title), CreatedAt: r.Now()}
 	taken := sectionPaths(outline)
 	title := sectionTitle(deref(in.Title), space.Title)
-	sec := &storage.SiteSection{OrganizationID: site.OrganizationID, SiteID: site.ID, Title: title, Path: freePath(slug(title), taken),
+	sec := &storage.SiteSection{ID: storage.NewID(), OrganizationID: site.OrganizationID, SiteID: site.ID, Title: title, Path: freePath(slug(title), taken),
 		Icon: in.Icon, CreatedAt: r.Now()}
 	taken[sec.Path] = true
 	var wrap *storage.SiteSection
@@ -130,6 +130,7 @@ func (r *App) CreateSiteSection(ctx context.Context, orgID, siteID string, in mo
 			return nil, err
 		}
 	}
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteSectionCreated, site, "site-section", sec.ID, sec.Title), map[string]any{"spaceId": space.ID})
 	err = r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
 		return addSection(ctx, tx, sec, first, wrap)
 	})
@@ -228,6 +229,7 @@ func (r *App) UpdateSiteSection(ctx context.Context, orgID, siteID, id string, i
 			return nil, apperr.Invalidf("defaultSiteSpace", "site space %q not found in this section", *def)
 		}
 	}
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteSectionUpdated, site, "site-section", sec.ID, sec.Title), nil)
 	err = r.Store.UpdateSiteSection(ctx, sec, set, def)
 	switch {
 	case errors.Is(err, storage.ErrConflict):
@@ -270,7 +272,7 @@ func applySectionUpdate(sec *storage.SiteSection, in model.UpdateSiteSectionInpu
 // DeleteSiteSection deletes a section with its site spaces; a missing one reports false.
 // Errors: NotFound (site), Forbidden.
 func (r *App) DeleteSiteSection(ctx context.Context, orgID, siteID, id string) (bool, error) {
-	return r.removeFromOutline(ctx, orgID, siteID, func(ctx context.Context, tx *storage.OutlineTx, t siteTree) (bool, error) {
+	return r.removeFromOutline(ctx, orgID, siteID, "site-section", id, func(ctx context.Context, tx *storage.OutlineTx, t siteTree) (bool, error) {
 		sec := t.Section(id)
 		if sec == nil {
 			return false, nil
@@ -288,16 +290,19 @@ func (r *App) DeleteSiteSection(ctx context.Context, orgID, siteID, id string) (
 }
 
 // removeFromOutline edits a site's outline with remove, which reports whether the outline held
-// what it removes. Errors: NotFound (site), Forbidden.
-func (r *App) removeFromOutline(ctx context.Context, orgID, siteID string, remove func(ctx context.Context, tx *storage.OutlineTx, t siteTree) (bool, error)) (bool, error) {
+// what it removes, the section or group (kind) id. Errors: NotFound (site), Forbidden.
+func (r *App) removeFromOutline(ctx context.Context, orgID, siteID, kind, id string, remove func(ctx context.Context, tx *storage.OutlineTx, t siteTree) (bool, error)) (bool, error) {
 	site, err := r.editableSite(ctx, orgID, siteID)
 	if err != nil {
 		return false, err
 	}
 	removed := false
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteSectionDeleted, site, kind, id, ""), nil)
 	err = r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
 		var err error
-		removed, err = remove(ctx, tx, siteTree{tx.Outline})
+		if removed, err = remove(ctx, tx, siteTree{tx.Outline}); err == nil && !removed {
+			storage.NoChange(ctx)
+		}
 		return err
 	})
 	return removed, err
@@ -321,7 +326,8 @@ func (r *App) CreateSiteSectionGroup(ctx context.Context, orgID, siteID string, 
 			return nil, apperr.Invalidf(fmt.Sprintf("sections[%d]", i), "section %q not found on this site", id)
 		}
 	}
-	g := &storage.SiteSectionGroup{OrganizationID: site.OrganizationID, SiteID: site.ID, ParentID: in.Parent, Title: in.Title, Icon: in.Icon, CreatedAt: r.Now()}
+	g := &storage.SiteSectionGroup{ID: storage.NewID(), OrganizationID: site.OrganizationID, SiteID: site.ID, ParentID: in.Parent, Title: in.Title, Icon: in.Icon, CreatedAt: r.Now()}
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteSectionCreated, site, "site-section-group", g.ID, g.Title), nil)
 	err = r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
 		t := siteTree{tx.Outline}
 		if g.ParentID != nil && t.Group(*g.ParentID) == nil {
@@ -370,6 +376,7 @@ func (r *App) UpdateSiteSectionGroup(ctx context.Context, orgID, siteID, id stri
 	if v, ok := in.Icon.ValueOK(); ok {
 		g.Icon, set = v, set|storage.SiteSectionIcon
 	}
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteSectionUpdated, site, "site-section-group", g.ID, g.Title), nil)
 	if err := r.Store.UpdateSiteSectionGroup(ctx, g, set); err != nil {
 		return nil, notFound(err, "site section group")
 	}
@@ -379,7 +386,7 @@ func (r *App) UpdateSiteSectionGroup(ctx context.Context, orgID, siteID, id stri
 // DeleteSiteSectionGroup deletes a group, moving what it holds up to its parent; a missing one
 // reports false. Errors: NotFound (site), Forbidden.
 func (r *App) DeleteSiteSectionGroup(ctx context.Context, orgID, siteID, id string) (bool, error) {
-	return r.removeFromOutline(ctx, orgID, siteID, func(ctx context.Context, tx *storage.OutlineTx, t siteTree) (bool, error) {
+	return r.removeFromOutline(ctx, orgID, siteID, "site-section-group", id, func(ctx context.Context, tx *storage.OutlineTx, t siteTree) (bool, error) {
 		g := t.Group(id)
 		if g == nil {
 			return false, nil
@@ -410,6 +417,7 @@ func (r *App) AddSectionToGroup(ctx context.Context, orgID, siteID, groupID stri
 	if outline.Section(in.SectionID) == nil {
 		return nil, apperr.Invalidf("sectionId", "section %q not found on this site", in.SectionID)
 	}
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteStructureUpdated, site, "site-section", in.SectionID, ""), map[string]any{"group": groupID})
 	err = r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
 		t := siteTree{tx.Outline}
 		sec := t.Section(in.SectionID)
@@ -417,6 +425,7 @@ func (r *App) AddSectionToGroup(ctx context.Context, orgID, siteID, groupID stri
 			return storage.ErrNotFound
 		}
 		if sameParent(sec.GroupID, &groupID) {
+			storage.NoChange(ctx)
 			return nil // already in it: it stays where it is
 		}
 		return t.relocate(ctx, tx, storage.OutlineItem{ID: in.SectionID}, &groupID, -1)
@@ -435,10 +444,12 @@ func (r *App) RemoveSectionFromGroup(ctx context.Context, orgID, siteID, groupID
 		return false, err
 	}
 	removed := false
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteStructureUpdated, site, "site-section", sectionID, ""), map[string]any{"leftGroup": groupID})
 	err = r.Store.EditSiteOutline(ctx, site.ID, func(ctx context.Context, tx *storage.OutlineTx) error {
 		t := siteTree{tx.Outline}
 		sec, g := t.Section(sectionID), t.Group(groupID)
 		if sec == nil || g == nil || !sameParent(sec.GroupID, &groupID) {
+			storage.NoChange(ctx)
 			return nil
 		}
 		removed = true

@@ -239,6 +239,7 @@ func (r *App) SortSiteStructure(ctx context.Context, orgID, siteID string, in mo
 		return nil, err
 	}
 	anchor, after := in.Anchor(), in.Position.After != nil
+	ctx = r.emit(ctx, siteObjectEvent(EventSiteStructureUpdated, site, in.Item.Type, in.Item.ID, ""), map[string]any{"anchor": anchor.ID, "after": after})
 	if in.Item.Type == "site-space" {
 		return r.moveSiteSpace(ctx, site, in.Item.ID, anchor.ID, after)
 	}
@@ -263,6 +264,7 @@ func moveOutlineItem(ctx context.Context, tx *storage.OutlineTx, item, anchor st
 		return apperr.NotFoundf("section or section group not found on this site")
 	}
 	if item == anchor {
+		storage.NoChange(ctx)
 		return nil // before or after itself: it stays where it is
 	}
 	parent := t.parentOf(anchor)

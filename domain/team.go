@@ -227,7 +227,7 @@ func (r *App) UpdateTeam(ctx context.Context, orgID, teamID string, in model.Upd
 	if _, err := r.managedTeam(ctx, orgID, teamID); err != nil {
 		return nil, err
 	}
-	if err := r.Store.RenameTeam(ctx, orgID, teamID, in.Title); err != nil {
+	if err := r.Store.RenameTeam(r.emit(ctx, teamEvent(EventTeamUpdated, orgID, teamID), map[string]any{"title": in.Title}), orgID, teamID, in.Title); err != nil {
 		return nil, notFound(err, "team")
 	}
 	return r.teamAfterChange(ctx, orgID, teamID)

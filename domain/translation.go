@@ -271,7 +271,7 @@ func (r *App) UpdateTranslation(ctx context.Context, orgID, id string, in model.
 		return nil, err
 	}
 	t.Instructions, t.UpdatedAt = string(in.Instructions), r.Now()
-	if err := r.Store.UpdateTranslationInstructions(ctx, t); err != nil {
+	if err := r.Store.UpdateTranslationInstructions(r.emit(ctx, translationEvent(EventTranslationUpdated, t), nil), t); err != nil {
 		return nil, notFound(err, "translation")
 	}
 	return r.toTranslation(t, true), nil
@@ -393,6 +393,8 @@ func (r *App) UpdateGlossary(ctx context.Context, orgID string, in model.UpdateG
 			change.Delete = append(change.Delete, *op.ID)
 		}
 	}
+	ctx = r.emit(ctx, orgObjectEvent(EventGlossaryUpdated, orgID, "organization", orgID, ""),
+		map[string]any{"inserted": len(change.Insert), "updated": len(change.Update), "deleted": len(change.Delete)})
 	if err := r.Store.ApplyGlossary(ctx, orgID, change); err != nil {
 		if apperr.KindOf(err) == apperr.NotFound {
 			return false, apperr.Invalidf("operations", "%s", strings.TrimSuffix(err.Error(), ": "+storage.ErrNotFound.Error())+" not found")

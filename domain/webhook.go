@@ -87,7 +87,7 @@ func (r *App) CreateWebhook(ctx context.Context, orgID string, in model.CreateWe
 	types, _ := json.Marshal(nonNil(in.EventTypes))
 	w := &storage.Webhook{ID: storage.NewID(), OrganizationID: org.ID, URL: in.URL, Description: deref(in.Description), EventTypes: string(types),
 		Secret: newWebhookSecret(), Enabled: true, CreatedBy: &actor.UserID, CreatedAt: now, UpdatedAt: now}
-	if err := r.Store.CreateWebhook(ctx, w); err != nil {
+	if err := r.Store.CreateWebhook(r.emit(ctx, webhookEvent(EventWebhookCreated, w), map[string]any{"url": w.URL}), w); err != nil {
 		return nil, err
 	}
 	out := toWebhook(w)
@@ -186,7 +186,7 @@ func (r *App) UpdateWebhook(ctx context.Context, orgID, id string, in model.Upda
 		}
 	}
 	w.UpdatedAt = r.Now()
-	if err := r.Store.UpdateWebhook(ctx, w); err != nil {
+	if err := r.Store.UpdateWebhook(r.emit(ctx, webhookEvent(EventWebhookUpdated, w), map[string]any{"url": w.URL, "enabled": w.Enabled}), w); err != nil {
 		return nil, notFound(err, "webhook")
 	}
 	return toWebhook(w), nil
@@ -204,7 +204,7 @@ func (r *App) RotateWebhookSecret(ctx context.Context, orgID, id string) (*model
 	until := now.Add(r.Settings.Webhooks.withDefaults().RotationOverlap)
 	prev := w.Secret
 	w.PreviousSecret, w.PreviousExpiresAt, w.Secret, w.UpdatedAt = &prev, &until, newWebhookSecret(), now
-	if err := r.Store.UpdateWebhook(ctx, w); err != nil {
+	if err := r.Store.UpdateWebhook(r.emit(ctx, webhookEvent(EventWebhookSecretRotated, w), nil), w); err != nil {
 		return nil, notFound(err, "webhook")
 	}
 	out := toWebhook(w)
@@ -219,7 +219,12 @@ func (r *App) DeleteWebhook(ctx context.Context, orgID, id string) (bool, error)
 	if err != nil {
 		return false, err
 	}
-	return r.Store.DeleteWebhook(ctx, org.ID, id)
+	return r.Store.DeleteWebhook(r.emit(ctx, orgObjectEvent(EventWebhookDeleted, org.ID, "webhook", id, ""), nil), org.ID, id)
+}
+
+// webhookEvent is an event about a webhook endpoint (never with its secret).
+func webhookEvent(typ string, w *storage.Webhook) *storage.Event {
+	return orgObjectEvent(typ, w.OrganizationID, "webhook", w.ID, w.Description)
 }
 
 // WebhookDeliveries pages through a webhook's delivery log, newest first. Errors: Invalid,
@@ -404,6 +409,11 @@ func (r *App) workWebhookDelivery(ctx context.Context, job *jobs.Job[webhookDeli
 	out := r.post(ctx, settings, w, d)
 	out.Final = !out.Delivered && job.Attempt >= job.MaxAttempts
 	out.DisableAfter = settings.DisableAfter
+	if r.Mail != nil {
+		out.DisabledNotice = webhookDisabledMailArgs{OrganizationID: w.OrganizationID, WebhookID: w.ID}
+	}
+	// The event is written only with the attempt that disables the webhook.
+	ctx = r.emit(ctx, webhookEvent(EventWebhookDisabled, w), map[string]any{"url": w.URL})
 	disabled, err := r.Store.RecordDeliveryAttempt(ctx, d, out, r.Now())
 	if err != nil {
 		return err

@@ -16,9 +16,12 @@ import (
 
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/jobs"
+	"github.com/bindery/bindery/domain/mailer"
 	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/domain/opt"
 	"github.com/bindery/bindery/domain/safefetch"
+	"github.com/bindery/bindery/internal/smtptest"
+	"github.com/bindery/bindery/storage"
 	"github.com/bindery/bindery/storage/storagetest"
 )
 
@@ -178,9 +181,15 @@ func TestWebhookDeliversSignedEvents(t *testing.T) {
 }
 
 // A failing endpoint is tried again with back-off; a slow one is cut off at the timeout; one that
-// keeps failing past DisableAfter is disabled.
+// keeps failing past DisableAfter is disabled, with an event and a message to its owner.
 func TestWebhookRetriesAndDisables(t *testing.T) {
 	eachDB(t, func(t *testing.T, d *harness) {
+		mailbox := smtptest.Start(t)
+		m, err := mailer.New("smtp://" + mailbox.Addr + "?from=bindery@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Mail = m
 		webhookHarness(t, d, time.Nanosecond)
 		org, owner := storagetest.NewOrg(t, d.Store, "owner@failing.test")
 		ctx := d.as(owner.ID, "")
@@ -223,6 +232,21 @@ func TestWebhookRetriesAndDisables(t *testing.T) {
 		if e := log.Nodes[0]; e.Status != "failed" || e.Error == nil || !strings.Contains(*e.Error, "no answer") || *e.DurationMS < 300 {
 			t.Errorf("slow endpoint's log = %+v", e)
 		}
+		// One event, about the disabled webhook alone; one message, to the owner who created it.
+		var disabled []*storage.Event
+		for _, ev := range allEvents(t, d.Store) {
+			if ev.Type == EventWebhookDisabled {
+				disabled = append(disabled, ev)
+			}
+		}
+		if len(disabled) != 1 || disabled[0].TargetID != hookS.ID || disabled[0].ActorType != "system" {
+			t.Errorf("webhook_disabled events = %+v, want one about %s", disabled, hookS.ID)
+		}
+		msg := mailbox.Next(t)
+		if msg.To != "owner@failing.test" || !strings.Contains(msg.Data, slow.srv.URL) || !strings.Contains(msg.Data, "was disabled") {
+			t.Errorf("notice = %+v", msg)
+		}
+		mailbox.None(t, 300*time.Millisecond)
 	})
 }
 

@@ -561,7 +561,9 @@ type ComplexityRoot struct {
 		OccurredAt      func(childComplexity int) int
 		OrganizationID  func(childComplexity int) int
 		RevisionID      func(childComplexity int) int
+		SiteID          func(childComplexity int) int
 		SpaceID         func(childComplexity int) int
+		Target          func(childComplexity int) int
 		Type            func(childComplexity int) int
 		UserID          func(childComplexity int) int
 	}
@@ -661,6 +663,7 @@ type ComplexityRoot struct {
 		CreateInviteLink                   func(childComplexity int, organizationID string, input model.CreateInviteLinkInput) int
 		CreateOpenAPISpec                  func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
 		CreatePage                         func(childComplexity int, target model.ContentTarget, input model.CreatePageInput) int
+		CreateReusableContent              func(childComplexity int, target model.ContentTarget, input model.CreateReusableContentInput) int
 		CreateSAMLProvider                 func(childComplexity int, organizationID string, input model.SAMLProviderInput) int
 		CreateShareLink                    func(childComplexity int, organizationID string, siteID string, input model.CreateShareLinkInput) int
 		CreateSite                         func(childComplexity int, organizationID string, input model.CreateSiteInput) int
@@ -678,6 +681,7 @@ type ComplexityRoot struct {
 		DeleteInviteLink                   func(childComplexity int, organizationID string, inviteID string) int
 		DeleteLegacyGitInstallation        func(childComplexity int, spaceID string) int
 		DeletePage                         func(childComplexity int, target model.ContentTarget, pageID string) int
+		DeleteReusableContent              func(childComplexity int, target model.ContentTarget, reusableContentID string) int
 		DeleteSAMLProvider                 func(childComplexity int, organizationID string, id string) int
 		DeleteShareLink                    func(childComplexity int, organizationID string, siteID string, shareLinkID string) int
 		DeleteSite                         func(childComplexity int, organizationID string, siteID string) int
@@ -1747,10 +1751,14 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
-		ChangeRequestEvents      func(childComplexity int, spaceID string, changeRequestID string) int
-		CommentEvents            func(childComplexity int, spaceID string) int
-		OrganizationMemberEvents func(childComplexity int, organizationID string) int
-		SpaceEvents              func(childComplexity int, spaceID string) int
+		ChangeRequestEvents      func(childComplexity int, spaceID string, changeRequestID string, after *string) int
+		CommentEvents            func(childComplexity int, spaceID string, after *string) int
+		GitSyncEvents            func(childComplexity int, spaceID string, after *string) int
+		OrganizationMemberEvents func(childComplexity int, organizationID string, after *string) int
+		OrganizationSiteEvents   func(childComplexity int, organizationID string, after *string) int
+		OrganizationSpaceEvents  func(childComplexity int, organizationID string, after *string) int
+		SpaceEvents              func(childComplexity int, spaceID string, after *string) int
+		TranslationEvents        func(childComplexity int, organizationID string, after *string) int
 	}
 
 	TableCellTarget struct {
@@ -2106,6 +2114,8 @@ type MutationResolver interface {
 	ResolvePublishedContentByURL(ctx context.Context, input model.ResolvePublishedContentInput) (*model.PublishedContentLookup, error)
 	UpdateSiteReaderSettings(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) (*model.SiteReaderSettings, error)
 	UpdateReusableContent(ctx context.Context, target model.ContentTarget, reusableContentID string, input model.UpdateReusableContentInput) (*domain.ReusableContentEdit, error)
+	CreateReusableContent(ctx context.Context, target model.ContentTarget, input model.CreateReusableContentInput) (*domain.ReusableContentEdit, error)
+	DeleteReusableContent(ctx context.Context, target model.ContentTarget, reusableContentID string) (*model.Revision, error)
 	RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, input model.RequestReviewersInput) (*model.RequestReviewersResult, error)
 	RemoveRequestedReviewer(ctx context.Context, spaceID string, changeRequestID string, userID string) (bool, error)
 	SubmitReview(ctx context.Context, spaceID string, changeRequestID string, input model.SubmitReviewInput) (*model.Review, error)
@@ -2322,10 +2332,14 @@ type SpaceResolver interface {
 	Search(ctx context.Context, obj *model.Space, query string, first *int, after *string) (*model.SearchPageResultConnection, error)
 }
 type SubscriptionResolver interface {
-	SpaceEvents(ctx context.Context, spaceID string) (<-chan *model.LiveEvent, error)
-	ChangeRequestEvents(ctx context.Context, spaceID string, changeRequestID string) (<-chan *model.LiveEvent, error)
-	CommentEvents(ctx context.Context, spaceID string) (<-chan *model.LiveEvent, error)
-	OrganizationMemberEvents(ctx context.Context, organizationID string) (<-chan *model.LiveEvent, error)
+	SpaceEvents(ctx context.Context, spaceID string, after *string) (<-chan *model.LiveEvent, error)
+	ChangeRequestEvents(ctx context.Context, spaceID string, changeRequestID string, after *string) (<-chan *model.LiveEvent, error)
+	CommentEvents(ctx context.Context, spaceID string, after *string) (<-chan *model.LiveEvent, error)
+	GitSyncEvents(ctx context.Context, spaceID string, after *string) (<-chan *model.LiveEvent, error)
+	OrganizationMemberEvents(ctx context.Context, organizationID string, after *string) (<-chan *model.LiveEvent, error)
+	OrganizationSpaceEvents(ctx context.Context, organizationID string, after *string) (<-chan *model.LiveEvent, error)
+	OrganizationSiteEvents(ctx context.Context, organizationID string, after *string) (<-chan *model.LiveEvent, error)
+	TranslationEvents(ctx context.Context, organizationID string, after *string) (<-chan *model.LiveEvent, error)
 }
 type TeamResolver interface {
 	MemberList(ctx context.Context, obj *model.Team, first *int, after *string) (*model.Connection[*model.TeamMember], error)
@@ -4315,12 +4329,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LiveEvent.RevisionID(childComplexity), true
+	case "LiveEvent.siteId":
+		if e.ComplexityRoot.LiveEvent.SiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveEvent.SiteID(childComplexity), true
 	case "LiveEvent.spaceId":
 		if e.ComplexityRoot.LiveEvent.SpaceID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.LiveEvent.SpaceID(childComplexity), true
+	case "LiveEvent.target":
+		if e.ComplexityRoot.LiveEvent.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LiveEvent.Target(childComplexity), true
 	case "LiveEvent.type":
 		if e.ComplexityRoot.LiveEvent.Type == nil {
 			break
@@ -4715,6 +4741,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePage(childComplexity, args["target"].(model.ContentTarget), args["input"].(model.CreatePageInput)), true
+	case "Mutation.createReusableContent":
+		if e.ComplexityRoot.Mutation.CreateReusableContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createReusableContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateReusableContent(childComplexity, args["target"].(model.ContentTarget), args["input"].(model.CreateReusableContentInput)), true
 	case "Mutation.createSAMLProvider":
 		if e.ComplexityRoot.Mutation.CreateSAMLProvider == nil {
 			break
@@ -4902,6 +4939,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeletePage(childComplexity, args["target"].(model.ContentTarget), args["pageId"].(string)), true
+	case "Mutation.deleteReusableContent":
+		if e.ComplexityRoot.Mutation.DeleteReusableContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteReusableContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteReusableContent(childComplexity, args["target"].(model.ContentTarget), args["reusableContentId"].(string)), true
 	case "Mutation.deleteSAMLProvider":
 		if e.ComplexityRoot.Mutation.DeleteSAMLProvider == nil {
 			break
@@ -10274,7 +10322,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Subscription.ChangeRequestEvents(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string)), true
+		return e.ComplexityRoot.Subscription.ChangeRequestEvents(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["after"].(*string)), true
 	case "Subscription.commentEvents":
 		if e.ComplexityRoot.Subscription.CommentEvents == nil {
 			break
@@ -10285,7 +10333,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Subscription.CommentEvents(childComplexity, args["spaceId"].(string)), true
+		return e.ComplexityRoot.Subscription.CommentEvents(childComplexity, args["spaceId"].(string), args["after"].(*string)), true
+	case "Subscription.gitSyncEvents":
+		if e.ComplexityRoot.Subscription.GitSyncEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_gitSyncEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.GitSyncEvents(childComplexity, args["spaceId"].(string), args["after"].(*string)), true
 	case "Subscription.organizationMemberEvents":
 		if e.ComplexityRoot.Subscription.OrganizationMemberEvents == nil {
 			break
@@ -10296,7 +10355,29 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Subscription.OrganizationMemberEvents(childComplexity, args["organizationId"].(string)), true
+		return e.ComplexityRoot.Subscription.OrganizationMemberEvents(childComplexity, args["organizationId"].(string), args["after"].(*string)), true
+	case "Subscription.organizationSiteEvents":
+		if e.ComplexityRoot.Subscription.OrganizationSiteEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_organizationSiteEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.OrganizationSiteEvents(childComplexity, args["organizationId"].(string), args["after"].(*string)), true
+	case "Subscription.organizationSpaceEvents":
+		if e.ComplexityRoot.Subscription.OrganizationSpaceEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_organizationSpaceEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.OrganizationSpaceEvents(childComplexity, args["organizationId"].(string), args["after"].(*string)), true
 	case "Subscription.spaceEvents":
 		if e.ComplexityRoot.Subscription.SpaceEvents == nil {
 			break
@@ -10307,7 +10388,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Subscription.SpaceEvents(childComplexity, args["spaceId"].(string)), true
+		return e.ComplexityRoot.Subscription.SpaceEvents(childComplexity, args["spaceId"].(string), args["after"].(*string)), true
+	case "Subscription.translationEvents":
+		if e.ComplexityRoot.Subscription.TranslationEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_translationEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.TranslationEvents(childComplexity, args["organizationId"].(string), args["after"].(*string)), true
 
 	case "TableCellTarget.definition":
 		if e.ComplexityRoot.TableCellTarget.Definition == nil {
@@ -11280,6 +11372,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateInviteLinkInput,
 		ec.unmarshalInputCreateOpenAPISpecInput,
 		ec.unmarshalInputCreatePageInput,
+		ec.unmarshalInputCreateReusableContentInput,
 		ec.unmarshalInputCreateShareLinkInput,
 		ec.unmarshalInputCreateSiteInput,
 		ec.unmarshalInputCreateSiteSectionGroupInput,
@@ -11442,7 +11535,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_insights.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/reusable_content_edit.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_insights.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -11532,6 +11625,7 @@ type PublishedURLs {
 	{Name: "schema/published_url.graphqls", Input: sourceData("schema/published_url.graphqls"), BuiltIn: false},
 	{Name: "schema/reader.graphqls", Input: sourceData("schema/reader.graphqls"), BuiltIn: false},
 	{Name: "schema/reusable_content.graphqls", Input: sourceData("schema/reusable_content.graphqls"), BuiltIn: false},
+	{Name: "schema/reusable_content_edit.graphqls", Input: sourceData("schema/reusable_content_edit.graphqls"), BuiltIn: false},
 	{Name: "schema/review.graphqls", Input: sourceData("schema/review.graphqls"), BuiltIn: false},
 	{Name: "schema/saml.graphqls", Input: sourceData("schema/saml.graphqls"), BuiltIn: false},
 	{Name: "schema/search.graphqls", Input: sourceData("schema/search.graphqls"), BuiltIn: false},
@@ -12556,10 +12650,14 @@ func (ec *executionContext) childFields_LiveEvent(ctx context.Context, field gra
 		return ec.fieldContext_LiveEvent_changeRequestId(ctx, field)
 	case "commentId":
 		return ec.fieldContext_LiveEvent_commentId(ctx, field)
+	case "siteId":
+		return ec.fieldContext_LiveEvent_siteId(ctx, field)
 	case "userId":
 		return ec.fieldContext_LiveEvent_userId(ctx, field)
 	case "revisionId":
 		return ec.fieldContext_LiveEvent_revisionId(ctx, field)
+	case "target":
+		return ec.fieldContext_LiveEvent_target(ctx, field)
 	case "actor":
 		return ec.fieldContext_LiveEvent_actor(ctx, field)
 	case "occurredAt":
@@ -15888,6 +15986,28 @@ func (ec *executionContext) field_Mutation_createPage_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createReusableContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.ContentTarget, error) {
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateReusableContentInput, error) {
+			return ec.unmarshalNCreateReusableContentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateReusableContentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16283,6 +16403,28 @@ func (ec *executionContext) field_Mutation_deletePage_args(ctx context.Context, 
 		return nil, err
 	}
 	args["pageId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteReusableContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.ContentTarget, error) {
+			return ec.unmarshalNContentTarget2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐContentTarget(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reusableContentId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reusableContentId"] = arg1
 	return args, nil
 }
 
@@ -20605,6 +20747,14 @@ func (ec *executionContext) field_Subscription_changeRequestEvents_args(ctx cont
 		return nil, err
 	}
 	args["changeRequestId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -20619,6 +20769,36 @@ func (ec *executionContext) field_Subscription_commentEvents_args(ctx context.Co
 		return nil, err
 	}
 	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_gitSyncEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -20633,6 +20813,58 @@ func (ec *executionContext) field_Subscription_organizationMemberEvents_args(ctx
 		return nil, err
 	}
 	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_organizationSiteEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_organizationSpaceEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -20647,6 +20879,36 @@ func (ec *executionContext) field_Subscription_spaceEvents_args(ctx context.Cont
 		return nil, err
 	}
 	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_translationEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -28763,6 +29025,29 @@ func (ec *executionContext) fieldContext_LiveEvent_commentId(_ context.Context, 
 	return graphql.NewScalarFieldContext("LiveEvent", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
+func (ec *executionContext) _LiveEvent_siteId(ctx context.Context, field graphql.CollectedField, obj *model.LiveEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LiveEvent_siteId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LiveEvent_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LiveEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _LiveEvent_userId(ctx context.Context, field graphql.CollectedField, obj *model.LiveEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28807,6 +29092,38 @@ func (ec *executionContext) _LiveEvent_revisionId(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_LiveEvent_revisionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LiveEvent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _LiveEvent_target(ctx context.Context, field graphql.CollectedField, obj *model.LiveEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LiveEvent_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.AuditEventActor) graphql.Marshaler {
+			return ec.marshalNAuditEventActor2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐAuditEventActor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LiveEvent_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LiveEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEventActor(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _LiveEvent_actor(ctx context.Context, field graphql.CollectedField, obj *model.LiveEvent) (ret graphql.Marshaler) {
@@ -32617,6 +32934,94 @@ func (ec *executionContext) fieldContext_Mutation_updateReusableContent(ctx cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateReusableContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createReusableContent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createReusableContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateReusableContent(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["input"].(model.CreateReusableContentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *domain.ReusableContentEdit) graphql.Marshaler {
+			return ec.marshalNReusableContentEdit2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐReusableContentEdit(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createReusableContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReusableContentEdit(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createReusableContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteReusableContent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteReusableContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteReusableContent(ctx, fc.Args["target"].(model.ContentTarget), fc.Args["reusableContentId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteReusableContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteReusableContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -53300,7 +53705,7 @@ func (ec *executionContext) _Subscription_spaceEvents(ctx context.Context, field
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Subscription().SpaceEvents(ctx, fc.Args["spaceId"].(string))
+			return ec.Resolvers.Subscription().SpaceEvents(ctx, fc.Args["spaceId"].(string), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
@@ -53344,7 +53749,7 @@ func (ec *executionContext) _Subscription_changeRequestEvents(ctx context.Contex
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Subscription().ChangeRequestEvents(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string))
+			return ec.Resolvers.Subscription().ChangeRequestEvents(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
@@ -53388,7 +53793,7 @@ func (ec *executionContext) _Subscription_commentEvents(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Subscription().CommentEvents(ctx, fc.Args["spaceId"].(string))
+			return ec.Resolvers.Subscription().CommentEvents(ctx, fc.Args["spaceId"].(string), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
@@ -53422,6 +53827,50 @@ func (ec *executionContext) fieldContext_Subscription_commentEvents(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_gitSyncEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_gitSyncEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().GitSyncEvents(ctx, fc.Args["spaceId"].(string), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
+			return ec.marshalNLiveEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLiveEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_gitSyncEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LiveEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_gitSyncEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Subscription_organizationMemberEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
 	return graphql.ResolveFieldStream(
 		ctx,
@@ -53432,7 +53881,7 @@ func (ec *executionContext) _Subscription_organizationMemberEvents(ctx context.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Subscription().OrganizationMemberEvents(ctx, fc.Args["organizationId"].(string))
+			return ec.Resolvers.Subscription().OrganizationMemberEvents(ctx, fc.Args["organizationId"].(string), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
@@ -53460,6 +53909,138 @@ func (ec *executionContext) fieldContext_Subscription_organizationMemberEvents(c
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Subscription_organizationMemberEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_organizationSpaceEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_organizationSpaceEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().OrganizationSpaceEvents(ctx, fc.Args["organizationId"].(string), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
+			return ec.marshalNLiveEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLiveEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_organizationSpaceEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LiveEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_organizationSpaceEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_organizationSiteEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_organizationSiteEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().OrganizationSiteEvents(ctx, fc.Args["organizationId"].(string), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
+			return ec.marshalNLiveEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLiveEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_organizationSiteEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LiveEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_organizationSiteEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_translationEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_translationEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().TranslationEvents(ctx, fc.Args["organizationId"].(string), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LiveEvent) graphql.Marshaler {
+			return ec.marshalNLiveEvent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐLiveEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_translationEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LiveEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_translationEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -58929,6 +59510,43 @@ func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, o
 				return it, err
 			}
 			it.Target = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateReusableContentInput(ctx context.Context, obj any) (model.CreateReusableContentInput, error) {
+	var it model.CreateReusableContentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "markdown"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "markdown":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("markdown"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Markdown = data
 		}
 	}
 	return it, nil
@@ -66506,6 +67124,11 @@ func (ec *executionContext) _LiveEvent(ctx context.Context, sel ast.SelectionSet
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "siteId":
+			out.Values[i] = ec._LiveEvent_siteId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "userId":
 			out.Values[i] = ec._LiveEvent_userId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -66514,6 +67137,11 @@ func (ec *executionContext) _LiveEvent(ctx context.Context, sel ast.SelectionSet
 		case "revisionId":
 			out.Values[i] = ec._LiveEvent_revisionId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._LiveEvent_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		case "actor":
@@ -67719,6 +68347,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateReusableContent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateReusableContent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createReusableContent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createReusableContent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteReusableContent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteReusableContent(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -78718,8 +79360,16 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 		return ec._Subscription_changeRequestEvents(ctx, fields[0])
 	case "commentEvents":
 		return ec._Subscription_commentEvents(ctx, fields[0])
+	case "gitSyncEvents":
+		return ec._Subscription_gitSyncEvents(ctx, fields[0])
 	case "organizationMemberEvents":
 		return ec._Subscription_organizationMemberEvents(ctx, fields[0])
+	case "organizationSpaceEvents":
+		return ec._Subscription_organizationSpaceEvents(ctx, fields[0])
+	case "organizationSiteEvents":
+		return ec._Subscription_organizationSiteEvents(ctx, fields[0])
+	case "translationEvents":
+		return ec._Subscription_translationEvents(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
@@ -81851,6 +82501,11 @@ func (ec *executionContext) unmarshalNCreateOpenAPISpecInput2githubᚗcomᚋbind
 
 func (ec *executionContext) unmarshalNCreatePageInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreatePageInput(ctx context.Context, v any) (model.CreatePageInput, error) {
 	res, err := ec.unmarshalInputCreatePageInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateReusableContentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateReusableContentInput(ctx context.Context, v any) (model.CreateReusableContentInput, error) {
+	res, err := ec.unmarshalInputCreateReusableContentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 

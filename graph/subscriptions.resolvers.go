@@ -12,23 +12,43 @@ import (
 )
 
 // SpaceEvents is the resolver for the spaceEvents field.
-func (r *subscriptionResolver) SpaceEvents(ctx context.Context, spaceID string) (<-chan *model.LiveEvent, error) {
-	return r.App.SpaceEvents(ctx, spaceID)
+func (r *subscriptionResolver) SpaceEvents(ctx context.Context, spaceID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.App.SpaceEvents(ctx, spaceID, after)
 }
 
 // ChangeRequestEvents is the resolver for the changeRequestEvents field.
-func (r *subscriptionResolver) ChangeRequestEvents(ctx context.Context, spaceID string, changeRequestID string) (<-chan *model.LiveEvent, error) {
-	return r.App.ChangeRequestEvents(ctx, spaceID, changeRequestID)
+func (r *subscriptionResolver) ChangeRequestEvents(ctx context.Context, spaceID string, changeRequestID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.App.ChangeRequestEvents(ctx, spaceID, changeRequestID, after)
 }
 
 // CommentEvents is the resolver for the commentEvents field.
-func (r *subscriptionResolver) CommentEvents(ctx context.Context, spaceID string) (<-chan *model.LiveEvent, error) {
-	return r.App.CommentEvents(ctx, spaceID)
+func (r *subscriptionResolver) CommentEvents(ctx context.Context, spaceID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.App.CommentEvents(ctx, spaceID, after)
+}
+
+// GitSyncEvents is the resolver for the gitSyncEvents field.
+func (r *subscriptionResolver) GitSyncEvents(ctx context.Context, spaceID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.App.GitSyncEvents(ctx, spaceID, after)
 }
 
 // OrganizationMemberEvents is the resolver for the organizationMemberEvents field.
-func (r *subscriptionResolver) OrganizationMemberEvents(ctx context.Context, organizationID string) (<-chan *model.LiveEvent, error) {
-	return r.App.OrganizationMemberEvents(ctx, organizationID)
+func (r *subscriptionResolver) OrganizationMemberEvents(ctx context.Context, organizationID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.App.OrganizationMemberEvents(ctx, organizationID, after)
+}
+
+// OrganizationSpaceEvents is the resolver for the organizationSpaceEvents field.
+func (r *subscriptionResolver) OrganizationSpaceEvents(ctx context.Context, organizationID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.App.OrganizationSpaceEvents(ctx, organizationID, after)
+}
+
+// OrganizationSiteEvents is the resolver for the organizationSiteEvents field.
+func (r *subscriptionResolver) OrganizationSiteEvents(ctx context.Context, organizationID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.App.OrganizationSiteEvents(ctx, organizationID, after)
+}
+
+// TranslationEvents is the resolver for the translationEvents field.
+func (r *subscriptionResolver) TranslationEvents(ctx context.Context, organizationID string, after *string) (<-chan *model.LiveEvent, error) {
+	return r.App.TranslationEvents(ctx, organizationID, after)
 }
 
 // Subscription returns SubscriptionResolver implementation.

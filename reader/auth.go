@@ -7,20 +7,15 @@ import (
 	"github.com/go-chi/chi/v5"
 )
 
-// fallbackQuery reads where a visitor-auth site sends visitors without a valid token.
-const fallbackQuery = `query ReaderFallback($name: String!) { publishedSiteFallback(name: $name) }`
-
 // signInElsewhere sends a visitor without a valid token to the site's fallback URL (its own
 // sign-in), with the page they asked for as location, and reports whether it did: a site
 // without one answers 401.
 func (h *Handler) signInElsewhere(w http.ResponseWriter, req *http.Request) bool {
-	var res struct {
-		Fallback *string `json:"publishedSiteFallback"`
-	}
-	if _, err := h.run(req.Context(), fallbackQuery, map[string]any{"name": chi.URLParam(req, "name")}, &res); err != nil || res.Fallback == nil {
+	fallback, err := h.app.PublishedSiteFallback(req.Context(), chi.URLParam(req, "name"))
+	if err != nil || fallback == nil {
 		return false
 	}
-	u, err := url.Parse(*res.Fallback)
+	u, err := url.Parse(*fallback)
 	if err != nil {
 		return false
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/microcosm-cc/bluemonday"
 
 	"github.com/bindery/bindery/domain/document"
+	"github.com/bindery/bindery/domain/model"
 )
 
 // Rendering a page's document tree (docs/document-format.md) as HTML. Every text is escaped;
@@ -56,8 +57,8 @@ type heading struct {
 // docRenderer renders one document; links and files are the graph's answers for this page.
 type docRenderer struct {
 	b       strings.Builder
-	links   map[string]linkData // by target as written
-	files   map[string]fileData // by file id
+	links   map[string]*model.PublishedLink // by target as written
+	files   map[string]*model.PublishedFile // by file id
 	outline []heading
 	anchors document.Anchors
 	code    *chromahtml.Formatter
@@ -85,18 +86,18 @@ type renderedDocument struct {
 }
 
 // renderDocument turns a document tree into HTML and the page's outline.
-func renderDocument(doc json.RawMessage, links []linkData, files []fileData) (template.HTML, []heading) {
+func renderDocument(doc json.RawMessage, links []*model.PublishedLink, files []*model.PublishedFile) (template.HTML, []heading) {
 	out := render(doc, links, files)
 	return out.HTML, out.Outline
 }
 
 // render turns a document tree into what the page shows.
-func render(doc json.RawMessage, links []linkData, files []fileData) renderedDocument {
+func render(doc json.RawMessage, links []*model.PublishedLink, files []*model.PublishedFile) renderedDocument {
 	var root node
 	if len(doc) == 0 || json.Unmarshal(doc, &root) != nil {
 		return renderedDocument{}
 	}
-	r := &docRenderer{links: map[string]linkData{}, files: map[string]fileData{}, anchors: document.Anchors{}, code: codeFormatter, style: codeStyle,
+	r := &docRenderer{links: map[string]*model.PublishedLink{}, files: map[string]*model.PublishedFile{}, anchors: document.Anchors{}, code: codeFormatter, style: codeStyle,
 		levels: newHeadingLevels(root.Nodes)}
 	// The graph names each reference's node too, but a reference is found by its target as
 	// written: the same target always leads to the same place, and node keys depend on how the
@@ -396,21 +397,21 @@ func plainTextRaw(nodes []node) string {
 
 // refURL is where a node's reference leads: the graph's answer, else a file of the space, else an
 // absolute http(s)/mailto URL as written; "" when nowhere (then the node renders as text).
-func (r *docRenderer) refURL(n node) (string, *linkData) {
+func (r *docRenderer) refURL(n node) (string, *model.PublishedLink) {
 	ref, _ := n.Data["ref"].(map[string]any)
 	switch str(ref, "kind") {
 	case "file":
 		if f, ok := r.files[str(ref, "file")]; ok {
-			return f.URL, &linkData{Target: f.Name, Title: &f.Name}
+			return f.URL, &model.PublishedLink{Target: f.Name, Title: &f.Name}
 		}
 		return "", nil
 	case "url":
 		target := str(ref, "url")
 		if l, ok := r.links[target]; ok {
 			if l.URL == nil {
-				return "", &l
+				return "", l
 			}
-			return safeURL(*l.URL), &l
+			return safeURL(*l.URL), l
 		}
 		return safeURL(target), nil
 	}
@@ -439,10 +440,10 @@ func safeURL(u string) string {
 func (r *docRenderer) image(n node) {
 	src := ""
 	ref, _ := n.Data["ref"].(map[string]any)
-	var file *fileData
+	var file *model.PublishedFile
 	if str(ref, "kind") == "file" {
 		if f, ok := r.files[str(ref, "file")]; ok {
-			src, file = f.URL, &f
+			src, file = f.URL, f
 		}
 	}
 	if src == "" {

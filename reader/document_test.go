@@ -3,6 +3,8 @@ package reader
 import (
 	"strings"
 	"testing"
+
+	"github.com/bindery/bindery/domain/model"
 )
 
 func strptr(s string) *string { return &s }
@@ -27,7 +29,7 @@ func TestRenderDocumentIsSafe(t *testing.T) {
 	  {"object":"block","type":"images","key":"c","data":{},"nodes":[
 	    {"object":"block","type":"image","key":"d","data":{"alt":"x\"y","ref":{"kind":"file","file":"nope"}},"fragments":[]}]}
 	]}`
-	html, outline := renderDocument([]byte(doc), []linkData{
+	html, outline := renderDocument([]byte(doc), []*model.PublishedLink{
 		{Node: "3", Target: "page.md", URL: strptr("https://s.example/sites/x/page")},
 		{Node: "4", Target: "gone.md"},
 	}, nil)

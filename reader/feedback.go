@@ -1,13 +1,11 @@
 package reader
 
 import (
-	"errors"
 	"net"
 	"net/http"
 	"net/url"
 
 	"github.com/bindery/bindery/domain"
-	"github.com/bindery/bindery/domain/apperr"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 )
@@ -29,16 +27,13 @@ func (h *Handler) serveFeedback(w http.ResponseWriter, req *http.Request) {
 	if client.IP == "" {
 		client.IP, _, _ = net.SplitHostPort(req.RemoteAddr)
 	}
-	err := h.res.RecordPageFeedback(req.Context(), chi.URLParam(req, "name"), visitor(req), pageURL, rating, client, private)
-	var ae *apperr.Error
+	err := h.app.RecordPageFeedback(req.Context(), chi.URLParam(req, "name"), visitor(req), pageURL, rating, client, private)
 	switch {
 	case err == nil:
 		u, _ := url.Parse(pageURL)
 		u.Fragment = "feedback-thanks"
 		headers(w, false)
 		http.Redirect(w, req, u.String(), http.StatusSeeOther)
-	case errors.As(err, &ae):
-		h.fail(w, req, &queryError{Code: string(ae.Kind), Message: ae.Msg})
 	default:
 		h.fail(w, req, err)
 	}

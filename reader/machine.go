@@ -4,6 +4,9 @@ import (
 	"encoding/xml"
 	"net/http"
 	"strings"
+
+	"github.com/bindery/bindery/domain"
+	"github.com/bindery/bindery/domain/apperr"
 )
 
 // What machines read: each page's markdown, sitemap.xml, robots.txt and llms.txt. They show the
@@ -11,62 +14,69 @@ import (
 
 // serveMarkdown answers a page's URL with .md: its markdown, expressions evaluated.
 func (h *Handler) serveMarkdown(w http.ResponseWriter, req *http.Request, path string) {
-	var res markdownResult
-	data, err := h.run(req.Context(), markdownQuery, vars(req, map[string]any{"path": path}), &res)
+	ps, ok := h.openSite(w, req)
+	if !ok {
+		return
+	}
+	c, err := h.loadMarkdown(req.Context(), ps, path)
 	if err != nil {
 		h.fail(w, req, err)
 		return
 	}
-	at := res.Site.At
-	if at == nil || at.Page == nil || at.Page.Markdown == nil {
-		h.fail(w, req, &queryError{Code: "NOT_FOUND", Message: "page not found"})
+	if c == nil {
+		h.fail(w, req, apperr.NotFoundf("page not found"))
 		return
 	}
-	headers(w, res.Site.Indexable)
-	if notModified(w, req, etag(at.SiteSpace.Revision, data)) {
+	headers(w, ps.Indexable)
+	if notModified(w, req, etag(c.SiteSpace.Revision, c)) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-	md := *at.Page.Markdown
+	md := c.Markdown
 	if !strings.HasPrefix(strings.TrimSpace(md), "# ") {
-		md = "# " + at.Page.Title + "\n\n" + md
+		md = "# " + c.Page.Title + "\n\n" + md
 	}
 	_, _ = w.Write([]byte(md))
 }
 
-func (h *Handler) index(w http.ResponseWriter, req *http.Request) (*indexResult, bool) {
-	var res indexResult
-	if _, err := h.run(req.Context(), indexQuery, vars(req, nil), &res); err != nil {
-		h.fail(w, req, err)
-		return nil, false
+// index opens the site with every page its visitor may read, or answers why not.
+func (h *Handler) index(w http.ResponseWriter, req *http.Request) (*domain.PublishedSite, []indexedSpace, bool) {
+	ps, ok := h.openSite(w, req)
+	if !ok {
+		return nil, nil, false
 	}
-	return &res, true
+	spaces, err := h.loadIndex(req.Context(), ps)
+	if err != nil {
+		h.fail(w, req, err)
+		return nil, nil, false
+	}
+	return ps, spaces, true
 }
 
 // serveRobots tells robots what they may crawl: nothing of a site that is not public (unlisted
 // sites are never indexed), and not the pages marked noRobotsIndex.
 func (h *Handler) serveRobots(w http.ResponseWriter, req *http.Request) {
-	res, ok := h.index(w, req)
+	site, spaces, ok := h.index(w, req)
 	if !ok {
 		return
 	}
-	headers(w, res.Site.Indexable)
+	headers(w, site.Indexable)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")
-	if !res.Site.Indexable {
+	if !site.Indexable {
 		b.WriteString("Disallow: /\n")
 		_, _ = w.Write([]byte(b.String()))
 		return
 	}
-	for _, ss := range res.Site.SiteSpaces {
+	for _, ss := range spaces {
 		for _, p := range ss.Pages {
-			if p.NoRobots && p.Type != "link" {
+			if p.NoRobotsIndex && p.Type != "link" {
 				b.WriteString("Disallow: " + pathOf(p.URL) + "\n")
 			}
 		}
 	}
-	b.WriteString("Allow: /\n\nSitemap: " + res.Site.URL + "sitemap.xml\n")
+	b.WriteString("Allow: /\n\nSitemap: " + site.URL + "sitemap.xml\n")
 	_, _ = w.Write([]byte(b.String()))
 }
 
@@ -82,7 +92,7 @@ func pathOf(u string) string {
 
 // serveSitemap lists the pages search engines may index: none on a site that is not public.
 func (h *Handler) serveSitemap(w http.ResponseWriter, req *http.Request) {
-	res, ok := h.index(w, req)
+	site, spaces, ok := h.index(w, req)
 	if !ok {
 		return
 	}
@@ -94,16 +104,16 @@ func (h *Handler) serveSitemap(w http.ResponseWriter, req *http.Request) {
 		NS      string   `xml:"xmlns,attr"`
 		URLs    []loc    `xml:"url"`
 	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
-	if res.Site.Indexable {
-		for _, ss := range res.Site.SiteSpaces {
+	if site.Indexable {
+		for _, ss := range spaces {
 			for _, p := range ss.Pages {
-				if p.Type == "document" && !p.NoIndex && !p.NoRobots {
+				if p.Type == "document" && !p.NoIndex && !p.NoRobotsIndex {
 					set.URLs = append(set.URLs, loc{Loc: p.URL})
 				}
 			}
 		}
 	}
-	headers(w, res.Site.Indexable)
+	headers(w, site.Indexable)
 	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
 	out, _ := xml.MarshalIndent(set, "", "  ")
 	_, _ = w.Write(append([]byte(xml.Header), out...))
@@ -111,15 +121,15 @@ func (h *Handler) serveSitemap(w http.ResponseWriter, req *http.Request) {
 
 // serveLLMs is the llms.txt index of the site: each site space's pages, linking their markdown.
 func (h *Handler) serveLLMs(w http.ResponseWriter, req *http.Request) {
-	res, ok := h.index(w, req)
+	site, spaces, ok := h.index(w, req)
 	if !ok {
 		return
 	}
-	headers(w, res.Site.Indexable)
+	headers(w, site.Indexable)
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	var b strings.Builder
-	b.WriteString("# " + res.Site.Title + "\n")
-	for _, ss := range res.Site.SiteSpaces {
+	b.WriteString("# " + site.Title + "\n")
+	for _, ss := range spaces {
 		b.WriteString("\n## " + ss.Title + "\n\n")
 		for _, p := range ss.Pages {
 			if p.Type != "document" {

@@ -11,6 +11,9 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/bindery/bindery/domain"
+	"github.com/bindery/bindery/domain/model"
 )
 
 // navItem is an entry of a navigation tree: section tabs and menus, or the sidebar.
@@ -28,9 +31,15 @@ type navItem struct {
 	parentID, path string
 }
 
+// siteView is the site as the templates show it (its title drawn by its customization).
+type siteView struct {
+	ID, Title, URL string
+	Indexable      bool
+}
+
 // view is what the layout template renders.
 type view struct {
-	Site        siteData
+	Site        siteView
 	Title       string
 	Description string
 	Canonical   string
@@ -44,8 +53,8 @@ type view struct {
 	Variants    []*navItem
 	Variant     *navItem
 	Sidebar     []*navItem
-	Crumbs      []pageRef
-	Page        *pageData
+	Crumbs      []*model.PublishedPageRef
+	Page        *domain.PublishedPage
 	Content     template.HTML
 	Outline     []heading
 	MarkdownURL string
@@ -69,40 +78,41 @@ func (h *Handler) servePage(w http.ResponseWriter, req *http.Request) {
 		h.serveMarkdown(w, req, p)
 		return
 	}
-	var res pageResult
-	data, err := h.run(req.Context(), pageQuery, vars(req, map[string]any{"path": path}), &res)
+	ps, ok := h.openSite(w, req)
+	if !ok {
+		return
+	}
+	c, err := h.loadPage(req.Context(), ps, path)
 	if err != nil {
 		h.fail(w, req, err)
 		return
 	}
-	at := res.Site.At
-	if at == nil || at.Page == nil {
+	if c.Page == nil {
 		// A path that shows nothing: the site's redirect from it, if any, before 404.
-		var red redirectResult
-		if _, err := h.run(req.Context(), redirectQuery, vars(req, map[string]any{"path": path}), &red); err == nil && red.Site.Redirect != nil {
-			headers(w, res.Site.Indexable)
-			http.Redirect(w, req, *red.Site.Redirect, http.StatusMovedPermanently)
+		if to, err := h.app.PublishedRedirect(req.Context(), ps, path); err == nil && to != nil {
+			headers(w, ps.Indexable)
+			http.Redirect(w, req, *to, http.StatusMovedPermanently)
 			return
 		}
-		h.notFoundPage(w, req, &res)
+		h.notFoundPage(w, req, ps, path)
 		return
 	}
-	headers(w, res.Site.Indexable)
-	if notModified(w, req, etag(at.SiteSpace.Revision, data)) {
+	headers(w, ps.Indexable)
+	if notModified(w, req, etag(c.SiteSpace.Revision, c)) {
 		return
 	}
-	p := at.Page
-	v := h.chrome(req, res.Site.siteData, at.SiteSpace.ID)
-	v.withStyle(styleOf(at.SiteSpace.Customization))
+	p := c.Page
+	v := h.chrome(req, ps, c.SiteStyle, c.SiteSpace.ID)
+	v.withStyle(styleOf(json.RawMessage(c.SpaceStyle)))
 	v.Page = p
 	v.Title = p.Title + " | " + v.Site.Title
 	v.Description = deref(p.Description)
 	v.Canonical = p.URL
 	v.MarkdownURL = p.URL + ".md"
-	if !res.Site.Indexable || p.NoIndex {
+	if !ps.Indexable || p.NoIndex {
 		v.Robots = "noindex"
 	}
-	doc := render(p.Document, p.Links, p.Files)
+	doc := render(json.RawMessage(c.Document), c.Links, c.Files)
 	v.Content, v.Outline, v.Diagrams, v.Math = doc.HTML, doc.Outline, doc.Diagrams, doc.Math
 	switch {
 	case doc.Math:
@@ -110,9 +120,9 @@ func (h *Handler) servePage(w http.ResponseWriter, req *http.Request) {
 	case doc.Diagrams:
 		w.Header().Set("Content-Security-Policy", diagramCSP)
 	}
-	v.OGImage = coverURL(p.Cover, p.Files)
+	v.OGImage = coverURL(json.RawMessage(p.Cover), c.Files)
 	v.Crumbs = p.Ancestors
-	v.Sidebar = sidebarTree(at.Sidebar, p.ID, res.Site.URL)
+	v.Sidebar = sidebarTree(c.Sidebar, p.ID, ps.URL)
 	allowStyle(w, v.Style)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	h.render(w, req, "page.html", v)
@@ -127,15 +137,16 @@ func (h *Handler) render(w http.ResponseWriter, req *http.Request, name string, 
 	_, _ = w.Write(b.Bytes())
 }
 
-// chrome fills what every page of the site shows: section tabs and menus, the variant switcher
-// of the current section.
-func (h *Handler) chrome(req *http.Request, site siteData, siteSpaceID string) *view {
-	v := &view{Site: site, Static: h.staticURLs(req), Home: site.URL, SearchURL: site.URL + "~search"}
-	v.withStyle(styleOf(site.Customization))
-	var current *siteSpaceRow
-	for i := range site.SiteSpaces {
-		if site.SiteSpaces[i].ID == siteSpaceID {
-			current = &site.SiteSpaces[i]
+// chrome fills what every page of the site shows, in the site's customization: section tabs and
+// menus, the variant switcher of the current section.
+func (h *Handler) chrome(req *http.Request, site *domain.PublishedSite, customization model.JSON, siteSpaceID string) *view {
+	v := &view{Site: siteView{ID: site.ID, Title: site.Title, URL: site.URL, Indexable: site.Indexable}, Static: h.staticURLs(req),
+		Home: site.URL, SearchURL: site.URL + "~search"}
+	v.withStyle(styleOf(json.RawMessage(customization)))
+	var current *domain.PublishedSiteSpace
+	for _, ss := range site.SiteSpaces {
+		if ss.ID == siteSpaceID {
+			current = ss
 		}
 	}
 	currentSection := ""
@@ -185,7 +196,7 @@ func markOpen(it *navItem) bool {
 }
 
 // sidebarTree nests the sidebar's depth-first list.
-func sidebarTree(refs []pageRef, currentID, siteURL string) []*navItem {
+func sidebarTree(refs []*model.PublishedPageRef, currentID, siteURL string) []*navItem {
 	var roots []*navItem
 	var stack []*navItem
 	for _, r := range refs {
@@ -210,7 +221,7 @@ func sidebarTree(refs []pageRef, currentID, siteURL string) []*navItem {
 }
 
 // coverURL is the page cover's image URL, when it is a file of the space or an http(s) URL.
-func coverURL(cover json.RawMessage, files []fileData) string {
+func coverURL(cover json.RawMessage, files []*model.PublishedFile) string {
 	var c struct {
 		Ref struct{ Kind, File, URL string } `json:"ref"`
 	}
@@ -240,15 +251,25 @@ func (h *Handler) serveSearch(w http.ResponseWriter, req *http.Request) {
 		http.Redirect(w, req, "/sites/"+chi.URLParam(req, "name")+"/", http.StatusFound)
 		return
 	}
-	var res searchResult
-	if _, err := h.run(req.Context(), searchQuery, vars(req, map[string]any{"query": q}), &res); err != nil {
+	ps, ok := h.openSite(w, req)
+	if !ok {
+		return
+	}
+	customization, err := h.app.PublishedCustomization(req.Context(), ps)
+	if err != nil {
+		h.fail(w, req, err)
+		return
+	}
+	first := searchResults
+	results, err := h.app.PublishedSearch(req.Context(), ps, q, &first)
+	if err != nil {
 		h.fail(w, req, err)
 		return
 	}
 	headers(w, false) // results are for this visitor and query: never indexed, never shared
-	v := h.chrome(req, res.Site.siteData, "")
+	v := h.chrome(req, ps, customization, "")
 	v.Title = "Search: " + q + " | " + v.Site.Title
-	v.Query, v.Results, v.Searched, v.Robots = q, res.Site.Search, true, "noindex"
+	v.Query, v.Results, v.Searched, v.Robots = q, results, true, "noindex"
 	allowStyle(w, v.Style)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	h.render(w, req, "search.html", v)

@@ -1,12 +1,10 @@
 package reader
 
 import (
-	"errors"
 	"net"
 	"net/http"
 
 	"github.com/bindery/bindery/domain"
-	"github.com/bindery/bindery/domain/apperr"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 )
@@ -27,13 +25,10 @@ func (h *Handler) servePageView(w http.ResponseWriter, req *http.Request) {
 	if client.IP == "" {
 		client.IP, _, _ = net.SplitHostPort(req.RemoteAddr)
 	}
-	err := h.res.RecordPageView(req.Context(), chi.URLParam(req, "name"), visitor(req), q.Get("u"), q.Get("r"), client)
-	var ae *apperr.Error
+	err := h.app.RecordPageView(req.Context(), chi.URLParam(req, "name"), visitor(req), q.Get("u"), q.Get("r"), client)
 	switch {
 	case err == nil:
 		w.WriteHeader(http.StatusNoContent)
-	case errors.As(err, &ae):
-		h.fail(w, req, &queryError{Code: string(ae.Kind), Message: ae.Msg})
 	default:
 		h.fail(w, req, err)
 	}

@@ -1,8 +1,8 @@
 // Package reader serves published sites at /sites/<name>/: server-rendered HTML (html/template,
 // CSS and a little JavaScript embedded in the binary), search, files, and what machines read
-// (sitemap.xml, robots.txt, llms.txt, each page's markdown). It is a client of the graph: every
-// view runs one of a few fixed GraphQL queries in process (query.go), so it reads the graph's
-// published-site fields and nothing else. See docs/reader.md.
+// (sitemap.xml, robots.txt, llms.txt, each page's markdown). It reads the domain's published
+// sites (load.go), the objects the graph's publishedSite field answers with, so a visitor reads
+// here exactly what they could read through the graph. See docs/reader.md.
 package reader
 
 import (
@@ -11,7 +11,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -21,14 +20,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql/executor"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/model"
-	"github.com/bindery/bindery/graph"
 	"github.com/bindery/bindery/usercontent"
 )
 
@@ -50,8 +47,7 @@ const build = "reader-1"
 
 // Handler serves published sites.
 type Handler struct {
-	res    *domain.App
-	exec   *executor.Executor
+	app    *domain.App
 	tmpl   *template.Template
 	static map[string]staticFile
 	// FilesOrigin, when set, serves the sites' files: this handler checks the visitor and
@@ -65,9 +61,9 @@ type staticFile struct {
 	hash        string
 }
 
-// New builds the reader over the graph's resolver.
-func New(res *domain.App) *Handler {
-	h := &Handler{res: res, exec: graph.NewExecutor(res), static: map[string]staticFile{}}
+// New builds the reader over the application.
+func New(app *domain.App) *Handler {
+	h := &Handler{app: app, static: map[string]staticFile{}}
 	h.tmpl = template.Must(template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html"))
 	entries, _ := fs.ReadDir(staticFS, "static")
 	for _, e := range entries {
@@ -187,37 +183,11 @@ func claimValue(s string) any {
 	return s
 }
 
-// vars are the variables of a query for this request.
-func vars(req *http.Request, extra map[string]any) map[string]any {
-	in := visitor(req)
-	v := map[string]any{"name": chi.URLParam(req, "name"), "visitor": map[string]any{}}
-	vis := v["visitor"].(map[string]any)
-	if in.ShareKey != nil {
-		vis["shareKey"] = *in.ShareKey
-	}
-	if in.Token != nil {
-		vis["token"] = *in.Token
-	}
-	if in.Claims != nil {
-		var claims any
-		_ = json.Unmarshal(in.Claims, &claims)
-		vis["claims"] = claims
-	}
-	for k, x := range extra {
-		v[k] = x
-	}
-	return v
-}
-
-// etag is a page's entity tag: the revision shown and a hash of everything the page renders
-// from (the query's data), so that any change to the site or the visitor's view changes it.
-func etag(revision string, data []byte) string {
-	sum := sha256.Sum256(append([]byte(build), data...))
-	return `"` + revision + "-" + hex.EncodeToString(sum[:8]) + `"`
-}
-
 // notModified answers 304 when the request already holds this version.
 func notModified(w http.ResponseWriter, req *http.Request, tag string) bool {
+	if tag == "" {
+		return false
+	}
 	w.Header().Set("ETag", tag)
 	for _, t := range strings.Split(req.Header.Get("If-None-Match"), ",") {
 		if t = strings.TrimSpace(t); t == tag || t == "W/"+tag || t == "*" {
@@ -260,22 +230,17 @@ const diagramCSP = "default-src 'none'; img-src 'self' https: data:; style-src '
 // served beside its stylesheet.
 const mathCSP = "default-src 'none'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; font-src 'self'; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
 
-// fail answers an error of the graph: 404 for what is not there (or not for this visitor), 401
+// fail answers an error of the domain: 404 for what is not there (or not for this visitor), 401
 // for a visitor-auth site without a valid token, 400 for bad input, else a logged 500.
 func (h *Handler) fail(w http.ResponseWriter, req *http.Request, err error) {
 	status, title, text := http.StatusInternalServerError, "Something went wrong", "The page could not be shown. Please try again later."
-	var qe *queryError
-	errors.As(err, &qe)
-	switch codeOf(err) {
-	case "NOT_FOUND":
+	switch apperr.KindOf(err) {
+	case apperr.NotFound:
 		status, title, text = http.StatusNotFound, "Page not found", "There is nothing at this address."
-	case "UNAUTHENTICATED":
-		if h.signInElsewhere(w, req) {
-			return
-		}
+	case apperr.Unauthenticated:
 		status, title, text = http.StatusUnauthorized, "Sign in to read this site", "This site is for signed-in visitors. Open it through the link your sign-in gives you."
-	case "INVALID":
-		status, title, text = http.StatusBadRequest, "Bad request", qe.Message // a wrapped one too: never a panic
+	case apperr.Invalid:
+		status, title, text = http.StatusBadRequest, "Bad request", apperr.Message(err)
 	default:
 		slog.ErrorContext(req.Context(), "reader failed", "path", req.URL.Path, "err", err)
 	}
@@ -321,7 +286,7 @@ func (h *Handler) serveStatic(w http.ResponseWriter, req *http.Request) {
 func (h *Handler) serveFile(w http.ResponseWriter, req *http.Request) {
 	name, siteSpace, file := chi.URLParam(req, "name"), chi.URLParam(req, "siteSpace"), chi.URLParam(req, "file")
 	if h.FilesOrigin != nil {
-		d, err := h.res.FindPublishedFile(req.Context(), name, visitor(req), siteSpace, file)
+		d, err := h.app.FindPublishedFile(req.Context(), name, visitor(req), siteSpace, file)
 		if err != nil {
 			h.fileFailed(w, req, err)
 			return
@@ -332,7 +297,7 @@ func (h *Handler) serveFile(w http.ResponseWriter, req *http.Request) {
 		http.Redirect(w, req, h.FilesOrigin.SignedFileURL(d.VersionID, d.Name, time.Now()), http.StatusFound)
 		return
 	}
-	d, err := h.res.OpenPublishedFile(req.Context(), name, visitor(req), siteSpace, file)
+	d, err := h.app.OpenPublishedFile(req.Context(), name, visitor(req), siteSpace, file)
 	if err != nil {
 		h.fileFailed(w, req, err)
 		return
@@ -347,10 +312,10 @@ func (h *Handler) serveFile(w http.ResponseWriter, req *http.Request) {
 }
 
 func (h *Handler) fileFailed(w http.ResponseWriter, req *http.Request, err error) {
-	if apperr.KindOf(err) == apperr.Internal {
-		slog.ErrorContext(req.Context(), "reader file failed", "path", req.URL.Path, "err", err)
+	if apperr.KindOf(err) == apperr.Unauthenticated && h.signInElsewhere(w, req) {
+		return
 	}
-	h.fail(w, req, &queryError{Code: string(apperr.KindOf(err)), Message: apperr.Message(err)})
+	h.fail(w, req, err)
 }
 
 // requestPath is the site-relative path of a request.

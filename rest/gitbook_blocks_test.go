@@ -336,3 +336,101 @@ func (e *env) importAndPublish(token, orgID, title, basename string, in map[stri
 	e.call(token, "POST", base+"/sections", map[string]any{"spaceId": sp}).want(http.StatusCreated)
 	return sp, site
 }
+
+// A repository whose .gitbook.yaml moves the root into content/ keeps its reusable content beside
+// it, at the repository's .gitbook/includes/ (pages include "../.gitbook/includes/x.md"), and a
+// link inside that content climbs back into the root to a page. Import resolves the include and
+// the link; export writes every file back where import read it, so the repository stays as it
+// was, and a file outside the root that is no include stays untouched.
+func TestGitBookIncludesOutsideRoot(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		gitEnv(t, e)
+		orgID, admin := e.org("Docs", "admin@root.test")
+		repo := map[string]string{
+			".gitbook.yaml":               "# The docs live in content/.\nroot: ./content/\n",
+			".gitbook/includes/banner.md": "---\ntitle: Banner\n---\n\nRead the **harbour rules** first, then [the boats](../../content/guide/boats.md#moorings).\n\n{% include \"tide.md\" %}\n",
+			".gitbook/includes/tide.md":   "High tide at noon.\n",
+			".gitbook/includes/unused.md": "Included by no page.\n",
+			"CONTRIBUTING.md":             "Not part of the docs.\n",
+			"content/README.md":           "# Harbour\n\nWelcome.\n\n{% include \"../.gitbook/includes/banner.md\" %}\n",
+			"content/guide/boats.md":      "# Boats\n\n## Moorings\n\n{% include \"../../.gitbook/includes/banner.md\" %}\n",
+			"content/SUMMARY.md":          "# Table of contents\n\n* [Harbour](README.md)\n* [Boats](guide/boats.md)\n",
+		}
+		src, head := gitRepo(t, repo)
+		sp, _ := e.importAndPublish(admin.Token, orgID, "Harbour", "harbour", map[string]any{"url": src, "ref": "refs/heads/main"})
+		for _, p := range []string{"/sites/harbour/", "/sites/harbour/boats"} {
+			pg := e.read(p, nil).want(http.StatusOK).has(`<strong>harbour rules</strong>`, "High tide at noon.",
+				`<a href="https://bindery.test/sites/harbour/boats#moorings">the boats</a>`)
+			pg.lacks("reusable-content-missing", "broken-link")
+		}
+		// The page's links count the included one as resolved.
+		_, _, rev := e.contentOf(admin.Token, sp)
+		var links struct {
+			Items []any
+			Stats struct{ Total int }
+		}
+		e.call(admin.Token, "GET", "/spaces/"+sp+"/content/page/"+findPage(rev["pages"].([]any), "Harbour")+"/links?status=broken", nil).want(http.StatusOK).decode(&links)
+		if len(links.Items) != 0 {
+			t.Errorf("broken links: %v", links.Items)
+		}
+
+		// To an empty repository: the same files, under the root and beside it, and no other.
+		dstURL, dstDir := bareRepo(t)
+		e.call(admin.Token, "POST", "/spaces/"+sp+"/git/export", map[string]any{"url": dstURL, "ref": "refs/heads/main", "commitMessage": "Export"}).want(http.StatusNoContent)
+		e.runJobs()
+		if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
+			t.Fatalf("export: %s %s", state, msg)
+		}
+		exported, _ := branchFiles(t, dstDir, "main")
+		for name, body := range repo {
+			if name != "CONTRIBUTING.md" && exported[name] != body {
+				t.Errorf("export wrote %s:\n%s\nwant:\n%s", name, exported[name], body)
+			}
+		}
+		if len(exported) != len(repo)-1 {
+			t.Errorf("export wrote %v", keys(exported))
+		}
+		// Export to the same branch: nothing to commit, every file as it was (the fixture's
+		// symbolic link, docs/escape.md, included: it is outside the root).
+		dir := strings.TrimPrefix(src, "file://")
+		e.call(admin.Token, "POST", "/spaces/"+sp+"/git/export", map[string]any{"url": src, "ref": "refs/heads/main", "commitMessage": "Export"}).want(http.StatusNoContent)
+		e.runJobs()
+		if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
+			t.Fatalf("export: %s %s", state, msg)
+		}
+		files, commit := branchFiles(t, dir, "main")
+		if commit.Hash.String() != head {
+			t.Errorf("export committed %s over %s", commit.Hash, head)
+		}
+		for name, body := range repo {
+			if files[name] != body {
+				t.Errorf("export changed %s:\n%s\nwant:\n%s", name, files[name], body)
+			}
+		}
+
+		// A reusable content deleted in Bindery leaves the repository with the next export,
+		// though its file is outside the root.
+		var unused string
+		var listed struct {
+			Space struct {
+				Content struct{ ReusableContents []struct{ ID, Title string } }
+			}
+		}
+		e.gql(admin.Token, `query($s: ID!) { space(id: $s) { content { reusableContents { id title } } } }`, map[string]any{"s": sp}).ok(&listed)
+		for _, rc := range listed.Space.Content.ReusableContents {
+			if rc.Title == "Unused" {
+				unused = rc.ID
+			}
+		}
+		e.deleteReusableContent(admin.Token, target(sp, ""), unused).ok(nil)
+		e.call(admin.Token, "POST", "/spaces/"+sp+"/git/export", map[string]any{"url": dstURL, "ref": "refs/heads/main", "commitMessage": "Export"}).want(http.StatusNoContent)
+		e.runJobs()
+		if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
+			t.Fatalf("export after the delete: %s %s", state, msg)
+		}
+		again, _ := branchFiles(t, dstDir, "main")
+		if _, ok := again[".gitbook/includes/unused.md"]; ok || again[".gitbook/includes/banner.md"] != repo[".gitbook/includes/banner.md"] || len(again) != len(exported)-1 {
+			t.Errorf("export after the delete wrote %v", keys(again))
+		}
+	})
+}

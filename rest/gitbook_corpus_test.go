@@ -75,6 +75,34 @@ func TestGitBookCorpus(t *testing.T) {
 	for git, m := range shown {
 		t.Errorf("%s shows %s", git, m)
 	}
+
+	// Export to an empty repository: every file import read (the space's folder, the
+	// reusable contents its pages include from outside it, .gitbook.yaml) is written back as it
+	// was read. Files no page uses (outside the table of contents) are not.
+	dstURL, dstDir := bareRepo(t)
+	out := map[string]any{"url": dstURL, "ref": "refs/heads/main", "commitMessage": "Export"}
+	if sub, ok := in["repoProjectDirectory"]; ok {
+		out["repoProjectDirectory"] = sub
+	}
+	e.call(admin.Token, "POST", "/spaces/"+sp+"/git/export", out).want(http.StatusNoContent)
+	e.runJobs()
+	if state, msg := e.lastJob(admin.Token, sp); state != "succeeded" {
+		t.Fatalf("export: %s %s", state, msg)
+	}
+	exported, _ := branchFiles(t, dstDir, "main")
+	same := 0
+	for name, body := range exported {
+		read, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		switch {
+		case err != nil:
+			t.Errorf("export wrote %s, which the repository does not hold", name)
+		case string(read) != body:
+			t.Errorf("export changed %s: %s", name, firstDifference(string(read), body))
+		default:
+			same++
+		}
+	}
+	t.Logf("export wrote %d files, %d as they were read", len(exported), same)
 }
 
 // documentContent is the part of a page the document renders (its title, description and
@@ -110,4 +138,22 @@ func writtenAsText(markdown, content string) bool {
 		}
 	}
 	return false
+}
+
+// firstDifference names the first line where two texts differ, with both versions of it.
+func firstDifference(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b || i >= len(w) || i >= len(g) {
+			return fmt.Sprintf("line %d: read %q, written %q", i+1, a, b)
+		}
+	}
+	return "same lines"
 }

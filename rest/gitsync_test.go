@@ -234,13 +234,18 @@ func TestGitSyncRoundTrip(t *testing.T) {
 		if commit.Message != "Export from Bindery" || commit.Author.Email != "admin@git.test" {
 			t.Fatalf("export commit = %q by %s", commit.Message, commit.Author.Email)
 		}
-		for _, name := range []string{"README.md", "SUMMARY.md", "guides/README.md", "guides/linux.md", "guides/mac.md", ".gitbook/assets/logo.png", ".gitbook.yaml"} {
+		// The layout is the repository's: everything under the root .gitbook.yaml names, and
+		// .gitbook.yaml as it was.
+		for _, name := range []string{"docs/README.md", "docs/SUMMARY.md", "docs/guides/README.md", "docs/guides/linux.md", "docs/guides/mac.md", "docs/.gitbook/assets/logo.png", ".gitbook.yaml"} {
 			if _, ok := exported[name]; !ok {
 				t.Fatalf("export lacks %s: %v", name, keys(exported))
 			}
 		}
-		if !strings.Contains(exported["SUMMARY.md"], "## Guides") || !strings.Contains(exported["SUMMARY.md"], "  * [On Linux](guides/linux.md \"Linux\")") {
-			t.Fatalf("SUMMARY.md:\n%s", exported["SUMMARY.md"])
+		if exported[".gitbook.yaml"] != gitbookFixture()[".gitbook.yaml"] || len(exported) != 7 {
+			t.Fatalf("export wrote %v, .gitbook.yaml:\n%s", keys(exported), exported[".gitbook.yaml"])
+		}
+		if !strings.Contains(exported["docs/SUMMARY.md"], "## Guides") || !strings.Contains(exported["docs/SUMMARY.md"], "  * [On Linux](guides/linux.md \"Linux\")") {
+			t.Fatalf("SUMMARY.md:\n%s", exported["docs/SUMMARY.md"])
 		}
 		if _, _, rev := e.contentOf(admin.Token, a); rev["git"].(map[string]any)["oid"] != commit.Hash.String() || rev["git"].(map[string]any)["createdByService"] != true {
 			t.Fatalf("the exported revision records %v, want commit %s by an export", rev["git"], commit.Hash)
@@ -704,9 +709,10 @@ func TestGitSyncExportForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		os.WriteFile(filepath.Join(work, "NOTES.md"), []byte("# Notes\n"), 0o644)
+		// Under the root (.gitbook.yaml's docs/), the space's content that export replaces.
+		os.WriteFile(filepath.Join(work, "docs", "NOTES.md"), []byte("# Notes\n"), 0o644)
 		wt, _ := clone.Worktree()
-		wt.Add("NOTES.md")
+		wt.Add("docs/NOTES.md")
 		external, err := wt.Commit("External change", &git.CommitOptions{Author: &gitAuthor})
 		if err != nil {
 			t.Fatal(err)
@@ -721,7 +727,7 @@ func TestGitSyncExportForce(t *testing.T) {
 			t.Fatalf("forced export: %s %s", state, msg)
 		}
 		files, head := branchFiles(t, dstDir, "docs")
-		if _, ok := files["NOTES.md"]; ok || len(head.ParentHashes) != 1 || head.ParentHashes[0] != external {
+		if _, ok := files["docs/NOTES.md"]; ok || len(head.ParentHashes) != 1 || head.ParentHashes[0] != external {
 			t.Fatalf("forced export: files %v, parents %v; want the space's content on top of %s", keys(files), head.ParentHashes, external)
 		}
 	})

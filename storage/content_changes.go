@@ -16,7 +16,8 @@ import (
 func (s *Store) PagesChangedAt(ctx context.Context, line string, seq int64) ([]string, error) {
 	var ids []string
 	err := s.rdb.NewSelect().Model((*PageVersion)(nil)).ColumnExpr("DISTINCT pv.page_id").
-		Where("pv.line = ? AND (pv.from_seq = ? OR pv.to_seq = ?)", line, seq, seq).
+		// Written as two lookups, each an index's (line, from_seq) and (line, to_seq).
+		Where("(pv.line = ? AND pv.from_seq = ?) OR (pv.line = ? AND pv.to_seq = ?)", line, seq, line, seq).
 		OrderExpr("pv.page_id").Scan(ctx, &ids)
 	return ids, translate(err)
 }

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -319,3 +320,33 @@ func perMembership(ctx context.Context, tx bun.Tx, evs []*Event) ([]*Event, erro
 	}
 	return out, nil
 }
+
+// execer is one statement that writes: a Bun insert, update or delete.
+type execer interface {
+	Exec(ctx context.Context, dest ...any) (sql.Result, error)
+}
+
+// write runs the one statement build makes on db: on its own when ctx carries no event, else in
+// a transaction that also writes the events, unless the statement changed no row (a delete of
+// what was not there writes none).
+func (s *Store) write(ctx context.Context, build func(db bun.IDB) execer) (sql.Result, error) {
+	if evs, _ := pendingEvents(ctx); len(evs) == 0 {
+		return build(s.db).Exec(ctx)
+	}
+	var res sql.Result
+	err := s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		if res, err = build(tx).Exec(ctx); err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 0 {
+			noEvent(ctx)
+		}
+		return nil
+	})
+	return res, err
+}
+
+// NoChange tells the transaction running in ctx (the context a Store method gave its callback)
+// that the write changed nothing after all, so its events are not written.
+func NoChange(ctx context.Context) { noEvent(ctx) }

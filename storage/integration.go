@@ -92,7 +92,9 @@ func (s *Store) FindIntegration(ctx context.Context, name string) (*Integration,
 // has there (created false).
 func (s *Store) Install(ctx context.Context, name, orgID, userID string, now time.Time) (*Installation, bool, error) {
 	in := &Installation{ID: NewID(), IntegrationName: name, OrganizationID: orgID, InstalledBy: userID, CreatedAt: now, UpdatedAt: now}
-	res, err := insertNew(s.db.NewInsert().Model(in), "integration_name, organization_id").Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return insertNew(db.NewInsert().Model(in), "integration_name, organization_id")
+	})
 	if err != nil {
 		return nil, false, fmt.Errorf("install integration: %w", translate(err))
 	}
@@ -123,7 +125,7 @@ func (s *Store) FindInstallation(ctx context.Context, name, id, orgID string) (*
 // InstallOnSpace adds an installation to a space (again: nothing changes).
 func (s *Store) InstallOnSpace(ctx context.Context, in *Installation, spaceID string, now time.Time) (*SpaceInstallation, error) {
 	si := &SpaceInstallation{InstallationID: in.ID, SpaceID: spaceID, OrganizationID: in.OrganizationID, CreatedAt: now}
-	if _, err := insertNew(s.db.NewInsert().Model(si), "installation_id, space_id").Exec(ctx); err != nil {
+	if _, err := s.write(ctx, func(db bun.IDB) execer { return insertNew(db.NewInsert().Model(si), "installation_id, space_id") }); err != nil {
 		return nil, fmt.Errorf("install on space: %w", translate(err))
 	}
 	return si, nil

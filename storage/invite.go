@@ -29,7 +29,7 @@ func (s *Store) CreateInviteLink(ctx context.Context, link *InviteLink) error {
 	if link.ID == "" {
 		link.ID = NewID()
 	}
-	if _, err := s.db.NewInsert().Model(link).Exec(ctx); err != nil {
+	if _, err := s.write(ctx, func(db bun.IDB) execer { return db.NewInsert().Model(link) }); err != nil {
 		return fmt.Errorf("create invite link: %w", translate(err))
 	}
 	return nil
@@ -72,7 +72,9 @@ func (s *Store) FindInviteLink(ctx context.Context, orgID, id string) (*InviteLi
 
 // DeleteInviteLink removes an invite link; it reports whether there was one.
 func (s *Store) DeleteInviteLink(ctx context.Context, orgID, id string) (bool, error) {
-	res, err := s.db.NewDelete().Model((*InviteLink)(nil)).Where("organization_id = ? AND id = ?", orgID, id).Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewDelete().Model((*InviteLink)(nil)).Where("organization_id = ? AND id = ?", orgID, id)
+	})
 	if err != nil {
 		return false, fmt.Errorf("delete invite link: %w", translate(err))
 	}
@@ -92,7 +94,9 @@ func (s *Store) FindAgentInstructions(ctx context.Context, orgID string) (*Agent
 
 // SaveAgentInstructions creates or replaces an organization's agent instructions.
 func (s *Store) SaveAgentInstructions(ctx context.Context, a *AgentInstructions) error {
-	_, err := upsert(s.db.NewInsert().Model(a), "organization_id", "instructions", "updated_by", "updated_at").Exec(ctx)
+	_, err := s.write(ctx, func(db bun.IDB) execer {
+		return upsert(db.NewInsert().Model(a), "organization_id", "instructions", "updated_by", "updated_at")
+	})
 	if err != nil {
 		return fmt.Errorf("save agent instructions: %w", translate(err))
 	}

@@ -96,6 +96,18 @@ func (s *Store) insertJobsTx(ctx context.Context, tx bun.Tx, args []JobArgs) err
 	return nil
 }
 
+// InsertJobs enqueues several jobs in one transaction: all or none.
+func (s *Store) InsertJobs(ctx context.Context, args []JobArgs, opts *JobOptions) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		for _, a := range args {
+			if _, err := s.insertJobTx(ctx, tx, a, opts); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // InsertJob enqueues a job on its own, for work that follows no other write.
 func (s *Store) InsertJob(ctx context.Context, args JobArgs, opts *JobOptions) (int64, error) {
 	var id int64

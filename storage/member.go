@@ -245,9 +245,18 @@ func (s *Store) SetMemberSSO(ctx context.Context, orgID, userID string) error {
 	return s.updateMember(ctx, orgID, userID, "sso = ?", true)
 }
 
+// AdminEmails lists the e-mail addresses of an organization's admins.
+func (s *Store) AdminEmails(ctx context.Context, orgID string) ([]string, error) {
+	var out []string
+	err := s.rdb.NewSelect().Model((*Member)(nil)).ColumnExpr("u.email").Join("JOIN users AS u ON u.id = m.user_id").
+		Where("m.organization_id = ? AND m.role = ?", orgID, "admin").OrderExpr("u.email").Scan(ctx, &out)
+	return out, translate(err)
+}
+
 func (s *Store) updateMember(ctx context.Context, orgID, userID, set string, arg any) error {
-	res, err := s.db.NewUpdate().Model((*Member)(nil)).Set(set, arg).
-		Where("organization_id = ? AND user_id = ?", orgID, userID).Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewUpdate().Model((*Member)(nil)).Set(set, arg).Where("organization_id = ? AND user_id = ?", orgID, userID)
+	})
 	if err != nil {
 		return fmt.Errorf("update member: %w", translate(err))
 	}

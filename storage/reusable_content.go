@@ -70,3 +70,14 @@ func reusableContentOf(ctx context.Context, db bun.IDB, v View, id string) (*Reu
 	}
 	return row, nil
 }
+
+// IncludingPages returns the line's document pages whose markdown holds the word "include", all
+// that may include a reusable content: one statement.
+func (c *ContentTx) IncludingPages(ctx context.Context) ([]*PageVersion, error) {
+	var rows []*PageVersion
+	if err := pagesQuery(c.tx, c.View, &rows).Join("JOIN page_contents AS pc ON pc.id = pv.content_id").
+		Where("pv.type = 'document'").Where("pc.markdown LIKE ?", "%include%").Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	return rows, nil
+}

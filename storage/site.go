@@ -435,7 +435,7 @@ func (s *Store) CreateShareLink(ctx context.Context, l *ShareLink) error {
 		l.ID = NewID()
 	}
 	l.ShareKey = randomString(32)
-	if _, err := s.db.NewInsert().Model(l).Exec(ctx); err != nil {
+	if _, err := s.write(ctx, func(db bun.IDB) execer { return db.NewInsert().Model(l) }); err != nil {
 		return fmt.Errorf("create share link: %w", translate(err))
 	}
 	return nil
@@ -479,7 +479,9 @@ func (s *Store) UpdateShareLink(ctx context.Context, l *ShareLink, set ShareLink
 	if set == 0 {
 		return nil
 	}
-	res, err := s.db.NewUpdate().Model(l).Column(columnsOf(set, shareLinkColumns)...).WherePK().Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewUpdate().Model(l).Column(columnsOf(set, shareLinkColumns)...).WherePK()
+	})
 	if err != nil {
 		return fmt.Errorf("update share link: %w", translate(err))
 	}
@@ -491,7 +493,9 @@ func (s *Store) UpdateShareLink(ctx context.Context, l *ShareLink, set ShareLink
 
 // DeleteShareLink removes a share link; it reports whether it existed.
 func (s *Store) DeleteShareLink(ctx context.Context, siteID, id string) (bool, error) {
-	res, err := s.db.NewDelete().Model((*ShareLink)(nil)).Where("site_id = ? AND id = ?", siteID, id).Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewDelete().Model((*ShareLink)(nil)).Where("site_id = ? AND id = ?", siteID, id)
+	})
 	if err != nil {
 		return false, fmt.Errorf("delete share link: %w", translate(err))
 	}

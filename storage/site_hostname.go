@@ -34,7 +34,7 @@ func (s *Store) FindSiteHostname(ctx context.Context, hostname string) (*SiteHos
 // SetSiteHostname gives a site its host name, replacing the one it had. Errors: ErrConflict
 // (another site has it).
 func (s *Store) SetSiteHostname(ctx context.Context, h *SiteHostname) error {
-	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewDelete().Model((*SiteHostname)(nil)).Where("site_id = ?", h.SiteID).Exec(ctx); err != nil {
 			return fmt.Errorf("replace site hostname: %w", translate(err))
 		}
@@ -47,7 +47,9 @@ func (s *Store) SetSiteHostname(ctx context.Context, h *SiteHostname) error {
 
 // UpdateSiteHostnameStatus records a DNS check.
 func (s *Store) UpdateSiteHostnameStatus(ctx context.Context, h *SiteHostname) error {
-	if _, err := s.db.NewUpdate().Model(h).Column("status", "active", "checked_at").WherePK().Exec(ctx); err != nil {
+	if _, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewUpdate().Model(h).Column("status", "active", "checked_at").WherePK()
+	}); err != nil {
 		return fmt.Errorf("update site hostname: %w", translate(err))
 	}
 	return nil
@@ -55,7 +57,9 @@ func (s *Store) UpdateSiteHostnameStatus(ctx context.Context, h *SiteHostname) e
 
 // DeleteSiteHostname removes a host name; it reports whether there was one.
 func (s *Store) DeleteSiteHostname(ctx context.Context, hostname string) (bool, error) {
-	res, err := s.db.NewDelete().Model((*SiteHostname)(nil)).Where("hostname = ?", hostname).Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewDelete().Model((*SiteHostname)(nil)).Where("hostname = ?", hostname)
+	})
 	if err != nil {
 		return false, fmt.Errorf("delete site hostname: %w", translate(err))
 	}

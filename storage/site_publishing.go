@@ -10,8 +10,10 @@ import (
 
 // SetSiteUnpublished publishes (false) or unpublishes (true) a site. Errors: ErrNotFound.
 func (s *Store) SetSiteUnpublished(ctx context.Context, orgID, siteID string, unpublished bool, now time.Time) error {
-	res, err := s.db.NewUpdate().Model((*Site)(nil)).Set("unpublished = ?", unpublished).Set("updated_at = ?", now).
-		Where("organization_id = ? AND id = ?", orgID, siteID).Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewUpdate().Model((*Site)(nil)).Set("unpublished = ?", unpublished).Set("updated_at = ?", now).
+			Where("organization_id = ? AND id = ?", orgID, siteID)
+	})
 	if err != nil {
 		return fmt.Errorf("set site %s unpublished: %w", siteID, translate(err))
 	}
@@ -42,7 +44,9 @@ func (s *Store) FindSiteAdaptiveSchema(ctx context.Context, siteID string) (*Sit
 
 // SaveSiteAdaptiveSchema writes a site's adaptive schema, creating it on first use.
 func (s *Store) SaveSiteAdaptiveSchema(ctx context.Context, in *SiteAdaptiveSchema) error {
-	if _, err := upsert(s.db.NewInsert().Model(in), "site_id", "json_schema", "updated_at").Exec(ctx); err != nil {
+	if _, err := s.write(ctx, func(db bun.IDB) execer {
+		return upsert(db.NewInsert().Model(in), "site_id", "json_schema", "updated_at")
+	}); err != nil {
 		return fmt.Errorf("save site adaptive schema: %w", translate(err))
 	}
 	return nil
@@ -106,7 +110,7 @@ func (s *Store) SiteCustomizationsOf(ctx context.Context, siteIDs []string) (map
 
 // SaveSiteCustomization writes a site's customization, creating it on first use.
 func (s *Store) SaveSiteCustomization(ctx context.Context, in *SiteCustomization) error {
-	if _, err := upsert(s.db.NewInsert().Model(in), "site_id", "settings", "updated_at").Exec(ctx); err != nil {
+	if _, err := s.write(ctx, func(db bun.IDB) execer { return upsert(db.NewInsert().Model(in), "site_id", "settings", "updated_at") }); err != nil {
 		return fmt.Errorf("save site customization: %w", translate(err))
 	}
 	return nil
@@ -114,7 +118,9 @@ func (s *Store) SaveSiteCustomization(ctx context.Context, in *SiteCustomization
 
 // SaveSiteSpaceCustomization writes a site space's overrides, creating them on first use.
 func (s *Store) SaveSiteSpaceCustomization(ctx context.Context, in *SiteSpaceCustomization) error {
-	if _, err := upsert(s.db.NewInsert().Model(in), "site_space_id", "settings", "updated_at").Exec(ctx); err != nil {
+	if _, err := s.write(ctx, func(db bun.IDB) execer {
+		return upsert(db.NewInsert().Model(in), "site_space_id", "settings", "updated_at")
+	}); err != nil {
 		return fmt.Errorf("save site space customization: %w", translate(err))
 	}
 	return nil
@@ -122,7 +128,9 @@ func (s *Store) SaveSiteSpaceCustomization(ctx context.Context, in *SiteSpaceCus
 
 // DeleteSiteSpaceCustomization removes a site space's overrides; it reports whether there were any.
 func (s *Store) DeleteSiteSpaceCustomization(ctx context.Context, siteID, siteSpaceID string) (bool, error) {
-	res, err := s.db.NewDelete().Model((*SiteSpaceCustomization)(nil)).Where("site_id = ? AND site_space_id = ?", siteID, siteSpaceID).Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewDelete().Model((*SiteSpaceCustomization)(nil)).Where("site_id = ? AND site_space_id = ?", siteID, siteSpaceID)
+	})
 	if err != nil {
 		return false, fmt.Errorf("delete site space customization: %w", translate(err))
 	}

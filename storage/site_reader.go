@@ -51,7 +51,9 @@ func (s *Store) SiteReaderSettingsOf(ctx context.Context, siteID string) (*SiteR
 
 // SaveSiteReaderSettings writes a site's reader settings, creating them on first use.
 func (s *Store) SaveSiteReaderSettings(ctx context.Context, in *SiteReaderSettings) error {
-	_, err := upsert(s.db.NewInsert().Model(in), "site_id", "signing_key", "unsigned_claims", "variables", "fallback_url", "updated_at").Exec(ctx)
+	_, err := s.write(ctx, func(db bun.IDB) execer {
+		return upsert(db.NewInsert().Model(in), "site_id", "signing_key", "unsigned_claims", "variables", "fallback_url", "updated_at")
+	})
 	if err != nil {
 		return fmt.Errorf("save site reader settings: %w", translate(err))
 	}

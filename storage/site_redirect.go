@@ -58,7 +58,7 @@ func (s *Store) CreateSiteRedirect(ctx context.Context, r *SiteRedirect) error {
 	if r.ID == "" {
 		r.ID = NewID()
 	}
-	if _, err := s.db.NewInsert().Model(r).Exec(ctx); err != nil {
+	if _, err := s.write(ctx, func(db bun.IDB) execer { return db.NewInsert().Model(r) }); err != nil {
 		return fmt.Errorf("create site redirect: %w", translate(err))
 	}
 	return nil
@@ -67,8 +67,10 @@ func (s *Store) CreateSiteRedirect(ctx context.Context, r *SiteRedirect) error {
 // UpdateSiteRedirect writes a redirect's source and destination. Errors: ErrNotFound,
 // ErrConflict.
 func (s *Store) UpdateSiteRedirect(ctx context.Context, r *SiteRedirect) error {
-	res, err := s.db.NewUpdate().Model(r).Column("source", "destination", "updated_at").
-		Where("site_id = ? AND id = ?", r.SiteID, r.ID).Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewUpdate().Model(r).Column("source", "destination", "updated_at").
+			Where("site_id = ? AND id = ?", r.SiteID, r.ID)
+	})
 	if err != nil {
 		return fmt.Errorf("update site redirect: %w", translate(err))
 	}
@@ -80,7 +82,9 @@ func (s *Store) UpdateSiteRedirect(ctx context.Context, r *SiteRedirect) error {
 
 // DeleteSiteRedirect removes a redirect; it reports whether there was one.
 func (s *Store) DeleteSiteRedirect(ctx context.Context, siteID, id string) (bool, error) {
-	res, err := s.db.NewDelete().Model((*SiteRedirect)(nil)).Where("site_id = ? AND id = ?", siteID, id).Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewDelete().Model((*SiteRedirect)(nil)).Where("site_id = ? AND id = ?", siteID, id)
+	})
 	if err != nil {
 		return false, fmt.Errorf("delete site redirect: %w", translate(err))
 	}

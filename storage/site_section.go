@@ -180,7 +180,9 @@ func (s *Store) UpdateSiteSectionGroup(ctx context.Context, g *SiteSectionGroup,
 	if set == 0 {
 		return nil
 	}
-	res, err := s.db.NewUpdate().Model(g).Column(columnsOf(set, siteSectionColumns)...).WherePK().Where("site_id = ?", g.SiteID).Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewUpdate().Model(g).Column(columnsOf(set, siteSectionColumns)...).WherePK().Where("site_id = ?", g.SiteID)
+	})
 	if err != nil {
 		return fmt.Errorf("update site section group %s: %w", g.ID, translate(err))
 	}

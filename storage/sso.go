@@ -41,7 +41,9 @@ func (s *Store) IdentitySubject(ctx context.Context, userID, issuer string) (str
 // LinkIdentity ties userID to a subject at issuer. Errors: ErrConflict when the subject is
 // already tied to an account.
 func (s *Store) LinkIdentity(ctx context.Context, issuer, subject, userID string, now time.Time) error {
-	_, err := s.db.NewInsert().Model(&UserIdentity{Issuer: issuer, Subject: subject, UserID: userID, CreatedAt: now}).Exec(ctx)
+	_, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewInsert().Model(&UserIdentity{Issuer: issuer, Subject: subject, UserID: userID, CreatedAt: now})
+	})
 	if err != nil {
 		return fmt.Errorf("link identity: %w", translate(err))
 	}
@@ -71,11 +73,15 @@ func (s *Store) FindSSORoles(ctx context.Context, orgID string) (*SSORoles, erro
 // SetSSORoles stores an organization's claim mapping; an empty claim removes it.
 func (s *Store) SetSSORoles(ctx context.Context, m *SSORoles) error {
 	if m.Claim == "" {
-		_, err := s.db.NewDelete().Model((*SSORoles)(nil)).Where("organization_id = ?", m.OrganizationID).Exec(ctx)
+		_, err := s.write(ctx, func(db bun.IDB) execer {
+			return db.NewDelete().Model((*SSORoles)(nil)).Where("organization_id = ?", m.OrganizationID)
+		})
 		return translate(err)
 	}
-	_, err := s.db.NewInsert().Model(m).On("CONFLICT (organization_id) DO UPDATE").
-		Set("claim = EXCLUDED.claim, roles = EXCLUDED.roles, updated_at = EXCLUDED.updated_at").Exec(ctx)
+	_, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewInsert().Model(m).On("CONFLICT (organization_id) DO UPDATE").
+			Set("claim = EXCLUDED.claim, roles = EXCLUDED.roles, updated_at = EXCLUDED.updated_at")
+	})
 	return translate(err)
 }
 
@@ -146,9 +152,11 @@ func (s *Store) FindSAMLProvider(ctx context.Context, orgID, id string) (*SAMLPr
 
 // SaveSAMLProvider inserts or replaces a provider.
 func (s *Store) SaveSAMLProvider(ctx context.Context, p *SAMLProvider) error {
-	_, err := s.db.NewInsert().Model(p).On("CONFLICT (id) DO UPDATE").
-		Set("label = EXCLUDED.label, entity_id = EXCLUDED.entity_id, certificate = EXCLUDED.certificate, sso_url = EXCLUDED.sso_url").
-		Set("default_team_id = EXCLUDED.default_team_id, default_role = EXCLUDED.default_role, updated_at = EXCLUDED.updated_at").Exec(ctx)
+	_, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewInsert().Model(p).On("CONFLICT (id) DO UPDATE").
+			Set("label = EXCLUDED.label, entity_id = EXCLUDED.entity_id, certificate = EXCLUDED.certificate, sso_url = EXCLUDED.sso_url").
+			Set("default_team_id = EXCLUDED.default_team_id, default_role = EXCLUDED.default_role, updated_at = EXCLUDED.updated_at")
+	})
 	if err != nil {
 		return fmt.Errorf("save SAML provider: %w", translate(err))
 	}
@@ -157,7 +165,9 @@ func (s *Store) SaveSAMLProvider(ctx context.Context, p *SAMLProvider) error {
 
 // DeleteSAMLProvider deletes a provider, reporting whether it existed.
 func (s *Store) DeleteSAMLProvider(ctx context.Context, orgID, id string) (bool, error) {
-	res, err := s.db.NewDelete().Model((*SAMLProvider)(nil)).Where("organization_id = ? AND id = ?", orgID, id).Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewDelete().Model((*SAMLProvider)(nil)).Where("organization_id = ? AND id = ?", orgID, id)
+	})
 	if err != nil {
 		return false, fmt.Errorf("delete SAML provider: %w", translate(err))
 	}

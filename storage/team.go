@@ -137,7 +137,9 @@ func (s *Store) TeamsByIDs(ctx context.Context, orgID string, ids []string) (map
 
 // RenameTeam changes a team's title. Errors: ErrNotFound.
 func (s *Store) RenameTeam(ctx context.Context, orgID, id, title string) error {
-	res, err := s.db.NewUpdate().Model((*Team)(nil)).Set("title = ?, title_key = ?", title, fold(title)).Where("organization_id = ? AND id = ?", orgID, id).Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewUpdate().Model((*Team)(nil)).Set("title = ?, title_key = ?", title, fold(title)).Where("organization_id = ? AND id = ?", orgID, id)
+	})
 	if err != nil {
 		return fmt.Errorf("rename team: %w", translate(err))
 	}

@@ -35,7 +35,9 @@ type TokenOwner struct {
 
 // TouchToken records that a token was used at now, in the database and in this instance's cache.
 func (s *Store) TouchToken(ctx context.Context, t *APIToken, now time.Time) error {
-	_, err := s.db.NewUpdate().Model((*APIToken)(nil)).Set("last_used_at = ?", now).Where("id = ?", t.ID).Exec(ctx)
+	_, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewUpdate().Model((*APIToken)(nil)).Set("last_used_at = ?", now).Where("id = ?", t.ID)
+	})
 	if err == nil {
 		s.tokens.touched(t.TokenHash, now)
 	}

@@ -155,8 +155,10 @@ func (s *Store) FindTranslation(ctx context.Context, orgID, id string) (*Transla
 
 // UpdateTranslationInstructions replaces a translation's instructions. Errors: ErrNotFound.
 func (s *Store) UpdateTranslationInstructions(ctx context.Context, t *Translation) error {
-	res, err := s.db.NewUpdate().Model(t).Column("instructions", "updated_at").
-		Where("organization_id = ? AND id = ?", t.OrganizationID, t.ID).Exec(ctx)
+	res, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewUpdate().Model(t).Column("instructions", "updated_at").
+			Where("organization_id = ? AND id = ?", t.OrganizationID, t.ID)
+	})
 	if err != nil {
 		return translate(err)
 	}
@@ -244,15 +246,19 @@ func (s *Store) TranslationRunsOf(ctx context.Context, translationIDs []string) 
 
 // UpdateTranslationRun writes the fields set of a run.
 func (s *Store) UpdateTranslationRun(ctx context.Context, r *TranslationRun, set TranslationRunField) error {
-	_, err := s.db.NewUpdate().Model(r).Column(columnsOf(set, translationRunColumns)...).WherePK().Exec(ctx)
+	_, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewUpdate().Model(r).Column(columnsOf(set, translationRunColumns)...).WherePK()
+	})
 	return translate(err)
 }
 
 // SaveTranslationProgress records a run's progress and the pages it sent so far. Writes from
 // concurrent workers may arrive out of order: the counters only grow.
 func (s *Store) SaveTranslationProgress(ctx context.Context, runID string, progress, sent int) error {
-	_, err := s.db.NewUpdate().Model((*TranslationRun)(nil)).Set("progress = ?, pages_sent = ?", progress, sent).
-		Where("id = ? AND pages_sent < ?", runID, sent).Exec(ctx)
+	_, err := s.write(ctx, func(db bun.IDB) execer {
+		return db.NewUpdate().Model((*TranslationRun)(nil)).Set("progress = ?, pages_sent = ?", progress, sent).
+			Where("id = ? AND pages_sent < ?", runID, sent)
+	})
 	return translate(err)
 }
 
@@ -281,7 +287,7 @@ func (s *Store) CountTranslatedPages(ctx context.Context, translationID string) 
 // SaveTranslatedPage stores one page's translation as soon as it arrives; a key already stored
 // (a resumed run racing an earlier attempt) keeps its first row.
 func (s *Store) SaveTranslatedPage(ctx context.Context, p *TranslatedPage) error {
-	_, err := insertNew(s.db.NewInsert().Model(p), "translation_id, source_key").Exec(ctx)
+	_, err := s.write(ctx, func(db bun.IDB) execer { return insertNew(db.NewInsert().Model(p), "translation_id, source_key") })
 	return translate(err)
 }
 

@@ -118,7 +118,7 @@ func (s *Store) CreateLimitedToken(ctx context.Context, userID string, now time.
 	token := TokenPrefix + randomString(40)
 	t := &APIToken{ID: NewID(), UserID: userID, TokenHash: hashToken(token), CreatedAt: now, ExpiresAt: expiresAt,
 		Scopes: limit.Scopes, InstallationID: limit.InstallationID}
-	if _, err := s.db.NewInsert().Model(t).Exec(ctx); err != nil {
+	if _, err := s.write(ctx, func(db bun.IDB) execer { return db.NewInsert().Model(t) }); err != nil {
 		return "", fmt.Errorf("create token: %w", translate(err))
 	}
 	return token, nil

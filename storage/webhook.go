@@ -161,6 +161,9 @@ type DeliveryOutcome struct {
 	Duration        time.Duration
 	// DisableAfter disables the webhook when it has failed without a success for that long.
 	DisableAfter time.Duration
+	// DisabledNotice, when set, is enqueued with the attempt that disables the webhook (the
+	// owners' notice); the events ctx carries are written only with that attempt too.
+	DisabledNotice JobArgs
 }
 
 // RecordDeliveryAttempt logs an attempt on the delivery and the webhook's health: a success ends
@@ -195,8 +198,18 @@ func (s *Store) RecordDeliveryAttempt(ctx context.Context, d *WebhookDelivery, o
 		case out.Final || disabled:
 			d.Status = DeliveryFailed
 		}
-		_, err := tx.NewUpdate().Model(d).Column("status", "attempts", "attempted_at", "response_status", "response_excerpt", "error", "duration_ms").WherePK().Exec(ctx)
-		return translate(err)
+		if _, err := tx.NewUpdate().Model(d).Column("status", "attempts", "attempted_at", "response_status", "response_excerpt", "error", "duration_ms").WherePK().Exec(ctx); err != nil {
+			return translate(err)
+		}
+		if !disabled {
+			noEvent(ctx)
+			return nil
+		}
+		if out.DisabledNotice != nil {
+			_, err := s.insertJobTx(ctx, tx, out.DisabledNotice, nil)
+			return err
+		}
+		return nil
 	})
 	return disabled, err
 }
@@ -261,8 +274,8 @@ func (s *Store) DispatchWebhooks(ctx context.Context, body func(*Event) string, 
 		for _, ev := range evs {
 			var rendered string
 			for _, w := range hooks {
-				if w.OrganizationID != ev.OrganizationID || !w.Wants(ev.Type) {
-					continue
+				if w.OrganizationID != ev.OrganizationID || !w.Wants(ev.Type) || (ev.TargetType == "webhook" && ev.TargetID == w.ID) {
+					continue // a webhook is not told of changes to itself
 				}
 				if rendered == "" {
 					rendered = body(ev)

@@ -74,7 +74,11 @@ func includeBase(p string) string {
 
 // fromBase rewrites a relative reference written in a file of folder base as a path from the
 // root ("../guides/a.md#x" in ".gitbook/includes" → "/guides/a.md#x"); anything else (a URL,
-// an anchor, a path from the root, or base "") stays as written.
+// an anchor, a path from the root, or base "") stays as written. A file outside the root (base
+// "../.gitbook/includes", GitBook's includes beside a root that .gitbook.yaml moved into "docs")
+// reaches the space's pages by climbing out and back in through the root's folders
+// ("../../docs/guides/a.md"): climbing k levels above the root, the next k folders are the
+// root's own, so the rest is the path from the root ("/guides/a.md").
 func fromBase(base, target string) string {
 	if base == "" || target == "" || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "/") {
 		return target
@@ -86,7 +90,23 @@ func fromBase(base, target string) string {
 	if i := strings.IndexAny(p, "?#"); i >= 0 {
 		p, rest = p[:i], p[i:]
 	}
-	return path.Clean("/"+base+"/"+p) + rest
+	joined := path.Join(base, p)
+	if up := climbs(joined); up > 0 {
+		if segs := strings.Split(joined, "/")[up:]; len(segs) > up {
+			return "/" + strings.Join(segs[up:], "/") + rest
+		}
+	}
+	return path.Clean("/"+joined) + rest
+}
+
+// climbs counts the leading ".." of a clean relative path.
+func climbs(p string) int {
+	n := 0
+	for p == ".." || strings.HasPrefix(p, "../") {
+		n++
+		p = strings.TrimPrefix(strings.TrimPrefix(p, ".."), "/")
+	}
+	return n
 }
 
 // IncludedReferences lists the references inside the reusable contents a markdown text includes
@@ -128,6 +148,22 @@ func IncludeKey(p string) string {
 		return p[i+1:]
 	}
 	return p
+}
+
+// IncludedKeys lists the IncludeKey of every reusable content a markdown text includes (its
+// include tags outside code), in order, each once.
+func IncludedKeys(markdownText string) []string {
+	if !strings.Contains(markdownText, "include") {
+		return nil
+	}
+	var keys []string
+	_, _ = convert(markdownText, nil, func(src string) (Include, bool) {
+		if k := IncludeKey(src); !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+		return Include{}, false
+	})
+	return keys
 }
 
 // SearchTextIncluding is SearchText with the reusable contents a page includes read in place:

@@ -119,10 +119,26 @@ func TestFromBase(t *testing.T) {
 		{".gitbook/includes", "#anchor", "#anchor"},
 		{".gitbook/includes", "/root.md", "/root.md"},
 		{"", "../a.md", "../a.md"},
+		// Outside the root (a root .gitbook.yaml moved into docs/, or a synced folder): back in
+		// through the root's folders.
+		{"../.gitbook/includes", "../../docs/guide/boats.md#wind", "/guide/boats.md#wind"},
+		{"../../.gitbook/includes", "../../site/docs/a.md", "/a.md"},
+		{".gitbook/includes", "../../../docs/a.md", "/a.md"},
+		{"../.gitbook/includes", "../../a.md", "/a.md"},
 	}
 	for _, tt := range tests {
 		if got := fromBase(tt.base, tt.target); got != tt.want {
 			t.Errorf("fromBase(%q, %q) = %q, want %q", tt.base, tt.target, got, tt.want)
 		}
+	}
+}
+
+func TestIncludedKeys(t *testing.T) {
+	md := "{% include \"../.gitbook/includes/a.md\" %}\n\n```\n{% include \"code.md\" %}\n```\n\n{% hint style=\"info\" %}\n{% include \".gitbook/includes/b.md\" %}\n{% endhint %}\n\n{% include \"../../.gitbook/includes/a.md\" %}\n"
+	if got := strings.Join(IncludedKeys(md), " "); got != "a.md b.md" {
+		t.Errorf("IncludedKeys = %q, want a.md b.md", got)
+	}
+	if got := IncludedKeys("No tags.\n"); got != nil {
+		t.Errorf("IncludedKeys of plain text = %q", got)
 	}
 }

@@ -23,6 +23,9 @@ type Content struct {
 	// Readme and Summary are the paths (relative to the root) of the first page and of the table
 	// of contents; Root is the synced root inside the project directory ("" for itself).
 	Root, Readme, Summary string
+	// Config is .gitbook.yaml as read: Write writes it back unchanged while it still names the
+	// content's root and redirects.
+	Config []byte
 }
 
 // Page is one page: a document (a markdown file), a group (a SUMMARY.md heading) or a link (a
@@ -39,7 +42,11 @@ type Page struct {
 	Slug     string
 	Markdown string
 	Front    FrontMatter
-	URL      string // link pages
+	// FrontText is the front matter as written (between its --- lines): Write writes it back
+	// while it still says what Front says, so GitBook's own YAML style (folded descriptions,
+	// keys Bindery does not read) survives a round trip.
+	FrontText string
+	URL       string // link pages
 	// Anchor is the id of a group heading's anchor (## Title <a href="#id" id="id"></a>): the
 	// group's slug when it differs from its title's.
 	Anchor string
@@ -116,12 +123,13 @@ type bookConfig struct {
 // pages with front matter, files under .gitbook/assets/.
 func Read(files map[string]Blob) (*Content, error) {
 	var cfg bookConfig
+	c := &Content{Redirects: map[string]string{}}
 	if b, ok := files[".gitbook.yaml"]; ok {
 		if err := yaml.Unmarshal(b.Data, &cfg); err != nil {
 			return nil, fmt.Errorf(".gitbook.yaml: %s", firstLine(err.Error()))
 		}
+		c.Config = b.Data
 	}
-	c := &Content{Redirects: map[string]string{}}
 	if cfg.Root != "" {
 		root, ok := CleanPath(strings.TrimPrefix(cfg.Root, "./"))
 		if !ok && path.Clean(cfg.Root) != "." && path.Clean(strings.TrimPrefix(cfg.Root, "./")) != "." {
@@ -172,8 +180,18 @@ func Read(files map[string]Blob) (*Content, error) {
 	c.Includes = readIncludes(under)
 	if c.Root != "" {
 		// GitBook keeps .gitbook/ at the root of the synced section, which may hold the root
-		// that .gitbook.yaml names: its includes count too (those under the root win).
-		c.Includes = mergeIncludes(c.Includes, readIncludes(files))
+		// that .gitbook.yaml names: its includes count too (those under the root win). Like
+		// every path of the content, theirs is relative to the root ("../.gitbook/includes/x.md"),
+		// which is how pages include them and where export writes them back.
+		up := upFrom(c.Root)
+		var outer []*Include
+		for _, inc := range readIncludes(files) {
+			if !strings.HasPrefix(inc.Path, c.Root+"/") {
+				inc.Path = up + inc.Path
+				outer = append(outer, inc)
+			}
+		}
+		c.Includes = mergeIncludes(c.Includes, outer)
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
@@ -197,8 +215,16 @@ var includeTag = regexp.MustCompile(`\{%\s*include\s+"([^"]+)"\s*%\}`)
 // one named like an include inside the folder is left out (the inside one wins, as in Read).
 // Includes these include are followed too.
 func AddOutsideIncludes(c *Content, outside map[string]Blob) {
-	if len(outside) == 0 || c.Root != "" {
+	if len(outside) == 0 {
 		return
+	}
+	if c.Root != "" {
+		// Outside paths are relative to the project directory; the content's, to the root.
+		up, moved := upFrom(c.Root), make(map[string]Blob, len(outside))
+		for p, b := range outside {
+			moved[up+p] = b
+		}
+		outside = moved
 	}
 	names := map[string]bool{}
 	for _, inc := range c.Includes {
@@ -233,6 +259,11 @@ func AddOutsideIncludes(c *Content, outside map[string]Blob) {
 	}
 }
 
+// upFrom is the relative path from folder dir up to where it starts ("a/b" → "../../").
+func upFrom(dir string) string {
+	return strings.Repeat("../", strings.Count(dir, "/")+1)
+}
+
 // readIncludes reads the markdown files under IncludesDir, by path.
 func readIncludes(files map[string]Blob) []*Include {
 	var out []*Include
@@ -249,12 +280,13 @@ func readIncludes(files map[string]Blob) []*Include {
 // mergeIncludes adds to first the includes of second whose name (path under IncludesDir) it
 // does not have.
 func mergeIncludes(first, second []*Include) []*Include {
+	name := func(p string) string { return p[strings.LastIndex(p, IncludesDir+"/")+len(IncludesDir)+1:] }
 	names := map[string]bool{}
 	for _, inc := range first {
-		names[strings.TrimPrefix(inc.Path, IncludesDir+"/")] = true
+		names[name(inc.Path)] = true
 	}
 	for _, inc := range second {
-		if !names[strings.TrimPrefix(inc.Path, IncludesDir+"/")] {
+		if !names[name(inc.Path)] {
 			first = append(first, inc)
 		}
 	}
@@ -436,7 +468,7 @@ func (r *reader) page(p, title string) *Page {
 	r.used[p] = true
 	b := r.files[p]
 	front, body := splitFrontMatter(string(b.Data))
-	page := &Page{Kind: "document", Path: p, OID: b.OID}
+	page := &Page{Kind: "document", Path: p, OID: b.OID, FrontText: front}
 	_ = yaml.Unmarshal([]byte(front), &page.Front) // a front matter that is not YAML is ignored
 	heading, rest := firstHeading(body)
 	switch {
@@ -543,8 +575,9 @@ func humanize(name string) string {
 func Slugify(s string) string { return text.SlugOf(s, 100, "page") }
 
 // Write lays content out as files (relative to the project directory): .gitbook.yaml (when there
-// are redirects), README.md, SUMMARY.md, one markdown file per document page at its Path, and the
-// files at theirs. Pages and files must have unique paths (Assign gives them).
+// are redirects or a root; the one read when the root moved), README.md, SUMMARY.md, one markdown
+// file per document page at its Path, the files and the reusable contents at theirs, all under
+// the root. Pages and files must have unique paths (Assign gives them).
 func Write(c *Content) map[string][]byte {
 	out := map[string][]byte{}
 	var summary bytes.Buffer
@@ -585,7 +618,15 @@ func Write(c *Content) map[string][]byte {
 		}
 	}
 	list(c.Pages, 0)
-	out["SUMMARY.md"] = summary.Bytes()
+	summaryPath, keepConfig := "SUMMARY.md", false
+	var cfg bookConfig
+	if c.Config != nil && yaml.Unmarshal(c.Config, &cfg) == nil && configRoot(cfg.Root) == c.Root && sameRedirects(cfg.Redirects, c.Redirects) {
+		keepConfig = true
+		if p, ok := configPath(cfg.Structure.Summary, "SUMMARY.md"); ok {
+			summaryPath = p
+		}
+	}
+	out[summaryPath] = summary.Bytes()
 	for _, f := range c.Files {
 		out[f.Path] = f.Data
 	}
@@ -596,8 +637,23 @@ func Write(c *Content) map[string][]byte {
 		}
 		out[p] = []byte(inc.Text)
 	}
-	if len(c.Redirects) > 0 {
+	if c.Root != "" {
+		// Paths are relative to the root: under it in the project directory, and what an
+		// include outside it was read from ("../.gitbook/includes/x.md") back there.
+		moved := make(map[string][]byte, len(out))
+		for p, b := range out {
+			moved[path.Join(c.Root, p)] = b
+		}
+		out = moved
+	}
+	switch {
+	case keepConfig:
+		out[".gitbook.yaml"] = c.Config
+	case c.Root != "" || len(c.Redirects) > 0:
 		cfg := bookConfig{Root: "./", Redirects: c.Redirects}
+		if c.Root != "" {
+			cfg.Root = "./" + c.Root + "/"
+		}
 		cfg.Structure.Readme, cfg.Structure.Summary = "README.md", "SUMMARY.md"
 		b, _ := yaml.Marshal(cfg)
 		out[".gitbook.yaml"] = b
@@ -605,9 +661,33 @@ func Write(c *Content) map[string][]byte {
 	return out
 }
 
+// configRoot is the root a .gitbook.yaml's root: names ("" for the project directory).
+func configRoot(v string) string {
+	root, ok := CleanPath(strings.TrimPrefix(v, "./"))
+	if !ok {
+		return ""
+	}
+	return root
+}
+
+// sameRedirects compares redirects, nil and empty alike.
+func sameRedirects(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
 func pageFile(p *Page) []byte {
 	var b bytes.Buffer
-	if front, _ := yaml.Marshal(p.Front); len(front) > 0 && string(front) != "{}\n" {
+	if p.FrontText != "" && sameFront(p.FrontText, p.Front) {
+		b.WriteString("---\n" + p.FrontText + "\n---\n\n")
+	} else if front, _ := yaml.Marshal(p.Front); len(front) > 0 && string(front) != "{}\n" {
 		b.WriteString("---\n")
 		b.Write(front)
 		b.WriteString("---\n\n")
@@ -622,6 +702,15 @@ func pageFile(p *Page) []byte {
 		b.WriteByte('\n')
 	}
 	return b.Bytes()
+}
+
+// sameFront reports whether a front matter as written reads as front: what the page says now.
+func sameFront(text string, front FrontMatter) bool {
+	var was FrontMatter
+	_ = yaml.Unmarshal([]byte(text), &was)
+	a, _ := yaml.Marshal(was)
+	b, _ := yaml.Marshal(front)
+	return bytes.Equal(a, b)
 }
 
 func escapeLink(s string) string {

@@ -1,6 +1,7 @@
 package gitsync
 
 import (
+	"sort"
 	"strings"
 	"testing"
 )
@@ -126,7 +127,8 @@ func TestWriteThenReadIsTheSameTree(t *testing.T) {
 }
 
 // Reusable content is read under the root .gitbook.yaml names and, when the root is a folder,
-// at the synced directory's own .gitbook/includes/ too; its text is kept as written.
+// at the synced directory's own .gitbook/includes/ too, by its path relative to the root; its
+// text is kept as written.
 func TestReadIncludes(t *testing.T) {
 	c, err := Read(blobs(map[string]string{
 		".gitbook.yaml":                   "root: ./docs/\n",
@@ -144,7 +146,7 @@ func TestReadIncludes(t *testing.T) {
 	for _, inc := range c.Includes {
 		got = append(got, inc.Path+" "+inc.Title+" "+strings.TrimSpace(IncludeBody(inc.Text)))
 	}
-	want := []string{".gitbook/includes/both.md Both Inside.", ".gitbook/includes/plain.md Plain Plain.", ".gitbook/includes/outer.md Outer part Outer."}
+	want := []string{".gitbook/includes/both.md Both Inside.", ".gitbook/includes/plain.md Plain Plain.", "../.gitbook/includes/outer.md Outer part Outer."}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("includes:\n got %q\nwant %q", got, want)
 	}
@@ -197,5 +199,107 @@ func TestRelativeTo(t *testing.T) {
 		if outsideInclude(p) {
 			t.Errorf("outsideInclude(%q) = true", p)
 		}
+	}
+}
+
+// A root that .gitbook.yaml moves: export writes the content under it, the includes read outside
+// it back where they were, and .gitbook.yaml as it was; reading that gives the same content.
+func TestWriteUnderRoot(t *testing.T) {
+	repo := map[string]string{
+		".gitbook.yaml":               "# moved\nroot: ./docs/\n",
+		".gitbook/includes/banner.md": "Banner, see [Boats](../../docs/guide/boats.md).\n",
+		"docs/README.md":              "# Home\n\n{% include \"../.gitbook/includes/banner.md\" %}\n",
+		"docs/guide/boats.md":         "# Boats\n\n{% include \"../../.gitbook/includes/banner.md\" %}\n",
+		"docs/SUMMARY.md":             "# Table of contents\n\n* [Home](README.md)\n* [Boats](guide/boats.md)\n",
+	}
+	c, err := Read(blobs(repo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Root != "docs" || len(c.Includes) != 1 || c.Includes[0].Path != "../.gitbook/includes/banner.md" {
+		t.Fatalf("root %q, includes %+v", c.Root, c.Includes)
+	}
+	Assign(c)
+	out := Write(c)
+	for name, body := range repo {
+		if string(out[name]) != body {
+			t.Errorf("Write %s:\n%s\nwant:\n%s", name, out[name], body)
+		}
+	}
+	if len(out) != len(repo) {
+		t.Errorf("Write wrote %d files, want %d", len(out), len(repo))
+	}
+
+	// Without the file as read (content written through the API), the root is named in one.
+	c.Config = nil
+	if cfg := string(Write(c)[".gitbook.yaml"]); !strings.Contains(cfg, "root: ./docs/") {
+		t.Errorf(".gitbook.yaml = %q", cfg)
+	}
+}
+
+// Pages under a moved root in a synced folder include files outside the folder: their paths,
+// relative to the root, climb out of both.
+func TestAddOutsideIncludesUnderRoot(t *testing.T) {
+	c, err := Read(blobs(map[string]string{
+		".gitbook.yaml":  "root: ./docs/\n",
+		"docs/README.md": "# Home\n\n{% include \"../../.gitbook/includes/a.md\" %}\n",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	AddOutsideIncludes(c, map[string]Blob{"../.gitbook/includes/a.md": {OID: "1", Data: []byte("A\n")}})
+	if len(c.Includes) != 1 || c.Includes[0].Path != "../../.gitbook/includes/a.md" {
+		t.Fatalf("includes = %+v", c.Includes)
+	}
+	if out := Write(c); string(out["../.gitbook/includes/a.md"]) != "A\n" {
+		t.Errorf("Write = %v", keysOf(out))
+	}
+}
+
+func keysOf(m map[string][]byte) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// A page's front matter is written back as GitBook wrote it (a folded description, keys Bindery
+// does not read) while the page still says the same; a changed field writes it anew.
+func TestWriteKeepsFrontMatterAsWritten(t *testing.T) {
+	page := "---\ndescription: >-\n  A folded\n  description\nlayout:\n  tags:\n    visible: true\n---\n\n# Home\n\nHello.\n"
+	c, err := Read(blobs(map[string]string{"README.md": page, "SUMMARY.md": "# Table of contents\n\n* [Home](README.md)\n"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Pages[0].Front.Description != "A folded description" {
+		t.Fatalf("description = %q", c.Pages[0].Front.Description)
+	}
+	Assign(c)
+	if got := string(Write(c)["README.md"]); got != page {
+		t.Errorf("Write = %q, want the page as read", got)
+	}
+	c.Pages[0].Front.Description = "Changed"
+	if got := string(Write(c)["README.md"]); !strings.HasPrefix(got, "---\ndescription: Changed\n") || strings.Contains(got, "folded") {
+		t.Errorf("Write after a change = %q", got)
+	}
+}
+
+// .gitbook.yaml is written back as read while it names the same root and redirects; otherwise
+// it is written anew.
+func TestWriteKeepsGitBookYAML(t *testing.T) {
+	cfg := "# Our layout\nroot: ./\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\nredirects:\n  old: README.md\n"
+	c, err := Read(blobs(map[string]string{".gitbook.yaml": cfg, "README.md": "# Home\n", "SUMMARY.md": "# Table of contents\n\n* [Home](README.md)\n"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	Assign(c)
+	if got := string(Write(c)[".gitbook.yaml"]); got != cfg {
+		t.Errorf(".gitbook.yaml = %q, want it as read", got)
+	}
+	c.Redirects = map[string]string{"older": "README.md"}
+	if got := string(Write(c)[".gitbook.yaml"]); strings.Contains(got, "# Our layout") || !strings.Contains(got, "older: README.md") {
+		t.Errorf(".gitbook.yaml after new redirects = %q", got)
 	}
 }

@@ -200,8 +200,11 @@ func CleanPath(p string) (string, bool) {
 
 // Push describes a commit to make and push.
 type Push struct {
-	Ref     string
-	Dir     string            // project directory: only files under it are replaced
+	Ref string
+	Dir string // project directory: only files under it are replaced
+	// Root is the folder of Dir that .gitbook.yaml names as the root ("" for Dir itself): when
+	// set, only files under it are replaced, and Dir's .gitbook.yaml.
+	Root    string
 	Files   map[string][]byte // relative to Dir
 	Message string
 	Author  object.Signature
@@ -251,7 +254,7 @@ func Commit(ctx context.Context, r Remote, p Push, lim Limits) (oid string, err 
 	if err != nil {
 		return "", err
 	}
-	if err := replaceDir(wt, p.Dir, p.Files); err != nil {
+	if err := replaceDir(wt, p.Dir, p.Root, p.Files); err != nil {
 		return "", err
 	}
 	if status, err := wt.Status(); err == nil && status.IsClean() && !parent.IsZero() {
@@ -291,26 +294,37 @@ func isRefNotFound(err error) bool {
 		strings.Contains(err.Error(), "couldn't find remote ref")
 }
 
-// replaceDir makes files the whole content of dir in the worktree and stages the change.
-func replaceDir(wt *git.Worktree, dir string, files map[string][]byte) error {
-	root := dir
+// replaceDir makes files the whole content of dir (of its folder sub when set) in the worktree
+// and stages the change.
+func replaceDir(wt *git.Worktree, dir, sub string, files map[string][]byte) error {
+	root := path.Join(dir, sub)
 	if root == "" {
 		root = "."
 	}
 	var existing []string
-	_ = util.Walk(wt.Filesystem, root, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return nil
-		}
-		if info.IsDir() {
-			if path.Base(p) == ".git" {
-				return filepath.SkipDir
+	walk := func(from string, keep func(p string) bool) {
+		_ = util.Walk(wt.Filesystem, from, func(p string, info os.FileInfo, err error) error {
+			if err != nil {
+				return nil
+			}
+			if info.IsDir() {
+				if path.Base(p) == ".git" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if p = strings.TrimPrefix(p, "/"); keep(p) {
+				existing = append(existing, p)
 			}
 			return nil
-		}
-		existing = append(existing, strings.TrimPrefix(p, "/"))
-		return nil
-	})
+		})
+	}
+	walk(root, func(string) bool { return true })
+	if sub != "" {
+		// The project directory's own .gitbook/includes/ is the space's too (Read): its markdown
+		// files are replaced with the rest, so a reusable content deleted in Bindery leaves it.
+		walk(path.Join(dir, IncludesDir), func(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".md") })
+	}
 	for _, p := range existing {
 		if _, err := wt.Remove(p); err != nil {
 			_ = wt.Filesystem.Remove(p)
@@ -325,6 +339,9 @@ func replaceDir(wt *git.Worktree, dir string, files map[string][]byte) error {
 		full := path.Join(dir, name)
 		if strings.HasPrefix(name, "../") && !outsideInclude(full) {
 			continue // outside the project directory, only a reusable content read from there
+		}
+		if sub != "" && name != ".gitbook.yaml" && !strings.HasPrefix(name, sub+"/") && !outsideInclude(full) {
+			continue // outside the root, only .gitbook.yaml and reusable content read from there
 		}
 		if err := util.WriteFile(wt.Filesystem, full, files[name], 0o644); err != nil {
 			return err

@@ -11,8 +11,10 @@ type LiveEvent struct {
 	SpaceID         *string         `json:"spaceId,omitempty"`
 	ChangeRequestID *string         `json:"changeRequestId,omitempty"`
 	CommentID       *string         `json:"commentId,omitempty"`
+	SiteID          *string         `json:"siteId,omitempty"`
 	UserID          *string         `json:"userId,omitempty"`
 	RevisionID      *string         `json:"revisionId,omitempty"`
+	Target          AuditEventActor `json:"target"`
 	Actor           AuditEventActor `json:"actor"`
 	OccurredAt      time.Time       `json:"occurredAt"`
 }

@@ -1,6 +1,10 @@
 package model
 
-import "github.com/bindery/bindery/domain/apperr"
+import (
+	"strings"
+
+	"github.com/bindery/bindery/domain/apperr"
+)
 
 // RevisionReusableContent is a reusable content of a revision: content kept once in a space and
 // shown wherever a page includes it (the contract's RevisionReusableContent).
@@ -29,4 +33,20 @@ func (in *UpdateReusableContentInput) Validate() error {
 		return apperr.Invalidf("input", "give a title, markdown or both")
 	}
 	return pageFields(in.Title, nil, in.Markdown, nil, nil, nil)
+}
+
+// CreateReusableContentInput creates a reusable content: its title and its markdown (empty when
+// absent).
+type CreateReusableContentInput struct {
+	Title    string  `json:"title"`
+	Markdown *string `json:"markdown,omitempty"`
+}
+
+// Validate checks the input's fields: a title of 1 to 255 characters, markdown within the
+// limits of a page's.
+func (in *CreateReusableContentInput) Validate() error {
+	if strings.TrimSpace(in.Title) == "" {
+		return apperr.Invalidf("title", "must not be empty")
+	}
+	return pageFields(&in.Title, nil, in.Markdown, nil, nil, nil)
 }
