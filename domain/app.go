@@ -35,6 +35,8 @@ type Settings struct {
 	Webhooks WebhookSettings
 	// EventRetention is how long events are kept (the audit log); 0 keeps them for good.
 	EventRetention time.Duration
+	// InsightsRetention is how long sites' visitor events are kept; 0 keeps them for good.
+	InsightsRetention time.Duration
 }
 
 // App is the application: its dependencies and, through its methods, every operation both

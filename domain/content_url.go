@@ -7,7 +7,6 @@ import (
 
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/model"
-	"github.com/bindery/bindery/storage"
 )
 
 // maxContentURL bounds a URL to resolve.
@@ -39,23 +38,9 @@ func (r *App) ContentByURL(ctx context.Context, raw string) (*model.ContentByURL
 		}
 		return nil, nothing
 	}
-	var site *storage.Site
-	var path string
-	if rest, ok := underBase(u, r.Settings.PublicURL+"/sites"); ok {
-		name, p, _ := strings.Cut(rest, "/")
-		site, err = r.Store.FindPublishedSite(ctx, name)
-		path = p
-	} else {
-		var id string
-		if id, err = r.SiteForHost(ctx, u.Host); err == nil && id != "" {
-			site, err = r.Store.FindPublishedSite(ctx, id)
-			path = strings.TrimPrefix(u.Path, "/")
-		} else if err == nil {
-			return nil, nothing
-		}
-	}
+	site, _, path, err := r.siteOfURL(ctx, raw)
 	if err != nil {
-		return nil, notFoundAs(notFound(err, "site"), nothing)
+		return nil, notFoundAs(err, nothing)
 	}
 	ps, err := r.memberSiteView(ctx, site.OrganizationID, site.ID)
 	if err != nil {

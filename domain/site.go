@@ -112,6 +112,10 @@ func (r *App) Sites(ctx context.Context, org *model.Organization, args SiteListA
 	l.SiteSpaces.Expect(len(list.Items))
 	l.ShareLinks.Expect(len(list.Items))
 	l.SiteCustomizations.Expect(len(list.Items))
+	l.SiteAdaptiveSchemas.Expect(len(list.Items))
+	l.SiteRedirects.Expect(len(list.Items))
+	l.SiteReaderSettings.Expect(len(list.Items))
+	l.SigningKeys.Expect(len(list.Items))
 	if Wants(ctx, WantSpaceCounters) {
 		l.ChangeRequestCounts.ExpectCalls(len(list.Items))
 	}

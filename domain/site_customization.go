@@ -174,8 +174,22 @@ func (r *App) SiteSpaceCustomization(ctx context.Context, orgID, siteID, siteSpa
 	if err != nil {
 		return nil, err
 	}
-	if err := r.siteSpaceOf(ctx, site.ID, siteSpaceID); err != nil {
+	return r.SiteSpaceCustomizationOf(ctx, site, siteSpaceID)
+}
+
+// SiteSpaceCustomizationOf is the customization of a site space of a site already read: sites
+// listed together read their site spaces and customizations in one batch each. Errors: NotFound
+// (a site space not on the site), Forbidden.
+func (r *App) SiteSpaceCustomizationOf(ctx context.Context, site *model.Site, siteSpaceID string) (model.JSON, error) {
+	if _, err := r.siteReader(ctx, site.OrganizationID); err != nil {
 		return nil, err
+	}
+	rows, _, err := loader.For(ctx, r.Store).SiteSpaces.Load(ctx, site.ID)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.ContainsFunc(rows, func(ss *storage.SiteSpace) bool { return ss.ID == siteSpaceID }) {
+		return nil, apperr.NotFoundf("site space not found")
 	}
 	c, err := r.siteCustomizations(ctx, site.ID)
 	if err != nil {

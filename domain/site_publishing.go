@@ -12,6 +12,7 @@ import (
 
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/expr"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/domain/sitestyle"
 	"github.com/bindery/bindery/storage"
@@ -61,6 +62,16 @@ func (r *App) setSitePublished(ctx context.Context, orgID, siteID string, publis
 func (r *App) PublishedContentSite(ctx context.Context, orgID, siteID string, shareKey *string) (*model.PublishedContentSite, error) {
 	site, err := r.SiteByID(ctx, orgID, siteID)
 	if err != nil {
+		return nil, err
+	}
+	return r.PublishedContentOf(ctx, site, shareKey)
+}
+
+// PublishedContentOf is what a site already read publishes (see PublishedContentSite): sites
+// listed together read their structures and customizations in one batch each.
+// Errors: NotFound (a site that is not published), Forbidden.
+func (r *App) PublishedContentOf(ctx context.Context, site *model.Site, shareKey *string) (*model.PublishedContentSite, error) {
+	if _, err := r.siteReader(ctx, site.OrganizationID); err != nil {
 		return nil, err
 	}
 	if !site.Published {
@@ -119,13 +130,29 @@ func (r *App) SitePublishingPreview(ctx context.Context, orgID, siteID string, s
 			return nil, apperr.Invalidf("claims", "must be an object of claims")
 		}
 	}
-	if _, err := r.editableSite(ctx, orgID, siteID); err != nil {
-		return nil, err
-	}
-	site, err := r.SiteByID(ctx, orgID, siteID)
+	site, err := r.editableSite(ctx, orgID, siteID)
 	if err != nil {
 		return nil, err
 	}
+	return r.previewOf(ctx, r.toSite(site), siteSpaceID, claims)
+}
+
+// PublishingPreviewOf is SitePublishingPreview for a site already read: sites listed together
+// read their structures and keys in one batch each. Errors: as SitePublishingPreview.
+func (r *App) PublishingPreviewOf(ctx context.Context, site *model.Site, siteSpaceID *string, claimsJSON model.JSON) (*model.SitePublishingPreview, error) {
+	var claims map[string]any
+	if !claimsJSON.IsNull() {
+		if err := json.Unmarshal(claimsJSON, &claims); err != nil || claims == nil {
+			return nil, apperr.Invalidf("claims", "must be an object of claims")
+		}
+	}
+	if _, err := r.siteEditor(ctx, site.OrganizationID); err != nil {
+		return nil, err
+	}
+	return r.previewOf(ctx, site, siteSpaceID, claims)
+}
+
+func (r *App) previewOf(ctx context.Context, site *model.Site, siteSpaceID *string, claims map[string]any) (*model.SitePublishingPreview, error) {
 	structure, err := r.SiteStructure(ctx, site, nil)
 	if err != nil {
 		return nil, err
@@ -150,7 +177,7 @@ func (r *App) SitePublishingPreview(ctx context.Context, orgID, siteID string, s
 	if len(claims) == 0 {
 		return &model.SitePublishingPreview{URL: u}, nil
 	}
-	settings, err := r.Store.SiteReaderSettingsOf(ctx, site.ID)
+	settings, err := loader.For(ctx, r.Store).SiteReaderSettings.Find(ctx, site.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -434,32 +461,39 @@ func (r *App) checkConditionAgainstSchema(ctx context.Context, siteID, field, co
 	return conditionDeclared(field, condition, declaredClaims(doc))
 }
 
-// SiteAdaptiveSchemaIfSet is the site's adaptive schema, or nil when it has none.
-// Errors: NotFound (the site), Forbidden.
+// SiteAdaptiveSchemaIfSet is the adaptive schema of a site already read, or nil when it has
+// none: sites listed together read theirs in one batch. Errors: Forbidden.
 func (r *App) SiteAdaptiveSchemaIfSet(ctx context.Context, site *model.Site) (*model.SiteAdaptiveSchema, error) {
-	s, err := r.SiteAdaptiveSchema(ctx, site.OrganizationID, site.ID)
-	if apperr.KindOf(err) == apperr.NotFound {
-		if _, err := r.SiteByID(ctx, site.OrganizationID, site.ID); err != nil {
-			return nil, err
-		}
-		return nil, nil
+	if _, err := r.siteReader(ctx, site.OrganizationID); err != nil {
+		return nil, err
 	}
-	return s, err
+	row, ok, err := loader.For(ctx, r.Store).SiteAdaptiveSchemas.Load(ctx, site.ID)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &model.SiteAdaptiveSchema{Object: "site-adaptive-schema", JSONSchema: model.JSON(row.JSONSchema), UpdatedAt: row.UpdatedAt}, nil
 }
 
-// SiteAdaptiveTemplateConditions suggests conditions from a site's adaptive schema: for each
-// declared claim, one per value of an enumerated string, one for a boolean, a comparison for a
-// number or a string. A site without a schema gets none. Errors: NotFound, Forbidden.
+// SiteAdaptiveTemplateConditions suggests conditions from a site's adaptive schema (see
+// AdaptiveTemplateConditionsOf). Errors: NotFound, Forbidden.
 func (r *App) SiteAdaptiveTemplateConditions(ctx context.Context, orgID, siteID string) ([]*model.SiteAdaptiveTemplateCondition, error) {
-	s, err := r.SiteAdaptiveSchema(ctx, orgID, siteID)
-	if apperr.KindOf(err) == apperr.NotFound {
-		if _, err := r.SiteByID(ctx, orgID, siteID); err != nil {
-			return nil, err
-		}
-		return []*model.SiteAdaptiveTemplateCondition{}, nil
-	}
+	site, err := r.SiteByID(ctx, orgID, siteID)
 	if err != nil {
 		return nil, err
+	}
+	return r.AdaptiveTemplateConditionsOf(ctx, site)
+}
+
+// AdaptiveTemplateConditionsOf suggests conditions from the adaptive schema of a site already
+// read: for each declared claim, one per value of an enumerated string, one for a boolean, a
+// comparison for a number or a string. A site without a schema gets none. Errors: Forbidden.
+func (r *App) AdaptiveTemplateConditionsOf(ctx context.Context, site *model.Site) ([]*model.SiteAdaptiveTemplateCondition, error) {
+	s, err := r.SiteAdaptiveSchemaIfSet(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return []*model.SiteAdaptiveTemplateCondition{}, nil
 	}
 	var doc map[string]any
 	if err := json.Unmarshal(s.JSONSchema, &doc); err != nil {

@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 )
@@ -51,9 +52,27 @@ func visitorAuthEvent(s *storage.SiteReaderSettings) *storage.Event {
 }
 
 // SitePublishingAuth reads a site's visitor authentication settings (site managers: the key is
-// a secret). Errors: NotFound, Forbidden.
+// a secret), generating its key when it has none. Errors: NotFound, Forbidden.
 func (r *App) SitePublishingAuth(ctx context.Context, orgID, siteID string) (*model.SitePublishingAuth, error) {
-	s, err := r.publishingAuthOf(ctx, orgID, siteID, false)
+	site, err := r.editableSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	return r.signingSettings(ctx, site.OrganizationID, site.ID)
+}
+
+// PublishingAuthOf reads the visitor authentication settings of a site already read: sites
+// listed together read theirs, and have their missing keys generated, in one batch.
+// Errors: Forbidden.
+func (r *App) PublishingAuthOf(ctx context.Context, site *model.Site) (*model.SitePublishingAuth, error) {
+	if _, err := r.siteEditor(ctx, site.OrganizationID); err != nil {
+		return nil, err
+	}
+	return r.signingSettings(ctx, site.OrganizationID, site.ID)
+}
+
+func (r *App) signingSettings(ctx context.Context, orgID, siteID string) (*model.SitePublishingAuth, error) {
+	s, err := loader.For(ctx, r.Store).SigningKeys.Find(ctx, loader.SiteKey{OrganizationID: orgID, ID: siteID})
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 )
@@ -28,7 +29,7 @@ func (r *App) SiteReaderSettings(ctx context.Context, site *model.Site) (*model.
 	if _, err := r.siteEditor(ctx, site.OrganizationID); err != nil {
 		return nil, err
 	}
-	s, err := r.Store.SiteReaderSettingsOf(ctx, site.ID)
+	s, err := loader.For(ctx, r.Store).SiteReaderSettings.Find(ctx, site.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bindery/bindery/domain/apperr"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 )
@@ -48,7 +49,7 @@ func (r *App) SiteRedirects(ctx context.Context, site *model.Site, search *strin
 		return nil, err
 	}
 	page.NoTotal = !Wants(ctx, WantTotal)
-	list, err := r.Store.FindSiteRedirects(ctx, site.ID, deref(search), page)
+	list, _, err := loader.For(ctx, r.Store).SiteRedirects.Load(ctx, loader.SiteRedirectsKey{SiteID: site.ID, Search: deref(search), Window: page})
 	if err != nil {
 		return nil, err
 	}

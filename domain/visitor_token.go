@@ -1,11 +1,10 @@
 package domain
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"fmt"
 	"time"
 
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/golang-jwt/jwt/v5"
 )
 
@@ -31,8 +30,4 @@ func verifyVisitorToken(key []byte, token string, now time.Time) (map[string]any
 
 // newSigningKey makes a site's visitor token key: 32 random bytes, base64url (as written it is
 // the HMAC key: sign tokens with the string itself).
-func newSigningKey() string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails
-	return base64.RawURLEncoding.EncodeToString(b)
-}
+func newSigningKey() string { return loader.NewSigningKey() }

@@ -741,6 +741,7 @@ type ComplexityRoot struct {
 		RemoveTeamMember                   func(childComplexity int, organizationID string, teamID string, userID string) int
 		RenamePasskey                      func(childComplexity int, id string, name string) int
 		RequestReviewers                   func(childComplexity int, spaceID string, changeRequestID string, input model.RequestReviewersInput) int
+		ResolvePublishedContentByURL       func(childComplexity int, input model.ResolvePublishedContentInput) int
 		RestoreSpace                       func(childComplexity int, id string) int
 		RevalidateCustomHostname           func(childComplexity int, hostname string) int
 		RevokeAPIToken                     func(childComplexity int, id string) int
@@ -753,6 +754,7 @@ type ComplexityRoot struct {
 		SetTeamMember                      func(childComplexity int, organizationID string, teamID string, userID string, input model.SetTeamMemberInput) int
 		SortSiteStructure                  func(childComplexity int, organizationID string, siteID string, input model.SortSiteStructureInput) int
 		SubmitReview                       func(childComplexity int, spaceID string, changeRequestID string, input model.SubmitReviewInput) int
+		TrackSiteEvents                    func(childComplexity int, organizationID string, siteID string, events model.JSON) int
 		UnpublishSite                      func(childComplexity int, organizationID string, siteID string) int
 		UpdateAgentInstructions            func(childComplexity int, organizationID string, input model.UpdateAgentInstructionsInput) int
 		UpdateChangeRequest                func(childComplexity int, spaceID string, changeRequestID string, input model.UpdateChangeRequestInput) int
@@ -1003,6 +1005,16 @@ type ComplexityRoot struct {
 		ServiceVisitorClaims func(childComplexity int) int
 	}
 
+	PublishedContentLookup struct {
+		Content  func(childComplexity int) int
+		Redirect func(childComplexity int) int
+	}
+
+	PublishedContentRedirect struct {
+		Redirect func(childComplexity int) int
+		Target   func(childComplexity int) int
+	}
+
 	PublishedContentSite struct {
 		Customizations func(childComplexity int) int
 		Scripts        func(childComplexity int) int
@@ -1118,6 +1130,21 @@ type ComplexityRoot struct {
 		Title         func(childComplexity int) int
 		URL           func(childComplexity int) int
 		Visibility    func(childComplexity int) int
+	}
+
+	PublishedSiteContent struct {
+		APIToken     func(childComplexity int) int
+		BasePath     func(childComplexity int) int
+		CanonicalURL func(childComplexity int) int
+		Complete     func(childComplexity int) int
+		Organization func(childComplexity int) int
+		Pathname     func(childComplexity int) int
+		ShareKey     func(childComplexity int) int
+		Site         func(childComplexity int) int
+		SiteBasePath func(childComplexity int) int
+		SiteSection  func(childComplexity int) int
+		SiteSpace    func(childComplexity int) int
+		Space        func(childComplexity int) int
 	}
 
 	PublishedSiteSpace struct {
@@ -1477,6 +1504,7 @@ type ComplexityRoot struct {
 		CreatedAt                  func(childComplexity int) int
 		Customization              func(childComplexity int) int
 		ID                         func(childComplexity int) int
+		Insights                   func(childComplexity int, query model.JSON) int
 		McpServer                  func(childComplexity int, id string) int
 		McpServers                 func(childComplexity int, first *int, after *string) int
 		Published                  func(childComplexity int) int
@@ -2121,6 +2149,7 @@ type MutationResolver interface {
 	UpdateAgentInstructions(ctx context.Context, organizationID string, input model.UpdateAgentInstructionsInput) (*model.AgentInstructions, error)
 	RenamePasskey(ctx context.Context, id string, name string) (bool, error)
 	RemovePasskey(ctx context.Context, id string) (bool, error)
+	ResolvePublishedContentByURL(ctx context.Context, input model.ResolvePublishedContentInput) (*model.PublishedContentLookup, error)
 	UpdateSiteReaderSettings(ctx context.Context, organizationID string, siteID string, input model.UpdateSiteReaderSettingsInput) (*model.SiteReaderSettings, error)
 	UpdateReusableContent(ctx context.Context, target model.ContentTarget, reusableContentID string, input model.UpdateReusableContentInput) (*domain.ReusableContentEdit, error)
 	CreateReusableContent(ctx context.Context, target model.ContentTarget, input model.CreateReusableContentInput) (*domain.ReusableContentEdit, error)
@@ -2141,6 +2170,7 @@ type MutationResolver interface {
 	SetSiteHostname(ctx context.Context, organizationID string, siteID string, hostname *string) (*model.CustomHostname, error)
 	RevalidateCustomHostname(ctx context.Context, hostname string) (*model.CustomHostname, error)
 	RemoveCustomHostname(ctx context.Context, hostname string) (bool, error)
+	TrackSiteEvents(ctx context.Context, organizationID string, siteID string, events model.JSON) (bool, error)
 	CreateSiteMcpServer(ctx context.Context, organizationID string, siteID string, input model.SiteMcpServerInput) (*model.SiteMcpServer, error)
 	UpdateSiteMcpServer(ctx context.Context, organizationID string, siteID string, siteMcpServerID string, input model.SiteMcpServerInput) (*model.SiteMcpServer, error)
 	DeleteSiteMcpServer(ctx context.Context, organizationID string, siteID string, siteMcpServerID string) (bool, error)
@@ -2309,6 +2339,7 @@ type SiteResolver interface {
 	AskRatings(ctx context.Context, obj *model.Site, days *int) (*model.AskRatingSummary, error)
 	ReaderSettings(ctx context.Context, obj *model.Site) (*model.SiteReaderSettings, error)
 	ShareLinks(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.ShareLink], error)
+	Insights(ctx context.Context, obj *model.Site, query model.JSON) (model.JSON, error)
 	McpServers(ctx context.Context, obj *model.Site, first *int, after *string) (*model.Connection[*model.SiteMcpServer], error)
 	McpServer(ctx context.Context, obj *model.Site, id string) (*model.SiteMcpServer, error)
 	AdaptiveSchema(ctx context.Context, obj *model.Site) (*model.SiteAdaptiveSchema, error)
@@ -5545,6 +5576,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RequestReviewers(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["input"].(model.RequestReviewersInput)), true
+	case "Mutation.resolvePublishedContentByUrl":
+		if e.ComplexityRoot.Mutation.ResolvePublishedContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resolvePublishedContentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResolvePublishedContentByURL(childComplexity, args["input"].(model.ResolvePublishedContentInput)), true
 	case "Mutation.restoreSpace":
 		if e.ComplexityRoot.Mutation.RestoreSpace == nil {
 			break
@@ -5677,6 +5719,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SubmitReview(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["input"].(model.SubmitReviewInput)), true
+	case "Mutation.trackSiteEvents":
+		if e.ComplexityRoot.Mutation.TrackSiteEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_trackSiteEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TrackSiteEvents(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["events"].(model.JSON)), true
 	case "Mutation.unpublishSite":
 		if e.ComplexityRoot.Mutation.UnpublishSite == nil {
 			break
@@ -7063,6 +7116,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PingResult.ServiceVisitorClaims(childComplexity), true
 
+	case "PublishedContentLookup.content":
+		if e.ComplexityRoot.PublishedContentLookup.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentLookup.Content(childComplexity), true
+	case "PublishedContentLookup.redirect":
+		if e.ComplexityRoot.PublishedContentLookup.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentLookup.Redirect(childComplexity), true
+
+	case "PublishedContentRedirect.redirect":
+		if e.ComplexityRoot.PublishedContentRedirect.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.Redirect(childComplexity), true
+	case "PublishedContentRedirect.target":
+		if e.ComplexityRoot.PublishedContentRedirect.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.Target(childComplexity), true
+
 	case "PublishedContentSite.customizations":
 		if e.ComplexityRoot.PublishedContentSite.Customizations == nil {
 			break
@@ -7597,6 +7676,79 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PublishedSite.Visibility(childComplexity), true
+
+	case "PublishedSiteContent.apiToken":
+		if e.ComplexityRoot.PublishedSiteContent.APIToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.APIToken(childComplexity), true
+	case "PublishedSiteContent.basePath":
+		if e.ComplexityRoot.PublishedSiteContent.BasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.BasePath(childComplexity), true
+	case "PublishedSiteContent.canonicalUrl":
+		if e.ComplexityRoot.PublishedSiteContent.CanonicalURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.CanonicalURL(childComplexity), true
+	case "PublishedSiteContent.complete":
+		if e.ComplexityRoot.PublishedSiteContent.Complete == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Complete(childComplexity), true
+	case "PublishedSiteContent.organization":
+		if e.ComplexityRoot.PublishedSiteContent.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Organization(childComplexity), true
+	case "PublishedSiteContent.pathname":
+		if e.ComplexityRoot.PublishedSiteContent.Pathname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Pathname(childComplexity), true
+	case "PublishedSiteContent.shareKey":
+		if e.ComplexityRoot.PublishedSiteContent.ShareKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.ShareKey(childComplexity), true
+	case "PublishedSiteContent.site":
+		if e.ComplexityRoot.PublishedSiteContent.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Site(childComplexity), true
+	case "PublishedSiteContent.siteBasePath":
+		if e.ComplexityRoot.PublishedSiteContent.SiteBasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteBasePath(childComplexity), true
+	case "PublishedSiteContent.siteSection":
+		if e.ComplexityRoot.PublishedSiteContent.SiteSection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteSection(childComplexity), true
+	case "PublishedSiteContent.siteSpace":
+		if e.ComplexityRoot.PublishedSiteContent.SiteSpace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteSpace(childComplexity), true
+	case "PublishedSiteContent.space":
+		if e.ComplexityRoot.PublishedSiteContent.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Space(childComplexity), true
 
 	case "PublishedSiteSpace.customization":
 		if e.ComplexityRoot.PublishedSiteSpace.Customization == nil {
@@ -9124,6 +9276,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.ID(childComplexity), true
+	case "Site.insights":
+		if e.ComplexityRoot.Site.Insights == nil {
+			break
+		}
+
+		args, err := ec.field_Site_insights_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Insights(childComplexity, args["query"].(model.JSON)), true
 	case "Site.mcpServer":
 		if e.ComplexityRoot.Site.McpServer == nil {
 			break
@@ -11451,6 +11614,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPublishIntegrationInput,
 		ec.unmarshalInputPutOpenAPISpecInput,
 		ec.unmarshalInputRequestReviewersInput,
+		ec.unmarshalInputResolvePublishedContentInput,
 		ec.unmarshalInputSAMLProviderInput,
 		ec.unmarshalInputSSORoleRuleInput,
 		ec.unmarshalInputSetTeamMemberInput,
@@ -11463,6 +11627,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSiteRedirectInput,
 		ec.unmarshalInputSiteSearchScope,
 		ec.unmarshalInputSiteVisitorInput,
+		ec.unmarshalInputSiteVisitorPayload,
 		ec.unmarshalInputSortSiteStructureInput,
 		ec.unmarshalInputStructurePointerInput,
 		ec.unmarshalInputStructurePositionInput,
@@ -11584,7 +11749,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/ask_rating.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/reusable_content_edit.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_mcp_server.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/ask_rating.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/reusable_content_edit.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_insights.graphqls" "schema/site_mcp_server.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -11672,6 +11837,7 @@ type PublishedURLs {
 	{Name: "schema/openapi.graphqls", Input: sourceData("schema/openapi.graphqls"), BuiltIn: false},
 	{Name: "schema/organization.graphqls", Input: sourceData("schema/organization.graphqls"), BuiltIn: false},
 	{Name: "schema/passkey.graphqls", Input: sourceData("schema/passkey.graphqls"), BuiltIn: false},
+	{Name: "schema/published_url.graphqls", Input: sourceData("schema/published_url.graphqls"), BuiltIn: false},
 	{Name: "schema/reader.graphqls", Input: sourceData("schema/reader.graphqls"), BuiltIn: false},
 	{Name: "schema/reusable_content.graphqls", Input: sourceData("schema/reusable_content.graphqls"), BuiltIn: false},
 	{Name: "schema/reusable_content_edit.graphqls", Input: sourceData("schema/reusable_content_edit.graphqls"), BuiltIn: false},
@@ -11681,6 +11847,7 @@ type PublishedURLs {
 	{Name: "schema/share_link.graphqls", Input: sourceData("schema/share_link.graphqls"), BuiltIn: false},
 	{Name: "schema/site.graphqls", Input: sourceData("schema/site.graphqls"), BuiltIn: false},
 	{Name: "schema/site_hostname.graphqls", Input: sourceData("schema/site_hostname.graphqls"), BuiltIn: false},
+	{Name: "schema/site_insights.graphqls", Input: sourceData("schema/site_insights.graphqls"), BuiltIn: false},
 	{Name: "schema/site_mcp_server.graphqls", Input: sourceData("schema/site_mcp_server.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing.graphqls", Input: sourceData("schema/site_publishing.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing_auth.graphqls", Input: sourceData("schema/site_publishing_auth.graphqls"), BuiltIn: false},
@@ -13323,6 +13490,26 @@ func (ec *executionContext) childFields_PingResult(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type PingResult", field.Name)
 }
 
+func (ec *executionContext) childFields_PublishedContentLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "redirect":
+		return ec.fieldContext_PublishedContentLookup_redirect(ctx, field)
+	case "content":
+		return ec.fieldContext_PublishedContentLookup_content(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedContentLookup", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedContentRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "target":
+		return ec.fieldContext_PublishedContentRedirect_target(ctx, field)
+	case "redirect":
+		return ec.fieldContext_PublishedContentRedirect_redirect(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedContentRedirect", field.Name)
+}
+
 func (ec *executionContext) childFields_PublishedContentSite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "site":
@@ -13555,6 +13742,36 @@ func (ec *executionContext) childFields_PublishedSite(ctx context.Context, field
 		return ec.fieldContext_PublishedSite_redirect(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedSite", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSiteContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "site":
+		return ec.fieldContext_PublishedSiteContent_site(ctx, field)
+	case "siteSection":
+		return ec.fieldContext_PublishedSiteContent_siteSection(ctx, field)
+	case "siteSpace":
+		return ec.fieldContext_PublishedSiteContent_siteSpace(ctx, field)
+	case "space":
+		return ec.fieldContext_PublishedSiteContent_space(ctx, field)
+	case "pathname":
+		return ec.fieldContext_PublishedSiteContent_pathname(ctx, field)
+	case "basePath":
+		return ec.fieldContext_PublishedSiteContent_basePath(ctx, field)
+	case "siteBasePath":
+		return ec.fieldContext_PublishedSiteContent_siteBasePath(ctx, field)
+	case "apiToken":
+		return ec.fieldContext_PublishedSiteContent_apiToken(ctx, field)
+	case "organization":
+		return ec.fieldContext_PublishedSiteContent_organization(ctx, field)
+	case "shareKey":
+		return ec.fieldContext_PublishedSiteContent_shareKey(ctx, field)
+	case "complete":
+		return ec.fieldContext_PublishedSiteContent_complete(ctx, field)
+	case "canonicalUrl":
+		return ec.fieldContext_PublishedSiteContent_canonicalUrl(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteContent", field.Name)
 }
 
 func (ec *executionContext) childFields_PublishedSiteSpace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14245,6 +14462,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_readerSettings(ctx, field)
 	case "shareLinks":
 		return ec.fieldContext_Site_shareLinks(ctx, field)
+	case "insights":
+		return ec.fieldContext_Site_insights(ctx, field)
 	case "mcpServers":
 		return ec.fieldContext_Site_mcpServers(ctx, field)
 	case "mcpServer":
@@ -17711,6 +17930,20 @@ func (ec *executionContext) field_Mutation_requestReviewers_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_resolvePublishedContentByUrl_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ResolvePublishedContentInput, error) {
+			return ec.unmarshalNResolvePublishedContentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐResolvePublishedContentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_restoreSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17996,6 +18229,36 @@ func (ec *executionContext) field_Mutation_submitReview_args(ctx context.Context
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_trackSiteEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "events",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["events"] = arg2
 	return args, nil
 }
 
@@ -20192,6 +20455,20 @@ func (ec *executionContext) field_Site_ask_args(ctx context.Context, rawArgs map
 		return nil, err
 	}
 	args["siteSpaceIds"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_insights_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
 	return args, nil
 }
 
@@ -33030,6 +33307,50 @@ func (ec *executionContext) fieldContext_Mutation_removePasskey(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_resolvePublishedContentByUrl(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resolvePublishedContentByUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResolvePublishedContentByURL(ctx, fc.Args["input"].(model.ResolvePublishedContentInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedContentLookup) graphql.Marshaler {
+			return ec.marshalNPublishedContentLookup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentLookup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resolvePublishedContentByUrl(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedContentLookup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resolvePublishedContentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_updateSiteReaderSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33904,6 +34225,50 @@ func (ec *executionContext) fieldContext_Mutation_removeCustomHostname(ctx conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_removeCustomHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_trackSiteEvents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_trackSiteEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TrackSiteEvents(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["events"].(model.JSON))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_trackSiteEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_trackSiteEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -40196,6 +40561,116 @@ func (ec *executionContext) fieldContext_PingResult_gitbookVisitorClaims(_ conte
 	return graphql.NewScalarFieldContext("PingResult", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PublishedContentLookup_redirect(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentLookup_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedContentRedirect) graphql.Marshaler {
+			return ec.marshalOPublishedContentRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentRedirect(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentLookup_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedContentRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentLookup_content(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentLookup_content(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Content, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedSiteContent) graphql.Marshaler {
+			return ec.marshalOPublishedSiteContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSiteContent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentLookup_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSiteContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentRedirect_target(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedContentRedirect_redirect(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _PublishedContentSite_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentSite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -42363,6 +42838,282 @@ func (ec *executionContext) fieldContext_PublishedSite_redirect(ctx context.Cont
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSiteContent_site(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteSection(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteSection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSection, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteSection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteSpace(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpace, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_space(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_pathname(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_pathname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pathname, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_pathname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_basePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_basePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_basePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteBasePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteBasePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteBasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteBasePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_apiToken(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_apiToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIToken, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_apiToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_organization(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Organization, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_shareKey(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_shareKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShareKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_shareKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_complete(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_complete(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Complete, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_complete(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublishedSiteContent_canonicalUrl(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_canonicalUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanonicalURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_canonicalUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _PublishedSiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *domain.PublishedSiteSpace) (ret graphql.Marshaler) {
@@ -49175,6 +49926,50 @@ func (ec *executionContext) fieldContext_Site_shareLinks(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Site_shareLinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_insights(ctx context.Context, field graphql.CollectedField, obj *model.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_insights(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Insights(ctx, obj, fc.Args["query"].(model.JSON))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_insights(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_insights_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -61348,6 +62143,50 @@ func (ec *executionContext) unmarshalInputRequestReviewersInput(ctx context.Cont
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputResolvePublishedContentInput(ctx context.Context, obj any) (model.ResolvePublishedContentInput, error) {
+	var it model.ResolvePublishedContentInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "redirectOnError", "visitor"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "redirectOnError":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redirectOnError"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RedirectOnError = data
+		case "visitor":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visitor"))
+			data, err := ec.unmarshalOSiteVisitorPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteVisitorPayload(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Visitor = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSAMLProviderInput(ctx context.Context, obj any) (model.SAMLProviderInput, error) {
 	var it model.SAMLProviderInput
 	if obj == nil {
@@ -61838,6 +62677,43 @@ func (ec *executionContext) unmarshalInputSiteVisitorInput(ctx context.Context, 
 				return it, err
 			}
 			it.Claims = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteVisitorPayload(ctx context.Context, obj any) (model.SiteVisitorPayload, error) {
+	var it model.SiteVisitorPayload
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"jwtToken", "unsignedClaims"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "jwtToken":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jwtToken"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.JwtToken = data
+		case "unsignedClaims":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unsignedClaims"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnsignedClaims = data
 		}
 	}
 	return it, nil
@@ -68669,6 +69545,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "resolvePublishedContentByUrl":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resolvePublishedContentByUrl(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "updateSiteReaderSettings":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSiteReaderSettings(ctx, field)
@@ -68805,6 +69688,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "removeCustomHostname":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeCustomHostname(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "trackSiteEvents":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_trackSiteEvents(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -71766,6 +72656,92 @@ func (ec *executionContext) _PingResult(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var publishedContentLookupImplementors = []string{"PublishedContentLookup"}
+
+func (ec *executionContext) _PublishedContentLookup(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentLookup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentLookupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContentLookup")
+		case "redirect":
+			out.Values[i] = ec._PublishedContentLookup_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "content":
+			out.Values[i] = ec._PublishedContentLookup_content(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedContentRedirectImplementors = []string{"PublishedContentRedirect"}
+
+func (ec *executionContext) _PublishedContentRedirect(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentRedirectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContentRedirect")
+		case "target":
+			out.Values[i] = ec._PublishedContentRedirect_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redirect":
+			out.Values[i] = ec._PublishedContentRedirect_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var publishedContentSiteImplementors = []string{"PublishedContentSite"}
 
 func (ec *executionContext) _PublishedContentSite(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentSite) graphql.Marshaler {
@@ -72924,6 +73900,99 @@ func (ec *executionContext) _PublishedSite(ctx context.Context, sel ast.Selectio
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishedSiteContentImplementors = []string{"PublishedSiteContent"}
+
+func (ec *executionContext) _PublishedSiteContent(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSiteContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSiteContent")
+		case "site":
+			out.Values[i] = ec._PublishedSiteContent_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSection":
+			out.Values[i] = ec._PublishedSiteContent_siteSection(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "siteSpace":
+			out.Values[i] = ec._PublishedSiteContent_siteSpace(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._PublishedSiteContent_space(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pathname":
+			out.Values[i] = ec._PublishedSiteContent_pathname(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "basePath":
+			out.Values[i] = ec._PublishedSiteContent_basePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteBasePath":
+			out.Values[i] = ec._PublishedSiteContent_siteBasePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "apiToken":
+			out.Values[i] = ec._PublishedSiteContent_apiToken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "organization":
+			out.Values[i] = ec._PublishedSiteContent_organization(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "shareKey":
+			out.Values[i] = ec._PublishedSiteContent_shareKey(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "complete":
+			out.Values[i] = ec._PublishedSiteContent_complete(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "canonicalUrl":
+			out.Values[i] = ec._PublishedSiteContent_canonicalUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -76709,6 +77778,44 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 					}
 				}()
 				res = ec._Site_shareLinks(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "insights":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Site_insights(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -84257,6 +85364,16 @@ func (ec *executionContext) unmarshalNPublishIntegrationInput2githubᚗcomᚋbin
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNPublishedContentLookup2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentLookup(ctx context.Context, sel ast.SelectionSet, v *model.PublishedContentLookup) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishedContentLookup(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPublishedContentSite2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentSite(ctx context.Context, sel ast.SelectionSet, v *model.PublishedContentSite) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -84573,6 +85690,11 @@ func (ec *executionContext) marshalNRequestedReviewerEdge2ᚖgithubᚗcomᚋbind
 		return graphql.Null
 	}
 	return ec._RequestedReviewerEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNResolvePublishedContentInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐResolvePublishedContentInput(ctx context.Context, v any) (model.ResolvePublishedContentInput, error) {
+	res, err := ec.unmarshalInputResolvePublishedContentInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNResolvedSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐResolvedSiteRedirect(ctx context.Context, sel ast.SelectionSet, v *model.ResolvedSiteRedirect) graphql.Marshaler {
@@ -87816,6 +88938,13 @@ func (ec *executionContext) marshalOPageType2ᚖgithubᚗcomᚋbinderyᚋbindery
 	return v
 }
 
+func (ec *executionContext) marshalOPublishedContentRedirect2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedContentRedirect(ctx context.Context, sel ast.SelectionSet, v *model.PublishedContentRedirect) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedContentRedirect(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOPublishedLocation2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚐPublishedLocation(ctx context.Context, sel ast.SelectionSet, v *domain.PublishedLocation) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -87835,6 +88964,13 @@ func (ec *executionContext) marshalOPublishedPageRef2ᚖgithubᚗcomᚋbindery�
 		return graphql.Null
 	}
 	return ec._PublishedPageRef(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPublishedSiteContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPublishedSiteContent(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSiteContent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedSiteContent(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOReusableContent2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐRevisionReusableContent(ctx context.Context, sel ast.SelectionSet, v *model.RevisionReusableContent) graphql.Marshaler {
@@ -88045,6 +89181,14 @@ func (ec *executionContext) unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋbindery
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputSiteVisitorInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSiteVisitorPayload2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteVisitorPayload(ctx context.Context, v any) (*model.SiteVisitorPayload, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteVisitorPayload(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -64,7 +64,7 @@ func (r *siteResolver) AdaptiveSchema(ctx context.Context, obj *model.Site) (*mo
 
 // AdaptiveTemplateConditions is the resolver for the adaptiveTemplateConditions field.
 func (r *siteResolver) AdaptiveTemplateConditions(ctx context.Context, obj *model.Site) ([]*model.SiteAdaptiveTemplateCondition, error) {
-	return r.App.SiteAdaptiveTemplateConditions(ctx, obj.OrganizationID, obj.ID)
+	return r.App.AdaptiveTemplateConditionsOf(ctx, obj)
 }
 
 // Customization is the resolver for the customization field.
@@ -74,17 +74,17 @@ func (r *siteResolver) Customization(ctx context.Context, obj *model.Site) (mode
 
 // SiteSpaceCustomization is the resolver for the siteSpaceCustomization field.
 func (r *siteResolver) SiteSpaceCustomization(ctx context.Context, obj *model.Site, siteSpaceID string) (model.JSON, error) {
-	return r.App.SiteSpaceCustomization(ctx, obj.OrganizationID, obj.ID, siteSpaceID)
+	return r.App.SiteSpaceCustomizationOf(ctx, obj, siteSpaceID)
 }
 
 // PublishedContent is the resolver for the publishedContent field.
 func (r *siteResolver) PublishedContent(ctx context.Context, obj *model.Site, shareKey *string) (*model.PublishedContentSite, error) {
-	return r.App.PublishedContentSite(ctx, obj.OrganizationID, obj.ID, shareKey)
+	return r.App.PublishedContentOf(ctx, obj, shareKey)
 }
 
 // PublishingPreview is the resolver for the publishingPreview field.
 func (r *siteResolver) PublishingPreview(ctx context.Context, obj *model.Site, siteSpace *string, claims model.JSON) (*model.SitePublishingPreview, error) {
-	return r.App.SitePublishingPreview(ctx, obj.OrganizationID, obj.ID, siteSpace, claims)
+	return r.App.PublishingPreviewOf(ctx, obj, siteSpace, claims)
 }
 
 // SearchContent is the resolver for the searchContent field.

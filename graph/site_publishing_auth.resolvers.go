@@ -28,5 +28,5 @@ func (r *queryResolver) PublishedSiteFallback(ctx context.Context, name string) 
 
 // PublishingAuth is the resolver for the publishingAuth field.
 func (r *siteResolver) PublishingAuth(ctx context.Context, obj *model.Site) (*model.SitePublishingAuth, error) {
-	return r.App.SitePublishingAuth(ctx, obj.OrganizationID, obj.ID)
+	return r.App.PublishingAuthOf(ctx, obj)
 }

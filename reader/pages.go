@@ -13,7 +13,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/bindery/bindery/domain"
-	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/model"
 )
 
@@ -95,7 +94,7 @@ func (h *Handler) servePage(w http.ResponseWriter, req *http.Request) {
 			http.Redirect(w, req, *to, http.StatusMovedPermanently)
 			return
 		}
-		h.fail(w, req, apperr.NotFoundf("page not found"))
+		h.notFoundPage(w, req, ps, path)
 		return
 	}
 	headers(w, ps.Indexable)

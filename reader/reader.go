@@ -94,6 +94,8 @@ func (h *Handler) Routes() http.Handler {
 	r.Get("/{name}/~files/{siteSpace}/{file}/{fname}", h.serveFile)
 	r.Get("/{name}/~search", h.serveSearch)
 	h.askRoutes(r)
+	r.Post("/{name}/~feedback", h.serveFeedback)
+	r.Get("/{name}/~view", h.servePageView)
 	r.Get("/{name}/robots.txt", h.serveRobots)
 	r.Get("/{name}/sitemap.xml", h.serveSitemap)
 	r.Get("/{name}/llms.txt", h.serveLLMs)

@@ -257,6 +257,10 @@ var matrix = []matrixCase{
 
 	{"GET", "/urls/content", contentReader, 200, func(f fixture) string { return "/urls/content?url=https://app.bindery.test/s/" + f.space + "/" }, "",
 		`query($su: String!) { contentByUrl(url: $su) { space { id } } }`},
+	{"GET", "/urls/published", anyone, 200, func(f fixture) string { return "/urls/published?url=https://bindery.test/sites/" + f.site + "/" }, "",
+		`mutation($pu: String!) { resolvePublishedContentByUrl(input: {url: $pu}) { content { siteSpace } } }`},
+	{"POST", "/urls/published", anyone, 200, fixed("/urls/published"), `{"url":"https://bindery.test/sites/SITE/"}`,
+		`mutation($pu: String!) { resolvePublishedContentByUrl(input: {url: $pu}) { content { siteSpace } } }`},
 	{"GET", "/urls/embed", anyone, 200, fixed("/urls/embed?url=https://127.0.0.1/"), "", `{ embedByUrl(url: "https://127.0.0.1/") { type } }`},
 	{"GET", "/custom-hostnames/{hostname}", siteEditor, 200, hostname, "", `query($h: String!) { customHostname(hostname: $h) { status } }`},
 	{"PATCH", "/custom-hostnames/{hostname}", siteEditor, 204, hostname, "", `mutation($h: String!) { revalidateCustomHostname(hostname: $h) { status } }`},
@@ -270,6 +274,11 @@ var matrix = []matrixCase{
 	{"PUT", "/orgs/{organizationId}/sites/{siteId}/adaptive-schema", siteEditor, 200, site("/adaptive-schema"), `{"jsonSchema":{"type":"object","properties":{},"additionalProperties":false}}`,
 		`mutation($o: ID!, $si: ID!) { updateSiteAdaptiveSchema(organizationId: $o, siteId: $si, jsonSchema: {type: "object", properties: {}, additionalProperties: false}) { updatedAt } }`},
 	{"GET", "/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions", insider, 200, site("/adaptive-schema/template-conditions"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { adaptiveTemplateConditions { condition } } } }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/insights/events", insider, 204, site("/insights/events"),
+		`{"events":[{"type":"page_view","session":{"visitorId":"v"},"location":{"url":"https://bindery.test/sites/x/","siteSection":null,"siteSpace":null,"siteShareKey":null,"space":null,"revision":null,"page":null}}]}`,
+		`mutation($o: ID!, $si: ID!) { trackSiteEvents(organizationId: $o, siteId: $si, events: [{type: "page_view", session: {}, location: {url: "https://bindery.test/sites/x/"}}]) }`},
+	{"POST", "/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate", insider, 200, site("/insights/events/aggregate"), `{"range":"last7Days","select":[{"column":"eventsCount"}]}`,
+		`query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { insights(query: {range: "last7Days", select: [{column: "eventsCount"}]}) } } }`},
 	{"GET", "/orgs/{organizationId}/sites/{siteId}/customization", insider, 200, site("/customization"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { customization } } }`},
 	{"PUT", "/orgs/{organizationId}/sites/{siteId}/customization", siteEditor, 200, site("/customization"), `{"title":"Styled"}`,
 		`mutation($o: ID!, $si: ID!) { updateSiteCustomization(organizationId: $o, siteId: $si, settings: {title: "Styled"}) }`},
@@ -419,7 +428,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 				if door == "rest" {
 					var body any
 					if c.body != "" {
-						body = strings.NewReplacer("SPECNEW", f.spec+"-new", "SPECSLUG", f.spec, "ORGID", f.org, "VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
+						body = strings.NewReplacer("SPECNEW", f.spec+"-new", "SPECSLUG", f.spec, "ORGID", f.org, "VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SITE", f.site, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
 					}
 					before := e.lastEventSeq()
 					if got := e.call(caller.Token, c.method, c.url(f), body); got.Status != want {
@@ -431,7 +440,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 					continue
 				}
 				g := e.gql(caller.Token, c.gql, map[string]any{"o": f.org, "u": f.victim, "a": f.admin, "i": f.invite, "s": f.space, "c": f.collection, "t": f.team,
-					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "rd": f.redirect, "mcp": f.mcpServer, "h": f.hostname, "su": "https://app.bindery.test/s/" + f.space + "/", "sc": f.section, "sg": f.group,
+					"si": f.site, "ss": f.siteSpace, "sl": f.shareLink, "rd": f.redirect, "mcp": f.mcpServer, "h": f.hostname, "su": "https://app.bindery.test/s/" + f.space + "/", "pu": "https://bindery.test/sites/" + f.site + "/", "sc": f.section, "sg": f.group,
 					"cr": f.changeRequest, "r": f.revision, "p": f.page, "d": f.document, "f": f.file, "rc": f.reusableContent,
 					"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 					"tr": f.translation, "ge": f.glossaryEntry,
@@ -484,7 +493,7 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 	if strings.Contains(path, "/git") { // a queued import: git/info has something to show
 		e.call(admin.Token, "POST", "/spaces/"+f.space+"/git/import", `{"url":"https://93.184.216.34/docs.git","ref":"refs/heads/main"}`).want(http.StatusNoContent)
 	}
-	if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") || strings.Contains(path, "/custom-hostnames") {
+	if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") || strings.Contains(path, "/custom-hostnames") || path == "/urls/published" {
 		var published string
 		f.site, f.siteSpace, f.shareLink, published = e.matrixSite(admin, orgID)
 		if f.space == "" {
@@ -611,6 +620,9 @@ var unevented = map[string]string{
 	"POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move":     "the matrix moves the group before itself: it stays where it is",
 	"POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections": "the matrix's section is in the group already: it stays where it is",
 	"DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization":    "the matrix's site space has no overrides: there are none to remove",
+	"POST /orgs/{organizationId}/sites/{siteId}/insights/events":                              "visitors' events are the site's insights, kept apart from the organization's stream of changes",
+	"POST /orgs/{organizationId}/sites/{siteId}/insights/events/aggregate":                    "a read: it counts events and changes nothing",
+	"POST /urls/published": "a look-up: the short-lived read token it answers with is the caller's own",
 }
 
 // lastEventSeq is the sequence of the newest event of the test's database.

@@ -104,7 +104,7 @@ func (e *env) matrixTokens(admin account, orgID string) (readToken, spaceToken a
 // included); the confined one sees no content outside its space (404, or 204 for deletes), may
 // read the organization itself like any member, and does nothing else.
 func expectFor(c matrixCase, role string) int {
-	read := c.method == "GET" || asks(c) || computes(c)
+	read := c.method == "GET" || asks(c) || computes(c) || aggregates(c)
 	switch role {
 	case "read-token":
 		if read {

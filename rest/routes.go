@@ -170,6 +170,7 @@ func (a *api) table() []Route {
 	routes = append(routes, a.sitePublishingAuthRoutes()...)
 	routes = append(routes, a.customHostnameRoutes()...)
 	routes = append(routes, a.urlRoutes()...)
+	routes = append(routes, a.siteInsightsRoutes()...)
 	routes = append(routes, a.translationRoutes()...)
 	routes = append(routes, a.gitSyncRoutes()...)
 	routes = append(routes, a.openAPIRoutes()...)

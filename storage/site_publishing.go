@@ -137,3 +137,20 @@ func (s *Store) DeleteSiteSpaceCustomization(ctx context.Context, siteID, siteSp
 	n, _ := res.RowsAffected()
 	return n > 0, nil
 }
+
+// SiteAdaptiveSchemasOf reads several sites' adaptive schemas, by site id (sites without one are
+// absent): one statement.
+func (s *Store) SiteAdaptiveSchemasOf(ctx context.Context, siteIDs []string) (map[string]*SiteAdaptiveSchema, error) {
+	out := make(map[string]*SiteAdaptiveSchema, len(siteIDs))
+	if len(siteIDs) == 0 {
+		return out, nil
+	}
+	var rows []*SiteAdaptiveSchema
+	if err := s.rdb.NewSelect().Model(&rows).Where("sas.site_id IN (?)", bun.List(siteIDs)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read site adaptive schemas: %w", translate(err))
+	}
+	for _, r := range rows {
+		out[r.SiteID] = r
+	}
+	return out, nil
+}

@@ -59,3 +59,44 @@ func (s *Store) SaveSiteReaderSettings(ctx context.Context, in *SiteReaderSettin
 	}
 	return nil
 }
+
+// SiteReaderSettingsMany reads several sites' reader settings, by site id; a site without any
+// gets the zero value. One statement.
+func (s *Store) SiteReaderSettingsMany(ctx context.Context, siteIDs []string) (map[string]*SiteReaderSettings, error) {
+	out := make(map[string]*SiteReaderSettings, len(siteIDs))
+	for _, id := range siteIDs {
+		out[id] = &SiteReaderSettings{SiteID: id}
+	}
+	if len(siteIDs) == 0 {
+		return out, nil
+	}
+	var rows []*SiteReaderSettings
+	if err := s.db.NewSelect().Model(&rows).Where("srs.site_id IN (?)", bun.List(siteIDs)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read site reader settings: %w", translate(err))
+	}
+	for _, r := range rows {
+		out[r.SiteID] = r
+	}
+	return out, nil
+}
+
+// EnsureSigningKeys gives the sites of settings that have no signing key the key proposed in
+// each (SigningKey set by the caller), in one statement, and reads back what is stored: a key
+// another request stored first wins, so every caller sees the same key. settings holds each
+// site's OrganizationID. Two statements whatever the number of sites.
+func (s *Store) EnsureSigningKeys(ctx context.Context, settings []*SiteReaderSettings) (map[string]*SiteReaderSettings, error) {
+	if len(settings) == 0 {
+		return map[string]*SiteReaderSettings{}, nil
+	}
+	ids := make([]string, len(settings))
+	for i, r := range settings {
+		ids[i] = r.SiteID
+	}
+	_, err := s.db.NewInsert().Model(&settings).
+		On("CONFLICT (site_id) DO UPDATE").Set("signing_key = EXCLUDED.signing_key, updated_at = EXCLUDED.updated_at").
+		Where("srs.signing_key IS NULL").Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("save signing keys: %w", translate(err))
+	}
+	return s.SiteReaderSettingsMany(ctx, ids)
+}

@@ -91,3 +91,20 @@ func (s *Store) DeleteSiteRedirect(ctx context.Context, siteID, id string) (bool
 	n, _ := res.RowsAffected()
 	return n > 0, nil
 }
+
+// SiteRedirectPages lists the same page of several sites' redirects by source, by site id;
+// search keeps those whose source holds it. One statement for the page (two with totals),
+// whatever the number of sites. Errors: ErrInvalidCursor.
+func (s *Store) SiteRedirectPages(ctx context.Context, siteIDs []string, search string, page Window) (map[string]List[*SiteRedirect], error) {
+	key := sortKey{name: "siteRedirects", column: "sr.source", idCol: "sr.id"}
+	filter := func(q *bun.SelectQuery) *bun.SelectQuery {
+		if search != "" {
+			q = q.Where(`sr.source LIKE ? ESCAPE '\'`, containsPattern(search))
+		}
+		return q
+	}
+	return paginateEach(ctx, s.rdb, key, page, "sr.site_id", siteIDs,
+		func(q *bun.SelectQuery) *bun.SelectQuery { return filter(q).ColumnExpr("sr.*") },
+		func(r *SiteRedirect) (time.Time, string, string) { return time.Time{}, r.Source, r.ID },
+		func(r *SiteRedirect) string { return r.SiteID })
+}

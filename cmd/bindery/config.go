@@ -41,6 +41,7 @@ type serveConfig struct {
 	WebhookAllowPrivate bool
 	WebhookDisableAfter time.Duration
 	EventRetention      time.Duration
+	InsightsRetention   time.Duration
 
 	AI        aiConfig
 	Translate translateConfig
@@ -180,6 +181,7 @@ func (c *config) serveFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "webhook-allow-private", Sources: cli.EnvVars("BINDERY_WEBHOOK_ALLOW_PRIVATE"), Destination: &s.WebhookAllowPrivate, Usage: "let webhooks be delivered to loopback, private and link-local addresses (default: refused)"},
 		&cli.DurationFlag{Name: "webhook-disable-after", Value: 72 * time.Hour, Sources: cli.EnvVars("BINDERY_WEBHOOK_DISABLE_AFTER"), Destination: &s.WebhookDisableAfter, Usage: "disable a webhook endpoint that has failed without a success for this long"},
 		&cli.DurationFlag{Name: "event-retention", Value: 365 * 24 * time.Hour, Sources: cli.EnvVars("BINDERY_EVENT_RETENTION"), Destination: &s.EventRetention, Usage: "how long events (the audit log) are kept; 0 keeps them for good"},
+		&cli.DurationFlag{Name: "insights-retention", Value: 400 * 24 * time.Hour, Sources: cli.EnvVars("BINDERY_INSIGHTS_RETENTION"), Destination: &s.InsightsRetention, Usage: "how long sites' visitor events (insights) are kept; 0 keeps them for good"},
 		// What operators watch.
 		&cli.StringFlag{Name: "metrics-addr", Sources: cli.EnvVars("BINDERY_METRICS_ADDR"), Destination: &s.Ops.MetricsAddr,
 			Usage: `where GET /metrics (Prometheus) is served: empty for the main listener, a HOST:PORT of its own, or "off"`},

@@ -217,6 +217,7 @@ func open(ctx context.Context, cmd *cli.Command, c *config) (*domain.App, func()
 		res.Settings.Webhooks = domain.WebhookSettings{Fetch: safefetch.Policy{AllowHTTP: c.Serve.WebhookAllowHTTP, AllowPrivate: c.Serve.WebhookAllowPrivate},
 			DisableAfter: c.Serve.WebhookDisableAfter}
 		res.Settings.EventRetention = c.Serve.EventRetention
+		res.Settings.InsightsRetention = c.Serve.InsightsRetention
 		res.Blobs = blobs
 	}
 	return res, func() { store.Close(); closeBlobs() }, nil

@@ -4,6 +4,8 @@ package loader
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"testing"
 	"time"
 
@@ -40,6 +42,16 @@ type Loaders struct {
 	// SiteCustomizations loads sites' customizations and their site spaces' overrides, keyed by
 	// site id.
 	SiteCustomizations Batch[string, *storage.SiteCustomizationSet]
+	// SiteAdaptiveSchemas loads sites' adaptive schemas, keyed by site id (absent: none set).
+	SiteAdaptiveSchemas Batch[string, *storage.SiteAdaptiveSchema]
+	// SiteRedirects loads one page of sites' redirects, keyed by site, search and page.
+	SiteRedirects Batch[SiteRedirectsKey, storage.List[*storage.SiteRedirect]]
+	// SiteReaderSettings loads sites' reader settings, keyed by site id (zero values for sites
+	// without any).
+	SiteReaderSettings Batch[string, *storage.SiteReaderSettings]
+	// SigningKeys loads sites' reader settings with a signing key, generating (and storing, in
+	// one statement) the keys of sites that have none: the key is created when first read.
+	SigningKeys Batch[SiteKey, *storage.SiteReaderSettings]
 	// PageContents loads pages' markdown, keyed by content id.
 	PageContents Batch[string, string]
 	// ChangeRequestCounts loads spaces' change request counts by status, keyed by space id.
@@ -81,6 +93,15 @@ type MemberTeamsKey struct {
 	OrganizationID, UserID, Title string
 	Window                        storage.Window
 }
+
+// SiteRedirectsKey names one page of a site's redirects whose source holds Search.
+type SiteRedirectsKey struct {
+	SiteID, Search string
+	Window         storage.Window
+}
+
+// SiteKey names a site within its organization.
+type SiteKey struct{ OrganizationID, ID string }
 
 // TeamKey names a team within its organization.
 type TeamKey struct{ OrganizationID, ID string }
@@ -158,6 +179,50 @@ func (l *Loaders) Init(store *storage.Store) {
 	}, batchWait)
 	l.SiteCustomizations.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]*storage.SiteCustomizationSet, error) {
 		return l.store.SiteCustomizationsOf(ctx, ids)
+	}, batchWait)
+	l.SiteAdaptiveSchemas.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]*storage.SiteAdaptiveSchema, error) {
+		return l.store.SiteAdaptiveSchemasOf(ctx, ids)
+	}, batchWait)
+	l.SiteRedirects.init(l, func(ctx context.Context, l *Loaders, keys []SiteRedirectsKey) (map[SiteRedirectsKey]storage.List[*storage.SiteRedirect], error) {
+		return pagesOf(keys, func(k SiteRedirectsKey) (string, storage.Window, string) { return k.Search, k.Window, k.SiteID },
+			func(search string, page storage.Window, sites []string) (map[string]storage.List[*storage.SiteRedirect], error) {
+				return l.store.SiteRedirectPages(ctx, sites, search, page)
+			})
+	}, batchWait)
+	l.SiteReaderSettings.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]*storage.SiteReaderSettings, error) {
+		return l.store.SiteReaderSettingsMany(ctx, ids)
+	}, batchWait)
+	l.SigningKeys.init(l, func(ctx context.Context, l *Loaders, keys []SiteKey) (map[SiteKey]*storage.SiteReaderSettings, error) {
+		ids := make([]string, len(keys))
+		for i, k := range keys {
+			ids[i] = k.ID
+		}
+		found, err := l.store.SiteReaderSettingsMany(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		var missing []*storage.SiteReaderSettings
+		for _, k := range keys {
+			if s := found[k.ID]; s.SigningKey == nil {
+				key := NewSigningKey()
+				s.OrganizationID, s.SigningKey, s.UpdatedAt = k.OrganizationID, &key, time.Now().UTC()
+				missing = append(missing, s)
+			}
+		}
+		if len(missing) > 0 {
+			stored, err := l.store.EnsureSigningKeys(ctx, missing)
+			if err != nil {
+				return nil, err
+			}
+			for id, s := range stored {
+				found[id] = s
+			}
+		}
+		out := make(map[SiteKey]*storage.SiteReaderSettings, len(keys))
+		for _, k := range keys {
+			out[k] = found[k.ID]
+		}
+		return out, nil
 	}, batchWait)
 	l.PageContents.init(l, func(ctx context.Context, l *Loaders, ids []string) (map[string]string, error) {
 		return l.store.PageMarkdown(ctx, ids)
@@ -361,4 +426,11 @@ func Missing() {
 	if testing.Testing() {
 		panic("no request state in the context: install one (REST's server, the GraphQL handler, Resolver.WithRequestState)")
 	}
+}
+
+// NewSigningKey is a new random HS256 key for a site's visitor tokens: 32 bytes, base64url.
+func NewSigningKey() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return base64.RawURLEncoding.EncodeToString(b)
 }

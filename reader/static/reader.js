@@ -1,5 +1,6 @@
-// The reader's little JavaScript: everything works without it; it adds tabs that switch, a "/"
-// shortcut to the search box, and remembers which tab a reader chose.
+// The reader's little JavaScript: everything works without it; it adds tabs that switch, the
+// Ctrl-K, Cmd-K and "/" shortcuts to the search box, a menu button for the page list on phones,
+// copy buttons on code blocks, and remembers which theme a reader chose.
 (function () {
   "use strict";
   // Light, dark or the system's: the site sets the default (data-theme); a visitor's choice is
@@ -93,11 +94,64 @@
       code.hidden = true;
     });
   }
+  // Insights: one view of this page, as an image of the site's own origin (nothing else may be
+  // fetched); none for a visitor who asks not to be tracked.
+  var view = document.body.getAttribute("data-view");
+  if (view && navigator.doNotTrack !== "1" && !navigator.globalPrivacyControl) {
+    new Image().src = view + "?u=" + encodeURIComponent(location.href.split("#")[0]) + "&r=" + encodeURIComponent(document.referrer || "");
+  }
+  // Search: Ctrl-K or Cmd-K anywhere, "/" outside a text field, focuses the search box.
   document.addEventListener("keydown", function (e) {
     var q = document.getElementById("q");
-    if (e.key === "/" && q && document.activeElement !== q && !/INPUT|TEXTAREA/.test(document.activeElement.tagName)) {
+    if (!q) return;
+    var typing = /INPUT|TEXTAREA|SELECT/.test(document.activeElement.tagName) || document.activeElement.isContentEditable;
+    var chord = (e.ctrlKey || e.metaKey) && !e.altKey && (e.key === "k" || e.key === "K");
+    if (chord || (e.key === "/" && !typing && document.activeElement !== q)) {
       e.preventDefault();
       q.focus();
+      q.select();
     }
   });
+  // Phones: the page list folds behind a menu button (without this script it sits above the
+  // content, as before).
+  var menu = document.querySelector("[data-menu-toggle]"), sidebar = document.getElementById("sidebar");
+  if (menu && sidebar) {
+    document.documentElement.classList.add("has-menu");
+    menu.hidden = false;
+    menu.addEventListener("click", function () {
+      var open = sidebar.classList.toggle("open");
+      menu.setAttribute("aria-expanded", open ? "true" : "false");
+      if (open) { var first = sidebar.querySelector("a"); if (first) first.focus(); }
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && sidebar.classList.contains("open")) {
+        sidebar.classList.remove("open");
+        menu.setAttribute("aria-expanded", "false");
+        menu.focus();
+      }
+    });
+  }
+  // Code blocks: a button copies the code (without line numbers) to the clipboard.
+  if (navigator.clipboard) {
+    document.querySelectorAll("pre > code").forEach(function (code) {
+      var pre = code.parentNode;
+      if (pre.parentNode.classList.contains("diagram") || pre.closest("figure[data-diagram]")) return;
+      var wrap = document.createElement("div");
+      wrap.className = "code-wrap";
+      pre.parentNode.insertBefore(wrap, pre);
+      wrap.appendChild(pre);
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "copy-code";
+      b.textContent = "Copy";
+      b.setAttribute("aria-label", "Copy the code");
+      b.addEventListener("click", function () {
+        navigator.clipboard.writeText(code.textContent).then(function () {
+          b.textContent = "Copied";
+          setTimeout(function () { b.textContent = "Copy"; }, 1500);
+        }, function () { b.textContent = "Copy failed"; });
+      });
+      wrap.appendChild(b);
+    });
+  }
 })();
