@@ -488,30 +488,12 @@ func (r *App) RecordPageFeedback(ctx context.Context, name string, visitor *mode
 	if err != nil {
 		return err
 	}
-	nothing := apperr.NotFoundf("page not found")
-	path, ok := strings.CutPrefix(pageURL, ps.URL)
-	if !ok || len(pageURL) > maxEventURL {
-		return nothing
-	}
-	loc := r.PublishedAt(ps, path)
-	if loc == nil {
-		return nothing
-	}
-	sp := loc.SiteSpace
-	t, err := r.treeOf(ctx, sp)
+	sp, page, _, err := r.visitedPage(ctx, ps, pageURL)
 	if err != nil {
 		return err
 	}
-	var page *model.RevisionPage
-	if loc.PagePath == "" {
-		if len(t.listed) > 0 {
-			page = t.listed[0]
-		}
-	} else {
-		page = t.byPath[loc.PagePath]
-	}
-	if page == nil || page.Type != model.PageTypeDocument {
-		return nothing
+	if page.Type != model.PageTypeDocument {
+		return apperr.NotFoundf("page not found")
 	}
 	style, err := r.PublishedSiteSpaceCustomization(ctx, sp)
 	if err != nil {
@@ -521,7 +503,7 @@ func (r *App) RecordPageFeedback(ctx context.Context, name string, visitor *mode
 		Feedback struct{ Enabled bool } `json:"feedback"`
 	}
 	if json.Unmarshal(style, &settings) != nil || !settings.Feedback.Enabled {
-		return nothing
+		return apperr.NotFoundf("page not found")
 	}
 	session := &model.SiteInsightsEventSession{}
 	if private {
@@ -537,6 +519,32 @@ func (r *App) RecordPageFeedback(ctx context.Context, name string, visitor *mode
 	return r.recordSiteEvents(ctx, ps.orgID, ps.ID, []model.SiteInsightsEvent{ev}, client)
 }
 
+// visitedPage finds the page a published URL of the site shows its visitor, with its site space
+// and its site-relative path (without query or fragment). Errors: NotFound (a URL elsewhere, or
+// one that shows nothing).
+func (r *App) visitedPage(ctx context.Context, ps *PublishedSite, pageURL string) (*PublishedSiteSpace, *model.RevisionPage, string, error) {
+	nothing := apperr.NotFoundf("page not found")
+	path, ok := strings.CutPrefix(pageURL, ps.URL)
+	if !ok || len(pageURL) > maxEventURL {
+		return nil, nil, "", nothing
+	}
+	path, _, _ = strings.Cut(path, "#")
+	path, _, _ = strings.Cut(path, "?")
+	loc := r.PublishedAt(ps, path)
+	if loc == nil {
+		return nil, nil, "", nothing
+	}
+	t, err := r.treeOf(ctx, loc.SiteSpace)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	page := t.pageAt(loc.PagePath)
+	if page == nil {
+		return nil, nil, "", nothing
+	}
+	return loc.SiteSpace, page, path, nil
+}
+
 // RecordPageView records a visitor's view of a page of the site published under name (the
 // reader's beacon, sent by its script once a page is shown): a page_view event counted by the
 // site's insights. Only what the visitor sees counts: a page path that shows nothing is refused.
@@ -547,32 +555,9 @@ func (r *App) RecordPageView(ctx context.Context, name string, visitor *model.Si
 	if err != nil {
 		return err
 	}
-	nothing := apperr.NotFoundf("page not found")
-	path, ok := strings.CutPrefix(pageURL, ps.URL)
-	if !ok || len(pageURL) > maxEventURL {
-		return nothing
-	}
-	path, _, _ = strings.Cut(path, "#")
-	path, _, _ = strings.Cut(path, "?")
-	loc := r.PublishedAt(ps, path)
-	if loc == nil {
-		return nothing
-	}
-	sp := loc.SiteSpace
-	t, err := r.treeOf(ctx, sp)
+	sp, page, path, err := r.visitedPage(ctx, ps, pageURL)
 	if err != nil {
 		return err
-	}
-	var page *model.RevisionPage
-	if loc.PagePath == "" {
-		if len(t.listed) > 0 {
-			page = t.listed[0]
-		}
-	} else {
-		page = t.byPath[loc.PagePath]
-	}
-	if page == nil {
-		return nothing
 	}
 	style, err := r.PublishedSiteSpaceCustomization(ctx, sp)
 	if err != nil {

@@ -14,16 +14,7 @@ import (
 // doors (package doors).
 
 // forbidden reports why rest may not reach the package at path; "" when it may.
-func forbidden(path string) string {
-	switch {
-	case path == "github.com/bindery/bindery/graph" || strings.HasPrefix(path, "github.com/bindery/bindery/graph/"),
-		path == "github.com/bindery/bindery/reader", path == "github.com/bindery/bindery/doors":
-		return "another door"
-	case strings.HasPrefix(path, "github.com/99designs/gqlgen"), strings.HasPrefix(path, "github.com/vektah/gqlparser"):
-		return "GraphQL's executor"
-	}
-	return ""
-}
+var forbidden = layering.OtherDoors("github.com/bindery/bindery/rest")
 
 // isStorage reports whether path is a storage package, which rest may reach through the domain
 // but not import.

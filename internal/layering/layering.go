@@ -46,3 +46,21 @@ func Violations(t testing.TB, pattern string, least int, forbidden func(path str
 	}
 	return out
 }
+
+// OtherDoors forbids, to the door self (a package path), the other doors of the server (the
+// graph, REST, the reader, the package that mounts them) and GraphQL's executor: a door reaches
+// the application through the domain alone.
+func OtherDoors(self string) func(path string) string {
+	const mod = "github.com/bindery/bindery/"
+	return func(path string) string {
+		switch {
+		case path == self:
+			return ""
+		case path == mod+"graph" || strings.HasPrefix(path, mod+"graph/"), path == mod+"rest", path == mod+"reader", path == mod+"doors":
+			return "another door"
+		case strings.HasPrefix(path, "github.com/99designs/gqlgen"), strings.HasPrefix(path, "github.com/vektah/gqlparser"):
+			return "GraphQL's executor"
+		}
+		return ""
+	}
+}
