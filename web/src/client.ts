@@ -1,4 +1,5 @@
-import { Client, fetchExchange } from 'urql';
+import { Client, fetchExchange, subscriptionExchange } from 'urql';
+import { createClient as createLiveClient } from 'graphql-ws';
 import { cacheExchange } from '@urql/exchange-graphcache';
 import { persistedExchange } from '@urql/exchange-persisted';
 import type { DocumentNode } from 'graphql';
@@ -7,6 +8,15 @@ import type { DocumentNode } from 'graphql';
 // one of them: a page keeps its id across revisions while its content differs, so it must never
 // be shared between the space's revision and a change request's.
 const embedded = () => null;
+
+// Live updates: graphql-ws over a websocket to /graphql on the app's own origin (the session
+// cookie goes with the handshake). It connects on the first subscription, and reconnects itself.
+const live = createLiveClient({
+  url: () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
+  lazy: true,
+  retryAttempts: Infinity,
+  shouldRetry: () => true,
+});
 
 export const client = new Client({
   url: '/graphql',
@@ -27,9 +37,18 @@ export const client = new Client({
     persistedExchange({
       enforcePersistedQueries: true,
       enableForMutation: true,
+      enableForSubscriptions: true,
       preferGetForPersistedQueries: false,
       generateHash: async (_query: string, document: DocumentNode) =>
         (document as DocumentNode & { __meta__?: { hash?: string } }).__meta__?.hash ?? '',
+    }),
+    // A subscription names its persisted document by hash too: its text is never sent.
+    subscriptionExchange({
+      forwardSubscription: (request) => ({
+        subscribe: (sink) => ({
+          unsubscribe: live.subscribe({ query: request.query ?? '', variables: request.variables, extensions: request.extensions }, sink),
+        }),
+      }),
     }),
     fetchExchange,
   ],

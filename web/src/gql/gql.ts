@@ -18,6 +18,8 @@ type Documents = {
     "\n  mutation SavePage($spaceId: ID!, $changeRequestId: ID!, $pageId: ID!, $title: String, $markdown: String) {\n    updatePage(target: { spaceId: $spaceId, changeRequestId: $changeRequestId }, pageId: $pageId, input: { title: $title, markdown: $markdown }) {\n      revision { id }\n      page { id title path }\n    }\n  }\n": typeof types.SavePageDocument,
     "\n  fragment ChangeRequestRow on ChangeRequest { id number subject status createdAt updatedAt outdated createdBy { id displayName } }\n": typeof types.ChangeRequestRowFragmentDoc,
     "\n  query ChangeRequestList($spaceId: ID!, $status: ChangeRequestStatus) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      changeRequestList(first: 100, status: $status) { totalCount nodes { ...ChangeRequestRow } }\n    }\n  }\n": typeof types.ChangeRequestListDocument,
+    "\n  subscription SpaceChangesLive($spaceId: ID!) { spaceEvents(spaceId: $spaceId) { id type } }\n": typeof types.SpaceChangesLiveDocument,
+    "\n  subscription ChangeRequestLive($spaceId: ID!, $changeRequestId: ID!) { changeRequestEvents(spaceId: $spaceId, changeRequestId: $changeRequestId) { id type } }\n": typeof types.ChangeRequestLiveDocument,
     "\n  query ChangeRequestScreen($spaceId: ID!, $number: ID!, $path: String!, $withPage: Boolean!) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      permissions { edit merge }\n      content { ...PageTree }\n      changeRequest(id: $number) {\n        ...ChangeRequestRow\n        content {\n          ...PageTree\n          pageByPath(path: $path) @include(if: $withPage) { ...PageView }\n        }\n      }\n    }\n  }\n": typeof types.ChangeRequestScreenDocument,
     "\n  mutation MergeChangeRequest($spaceId: ID!, $changeRequestId: ID!) {\n    mergeChangeRequest(spaceId: $spaceId, changeRequestId: $changeRequestId) { revision result }\n  }\n": typeof types.MergeChangeRequestDocument,
     "\n  query Home {\n    organizations(first: 1) { nodes { id urls { app } } }\n  }\n": typeof types.HomeDocument,
@@ -30,12 +32,15 @@ type Documents = {
     "\n  fragment PageView on RevisionPage { id type title description path document }\n": typeof types.PageViewFragmentDoc,
     "\n  query SpaceScreen($spaceId: ID!, $path: String!, $withPage: Boolean!) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization changeRequestsOpen editMode\n      permissions { edit }\n      content {\n        ...PageTree\n        pageByPath(path: $path) @include(if: $withPage) { ...PageView }\n      }\n    }\n  }\n": typeof types.SpaceScreenDocument,
     "\n  mutation CreateChangeRequest($spaceId: ID!, $subject: String) {\n    createChangeRequest(spaceId: $spaceId, input: { subject: $subject }) { id number subject status urls { app } }\n  }\n": typeof types.CreateChangeRequestDocument,
+    "\n  subscription SpaceLive($spaceId: ID!) { spaceEvents(spaceId: $spaceId) { id type } }\n": typeof types.SpaceLiveDocument,
 };
 const documents: Documents = {
     "\n  query EditPage($spaceId: ID!, $number: ID!, $path: String!) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      changeRequest(id: $number) {\n        id number subject status\n        content {\n          ...PageTree\n          pageByPath(path: $path) { id type title path document }\n          files(first: 1000) { nodes { id name } }\n        }\n      }\n    }\n  }\n": types.EditPageDocument,
     "\n  mutation SavePage($spaceId: ID!, $changeRequestId: ID!, $pageId: ID!, $title: String, $markdown: String) {\n    updatePage(target: { spaceId: $spaceId, changeRequestId: $changeRequestId }, pageId: $pageId, input: { title: $title, markdown: $markdown }) {\n      revision { id }\n      page { id title path }\n    }\n  }\n": types.SavePageDocument,
     "\n  fragment ChangeRequestRow on ChangeRequest { id number subject status createdAt updatedAt outdated createdBy { id displayName } }\n": types.ChangeRequestRowFragmentDoc,
     "\n  query ChangeRequestList($spaceId: ID!, $status: ChangeRequestStatus) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      changeRequestList(first: 100, status: $status) { totalCount nodes { ...ChangeRequestRow } }\n    }\n  }\n": types.ChangeRequestListDocument,
+    "\n  subscription SpaceChangesLive($spaceId: ID!) { spaceEvents(spaceId: $spaceId) { id type } }\n": types.SpaceChangesLiveDocument,
+    "\n  subscription ChangeRequestLive($spaceId: ID!, $changeRequestId: ID!) { changeRequestEvents(spaceId: $spaceId, changeRequestId: $changeRequestId) { id type } }\n": types.ChangeRequestLiveDocument,
     "\n  query ChangeRequestScreen($spaceId: ID!, $number: ID!, $path: String!, $withPage: Boolean!) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      permissions { edit merge }\n      content { ...PageTree }\n      changeRequest(id: $number) {\n        ...ChangeRequestRow\n        content {\n          ...PageTree\n          pageByPath(path: $path) @include(if: $withPage) { ...PageView }\n        }\n      }\n    }\n  }\n": types.ChangeRequestScreenDocument,
     "\n  mutation MergeChangeRequest($spaceId: ID!, $changeRequestId: ID!) {\n    mergeChangeRequest(spaceId: $spaceId, changeRequestId: $changeRequestId) { revision result }\n  }\n": types.MergeChangeRequestDocument,
     "\n  query Home {\n    organizations(first: 1) { nodes { id urls { app } } }\n  }\n": types.HomeDocument,
@@ -48,6 +53,7 @@ const documents: Documents = {
     "\n  fragment PageView on RevisionPage { id type title description path document }\n": types.PageViewFragmentDoc,
     "\n  query SpaceScreen($spaceId: ID!, $path: String!, $withPage: Boolean!) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization changeRequestsOpen editMode\n      permissions { edit }\n      content {\n        ...PageTree\n        pageByPath(path: $path) @include(if: $withPage) { ...PageView }\n      }\n    }\n  }\n": types.SpaceScreenDocument,
     "\n  mutation CreateChangeRequest($spaceId: ID!, $subject: String) {\n    createChangeRequest(spaceId: $spaceId, input: { subject: $subject }) { id number subject status urls { app } }\n  }\n": types.CreateChangeRequestDocument,
+    "\n  subscription SpaceLive($spaceId: ID!) { spaceEvents(spaceId: $spaceId) { id type } }\n": types.SpaceLiveDocument,
 };
 
 /**
@@ -80,6 +86,14 @@ export function graphql(source: "\n  fragment ChangeRequestRow on ChangeRequest 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ChangeRequestList($spaceId: ID!, $status: ChangeRequestStatus) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      changeRequestList(first: 100, status: $status) { totalCount nodes { ...ChangeRequestRow } }\n    }\n  }\n"): (typeof documents)["\n  query ChangeRequestList($spaceId: ID!, $status: ChangeRequestStatus) {\n    ...OrganizationSwitcher\n    space(id: $spaceId) {\n      id title organization\n      changeRequestList(first: 100, status: $status) { totalCount nodes { ...ChangeRequestRow } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription SpaceChangesLive($spaceId: ID!) { spaceEvents(spaceId: $spaceId) { id type } }\n"): (typeof documents)["\n  subscription SpaceChangesLive($spaceId: ID!) { spaceEvents(spaceId: $spaceId) { id type } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ChangeRequestLive($spaceId: ID!, $changeRequestId: ID!) { changeRequestEvents(spaceId: $spaceId, changeRequestId: $changeRequestId) { id type } }\n"): (typeof documents)["\n  subscription ChangeRequestLive($spaceId: ID!, $changeRequestId: ID!) { changeRequestEvents(spaceId: $spaceId, changeRequestId: $changeRequestId) { id type } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -128,6 +142,10 @@ export function graphql(source: "\n  query SpaceScreen($spaceId: ID!, $path: Str
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CreateChangeRequest($spaceId: ID!, $subject: String) {\n    createChangeRequest(spaceId: $spaceId, input: { subject: $subject }) { id number subject status urls { app } }\n  }\n"): (typeof documents)["\n  mutation CreateChangeRequest($spaceId: ID!, $subject: String) {\n    createChangeRequest(spaceId: $spaceId, input: { subject: $subject }) { id number subject status urls { app } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription SpaceLive($spaceId: ID!) { spaceEvents(spaceId: $spaceId) { id type } }\n"): (typeof documents)["\n  subscription SpaceLive($spaceId: ID!) { spaceEvents(spaceId: $spaceId) { id type } }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

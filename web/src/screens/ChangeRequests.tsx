@@ -5,6 +5,7 @@ import type { ChangeRequestStatus } from '../gql/graphql';
 import { Link, navigate } from '../router';
 import { Loading, Problem, words } from '../errors';
 import { Shell } from './Shell';
+import { useLive } from '../live';
 import { PageView } from './Space';
 import { PageTree, firstDocument, flatten, type TreePage } from './PageTree';
 
@@ -22,13 +23,24 @@ const ChangeRequestsQuery = graphql(`
   }
 `);
 
+// A space's events: a change request opened, changed, merged or closed by someone else.
+const SpaceChangesLive = graphql(`
+  subscription SpaceChangesLive($spaceId: ID!) { spaceEvents(spaceId: $spaceId) { id type } }
+`);
+
+// A change request's events: its edits, reviews, comments, merge and closing.
+const ChangeRequestLive = graphql(`
+  subscription ChangeRequestLive($spaceId: ID!, $changeRequestId: ID!) { changeRequestEvents(spaceId: $spaceId, changeRequestId: $changeRequestId) { id type } }
+`);
+
 const statuses: ChangeRequestStatus[] = ['OPEN', 'DRAFT', 'MERGED', 'ARCHIVED'];
 const statusWord: Record<string, string> = { OPEN: 'Open', DRAFT: 'Draft', MERGED: 'Merged', ARCHIVED: 'Archived' };
 
 /** ChangeRequestsScreen lists a space's change requests, filtered by status. */
 export function ChangeRequestsScreen({ spaceId }: { spaceId: string }) {
   const [status, setStatus] = useState<ChangeRequestStatus>('OPEN');
-  const [{ data, error, fetching }] = useQuery({ query: ChangeRequestsQuery, variables: { spaceId, status } });
+  const [{ data, error, fetching }, reread] = useQuery({ query: ChangeRequestsQuery, variables: { spaceId, status } });
+  useLive(SpaceChangesLive, { spaceId }, () => reread({ requestPolicy: 'network-only' }));
   const space = data?.space;
   const base = `/s/${spaceId}/`;
   return (
@@ -97,10 +109,12 @@ export function changes(space: TreePage[] | undefined, cr: TreePage[] | undefine
 
 /** ChangeRequestScreen (urls.app of a change request): the pages it changes, a page, and merge. */
 export function ChangeRequestScreen({ spaceId, number, pagePath }: { spaceId: string; number: number; pagePath: string }) {
-  const [{ data, error, fetching }] = useQuery({
+  const [{ data, error, fetching }, reread] = useQuery({
     query: ChangeRequestQuery,
     variables: { spaceId, number: String(number), path: pagePath, withPage: pagePath !== '' },
   });
+  const crId = data?.space?.changeRequest?.id;
+  useLive(ChangeRequestLive, crId ? { spaceId, changeRequestId: crId } : undefined, () => reread({ requestPolicy: 'network-only' }));
   const [merged, merge] = useMutation(MergeChangeRequest);
   const [conflict, setConflict] = useState('');
   const space = data?.space;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
+import { useLive } from '../live';
 import { graphql } from '../gql';
 import { Link, navigate } from '../router';
 import { Loading, Problem, words } from '../errors';
@@ -43,9 +44,15 @@ export function PageView({ page, base, pages }: { page: { title: string; path: s
   );
 }
 
+// A space's events: pages edited, change requests merged, settings changed by others.
+const SpaceLive = graphql(`
+  subscription SpaceLive($spaceId: ID!) { spaceEvents(spaceId: $spaceId) { id type } }
+`);
+
 /** SpaceScreen (urls.app of a space or of one of its pages): the page tree and a page. */
 export function SpaceScreen({ spaceId, pagePath }: { spaceId: string; pagePath: string }) {
-  const [{ data, error, fetching }] = useQuery({ query: SpaceQuery, variables: { spaceId, path: pagePath, withPage: pagePath !== '' } });
+  const [{ data, error, fetching }, reread] = useQuery({ query: SpaceQuery, variables: { spaceId, path: pagePath, withPage: pagePath !== '' } });
+  useLive(SpaceLive, { spaceId }, () => reread({ requestPolicy: 'network-only' }));
   const [created, create] = useMutation(CreateChangeRequest);
   const [subject, setSubject] = useState('');
   const space = data?.space;
