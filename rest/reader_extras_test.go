@@ -109,7 +109,7 @@ func TestReaderPageViews(t *testing.T) {
 		p := newPublishingSite(e, "viewed")
 		o := p.o
 		const pageURL = "https://bindery.test/sites/viewed/installation"
-		e.read("/sites/viewed/installation", nil).want(http.StatusOK).has(`<body data-view="https://bindery.test/sites/viewed/~view">`)
+		e.read("/sites/viewed/installation", nil).want(http.StatusOK).has(`<body data-beacon="https://bindery.test/sites/viewed/~view">`)
 		view := func(u string, headers ...string) int {
 			return e.read("/sites/viewed/~view?u="+url.QueryEscape(u)+"&r="+url.QueryEscape("https://search.example/q"), nil, headers...).Status
 		}

@@ -96,7 +96,7 @@
   }
   // Insights: one view of this page, as an image of the site's own origin (nothing else may be
   // fetched); none for a visitor who asks not to be tracked.
-  var view = document.body.getAttribute("data-view");
+  var view = document.body.getAttribute("data-beacon");
   if (view && navigator.doNotTrack !== "1" && !navigator.globalPrivacyControl) {
     new Image().src = view + "?u=" + encodeURIComponent(location.href.split("#")[0]) + "&r=" + encodeURIComponent(document.referrer || "");
   }
