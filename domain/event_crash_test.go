@@ -17,9 +17,9 @@ import (
 )
 
 // A server killed (SIGKILL) in the middle of delivering webhooks loses none: another server on
-// the same PostgreSQL database dispatches what was left and retries the deliveries that were
-// running, so the receiver gets every event at least once; duplicates carry the same event id.
-// The servers are this test binary run again as TestWebhookServerProcess.
+// the same database (PostgreSQL, or the SQLite file) dispatches what was left and retries the
+// deliveries that were running, so the receiver gets every event at least once; duplicates carry
+// the same event id. The servers are this test binary run again as TestWebhookServerProcess.
 func TestWebhooksSurviveAKilledServer(t *testing.T) {
 	if os.Getenv(crashServerEnv) != "" {
 		t.Skip("the parent test")
@@ -28,7 +28,15 @@ func TestWebhooksSurviveAKilledServer(t *testing.T) {
 		t.Skip("starts server processes")
 	}
 	t.Parallel() // most of its minute is waiting for the queue to rescue the dead server's jobs
-	dsn := storagetest.DSN(t, storage.Postgres)
+	for _, dialect := range storagetest.Dialects {
+		t.Run(string(dialect), func(t *testing.T) {
+			t.Parallel()
+			webhooksSurviveAKilledServer(t, storagetest.DSN(t, dialect))
+		})
+	}
+}
+
+func webhooksSurviveAKilledServer(t *testing.T, dsn string) {
 	d := &harness{App: &App{Store: storagetest.OpenAt(t, dsn, storage.WithMaxConns(4)), Now: time.Now}}
 	d.Settings.Webhooks = crashServerWebhooks
 	org, owner := storagetest.NewOrg(t, d.Store, "owner@crash.test")
