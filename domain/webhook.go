@@ -75,7 +75,7 @@ func (r *App) CreateWebhook(ctx context.Context, orgID string, in model.CreateWe
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	org, err := r.adminOf(ctx, orgID)
+	org, installation, err := r.webhookManager(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +87,9 @@ func (r *App) CreateWebhook(ctx context.Context, orgID string, in model.CreateWe
 	types, _ := json.Marshal(nonNil(in.EventTypes))
 	w := &storage.Webhook{ID: storage.NewID(), OrganizationID: org.ID, URL: in.URL, Description: deref(in.Description), EventTypes: string(types),
 		Secret: newWebhookSecret(), Enabled: true, CreatedBy: &actor.UserID, CreatedAt: now, UpdatedAt: now}
+	if installation != "" {
+		w.InstallationID = &installation
+	}
 	if err := r.Store.CreateWebhook(r.emit(ctx, webhookEvent(EventWebhookCreated, w), map[string]any{"url": w.URL}), w); err != nil {
 		return nil, err
 	}
@@ -114,23 +117,42 @@ func (r *App) checkWebhookInput(url string, types []string) error {
 	return nil
 }
 
-// webhookOf finds a webhook of an organization the caller administers. Errors: NotFound,
-// Forbidden.
+// webhookOf finds an organization's webhook that the caller manages (webhookManager). Errors:
+// NotFound, Forbidden.
 func (r *App) webhookOf(ctx context.Context, orgID, id string) (*storage.Webhook, error) {
-	org, err := r.adminOf(ctx, orgID)
+	org, installation, err := r.webhookManager(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
 	w, err := r.Store.FindWebhook(ctx, org.ID, id)
-	if err != nil {
-		return nil, notFound(err, "webhook")
+	if err != nil || (installation != "" && deref(w.InstallationID) != installation) {
+		return nil, notFound(orNotFound(err), "webhook")
 	}
 	return w, nil
 }
 
+// webhookManager checks that the caller manages webhooks of the organization: an admin manages
+// them all; an integration installation's token, its own (installation names it), if its
+// integration may read the spaces it is on. Errors: NotFound, Forbidden.
+func (r *App) webhookManager(ctx context.Context, orgID string) (*model.Organization, string, error) {
+	limit := authz.LimitFrom(ctx)
+	if limit == nil || limit.Installation == "" {
+		org, err := r.adminOf(ctx, orgID)
+		return org, "", err
+	}
+	org, err := r.OrganizationByID(ctx, orgID)
+	if err != nil {
+		return nil, "", err
+	}
+	if !limit.Allows(authz.ScopeRead, authz.ScopeSpaceContentRead, authz.ScopeSpaceMetadataRead) {
+		return nil, "", apperr.Forbiddenf("this integration's scopes read no space: it cannot receive their events")
+	}
+	return org, limit.Installation, nil
+}
+
 // Webhooks pages through an organization's webhooks. Errors: Invalid, NotFound, Forbidden.
 func (r *App) Webhooks(ctx context.Context, orgID string, first *int, after *string) (*model.WebhookConnection, error) {
-	org, err := r.adminOf(ctx, orgID)
+	org, installation, err := r.webhookManager(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +160,7 @@ func (r *App) Webhooks(ctx context.Context, orgID string, first *int, after *str
 	if err != nil {
 		return nil, err
 	}
-	list, err := r.Store.Webhooks(ctx, org.ID, page)
+	list, err := r.Store.Webhooks(ctx, org.ID, installation, page)
 	if err != nil {
 		return nil, err
 	}
@@ -215,11 +237,17 @@ func (r *App) RotateWebhookSecret(ctx context.Context, orgID, id string) (*model
 // DeleteWebhook deletes a webhook and its log; a missing one reports false. Errors: NotFound
 // (organization), Forbidden.
 func (r *App) DeleteWebhook(ctx context.Context, orgID, id string) (bool, error) {
-	org, err := r.adminOf(ctx, orgID)
+	w, err := r.webhookOf(ctx, orgID, id)
+	if apperr.KindOf(err) == apperr.NotFound {
+		if _, _, err := r.webhookManager(ctx, orgID); err != nil {
+			return false, err
+		}
+		return false, nil // a missing webhook (or another's): nothing to delete
+	}
 	if err != nil {
 		return false, err
 	}
-	return r.Store.DeleteWebhook(r.emit(ctx, orgObjectEvent(EventWebhookDeleted, org.ID, "webhook", id, ""), nil), org.ID, id)
+	return r.Store.DeleteWebhook(r.emit(ctx, webhookEvent(EventWebhookDeleted, w), nil), w.OrganizationID, w.ID)
 }
 
 // webhookEvent is an event about a webhook endpoint (never with its secret).
@@ -248,9 +276,14 @@ func (r *App) WebhookDeliveries(ctx context.Context, orgID, webhookID string, fi
 // RedeliverWebhookDelivery sends a logged delivery again, as a new entry of the log (same event,
 // same body). Errors: NotFound, Forbidden.
 func (r *App) RedeliverWebhookDelivery(ctx context.Context, orgID, deliveryID string) (*model.WebhookDelivery, error) {
-	org, err := r.adminOf(ctx, orgID)
+	org, installation, err := r.webhookManager(ctx, orgID)
 	if err != nil {
 		return nil, err
+	}
+	if installation != "" { // an installation redelivers to its own webhooks only
+		if _, w, err := r.Store.FindWebhookDelivery(ctx, deliveryID); err != nil || w.OrganizationID != org.ID || deref(w.InstallationID) != installation {
+			return nil, apperr.NotFoundf("webhook delivery not found")
+		}
 	}
 	d, err := r.Store.Redeliver(ctx, org.ID, deliveryID, newDeliveryJob, r.Now())
 	if err != nil {
@@ -262,7 +295,7 @@ func (r *App) RedeliverWebhookDelivery(ctx context.Context, orgID, deliveryID st
 func toWebhook(w *storage.Webhook) *model.Webhook {
 	var types []string
 	_ = json.Unmarshal([]byte(w.EventTypes), &types)
-	return &model.Webhook{Object: "webhook", OrganizationID: w.OrganizationID, ID: w.ID, URL: w.URL, Description: w.Description, EventTypes: nonNil(types), Enabled: w.Enabled,
+	return &model.Webhook{Object: "webhook", OrganizationID: w.OrganizationID, ID: w.ID, URL: w.URL, InstallationID: w.InstallationID, Description: w.Description, EventTypes: nonNil(types), Enabled: w.Enabled,
 		DisabledReason: w.DisabledReason, FailingSince: w.FailingSince, CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt}
 }
 

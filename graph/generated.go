@@ -2019,6 +2019,7 @@ type ComplexityRoot struct {
 		EventTypes     func(childComplexity int) int
 		FailingSince   func(childComplexity int) int
 		ID             func(childComplexity int) int
+		InstallationID func(childComplexity int) int
 		Secret         func(childComplexity int) int
 		URL            func(childComplexity int) int
 		UpdatedAt      func(childComplexity int) int
@@ -11398,6 +11399,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Webhook.ID(childComplexity), true
+	case "Webhook.installationId":
+		if e.ComplexityRoot.Webhook.InstallationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.InstallationID(childComplexity), true
 	case "Webhook.secret":
 		if e.ComplexityRoot.Webhook.Secret == nil {
 			break
@@ -15454,6 +15461,8 @@ func (ec *executionContext) childFields_Webhook(ctx context.Context, field graph
 		return ec.fieldContext_Webhook_failingSince(ctx, field)
 	case "secret":
 		return ec.fieldContext_Webhook_secret(ctx, field)
+	case "installationId":
+		return ec.fieldContext_Webhook_installationId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Webhook_createdAt(ctx, field)
 	case "updatedAt":
@@ -58344,6 +58353,29 @@ func (ec *executionContext) fieldContext_Webhook_secret(_ context.Context, field
 	return graphql.NewScalarFieldContext("Webhook", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Webhook_installationId(ctx context.Context, field graphql.CollectedField, obj *model.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_installationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InstallationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_installationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _Webhook_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Webhook) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -82696,6 +82728,11 @@ func (ec *executionContext) _Webhook(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "secret":
 			out.Values[i] = ec._Webhook_secret(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "installationId":
+			out.Values[i] = ec._Webhook_installationId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

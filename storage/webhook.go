@@ -26,8 +26,11 @@ type Webhook struct {
 	DisabledReason    *string
 	FailingSince      *time.Time // first failure of the current run of failures
 	CreatedBy         *string
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
+	// InstallationID names the integration installation that registered it: it receives only
+	// the events of the spaces the installation is on.
+	InstallationID *string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
 }
 
 // Wants reports whether the webhook takes events of type typ.
@@ -87,10 +90,14 @@ func (s *Store) FindWebhook(ctx context.Context, orgID, id string) (*Webhook, er
 }
 
 // Webhooks pages through an organization's webhooks, newest first.
-func (s *Store) Webhooks(ctx context.Context, orgID string, page Window) (List[*Webhook], error) {
+func (s *Store) Webhooks(ctx context.Context, orgID, installationID string, page Window) (List[*Webhook], error) {
 	key := sortKey{name: "webhooks", column: "wh.created_at", idCol: "wh.id", desc: true, isTime: true}
 	return paginate(ctx, s.rdb, key, page, func(q *bun.SelectQuery) *bun.SelectQuery {
-		return q.Where("wh.organization_id = ?", orgID)
+		q = q.Where("wh.organization_id = ?", orgID)
+		if installationID != "" {
+			q = q.Where("wh.installation_id = ?", installationID)
+		}
+		return q
 	}, func(w *Webhook) (time.Time, string, string) { return w.CreatedAt, "", w.ID })
 }
 
@@ -271,11 +278,18 @@ func (s *Store) DispatchWebhooks(ctx context.Context, body func(*Event) string, 
 				return translate(err)
 			}
 		}
+		installed, err := installedSpaces(ctx, tx, hooks)
+		if err != nil {
+			return err
+		}
 		for _, ev := range evs {
 			var rendered string
 			for _, w := range hooks {
 				if w.OrganizationID != ev.OrganizationID || !w.Wants(ev.Type) || (ev.TargetType == "webhook" && ev.TargetID == w.ID) {
 					continue // a webhook is not told of changes to itself
+				}
+				if w.InstallationID != nil && !installed[*w.InstallationID+"/"+ev.SpaceID] {
+					continue // an installation's webhook hears of its spaces only
 				}
 				if rendered == "" {
 					rendered = body(ev)
@@ -290,10 +304,33 @@ func (s *Store) DispatchWebhooks(ctx context.Context, body func(*Event) string, 
 				}
 			}
 		}
-		_, err := tx.NewUpdate().Table("event_cursors").Set("seq = ?", evs[len(evs)-1].Seq).Where("name = 'webhooks'").Exec(ctx)
+		_, err = tx.NewUpdate().Table("event_cursors").Set("seq = ?", evs[len(evs)-1].Seq).Where("name = 'webhooks'").Exec(ctx)
 		return translate(err)
 	})
 	return read, err
+}
+
+// installedSpaces reads, for the installations' webhooks among hooks, the spaces each
+// installation is on, as "installation/space" keys: one statement, none without such webhooks.
+func installedSpaces(ctx context.Context, tx bun.Tx, hooks []*Webhook) (map[string]bool, error) {
+	var ids []string
+	for _, w := range hooks {
+		if w.InstallationID != nil {
+			ids = append(ids, *w.InstallationID)
+		}
+	}
+	out := map[string]bool{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []*SpaceInstallation
+	if err := tx.NewSelect().Model(&rows).Where("installation_id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
+		return nil, translate(err)
+	}
+	for _, r := range rows {
+		out[r.InstallationID+"/"+r.SpaceID] = true
+	}
+	return out, nil
 }
 
 // WaitForEvents returns a channel closed when events may have committed (this process's, or on

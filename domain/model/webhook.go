@@ -21,8 +21,10 @@ type Webhook struct {
 	DisabledReason *string    `json:"disabledReason,omitempty"`
 	FailingSince   *time.Time `json:"failingSince,omitempty"`
 	Secret         *string    `json:"secret,omitempty"` // only in the answer that made it
-	CreatedAt      time.Time  `json:"createdAt"`
-	UpdatedAt      time.Time  `json:"updatedAt"`
+	// InstallationID: the integration installation that registered it (its spaces' events only).
+	InstallationID *string   `json:"installationId,omitempty"`
+	CreatedAt      time.Time `json:"createdAt"`
+	UpdatedAt      time.Time `json:"updatedAt"`
 }
 
 // WebhookDelivery is one entry of a webhook's delivery log.
