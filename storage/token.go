@@ -86,3 +86,13 @@ func (s *Store) RevokeToken(ctx context.Context, id, userID string) (string, err
 	}
 	return hash, nil
 }
+
+// PruneExpiredTokens deletes the tokens that expired before cutoff (short-lived installation and
+// look-up tokens pile up otherwise) and returns how many. Tokens without an expiry stay.
+func (s *Store) PruneExpiredTokens(ctx context.Context, cutoff time.Time) (int64, error) {
+	res, err := s.db.NewDelete().Model((*APIToken)(nil)).Where("expires_at IS NOT NULL AND expires_at < ?", cutoff).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("prune expired tokens: %w", translate(err))
+	}
+	return res.RowsAffected()
+}
