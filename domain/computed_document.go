@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 
 	"github.com/bindery/bindery/domain/apperr"
@@ -67,5 +68,96 @@ func (r *App) ComputedDocumentJSON(ctx context.Context, spaceID string, source m
 		return nil, err
 	}
 	b, err := json.Marshal(doc)
+	return model.JSON(b), err
+}
+
+// ComputedRevisionInput is the contract's getComputedRevision body.
+type ComputedRevisionInput struct {
+	Source *struct {
+		Type         string `json:"type"`
+		Dependencies struct {
+			Spec specDependency `json:"spec"`
+		} `json:"dependencies"`
+		Props struct {
+			Models *bool `json:"models"`
+		} `json:"props"`
+	} `json:"source"`
+	Seed *string `json:"seed"`
+}
+
+// ComputedRevision is what a computed revision holds: pages (files and reusable contents, which
+// no computed source makes here, are empty).
+type ComputedRevision struct {
+	Pages            []*model.RevisionPage `json:"pages"`
+	Files            []*model.RevisionFile `json:"files"`
+	ReusableContents []json.RawMessage     `json:"reusableContents"`
+}
+
+// ComputedRevision computes the pages an OpenAPI specification makes in the space (builtin:openapi:
+// one page per tag, then the models' when props.models), from its latest version: each with its
+// markdown, as the space's API-reference pages show it. Page ids derive from the seed and what the
+// page shows, so the same seed gives the same ids. Errors: Invalid (another
+// source, bad props, no version yet, too many pages), NotFound (the space, the specification).
+func (r *App) ComputedRevision(ctx context.Context, spaceID string, in ComputedRevisionInput) (*ComputedRevision, error) {
+	switch {
+	case in.Source == nil:
+		return nil, apperr.Invalidf("source", "is required")
+	case in.Seed == nil || *in.Seed == "":
+		return nil, apperr.Invalidf("seed", "is required")
+	case in.Source.Type != builtinOpenAPI:
+		return nil, apperr.Invalidf("source.type", "only %q is computed here", builtinOpenAPI)
+	case in.Source.Dependencies.Spec.Ref.Kind != "openapi" || in.Source.Dependencies.Spec.Ref.Spec == "":
+		return nil, apperr.Invalidf("source.dependencies.spec", `must reference a specification: {"ref": {"kind": "openapi", "spec": <slug>}}`)
+	case in.Source.Props.Models == nil:
+		return nil, apperr.Invalidf("source.props.models", "is required: whether a page of the models follows the operations")
+	}
+	src, err := r.SpaceContent(ctx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	pin, err := r.pinSpecOf(ctx, src.row, in.Source.Dependencies.Spec.Ref.Spec, nil)
+	if err != nil {
+		return nil, err
+	}
+	generated, err := pin.pages(*in.Source.Props.Models)
+	if err != nil {
+		return nil, err
+	}
+	out := &ComputedRevision{Pages: make([]*model.RevisionPage, len(generated)), Files: []*model.RevisionFile{}, ReusableContents: []json.RawMessage{}}
+	taken := map[string]bool{}
+	for i, g := range generated {
+		path := freePath(slug(g.title), taken)
+		taken[path] = true
+		md := g.markdown
+		out.Pages[i] = &model.RevisionPage{ID: seededID(*in.Seed, g.props.Doc+"/"+g.props.Page), Title: g.title, Type: model.PageTypeDocument,
+			Slug: path, Path: path, URLs: model.AppURLs{App: r.pageAppURL(src, path)}, Layout: model.DefaultPageLayout(), Markdown: &md}
+	}
+	return out, nil
+}
+
+// seededID is a page id made from a seed and what the page shows: stable for the same pair.
+func seededID(seed, what string) string {
+	sum := sha256.Sum256([]byte(seed + "\x00" + what))
+	const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	id := make([]byte, 20)
+	for i := range id {
+		id[i] = alphabet[int(sum[i])%len(alphabet)]
+	}
+	return string(id)
+}
+
+// ComputedRevisionJSON is ComputedRevision for GraphQL: the source as the contract writes it, the
+// answer as the contract's JSON. Errors: those of ComputedRevision.
+func (r *App) ComputedRevisionJSON(ctx context.Context, spaceID string, source model.JSON, seed string) (model.JSON, error) {
+	var in ComputedRevisionInput
+	if err := json.Unmarshal(source, &in.Source); err != nil {
+		return nil, apperr.Invalidf("source", "not a computed content source: %s", err.Error())
+	}
+	in.Seed = &seed
+	out, err := r.ComputedRevision(ctx, spaceID, in)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(out)
 	return model.JSON(b), err
 }

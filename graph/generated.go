@@ -1722,6 +1722,7 @@ type ComplexityRoot struct {
 		Commenters          func(childComplexity int, first *int, after *string) int
 		Comments            func(childComplexity int) int
 		ComputedDocument    func(childComplexity int, source model.JSON, seed string) int
+		ComputedRevision    func(childComplexity int, source model.JSON, seed string) int
 		Content             func(childComplexity int) int
 		CreatedAt           func(childComplexity int) int
 		DefaultLevel        func(childComplexity int) int
@@ -2366,6 +2367,7 @@ type SpaceResolver interface {
 	CommentList(ctx context.Context, obj *model.Space, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, format *model.PageFormat, targetPage *string, authors []string) (*model.Connection[*model.Comment], error)
 	Comment(ctx context.Context, obj *model.Space, id string, format *model.PageFormat) (*model.Comment, error)
 	Commenters(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Member], error)
+	ComputedRevision(ctx context.Context, obj *model.Space, source model.JSON, seed string) (model.JSON, error)
 	Content(ctx context.Context, obj *model.Space) (*model.Revision, error)
 	RevisionByID(ctx context.Context, obj *model.Space, id string) (*model.Revision, error)
 	Revisions(ctx context.Context, obj *model.Space, first *int, after *string) (*model.Connection[*model.Revision], error)
@@ -10185,6 +10187,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.ComputedDocument(childComplexity, args["source"].(model.JSON), args["seed"].(string)), true
+	case "Space.computedRevision":
+		if e.ComplexityRoot.Space.ComputedRevision == nil {
+			break
+		}
+
+		args, err := ec.field_Space_computedRevision_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.ComputedRevision(childComplexity, args["source"].(model.JSON), args["seed"].(string)), true
 	case "Space.content":
 		if e.ComplexityRoot.Space.Content == nil {
 			break
@@ -11756,7 +11769,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/ask_rating.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/reusable_content_edit.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_insights.graphqls" "schema/site_mcp_server.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/ask_rating.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/computed_revision.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/reusable_content_edit.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_insights.graphqls" "schema/site_mcp_server.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -11830,6 +11843,7 @@ type PublishedURLs {
 	{Name: "schema/change_request.graphqls", Input: sourceData("schema/change_request.graphqls"), BuiltIn: false},
 	{Name: "schema/collection.graphqls", Input: sourceData("schema/collection.graphqls"), BuiltIn: false},
 	{Name: "schema/comment.graphqls", Input: sourceData("schema/comment.graphqls"), BuiltIn: false},
+	{Name: "schema/computed_revision.graphqls", Input: sourceData("schema/computed_revision.graphqls"), BuiltIn: false},
 	{Name: "schema/content.graphqls", Input: sourceData("schema/content.graphqls"), BuiltIn: false},
 	{Name: "schema/content_url.graphqls", Input: sourceData("schema/content_url.graphqls"), BuiltIn: false},
 	{Name: "schema/contract_content.graphqls", Input: sourceData("schema/contract_content.graphqls"), BuiltIn: false},
@@ -14919,6 +14933,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_comment(ctx, field)
 	case "commenters":
 		return ec.fieldContext_Space_commenters(ctx, field)
+	case "computedRevision":
+		return ec.fieldContext_Space_computedRevision(ctx, field)
 	case "content":
 		return ec.fieldContext_Space_content(ctx, field)
 	case "revisionById":
@@ -20986,6 +21002,28 @@ func (ec *executionContext) field_Space_commenters_args(ctx context.Context, raw
 }
 
 func (ec *executionContext) field_Space_computedDocument_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "source",
+		func(ctx context.Context, v any) (model.JSON, error) {
+			return ec.unmarshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["source"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "seed",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["seed"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_computedRevision_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "source",
@@ -53745,6 +53783,50 @@ func (ec *executionContext) fieldContext_Space_commenters(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_computedRevision(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_computedRevision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().ComputedRevision(ctx, obj, fc.Args["source"].(model.JSON), fc.Args["seed"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_computedRevision(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type JSON does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_computedRevision_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_content(ctx context.Context, field graphql.CollectedField, obj *model.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -80201,6 +80283,44 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 					}
 				}()
 				res = ec._Space_commenters(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "computedRevision":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Space_computedRevision(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

@@ -92,6 +92,15 @@ func (a *api) getDocumentByID(w http.ResponseWriter, r *http.Request) (int, any,
 	return ok(document.Contract(*doc), nil)
 }
 
+// getComputedRevision is getComputedRevision: the pages a computed source makes.
+func (a *api) getComputedRevision(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var in domain.ComputedRevisionInput
+	if err := decodeBody(w, r, &in); err != nil {
+		return 0, nil, err
+	}
+	return ok(a.res.ComputedRevision(r.Context(), chi.URLParam(r, "spaceId"), in))
+}
+
 // getComputedDocument is getComputedDocument: the document a computed source makes.
 func (a *api) getComputedDocument(w http.ResponseWriter, r *http.Request) (int, any, error) {
 	var in domain.ComputedDocumentInput

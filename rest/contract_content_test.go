@@ -526,3 +526,60 @@ func TestSemanticChangesStatementsDoNotGrow(t *testing.T) {
 		t.Logf("statements: change request %d, revision %d", manyCR, manyRev)
 	})
 }
+
+// getComputedRevision: a specification's pages, one computed page per tag then the models', with
+// ids the seed makes (the same seed, the same ids); the same through GraphQL; bad input is a 400
+// naming the field, and another organization's caller gets 404.
+func TestComputedRevision(t *testing.T) {
+	eachDB(t, func(t *testing.T, e *env) {
+		s := newCtSpace(e)
+		reader := e.member(s.org, "reader@acme.test", "read")
+		e.call(s.admin.Token, "POST", "/orgs/"+s.org+"/openapi", specBody("petstore", refSpecV1)).want(http.StatusCreated)
+		path := "/spaces/" + s.id + "/content/computed/revision"
+		body := func(models, seed string) string {
+			return `{"source":{"type":"builtin:openapi","dependencies":{"spec":{"ref":{"kind":"openapi","spec":"petstore"}}},"props":{"models":` + models + `}},"seed":"` + seed + `"}`
+		}
+		type computed struct {
+			Pages                   []struct{ ID, Title, Type, Path, Markdown string }
+			Files, ReusableContents []any
+		}
+		var with, again, other, without computed
+		e.call(reader.Token, "POST", path, body("true", "s1")).want(http.StatusOK).decode(&with)
+		if n := len(with.Pages); n < 2 || with.Pages[n-1].Title != "Models" || with.Pages[0].Title != "pets" || !strings.Contains(with.Pages[0].Markdown, "List pets") ||
+			with.Pages[0].Type != "document" || with.Files == nil || with.ReusableContents == nil {
+			t.Fatalf("computed revision = %+v", with)
+		}
+		e.call(reader.Token, "POST", path, body("true", "s1")).want(http.StatusOK).decode(&again)
+		e.call(reader.Token, "POST", path, body("true", "s2")).want(http.StatusOK).decode(&other)
+		if again.Pages[0].ID != with.Pages[0].ID || other.Pages[0].ID == with.Pages[0].ID {
+			t.Errorf("ids: %s, again %s, another seed %s: want stable per seed", with.Pages[0].ID, again.Pages[0].ID, other.Pages[0].ID)
+		}
+		e.call(reader.Token, "POST", path, body("false", "s1")).want(http.StatusOK).decode(&without)
+		if len(without.Pages) != len(with.Pages)-1 {
+			t.Errorf("without models: %d pages, with: %d", len(without.Pages), len(with.Pages))
+		}
+
+		var data struct {
+			Space struct{ ComputedRevision computed }
+		}
+		e.gql(reader.Token, `query($s: ID!) { space(id: $s) { computedRevision(source: {type: "builtin:openapi", dependencies: {spec: {ref: {kind: "openapi", spec: "petstore"}}}, props: {models: true}}, seed: "s1") } }`,
+			map[string]any{"s": s.id}).ok(&data)
+		if got := data.Space.ComputedRevision; len(got.Pages) != len(with.Pages) || got.Pages[0].ID != with.Pages[0].ID {
+			t.Errorf("GraphQL computed revision = %+v", got)
+		}
+
+		for b, field := range map[string]string{
+			`{"seed":"x"}`: "source",
+			`{"source":{"type":"builtin:translation","dependencies":{},"props":{}},"seed":"x"}`:                                                "source.type",
+			`{"source":{"type":"builtin:openapi","dependencies":{"spec":{"ref":{"kind":"openapi","spec":"petstore"}}},"props":{}},"seed":"x"}`: "source.props.models",
+			strings.Replace(body("true", "x"), `,"seed":"x"`, "", 1):                                                                           "seed",
+		} {
+			if msg := e.call(reader.Token, "POST", path, b).wantError(http.StatusBadRequest); !strings.Contains(msg, field) {
+				t.Errorf("%s: message %q does not name %s", b, msg, field)
+			}
+		}
+		e.call(reader.Token, "POST", path, strings.Replace(body("true", "x"), "petstore", "missing", 1)).wantError(http.StatusNotFound)
+		_, outsider := e.org("Other", "admin@other.test")
+		e.call(outsider.Token, "POST", path, body("true", "x")).wantError(http.StatusNotFound)
+	})
+}

@@ -611,6 +611,7 @@ var unevented = map[string]string{
 	"POST /orgs/{organizationId}/join":                                                        "the matrix's admin already belongs: nothing changes (a newcomer's join writes member_joined)",
 	"POST /orgs/{organizationId}/invites/{inviteId}":                                          "the matrix's admin already belongs: nothing changes (a newcomer's join writes member_joined)",
 	"POST /spaces/{spaceId}/content/computed/document":                                        "computes a document from a source and stores nothing",
+	"POST /spaces/{spaceId}/content/computed/revision":                                        "computes pages from a source and stores nothing",
 	"DELETE /spaces/{spaceId}/git/legacy-installation":                                        "Bindery never makes a legacy installation: there is never one to remove",
 	"POST /orgs/{organizationId}/webhook-deliveries/{deliveryId}/redeliver":                   "sends an event again: the delivery log records it, it is not a new event",
 	"PATCH /custom-hostnames/{hostname}":                                                      "a DNS check that finds what the last one found changes nothing (a new status writes site_hostname_updated)",

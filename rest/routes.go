@@ -107,6 +107,7 @@ func (a *api) table() []Route {
 		{"GET", "/spaces/{spaceId}/revisions/{revisionId}/changes", a.getRevisionSemanticChanges},
 		{"GET", "/spaces/{spaceId}/documents/{documentId}", a.getDocumentByID},
 		{"POST", "/spaces/{spaceId}/content/computed/document", a.getComputedDocument},
+		{"POST", "/spaces/{spaceId}/content/computed/revision", a.getComputedRevision},
 		{"GET", "/spaces/{spaceId}/change-requests/{changeRequestId}", a.getChangeRequest},
 		{"PATCH", "/spaces/{spaceId}/change-requests/{changeRequestId}", a.updateChangeRequest},
 		{"POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/merge", a.mergeChangeRequest},

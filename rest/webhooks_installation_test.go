@@ -29,7 +29,9 @@ func TestInstallationRegistersWebhooks(t *testing.T) {
 		}
 
 		// Its own only: the admin's webhook is not there for it, and it cannot change it.
-		var list struct{ Items []struct{ ID, InstallationID string } }
+		var list struct {
+			Items []struct{ ID, InstallationID string }
+		}
 		e.call(tok, "GET", "/orgs/"+orgID+"/webhooks", nil).want(http.StatusOK).decode(&list)
 		if len(list.Items) != 1 || list.Items[0].ID != hook {
 			t.Errorf("the installation lists %+v, want its own webhook alone", list.Items)
@@ -74,7 +76,9 @@ func TestInstallationRegistersWebhooks(t *testing.T) {
 
 		// GraphQL shows the installation too.
 		var gql struct {
-			Organization struct{ Webhook struct{ InstallationID string } }
+			Organization struct {
+				Webhook struct{ InstallationID string }
+			}
 		}
 		e.gql(admin.Token, `query($o: ID!, $wh: ID!) { organization(id: $o) { webhook(id: $wh) { installationId } } }`, map[string]any{"o": orgID, "wh": hook}).ok(&gql)
 		if gql.Organization.Webhook.InstallationID != inst {
