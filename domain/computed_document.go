@@ -22,25 +22,19 @@ type ComputedDocumentInput struct {
 // specification's latest version. Errors: Invalid (another source, bad props, no version yet),
 // NotFound (the space, the specification).
 func (r *App) ComputedDocument(ctx context.Context, spaceID string, in ComputedDocumentInput) (*document.Document, error) {
-	switch {
-	case in.Source == nil:
+	if in.Source == nil {
 		return nil, apperr.Invalidf("source", "is required")
-	case in.Seed == nil:
-		return nil, apperr.Invalidf("seed", "is required")
-	case in.Source.Type != builtinOpenAPI:
-		return nil, apperr.Invalidf("source.type", "only %q is computed here", builtinOpenAPI)
-	case in.Source.Dependencies.Spec.Ref.Kind != "openapi" || in.Source.Dependencies.Spec.Ref.Spec == "":
-		return nil, apperr.Invalidf("source.dependencies.spec", `must reference a specification: {"ref": {"kind": "openapi", "spec": <slug>}}`)
+	}
+	if err := checkOpenAPISource(in.Source.Type, in.Source.Dependencies.Spec, in.Seed); err != nil {
+		return nil, err
+	}
+	switch {
 	case in.Source.Props.Doc != "models" && in.Source.Props.Doc != "operations":
 		return nil, apperr.Invalidf("source.props.doc", `must be "operations" or "models"`)
 	case in.Source.Props.Doc == "operations" && in.Source.Props.Page == "":
 		return nil, apperr.Invalidf("source.props.page", "is required for operations: the tag to show")
 	}
-	src, err := r.SpaceContent(ctx, spaceID)
-	if err != nil {
-		return nil, err
-	}
-	pin, err := r.pinSpecOf(ctx, src.row, in.Source.Dependencies.Spec.Ref.Spec, nil)
+	src, pin, err := r.computedSpec(ctx, spaceID, in.Source.Dependencies.Spec.Ref.Spec)
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +48,31 @@ func (r *App) ComputedDocument(ctx context.Context, spaceID string, in ComputedD
 	}
 	doc, err := r.documentOf(ctx, src, page.markdown)
 	return &doc, err
+}
+
+// checkOpenAPISource checks what a computed source names besides its props: builtin:openapi, a
+// specification, a seed. Errors: Invalid.
+func checkOpenAPISource(sourceType string, spec specDependency, seed *string) error {
+	switch {
+	case seed == nil || *seed == "":
+		return apperr.Invalidf("seed", "is required")
+	case sourceType != builtinOpenAPI:
+		return apperr.Invalidf("source.type", "only %q is computed here", builtinOpenAPI)
+	case spec.Ref.Kind != "openapi" || spec.Ref.Spec == "":
+		return apperr.Invalidf("source.dependencies.spec", `must reference a specification: {"ref": {"kind": "openapi", "spec": <slug>}}`)
+	}
+	return nil
+}
+
+// computedSpec pins the latest version of a specification for the readers of a space. Errors:
+// Invalid (no version yet), NotFound.
+func (r *App) computedSpec(ctx context.Context, spaceID, slug string) (*ContentSource, *pinnedSpec, error) {
+	src, err := r.SpaceContent(ctx, spaceID)
+	if err != nil {
+		return nil, nil, err
+	}
+	pin, err := r.pinSpecOf(ctx, src.row, slug, nil)
+	return src, pin, err
 }
 
 // ComputedDocumentJSON is ComputedDocument for GraphQL: the source as the contract writes it,
@@ -99,23 +118,16 @@ type ComputedRevision struct {
 // page shows, so the same seed gives the same ids. Errors: Invalid (another
 // source, bad props, no version yet, too many pages), NotFound (the space, the specification).
 func (r *App) ComputedRevision(ctx context.Context, spaceID string, in ComputedRevisionInput) (*ComputedRevision, error) {
-	switch {
-	case in.Source == nil:
+	if in.Source == nil {
 		return nil, apperr.Invalidf("source", "is required")
-	case in.Seed == nil || *in.Seed == "":
-		return nil, apperr.Invalidf("seed", "is required")
-	case in.Source.Type != builtinOpenAPI:
-		return nil, apperr.Invalidf("source.type", "only %q is computed here", builtinOpenAPI)
-	case in.Source.Dependencies.Spec.Ref.Kind != "openapi" || in.Source.Dependencies.Spec.Ref.Spec == "":
-		return nil, apperr.Invalidf("source.dependencies.spec", `must reference a specification: {"ref": {"kind": "openapi", "spec": <slug>}}`)
-	case in.Source.Props.Models == nil:
-		return nil, apperr.Invalidf("source.props.models", "is required: whether a page of the models follows the operations")
 	}
-	src, err := r.SpaceContent(ctx, spaceID)
-	if err != nil {
+	if err := checkOpenAPISource(in.Source.Type, in.Source.Dependencies.Spec, in.Seed); err != nil {
 		return nil, err
 	}
-	pin, err := r.pinSpecOf(ctx, src.row, in.Source.Dependencies.Spec.Ref.Spec, nil)
+	if in.Source.Props.Models == nil {
+		return nil, apperr.Invalidf("source.props.models", "is required: whether a page of the models follows the operations")
+	}
+	src, pin, err := r.computedSpec(ctx, spaceID, in.Source.Dependencies.Spec.Ref.Spec)
 	if err != nil {
 		return nil, err
 	}
