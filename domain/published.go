@@ -375,7 +375,7 @@ func (sp *PublishedSiteSpace) pageURL(path string) string { return sp.URL + path
 // ref is a page as navigation lists it.
 func (sp *PublishedSiteSpace) ref(t *publishedTreeView, p *model.RevisionPage) *model.PublishedPageRef {
 	out := &model.PublishedPageRef{ID: p.ID, Type: p.Type, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Description: p.Description,
-		Path: p.Path, URL: sp.pageURL(p.Path), Depth: t.depth[p.ID], NoIndex: p.NoIndex, NoRobotsIndex: p.NoRobotsIndex}
+		Path: p.Path, URL: sp.pageURL(p.Path), Depth: t.depth[p.ID], NoIndex: p.NoIndex, NoRobotsIndex: p.NoRobotsIndex, UpdatedAt: p.UpdatedAt}
 	for _, c := range p.Pages {
 		if t.isList[c.ID] {
 			out.HasChildren = true

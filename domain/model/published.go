@@ -1,6 +1,10 @@
 package model
 
-import "github.com/bindery/bindery/domain/opt"
+import (
+	"time"
+
+	"github.com/bindery/bindery/domain/opt"
+)
 
 // The published reader's objects (graph/schema/reader.graphqls) and their inputs.
 
@@ -45,6 +49,8 @@ type PublishedPageRef struct {
 	NoIndex bool `json:"noIndex"`
 	// Robots are asked not to crawl it (the page's noRobotsIndex).
 	NoRobotsIndex bool `json:"noRobotsIndex"`
+	// When the page last changed (the sitemap's lastmod); nil when unknown.
+	UpdatedAt *time.Time `json:"updatedAt,omitempty"`
 }
 
 // A page a published site's search found.
