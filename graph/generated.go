@@ -699,6 +699,7 @@ type ComplexityRoot struct {
 		AddSectionToGroup                  func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.AddSectionToGroupInput) int
 		AddSiteSpace                       func(childComplexity int, organizationID string, siteID string, input model.AddSiteSpaceInput) int
 		ApplyTemplate                      func(childComplexity int, target model.ContentTarget, templateID string, contentRefs model.JSON) int
+		BulkUpsertSiteRedirects            func(childComplexity int, organizationID string, siteID string, input model.SiteRedirectBulkInput) int
 		CreateChangeRequest                func(childComplexity int, spaceID string, input *model.CreateChangeRequestInput) int
 		CreateCollection                   func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
 		CreateCustomFont                   func(childComplexity int, organizationID string, input model.CustomFontInput) int
@@ -1651,6 +1652,18 @@ type ComplexityRoot struct {
 		Source      func(childComplexity int) int
 	}
 
+	SiteRedirectBulkResult struct {
+		Draft  func(childComplexity int) int
+		Error  func(childComplexity int) int
+		ID     func(childComplexity int) int
+		Source func(childComplexity int) int
+		Status func(childComplexity int) int
+	}
+
+	SiteRedirectBulkResults struct {
+		Results func(childComplexity int) int
+	}
+
 	SiteRedirectConnection struct {
 		Edges      func(childComplexity int) int
 		Nodes      func(childComplexity int) int
@@ -2235,6 +2248,7 @@ type MutationResolver interface {
 	CreateSiteRedirect(ctx context.Context, organizationID string, siteID string, input model.SiteRedirectInput) (*model.SiteRedirect, error)
 	UpdateSiteRedirect(ctx context.Context, organizationID string, siteID string, siteRedirectID string, input model.SiteRedirectInput) (*model.SiteRedirect, error)
 	DeleteSiteRedirect(ctx context.Context, organizationID string, siteID string, siteRedirectID string) (bool, error)
+	BulkUpsertSiteRedirects(ctx context.Context, organizationID string, siteID string, input model.SiteRedirectBulkInput) (*model.SiteRedirectBulkResults, error)
 	CreateSiteSection(ctx context.Context, organizationID string, siteID string, input model.CreateSiteSectionInput) (*model.SiteSection, error)
 	UpdateSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) (*model.SiteSection, error)
 	DeleteSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string) (bool, error)
@@ -4899,6 +4913,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ApplyTemplate(childComplexity, args["target"].(model.ContentTarget), args["templateId"].(string), args["contentRefs"].(model.JSON)), true
+	case "Mutation.bulkUpsertSiteRedirects":
+		if e.ComplexityRoot.Mutation.BulkUpsertSiteRedirects == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_bulkUpsertSiteRedirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.BulkUpsertSiteRedirects(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SiteRedirectBulkInput)), true
 	case "Mutation.createChangeRequest":
 		if e.ComplexityRoot.Mutation.CreateChangeRequest == nil {
 			break
@@ -9952,6 +9977,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteRedirect.Source(childComplexity), true
 
+	case "SiteRedirectBulkResult.draft":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Draft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Draft(childComplexity), true
+	case "SiteRedirectBulkResult.error":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Error(childComplexity), true
+	case "SiteRedirectBulkResult.id":
+		if e.ComplexityRoot.SiteRedirectBulkResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.ID(childComplexity), true
+	case "SiteRedirectBulkResult.source":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Source(childComplexity), true
+	case "SiteRedirectBulkResult.status":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Status(childComplexity), true
+
+	case "SiteRedirectBulkResults.results":
+		if e.ComplexityRoot.SiteRedirectBulkResults.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResults.Results(childComplexity), true
+
 	case "SiteRedirectConnection.edges":
 		if e.ComplexityRoot.SiteRedirectConnection.Edges == nil {
 			break
@@ -11864,6 +11927,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSiteMcpServerInput,
 		ec.unmarshalInputSitePointerInput,
 		ec.unmarshalInputSitePublishingAuthUpdate,
+		ec.unmarshalInputSiteRedirectBulkInput,
+		ec.unmarshalInputSiteRedirectBulkItem,
 		ec.unmarshalInputSiteRedirectDestinationInput,
 		ec.unmarshalInputSiteRedirectInput,
 		ec.unmarshalInputSiteSearchScope,
@@ -11992,7 +12057,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/ask_rating.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/custom_font.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/reusable_content_edit.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_insights.graphqls" "schema/site_mcp_server.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/ask_rating.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/custom_font.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/reusable_content_edit.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_insights.graphqls" "schema/site_mcp_server.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_redirect_bulk.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -12096,6 +12161,7 @@ type PublishedURLs {
 	{Name: "schema/site_publishing.graphqls", Input: sourceData("schema/site_publishing.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing_auth.graphqls", Input: sourceData("schema/site_publishing_auth.graphqls"), BuiltIn: false},
 	{Name: "schema/site_redirect.graphqls", Input: sourceData("schema/site_redirect.graphqls"), BuiltIn: false},
+	{Name: "schema/site_redirect_bulk.graphqls", Input: sourceData("schema/site_redirect_bulk.graphqls"), BuiltIn: false},
 	{Name: "schema/site_section.graphqls", Input: sourceData("schema/site_section.graphqls"), BuiltIn: false},
 	{Name: "schema/site_space.graphqls", Input: sourceData("schema/site_space.graphqls"), BuiltIn: false},
 	{Name: "schema/space.graphqls", Input: sourceData("schema/space.graphqls"), BuiltIn: false},
@@ -14976,6 +15042,30 @@ func (ec *executionContext) childFields_SiteRedirect(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type SiteRedirect", field.Name)
 }
 
+func (ec *executionContext) childFields_SiteRedirectBulkResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_SiteRedirectBulkResult_status(ctx, field)
+	case "source":
+		return ec.fieldContext_SiteRedirectBulkResult_source(ctx, field)
+	case "draft":
+		return ec.fieldContext_SiteRedirectBulkResult_draft(ctx, field)
+	case "id":
+		return ec.fieldContext_SiteRedirectBulkResult_id(ctx, field)
+	case "error":
+		return ec.fieldContext_SiteRedirectBulkResult_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectBulkResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectBulkResults(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "results":
+		return ec.fieldContext_SiteRedirectBulkResults_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectBulkResults", field.Name)
+}
+
 func (ec *executionContext) childFields_SiteRedirectConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "edges":
@@ -16461,6 +16551,36 @@ func (ec *executionContext) field_Mutation_applyTemplate_args(ctx context.Contex
 		return nil, err
 	}
 	args["contentRefs"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_bulkUpsertSiteRedirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SiteRedirectBulkInput, error) {
+			return ec.unmarshalNSiteRedirectBulkInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -35958,6 +36078,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteSiteRedirect(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_bulkUpsertSiteRedirects(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_bulkUpsertSiteRedirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().BulkUpsertSiteRedirects(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.SiteRedirectBulkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectBulkResults) graphql.Marshaler {
+			return ec.marshalNSiteRedirectBulkResults2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkResults(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_bulkUpsertSiteRedirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectBulkResults(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_bulkUpsertSiteRedirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSiteSection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -52652,6 +52816,153 @@ func (ec *executionContext) fieldContext_SiteRedirect_destination(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _SiteRedirectBulkResult_status(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_source(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_draft(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_draft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Draft, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_draft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_error(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectBulkResults_results(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResults) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResults_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteRedirectBulkResult) graphql.Marshaler {
+			return ec.marshalNSiteRedirectBulkResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResults_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectBulkResults",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectBulkResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SiteRedirectConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.SiteRedirect]) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -63804,6 +64115,94 @@ func (ec *executionContext) unmarshalInputSitePublishingAuthUpdate(ctx context.C
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSiteRedirectBulkInput(ctx context.Context, obj any) (model.SiteRedirectBulkInput, error) {
+	var it model.SiteRedirectBulkInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"redirects"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "redirects":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redirects"))
+			data, err := ec.unmarshalNSiteRedirectBulkItem2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkItemᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Redirects = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteRedirectBulkItem(ctx context.Context, obj any) (model.SiteRedirectBulkItem, error) {
+	var it model.SiteRedirectBulkItem
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "intent", "captureWildcard", "permanent", "destination"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "intent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intent"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Intent = data
+		case "captureWildcard":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureWildcard"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureWildcard = data
+		case "permanent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permanent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Permanent = data
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSiteRedirectDestinationInput(ctx context.Context, obj any) (model.SiteRedirectDestination, error) {
 	var it model.SiteRedirectDestination
 	if obj == nil {
@@ -71478,6 +71877,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteSiteRedirect":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bulkUpsertSiteRedirects":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_bulkUpsertSiteRedirects(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -80904,6 +81310,102 @@ func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var siteRedirectBulkResultImplementors = []string{"SiteRedirectBulkResult"}
+
+func (ec *executionContext) _SiteRedirectBulkResult(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectBulkResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectBulkResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectBulkResult")
+		case "status":
+			out.Values[i] = ec._SiteRedirectBulkResult_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "source":
+			out.Values[i] = ec._SiteRedirectBulkResult_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "draft":
+			out.Values[i] = ec._SiteRedirectBulkResult_draft(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._SiteRedirectBulkResult_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._SiteRedirectBulkResult_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectBulkResultsImplementors = []string{"SiteRedirectBulkResults"}
+
+func (ec *executionContext) _SiteRedirectBulkResults(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectBulkResults) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectBulkResultsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectBulkResults")
+		case "results":
+			out.Values[i] = ec._SiteRedirectBulkResults_results(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var siteRedirectConnectionImplementors = []string{"SiteRedirectConnection"}
 
 func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.SiteRedirect]) graphql.Marshaler {
@@ -88685,6 +89187,66 @@ func (ec *executionContext) marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbin
 		return graphql.Null
 	}
 	return ec._SiteRedirect(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectBulkInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkInput(ctx context.Context, v any) (model.SiteRedirectBulkInput, error) {
+	res, err := ec.unmarshalInputSiteRedirectBulkInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectBulkItem2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkItemᚄ(ctx context.Context, v any) ([]*model.SiteRedirectBulkItem, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SiteRedirectBulkItem, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSiteRedirectBulkItem2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkItem(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectBulkItem2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkItem(ctx context.Context, v any) (*model.SiteRedirectBulkItem, error) {
+	res, err := ec.unmarshalInputSiteRedirectBulkItem(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectBulkResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteRedirectBulkResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirectBulkResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteRedirectBulkResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkResult(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectBulkResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectBulkResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirectBulkResults2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkResults(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectBulkResults) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectBulkResults(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SiteRedirect]) graphql.Marshaler {

@@ -302,6 +302,8 @@ var matrix = []matrixCase{
 	{"GET", "/orgs/{organizationId}/sites/{siteId}/redirects", insider, 200, site("/redirects"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { redirects { totalCount } } } }`},
 	{"POST", "/orgs/{organizationId}/sites/{siteId}/redirects", siteEditor, 201, site("/redirects"), `{"source":"/gone","destination":{"kind":"site-space","siteSpaceId":"SITESPACE"}}`,
 		`mutation($o: ID!, $si: ID!, $ss: ID!) { createSiteRedirect(organizationId: $o, siteId: $si, input: {source: "/gone", destination: {kind: "site-space", siteSpaceId: $ss}}) { id } }`},
+	{"PUT", "/orgs/{organizationId}/sites/{siteId}/redirects", siteEditor, 200, site("/redirects"), `{"redirects":[{"source":"/bulk","destination":{"kind":"site-space","siteSpaceId":"SITESPACE"}}]}`,
+		`mutation($o: ID!, $si: ID!, $ss: ID!) { bulkUpsertSiteRedirects(organizationId: $o, siteId: $si, input: {redirects: [{source: "/bulk", destination: {kind: "site-space", siteSpaceId: $ss}}]}) { results { status } } }`},
 	{"PATCH", "/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}", siteEditor, 200, func(f fixture) string { return site("/redirects/" + f.redirect)(f) }, `{"source":"/moved"}`,
 		`mutation($o: ID!, $si: ID!, $rd: ID!) { updateSiteRedirect(organizationId: $o, siteId: $si, siteRedirectId: $rd, input: {source: "/moved"}) { id } }`},
 	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}", siteEditor, 205, func(f fixture) string { return site("/redirects/" + f.redirect)(f) }, "",
