@@ -29,6 +29,9 @@ type PublishedSite struct {
 	Indexable  bool
 	URL        string
 	Claims     model.JSON
+	// Insights: the site collects insights (its managers did not turn them off); the reader
+	// sends its beacon only then.
+	Insights   bool
 	Sections   []*model.PublishedSection
 	SiteSpaces []*PublishedSiteSpace
 
@@ -126,6 +129,7 @@ func (r *App) OpenPublishedSite(ctx context.Context, name string, in *model.Site
 		ID: site.ID, Title: site.Title, Visibility: site.Visibility, Indexable: site.Visibility == "public",
 		URL: r.publicSiteURL(site), orgID: site.OrganizationID, claims: claims,
 		vars: stringVars(jsonOf(settings.Variables)), roots: map[string]*PublishedSiteSpace{},
+		Insights: !settings.InsightsOff,
 	}
 	if ps.Claims, err = json.Marshal(claims); err != nil {
 		return nil, err

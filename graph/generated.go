@@ -1641,6 +1641,7 @@ type ComplexityRoot struct {
 	}
 
 	SiteReaderSettings struct {
+		Insights       func(childComplexity int) int
 		SigningKey     func(childComplexity int) int
 		UnsignedClaims func(childComplexity int) int
 		Variables      func(childComplexity int) int
@@ -9939,6 +9940,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SitePublishingPreview.URL(childComplexity), true
 
+	case "SiteReaderSettings.insights":
+		if e.ComplexityRoot.SiteReaderSettings.Insights == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteReaderSettings.Insights(childComplexity), true
 	case "SiteReaderSettings.signingKey":
 		if e.ComplexityRoot.SiteReaderSettings.SigningKey == nil {
 			break
@@ -12057,7 +12064,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/ask_rating.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/custom_font.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/reusable_content_edit.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_insights.graphqls" "schema/site_mcp_server.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_redirect_bulk.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/ask_rating.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/custom_font.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/reusable_content_edit.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_insights.graphqls" "schema/site_insights_setting.graphqls" "schema/site_mcp_server.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_redirect_bulk.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -12157,6 +12164,7 @@ type PublishedURLs {
 	{Name: "schema/site.graphqls", Input: sourceData("schema/site.graphqls"), BuiltIn: false},
 	{Name: "schema/site_hostname.graphqls", Input: sourceData("schema/site_hostname.graphqls"), BuiltIn: false},
 	{Name: "schema/site_insights.graphqls", Input: sourceData("schema/site_insights.graphqls"), BuiltIn: false},
+	{Name: "schema/site_insights_setting.graphqls", Input: sourceData("schema/site_insights_setting.graphqls"), BuiltIn: false},
 	{Name: "schema/site_mcp_server.graphqls", Input: sourceData("schema/site_mcp_server.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing.graphqls", Input: sourceData("schema/site_publishing.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing_auth.graphqls", Input: sourceData("schema/site_publishing_auth.graphqls"), BuiltIn: false},
@@ -15026,6 +15034,8 @@ func (ec *executionContext) childFields_SiteReaderSettings(ctx context.Context, 
 		return ec.fieldContext_SiteReaderSettings_unsignedClaims(ctx, field)
 	case "variables":
 		return ec.fieldContext_SiteReaderSettings_variables(ctx, field)
+	case "insights":
+		return ec.fieldContext_SiteReaderSettings_insights(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteReaderSettings", field.Name)
 }
@@ -52738,6 +52748,29 @@ func (ec *executionContext) fieldContext_SiteReaderSettings_variables(_ context.
 	return graphql.NewScalarFieldContext("SiteReaderSettings", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
+func (ec *executionContext) _SiteReaderSettings_insights(ctx context.Context, field graphql.CollectedField, obj *model.SiteReaderSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteReaderSettings_insights(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Insights, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteReaderSettings_insights(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteReaderSettings", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _SiteRedirect_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirect) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -65460,7 +65493,7 @@ func (ec *executionContext) unmarshalInputUpdateSiteReaderSettingsInput(ctx cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"rotateSigningKey", "unsignedClaims", "variables"}
+	fieldsInOrder := [...]string{"rotateSigningKey", "unsignedClaims", "variables", "insights"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -65488,6 +65521,13 @@ func (ec *executionContext) unmarshalInputUpdateSiteReaderSettingsInput(ctx cont
 				return it, err
 			}
 			it.Variables = data
+		case "insights":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("insights"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Insights = data
 		}
 	}
 	return it, nil
@@ -81239,6 +81279,11 @@ func (ec *executionContext) _SiteReaderSettings(ctx context.Context, sel ast.Sel
 		case "variables":
 			out.Values[i] = ec._SiteReaderSettings_variables(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "insights":
+			out.Values[i] = ec._SiteReaderSettings_insights(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:

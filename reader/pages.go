@@ -36,6 +36,7 @@ type navItem struct {
 type siteView struct {
 	ID, Title, URL string
 	Indexable      bool
+	Insights       bool // the site collects insights: the page carries the beacon's address
 }
 
 // view is what the layout template renders.
@@ -148,7 +149,7 @@ func (h *Handler) render(w http.ResponseWriter, req *http.Request, name string, 
 // chrome fills what every page of the site shows, in the site's customization: section tabs and
 // menus, the variant switcher of the current section.
 func (h *Handler) chrome(req *http.Request, site *domain.PublishedSite, customization model.JSON, siteSpaceID string) *view {
-	v := &view{Site: siteView{ID: site.ID, Title: site.Title, URL: site.URL, Indexable: site.Indexable}, Static: h.staticURLs(req),
+	v := &view{Site: siteView{ID: site.ID, Title: site.Title, URL: site.URL, Indexable: site.Indexable, Insights: site.Insights}, Static: h.staticURLs(req),
 		Home: site.URL, SearchURL: site.URL + "~search"}
 	v.withStyle(styleOf(json.RawMessage(customization)))
 	var current *domain.PublishedSiteSpace

@@ -95,6 +95,9 @@ type SiteReaderSettings struct {
 	UnsignedClaims bool `json:"unsignedClaims"`
 	// A JSON object of strings: the site's variables, which published pages read as space.vars.
 	Variables JSON `json:"variables,omitempty"`
+	// Whether the site collects insights (page views, feedback, tracked events); true unless its
+	// managers turned them off.
+	Insights bool `json:"insights"`
 }
 
 // Who is reading a published site.
@@ -114,4 +117,6 @@ type UpdateSiteReaderSettingsInput struct {
 	UnsignedClaims   *bool `json:"unsignedClaims,omitempty"`
 	// A JSON object of strings; null removes them.
 	Variables opt.Field[JSON] `json:"variables,omitempty"`
+	// Turn the site's insights on or off.
+	Insights *bool `json:"insights,omitempty"`
 }
