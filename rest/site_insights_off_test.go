@@ -39,7 +39,9 @@ func TestSiteInsightsOff(t *testing.T) {
 		view := func() { e.read("/sites/quiet/~view?u="+url.QueryEscape(pageURL), nil).want(http.StatusNoContent) }
 
 		var g struct {
-			Organization struct{ Site struct{ ReaderSettings struct{ Insights bool } } }
+			Organization struct {
+				Site struct{ ReaderSettings struct{ Insights bool } }
+			}
 		}
 		e.gql(o.admin.Token, `query($o: ID!, $s: ID!) { organization(id: $o) { site(id: $s) { readerSettings { insights } } } }`, map[string]any{"o": o.id, "s": p.site}).ok(&g)
 		if !g.Organization.Site.ReaderSettings.Insights {
