@@ -41,6 +41,7 @@ const (
 	// UploadKindFont is the contract's StorageUploadKind for a custom font's file.
 	UploadKindFont = "customization_font"
 	maxFontFamily  = 50
+	maxFontFaces   = 20 // weights of one font
 )
 
 // fontFace is a stored face of a custom font.
@@ -330,6 +331,9 @@ func (r *App) fillCustomFont(ctx context.Context, f *storage.CustomFont, faces [
 			return apperr.Invalidf(fmt.Sprintf("fontFaces[%d].storageKey", i), "no font was uploaded under this key in this organization")
 		}
 		byWeight[fc.Weight] = fontFace{Weight: fc.Weight, StorageKey: u.StorageKey, BlobKey: u.BlobKey, ContentType: u.ContentType}
+	}
+	if len(byWeight) > maxFontFaces {
+		return apperr.Invalidf("fontFaces", "at most %d weights", maxFontFaces)
 	}
 	if _, ok := byWeight[400]; !ok {
 		return apperr.Invalidf("fontFaces", "a font needs a face of weight 400 (regular)")
