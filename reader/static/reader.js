@@ -191,6 +191,11 @@
       else if (e.key === "Enter" && active >= 0) { e.preventDefault(); location.href = items[active].firstChild.href; }
       else if (e.key === "Escape") { e.preventDefault(); close(); }
     });
+    // Enter submits the form where a browser does not let the key be taken back: an option
+    // chosen still wins over the page of results.
+    form.addEventListener("submit", function (e) {
+      if (!list.hidden && active >= 0 && items[active]) { e.preventDefault(); location.href = items[active].firstChild.href; }
+    });
     q.addEventListener("blur", function () { setTimeout(close, 150); });
     q.addEventListener("focus", function () { if (items.length && q.value.trim() === asked) { list.hidden = false; q.setAttribute("aria-expanded", "true"); } });
   }
