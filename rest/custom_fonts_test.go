@@ -17,7 +17,7 @@ func (e *env) uploadFont(token, orgID string, body []byte, declared int) (string
 	e.t.Helper()
 	up := e.call(token, "POST", "/orgs/"+orgID+"/storage/upload", map[string]any{
 		"kind": "customization_font", "file": map[string]any{"name": "Brand Sans.woff2", "type": "font/woff2", "size": declared}}).want(http.StatusCreated).object()
-	if up["object"] != "storage-signed-url" || !strings.HasPrefix(up["url"].(string), "https://bindery.test/uploads/"+orgID+"/") {
+	if up["object"] != "storage-signed-url" || !strings.HasPrefix(up["url"].(string), e.res.Settings.PublicURL+"/uploads/"+orgID+"/") {
 		e.t.Fatalf("upload URL = %v", up)
 	}
 	u, _ := url.Parse(up["url"].(string))
