@@ -85,6 +85,9 @@ const (
 	EventSiteRedirectDeleted       = "site_redirect_deleted"
 	EventSiteHostnameUpdated       = "site_hostname_updated"
 	EventSiteHostnameRemoved       = "site_hostname_removed"
+	EventCustomFontCreated         = "custom_font_created"
+	EventCustomFontUpdated         = "custom_font_updated"
+	EventCustomFontDeleted         = "custom_font_deleted"
 	EventInviteLinkCreated         = "invite_link_created"
 	EventInviteLinkDeleted         = "invite_link_deleted"
 	EventMemberSSOUpdated          = "member_sso_updated"
@@ -176,6 +179,9 @@ var EventTypes = []struct{ Type, Label string }{
 	{EventSiteRedirectDeleted, "Site redirect deleted"},
 	{EventSiteHostnameUpdated, "Custom host name set or checked"},
 	{EventSiteHostnameRemoved, "Custom host name removed"},
+	{EventCustomFontCreated, "Custom font created"},
+	{EventCustomFontUpdated, "Custom font updated"},
+	{EventCustomFontDeleted, "Custom font deleted"},
 	{EventInviteLinkCreated, "Invite link created"},
 	{EventInviteLinkDeleted, "Invite link deleted"},
 	{EventMemberSSOUpdated, "Member single sign-on updated"},

@@ -29,6 +29,9 @@ type PublishedSite struct {
 	Indexable  bool
 	URL        string
 	Claims     model.JSON
+	// Insights: the site collects insights (its managers did not turn them off); the reader
+	// sends its beacon only then.
+	Insights   bool
 	Sections   []*model.PublishedSection
 	SiteSpaces []*PublishedSiteSpace
 
@@ -126,6 +129,7 @@ func (r *App) OpenPublishedSite(ctx context.Context, name string, in *model.Site
 		ID: site.ID, Title: site.Title, Visibility: site.Visibility, Indexable: site.Visibility == "public",
 		URL: r.publicSiteURL(site), orgID: site.OrganizationID, claims: claims,
 		vars: stringVars(jsonOf(settings.Variables)), roots: map[string]*PublishedSiteSpace{},
+		Insights: !settings.InsightsOff,
 	}
 	if ps.Claims, err = json.Marshal(claims); err != nil {
 		return nil, err
@@ -375,7 +379,7 @@ func (sp *PublishedSiteSpace) pageURL(path string) string { return sp.URL + path
 // ref is a page as navigation lists it.
 func (sp *PublishedSiteSpace) ref(t *publishedTreeView, p *model.RevisionPage) *model.PublishedPageRef {
 	out := &model.PublishedPageRef{ID: p.ID, Type: p.Type, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Description: p.Description,
-		Path: p.Path, URL: sp.pageURL(p.Path), Depth: t.depth[p.ID], NoIndex: p.NoIndex, NoRobotsIndex: p.NoRobotsIndex}
+		Path: p.Path, URL: sp.pageURL(p.Path), Depth: t.depth[p.ID], NoIndex: p.NoIndex, NoRobotsIndex: p.NoRobotsIndex, UpdatedAt: p.UpdatedAt}
 	for _, c := range p.Pages {
 		if t.isList[c.ID] {
 			out.HasChildren = true

@@ -12,7 +12,17 @@ import (
 
 // publishedStyle reads a published site's customizations once per view.
 func (r *App) publishedStyle(ctx context.Context, ps *PublishedSite) (*customizations, error) {
-	ps.styleOnce.Do(func() { ps.style, ps.styleErr = r.siteCustomizations(ctx, ps.ID) })
+	ps.styleOnce.Do(func() {
+		ps.style, ps.styleErr = r.siteCustomizations(ctx, ps.ID)
+		if ps.styleErr != nil {
+			return
+		}
+		docs := []map[string]any{ps.style.site}
+		for _, o := range ps.style.overrides {
+			docs = append(docs, o)
+		}
+		ps.styleErr = r.resolveFonts(ctx, ps.orgID, ps.URL, docs...)
+	})
 	return ps.style, ps.styleErr
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/bindery/bindery/domain/apperr"
 	"github.com/bindery/bindery/domain/authz"
 	"github.com/bindery/bindery/domain/jobs"
+	"github.com/bindery/bindery/domain/loader"
 	"github.com/bindery/bindery/domain/model"
 	"github.com/bindery/bindery/storage"
 )
@@ -103,6 +104,15 @@ func (r *App) recordSiteEvents(ctx context.Context, orgID, siteID string, events
 		rows = append(rows, row)
 	}
 	if len(rows) == 0 {
+		return nil
+	}
+	// A site whose managers turned insights off keeps none: the events were checked, and are
+	// dropped.
+	settings, err := loader.For(ctx, r.Store).SiteReaderSettings.Find(ctx, siteID)
+	if err != nil {
+		return err
+	}
+	if settings.InsightsOff {
 		return nil
 	}
 	day := now.Unix() / 86400
@@ -485,7 +495,7 @@ func (r *App) RecordPageFeedback(ctx context.Context, name string, visitor *mode
 		return apperr.Invalidf("rating", "must be good, ok or bad")
 	}
 	ps, err := r.OpenPublishedSite(ctx, name, visitor)
-	if err != nil {
+	if err != nil || !ps.Insights {
 		return err
 	}
 	sp, page, _, err := r.visitedPage(ctx, ps, pageURL)

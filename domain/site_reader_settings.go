@@ -20,7 +20,7 @@ const (
 var variableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 
 func toReaderSettings(s *storage.SiteReaderSettings) *model.SiteReaderSettings {
-	return &model.SiteReaderSettings{SigningKey: s.SigningKey, UnsignedClaims: s.UnsignedClaims, Variables: jsonOf(s.Variables)}
+	return &model.SiteReaderSettings{SigningKey: s.SigningKey, UnsignedClaims: s.UnsignedClaims, Variables: jsonOf(s.Variables), Insights: !s.InsightsOff}
 }
 
 // siteReaderSettings reads a site's reader settings (site managers: the key is a secret).
@@ -66,6 +66,9 @@ func (r *App) ChangeSiteReaderSettings(ctx context.Context, orgID, siteID string
 	}
 	if setVars {
 		s.Variables = text
+	}
+	if in.Insights != nil {
+		s.InsightsOff = !*in.Insights
 	}
 	if err := r.Store.SaveSiteReaderSettings(r.emit(ctx, visitorAuthEvent(s), map[string]any{"readerSettings": true}), s); err != nil {
 		return nil, err

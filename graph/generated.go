@@ -332,6 +332,40 @@ type ComplexityRoot struct {
 		Space      func(childComplexity int) int
 	}
 
+	CustomFont struct {
+		Custom      func(childComplexity int) int
+		FontFaces   func(childComplexity int) int
+		FontFamily  func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Permissions func(childComplexity int) int
+	}
+
+	CustomFontConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CustomFontEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	CustomFontFace struct {
+		Sources func(childComplexity int) int
+		Weight  func(childComplexity int) int
+	}
+
+	CustomFontPermissions struct {
+		Edit func(childComplexity int) int
+	}
+
+	CustomFontSource struct {
+		Format func(childComplexity int) int
+		URL    func(childComplexity int) int
+	}
+
 	CustomHostname struct {
 		Hostname func(childComplexity int) int
 		IsActive func(childComplexity int) int
@@ -665,8 +699,10 @@ type ComplexityRoot struct {
 		AddSectionToGroup                  func(childComplexity int, organizationID string, siteID string, siteSectionGroupID string, input model.AddSectionToGroupInput) int
 		AddSiteSpace                       func(childComplexity int, organizationID string, siteID string, input model.AddSiteSpaceInput) int
 		ApplyTemplate                      func(childComplexity int, target model.ContentTarget, templateID string, contentRefs model.JSON) int
+		BulkUpsertSiteRedirects            func(childComplexity int, organizationID string, siteID string, input model.SiteRedirectBulkInput) int
 		CreateChangeRequest                func(childComplexity int, spaceID string, input *model.CreateChangeRequestInput) int
 		CreateCollection                   func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
+		CreateCustomFont                   func(childComplexity int, organizationID string, input model.CustomFontInput) int
 		CreateIntegrationInstallationToken func(childComplexity int, name string, installationID string) int
 		CreateInviteLink                   func(childComplexity int, organizationID string, input model.CreateInviteLinkInput) int
 		CreateOpenAPISpec                  func(childComplexity int, organizationID string, input model.CreateOpenAPISpecInput) int
@@ -686,6 +722,7 @@ type ComplexityRoot struct {
 		DeleteCollection                   func(childComplexity int, id string) int
 		DeleteComment                      func(childComplexity int, target model.ContentTarget, commentID string) int
 		DeleteCommentReply                 func(childComplexity int, target model.ContentTarget, commentID string, replyID string) int
+		DeleteCustomFont                   func(childComplexity int, organizationID string, fontID string) int
 		DeleteFile                         func(childComplexity int, target model.ContentTarget, fileID string) int
 		DeleteInviteLink                   func(childComplexity int, organizationID string, inviteID string) int
 		DeleteLegacyGitInstallation        func(childComplexity int, spaceID string) int
@@ -708,6 +745,7 @@ type ComplexityRoot struct {
 		EndOtherSessions                   func(childComplexity int) int
 		EndSession                         func(childComplexity int, id string) int
 		ExportToGitRepository              func(childComplexity int, spaceID string, input model.ExportToGitRepositoryInput) int
+		GenerateStorageUploadURL           func(childComplexity int, organizationID string, input model.StorageUploadInput) int
 		GrantCollectionAccess              func(childComplexity int, collectionID string, input model.GrantAccessInput) int
 		GrantSpaceAccess                   func(childComplexity int, spaceID string, input model.GrantAccessInput) int
 		ImportGitRepository                func(childComplexity int, spaceID string, input model.ImportGitRepositoryInput) int
@@ -764,6 +802,7 @@ type ComplexityRoot struct {
 		UpdateCollectionUserPermission     func(childComplexity int, collectionID string, userID string, input model.UpdateGrantInput) int
 		UpdateComment                      func(childComplexity int, target model.ContentTarget, commentID string, input model.UpdateCommentInput, format *model.PageFormat) int
 		UpdateCommentReply                 func(childComplexity int, target model.ContentTarget, commentID string, replyID string, input model.UpdateCommentReplyInput, format *model.PageFormat) int
+		UpdateCustomFont                   func(childComplexity int, organizationID string, fontID string, input model.CustomFontInput) int
 		UpdateGlossary                     func(childComplexity int, organizationID string, input model.UpdateGlossaryInput) int
 		UpdateMember                       func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
 		UpdateOpenAPIPages                 func(childComplexity int, target model.ContentTarget, input model.UpdateOpenAPIPagesInput) int
@@ -879,6 +918,8 @@ type ComplexityRoot struct {
 		Collections          func(childComplexity int, first *int, after *string, nested *bool) int
 		CommunityType        func(childComplexity int) int
 		CreatedAt            func(childComplexity int) int
+		CustomFont           func(childComplexity int, id string) int
+		CustomFonts          func(childComplexity int, first *int, after *string) int
 		DefaultContent       func(childComplexity int) int
 		DefaultRole          func(childComplexity int) int
 		EmailDomains         func(childComplexity int) int
@@ -1600,6 +1641,7 @@ type ComplexityRoot struct {
 	}
 
 	SiteReaderSettings struct {
+		Insights       func(childComplexity int) int
 		SigningKey     func(childComplexity int) int
 		UnsignedClaims func(childComplexity int) int
 		Variables      func(childComplexity int) int
@@ -1609,6 +1651,18 @@ type ComplexityRoot struct {
 		Destination func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Source      func(childComplexity int) int
+	}
+
+	SiteRedirectBulkResult struct {
+		Draft  func(childComplexity int) int
+		Error  func(childComplexity int) int
+		ID     func(childComplexity int) int
+		Source func(childComplexity int) int
+		Status func(childComplexity int) int
+	}
+
+	SiteRedirectBulkResults struct {
+		Results func(childComplexity int) int
 	}
 
 	SiteRedirectConnection struct {
@@ -1787,6 +1841,12 @@ type ComplexityRoot struct {
 		App      func(childComplexity int) int
 		Icon     func(childComplexity int) int
 		Location func(childComplexity int) int
+	}
+
+	StorageUploadURL struct {
+		Key    func(childComplexity int) int
+		Object func(childComplexity int) int
+		URL    func(childComplexity int) int
 	}
 
 	Subscription struct {
@@ -2116,6 +2176,10 @@ type MutationResolver interface {
 	DeletePage(ctx context.Context, target model.ContentTarget, pageID string) (*domain.PageEdit, error)
 	UploadFile(ctx context.Context, target model.ContentTarget, file graphql.Upload, name *string) (*domain.FileEdit, error)
 	DeleteFile(ctx context.Context, target model.ContentTarget, fileID string) (*domain.FileEdit, error)
+	GenerateStorageUploadURL(ctx context.Context, organizationID string, input model.StorageUploadInput) (*model.StorageUploadURL, error)
+	CreateCustomFont(ctx context.Context, organizationID string, input model.CustomFontInput) (*model.CustomFont, error)
+	UpdateCustomFont(ctx context.Context, organizationID string, fontID string, input model.CustomFontInput) (*model.CustomFont, error)
+	DeleteCustomFont(ctx context.Context, organizationID string, fontID string) (bool, error)
 	ImportGitRepository(ctx context.Context, spaceID string, input model.ImportGitRepositoryInput) (*model.GitSyncJob, error)
 	ExportToGitRepository(ctx context.Context, spaceID string, input model.ExportToGitRepositoryInput) (*model.GitSyncJob, error)
 	DeleteLegacyGitInstallation(ctx context.Context, spaceID string) (bool, error)
@@ -2187,6 +2251,7 @@ type MutationResolver interface {
 	CreateSiteRedirect(ctx context.Context, organizationID string, siteID string, input model.SiteRedirectInput) (*model.SiteRedirect, error)
 	UpdateSiteRedirect(ctx context.Context, organizationID string, siteID string, siteRedirectID string, input model.SiteRedirectInput) (*model.SiteRedirect, error)
 	DeleteSiteRedirect(ctx context.Context, organizationID string, siteID string, siteRedirectID string) (bool, error)
+	BulkUpsertSiteRedirects(ctx context.Context, organizationID string, siteID string, input model.SiteRedirectBulkInput) (*model.SiteRedirectBulkResults, error)
 	CreateSiteSection(ctx context.Context, organizationID string, siteID string, input model.CreateSiteSectionInput) (*model.SiteSection, error)
 	UpdateSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string, input model.UpdateSiteSectionInput) (*model.SiteSection, error)
 	DeleteSiteSection(ctx context.Context, organizationID string, siteID string, siteSectionID string) (bool, error)
@@ -2240,6 +2305,8 @@ type OrganizationResolver interface {
 	AuditEventActions(ctx context.Context, obj *model.Organization) ([]*model.AuditEventAction, error)
 	Collections(ctx context.Context, obj *model.Organization, first *int, after *string, nested *bool) (*model.Connection[*model.Collection], error)
 	ChangeRequestList(ctx context.Context, obj *model.Organization, first *int, after *string, status *model.ChangeRequestStatus, creator *string, contributor *string, requestedReviewer *string) (*model.Connection[*model.ChangeRequest], error)
+	CustomFonts(ctx context.Context, obj *model.Organization, first *int, after *string) (*model.Connection[*model.CustomFont], error)
+	CustomFont(ctx context.Context, obj *model.Organization, id string) (*model.CustomFont, error)
 	InviteLinkList(ctx context.Context, obj *model.Organization, first *int, after *string, content *bool) (*model.Connection[*model.InviteLink], error)
 	Members(ctx context.Context, obj *model.Organization, first *int, after *string, order *model.ListOrder, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.Connection[*model.Member], error)
 	Member(ctx context.Context, obj *model.Organization, userID string) (*model.Member, error)
@@ -3496,6 +3563,108 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ContentByURL.Space(childComplexity), true
 
+	case "CustomFont.custom":
+		if e.ComplexityRoot.CustomFont.Custom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFont.Custom(childComplexity), true
+	case "CustomFont.fontFaces":
+		if e.ComplexityRoot.CustomFont.FontFaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFont.FontFaces(childComplexity), true
+	case "CustomFont.fontFamily":
+		if e.ComplexityRoot.CustomFont.FontFamily == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFont.FontFamily(childComplexity), true
+	case "CustomFont.id":
+		if e.ComplexityRoot.CustomFont.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFont.ID(childComplexity), true
+	case "CustomFont.permissions":
+		if e.ComplexityRoot.CustomFont.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFont.Permissions(childComplexity), true
+
+	case "CustomFontConnection.edges":
+		if e.ComplexityRoot.CustomFontConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFontConnection.Edges(childComplexity), true
+	case "CustomFontConnection.nodes":
+		if e.ComplexityRoot.CustomFontConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFontConnection.Nodes(childComplexity), true
+	case "CustomFontConnection.pageInfo":
+		if e.ComplexityRoot.CustomFontConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFontConnection.PageInfo(childComplexity), true
+	case "CustomFontConnection.totalCount":
+		if e.ComplexityRoot.CustomFontConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFontConnection.TotalCount(childComplexity), true
+
+	case "CustomFontEdge.cursor":
+		if e.ComplexityRoot.CustomFontEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFontEdge.Cursor(childComplexity), true
+	case "CustomFontEdge.node":
+		if e.ComplexityRoot.CustomFontEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFontEdge.Node(childComplexity), true
+
+	case "CustomFontFace.sources":
+		if e.ComplexityRoot.CustomFontFace.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFontFace.Sources(childComplexity), true
+	case "CustomFontFace.weight":
+		if e.ComplexityRoot.CustomFontFace.Weight == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFontFace.Weight(childComplexity), true
+
+	case "CustomFontPermissions.edit":
+		if e.ComplexityRoot.CustomFontPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFontPermissions.Edit(childComplexity), true
+
+	case "CustomFontSource.format":
+		if e.ComplexityRoot.CustomFontSource.Format == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFontSource.Format(childComplexity), true
+	case "CustomFontSource.url":
+		if e.ComplexityRoot.CustomFontSource.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFontSource.URL(childComplexity), true
+
 	case "CustomHostname.hostname":
 		if e.ComplexityRoot.CustomHostname.Hostname == nil {
 			break
@@ -4748,6 +4917,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ApplyTemplate(childComplexity, args["target"].(model.ContentTarget), args["templateId"].(string), args["contentRefs"].(model.JSON)), true
+	case "Mutation.bulkUpsertSiteRedirects":
+		if e.ComplexityRoot.Mutation.BulkUpsertSiteRedirects == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_bulkUpsertSiteRedirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.BulkUpsertSiteRedirects(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.SiteRedirectBulkInput)), true
 	case "Mutation.createChangeRequest":
 		if e.ComplexityRoot.Mutation.CreateChangeRequest == nil {
 			break
@@ -4770,6 +4950,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCollection(childComplexity, args["organizationId"].(string), args["input"].(model.CreateCollectionInput)), true
+	case "Mutation.createCustomFont":
+		if e.ComplexityRoot.Mutation.CreateCustomFont == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCustomFont_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCustomFont(childComplexity, args["organizationId"].(string), args["input"].(model.CustomFontInput)), true
 	case "Mutation.createIntegrationInstallationToken":
 		if e.ComplexityRoot.Mutation.CreateIntegrationInstallationToken == nil {
 			break
@@ -4979,6 +5170,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCommentReply(childComplexity, args["target"].(model.ContentTarget), args["commentId"].(string), args["replyId"].(string)), true
+	case "Mutation.deleteCustomFont":
+		if e.ComplexityRoot.Mutation.DeleteCustomFont == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCustomFont_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCustomFont(childComplexity, args["organizationId"].(string), args["fontId"].(string)), true
 	case "Mutation.deleteFile":
 		if e.ComplexityRoot.Mutation.DeleteFile == nil {
 			break
@@ -5216,6 +5418,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ExportToGitRepository(childComplexity, args["spaceId"].(string), args["input"].(model.ExportToGitRepositoryInput)), true
+	case "Mutation.generateStorageUploadURL":
+		if e.ComplexityRoot.Mutation.GenerateStorageUploadURL == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_generateStorageUploadURL_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.GenerateStorageUploadURL(childComplexity, args["organizationId"].(string), args["input"].(model.StorageUploadInput)), true
 	case "Mutation.grantCollectionAccess":
 		if e.ComplexityRoot.Mutation.GrantCollectionAccess == nil {
 			break
@@ -5832,6 +6045,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCommentReply(childComplexity, args["target"].(model.ContentTarget), args["commentId"].(string), args["replyId"].(string), args["input"].(model.UpdateCommentReplyInput), args["format"].(*model.PageFormat)), true
+	case "Mutation.updateCustomFont":
+		if e.ComplexityRoot.Mutation.UpdateCustomFont == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCustomFont_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCustomFont(childComplexity, args["organizationId"].(string), args["fontId"].(string), args["input"].(model.CustomFontInput)), true
 	case "Mutation.updateGlossary":
 		if e.ComplexityRoot.Mutation.UpdateGlossary == nil {
 			break
@@ -6483,6 +6707,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.CreatedAt(childComplexity), true
+	case "Organization.customFont":
+		if e.ComplexityRoot.Organization.CustomFont == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_customFont_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.CustomFont(childComplexity, args["id"].(string)), true
+	case "Organization.customFonts":
+		if e.ComplexityRoot.Organization.CustomFonts == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_customFonts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.CustomFonts(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Organization.defaultContent":
 		if e.ComplexityRoot.Organization.DefaultContent == nil {
 			break
@@ -9697,6 +9943,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SitePublishingPreview.URL(childComplexity), true
 
+	case "SiteReaderSettings.insights":
+		if e.ComplexityRoot.SiteReaderSettings.Insights == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteReaderSettings.Insights(childComplexity), true
 	case "SiteReaderSettings.signingKey":
 		if e.ComplexityRoot.SiteReaderSettings.SigningKey == nil {
 			break
@@ -9734,6 +9986,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteRedirect.Source(childComplexity), true
+
+	case "SiteRedirectBulkResult.draft":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Draft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Draft(childComplexity), true
+	case "SiteRedirectBulkResult.error":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Error(childComplexity), true
+	case "SiteRedirectBulkResult.id":
+		if e.ComplexityRoot.SiteRedirectBulkResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.ID(childComplexity), true
+	case "SiteRedirectBulkResult.source":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Source(childComplexity), true
+	case "SiteRedirectBulkResult.status":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Status(childComplexity), true
+
+	case "SiteRedirectBulkResults.results":
+		if e.ComplexityRoot.SiteRedirectBulkResults.Results == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResults.Results(childComplexity), true
 
 	case "SiteRedirectConnection.edges":
 		if e.ComplexityRoot.SiteRedirectConnection.Edges == nil {
@@ -10537,6 +10827,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SpaceURLs.Location(childComplexity), true
+
+	case "StorageUploadURL.key":
+		if e.ComplexityRoot.StorageUploadURL.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorageUploadURL.Key(childComplexity), true
+	case "StorageUploadURL.object":
+		if e.ComplexityRoot.StorageUploadURL.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorageUploadURL.Object(childComplexity), true
+	case "StorageUploadURL.url":
+		if e.ComplexityRoot.StorageUploadURL.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StorageUploadURL.URL(childComplexity), true
 
 	case "Subscription.changeRequestEvents":
 		if e.ComplexityRoot.Subscription.ChangeRequestEvents == nil {
@@ -11613,6 +11922,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateTeamInput,
 		ec.unmarshalInputCreateTranslationInput,
 		ec.unmarshalInputCreateWebhookInput,
+		ec.unmarshalInputCustomFontFaceInput,
+		ec.unmarshalInputCustomFontInput,
 		ec.unmarshalInputExportToGitRepositoryInput,
 		ec.unmarshalInputGitInfoInput,
 		ec.unmarshalInputGlossaryOperationInput,
@@ -11643,12 +11954,16 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSiteMcpServerInput,
 		ec.unmarshalInputSitePointerInput,
 		ec.unmarshalInputSitePublishingAuthUpdate,
+		ec.unmarshalInputSiteRedirectBulkInput,
+		ec.unmarshalInputSiteRedirectBulkItem,
 		ec.unmarshalInputSiteRedirectDestinationInput,
 		ec.unmarshalInputSiteRedirectInput,
 		ec.unmarshalInputSiteSearchScope,
 		ec.unmarshalInputSiteVisitorInput,
 		ec.unmarshalInputSiteVisitorPayload,
 		ec.unmarshalInputSortSiteStructureInput,
+		ec.unmarshalInputStorageFileMetadata,
+		ec.unmarshalInputStorageUploadInput,
 		ec.unmarshalInputStructurePointerInput,
 		ec.unmarshalInputStructurePositionInput,
 		ec.unmarshalInputSubmitReviewInput,
@@ -11769,7 +12084,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/ask_rating.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/computed_revision.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/reusable_content_edit.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_insights.graphqls" "schema/site_mcp_server.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/account.graphqls" "schema/app.graphqls" "schema/ask.graphqls" "schema/ask_rating.graphqls" "schema/audit.graphqls" "schema/change_request.graphqls" "schema/collection.graphqls" "schema/comment.graphqls" "schema/computed_revision.graphqls" "schema/content.graphqls" "schema/content_url.graphqls" "schema/contract_content.graphqls" "schema/custom_font.graphqls" "schema/embed.graphqls" "schema/gitsync.graphqls" "schema/grant.graphqls" "schema/integration.graphqls" "schema/invite.graphqls" "schema/links.graphqls" "schema/member.graphqls" "schema/merge_rules.graphqls" "schema/openapi.graphqls" "schema/organization.graphqls" "schema/passkey.graphqls" "schema/published_url.graphqls" "schema/reader.graphqls" "schema/reusable_content.graphqls" "schema/reusable_content_edit.graphqls" "schema/review.graphqls" "schema/saml.graphqls" "schema/search.graphqls" "schema/share_link.graphqls" "schema/site.graphqls" "schema/site_hostname.graphqls" "schema/site_insights.graphqls" "schema/site_insights_setting.graphqls" "schema/site_mcp_server.graphqls" "schema/site_publishing.graphqls" "schema/site_publishing_auth.graphqls" "schema/site_redirect.graphqls" "schema/site_redirect_bulk.graphqls" "schema/site_section.graphqls" "schema/site_space.graphqls" "schema/space.graphqls" "schema/sso.graphqls" "schema/subscriptions.graphqls" "schema/team.graphqls" "schema/template.graphqls" "schema/tokens.graphqls" "schema/translation.graphqls" "schema/user.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -11847,6 +12162,7 @@ type PublishedURLs {
 	{Name: "schema/content.graphqls", Input: sourceData("schema/content.graphqls"), BuiltIn: false},
 	{Name: "schema/content_url.graphqls", Input: sourceData("schema/content_url.graphqls"), BuiltIn: false},
 	{Name: "schema/contract_content.graphqls", Input: sourceData("schema/contract_content.graphqls"), BuiltIn: false},
+	{Name: "schema/custom_font.graphqls", Input: sourceData("schema/custom_font.graphqls"), BuiltIn: false},
 	{Name: "schema/embed.graphqls", Input: sourceData("schema/embed.graphqls"), BuiltIn: false},
 	{Name: "schema/gitsync.graphqls", Input: sourceData("schema/gitsync.graphqls"), BuiltIn: false},
 	{Name: "schema/grant.graphqls", Input: sourceData("schema/grant.graphqls"), BuiltIn: false},
@@ -11869,10 +12185,12 @@ type PublishedURLs {
 	{Name: "schema/site.graphqls", Input: sourceData("schema/site.graphqls"), BuiltIn: false},
 	{Name: "schema/site_hostname.graphqls", Input: sourceData("schema/site_hostname.graphqls"), BuiltIn: false},
 	{Name: "schema/site_insights.graphqls", Input: sourceData("schema/site_insights.graphqls"), BuiltIn: false},
+	{Name: "schema/site_insights_setting.graphqls", Input: sourceData("schema/site_insights_setting.graphqls"), BuiltIn: false},
 	{Name: "schema/site_mcp_server.graphqls", Input: sourceData("schema/site_mcp_server.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing.graphqls", Input: sourceData("schema/site_publishing.graphqls"), BuiltIn: false},
 	{Name: "schema/site_publishing_auth.graphqls", Input: sourceData("schema/site_publishing_auth.graphqls"), BuiltIn: false},
 	{Name: "schema/site_redirect.graphqls", Input: sourceData("schema/site_redirect.graphqls"), BuiltIn: false},
+	{Name: "schema/site_redirect_bulk.graphqls", Input: sourceData("schema/site_redirect_bulk.graphqls"), BuiltIn: false},
 	{Name: "schema/site_section.graphqls", Input: sourceData("schema/site_section.graphqls"), BuiltIn: false},
 	{Name: "schema/site_space.graphqls", Input: sourceData("schema/site_space.graphqls"), BuiltIn: false},
 	{Name: "schema/space.graphqls", Input: sourceData("schema/space.graphqls"), BuiltIn: false},
@@ -12425,6 +12743,74 @@ func (ec *executionContext) childFields_ContentByURL(ctx context.Context, field 
 		return ec.fieldContext_ContentByURL_page(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ContentByURL", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFont(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CustomFont_id(ctx, field)
+	case "custom":
+		return ec.fieldContext_CustomFont_custom(ctx, field)
+	case "fontFamily":
+		return ec.fieldContext_CustomFont_fontFamily(ctx, field)
+	case "fontFaces":
+		return ec.fieldContext_CustomFont_fontFaces(ctx, field)
+	case "permissions":
+		return ec.fieldContext_CustomFont_permissions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFont", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFontConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CustomFontConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_CustomFontConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CustomFontConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_CustomFontConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFontConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFontEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_CustomFontEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_CustomFontEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFontEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFontFace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "weight":
+		return ec.fieldContext_CustomFontFace_weight(ctx, field)
+	case "sources":
+		return ec.fieldContext_CustomFontFace_sources(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFontFace", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFontPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edit":
+		return ec.fieldContext_CustomFontPermissions_edit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFontPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFontSource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_CustomFontSource_url(ctx, field)
+	case "format":
+		return ec.fieldContext_CustomFontSource_format(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFontSource", field.Name)
 }
 
 func (ec *executionContext) childFields_CustomHostname(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13291,6 +13677,10 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_collections(ctx, field)
 	case "changeRequestList":
 		return ec.fieldContext_Organization_changeRequestList(ctx, field)
+	case "customFonts":
+		return ec.fieldContext_Organization_customFonts(ctx, field)
+	case "customFont":
+		return ec.fieldContext_Organization_customFont(ctx, field)
 	case "inviteLinkList":
 		return ec.fieldContext_Organization_inviteLinkList(ctx, field)
 	case "members":
@@ -14665,6 +15055,8 @@ func (ec *executionContext) childFields_SiteReaderSettings(ctx context.Context, 
 		return ec.fieldContext_SiteReaderSettings_unsignedClaims(ctx, field)
 	case "variables":
 		return ec.fieldContext_SiteReaderSettings_variables(ctx, field)
+	case "insights":
+		return ec.fieldContext_SiteReaderSettings_insights(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteReaderSettings", field.Name)
 }
@@ -14679,6 +15071,30 @@ func (ec *executionContext) childFields_SiteRedirect(ctx context.Context, field 
 		return ec.fieldContext_SiteRedirect_destination(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteRedirect", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectBulkResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_SiteRedirectBulkResult_status(ctx, field)
+	case "source":
+		return ec.fieldContext_SiteRedirectBulkResult_source(ctx, field)
+	case "draft":
+		return ec.fieldContext_SiteRedirectBulkResult_draft(ctx, field)
+	case "id":
+		return ec.fieldContext_SiteRedirectBulkResult_id(ctx, field)
+	case "error":
+		return ec.fieldContext_SiteRedirectBulkResult_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectBulkResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectBulkResults(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "results":
+		return ec.fieldContext_SiteRedirectBulkResults_results(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectBulkResults", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteRedirectConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15035,6 +15451,18 @@ func (ec *executionContext) childFields_SpaceURLs(ctx context.Context, field gra
 		return ec.fieldContext_SpaceURLs_icon(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpaceURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_StorageUploadURL(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_StorageUploadURL_object(ctx, field)
+	case "url":
+		return ec.fieldContext_StorageUploadURL_url(ctx, field)
+	case "key":
+		return ec.fieldContext_StorageUploadURL_key(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StorageUploadURL", field.Name)
 }
 
 func (ec *executionContext) childFields_TableCellTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16161,6 +16589,36 @@ func (ec *executionContext) field_Mutation_applyTemplate_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_bulkUpsertSiteRedirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SiteRedirectBulkInput, error) {
+			return ec.unmarshalNSiteRedirectBulkInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createChangeRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16197,6 +16655,28 @@ func (ec *executionContext) field_Mutation_createCollection_args(ctx context.Con
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateCollectionInput, error) {
 			return ec.unmarshalNCreateCollectionInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCreateCollectionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createCustomFont_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CustomFontInput, error) {
+			return ec.unmarshalNCustomFontInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -16660,6 +17140,28 @@ func (ec *executionContext) field_Mutation_deleteComment_args(ctx context.Contex
 		return nil, err
 	}
 	args["commentId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCustomFont_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "fontId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["fontId"] = arg1
 	return args, nil
 }
 
@@ -17149,6 +17651,28 @@ func (ec *executionContext) field_Mutation_exportToGitRepository_args(ctx contex
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.ExportToGitRepositoryInput, error) {
 			return ec.unmarshalNExportToGitRepositoryInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐExportToGitRepositoryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_generateStorageUploadURL_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.StorageUploadInput, error) {
+			return ec.unmarshalNStorageUploadInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐStorageUploadInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -18549,6 +19073,36 @@ func (ec *executionContext) field_Mutation_updateComment_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateCustomFont_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "fontId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["fontId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CustomFontInput, error) {
+			return ec.unmarshalNCustomFontInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateGlossary_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19528,6 +20082,42 @@ func (ec *executionContext) field_Organization_collections_args(ctx context.Cont
 		return nil, err
 	}
 	args["nested"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_customFont_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_customFonts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
 	return args, nil
 }
 
@@ -25984,6 +26574,437 @@ func (ec *executionContext) fieldContext_ContentByURL_page(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _CustomFont_id(ctx context.Context, field graphql.CollectedField, obj *model.CustomFont) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFont_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFont_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFont", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CustomFont_custom(ctx context.Context, field graphql.CollectedField, obj *model.CustomFont) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFont_custom(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Custom, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFont_custom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFont", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CustomFont_fontFamily(ctx context.Context, field graphql.CollectedField, obj *model.CustomFont) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFont_fontFamily(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FontFamily, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFont_fontFamily(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFont", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CustomFont_fontFaces(ctx context.Context, field graphql.CollectedField, obj *model.CustomFont) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFont_fontFaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FontFaces, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CustomFontFace) graphql.Marshaler {
+			return ec.marshalNCustomFontFace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontFaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFont_fontFaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomFont",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFontFace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFont_permissions(ctx context.Context, field graphql.CollectedField, obj *model.CustomFont) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFont_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Permissions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.CustomFontPermissions) graphql.Marshaler {
+			return ec.marshalNCustomFontPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFont_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomFont",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFontPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFontConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.CustomFont]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFontConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Edge[*model.CustomFont]) graphql.Marshaler {
+			return ec.marshalNCustomFontEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFontConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomFontConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFontEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFontConnection_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.CustomFont]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFontConnection_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CustomFont) graphql.Marshaler {
+			return ec.marshalNCustomFont2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFontConnection_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomFontConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFont(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFontConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.CustomFont]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFontConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFontConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomFontConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFontConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.Connection[*model.CustomFont]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFontConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFontConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFontConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CustomFontEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.CustomFont]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFontEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFontEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFontEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CustomFontEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.Edge[*model.CustomFont]) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFontEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomFont) graphql.Marshaler {
+			return ec.marshalNCustomFont2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFont(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFontEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomFontEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFont(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFontFace_weight(ctx context.Context, field graphql.CollectedField, obj *model.CustomFontFace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFontFace_weight(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Weight, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFontFace_weight(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFontFace", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CustomFontFace_sources(ctx context.Context, field graphql.CollectedField, obj *model.CustomFontFace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFontFace_sources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CustomFontSource) graphql.Marshaler {
+			return ec.marshalNCustomFontSource2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontSourceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFontFace_sources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomFontFace",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFontSource(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFontPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *model.CustomFontPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFontPermissions_edit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFontPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFontPermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CustomFontSource_url(ctx context.Context, field graphql.CollectedField, obj *model.CustomFontSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFontSource_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFontSource_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFontSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CustomFontSource_format(ctx context.Context, field graphql.CollectedField, obj *model.CustomFontSource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFontSource_format(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Format, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFontSource_format(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFontSource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _CustomHostname_hostname(ctx context.Context, field graphql.CollectedField, obj *model.CustomHostname) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31814,6 +32835,182 @@ func (ec *executionContext) fieldContext_Mutation_deleteFile(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_generateStorageUploadURL(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_generateStorageUploadURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().GenerateStorageUploadURL(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.StorageUploadInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.StorageUploadURL) graphql.Marshaler {
+			return ec.marshalNStorageUploadURL2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐStorageUploadURL(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_generateStorageUploadURL(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_StorageUploadURL(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_generateStorageUploadURL_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createCustomFont(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCustomFont(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCustomFont(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CustomFontInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomFont) graphql.Marshaler {
+			return ec.marshalNCustomFont2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFont(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCustomFont(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFont(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCustomFont_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCustomFont(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateCustomFont(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateCustomFont(ctx, fc.Args["organizationId"].(string), fc.Args["fontId"].(string), fc.Args["input"].(model.CustomFontInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomFont) graphql.Marshaler {
+			return ec.marshalNCustomFont2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFont(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateCustomFont(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFont(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCustomFont_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCustomFont(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCustomFont(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCustomFont(ctx, fc.Args["organizationId"].(string), fc.Args["fontId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCustomFont(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCustomFont_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_importGitRepository(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34932,6 +36129,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteSiteRedirect(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_bulkUpsertSiteRedirects(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_bulkUpsertSiteRedirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().BulkUpsertSiteRedirects(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.SiteRedirectBulkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectBulkResults) graphql.Marshaler {
+			return ec.marshalNSiteRedirectBulkResults2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkResults(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_bulkUpsertSiteRedirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectBulkResults(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_bulkUpsertSiteRedirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -38448,6 +39689,94 @@ func (ec *executionContext) fieldContext_Organization_changeRequestList(ctx cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Organization_changeRequestList_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_customFonts(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_customFonts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().CustomFonts(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Connection[*model.CustomFont]) graphql.Marshaler {
+			return ec.marshalNCustomFontConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_customFonts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFontConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_customFonts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_customFont(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_customFont(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().CustomFont(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomFont) graphql.Marshaler {
+			return ec.marshalNCustomFont2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFont(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_customFont(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFont(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_customFont_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -51466,6 +52795,29 @@ func (ec *executionContext) fieldContext_SiteReaderSettings_variables(_ context.
 	return graphql.NewScalarFieldContext("SiteReaderSettings", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
+func (ec *executionContext) _SiteReaderSettings_insights(ctx context.Context, field graphql.CollectedField, obj *model.SiteReaderSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteReaderSettings_insights(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Insights, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteReaderSettings_insights(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteReaderSettings", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _SiteRedirect_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirect) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -51539,6 +52891,153 @@ func (ec *executionContext) fieldContext_SiteRedirect_destination(_ context.Cont
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SiteRedirectDestination(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_status(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_source(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_draft(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_draft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Draft, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_draft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_error(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteRedirectBulkResults_results(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResults) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResults_results(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Results, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteRedirectBulkResult) graphql.Marshaler {
+			return ec.marshalNSiteRedirectBulkResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResults_results(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectBulkResults",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectBulkResult(ctx, field)
 		},
 	}
 	return fc, nil
@@ -54868,6 +56367,75 @@ func (ec *executionContext) _SpaceURLs_icon(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_SpaceURLs_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpaceURLs", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorageUploadURL_object(ctx context.Context, field graphql.CollectedField, obj *model.StorageUploadURL) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StorageUploadURL_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StorageUploadURL_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorageUploadURL", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorageUploadURL_url(ctx context.Context, field graphql.CollectedField, obj *model.StorageUploadURL) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StorageUploadURL_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StorageUploadURL_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorageUploadURL", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _StorageUploadURL_key(ctx context.Context, field graphql.CollectedField, obj *model.StorageUploadURL) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StorageUploadURL_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StorageUploadURL_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StorageUploadURL", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Subscription_spaceEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -61109,6 +62677,80 @@ func (ec *executionContext) unmarshalInputCreateWebhookInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCustomFontFaceInput(ctx context.Context, obj any) (model.CustomFontFaceInput, error) {
+	var it model.CustomFontFaceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"weight", "storageKey"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "weight":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("weight"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Weight = data
+		case "storageKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("storageKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StorageKey = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCustomFontInput(ctx context.Context, obj any) (model.CustomFontInput, error) {
+	var it model.CustomFontInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"fontFamily", "fontFaces"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "fontFamily":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fontFamily"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FontFamily = data
+		case "fontFaces":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fontFaces"))
+			data, err := ec.unmarshalOCustomFontFaceInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontFaceInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FontFaces = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputExportToGitRepositoryInput(ctx context.Context, obj any) (model.ExportToGitRepositoryInput, error) {
 	var it model.ExportToGitRepositoryInput
 	if obj == nil {
@@ -62620,6 +64262,94 @@ func (ec *executionContext) unmarshalInputSitePublishingAuthUpdate(ctx context.C
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSiteRedirectBulkInput(ctx context.Context, obj any) (model.SiteRedirectBulkInput, error) {
+	var it model.SiteRedirectBulkInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"redirects"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "redirects":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("redirects"))
+			data, err := ec.unmarshalNSiteRedirectBulkItem2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkItemᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Redirects = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteRedirectBulkItem(ctx context.Context, obj any) (model.SiteRedirectBulkItem, error) {
+	var it model.SiteRedirectBulkItem
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "intent", "captureWildcard", "permanent", "destination"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "intent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intent"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Intent = data
+		case "captureWildcard":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureWildcard"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureWildcard = data
+		case "permanent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permanent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Permanent = data
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalOJSON2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSiteRedirectDestinationInput(ctx context.Context, obj any) (model.SiteRedirectDestination, error) {
 	var it model.SiteRedirectDestination
 	if obj == nil {
@@ -62865,6 +64595,87 @@ func (ec *executionContext) unmarshalInputSortSiteStructureInput(ctx context.Con
 				return it, err
 			}
 			it.Position = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputStorageFileMetadata(ctx context.Context, obj any) (model.StorageFileMetadata, error) {
+	var it model.StorageFileMetadata
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "type", "size"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "size":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("size"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Size = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputStorageUploadInput(ctx context.Context, obj any) (model.StorageUploadInput, error) {
+	var it model.StorageUploadInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"file", "kind"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "file":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("file"))
+			data, err := ec.unmarshalOStorageFileMetadata2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐStorageFileMetadata(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.File = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
 		}
 	}
 	return it, nil
@@ -63796,7 +65607,7 @@ func (ec *executionContext) unmarshalInputUpdateSiteReaderSettingsInput(ctx cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"rotateSigningKey", "unsignedClaims", "variables"}
+	fieldsInOrder := [...]string{"rotateSigningKey", "unsignedClaims", "variables", "insights"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -63824,6 +65635,13 @@ func (ec *executionContext) unmarshalInputUpdateSiteReaderSettingsInput(ctx cont
 				return it, err
 			}
 			it.Variables = data
+		case "insights":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("insights"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Insights = data
 		}
 	}
 	return it, nil
@@ -66726,6 +68544,284 @@ func (ec *executionContext) _ContentByURL(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var customFontImplementors = []string{"CustomFont"}
+
+func (ec *executionContext) _CustomFont(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFont) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFontImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFont")
+		case "id":
+			out.Values[i] = ec._CustomFont_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "custom":
+			out.Values[i] = ec._CustomFont_custom(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fontFamily":
+			out.Values[i] = ec._CustomFont_fontFamily(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fontFaces":
+			out.Values[i] = ec._CustomFont_fontFaces(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "permissions":
+			out.Values[i] = ec._CustomFont_permissions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var customFontConnectionImplementors = []string{"CustomFontConnection"}
+
+func (ec *executionContext) _CustomFontConnection(ctx context.Context, sel ast.SelectionSet, obj *model.Connection[*model.CustomFont]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFontConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFontConnection")
+		case "edges":
+			out.Values[i] = ec._CustomFontConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._CustomFontConnection_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CustomFontConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._CustomFontConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var customFontEdgeImplementors = []string{"CustomFontEdge"}
+
+func (ec *executionContext) _CustomFontEdge(ctx context.Context, sel ast.SelectionSet, obj *model.Edge[*model.CustomFont]) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFontEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFontEdge")
+		case "cursor":
+			out.Values[i] = ec._CustomFontEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._CustomFontEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var customFontFaceImplementors = []string{"CustomFontFace"}
+
+func (ec *executionContext) _CustomFontFace(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFontFace) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFontFaceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFontFace")
+		case "weight":
+			out.Values[i] = ec._CustomFontFace_weight(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sources":
+			out.Values[i] = ec._CustomFontFace_sources(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var customFontPermissionsImplementors = []string{"CustomFontPermissions"}
+
+func (ec *executionContext) _CustomFontPermissions(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFontPermissions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFontPermissionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFontPermissions")
+		case "edit":
+			out.Values[i] = ec._CustomFontPermissions_edit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var customFontSourceImplementors = []string{"CustomFontSource"}
+
+func (ec *executionContext) _CustomFontSource(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFontSource) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFontSourceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFontSource")
+		case "url":
+			out.Values[i] = ec._CustomFontSource_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "format":
+			out.Values[i] = ec._CustomFontSource_format(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var customHostnameImplementors = []string{"CustomHostname"}
 
 func (ec *executionContext) _CustomHostname(ctx context.Context, sel ast.SelectionSet, obj *model.CustomHostname) graphql.Marshaler {
@@ -69414,6 +71510,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "generateStorageUploadURL":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_generateStorageUploadURL(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createCustomFont":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCustomFont(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCustomFont":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCustomFont(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCustomFont":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCustomFont(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "importGitRepository":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_importGitRepository(ctx, field)
@@ -69907,6 +72031,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteSiteRedirect":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bulkUpsertSiteRedirects":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_bulkUpsertSiteRedirects(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -71239,6 +73370,82 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 					}
 				}()
 				res = ec._Organization_changeRequestList(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "customFonts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_customFonts(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "customFont":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_customFont(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -79188,6 +81395,11 @@ func (ec *executionContext) _SiteReaderSettings(ctx context.Context, sel ast.Sel
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "insights":
+			out.Values[i] = ec._SiteReaderSettings_insights(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -79233,6 +81445,102 @@ func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.Selection
 			}
 		case "destination":
 			out.Values[i] = ec._SiteRedirect_destination(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectBulkResultImplementors = []string{"SiteRedirectBulkResult"}
+
+func (ec *executionContext) _SiteRedirectBulkResult(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectBulkResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectBulkResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectBulkResult")
+		case "status":
+			out.Values[i] = ec._SiteRedirectBulkResult_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "source":
+			out.Values[i] = ec._SiteRedirectBulkResult_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "draft":
+			out.Values[i] = ec._SiteRedirectBulkResult_draft(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._SiteRedirectBulkResult_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._SiteRedirectBulkResult_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteRedirectBulkResultsImplementors = []string{"SiteRedirectBulkResults"}
+
+func (ec *executionContext) _SiteRedirectBulkResults(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectBulkResults) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectBulkResultsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectBulkResults")
+		case "results":
+			out.Values[i] = ec._SiteRedirectBulkResults_results(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -81045,6 +83353,54 @@ func (ec *executionContext) _SpaceURLs(ctx context.Context, sel ast.SelectionSet
 		case "icon":
 			out.Values[i] = ec._SpaceURLs_icon(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var storageUploadURLImplementors = []string{"StorageUploadURL"}
+
+func (ec *executionContext) _StorageUploadURL(ctx context.Context, sel ast.SelectionSet, obj *model.StorageUploadURL) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, storageUploadURLImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StorageUploadURL")
+		case "object":
+			out.Values[i] = ec._StorageUploadURL_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._StorageUploadURL_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._StorageUploadURL_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -84291,6 +86647,129 @@ func (ec *executionContext) unmarshalNCreateWebhookInput2githubᚗcomᚋbindery�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNCustomFont2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CustomFont) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomFont2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFont(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCustomFont2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFont(ctx context.Context, sel ast.SelectionSet, v *model.CustomFont) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CustomFont(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomFontConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.CustomFont]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CustomFontConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomFontEdge2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Edge[*model.CustomFont]) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomFontEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCustomFontEdge2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐEdge(ctx context.Context, sel ast.SelectionSet, v *model.Edge[*model.CustomFont]) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CustomFontEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomFontFace2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontFaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CustomFontFace) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomFontFace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontFace(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCustomFontFace2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontFace(ctx context.Context, sel ast.SelectionSet, v *model.CustomFontFace) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CustomFontFace(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCustomFontInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontInput(ctx context.Context, v any) (model.CustomFontInput, error) {
+	res, err := ec.unmarshalInputCustomFontInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCustomFontPermissions2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontPermissions(ctx context.Context, sel ast.SelectionSet, v model.CustomFontPermissions) graphql.Marshaler {
+	return ec._CustomFontPermissions(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCustomFontSource2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontSourceᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CustomFontSource) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomFontSource2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontSource(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCustomFontSource2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontSource(ctx context.Context, sel ast.SelectionSet, v *model.CustomFontSource) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CustomFontSource(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNCustomHostname2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostname(ctx context.Context, sel ast.SelectionSet, v *model.CustomHostname) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -84370,6 +86849,22 @@ func (ec *executionContext) marshalNFileEdit2ᚖgithubᚗcomᚋbinderyᚋbindery
 		return graphql.Null
 	}
 	return ec._FileEdit(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) marshalNGitSyncJob2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐGitSyncJobᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.GitSyncJob) graphql.Marshaler {
@@ -86896,6 +89391,66 @@ func (ec *executionContext) marshalNSiteRedirect2ᚖgithubᚗcomᚋbinderyᚋbin
 	return ec._SiteRedirect(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNSiteRedirectBulkInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkInput(ctx context.Context, v any) (model.SiteRedirectBulkInput, error) {
+	res, err := ec.unmarshalInputSiteRedirectBulkInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectBulkItem2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkItemᚄ(ctx context.Context, v any) ([]*model.SiteRedirectBulkItem, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SiteRedirectBulkItem, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSiteRedirectBulkItem2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkItem(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectBulkItem2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkItem(ctx context.Context, v any) (*model.SiteRedirectBulkItem, error) {
+	res, err := ec.unmarshalInputSiteRedirectBulkItem(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectBulkResult2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteRedirectBulkResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirectBulkResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteRedirectBulkResult2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkResult(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectBulkResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectBulkResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirectBulkResults2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSiteRedirectBulkResults(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectBulkResults) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteRedirectBulkResults(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐConnection(ctx context.Context, sel ast.SelectionSet, v *model.Connection[*model.SiteRedirect]) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -87306,6 +89861,21 @@ func (ec *executionContext) marshalNSpacePermissions2githubᚗcomᚋbinderyᚋbi
 
 func (ec *executionContext) marshalNSpaceURLs2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐSpaceURLs(ctx context.Context, sel ast.SelectionSet, v model.SpaceURLs) graphql.Marshaler {
 	return ec._SpaceURLs(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNStorageUploadInput2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐStorageUploadInput(ctx context.Context, v any) (model.StorageUploadInput, error) {
+	res, err := ec.unmarshalInputStorageUploadInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNStorageUploadURL2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐStorageUploadURL(ctx context.Context, sel ast.SelectionSet, v *model.StorageUploadURL) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._StorageUploadURL(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -88478,6 +91048,31 @@ func (ec *executionContext) unmarshalOCreateChangeRequestInput2ᚖgithubᚗcom�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalOCustomFontFaceInput2ᚕᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontFaceInput(ctx context.Context, v any) ([]*model.CustomFontFaceInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.CustomFontFaceInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOCustomFontFaceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontFaceInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOCustomFontFaceInput2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomFontFaceInput(ctx context.Context, v any) (*model.CustomFontFaceInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCustomFontFaceInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOCustomHostname2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐCustomHostname(ctx context.Context, sel ast.SelectionSet, v *model.CustomHostname) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -89380,6 +91975,14 @@ func (ec *executionContext) marshalOSpaceEditMode2ᚖgithubᚗcomᚋbinderyᚋbi
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOStorageFileMetadata2ᚖgithubᚗcomᚋbinderyᚋbinderyᚋdomainᚋmodelᚐStorageFileMetadata(ctx context.Context, v any) (*model.StorageFileMetadata, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputStorageFileMetadata(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOString2githubᚗcomᚋbinderyᚋbinderyᚋdomainᚋoptᚐField(ctx context.Context, v any) (opt.Field[*string], error) {

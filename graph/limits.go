@@ -283,6 +283,9 @@ var unpagedLists = map[string]int{
 	"SiteSectionGroup.children":         20,
 	"SiteSectionGroup.sections":         20,
 	"Revision.pages":                    200,
+	"CustomFont.fontFaces":              20,  // domain.maxFontFaces
+	"CustomFontFace.sources":            1,   // one file per weight
+	"SiteRedirectBulkResults.results":   500, // domain.maxBulkRedirects
 	"ChangeRequest.contributors":        50,  // the people who edited or commented on one change request
 	"RevisionSemanticChanges.changes":   100, // at most the limit, 100 (domain/semantic_changes.go)
 	"SemanticChange.attributes":         8,   // the attributes the contract compares

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/bindery/bindery/domain"
 	"github.com/bindery/bindery/domain/apperr"
@@ -97,7 +98,8 @@ func (h *Handler) serveSitemap(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	type loc struct {
-		Loc string `xml:"loc"`
+		Loc     string `xml:"loc"`
+		LastMod string `xml:"lastmod,omitempty"`
 	}
 	set := struct {
 		XMLName xml.Name `xml:"urlset"`
@@ -108,7 +110,11 @@ func (h *Handler) serveSitemap(w http.ResponseWriter, req *http.Request) {
 		for _, ss := range spaces {
 			for _, p := range ss.Pages {
 				if p.Type == "document" && !p.NoIndex && !p.NoRobotsIndex {
-					set.URLs = append(set.URLs, loc{Loc: p.URL})
+					l := loc{Loc: p.URL}
+					if p.UpdatedAt != nil {
+						l.LastMod = p.UpdatedAt.UTC().Format(time.RFC3339)
+					}
+					set.URLs = append(set.URLs, l)
 				}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -35,6 +36,7 @@ type navItem struct {
 type siteView struct {
 	ID, Title, URL string
 	Indexable      bool
+	Insights       bool // the site collects insights: the page carries the beacon's address
 }
 
 // view is what the layout template renders.
@@ -58,6 +60,9 @@ type view struct {
 	Content     template.HTML
 	Outline     []heading
 	MarkdownURL string
+	EditURL     string // the page's file in the synced repository ("" when none)
+	Updated     string // "Last updated" date, e.g. November 28, 2026 ("" when unknown)
+	UpdatedISO  string
 	Results     any
 	Searched    bool
 	// Diagrams: the page loads the diagram library.
@@ -109,6 +114,10 @@ func (h *Handler) servePage(w http.ResponseWriter, req *http.Request) {
 	v.Description = deref(p.Description)
 	v.Canonical = p.URL
 	v.MarkdownURL = p.URL + ".md"
+	v.EditURL = domain.EditOnGitURL(p)
+	if p.UpdatedAt != nil && p.Layout.Metadata {
+		v.Updated, v.UpdatedISO = p.UpdatedAt.UTC().Format("January 2, 2006"), p.UpdatedAt.UTC().Format(time.RFC3339)
+	}
 	if !ps.Indexable || p.NoIndex {
 		v.Robots = "noindex"
 	}
@@ -140,7 +149,7 @@ func (h *Handler) render(w http.ResponseWriter, req *http.Request, name string, 
 // chrome fills what every page of the site shows, in the site's customization: section tabs and
 // menus, the variant switcher of the current section.
 func (h *Handler) chrome(req *http.Request, site *domain.PublishedSite, customization model.JSON, siteSpaceID string) *view {
-	v := &view{Site: siteView{ID: site.ID, Title: site.Title, URL: site.URL, Indexable: site.Indexable}, Static: h.staticURLs(req),
+	v := &view{Site: siteView{ID: site.ID, Title: site.Title, URL: site.URL, Indexable: site.Indexable, Insights: site.Insights}, Static: h.staticURLs(req),
 		Home: site.URL, SearchURL: site.URL + "~search"}
 	v.withStyle(styleOf(json.RawMessage(customization)))
 	var current *domain.PublishedSiteSpace
@@ -261,9 +270,17 @@ func (h *Handler) serveSearch(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	first := searchResults
+	asYouType := req.URL.Query().Get("format") == "json"
+	if asYouType {
+		first = suggestResults
+	}
 	results, err := h.app.PublishedSearch(req.Context(), ps, q, &first)
 	if err != nil {
 		h.fail(w, req, err)
+		return
+	}
+	if asYouType {
+		serveSuggestions(w, results)
 		return
 	}
 	headers(w, false) // results are for this visitor and query: never indexed, never shared
@@ -273,6 +290,29 @@ func (h *Handler) serveSearch(w http.ResponseWriter, req *http.Request) {
 	allowStyle(w, v.Style)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	h.render(w, req, "search.html", v)
+}
+
+// suggestResults is how many pages search as you type shows under the search box.
+const suggestResults = 8
+
+// serveSuggestions answers the search box's script as the visitor types (?format=json): the
+// pages found, their titles, where they are and their URLs. The page of results stays the
+// answer without the script.
+func serveSuggestions(w http.ResponseWriter, results []*model.PublishedSearchResult) {
+	type suggestion struct {
+		Title string `json:"title"`
+		Where string `json:"where"`
+		URL   string `json:"url"`
+	}
+	out := struct {
+		Results []suggestion `json:"results"`
+	}{Results: []suggestion{}}
+	for _, r := range results {
+		out.Results = append(out.Results, suggestion{Title: r.Title, URL: r.URL, Where: strings.Join(append([]string{r.SiteSpace}, r.Ancestors...), " › ")})
+	}
+	headers(w, false)
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(out)
 }
 
 var funcs = template.FuncMap{

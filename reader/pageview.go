@@ -25,6 +25,7 @@ func (h *Handler) servePageView(w http.ResponseWriter, req *http.Request) {
 	if client.IP == "" {
 		client.IP, _, _ = net.SplitHostPort(req.RemoteAddr)
 	}
+	// A site whose insights are off keeps nothing (the page asked for no beacon anyway).
 	err := h.app.RecordPageView(req.Context(), chi.URLParam(req, "name"), visitor(req), q.Get("u"), q.Get("r"), client)
 	switch {
 	case err == nil:

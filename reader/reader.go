@@ -92,6 +92,7 @@ func (h *Handler) Routes() http.Handler {
 	})
 	r.Get("/{name}/~static/{file}", h.serveStatic)
 	r.Get("/{name}/~files/{siteSpace}/{file}/{fname}", h.serveFile)
+	r.Get("/{name}/~font/{fontId}/{file}", h.serveFont)
 	r.Get("/{name}/~search", h.serveSearch)
 	h.askRoutes(r)
 	r.Post("/{name}/~feedback", h.serveFeedback)
@@ -310,6 +311,21 @@ func (h *Handler) serveFile(w http.ResponseWriter, req *http.Request) {
 	if err := d.Content.Err(); err != nil {
 		slog.ErrorContext(req.Context(), "file download cut short by the file store", "path", req.URL.Path, "err", err)
 	}
+}
+
+// serveFont serves a file of a custom font the site's customization names (docs/sites.md,
+// "Custom fonts"), from the site's own origin, so that the pages' font-src 'self' allows it.
+func (h *Handler) serveFont(w http.ResponseWriter, req *http.Request) {
+	d, err := h.app.PublishedFontFile(req.Context(), chi.URLParam(req, "name"), visitor(req), chi.URLParam(req, "fontId"), chi.URLParam(req, "file"))
+	if err != nil {
+		h.fileFailed(w, req, err)
+		return
+	}
+	defer d.Content.Close()
+	w.Header().Set("Cache-Control", "private, max-age=3600")
+	w.Header().Set("Content-Type", d.ContentType)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	http.ServeContent(w, req, d.Name, d.ModTime, d.Content)
 }
 
 func (h *Handler) fileFailed(w http.ResponseWriter, req *http.Request, err error) {

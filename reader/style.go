@@ -30,6 +30,7 @@ type customization struct {
 		Tint         *struct{ Color themedColor } `json:"tint"`
 		Corners      string                       `json:"corners"`
 		Font         any                          `json:"font"`
+		Monospace    any                          `json:"monospaceFont"`
 	} `json:"styling"`
 	Favicon struct {
 		Icon  *themedURL `json:"icon"`
@@ -117,6 +118,7 @@ type style struct {
 	ExternalBlank  bool
 	CSS            template.CSS
 	cssHash        string
+	fonts          bool // the CSS loads custom fonts (font-src 'self')
 }
 
 // urlOf is where a content link leads: external URLs only (links to pages of a space need the
@@ -194,7 +196,9 @@ func styleOf(raw json.RawMessage) *style {
 			s.Announcement.URL = urlOf(a.Link.To)
 		}
 	}
-	s.CSS = template.CSS(colorsCSS(&c))
+	fonts := fontCSS(c.Styling.Font, "html") + fontCSS(c.Styling.Monospace, "code,pre,kbd")
+	s.fonts = fonts != ""
+	s.CSS = template.CSS(colorsCSS(&c) + fonts)
 	sum := sha256.Sum256([]byte(s.CSS))
 	s.cssHash = "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 	return s
@@ -261,5 +265,54 @@ func allowStyle(w http.ResponseWriter, s *style) {
 		}
 		out = append(out, d)
 	}
+	if s.fonts && !strings.Contains(csp, "font-src ") {
+		out = append(out, "font-src 'self'")
+	}
 	w.Header().Set("Content-Security-Policy", strings.Join(out, "; "))
+}
+
+// fontCSS draws a custom font a customization names (the application resolved it to the
+// organization's font, its files under the site's own URL, domain.resolveFonts): an @font-face
+// rule per weight, and the family for the elements of selector, before the reader's own fonts.
+// Anything else (a font GitBook provides by name, a font no longer there) draws the reader's.
+func fontCSS(setting any, selector string) string {
+	def, _ := setting.(map[string]any)
+	family, _ := def["fontFamily"].(string)
+	faces, _ := def["fontFaces"].([]any)
+	if custom, _ := def["custom"].(bool); !custom || family == "" || strings.ContainsAny(family, `"'\;{}<>`) {
+		return ""
+	}
+	var b strings.Builder
+	for _, f := range faces {
+		face, _ := f.(map[string]any)
+		weight, _ := face["weight"].(float64)
+		sources, _ := face["sources"].([]any)
+		var srcs []string
+		for _, s := range sources {
+			src, _ := s.(map[string]any)
+			u, _ := src["url"].(string)
+			format, _ := src["cssFormat"].(string)
+			if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") || strings.ContainsAny(u, "\"'()<> \n") {
+				continue
+			}
+			css := `url("` + u + `")`
+			if format != "" {
+				css += ` format("` + format + `")`
+			}
+			srcs = append(srcs, css)
+		}
+		if len(srcs) == 0 || weight < 1 || weight > 1000 {
+			continue
+		}
+		fmt.Fprintf(&b, `@font-face{font-family:"%s";font-weight:%d;font-display:swap;src:%s}`, family, int(weight), strings.Join(srcs, ","))
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	fallback := "system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif"
+	if selector != "html" {
+		fallback = "ui-monospace,SFMono-Regular,Menlo,Consolas,monospace"
+	}
+	fmt.Fprintf(&b, `%s{font-family:"%s",%s}`, selector, family, fallback)
+	return b.String()
 }

@@ -41,3 +41,10 @@ func writeErrorStatus(w http.ResponseWriter, status int, message string) {
 	body.Error.Code, body.Error.Message = status, message
 	writeJSON(w, status, body)
 }
+
+// errorBodyOf is the contract's error body for status and message.
+func errorBodyOf(status int, message string) errorBody {
+	var body errorBody
+	body.Error.Code, body.Error.Message = status, message
+	return body
+}

@@ -27,6 +27,8 @@ var extensionRoutes = map[string]bool{
 	"GET /orgs/{organizationId}/audit-events/{auditEventId}": true,
 	"GET /orgs/{organizationId}/audit-event-actions":         true,
 	"GET /orgs/{organizationId}/audit-events-export":         true,
+	// The newer GitBook API's bulk redirects (0.202.0), validated against it (site_redirects_test.go).
+	"PUT /orgs/{organizationId}/sites/{siteId}/redirects": true,
 }
 
 // IsExtension reports whether a route of the table (method and pattern) is a Bindery extension.

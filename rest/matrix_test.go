@@ -93,6 +93,8 @@ type fixture struct {
 	samlProvider                                 string
 	// A webhook with a logged delivery; an audit event.
 	webhook, delivery, auditEvent string
+	// An uploaded font file and a custom font made of it.
+	fontKey, font string
 }
 
 type matrixCase struct {
@@ -287,9 +289,21 @@ var matrix = []matrixCase{
 		`mutation($o: ID!, $si: ID!, $ss: ID!) { overrideSiteSpaceCustomization(organizationId: $o, siteId: $si, siteSpaceId: $ss, overrides: {title: "Variant"}) }`},
 	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", siteEditor, 204, siteSpace("/customization"), "",
 		`mutation($o: ID!, $si: ID!, $ss: ID!) { deleteSiteSpaceCustomization(organizationId: $o, siteId: $si, siteSpaceId: $ss) }`},
+	{"POST", "/orgs/{organizationId}/storage/upload", siteEditor, 201, org("/storage/upload"), `{"kind":"customization_font","file":{"name":"a.woff2","type":"font/woff2","size":100}}`,
+		`mutation($o: ID!) { generateStorageUploadURL(organizationId: $o, input: {kind: "customization_font", file: {name: "a.woff2", type: "font/woff2", size: 100}}) { key } }`},
+	{"GET", "/orgs/{organizationId}/fonts", insider, 200, org("/fonts"), "", `query($o: ID!) { organization(id: $o) { customFonts { totalCount } } }`},
+	{"PUT", "/orgs/{organizationId}/fonts", siteEditor, 201, org("/fonts"), `{"fontFamily":"Matrix","fontFaces":[{"weight":400,"storageKey":"FONTKEY"}]}`,
+		`mutation($o: ID!, $fk: String) { createCustomFont(organizationId: $o, input: {fontFamily: "Matrix", fontFaces: [{weight: 400, storageKey: $fk}]}) { id } }`},
+	{"GET", "/orgs/{organizationId}/fonts/{fontId}", insider, 200, func(f fixture) string { return org("/fonts/" + f.font)(f) }, "", `query($o: ID!, $fo: ID!) { organization(id: $o) { customFont(id: $fo) { id } } }`},
+	{"POST", "/orgs/{organizationId}/fonts/{fontId}", siteEditor, 201, func(f fixture) string { return org("/fonts/" + f.font)(f) }, `{"fontFamily":"Renamed"}`,
+		`mutation($o: ID!, $fo: ID!) { updateCustomFont(organizationId: $o, fontId: $fo, input: {fontFamily: "Renamed"}) { id } }`},
+	{"DELETE", "/orgs/{organizationId}/fonts/{fontId}", siteEditor, 205, func(f fixture) string { return org("/fonts/" + f.font)(f) }, "",
+		`mutation($o: ID!, $fo: ID!) { deleteCustomFont(organizationId: $o, fontId: $fo) }`},
 	{"GET", "/orgs/{organizationId}/sites/{siteId}/redirects", insider, 200, site("/redirects"), "", `query($o: ID!, $si: ID!) { organization(id: $o) { site(id: $si) { redirects { totalCount } } } }`},
 	{"POST", "/orgs/{organizationId}/sites/{siteId}/redirects", siteEditor, 201, site("/redirects"), `{"source":"/gone","destination":{"kind":"site-space","siteSpaceId":"SITESPACE"}}`,
 		`mutation($o: ID!, $si: ID!, $ss: ID!) { createSiteRedirect(organizationId: $o, siteId: $si, input: {source: "/gone", destination: {kind: "site-space", siteSpaceId: $ss}}) { id } }`},
+	{"PUT", "/orgs/{organizationId}/sites/{siteId}/redirects", siteEditor, 200, site("/redirects"), `{"redirects":[{"source":"/bulk","destination":{"kind":"site-space","siteSpaceId":"SITESPACE"}}]}`,
+		`mutation($o: ID!, $si: ID!, $ss: ID!) { bulkUpsertSiteRedirects(organizationId: $o, siteId: $si, input: {redirects: [{source: "/bulk", destination: {kind: "site-space", siteSpaceId: $ss}}]}) { results { status } } }`},
 	{"PATCH", "/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}", siteEditor, 200, func(f fixture) string { return site("/redirects/" + f.redirect)(f) }, `{"source":"/moved"}`,
 		`mutation($o: ID!, $si: ID!, $rd: ID!) { updateSiteRedirect(organizationId: $o, siteId: $si, siteRedirectId: $rd, input: {source: "/moved"}) { id } }`},
 	{"DELETE", "/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}", siteEditor, 205, func(f fixture) string { return site("/redirects/" + f.redirect)(f) }, "",
@@ -428,7 +442,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 				if door == "rest" {
 					var body any
 					if c.body != "" {
-						body = strings.NewReplacer("SPECNEW", f.spec+"-new", "SPECSLUG", f.spec, "ORGID", f.org, "VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SITE", f.site, "SECTION", f.section, "GROUP", f.group).Replace(c.body)
+						body = strings.NewReplacer("SPECNEW", f.spec+"-new", "SPECSLUG", f.spec, "ORGID", f.org, "VICTIM", f.victim, "REVIEWER", f.admin, "SITESPACE", f.siteSpace, "SPACE", f.space, "SITE", f.site, "SECTION", f.section, "GROUP", f.group, "FONTKEY", f.fontKey).Replace(c.body)
 					}
 					before := e.lastEventSeq()
 					if got := e.call(caller.Token, c.method, c.url(f), body); got.Status != want {
@@ -445,7 +459,7 @@ func (e *env) permissionMatrix(t *testing.T, cases []matrixCase) {
 					"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 					"tr": f.translation, "ge": f.glossaryEntry,
 					"sp": f.spec, "spn": f.spec + "-new", "sv": f.specVersion, "ig": f.integration, "in": f.installation, "tk": f.token,
-					"wh": f.webhook, "wd": f.delivery, "ae": f.auditEvent, "saml": f.samlProvider})
+					"wh": f.webhook, "wd": f.delivery, "ae": f.auditEvent, "saml": f.samlProvider, "fk": f.fontKey, "fo": f.font})
 				e.stayOutside(orgID, role, caller)
 				wantCode := map[int]string{http.StatusForbidden: "FORBIDDEN", http.StatusNotFound: "NOT_FOUND"}[want]
 				gotCode := ""
@@ -492,6 +506,10 @@ func (e *env) matrixFixture(path, orgID string, admin account, n int) fixture {
 	}
 	if strings.Contains(path, "/git") { // a queued import: git/info has something to show
 		e.call(admin.Token, "POST", "/spaces/"+f.space+"/git/import", `{"url":"https://93.184.216.34/docs.git","ref":"refs/heads/main"}`).want(http.StatusNoContent)
+	}
+	if strings.Contains(path, "/fonts") || path == sharedFixturePath {
+		f.fontKey, _ = e.uploadFont(admin.Token, orgID, fontBytes, len(fontBytes))
+		f.font = e.call(admin.Token, "PUT", "/orgs/"+orgID+"/fonts", map[string]any{"fontFamily": "Fixture", "fontFaces": []any{map[string]any{"weight": 400, "storageKey": f.fontKey}}}).want(http.StatusCreated).object()["id"].(string)
 	}
 	if strings.Contains(path, "sites/{siteId}") || strings.Contains(path, "/spaces/collections") || strings.Contains(path, "/custom-hostnames") || path == "/urls/published" {
 		var published string
@@ -623,6 +641,7 @@ var unevented = map[string]string{
 	"DELETE /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization":    "the matrix's site space has no overrides: there are none to remove",
 	"POST /orgs/{organizationId}/sites/{siteId}/insights/events":                              "visitors' events are the site's insights, kept apart from the organization's stream of changes",
 	"POST /orgs/{organizationId}/sites/{siteId}/insights/events/aggregate":                    "a read: it counts events and changes nothing",
+	"POST /orgs/{organizationId}/storage/upload":                                              "gives a signed upload URL: nothing is stored until the file arrives, and a file alone changes nothing until a font names it",
 	"POST /urls/published": "a look-up: the short-lived read token it answers with is the caller's own",
 }
 

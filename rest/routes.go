@@ -167,6 +167,7 @@ func (a *api) table() []Route {
 	)
 	routes = append(routes, a.sitePublishingRoutes()...)
 	routes = append(routes, a.siteRedirectRoutes()...)
+	routes = append(routes, a.customFontRoutes()...)
 	routes = append(routes, a.siteMcpServerRoutes()...)
 	routes = append(routes, a.sitePublishingAuthRoutes()...)
 	routes = append(routes, a.customHostnameRoutes()...)

@@ -77,6 +77,11 @@ func NewServerWith(res *domain.App, opts Options) http.Handler {
 		withToken.ServeHTTP(w, req)
 	})
 
+	// Custom fonts (docs/sites.md): a signed upload URL takes a font file's bytes, its signature
+	// the proof of access; the fonts' files are public.
+	r.With(limits.anonymous(restDoor), requestState(res)).Put("/uploads/{organizationId}/*", receiveUpload(res))
+	r.With(limits.anonymous(restDoor), requestState(res)).Get("/fonts/{fontId}/{file}", serveFont(res))
+
 	// MCP (docs/mcp.md): the organization's for API tokens, rate-limited like /v1; each site's for
 	// its visitors, like the site.
 	agents := mcpserver.New(res)

@@ -179,6 +179,8 @@ var eventOps = map[string]map[string]any{
 		"List organization audit events, newest first (admins; as @gitbook/api 0.202.0: limit up to 100, from, to, action, actor, target)", "200", "Paginated audit events"),
 	"GET /orgs/{organizationId}/audit-events/{auditEventId}": eventOp("getOrganizationAuditEvent", "organizations", "Get an organization audit event with its payload (as @gitbook/api 0.202.0)", "200", "The audit event"),
 	"GET /orgs/{organizationId}/audit-event-actions":         eventOp("listOrganizationAuditEventActions", "organizations", "List the audit event actions (as @gitbook/api 0.202.0)", "200", "Supported audit event actions"),
+	"PUT /orgs/{organizationId}/sites/{siteId}/redirects": eventOp("bulkUpsertSiteRedirects", "site-redirects",
+		"Create, change or delete up to 500 redirects, each on its own (as @gitbook/api 0.202.0; live, permanent redirects from one path only: other items answer status error)", "200", "Each item's outcome, in order"),
 	"GET /orgs/{organizationId}/audit-events-export": eventOp("exportOrganizationAuditEvents", "organizations",
 		"Export the audit log as JSON lines (application/x-ndjson), oldest first, with the list's filters", "200", "One AuditEvent (with payload) per line"),
 }

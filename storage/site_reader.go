@@ -19,6 +19,8 @@ type SiteReaderSettings struct {
 	Variables      *string // JSON object
 	// FallbackURL is where a visitor without a valid token is sent; nil: nowhere (401).
 	FallbackURL *string
+	// InsightsOff: the site collects no insights (no page views, feedback or tracked events).
+	InsightsOff bool
 	UpdatedAt   time.Time
 }
 
@@ -52,7 +54,7 @@ func (s *Store) SiteReaderSettingsOf(ctx context.Context, siteID string) (*SiteR
 // SaveSiteReaderSettings writes a site's reader settings, creating them on first use.
 func (s *Store) SaveSiteReaderSettings(ctx context.Context, in *SiteReaderSettings) error {
 	_, err := s.write(ctx, func(db bun.IDB) execer {
-		return upsert(db.NewInsert().Model(in), "site_id", "signing_key", "unsigned_claims", "variables", "fallback_url", "updated_at")
+		return upsert(db.NewInsert().Model(in), "site_id", "signing_key", "unsigned_claims", "variables", "fallback_url", "insights_off", "updated_at")
 	})
 	if err != nil {
 		return fmt.Errorf("save site reader settings: %w", translate(err))

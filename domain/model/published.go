@@ -1,6 +1,10 @@
 package model
 
-import "github.com/bindery/bindery/domain/opt"
+import (
+	"time"
+
+	"github.com/bindery/bindery/domain/opt"
+)
 
 // The published reader's objects (graph/schema/reader.graphqls) and their inputs.
 
@@ -45,6 +49,8 @@ type PublishedPageRef struct {
 	NoIndex bool `json:"noIndex"`
 	// Robots are asked not to crawl it (the page's noRobotsIndex).
 	NoRobotsIndex bool `json:"noRobotsIndex"`
+	// When the page last changed (the sitemap's lastmod); nil when unknown.
+	UpdatedAt *time.Time `json:"updatedAt,omitempty"`
 }
 
 // A page a published site's search found.
@@ -89,6 +95,9 @@ type SiteReaderSettings struct {
 	UnsignedClaims bool `json:"unsignedClaims"`
 	// A JSON object of strings: the site's variables, which published pages read as space.vars.
 	Variables JSON `json:"variables,omitempty"`
+	// Whether the site collects insights (page views, feedback, tracked events); true unless its
+	// managers turned them off.
+	Insights bool `json:"insights"`
 }
 
 // Who is reading a published site.
@@ -108,4 +117,6 @@ type UpdateSiteReaderSettingsInput struct {
 	UnsignedClaims   *bool `json:"unsignedClaims,omitempty"`
 	// A JSON object of strings; null removes them.
 	Variables opt.Field[JSON] `json:"variables,omitempty"`
+	// Turn the site's insights on or off.
+	Insights *bool `json:"insights,omitempty"`
 }

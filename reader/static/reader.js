@@ -1,5 +1,5 @@
 // The reader's little JavaScript: everything works without it; it adds tabs that switch, the
-// Ctrl-K, Cmd-K and "/" shortcuts to the search box, a menu button for the page list on phones,
+// Ctrl-K, Cmd-K and "/" shortcuts to the search box, results as you type, a menu button for the page list on phones,
 // copy buttons on code blocks, and remembers which theme a reader chose.
 (function () {
   "use strict";
@@ -112,6 +112,93 @@
       q.select();
     }
   });
+  // Search as you type: the pages found show under the search box, chosen with the arrow keys
+  // and Enter (or the mouse); Escape closes them. Submitting the form still shows the page of
+  // results, which is all there is without this script.
+  var q = document.getElementById("q"), form = q && q.form;
+  if (q && form && window.fetch) {
+    var list = document.createElement("ul"), items = [], active = -1, timer = 0, asked = "";
+    list.id = "search-suggest";
+    list.className = "suggest";
+    list.setAttribute("role", "listbox");
+    list.setAttribute("aria-label", "Pages found");
+    list.hidden = true;
+    form.appendChild(list);
+    q.setAttribute("role", "combobox");
+    q.setAttribute("aria-autocomplete", "list");
+    q.setAttribute("aria-controls", list.id);
+    q.setAttribute("aria-expanded", "false");
+    var close = function () {
+      list.hidden = true;
+      active = -1;
+      q.setAttribute("aria-expanded", "false");
+      q.removeAttribute("aria-activedescendant");
+    };
+    var mark = function (i) {
+      if (active >= 0 && items[active]) items[active].setAttribute("aria-selected", "false");
+      active = i;
+      if (i < 0) { q.removeAttribute("aria-activedescendant"); return; }
+      items[i].setAttribute("aria-selected", "true");
+      q.setAttribute("aria-activedescendant", items[i].id);
+      items[i].scrollIntoView({ block: "nearest" });
+    };
+    var show = function (results) {
+      list.textContent = "";
+      items = [];
+      active = -1;
+      results.forEach(function (r, i) {
+        var li = document.createElement("li"), a = document.createElement("a"), where = document.createElement("span");
+        li.id = "search-suggest-" + i;
+        li.setAttribute("role", "option");
+        li.setAttribute("aria-selected", "false");
+        a.href = r.url;
+        a.tabIndex = -1;
+        a.textContent = r.title;
+        where.className = "suggest-where";
+        where.textContent = r.where;
+        a.appendChild(where);
+        li.appendChild(a);
+        list.appendChild(li);
+        items.push(li);
+      });
+      if (!results.length) {
+        var none = document.createElement("li");
+        none.className = "suggest-none";
+        none.textContent = "No page matches";
+        list.appendChild(none);
+      }
+      list.hidden = false;
+      q.setAttribute("aria-expanded", "true");
+    };
+    var ask = function () {
+      var text = q.value.trim();
+      if (text.length < 2) { asked = ""; close(); return; }
+      if (text === asked) return;
+      asked = text;
+      fetch(form.action + "?format=json&q=" + encodeURIComponent(text), { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (res) { return res.ok ? res.json() : null; })
+        .then(function (body) { if (body && text === q.value.trim()) show(body.results || []); })
+        .catch(function () {});
+    };
+    q.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(ask, 150);
+    });
+    q.addEventListener("keydown", function (e) {
+      if (list.hidden) return;
+      if (e.key === "ArrowDown" && items.length) { e.preventDefault(); mark((active + 1) % items.length); }
+      else if (e.key === "ArrowUp" && items.length) { e.preventDefault(); mark(active <= 0 ? items.length - 1 : active - 1); }
+      else if (e.key === "Enter" && active >= 0) { e.preventDefault(); location.href = items[active].firstChild.href; }
+      else if (e.key === "Escape") { e.preventDefault(); close(); }
+    });
+    // Enter submits the form where a browser does not let the key be taken back: an option
+    // chosen still wins over the page of results.
+    form.addEventListener("submit", function (e) {
+      if (!list.hidden && active >= 0 && items[active]) { e.preventDefault(); location.href = items[active].firstChild.href; }
+    });
+    q.addEventListener("blur", function () { setTimeout(close, 150); });
+    q.addEventListener("focus", function () { if (items.length && q.value.trim() === asked) { list.hidden = false; q.setAttribute("aria-expanded", "true"); } });
+  }
   // Phones: the page list folds behind a menu button (without this script it sits above the
   // content, as before).
   var menu = document.querySelector("[data-menu-toggle]"), sidebar = document.getElementById("sidebar");

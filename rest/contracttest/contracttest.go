@@ -143,6 +143,7 @@ func load(path string) *spec {
 	computedOrNot(doc)
 	tableValuesOneOf(doc)
 	pageEditedAttributes(doc)
+	redirectSourcePattern(doc)
 	// gorillamux (unlike legacy, which also takes "/v1" for "/v1/") tries
 	// literal paths before templated ones (Paths.InMatchingOrder), so a literal
 	// segment wins over a template at the same position, and it matches on the
@@ -477,4 +478,16 @@ func pageEditedAttributes(doc *openapi3.T) {
 		branches = append(branches, &openapi3.SchemaRef{Value: &c})
 	}
 	ref.Value.Properties["attributes"] = &openapi3.SchemaRef{Value: &openapi3.Schema{AnyOf: branches}}
+}
+
+// redirectSourcePattern reads the newer contract's SiteRedirectSourcePath without its lookaheads,
+// which Go's regular expressions do not have: (?!\*) and (?!.*\*.+) forbid a source starting
+// with * and a * before the end, which the rest of the pattern (a first segment of at least one
+// character, * only in the optional ending /* or *) already does. Same strings, RE2's syntax.
+func redirectSourcePattern(doc *openapi3.T) {
+	ref := doc.Components.Schemas["SiteRedirectSourcePath"]
+	if ref == nil || ref.Value == nil {
+		return
+	}
+	ref.Value.Pattern = strings.Replace(ref.Value.Pattern, `(?!\*)(?!.*\*.+)`, "", 1)
 }
