@@ -25,13 +25,6 @@ import (
 // heading, a list), merge it, and find the new content on the published site. axe-core checks
 // every screen on the way for serious or critical accessibility violations.
 func TestAppBrowser(t *testing.T) {
-	browser := chromiumPath()
-	if browser == "" {
-		if storagetest.CI() {
-			t.Fatal("Chromium is not installed (.ci/run installs it): the browser test cannot run")
-		}
-		t.Skip("Chromium is not installed (apt-get install -y chromium, or set BINDERY_CHROMIUM): skipping the browser test")
-	}
 	axe, err := os.ReadFile("testdata/axe.min.js")
 	if err != nil {
 		t.Fatal(err)
@@ -57,22 +50,7 @@ func TestAppBrowser(t *testing.T) {
 		e.call(writer.Token, "PATCH", "/orgs/"+orgID+"/sites/"+site, `{"basename":"docs"}`).want(http.StatusOK)
 		e.call(writer.Token, "POST", "/orgs/"+orgID+"/sites/"+site+"/sections", `{"spaceId":"`+space+`"}`).want(http.StatusCreated)
 
-		opts := append(chromedp.DefaultExecAllocatorOptions[:],
-			chromedp.ExecPath(browser),
-			chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-			chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()),
-			chromedp.WindowSize(1100, 800),
-		)
-		allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-		defer cancelAlloc()
-		ctx, cancel := chromedp.NewContext(allocCtx)
-		defer cancel()
-		ctx, cancelTimeout := context.WithTimeout(ctx, 120*time.Second)
-		defer cancelTimeout()
-		if err := chromedp.Do(ctx); err != nil { // starts the browser, for the whole test's context
-			t.Fatal(err)
-		}
+		ctx := headlessChromium(t, 1100, 800)
 		// Anything the Content-Security-Policy blocks (an inline script or style) is a failure.
 		if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{
 			Source: `window.__blocked = []; document.addEventListener('securitypolicyviolation', e => window.__blocked.push(e.violatedDirective + ' ' + (e.blockedURI || e.sample)))`}); err != nil {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -34,13 +33,6 @@ func chromiumPath() string {
 // sidebar, switches variant and searches, and saves screenshots (into docs/img with -update,
 // which docs/reader.md shows). One database is enough: what it checks is the UI.
 func TestReaderBrowser(t *testing.T) {
-	browser := chromiumPath()
-	if browser == "" {
-		if storagetest.CI() {
-			t.Fatal("Chromium is not installed (.ci/run installs it): the browser test cannot run")
-		}
-		t.Skip("Chromium is not installed (apt-get install -y chromium, or set BINDERY_CHROMIUM): skipping the browser test")
-	}
 	e := newEnv(t, storagetest.Open(t, storage.SQLite))
 	srv := httptest.NewServer(e.h)
 	defer srv.Close()
@@ -48,19 +40,7 @@ func TestReaderBrowser(t *testing.T) {
 	s := newReaderSite(e)
 	_ = s
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser),
-		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1100, 720),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
+	ctx := headlessChromium(t, 1100, 720)
 
 	shots := t.TempDir()
 	if *update {

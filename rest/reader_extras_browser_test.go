@@ -1,7 +1,6 @@
 package rest_test
 
 import (
-	"context"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -16,32 +15,13 @@ import (
 // in the search box, code blocks get a copy button that copies, and on a phone-sized window the
 // page list folds behind the menu button.
 func TestReaderExtrasBrowser(t *testing.T) {
-	browser := chromiumPath()
-	if browser == "" {
-		if storagetest.CI() {
-			t.Fatal("Chromium is not installed (.ci/run installs it): the browser test cannot run")
-		}
-		t.Skip("Chromium is not installed: skipping the browser test")
-	}
 	e := newEnv(t, storagetest.Open(t, storage.SQLite))
 	srv := httptest.NewServer(e.h)
 	defer srv.Close()
 	e.res.Settings.PublicURL = srv.URL
 	s := newReaderSite(e)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser),
-		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1100, 720),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelTimeout()
+	ctx := headlessChromium(t, 1100, 720)
 	eval := func(what, js string) bool {
 		t.Helper()
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))

@@ -1,7 +1,6 @@
 package rest_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,32 +18,13 @@ import (
 // TestReaderSearchAsYouTypeBrowser drives the search box in headless Chromium: typing lists the
 // pages found, the arrow keys choose one and Enter opens it.
 func TestReaderSearchAsYouTypeBrowser(t *testing.T) {
-	browser := chromiumPath()
-	if browser == "" {
-		if storagetest.CI() {
-			t.Fatal("Chromium is not installed (.ci/run installs it): the browser test cannot run")
-		}
-		t.Skip("Chromium is not installed: skipping the browser test")
-	}
 	e := newEnv(t, storagetest.Open(t, storage.SQLite))
 	srv := httptest.NewServer(e.h)
 	defer srv.Close()
 	e.res.Settings.PublicURL = srv.URL
 	newReaderSite(e)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser),
-		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1100, 720),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelTimeout()
+	ctx := headlessChromium(t, 1100, 720)
 
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/sites/docs/"), chromedp.WaitVisible(chromedp.CSS(`main#content h1`)),
 		chromedp.SendKeys(chromedp.CSS(`#q`), "tune"),
@@ -83,13 +63,6 @@ func TestReaderSearchAsYouTypeBrowser(t *testing.T) {
 // TestReaderCustomFontBrowser checks in headless Chromium that a site drawing a custom font
 // loads it from the site's own origin, under the page's content security policy.
 func TestReaderCustomFontBrowser(t *testing.T) {
-	browser := chromiumPath()
-	if browser == "" {
-		if storagetest.CI() {
-			t.Fatal("Chromium is not installed (.ci/run installs it): the browser test cannot run")
-		}
-		t.Skip("Chromium is not installed: skipping the browser test")
-	}
 	e := newEnv(t, storagetest.Open(t, storage.SQLite))
 	srv := httptest.NewServer(e.h)
 	defer srv.Close()
@@ -107,18 +80,7 @@ func TestReaderCustomFontBrowser(t *testing.T) {
 	e.call(p.o.admin.Token, "PUT", p.path+"/customization", map[string]any{"styling": map[string]any{"font": map[string]any{
 		"id": font["id"], "custom": true, "fontFamily": "Brand Serif", "fontFaces": font["fontFaces"]}}}).want(http.StatusOK)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser),
-		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelTimeout()
+	ctx := headlessChromium(t, 1100, 800)
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/sites/typeset/installation"), chromedp.WaitVisible(chromedp.CSS(`main#content h1`))); err != nil {
 		t.Fatal(err)
 	}
