@@ -142,13 +142,17 @@ func TestCrossOrganizationDeleteChangesNothing(t *testing.T) {
 			if strings.Contains(path, "/saml") {
 				f.samlProvider = e.call(admin.Token, "POST", "/orgs/"+orgID+"/saml", `{"label":"Victim's"}`).want(http.StatusCreated).object()["id"].(string)
 			}
+			if strings.Contains(path, "/fonts") {
+				f.fontKey, _ = e.uploadFont(admin.Token, orgID, fontBytes, len(fontBytes))
+				f.font = e.call(admin.Token, "PUT", "/orgs/"+orgID+"/fonts", map[string]any{"fontFamily": "Victim font", "fontFaces": []any{map[string]any{"weight": 400, "storageKey": f.fontKey}}}).want(http.StatusCreated).object()["id"].(string)
+			}
 			return f
 		}
 		// missing has a fresh, unused id wherever f has one.
 		missing := func(f fixture) fixture {
 			for _, id := range []*string{&f.org, &f.admin, &f.victim, &f.invite, &f.space, &f.collection, &f.team, &f.site, &f.siteSpace,
 				&f.shareLink, &f.page, &f.file, &f.changeRequest, &f.revision, &f.section, &f.group, &f.comment, &f.reply,
-				&f.crComment, &f.crReply, &f.review, &f.translation, &f.glossaryEntry, &f.token, &f.webhook, &f.delivery, &f.samlProvider, &f.redirect, &f.mcpServer} {
+				&f.crComment, &f.crReply, &f.review, &f.translation, &f.glossaryEntry, &f.token, &f.webhook, &f.delivery, &f.samlProvider, &f.redirect, &f.mcpServer, &f.font} {
 				if *id != "" {
 					*id = randomID()
 				}
@@ -164,7 +168,7 @@ func TestCrossOrganizationDeleteChangesNothing(t *testing.T) {
 				"cr": f.changeRequest, "r": f.revision, "p": f.page, "f": f.file,
 				"cm": f.comment, "rp": f.reply, "ccm": f.crComment, "crp": f.crReply, "rv": f.review,
 				"tr": f.translation, "ge": f.glossaryEntry, "tk": f.token, "wh": f.webhook, "wd": f.delivery, "saml": f.samlProvider,
-				"rd": f.redirect, "mcp": f.mcpServer, "h": f.hostname}
+				"rd": f.redirect, "mcp": f.mcpServer, "h": f.hostname, "fo": f.font}
 		}
 		routes := 0
 		for _, c := range matrix {
