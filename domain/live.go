@@ -88,7 +88,7 @@ func (r *App) ChangeRequestEvents(ctx context.Context, spaceID, changeRequestID 
 // OrganizationMemberEvents streams an organization's member events, for its members. Errors:
 // Invalid (after), NotFound (when subscribing).
 func (r *App) OrganizationMemberEvents(ctx context.Context, orgID string, after *string) (<-chan *model.LiveEvent, error) {
-	return r.orgChannel(ctx, orgID, after, func(ev *storage.Event) bool { return strings.HasPrefix(ev.Type, "member_") }, nil)
+	return r.orgChannel(ctx, orgID, after, nil, func(ev *storage.Event) bool { return strings.HasPrefix(ev.Type, "member_") }, nil)
 }
 
 // spaceLifecycle lists the events of a space's own life, as an organization's list shows it.
@@ -99,7 +99,7 @@ var spaceLifecycle = map[string]bool{EventSpaceCreated: true, EventSpaceUpdated:
 // organization's spaces that the subscriber may read (in the trash too). Errors: Invalid
 // (after), NotFound (when subscribing).
 func (r *App) OrganizationSpaceEvents(ctx context.Context, orgID string, after *string) (<-chan *model.LiveEvent, error) {
-	return r.orgChannel(ctx, orgID, after, func(ev *storage.Event) bool { return spaceLifecycle[ev.Type] && ev.SpaceID != "" },
+	return r.orgChannel(ctx, orgID, after, nil, func(ev *storage.Event) bool { return spaceLifecycle[ev.Type] && ev.SpaceID != "" },
 		func(ctx context.Context, ev *storage.Event) bool {
 			_, _, err := r.readableSpace(ctx, ev.SpaceID, true)
 			return err == nil
@@ -111,34 +111,30 @@ func (r *App) OrganizationSpaceEvents(ctx context.Context, orgID string, after *
 // who see no site, may not subscribe. Errors: Invalid (after), NotFound, Forbidden (when
 // subscribing).
 func (r *App) OrganizationSiteEvents(ctx context.Context, orgID string, after *string) (<-chan *model.LiveEvent, error) {
-	may := func(ctx context.Context) error {
+	return r.orgChannel(ctx, orgID, after, func(ctx context.Context) error {
 		_, err := r.siteReader(ctx, orgID)
 		return err
-	}
-	if err := may(r.WithRequestState(ctx)); err != nil {
-		return nil, err
-	}
-	return r.live(ctx, after, channel{orgID: orgID, may: may, match: func(ev *storage.Event) bool {
-		return ev.OrganizationID == orgID && ev.SiteID != ""
-	}})
+	}, func(ev *storage.Event) bool { return ev.SiteID != "" }, nil)
 }
 
 // TranslationEvents streams the organization's translations and their runs, those whose source
 // space the subscriber may read. Errors: Invalid (after), NotFound (when subscribing).
 func (r *App) TranslationEvents(ctx context.Context, orgID string, after *string) (<-chan *model.LiveEvent, error) {
-	return r.orgChannel(ctx, orgID, after, func(ev *storage.Event) bool { return strings.HasPrefix(ev.Type, "translation_") },
+	return r.orgChannel(ctx, orgID, after, nil, func(ev *storage.Event) bool { return strings.HasPrefix(ev.Type, "translation_") },
 		func(ctx context.Context, ev *storage.Event) bool {
 			tr, err := r.translationReader(ctx, orgID)
 			return err == nil && (ev.SpaceID == "" || tr.canReadSpace(ev.SpaceID))
 		})
 }
 
-// orgChannel streams an organization's events that match selects (and sees passes, when set),
-// to its members.
-func (r *App) orgChannel(ctx context.Context, orgID string, after *string, match func(*storage.Event) bool, sees func(context.Context, *storage.Event) bool) (<-chan *model.LiveEvent, error) {
-	may := func(ctx context.Context) error {
-		_, err := r.OrganizationByID(ctx, orgID)
-		return err
+// orgChannel streams an organization's events that match selects (and sees passes, when set), to
+// those may allows (nil: its members).
+func (r *App) orgChannel(ctx context.Context, orgID string, after *string, may func(context.Context) error, match func(*storage.Event) bool, sees func(context.Context, *storage.Event) bool) (<-chan *model.LiveEvent, error) {
+	if may == nil {
+		may = func(ctx context.Context) error {
+			_, err := r.OrganizationByID(ctx, orgID)
+			return err
+		}
 	}
 	if err := may(r.WithRequestState(ctx)); err != nil {
 		return nil, err
