@@ -103,7 +103,8 @@ func (r *App) spacesOfChangeRequests(ctx context.Context, orgID string, rows []*
 	return out, nil
 }
 
-// primeChangeRequests is announceChangeRequestContent for change requests of several spaces.
+// primeChangeRequests tells the loaders what each of a list's change requests (of several
+// spaces) is about to read of its content, when the request asks for it.
 func (r *App) primeChangeRequests(ctx context.Context, spaces map[string]*storage.Space, rows []*storage.ChangeRequest) {
 	if len(rows) == 0 || !Wants(ctx, WantChangeRequestContent) {
 		return
@@ -115,11 +116,5 @@ func (r *App) primeChangeRequests(ctx context.Context, spaces map[string]*storag
 	}
 	l.ChangeRequests.Prime(byID)
 	l.Spaces.Prime(spaces)
-	l.Revisions.Expect(len(rows))
-	if Wants(ctx, WantRevisionPages) {
-		l.PageTrees.Expect(len(rows))
-		if Wants(ctx, WantPageContent) {
-			l.PageContents.ExpectCalls(len(rows))
-		}
-	}
+	expectContentReads(ctx, l, len(rows))
 }

@@ -157,11 +157,17 @@ func (r *App) announceSpaceContent(ctx context.Context, rows []*storage.Space) {
 		byID[s.ID] = s
 	}
 	l.Spaces.Prime(byID)
-	l.Revisions.Expect(len(rows))
+	expectContentReads(ctx, l, len(rows))
+}
+
+// expectContentReads tells the loaders that n contents of a list are about to read their
+// revision, and their page trees and page contents when the request asks for them.
+func expectContentReads(ctx context.Context, l *loader.Loaders, n int) {
+	l.Revisions.Expect(n)
 	if Wants(ctx, WantRevisionPages) {
-		l.PageTrees.Expect(len(rows))
+		l.PageTrees.Expect(n)
 		if Wants(ctx, WantPageContent) {
-			l.PageContents.ExpectCalls(len(rows))
+			l.PageContents.ExpectCalls(n)
 		}
 	}
 }
@@ -208,21 +214,5 @@ func (r *App) ChangeRequestRevision(ctx context.Context, cr *model.ChangeRequest
 
 // announceChangeRequestContent is announceSpaceContent for a list of a space's change requests.
 func (r *App) announceChangeRequestContent(ctx context.Context, space *storage.Space, rows []*storage.ChangeRequest) {
-	if len(rows) == 0 || !Wants(ctx, WantChangeRequestContent) {
-		return
-	}
-	l := loader.For(ctx, r.Store)
-	byID := make(map[string]*storage.ChangeRequest, len(rows))
-	for _, cr := range rows {
-		byID[cr.ID] = cr
-	}
-	l.ChangeRequests.Prime(byID)
-	l.Spaces.Prime(map[string]*storage.Space{space.ID: space})
-	l.Revisions.Expect(len(rows))
-	if Wants(ctx, WantRevisionPages) {
-		l.PageTrees.Expect(len(rows))
-		if Wants(ctx, WantPageContent) {
-			l.PageContents.ExpectCalls(len(rows))
-		}
-	}
+	r.primeChangeRequests(ctx, map[string]*storage.Space{space.ID: space}, rows)
 }

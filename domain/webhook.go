@@ -124,7 +124,13 @@ func (r *App) webhookOf(ctx context.Context, orgID, id string) (*storage.Webhook
 	if err != nil {
 		return nil, err
 	}
-	w, err := r.Store.FindWebhook(ctx, org.ID, id)
+	return r.managedWebhook(ctx, org.ID, installation, id)
+}
+
+// managedWebhook reads a webhook of the organization: any, for an admin (installation ""), or
+// one of the installation's own. Errors: NotFound.
+func (r *App) managedWebhook(ctx context.Context, orgID, installation, id string) (*storage.Webhook, error) {
+	w, err := r.Store.FindWebhook(ctx, orgID, id)
 	if err != nil || (installation != "" && deref(w.InstallationID) != installation) {
 		return nil, notFound(orNotFound(err), "webhook")
 	}
@@ -237,11 +243,12 @@ func (r *App) RotateWebhookSecret(ctx context.Context, orgID, id string) (*model
 // DeleteWebhook deletes a webhook and its log; a missing one reports false. Errors: NotFound
 // (organization), Forbidden.
 func (r *App) DeleteWebhook(ctx context.Context, orgID, id string) (bool, error) {
-	w, err := r.webhookOf(ctx, orgID, id)
+	org, installation, err := r.webhookManager(ctx, orgID)
+	if err != nil {
+		return false, err
+	}
+	w, err := r.managedWebhook(ctx, org.ID, installation, id)
 	if apperr.KindOf(err) == apperr.NotFound {
-		if _, _, err := r.webhookManager(ctx, orgID); err != nil {
-			return false, err
-		}
 		return false, nil // a missing webhook (or another's): nothing to delete
 	}
 	if err != nil {
